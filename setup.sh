@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Kalah Arena needs (when missing) and builds it
+# into ./build (or $BUILD_DIR). Extra arguments go to the CMake configure step,
+# e.g. ./setup.sh -DKALAH_SANITIZE=ON.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(cmake make g++ python3
+  libboost1.81-dev libboost-filesystem1.81-dev libboost-json1.81-dev
+  libfmt-dev libtomlplusplus-dev libcli11-dev libgtest-dev libbenchmark-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+build_dir="${BUILD_DIR:-build}"
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$build_dir" -j"$(nproc)"

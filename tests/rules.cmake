@@ -1,0 +1,6 @@
+kalah_add_test(rules_test
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/rules_test.cpp
+          ${CMAKE_CURRENT_SOURCE_DIR}/rules_property_test.cpp
+          ${CMAKE_CURRENT_SOURCE_DIR}/rules_vectors_test.cpp
+  LIBS kalah_rules Boost::json)
+target_compile_definitions(rules_test PRIVATE KALAH_SHARED_DATA="${KALAH_TEST_DATA}")
