@@ -1,0 +1,2 @@
+add_executable(rating_bench ${CMAKE_CURRENT_SOURCE_DIR}/rating_bench.cpp)
+target_link_libraries(rating_bench PRIVATE kalah_rating benchmark::benchmark)
