@@ -1,0 +1,165 @@
+#include "bots/common/bot.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace kalah::bot {
+
+std::optional<long long> SearchContext::time_budget_ms() const {
+  if (limits.movetime) return *limits.movetime;
+  if (!limits.clock) return std::nullopt;
+  const bool south = position.to_move == Side::South;
+  const long long left = south ? limits.clock->stime : limits.clock->ntime;
+  const long long inc = south ? limits.clock->sinc : limits.clock->ninc;
+  // A Kalah game lasts ~30-60 of one player's moves; keep a reserve so a slow
+  // answer never runs the clock out.
+  const long long budget = left / 25 + inc * 3 / 4;
+  return std::max(1LL, std::min(budget, left / 3));
+}
+
+namespace {
+
+class Loop {
+ public:
+  Loop(Bot& bot, std::FILE* in, std::FILE* out) : bot_(bot), in_(in), out_(out) {}
+  ~Loop() { finish_search(); }
+
+  int run() {
+    std::string line;
+    while (read_line(line)) {
+      Expected<kep::Command> command = kep::parse_command(line);
+      if (!command) {
+        if (!line.empty()) send("info string ignored: " + command.error());
+        continue;
+      }
+      if (std::holds_alternative<kep::Quit>(*command)) break;
+      handle(*command);
+    }
+    stop_ = true;
+    finish_search();
+    return 0;
+  }
+
+ private:
+  bool read_line(std::string& line) {
+    line.clear();
+    for (int c; (c = std::fgetc(in_)) != EOF;) {
+      if (c == '\n') return true;
+      line += static_cast<char>(c);
+    }
+    return !line.empty();
+  }
+
+  void send(const std::string& line) {
+    std::lock_guard lock(out_mutex_);
+    std::fputs(line.c_str(), out_);
+    std::fputc('\n', out_);
+    std::fflush(out_);
+  }
+
+  void handle(const kep::Command& command) {
+    if (std::holds_alternative<kep::Hello>(command)) {
+      send(kep::format(kep::IdName{bot_.name()}));
+      send(kep::format(kep::IdAuthor{bot_.author()}));
+      for (const kep::OptionDecl& o : bot_.options()) send(kep::format(o));
+      send("kepok");
+    } else if (std::holds_alternative<kep::IsReady>(command)) {
+      send("readyok");
+    } else if (std::holds_alternative<kep::Stop>(command)) {
+      stop_ = true;
+      finish_search();
+    } else if (auto* o = std::get_if<kep::SetOption>(&command)) {
+      finish_search();
+      if (!bot_.set_option(o->name, o->value)) send("info string unknown option or bad value: " + o->name);
+    } else if (auto* n = std::get_if<kep::NewGame>(&command)) {
+      finish_search();
+      variant_ = n->variant;
+      position_ = start_position(variant_);
+      history_.clear();
+      bot_.new_game(variant_);
+    } else if (auto* p = std::get_if<kep::PositionCmd>(&command)) {
+      finish_search();
+      set_position(p->moves);
+    } else if (auto* go = std::get_if<kep::Go>(&command)) {
+      finish_search();
+      start_search(*go);
+    }
+  }
+
+  void set_position(const std::vector<Move>& moves) {
+    position_ = start_position(variant_);
+    history_.clear();
+    for (Move m : moves) {
+      if (!is_legal(variant_, position_, m)) {
+        send("info string illegal move in position: " + to_string(m));
+        return;
+      }
+      apply(variant_, position_, m);
+      history_.push_back(m);
+    }
+  }
+
+  void start_search(const kep::Go& go) {
+    go_ = go;
+    stop_ = false;
+    if (legal_move_count(variant_, position_) == 0) {
+      send("info string no legal move: the game is over");
+      return;
+    }
+    if (bot_.instant()) {
+      search();
+    } else {
+      worker_ = std::thread([this] { search(); });
+    }
+  }
+
+  void search() {
+    SearchContext context{variant_, position_, history_, go_, stop_,
+                          [this](const kep::Info& info) { send(kep::format(info)); }};
+    const Move m = bot_.choose(context);
+    send(kep::format(kep::BestMove{m}));
+  }
+
+  void finish_search() {
+    if (worker_.joinable()) worker_.join();
+  }
+
+  Bot& bot_;
+  std::FILE* in_;
+  std::FILE* out_;
+  std::mutex out_mutex_;
+  Variant variant_;
+  Position position_ = start_position(Variant{});
+  std::vector<Move> history_;
+  kep::Go go_;
+  std::atomic<bool> stop_{false};
+  std::thread worker_;
+};
+
+}  // namespace
+
+int run(Bot& bot, std::FILE* in, std::FILE* out) {
+  Loop loop(bot, in, out);
+  return loop.run();
+}
+
+bool apply_arguments(Bot& bot, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0 || i + 1 >= argc) {
+      std::fprintf(stderr, "usage: %s [--<option> <value>]...  (options: see 'kep')\n", argv[0]);
+      return false;
+    }
+    // "--seed 7" sets option "Seed": the option name with its first letter capitalised.
+    std::string name = arg.substr(2);
+    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+    if (!bot.set_option(name, argv[++i])) {
+      std::fprintf(stderr, "%s: unknown option or bad value: %s\n", argv[0], arg.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace kalah::bot

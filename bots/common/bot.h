@@ -1,0 +1,53 @@
+// The shared KEP loop: a bot is "choose a move", everything else is here.
+//
+// The loop reads commands on the calling thread. A bot that says it is
+// `instant()` chooses its move on that thread; any other bot searches on a
+// worker thread so that `stop`, `isready` and `quit` are answered while it
+// thinks (a `stop` sets SearchContext::stop, and the bot must return soon).
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "referee/protocol/protocol.h"
+
+namespace kalah::bot {
+
+struct SearchContext {
+  const Variant& variant;
+  const Position& position;         // the side to move is the bot's side
+  const std::vector<Move>& history;  // every move since the start
+  const kep::Go& limits;
+  const std::atomic<bool>& stop;
+  std::function<void(const kep::Info&)> report;  // sends an "info" line
+
+  // Milliseconds this move may take, from the clock or movetime (a share of
+  // the remaining time plus most of the increment); nullopt for depth/nodes.
+  std::optional<long long> time_budget_ms() const;
+};
+
+class Bot {
+ public:
+  virtual ~Bot() = default;
+  virtual std::string name() const = 0;
+  virtual std::string author() const { return "Kalah Arena"; }
+  virtual std::vector<kep::OptionDecl> options() const { return {}; }
+  // Returns false for an unknown option or a bad value (reported as info string).
+  virtual bool set_option(const std::string& /*name*/, const std::string& /*value*/) { return false; }
+  virtual void new_game(const Variant& /*v*/) {}
+  virtual bool instant() const { return false; }
+  // Must return a legal move of context.position (which has at least one).
+  virtual Move choose(const SearchContext& context) = 0;
+};
+
+// Runs the protocol on in/out until `quit` or end of input. Returns the exit code.
+int run(Bot& bot, std::FILE* in = stdin, std::FILE* out = stdout);
+
+// Reads "--name value" pairs common to all bots from argv and applies them as
+// options (e.g. "--seed 7" sets option Seed). Returns false and prints usage on error.
+bool apply_arguments(Bot& bot, int argc, char** argv);
+
+}  // namespace kalah::bot

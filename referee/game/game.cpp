@@ -1,0 +1,187 @@
+#include "referee/game/game.h"
+
+#include <array>
+#include <cassert>
+#include <chrono>
+#include <ctime>
+
+namespace kalah {
+
+std::string TimeControl::describe() const {
+  auto seconds = [](long long ms) {
+    std::string s = std::to_string(ms / 1000);
+    if (ms % 1000) {
+      std::string frac = std::to_string(1000 + ms % 1000).substr(1);
+      while (frac.back() == '0') frac.pop_back();
+      s += "." + frac;
+    }
+    return s;
+  };
+  switch (mode) {
+    case Mode::Clock: return seconds(base_ms) + "+" + seconds(inc_ms);
+    case Mode::MoveTime: return "movetime " + std::to_string(movetime_ms);
+    case Mode::Depth: return "depth " + std::to_string(depth);
+    case Mode::Nodes: return "nodes " + std::to_string(nodes);
+  }
+  return "";
+}
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string legal_list(const Variant& v, const Position& p) {
+  std::string s;
+  for (Move m : legal_moves(v, p)) s += (s.empty() ? "" : " ") + to_string(m);
+  return s;
+}
+
+// True if the rules would not have ended the game without the majority rule.
+bool ended_by_majority(const Variant& v, const Position& before, Move m) {
+  if (!v.majority) return false;
+  Variant without = v;
+  without.majority = false;
+  return !after(without, before, m).over;
+}
+
+class Game {
+ public:
+  Game(Player& south, Player& north, const GameSettings& s) : players_{&south, &north}, s_(s) {
+    record_.id = s.id;
+    record_.round = s.round;
+    record_.south = south.name();
+    record_.north = north.name();
+    record_.variant = s.variant;
+    record_.opening = s.opening;
+    record_.started_at = utc_now();
+    clock_ms_ = {static_cast<double>(s.time.base_ms), static_cast<double>(s.time.base_ms)};
+    pos_ = start_position(s.variant);
+  }
+
+  GameRecord play() {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    record_.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    record_.store_south = store(s_.variant, pos_, Side::South);
+    record_.store_north = store(s_.variant, pos_, Side::North);
+    record_.swapped = pos_.swapped;
+    return std::move(record_);
+  }
+
+ private:
+  // Index of the player (0 = started as South) who owns the side to move.
+  int mover() const { return (pos_.to_move == Side::North) != pos_.swapped ? 1 : 0; }
+
+  void run() {
+    for (int i = 0; i < 2; ++i) {
+      if (std::optional<Fault> f = players_[i]->new_game(s_.variant)) return forfeit(i, *f);
+    }
+    for (Move m : s_.opening) {
+      assert(is_legal(s_.variant, pos_, m));
+      apply(s_.variant, pos_, m);
+      record_.moves.push_back(m);
+    }
+    Move last{};
+    Position before = pos_;
+    while (!pos_.over) {
+      if (static_cast<int>(record_.moves.size()) >= s_.max_plies) return adjudicate();
+      const int who = mover();
+      const std::chrono::milliseconds allowed = allowance(who);
+      Reply reply = players_[who]->play(record_.moves, go_command(), allowed);
+      if (reply.fault) return forfeit(who, *reply.fault);
+      // A move that arrives after the deadline loses on time, legal or not.
+      if (reply.elapsed_ms > static_cast<double>(allowed.count()))
+        return forfeit(who, {Termination::Time, late_detail(reply.elapsed_ms, allowed)});
+      if (!is_legal(s_.variant, pos_, reply.move))
+        return forfeit(who, {Termination::Illegal, "bestmove " + to_string(reply.move) + " (legal: " +
+                                                       legal_list(s_.variant, pos_) + ")"});
+      charge(who, reply.elapsed_ms);
+      before = pos_;
+      last = reply.move;
+      apply(s_.variant, pos_, reply.move);
+      record_.moves.push_back(reply.move);
+      record_.move_info.push_back({reply.elapsed_ms, reply.info.depth, reply.info.score, reply.info.nodes});
+    }
+    record_.result = outcome(s_.variant, pos_);
+    const bool engines_moved = record_.moves.size() > s_.opening.size();
+    record_.termination = engines_moved && ended_by_majority(s_.variant, before, last) ? Termination::Majority
+                                                                                       : Termination::Normal;
+  }
+
+  kep::Go go_command() const {
+    kep::Go go;
+    const TimeControl& t = s_.time;
+    switch (t.mode) {
+      case TimeControl::Mode::Clock: {
+        // stime/ntime are the clocks of the players on the South and North sides now.
+        const int south_player = pos_.swapped ? 1 : 0;
+        go.clock = kep::Go::Clock{static_cast<long long>(clock_ms_[south_player]),
+                                  static_cast<long long>(clock_ms_[1 - south_player]), t.inc_ms, t.inc_ms};
+        break;
+      }
+      case TimeControl::Mode::MoveTime: go.movetime = t.movetime_ms; break;
+      case TimeControl::Mode::Depth: go.depth = t.depth; break;
+      case TimeControl::Mode::Nodes: go.nodes = t.nodes; break;
+    }
+    return go;
+  }
+
+  std::chrono::milliseconds allowance(int who) const {
+    const TimeControl& t = s_.time;
+    switch (t.mode) {
+      case TimeControl::Mode::Clock:
+        return std::chrono::milliseconds(static_cast<long long>(clock_ms_[who]) + t.margin_ms);
+      case TimeControl::Mode::MoveTime: return std::chrono::milliseconds(t.movetime_ms + t.margin_ms);
+      default: return std::chrono::milliseconds(t.hard_limit_ms);
+    }
+  }
+
+  void charge(int who, double elapsed_ms) {
+    if (s_.time.mode != TimeControl::Mode::Clock) return;
+    clock_ms_[who] = std::max(0.0, clock_ms_[who] - elapsed_ms) + static_cast<double>(s_.time.inc_ms);
+  }
+
+  static std::string late_detail(double elapsed_ms, std::chrono::milliseconds allowed) {
+    return "answered after " + std::to_string(static_cast<long long>(elapsed_ms)) + " ms, allowed " +
+           std::to_string(allowed.count()) + " ms";
+  }
+
+  void forfeit(int who, const Fault& f) {
+    record_.termination = f.kind;
+    record_.forfeit = Forfeit{players_[who]->name(), to_string(f.kind), f.detail};
+    record_.result = who == 0 ? Outcome::SecondWins : Outcome::FirstWins;
+    players_[who]->forfeited();
+  }
+
+  // Too long: decided as if the game ended now, each side's seeds to its owner.
+  void adjudicate() {
+    const int south = store(s_.variant, pos_, Side::South) + seeds_on_side(s_.variant, pos_, Side::South);
+    const int north = store(s_.variant, pos_, Side::North) + seeds_on_side(s_.variant, pos_, Side::North);
+    record_.termination = Termination::Adjudicated;
+    if (south == north)
+      record_.result = Outcome::Draw;
+    else
+      record_.result = (south > north) != pos_.swapped ? Outcome::FirstWins : Outcome::SecondWins;
+  }
+
+  std::array<Player*, 2> players_;
+  const GameSettings& s_;
+  GameRecord record_;
+  Position pos_;
+  std::array<double, 2> clock_ms_{};
+};
+
+}  // namespace
+
+GameRecord play_game(Player& south, Player& north, const GameSettings& settings) {
+  return Game(south, north, settings).play();
+}
+
+}  // namespace kalah

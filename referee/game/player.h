@@ -1,0 +1,40 @@
+// The game loop's view of a player: an engine process implements it, tests
+// use in-process fakes.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/game/record.h"
+#include "referee/protocol/protocol.h"
+
+namespace kalah {
+
+// Why a player could not go on: one of time, crash, protocol, startup.
+struct Fault {
+  Termination kind = Termination::Crash;
+  std::string detail;
+};
+
+struct Reply {
+  std::optional<Fault> fault;  // set: no move (timeout, crash, garbage)
+  Move move;                   // the move the player answered with (not yet checked for legality)
+  double elapsed_ms = 0;       // from sending `go` to reading `bestmove`
+  kep::Info info;              // the last info line of this search
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  virtual const std::string& name() const = 0;
+  // Readies the player for a new game (starting it first if it is not running).
+  virtual std::optional<Fault> new_game(const Variant& v) = 0;
+  // Asks for a move after `moves`; the player must answer within `allowed`.
+  virtual Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) = 0;
+  // The player lost by forfeit: it may be in any state; restart it before the next game.
+  virtual void forfeited() {}
+};
+
+}  // namespace kalah

@@ -1,0 +1,251 @@
+#include "referee/protocol/protocol.h"
+
+#include <charconv>
+
+namespace kalah::kep {
+namespace {
+
+// Splits a line into words at runs of spaces and tabs.
+class Words {
+ public:
+  explicit Words(std::string_view line) {
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      size_t j = i;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+      if (j > i) words_.push_back(line.substr(i, j - i));
+      i = j;
+    }
+  }
+  size_t size() const { return words_.size(); }
+  std::string_view operator[](size_t i) const { return i < words_.size() ? words_[i] : std::string_view{}; }
+  // Everything from word i to the end of the line, as written.
+  std::string_view rest(size_t i, std::string_view line) const {
+    if (i >= words_.size()) return {};
+    return line.substr(static_cast<size_t>(words_[i].data() - line.data()));
+  }
+
+ private:
+  std::vector<std::string_view> words_;
+};
+
+template <class T>
+bool to_number(std::string_view s, T& out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+std::string join_moves(const std::vector<Move>& moves) {
+  std::string s;
+  for (Move m : moves) {
+    s += ' ';
+    s += to_string(m);
+  }
+  return s;
+}
+
+// The text between two markers: "setoption name <n...> value <v...>".
+std::string_view between(std::string_view line, std::string_view after, std::string_view before) {
+  size_t a = line.find(after);
+  if (a == std::string_view::npos) return {};
+  a += after.size();
+  size_t b = before.empty() ? std::string_view::npos : line.find(before, a);
+  return trim(line.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
+}
+
+Expected<Command> parse_go(const Words& w) {
+  Go go;
+  Go::Clock clock;
+  bool has_clock = false;
+  for (size_t i = 1; i < w.size(); i += 2) {
+    std::string_view key = w[i];
+    long long value = 0;
+    if (i + 1 >= w.size() || !to_number(w[i + 1], value) || value < 0)
+      return Error{"go: '" + std::string(key) + "' needs a non-negative number"};
+    if (key == "stime") clock.stime = value, has_clock = true;
+    else if (key == "ntime") clock.ntime = value, has_clock = true;
+    else if (key == "sinc") clock.sinc = value, has_clock = true;
+    else if (key == "ninc") clock.ninc = value, has_clock = true;
+    else if (key == "movetime") go.movetime = value;
+    else if (key == "depth") go.depth = static_cast<int>(value);
+    else if (key == "nodes") go.nodes = value;
+    else return Error{"go: unknown limit '" + std::string(key) + "'"};
+  }
+  if (has_clock) go.clock = clock;
+  return Command{go};
+}
+
+}  // namespace
+
+std::string format(const Command& c) {
+  struct Visitor {
+    std::string operator()(const Hello&) const { return "kep"; }
+    std::string operator()(const SetOption& o) const { return "setoption name " + o.name + " value " + o.value; }
+    std::string operator()(const IsReady&) const { return "isready"; }
+    std::string operator()(const NewGame& n) const { return "newgame " + to_string(n.variant); }
+    std::string operator()(const PositionCmd& p) const {
+      return p.moves.empty() ? "position startpos" : "position startpos moves" + join_moves(p.moves);
+    }
+    std::string operator()(const Go& g) const {
+      std::string s = "go";
+      if (g.clock)
+        s += " stime " + std::to_string(g.clock->stime) + " ntime " + std::to_string(g.clock->ntime) + " sinc " +
+             std::to_string(g.clock->sinc) + " ninc " + std::to_string(g.clock->ninc);
+      if (g.movetime) s += " movetime " + std::to_string(*g.movetime);
+      if (g.depth) s += " depth " + std::to_string(*g.depth);
+      if (g.nodes) s += " nodes " + std::to_string(*g.nodes);
+      return s;
+    }
+    std::string operator()(const Stop&) const { return "stop"; }
+    std::string operator()(const Quit&) const { return "quit"; }
+  };
+  return std::visit(Visitor{}, c);
+}
+
+Expected<Command> parse_command(std::string_view raw) {
+  const std::string_view line = trim(raw);
+  const Words w(line);
+  const std::string_view verb = w[0];
+  if (verb == "kep") return Command{Hello{}};
+  if (verb == "isready") return Command{IsReady{}};
+  if (verb == "stop") return Command{Stop{}};
+  if (verb == "quit") return Command{Quit{}};
+  if (verb == "go") return parse_go(w);
+  if (verb == "setoption") {
+    if (w[1] != "name" || line.find(" value ") == std::string_view::npos)
+      return Error{"setoption: expected 'setoption name <name> value <value>'"};
+    return Command{SetOption{std::string(between(line, "name ", " value ")), std::string(between(line, " value ", ""))}};
+  }
+  if (verb == "newgame") {
+    Expected<Variant> v = parse_variant(w.rest(1, line));
+    if (!v) return Error{"newgame: " + v.error()};
+    return Command{NewGame{*v}};
+  }
+  if (verb == "position") {
+    if (w[1] != "startpos") return Error{"position: expected 'position startpos [moves ...]'"};
+    PositionCmd p;
+    if (w.size() > 2) {
+      if (w[2] != "moves") return Error{"position: expected 'moves' after 'startpos'"};
+      for (size_t i = 3; i < w.size(); ++i) {
+        Expected<Move> m = parse_move(w[i]);
+        if (!m) return Error{"position: " + m.error()};
+        p.moves.push_back(*m);
+      }
+    }
+    return Command{std::move(p)};
+  }
+  return Error{"unknown command '" + shorten(verb, 40) + "'"};
+}
+
+std::string format(const EngineMessage& m) {
+  struct Visitor {
+    std::string operator()(const IdName& x) const { return "id name " + x.name; }
+    std::string operator()(const IdAuthor& x) const { return "id author " + x.author; }
+    std::string operator()(const OptionDecl& o) const {
+      std::string s = "option name " + o.name + " type " + o.type + " default " + o.default_value;
+      if (o.min) s += " min " + std::to_string(*o.min);
+      if (o.max) s += " max " + std::to_string(*o.max);
+      return s;
+    }
+    std::string operator()(const KepOk&) const { return "kepok"; }
+    std::string operator()(const ReadyOk&) const { return "readyok"; }
+    std::string operator()(const Info& i) const {
+      std::string s = "info";
+      if (i.depth) s += " depth " + std::to_string(*i.depth);
+      if (i.score) s += " score " + std::to_string(*i.score);
+      if (i.nodes) s += " nodes " + std::to_string(*i.nodes);
+      if (i.time) s += " time " + std::to_string(*i.time);
+      if (!i.pv.empty()) s += " pv" + join_moves(i.pv);
+      if (!i.text.empty()) s += " string " + i.text;
+      return s;
+    }
+    std::string operator()(const BestMove& b) const { return "bestmove " + to_string(b.move); }
+    std::string operator()(const Unknown& u) const { return u.line; }
+    std::string operator()(const Malformed& u) const { return u.line; }
+  };
+  return std::visit(Visitor{}, m);
+}
+
+EngineMessage parse_engine_line(std::string_view raw) {
+  const std::string_view line = trim(raw);
+  const Words w(line);
+  const std::string_view verb = w[0];
+  auto malformed = [&](std::string why) { return EngineMessage{Malformed{std::string(line), std::move(why)}}; };
+  if (verb == "bestmove") {
+    if (w.size() < 2) return malformed("bestmove without a move");
+    Expected<Move> m = parse_move(w[1]);
+    if (!m) return malformed(m.error());
+    return BestMove{*m};  // anything after the move (e.g. "ponder") is ignored
+  }
+  if (verb == "info") {
+    Info info;
+    for (size_t i = 1; i < w.size(); ++i) {
+      const std::string_view key = w[i];
+      if (key == "string") {
+        info.text = std::string(w.rest(i + 1, line));
+        break;
+      }
+      if (key == "pv") {
+        for (++i; i < w.size(); ++i) {
+          Expected<Move> m = parse_move(w[i]);
+          if (!m) break;
+          info.pv.push_back(*m);
+        }
+        --i;
+        continue;
+      }
+      long long value = 0;
+      if (i + 1 < w.size() && to_number(w[i + 1], value)) {
+        if (key == "depth") info.depth = static_cast<int>(value);
+        else if (key == "score") info.score = static_cast<int>(value);
+        else if (key == "nodes") info.nodes = value;
+        else if (key == "time") info.time = value;
+        ++i;  // unknown numeric fields are skipped with their value
+      }
+    }
+    return info;
+  }
+  if (verb == "kepok") return KepOk{};
+  if (verb == "readyok") return ReadyOk{};
+  if (verb == "id" && w[1] == "name") return IdName{std::string(w.rest(2, line))};
+  if (verb == "id" && w[1] == "author") return IdAuthor{std::string(w.rest(2, line))};
+  if (verb == "option" && w[1] == "name") {
+    // option name <words> type <t> [default <words>] [min <n>] [max <n>]
+    OptionDecl o;
+    std::string* text = &o.name;
+    for (size_t i = 2; i < w.size(); ++i) {
+      const std::string_view word = w[i];
+      long long n = 0;
+      if (word == "type" && i + 1 < w.size()) {
+        o.type = std::string(w[++i]);
+        text = nullptr;
+      } else if (word == "default" && text != &o.name) {
+        text = &o.default_value;
+      } else if ((word == "min" || word == "max") && text != &o.name && to_number(w[i + 1], n)) {
+        (word == "min" ? o.min : o.max) = n;
+        text = nullptr;
+        ++i;
+      } else if (text) {
+        if (!text->empty()) *text += ' ';
+        *text += word;
+      }
+    }
+    if (o.name.empty() || o.type.empty()) return malformed("option needs 'name <n> type <t>'");
+    return o;
+  }
+  return Unknown{std::string(line)};
+}
+
+std::string shorten(std::string_view line, size_t limit) {
+  if (line.size() <= limit) return std::string(line);
+  return std::string(line.substr(0, limit)) + "...";
+}
+
+}  // namespace kalah::kep

@@ -1,0 +1,92 @@
+// KEP, the Kalah Engine Protocol: typed messages <-> text lines, both ways.
+// This is the only place that splits protocol strings; the referee and the
+// bots both go through it. See docs/PROTOCOL.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "referee/rules/expected.h"
+#include "referee/rules/position.h"
+
+namespace kalah::kep {
+
+// ---- arena -> engine -------------------------------------------------------
+struct Hello {};  // "kep"
+struct SetOption {
+  std::string name;
+  std::string value;
+};
+struct IsReady {};
+struct NewGame {
+  Variant variant;
+};
+struct PositionCmd {  // "position startpos moves 3 6 swap"
+  std::vector<Move> moves;
+};
+// "go stime .. ntime .. sinc .. ninc ..", "go movetime ..", "go depth ..", "go nodes .."
+struct Go {
+  struct Clock {
+    long long stime = 0, ntime = 0, sinc = 0, ninc = 0;
+  };
+  std::optional<Clock> clock;
+  std::optional<long long> movetime;
+  std::optional<int> depth;
+  std::optional<long long> nodes;
+};
+struct Stop {};
+struct Quit {};
+
+using Command = std::variant<Hello, SetOption, IsReady, NewGame, PositionCmd, Go, Stop, Quit>;
+
+std::string format(const Command& c);
+Expected<Command> parse_command(std::string_view line);
+
+// ---- engine -> arena -------------------------------------------------------
+struct IdName {
+  std::string name;
+};
+struct IdAuthor {
+  std::string author;
+};
+struct OptionDecl {  // "option name Hash type spin default 16 min 1 max 1024"
+  std::string name;
+  std::string type;  // spin | check | string
+  std::string default_value;
+  std::optional<long long> min, max;
+};
+struct KepOk {};
+struct ReadyOk {};
+struct Info {
+  std::optional<int> depth;
+  std::optional<int> score;
+  std::optional<long long> nodes;
+  std::optional<long long> time;
+  std::vector<Move> pv;
+  std::string text;  // "info string ..."
+};
+struct BestMove {
+  Move move;
+};
+// Anything else an engine prints: ignored by the referee (and logged).
+struct Unknown {
+  std::string line;
+};
+// A line that starts like a known message but is malformed ("bestmove x").
+struct Malformed {
+  std::string line;
+  std::string why;
+};
+
+using EngineMessage = std::variant<IdName, IdAuthor, OptionDecl, KepOk, ReadyOk, Info, BestMove, Unknown, Malformed>;
+
+std::string format(const EngineMessage& m);
+EngineMessage parse_engine_line(std::string_view line);
+
+// A line cut to at most `limit` characters for records and logs.
+std::string shorten(std::string_view line, size_t limit = 200);
+
+}  // namespace kalah::kep

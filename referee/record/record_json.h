@@ -1,0 +1,30 @@
+// GameRecord <-> one journal line (docs/FORMATS.md, "games.jsonl").
+//
+// The reader is strict: every field must be present with the right type, unknown fields are
+// rejected, and the message names the field ("field 'moves'[4]: expected a pit number 1..6 or
+// \"swap\""). It checks the format only; whether the moves are legal is the rules library's job.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <boost/json/object.hpp>
+
+#include "referee/game/record.h"
+#include "referee/rules/expected.h"
+
+namespace kalah {
+
+boost::json::object to_json(const GameRecord& record);
+
+// The journal line: one line of JSON, no trailing newline.
+std::string to_json_line(const GameRecord& record);
+
+Expected<GameRecord> record_from_json(std::string_view line);
+Expected<GameRecord> record_from_json(const boost::json::value& value);
+
+// The variant as a JSON object with every key: {"pits":6,"seeds":4,"capture":"standard",...}.
+boost::json::object variant_to_json(const Variant& variant);
+Expected<Variant> variant_from_json(const boost::json::value& value);
+
+}  // namespace kalah

@@ -1,0 +1,287 @@
+// The game loop with in-process fake players: clocks, forfeits, pie, records.
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "referee/game/game.h"
+
+namespace kalah {
+namespace {
+
+using Script = std::function<Reply(const Variant&, const std::vector<Move>&, const kep::Go&)>;
+
+// A player whose answers come from a function; by default the lowest legal pit.
+class FakePlayer : public Player {
+ public:
+  explicit FakePlayer(std::string name, Script script = {}) : name_(std::move(name)), script_(std::move(script)) {}
+  const std::string& name() const override { return name_; }
+  std::optional<Fault> new_game(const Variant& v) override {
+    variant_ = v;
+    ++games_;
+    return startup_fault;
+  }
+  Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override {
+    last_go = go;
+    last_allowed = allowed;
+    ++calls;
+    if (script_) return script_(variant_, moves, go);
+    return Reply{std::nullopt, legal_moves(variant_, replay(variant_, moves)).moves[0], 1.0, {}};
+  }
+  void forfeited() override { ++forfeits; }
+
+  static Position replay(const Variant& v, const std::vector<Move>& moves) {
+    Position p = start_position(v);
+    for (Move m : moves) apply(v, p, m);
+    return p;
+  }
+
+  std::optional<Fault> startup_fault;
+  kep::Go last_go;
+  std::chrono::milliseconds last_allowed{};
+  int calls = 0, forfeits = 0, games_ = 0;
+
+ private:
+  std::string name_;
+  Script script_;
+  Variant variant_;
+};
+
+Reply answer(Move m, double ms = 1.0) { return Reply{std::nullopt, m, ms, {}}; }
+
+GameSettings clock_settings(long long base, long long inc) {
+  GameSettings s;
+  s.id = "g1";
+  s.time.base_ms = base;
+  s.time.inc_ms = inc;
+  s.time.margin_ms = 50;
+  return s;
+}
+
+TEST(Game, TwoLowestPitPlayersFinishANormalGame) {
+  FakePlayer a("a"), b("b");
+  const GameRecord r = play_game(a, b, clock_settings(1000, 10));
+  EXPECT_EQ(r.termination, Termination::Normal);
+  EXPECT_FALSE(r.forfeit.has_value());
+  EXPECT_NE(r.result, Outcome::Ongoing);
+  EXPECT_EQ(r.store_south + r.store_north, 48);
+  EXPECT_EQ(r.south, "a");
+  EXPECT_EQ(r.north, "b");
+  EXPECT_EQ(r.moves.size(), r.move_info.size());
+  // The record replays to the same end.
+  const Position end = FakePlayer::replay(r.variant, r.moves);
+  EXPECT_TRUE(end.over);
+  EXPECT_EQ(outcome(r.variant, end), r.result);
+}
+
+TEST(Game, ClockCountsDownAndAddsTheIncrement) {
+  // Every answer takes 100 ms against 1000 + 10: South's clock before its
+  // second move is 1000 - 100 + 10 = 910.
+  std::vector<long long> south_clocks;
+  auto slow = [&](const Variant& v, const std::vector<Move>& moves, const kep::Go& go) {
+    const Position p = FakePlayer::replay(v, moves);
+    if (p.to_move == Side::South) south_clocks.push_back(go.clock->stime);
+    return answer(legal_moves(v, p).moves[0], 100.0);
+  };
+  FakePlayer a("a", slow), b("b", slow);
+  GameSettings s = clock_settings(1000, 10);
+  s.max_plies = 6;
+  play_game(a, b, s);
+  ASSERT_GE(south_clocks.size(), 2u);
+  EXPECT_EQ(south_clocks[0], 1000);
+  EXPECT_EQ(south_clocks[1], 910);
+}
+
+TEST(Game, TheAllowanceIsTheClockPlusTheMargin) {
+  FakePlayer a("a"), b("b");
+  GameSettings s = clock_settings(2000, 0);
+  s.max_plies = 1;
+  play_game(a, b, s);
+  EXPECT_EQ(a.last_allowed.count(), 2050);
+}
+
+TEST(Game, ALateButLegalMoveLosesOnTime) {
+  FakePlayer a("a", [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::at(1), 1200.0); });
+  FakePlayer b("b");
+  const GameRecord r = play_game(a, b, clock_settings(1000, 0));
+  EXPECT_EQ(r.termination, Termination::Time);
+  ASSERT_TRUE(r.forfeit.has_value());
+  EXPECT_EQ(r.forfeit->engine, "a");
+  EXPECT_EQ(r.forfeit->reason, "time");
+  EXPECT_EQ(r.result, Outcome::SecondWins);
+  EXPECT_EQ(a.forfeits, 1);
+}
+
+TEST(Game, AMoveWithinTheMarginIsNotATimeLoss) {
+  int n = 0;
+  FakePlayer a("a", [&](const Variant& v, const std::vector<Move>& moves, const kep::Go&) {
+    return answer(legal_moves(v, FakePlayer::replay(v, moves)).moves[0], n++ == 0 ? 1040.0 : 1.0);
+  });
+  FakePlayer b("b");
+  GameSettings s = clock_settings(1000, 100);
+  s.max_plies = 4;
+  const GameRecord r = play_game(a, b, s);
+  EXPECT_NE(r.termination, Termination::Time);
+}
+
+TEST(Game, AnIllegalMoveLosesAndNamesTheLegalSet) {
+  FakePlayer a("a");
+  FakePlayer b("b", [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::at(9)); });
+  const GameRecord r = play_game(a, b, clock_settings(1000, 0));
+  EXPECT_EQ(r.termination, Termination::Illegal);
+  EXPECT_EQ(r.forfeit->engine, "b");
+  EXPECT_EQ(r.result, Outcome::FirstWins);
+  // a played pit 1 (4 seeds into pits 2-5): North may play any pit.
+  EXPECT_EQ(r.forfeit->detail, "bestmove 9 (legal: 1 2 3 4 5 6)");
+}
+
+TEST(Game, SwapOutsideThePieOfferIsIllegal) {
+  FakePlayer a("a", [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::swap()); });
+  FakePlayer b("b");
+  const GameRecord r = play_game(a, b, clock_settings(1000, 0));
+  EXPECT_EQ(r.termination, Termination::Illegal);
+  EXPECT_EQ(r.forfeit->engine, "a");
+}
+
+TEST(Game, FaultsFromThePlayerBecomeForfeitsWithTheirReason) {
+  for (Termination kind : {Termination::Crash, Termination::Protocol, Termination::Time}) {
+    FakePlayer a("a");
+    FakePlayer b("b", [&](const Variant&, const std::vector<Move>&, const kep::Go&) {
+      return Reply{Fault{kind, "detail"}, Move{}, 0, {}};
+    });
+    const GameRecord r = play_game(a, b, clock_settings(1000, 0));
+    EXPECT_EQ(r.termination, kind);
+    EXPECT_EQ(r.forfeit->reason, to_string(kind));
+    EXPECT_EQ(r.forfeit->detail, "detail");
+    EXPECT_EQ(r.result, Outcome::FirstWins);
+  }
+}
+
+TEST(Game, AStartupFailureForfeitsBeforeAnyMove) {
+  FakePlayer a("a"), b("b");
+  a.startup_fault = Fault{Termination::Startup, "no kepok within 5000 ms"};
+  const GameRecord r = play_game(a, b, clock_settings(1000, 0));
+  EXPECT_EQ(r.termination, Termination::Startup);
+  EXPECT_EQ(r.forfeit->engine, "a");
+  EXPECT_EQ(r.result, Outcome::SecondWins);
+  EXPECT_TRUE(r.moves.empty());
+  EXPECT_EQ(b.calls, 0);
+}
+
+TEST(Game, TheOpeningIsPlayedBeforeTheEnginesMove) {
+  FakePlayer a("a"), b("b");
+  GameSettings s = clock_settings(1000, 0);
+  s.opening = {Move::at(3), Move::at(1)};  // South 3 (extra turn), South 1
+  s.max_plies = 3;
+  const GameRecord r = play_game(a, b, s);
+  ASSERT_GE(r.moves.size(), 3u);
+  EXPECT_EQ(r.moves[0], Move::at(3));
+  EXPECT_EQ(r.moves[1], Move::at(1));
+  EXPECT_EQ(a.calls, 0);  // North is to move after the opening
+  EXPECT_EQ(b.calls, 1);
+  EXPECT_EQ(r.move_info.size(), 1u);
+}
+
+TEST(Game, PieSwapHandsTheFirstPlayerTheNorthSide) {
+  // a (South) opens 3; b swaps and now owns South's position; a moves next, as North.
+  std::vector<std::string> who_moved;
+  FakePlayer* pa = nullptr;
+  auto script = [&](const char* name) {
+    return [&, name](const Variant& v, const std::vector<Move>& moves, const kep::Go& go) {
+      const Position p = FakePlayer::replay(v, moves);
+      who_moved.push_back(std::string(name) + ":" + to_string(p.to_move) + ":" + std::to_string(go.clock->stime));
+      if (moves.size() == 1) return answer(Move::swap());
+      return answer(legal_moves(v, p).moves[0], std::string(name) == "a" ? 100.0 : 1.0);
+    };
+  };
+  FakePlayer a("a", script("a")), b("b", script("b"));
+  pa = &a;
+  GameSettings s = clock_settings(1000, 0);
+  s.variant.pie = true;
+  s.max_plies = 4;
+  const GameRecord r = play_game(a, b, s);
+  ASSERT_GE(who_moved.size(), 3u);
+  EXPECT_EQ(who_moved[0], "a:south:1000");
+  EXPECT_EQ(who_moved[1], "b:north:900");  // a spent 100 ms
+  // After the swap b owns South: stime is now b's clock (1000 - 1), a plays North.
+  EXPECT_EQ(who_moved[2], "a:north:999");
+  EXPECT_TRUE(r.swapped);
+  EXPECT_EQ(r.moves[1], Move::swap());
+  EXPECT_NE(pa, nullptr);
+}
+
+TEST(Game, AfterASwapTheResultIsFromTheFirstPlayersView) {
+  // b swaps, then a (now North) forfeits with an illegal move: b, who started as North, wins.
+  FakePlayer a("a", [](const Variant& v, const std::vector<Move>& moves, const kep::Go&) {
+    if (moves.empty()) return answer(Move::at(3));
+    (void)v;
+    return answer(Move::at(9));
+  });
+  FakePlayer b("b", [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::swap()); });
+  GameSettings s = clock_settings(1000, 0);
+  s.variant.pie = true;
+  const GameRecord r = play_game(a, b, s);
+  EXPECT_EQ(r.forfeit->engine, "a");
+  EXPECT_EQ(r.result, Outcome::SecondWins);
+}
+
+TEST(Game, MajorityEndingIsRecorded) {
+  FakePlayer a("a");
+  FakePlayer b("b", [](const Variant& v, const std::vector<Move>& moves, const kep::Go&) {
+    const MoveList legal = legal_moves(v, FakePlayer::replay(v, moves));
+    return answer(legal.moves[legal.size - 1]);
+  });
+  GameSettings s = clock_settings(1000, 0);
+  s.variant.majority = true;
+  int majority = 0;
+  for (int seed = 1; seed <= 6; ++seed) {
+    s.opening = {Move::at(seed)};
+    const GameRecord r = play_game(a, b, s);
+    if (r.termination == Termination::Majority) {
+      ++majority;
+      EXPECT_TRUE(2 * r.store_south > 48 || 2 * r.store_north > 48);
+    }
+  }
+  EXPECT_GT(majority, 0);
+}
+
+TEST(Game, TooLongGamesAreAdjudicatedByMaterial) {
+  FakePlayer a("a"), b("b");
+  GameSettings s = clock_settings(1000, 0);
+  s.max_plies = 2;
+  const GameRecord r = play_game(a, b, s);
+  EXPECT_EQ(r.termination, Termination::Adjudicated);
+  EXPECT_EQ(r.moves.size(), 2u);
+}
+
+TEST(Game, LimitModesSendTheirGoCommand) {
+  FakePlayer a("a"), b("b");
+  GameSettings s;
+  s.max_plies = 1;
+  s.time.mode = TimeControl::Mode::MoveTime;
+  s.time.movetime_ms = 200;
+  play_game(a, b, s);
+  EXPECT_EQ(kep::format(a.last_go), "go movetime 200");
+  EXPECT_EQ(a.last_allowed.count(), 250);
+  s.time.mode = TimeControl::Mode::Depth;
+  s.time.depth = 7;
+  play_game(a, b, s);
+  EXPECT_EQ(kep::format(a.last_go), "go depth 7");
+  EXPECT_EQ(a.last_allowed.count(), s.time.hard_limit_ms);
+  s.time.mode = TimeControl::Mode::Nodes;
+  s.time.nodes = 5000;
+  play_game(a, b, s);
+  EXPECT_EQ(kep::format(a.last_go), "go nodes 5000");
+}
+
+TEST(Game, TimeControlDescriptions) {
+  TimeControl t;
+  t.base_ms = 2000;
+  t.inc_ms = 20;
+  EXPECT_EQ(t.describe(), "2+0.02");
+  t.base_ms = 60000;
+  t.inc_ms = 0;
+  EXPECT_EQ(t.describe(), "60+0");
+}
+
+}  // namespace
+}  // namespace kalah

@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include "referee/protocol/protocol.h"
+
+namespace kalah::kep {
+namespace {
+
+template <class T>
+T command(std::string_view line) {
+  Expected<Command> c = parse_command(line);
+  EXPECT_TRUE(c.ok()) << line << ": " << (c.ok() ? "" : c.error());
+  EXPECT_TRUE(c.ok() && std::holds_alternative<T>(*c)) << line;
+  return c.ok() && std::holds_alternative<T>(*c) ? std::get<T>(*c) : T{};
+}
+
+template <class T>
+T message(std::string_view line) {
+  EngineMessage m = parse_engine_line(line);
+  EXPECT_TRUE(std::holds_alternative<T>(m)) << line << " parsed as alternative " << m.index();
+  return std::holds_alternative<T>(m) ? std::get<T>(m) : T{};
+}
+
+TEST(Protocol, CommandsRoundTrip) {
+  for (const char* line :
+       {"kep", "isready", "stop", "quit", "setoption name Hash Size value 64 MB",
+        "newgame pits=6 seeds=4 capture=empty ending=side-empty remainder=owner majority=off pie=on",
+        "position startpos", "position startpos moves 3 6 swap 1", "go stime 1000 ntime 950 sinc 10 ninc 10",
+        "go movetime 250", "go depth 12", "go nodes 100000"}) {
+    Expected<Command> c = parse_command(line);
+    ASSERT_TRUE(c.ok()) << line << ": " << c.error();
+    EXPECT_EQ(format(*c), line);
+  }
+}
+
+TEST(Protocol, SetOptionKeepsSpacesInNameAndValue) {
+  const SetOption o = command<SetOption>("setoption name Book File value /tmp/my book.txt");
+  EXPECT_EQ(o.name, "Book File");
+  EXPECT_EQ(o.value, "/tmp/my book.txt");
+}
+
+TEST(Protocol, GoWithAClock) {
+  const Go go = command<Go>("go stime 1000 ntime 950 sinc 10 ninc 20");
+  ASSERT_TRUE(go.clock.has_value());
+  EXPECT_EQ(go.clock->stime, 1000);
+  EXPECT_EQ(go.clock->ntime, 950);
+  EXPECT_EQ(go.clock->ninc, 20);
+  EXPECT_FALSE(go.movetime.has_value());
+}
+
+TEST(Protocol, BadCommandsAreErrors) {
+  for (const char* line : {"", "hello", "go movetime", "go movetime -5", "go soon 3", "position fen x",
+                           "position startpos 3 4", "position startpos moves 3 x", "newgame pits=99",
+                           "setoption Hash 3"})
+    EXPECT_FALSE(parse_command(line).ok()) << line;
+}
+
+TEST(Protocol, EngineMessagesRoundTrip) {
+  for (const char* line : {"id name Alpha Beta 1.0", "id author A. Turing", "kepok", "readyok", "bestmove 3",
+                           "bestmove swap", "info depth 12 score -3 nodes 123456 time 15 pv 3 1 6",
+                           "info string hello world", "option name Hash type spin default 16 min 1 max 1024",
+                           "option name Book File type string default my book.txt", "option name Ponder type check default false"}) {
+    EXPECT_EQ(format(parse_engine_line(line)), line);
+  }
+}
+
+TEST(Protocol, InfoFieldsAreParsed) {
+  const Info i = message<Info>("info depth 7 seldepth 9 score 4 nodes 1000 nps 5 time 12 pv 3 swap 2");
+  EXPECT_EQ(i.depth, 7);
+  EXPECT_EQ(i.score, 4);
+  EXPECT_EQ(i.nodes, 1000);
+  EXPECT_EQ(i.time, 12);
+  ASSERT_EQ(i.pv.size(), 3u);
+  EXPECT_TRUE(i.pv[1].is_swap());
+}
+
+TEST(Protocol, OptionDeclarations) {
+  const OptionDecl o = message<OptionDecl>("option name Hash type spin default 16 min 1 max 1024");
+  EXPECT_EQ(o.name, "Hash");
+  EXPECT_EQ(o.type, "spin");
+  EXPECT_EQ(o.default_value, "16");
+  EXPECT_EQ(o.min, 1);
+  EXPECT_EQ(o.max, 1024);
+}
+
+TEST(Protocol, BestmoveAcceptsTrailingWordsAndCarriageReturn) {
+  EXPECT_EQ(message<BestMove>("bestmove 4 ponder 2").move, Move::at(4));
+  EXPECT_EQ(message<BestMove>("bestmove 5\r").move, Move::at(5));
+}
+
+TEST(Protocol, MalformedBestmoveAndUnknownLines) {
+  EXPECT_EQ(message<Malformed>("bestmove").why, "bestmove without a move");
+  message<Malformed>("bestmove e2e4");
+  EXPECT_EQ(message<Unknown>("hello world").line, "hello world");
+  message<Unknown>("");
+}
+
+TEST(Protocol, ShortenCutsLongLines) {
+  EXPECT_EQ(shorten(std::string(500, 'x')).size(), 203u);
+  EXPECT_EQ(shorten("short"), "short");
+}
+
+}  // namespace
+}  // namespace kalah::kep
