@@ -272,7 +272,8 @@ TEST(Variants, BadTokensAreErrorsWithTheReason) {
 TEST(Moves, ParseAndPrint) {
   EXPECT_EQ(to_string(*parse_move("swap")), "swap");
   EXPECT_EQ(to_string(*parse_move("12")), "12");
-  for (const char* bad : {"", "0", "17", "-1", "3x", "Swap"}) EXPECT_FALSE(parse_move(bad).ok()) << bad;
+  for (const char* bad : {"", "0", "256", "-1", "3x", "Swap"}) EXPECT_FALSE(parse_move(bad).ok()) << bad;
+  EXPECT_FALSE(is_legal(kStandard, start_position(kStandard), *parse_move("99")));
   EXPECT_FALSE(is_legal(kStandard, start_position(kStandard), pit(7)));
 }
 

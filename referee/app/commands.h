@@ -14,5 +14,6 @@ struct UsageError : std::runtime_error {
 
 void add_perft_command(CLI::App& app);
 void add_replay_command(CLI::App& app);
+void add_match_command(CLI::App& app);
 
 }  // namespace kalah::referee_app

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   kalah::referee_app::add_perft_command(app);
   kalah::referee_app::add_replay_command(app);
+  kalah::referee_app::add_match_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

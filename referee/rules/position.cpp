@@ -24,7 +24,7 @@ Expected<Move> parse_move(std::string_view text) {
   if (text == "swap") return Move::swap();
   int pit = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pit);
-  if (ec != std::errc() || end != text.data() + text.size() || pit < 1 || pit > Variant::kMaxPits)
+  if (ec != std::errc() || end != text.data() + text.size() || pit < 1 || pit > 255)
     return Error{"'" + std::string(text) + "' is not a move (a pit number or 'swap')"};
   return Move::at(pit);
 }

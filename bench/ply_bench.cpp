@@ -1,0 +1,96 @@
+// Wall time per ply of games between two instant-reply engines (concurrency 1),
+// and the raw floor: a short line each way through pipes between two
+// processes. Usage: ply_bench [games] [ping-pong round trips]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "referee/engine/engine_player.h"
+#include "referee/game/game.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Parent and child exchange "ping\n"/"pong\n" `n` times; returns µs per round trip.
+double ping_pong_us(int n) {
+  int to_child[2], to_parent[2];
+  if (pipe(to_child) != 0 || pipe(to_parent) != 0) std::abort();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    char buf[64];
+    for (int i = 0; i < n; ++i) {
+      if (read(to_child[0], buf, sizeof buf) <= 0) _exit(1);
+      if (write(to_parent[1], "pong\n", 5) != 5) _exit(1);
+    }
+    _exit(0);
+  }
+  char buf[64];
+  const auto t0 = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    if (write(to_child[1], "ping\n", 5) != 5 || read(to_parent[0], buf, sizeof buf) <= 0) std::abort();
+  }
+  const auto t1 = Clock::now();
+  waitpid(pid, nullptr, 0);
+  for (int fd : {to_child[0], to_child[1], to_parent[0], to_parent[1]}) close(fd);
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
+}
+
+struct PlyResult {
+  double us_per_ply;
+  long long plies;
+};
+
+PlyResult referee_us_per_ply(int games) {
+  kalah::EngineConfig config;
+  config.cmd = KALAH_BINARY_DIR "/tests/engines/instant_engine";
+  config.name = "instant-a";
+  kalah::EnginePlayer a(config);
+  config.name = "instant-b";
+  kalah::EnginePlayer b(config);
+  kalah::GameSettings s;
+  s.time.base_ms = 60000;
+  s.time.inc_ms = 0;
+  // Warm up: start both engines outside the measurement.
+  kalah::play_game(a, b, s);
+  long long plies = 0;
+  const auto t0 = Clock::now();
+  for (int g = 0; g < games; ++g) {
+    const kalah::GameRecord r = g % 2 ? kalah::play_game(b, a, s) : kalah::play_game(a, b, s);
+    if (r.forfeit) {
+      fmt::print(stderr, "unexpected forfeit: {}\n", r.forfeit->detail);
+      std::exit(1);
+    }
+    plies += static_cast<long long>(r.moves.size());
+  }
+  const auto t1 = Clock::now();
+  return {std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(plies), plies};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int games = argc > 1 ? std::atoi(argv[1]) : 2000;
+  const int trips = argc > 2 ? std::atoi(argv[2]) : 200000;
+  std::vector<double> pings, plies;
+  long long ply_count = 0;
+  for (int run = 0; run < 3; ++run) {
+    pings.push_back(ping_pong_us(trips));
+    const PlyResult r = referee_us_per_ply(games);
+    plies.push_back(r.us_per_ply);
+    ply_count = r.plies;
+  }
+  const double ping = *std::min_element(pings.begin(), pings.end());
+  const double ply = *std::min_element(plies.begin(), plies.end());
+  fmt::print("raw pipe ping-pong:      {:7.2f} us per round trip (best of 3 x {} trips)\n", ping, trips);
+  fmt::print("referee, instant engines: {:7.2f} us per ply        (best of 3 x {} games, {} plies)\n", ply, games,
+             ply_count);
+  fmt::print("ratio: {:.2f}x\n", ply / ping);
+  return 0;
+}

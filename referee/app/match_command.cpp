@@ -1,0 +1,193 @@
+// `referee match`: N games between two engines, one JSON line per game.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/core.h>
+
+#include "arena/stats/stats.h"
+#include "referee/app/commands.h"
+#include "referee/engine/engine_player.h"
+#include "referee/game/game.h"
+#include "referee/process/engine_process.h"
+#include "referee/record/record_json.h"
+#include "referee/rules/opening.h"
+
+namespace kalah::referee_app {
+
+namespace {
+
+struct MatchOptions {
+  std::vector<std::vector<std::string>> engines;
+  std::string variant;
+  int games = 2;
+  std::string tc;
+  long long movetime = 0;
+  int depth = 0;
+  long long nodes = 0;
+  long long margin = 50;
+  long long startup_ms = 5000;
+  long long ping_ms = 5000;
+  int openings_plies = 0;
+  std::uint64_t seed = 1;
+  int max_plies = 1000;
+  std::string out;
+  std::string comm_log;
+};
+
+// True if `cmd` names an executable file, directly or through PATH.
+bool is_executable(const std::string& cmd) {
+  if (cmd.find('/') != std::string::npos) return ::access(cmd.c_str(), X_OK) == 0 && !std::filesystem::is_directory(cmd);
+  const char* path = std::getenv("PATH");
+  for (std::string_view rest = path ? path : ""; !rest.empty();) {
+    const size_t colon = rest.find(':');
+    const std::string dir(rest.substr(0, colon));
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + cmd;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+EngineConfig parse_engine(const std::vector<std::string>& tokens, const MatchOptions& o) {
+  EngineConfig e;
+  for (const std::string& token : tokens) {
+    const size_t eq = token.find('=');
+    if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
+    const std::string key = token.substr(0, eq);
+    const std::string value = token.substr(eq + 1);
+    if (key == "cmd") e.cmd = value;
+    else if (key == "name") e.name = value;
+    else if (key == "arg") e.args.push_back(value);
+    else if (key == "dir") e.dir = value;
+    else if (key == "stderr") e.stderr_log = value;
+    else if (key.rfind("option.", 0) == 0 && key.size() > 7) e.options.emplace_back(key.substr(7), value);
+    else throw UsageError("--engine: unknown key '" + key + "' (known: cmd, name, arg, dir, stderr, option.NAME)");
+  }
+  if (e.cmd.empty()) throw UsageError("--engine: cmd=PATH is required");
+  if (e.name.empty()) e.name = std::filesystem::path(e.cmd).filename().string();
+  if (!is_executable(e.cmd)) throw UsageError("engine '" + e.name + "': '" + e.cmd + "' is not an executable file");
+  e.startup_timeout = std::chrono::milliseconds(o.startup_ms);
+  e.ping_timeout = std::chrono::milliseconds(o.ping_ms);
+  e.comm_log = o.comm_log;
+  return e;
+}
+
+// "2+0.02" (seconds) -> base and increment in milliseconds.
+TimeControl parse_tc(const std::string& text, long long margin) {
+  TimeControl t;
+  t.margin_ms = margin;
+  const size_t plus = text.find('+');
+  try {
+    size_t used = 0;
+    const double base = std::stod(text.substr(0, plus), &used);
+    if (used != text.substr(0, plus).size()) throw std::invalid_argument(text);
+    double inc = 0;
+    if (plus != std::string::npos) {
+      const std::string inc_text = text.substr(plus + 1);
+      inc = std::stod(inc_text, &used);
+      if (used != inc_text.size()) throw std::invalid_argument(text);
+    }
+    if (base <= 0 || inc < 0) throw std::invalid_argument(text);
+    t.base_ms = std::llround(base * 1000);
+    t.inc_ms = std::llround(inc * 1000);
+  } catch (const std::logic_error&) {
+    throw UsageError("--tc must be BASE+INC in seconds, e.g. 2+0.02, not '" + text + "'");
+  }
+  return t;
+}
+
+TimeControl time_control(const MatchOptions& o) {
+  const int modes = !o.tc.empty() + (o.movetime > 0) + (o.depth > 0) + (o.nodes > 0);
+  if (modes > 1) throw UsageError("give only one of --tc, --movetime, --depth, --nodes");
+  TimeControl t;
+  t.margin_ms = o.margin;
+  if (o.movetime > 0) {
+    t.mode = TimeControl::Mode::MoveTime;
+    t.movetime_ms = o.movetime;
+  } else if (o.depth > 0) {
+    t.mode = TimeControl::Mode::Depth;
+    t.depth = o.depth;
+  } else if (o.nodes > 0) {
+    t.mode = TimeControl::Mode::Nodes;
+    t.nodes = o.nodes;
+  } else {
+    t = parse_tc(o.tc.empty() ? "10+0.1" : o.tc, o.margin);
+  }
+  return t;
+}
+
+void run_match(const MatchOptions& o) {
+  if (o.engines.size() != 2) throw UsageError("give exactly two --engine options");
+  Expected<Variant> variant = parse_variant(o.variant);
+  if (!variant) throw UsageError("--variant: " + variant.error());
+  const TimeControl time = time_control(o);
+  EngineConfig configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
+  if (configs[0].name == configs[1].name) configs[1].name += "-2";
+
+  std::ofstream file;
+  if (!o.out.empty()) {
+    file.open(o.out, std::ios::app);
+    if (!file) throw UsageError("cannot write to '" + o.out + "'");
+  }
+  std::ostream& out = o.out.empty() ? std::cout : file;
+  std::FILE* summary_stream = o.out.empty() ? stderr : stdout;
+
+  process::become_subreaper();
+  EnginePlayer players[2] = {EnginePlayer(configs[0]), EnginePlayer(configs[1])};
+  stats::Trinomial score;  // from the first engine's view
+  std::vector<Move> opening;
+  for (int g = 0; g < o.games; ++g) {
+    // Games come in colour-swapped pairs on the same opening.
+    if (g % 2 == 0) opening = random_opening(*variant, o.openings_plies, o.seed * 1000003 + g / 2);
+    const int south = g % 2;
+    GameSettings s;
+    s.id = fmt::format("g{}", g + 1);
+    s.round = g / 2 + 1;
+    s.variant = *variant;
+    s.time = time;
+    s.opening = opening;
+    s.max_plies = o.max_plies;
+    const GameRecord r = play_game(players[south], players[1 - south], s);
+    out << to_json_line(r) << '\n';
+    out.flush();
+    const double first_points = r.result == Outcome::Draw ? 0.5 : (r.result == Outcome::FirstWins) == (south == 0);
+    score.add(first_points);
+  }
+  const stats::Summary sum = stats::summarize(score);
+  fmt::print(summary_stream, "{} vs {}: +{} ={} -{} ({:.1f}/{} points), Elo {:+.1f} +- {:.1f}\n", configs[0].name,
+             configs[1].name, score.wins, score.draws, score.losses, score.wins + score.draws / 2, o.games, sum.elo,
+             sum.elo95);
+}
+
+}  // namespace
+
+void add_match_command(CLI::App& app) {
+  auto o = std::make_shared<MatchOptions>();
+  CLI::App* cmd = app.add_subcommand("match", "Play games between two engines; one JSON line per game");
+  cmd->add_option("--engine", o->engines,
+                  "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [option.NAME=VALUE]... (give twice)")
+      ->required()
+      ->allow_extra_args(false);
+  cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");
+  cmd->add_option("--games", o->games, "Number of games; colours alternate")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--tc", o->tc, "Fischer clock BASE+INC in seconds (default 10+0.1)");
+  cmd->add_option("--movetime", o->movetime, "Fixed time per move, ms")->check(CLI::Range(1LL, 86400000LL));
+  cmd->add_option("--depth", o->depth, "Fixed search depth")->check(CLI::Range(1, 1000));
+  cmd->add_option("--nodes", o->nodes, "Fixed node count")->check(CLI::Range(1LL, 1LL << 50));
+  cmd->add_option("--margin", o->margin, "Grace beyond the allowed time before a time forfeit, ms")
+      ->check(CLI::Range(0LL, 60000LL));
+  cmd->add_option("--startup-ms", o->startup_ms, "Deadline from start to kepok")->check(CLI::Range(1LL, 600000LL));
+  cmd->add_option("--ping-ms", o->ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
+  cmd->add_option("--openings-plies", o->openings_plies, "Random opening plies per game pair")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--seed", o->seed, "Seed for the openings");
+  cmd->add_option("--max-plies", o->max_plies, "Adjudicate after this many plies")->check(CLI::Range(1, 100000));
+  cmd->add_option("--out", o->out, "Append the game records to this file (default: standard output)");
+  cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engines to this file");
+  cmd->callback([o] { run_match(*o); });
+}
+
+}  // namespace kalah::referee_app

@@ -1,0 +1,491 @@
+// The only file of the project that touches Boost.Process and Asio. The pitfalls of Boost.Process v2 1.81
+// that shape this code are listed in docs/PROCESSES.md; comments below point at them as "pitfall N".
+#include "referee/process/engine_process.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/readable_pipe.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/writable_pipe.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/process/v2/posix/default_launcher.hpp>
+#include <boost/process/v2/process.hpp>
+#include <boost/process/v2/stdio.hpp>
+#include <fmt/format.h>
+
+#include "referee/process/spawn_support.h"
+
+namespace kalah::process {
+
+namespace asio = boost::asio;
+namespace bp = boost::process::v2;
+using boost::system::error_code;
+
+namespace {
+
+constexpr std::size_t kTooLongExcerpt = 256;
+
+error_code last_errno() { return error_code(errno, boost::system::system_category()); }
+
+// Pitfall 6: a write to a dead engine must come back as EPIPE, not kill the arena. Process-wide, once.
+// The child undoes it (ChildSetup), because an ignored signal stays ignored across exec.
+void ignore_sigpipe_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+  });
+}
+
+// Pitfall 4: spawns one at a time. The launcher's pipes and the forked child's use of the io_context
+// (notify_fork) are not safe against a concurrent spawn from another game thread.
+std::mutex& spawn_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// A Boost.Process v2 initializer. The launcher calls each hook only if the initializer has the member
+// with the exact signature it probes for; for on_error and on_exec_error the probe uses a five-argument
+// form that is never called (pitfall 3), so those are declared below for detection only.
+struct ChildSetup {
+  pid_t arena_pid;
+  const char* working_dir;  // nullptr: inherit
+
+  // In the forked child, before exec: async-signal-safe calls only (the arena has other threads).
+  template <typename Launcher>
+  error_code on_exec_setup(Launcher&, const bp::filesystem::path&, const char* const*) {
+    // A clean signal state for the engine: nothing blocked (worker threads may block signals), and
+    // SIGPIPE back to its default (the arena ignores it, and SIG_IGN survives exec).
+    sigset_t none;
+    sigemptyset(&none);
+    if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) return last_errno();
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    if (::sigaction(SIGPIPE, &dfl, nullptr) != 0) return last_errno();
+    // Own process group: the arena kills the engine and everything it forked with one killpg.
+    if (::setpgid(0, 0) != 0) return last_errno();
+    // Die with the arena. Fires when the spawning *thread* exits. The spawning thread is blocked in
+    // the launcher until exec, so it cannot exit before this line; the process can, hence the check.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return last_errno();
+    if (::getppid() != arena_pid) return error_code(ESRCH, boost::system::system_category());
+    if (working_dir != nullptr && ::chdir(working_dir) != 0) return last_errno();
+    // Pitfall 1: the launcher's own fd closing misses descriptors; mark every fd >= 3 close-on-exec
+    // (the launcher's exec-error pipe is close-on-exec already, so exec success is still detected).
+    if (::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC) != 0) return last_errno();
+    return {};
+  }
+
+  // In the child after a failed exec: leave with _exit. The launcher would call exit(), which runs the
+  // arena's atexit handlers and flushes the arena's stdio buffers a second time (pitfall 3).
+  template <typename Launcher>
+  void on_exec_error(Launcher&, const bp::filesystem::path&, const char* const*, const error_code&) {
+    ::_exit(127);
+  }
+  template <typename Launcher>
+  void on_exec_error(Launcher&, const error_code&, const bp::filesystem::path&, const char* const*,
+                     const error_code&);  // detection only, never defined
+
+  // In the parent after any failure. After a failed exec the child exists and is exiting: reap it,
+  // or it stays a zombie (pitfall 2). Before the fork (or if fork failed) pid is -1.
+  template <typename Launcher>
+  void on_error(Launcher& launcher, const bp::filesystem::path&, const char* const*, const error_code&) {
+    if (launcher.pid <= 0) return;
+    while (::waitpid(launcher.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+  template <typename Launcher>
+  void on_error(Launcher&, const error_code&, const bp::filesystem::path&, const char* const*,
+                const error_code&);  // detection only, never defined
+};
+
+}  // namespace
+
+struct EngineProcess::Impl {
+  explicit Impl(std::size_t max_line_bytes) : max_line(max_line_bytes) {}
+  ~Impl() { kill(); }
+
+  // Declared first so it is destroyed last, after the I/O objects that use it. One loop per engine,
+  // run only by the thread that is calling into this engine; concurrency hint 1 says so to Asio.
+  asio::io_context ioc{1};
+  asio::writable_pipe to_engine{ioc};    // the engine's stdin
+  asio::readable_pipe from_engine{ioc};  // the engine's stdout
+  asio::posix::stream_descriptor pidfd{ioc};
+  asio::steady_timer timer{ioc};
+
+  pid_t pid = -1;
+  std::size_t max_line;
+  std::string buffer;     // bytes received and not yet returned; never holds more than max_line + 1
+  bool skipping = false;  // discarding the rest of a TooLong line
+  bool eof = false;
+  std::optional<ExitInfo> exit;  // set exactly when the leader has been reaped
+
+  // Completion state of the operations started by one call; written by their handlers.
+  bool io_done = false;
+  bool timer_done = false;
+  error_code io_ec;
+
+  // Runs one handler, blocking until one is ready. The loop is only "stopped" after running out of
+  // work, which the callers never let happen while they wait; restart() covers it anyway.
+  void step() {
+    if (ioc.run_one() == 0) ioc.restart();
+  }
+
+  // Runs handlers until done() holds. Callers have started operations that make it true.
+  template <typename Done>
+  void run_until(Done done) {
+    if (ioc.stopped()) ioc.restart();
+    while (!done()) step();
+  }
+
+  void start_timer(Deadline deadline) {
+    timer_done = false;
+    timer.expires_at(deadline);
+    timer.async_wait([this](const error_code&) { timer_done = true; });
+  }
+
+  // After run_until(io_done || timer_done): cancel whichever is still pending and run both handlers, so
+  // no operation outlives the call. Cancelling is repeated because a composed operation (read_until,
+  // write) whose step had already completed when cancel() was called starts its next step uncancelled.
+  template <typename Stream>
+  void settle(Stream& stream) {
+    while (!io_done) {
+      stream.cancel();
+      step();
+    }
+    settle_timer();
+  }
+
+  void settle_timer() {
+    while (!timer_done) {
+      timer.cancel();
+      step();
+    }
+  }
+
+  // ---- exit handling -------------------------------------------------------------------------------
+
+  // The pidfd becomes readable when the leader exits. The wait stays armed between calls and its
+  // handler runs inside whichever call is running the loop (read_line, wait_for_exit, ...). When the
+  // leader dies, the rest of its group is killed at once, so a grandchild holding the stdout pipe open
+  // cannot turn a crash into a hang: the read sees Eof.
+  void arm_exit_watch() {
+    pidfd.async_wait(asio::posix::descriptor_base::wait_read, [this](const error_code& ec) {
+      if (ec == asio::error::operation_aborted || exit) return;
+      if (leader_exited()) {
+        reap(false);
+      } else if (!ec) {
+        arm_exit_watch();
+      }
+    });
+  }
+
+  // Non-blocking and non-reaping (WNOWAIT): the leader stays a zombie, so its pid, which is also the
+  // process group id, cannot be reused until reap() has killed the group.
+  bool leader_exited() const {
+    siginfo_t info;
+    std::memset(&info, 0, sizeof info);
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+      return errno == ECHILD;  // not our child any more: someone else reaped it; nothing left to wait for
+    }
+    return info.si_pid != 0;
+  }
+
+  // Kill the whole group, then reap the leader, then the group's orphans. The order matters: while the
+  // leader is unreaped its pid cannot be reused, so killpg cannot hit a stranger's group (pitfall 5).
+  void reap(bool killed_by_arena) {
+    if (exit || pid <= 0) return;
+    ::killpg(pid, SIGKILL);
+    int status = 0;
+    bool reaped = false;
+    while (true) {
+      if (::waitpid(pid, &status, 0) == pid) {
+        reaped = true;
+        break;
+      }
+      if (errno != EINTR) break;
+    }
+    // With PR_SET_CHILD_SUBREAPER (become_subreaper) the group's surviving members were re-parented to
+    // the arena when the leader died; they have just been SIGKILLed, so this ends promptly. Without it
+    // they went to init and waitpid reports ECHILD at once.
+    while (true) {
+      if (::waitpid(-pid, nullptr, 0) > 0) continue;
+      if (errno == EINTR) continue;
+      break;
+    }
+    exit = reaped ? ExitInfo::from_wait_status(status) : ExitInfo{ExitInfo::Kind::Exited, -1};
+    exit->killed_by_arena = killed_by_arena;
+    error_code ignored;
+    pidfd.close(ignored);
+  }
+
+  void kill() {
+    if (exit || pid <= 0) return;
+    const bool was_running = !leader_exited();
+    reap(was_running);  // reap() sends the SIGKILL to the group first
+  }
+
+  std::optional<ExitInfo> exit_status() {
+    if (!exit && pid > 0 && leader_exited()) reap(false);
+    return exit;
+  }
+
+  std::optional<ExitInfo> wait_for_exit(Deadline deadline) {
+    if (exit_status()) return exit;
+    start_timer(deadline);
+    run_until([this] { return exit.has_value() || timer_done; });
+    settle_timer();
+    return exit_status();
+  }
+
+  void close_pipes() {
+    error_code ignored;
+    to_engine.close(ignored);
+    from_engine.close(ignored);
+  }
+
+  void shutdown(std::chrono::milliseconds grace) {
+    if (!exit) {
+      const Deadline deadline = Clock::now() + grace;
+      if (to_engine.is_open()) write_line("quit", deadline);  // may fail: the engine may be gone
+      // EOF on its stdin: an engine that ignores "quit" but stops at end of input exits too.
+      error_code ignored;
+      to_engine.close(ignored);
+      wait_for_exit(deadline);
+      kill();
+    }
+    close_pipes();
+  }
+
+  // ---- writing -------------------------------------------------------------------------------------
+
+  bool write_line(std::string_view text, Deadline deadline) {
+    if (!to_engine.is_open()) return false;
+    static constexpr char kNewline = '\n';
+    const std::size_t total = text.size() + 1;
+    // Fast path: our end of the pipe is non-blocking, so one gather write either takes the whole line,
+    // a part of it, or nothing (EAGAIN), without touching the event loop. (Asio's pipes offer no
+    // user-level non-blocking mode: their write_some would block in poll() on a full pipe.)
+    iovec iov[2] = {{const_cast<char*>(text.data()), text.size()},
+                    {const_cast<char*>(&kNewline), 1}};
+    ssize_t n;
+    do {
+      n = ::writev(to_engine.native_handle(), iov, 2);
+    } while (n < 0 && errno == EINTR);
+    if (n == static_cast<ssize_t>(total)) return true;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return false;  // EPIPE: the engine is gone
+    const std::size_t written = n < 0 ? 0 : static_cast<std::size_t>(n);
+    // Slow path: the pipe is full (the engine is not reading); wait for room until the deadline.
+    const std::size_t text_done = std::min(written, text.size());
+    std::array<asio::const_buffer, 2> bufs{
+        asio::buffer(text.data() + text_done, text.size() - text_done), asio::buffer(&kNewline, 1)};
+    io_done = false;
+    asio::async_write(to_engine, bufs, [this](const error_code& e, std::size_t) {
+      io_ec = e;
+      io_done = true;
+    });
+    start_timer(deadline);
+    run_until([this] { return io_done || timer_done; });
+    settle(to_engine);
+    return !io_ec;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------
+
+  enum class Fill { Data, Full, Timeout, Eof, Error };
+
+  // Waits until the buffer holds a '\n', is full, the pipe ends, or the deadline passes. Bytes read
+  // before a timeout stay in the buffer (the read_until operation keeps the string's size exact).
+  Fill fill(Deadline deadline) {
+    io_done = false;
+    asio::async_read_until(from_engine, asio::dynamic_buffer(buffer, max_line + 1), '\n',
+                           [this](const error_code& e, std::size_t) {
+                             io_ec = e;
+                             io_done = true;
+                           });
+    start_timer(deadline);
+    run_until([this] { return io_done || timer_done; });
+    settle(from_engine);
+    if (!io_ec) return Fill::Data;
+    if (io_ec == asio::error::not_found) return Fill::Full;
+    if (io_ec == asio::error::eof) return Fill::Eof;
+    if (io_ec == asio::error::operation_aborted) return Fill::Timeout;
+    return Fill::Error;
+  }
+
+  // Takes one complete line from the buffer, if there is one.
+  bool take_line(std::string& line) {
+    const auto* begin = buffer.data();
+    const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', buffer.size()));
+    if (nl == nullptr) return false;
+    std::size_t len = static_cast<std::size_t>(nl - begin);
+    const std::size_t consumed = len + 1;
+    if (len > 0 && begin[len - 1] == '\r') --len;
+    line.assign(begin, len);
+    buffer.erase(0, consumed);
+    return true;
+  }
+
+  Status read_line(Deadline deadline, std::string& line) {
+    line.clear();
+    while (true) {
+      if (skipping) {
+        const auto nl = buffer.find('\n');
+        if (nl == std::string::npos) {
+          buffer.clear();
+        } else {
+          buffer.erase(0, nl + 1);
+          skipping = false;
+        }
+      }
+      if (!skipping && take_line(line)) return Status::Ok;
+      if (eof) {
+        if (!skipping) line.swap(buffer);  // the unterminated last fragment, if any
+        buffer.clear();
+        skipping = false;
+        return Status::Eof;
+      }
+      if (!from_engine.is_open()) return Status::Error;
+      switch (fill(deadline)) {
+        case Fill::Data:
+          break;
+        case Fill::Full:
+          if (!skipping) {
+            line.assign(buffer, 0, std::min(buffer.size(), kTooLongExcerpt));
+            buffer.clear();
+            skipping = true;
+            return Status::TooLong;
+          }
+          buffer.clear();
+          break;
+        case Fill::Timeout:
+          return Status::Timeout;
+        case Fill::Eof:
+          eof = true;
+          break;
+        case Fill::Error:
+          return Status::Error;
+      }
+    }
+  }
+};
+
+EngineProcess::EngineProcess(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+EngineProcess::~EngineProcess() {
+  if (impl_) impl_->shutdown(kDestructorGrace);
+}
+
+std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(const SpawnSpec& spec) {
+  ignore_sigpipe_once();
+
+  auto resolved = detail::resolve_executable(spec.command);
+  if (auto* err = std::get_if<SpawnError>(&resolved)) return std::move(*err);
+  const std::string& executable = std::get<std::string>(resolved);
+  if (auto err = detail::check_working_dir(spec.working_dir)) return std::move(*err);
+
+  // Every descriptor is close-on-exec from birth; the child gets its ends through dup2 onto 0, 1, 2.
+  auto err_target = detail::open_stderr_target(spec.stderr_log_path);
+  if (auto* err = std::get_if<SpawnError>(&err_target)) return std::move(*err);
+  auto stdin_pipe = detail::make_pipe();
+  if (auto* err = std::get_if<SpawnError>(&stdin_pipe)) return std::move(*err);
+  auto stdout_pipe = detail::make_pipe();
+  if (auto* err = std::get_if<SpawnError>(&stdout_pipe)) return std::move(*err);
+  detail::UniqueFd& child_stderr = std::get<detail::UniqueFd>(err_target);
+  detail::Pipe& in = std::get<detail::Pipe>(stdin_pipe);
+  detail::Pipe& out = std::get<detail::Pipe>(stdout_pipe);
+
+  auto impl = std::make_unique<Impl>(std::max<std::size_t>(spec.max_line_bytes, 1));
+  error_code ec;
+  {
+    std::lock_guard lock(spawn_mutex());
+    bp::posix::default_launcher launcher;
+    ChildSetup setup{::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str()};
+    bp::process_stdio stdio{in.read_end.get(), out.write_end.get(), child_stderr.get()};
+    // Pitfall 3: the error_code overload only works when given an executor, not the io_context.
+    auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args, stdio,
+                         setup);
+    if (!ec) {
+      impl->pid = proc.id();
+      // From here on this module owns the child: basic_process would SIGKILL and reap only the leader
+      // (no group kill) on destruction, and its async_wait reaps before the group is killed.
+      proc.detach();
+    }
+  }
+  if (ec) {
+    return SpawnError{fmt::format("cannot start engine '{}': {}", executable, ec.message()), ec.value()};
+  }
+
+  // The child's ends now live in the child only.
+  in.read_end.reset();
+  out.write_end.reset();
+  child_stderr.reset();
+
+  // Our own pidfd for the exit watch. Safe: the child is not reaped, so its pid cannot have been reused.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, impl->pid, 0));
+  if (pidfd < 0) {
+    const int err = errno;
+    impl->kill();  // pidfd still closed: kill() works on the pid alone
+    return SpawnError{fmt::format("cannot watch engine '{}' (pidfd_open): {}", executable, std::strerror(err)),
+                      err};
+  }
+  impl->to_engine.assign(in.write_end.release());
+  impl->from_engine.assign(out.read_end.release());
+  impl->pidfd.assign(pidfd);
+  // Only our end (its own open file description): the engine's stdin stays blocking.
+  ::fcntl(impl->to_engine.native_handle(), F_SETFL,
+          ::fcntl(impl->to_engine.native_handle(), F_GETFL) | O_NONBLOCK);
+  impl->arm_exit_watch();
+  return std::unique_ptr<EngineProcess>(new EngineProcess(std::move(impl)));
+}
+
+int EngineProcess::pid() const { return impl_->pid; }
+
+bool EngineProcess::write_line(std::string_view line, Deadline deadline) {
+  return impl_->write_line(line, deadline);
+}
+
+ReadResult EngineProcess::read_line(Deadline deadline) {
+  ReadResult result;
+  result.status = impl_->read_line(deadline, result.line);
+  return result;
+}
+
+Status EngineProcess::read_line(Deadline deadline, std::string& line) {
+  return impl_->read_line(deadline, line);
+}
+
+std::optional<ExitInfo> EngineProcess::exit_status() { return impl_->exit_status(); }
+
+std::optional<ExitInfo> EngineProcess::wait_for_exit(Deadline deadline) {
+  return impl_->wait_for_exit(deadline);
+}
+
+void EngineProcess::shutdown(std::chrono::milliseconds grace) { impl_->shutdown(grace); }
+
+void EngineProcess::kill() {
+  impl_->kill();
+  impl_->close_pipes();
+}
+
+bool become_subreaper() { return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0; }
+
+}  // namespace kalah::process

@@ -1,0 +1,123 @@
+// One engine child process: spawn, write a line, read a line before a deadline, kill and reap.
+//
+// Every Boost.Process / Asio detail lives in engine_process.cpp; this header stays free of them because
+// it is included widely. See docs/PROCESSES.md for how children are run, killed and reaped.
+//
+// Threading: one EngineProcess is used by one thread at a time (it owns its own event loop). Different
+// EngineProcess objects may be used from different threads at once; spawning is serialised internally.
+// The child is killed (SIGKILL) when the thread that spawned it exits (PR_SET_PDEATHSIG fires on the
+// spawning *thread*, not the process): spawn from long-lived worker threads.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace kalah::process {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+
+struct SpawnSpec {
+  std::string command;            // a path, or a bare name looked up in PATH; made absolute before the spawn
+  std::vector<std::string> args;  // argv[1..]
+  std::string working_dir;        // empty: inherit the arena's working directory
+  std::string stderr_log_path;    // empty: /dev/null; otherwise appended to (created if missing)
+  std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as Status::TooLong
+};
+
+// An operator-facing reason why the engine could not be started (missing or non-executable file, bad
+// working directory, unwritable stderr log, failed exec). errno_value is 0 when no errno applies.
+struct SpawnError {
+  std::string message;
+  int errno_value = 0;
+};
+
+enum class Status {
+  Ok,       // `line` holds one line, without its '\n' (and without a trailing '\r')
+  Timeout,  // the deadline passed before a full line arrived; partial data is kept for the next read
+  Eof,      // the engine closed its stdout; `line` holds an unterminated last fragment, if any
+  TooLong,  // the line exceeded max_line_bytes; `line` holds its first 256 bytes, the rest is skipped
+  Error,    // an I/O error, or the process was already shut down
+};
+const char* to_string(Status s);  // "ok", "timeout", "eof", "too-long", "error"
+
+struct ReadResult {
+  Status status = Status::Error;
+  std::string line;
+};
+
+// How the engine ended, from its wait status.
+struct ExitInfo {
+  enum class Kind { Exited, Signaled };
+  Kind kind = Kind::Exited;
+  int value = 0;                 // the exit code, or the signal number
+  bool core_dumped = false;
+  bool killed_by_arena = false;  // still running when this module sent SIGKILL (shutdown grace over, kill())
+
+  bool exited() const { return kind == Kind::Exited; }
+  bool signaled() const { return kind == Kind::Signaled; }
+  // "exited with code 3", "killed by signal 9 (SIGKILL)", "killed by signal 6 (SIGABRT), core dumped"
+  std::string describe() const;
+  static ExitInfo from_wait_status(int wait_status);
+
+  friend bool operator==(const ExitInfo&, const ExitInfo&) = default;
+};
+
+class EngineProcess {
+ public:
+  // Starts the engine with stdin/stdout connected to pipes and stderr sent to the log (never left unread).
+  // The child gets only fds 0, 1, 2, its own process group, and SIGKILL if the spawning thread dies.
+  static std::variant<std::unique_ptr<EngineProcess>, SpawnError> spawn(const SpawnSpec& spec);
+
+  ~EngineProcess();  // shutdown(kDestructorGrace) if not done yet
+  EngineProcess(const EngineProcess&) = delete;
+  EngineProcess& operator=(const EngineProcess&) = delete;
+
+  static constexpr std::chrono::milliseconds kDestructorGrace{250};
+
+  int pid() const;
+
+  // Writes `line` + '\n'. False if the engine is gone (EPIPE; SIGPIPE is ignored process-wide by this
+  // module), the deadline passed with the pipe still full, or the process was shut down. After a false
+  // return the stream may hold a partial line: treat the engine as broken.
+  bool write_line(std::string_view line, Deadline deadline);
+
+  // One line at a time; lines already buffered come back without a system call. Never sleeps or polls:
+  // it waits on the pipe and a timer. The second form reuses `line`'s storage (no allocation per line).
+  ReadResult read_line(Deadline deadline);
+  Status read_line(Deadline deadline, std::string& line);
+
+  // Non-blocking: nullopt while the engine runs; once it has exited, how (and it is reaped by then).
+  std::optional<ExitInfo> exit_status();
+  bool running() { return !exit_status().has_value(); }
+
+  // Waits (event-based, bounded) for the engine to exit on its own, e.g. after an Eof, so that the
+  // crash reason can be recorded. Returns exit_status() at the end.
+  std::optional<ExitInfo> wait_for_exit(Deadline deadline);
+
+  // Writes "quit", closes the engine's stdin, waits up to `grace` for the exit, then SIGKILLs the whole
+  // process group, and reaps. Idempotent; always leaves no zombie. Also run by the destructor.
+  void shutdown(std::chrono::milliseconds grace);
+
+  // SIGKILL the whole process group now and reap. Idempotent.
+  void kill();
+
+ private:
+  struct Impl;
+  explicit EngineProcess(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER): processes an engine leaves behind
+// (grandchildren) are re-parented to this process instead of init when the engine dies, so the
+// EngineProcess that owned their process group reaps them. Call once, early, from the arena's main.
+// Returns false if the kernel refused.
+bool become_subreaper();
+
+}  // namespace kalah::process

@@ -1,0 +1,216 @@
+// A misbehaving KEP engine for the end-to-end tests: one flag per misbehaviour.
+//
+// Without flags it is a well-behaved but board-less engine: it answers `kep` (id name bad, kepok),
+// `isready` (readyok), ignores `newgame`/`position`/`setoption`/`stop`, and answers `go` with
+// `bestmove <pit>`, taking the pits in turn from --moves (default "1", cycled). It knows no rules, so a
+// test that needs legal moves picks a --moves list that is legal in its scenario, or uses instant_engine.
+//
+//   --crash-at-start       exit with code 3 before reading anything
+//   --crash-on-go N        abort() (SIGABRT, no core file) on the N-th go
+//   --hang-on-go N         from the N-th go on, never answer a go (but keep reading and answering)
+//   --slow MS              sleep MS milliseconds before every bestmove
+//   --illegal              answer bestmove 99
+//   --garbage              answer "hello world" instead of a bestmove
+//   --endless-line         on go, write 'x' forever without a newline
+//   --close-stdout         after the handshake close fd 1, then sleep forever
+//   --ignore-sigterm       ignore SIGTERM and SIGINT; never quit (neither on quit nor at end of input)
+//   --ignore-quit          ignore quit (but exit 0 at end of input)
+//   --grandchild           fork a child that sleeps forever holding the pipes; on kep report
+//                          "info string grandchild <pid>"
+//   --print-fds            on kep report "info string fds 0,1,2" (its open descriptors)
+//   --print-cwd            on kep report "info string cwd <dir>"
+//   --stderr-flood         write 1 MiB to stderr at start (must not block when stderr is drained)
+//   --crlf                 end lines with "\r\n"
+//   --moves A,B,...        the pits to answer in turn
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Options {
+  bool crash_at_start = false;
+  int crash_on_go = 0;
+  int hang_on_go = 0;
+  int slow_ms = 0;
+  bool illegal = false;
+  bool garbage = false;
+  bool endless_line = false;
+  bool close_stdout = false;
+  bool ignore_sigterm = false;
+  bool ignore_quit = false;
+  bool grandchild = false;
+  bool print_fds = false;
+  bool print_cwd = false;
+  bool stderr_flood = false;
+  bool crlf = false;
+  std::vector<int> moves{1};
+};
+
+[[noreturn]] void usage(const char* arg) {
+  std::fprintf(stderr, "bad_engine: bad argument '%s'\n", arg);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto number = [&] {
+      if (i + 1 >= argc) usage(argv[i]);
+      return std::atoi(argv[++i]);
+    };
+    if (a == "--crash-at-start") o.crash_at_start = true;
+    else if (a == "--crash-on-go") o.crash_on_go = number();
+    else if (a == "--hang-on-go") o.hang_on_go = number();
+    else if (a == "--slow") o.slow_ms = number();
+    else if (a == "--illegal") o.illegal = true;
+    else if (a == "--garbage") o.garbage = true;
+    else if (a == "--endless-line") o.endless_line = true;
+    else if (a == "--close-stdout") o.close_stdout = true;
+    else if (a == "--ignore-sigterm") o.ignore_sigterm = true;
+    else if (a == "--ignore-quit") o.ignore_quit = true;
+    else if (a == "--grandchild") o.grandchild = true;
+    else if (a == "--print-fds") o.print_fds = true;
+    else if (a == "--print-cwd") o.print_cwd = true;
+    else if (a == "--stderr-flood") o.stderr_flood = true;
+    else if (a == "--crlf") o.crlf = true;
+    else if (a == "--moves" && i + 1 < argc) {
+      o.moves.clear();
+      for (const char* p = argv[++i]; *p != '\0';) {
+        char* end = nullptr;
+        o.moves.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+        if (end == p) usage(argv[i]);
+        p = (*end == ',') ? end + 1 : end;
+      }
+      if (o.moves.empty()) usage(argv[i]);
+    } else {
+      usage(argv[i]);
+    }
+  }
+  return o;
+}
+
+void write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::exit(1);  // the reader is gone (with SIGPIPE at its default we would be dead already)
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+[[noreturn]] void sleep_forever() {
+  for (;;) ::pause();
+}
+
+// The descriptors open in this process, without the one used to list them.
+std::string open_fds() {
+  std::string list;
+  DIR* dir = ::opendir("/proc/self/fd");
+  if (dir == nullptr) return "?";
+  std::vector<int> fds;
+  while (const dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    const int fd = std::atoi(e->d_name);
+    if (fd != ::dirfd(dir)) fds.push_back(fd);
+  }
+  ::closedir(dir);
+  std::sort(fds.begin(), fds.end());
+  for (int fd : fds) list += (list.empty() ? "" : ",") + std::to_string(fd);
+  return list;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  const std::string eol = opt.crlf ? "\r\n" : "\n";
+  auto say = [&](const std::string& text) {
+    const std::string line = text + eol;
+    write_all(1, line.data(), line.size());
+  };
+
+  // No core files from --crash-on-go.
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  std::fprintf(stderr, "bad_engine: started\n");
+  if (opt.stderr_flood) {
+    const std::string chunk(64 * 1024, 'e');
+    for (int i = 0; i < 16; ++i) write_all(2, chunk.data(), chunk.size());
+  }
+  if (opt.crash_at_start) return 3;
+  if (opt.ignore_sigterm) {
+    ::signal(SIGTERM, SIG_IGN);
+    ::signal(SIGINT, SIG_IGN);
+  }
+  pid_t grandchild = 0;
+  if (opt.grandchild) {
+    grandchild = ::fork();
+    if (grandchild == 0) sleep_forever();  // holds fds 0, 1, 2 (the arena's pipes) open
+  }
+
+  std::ios::sync_with_stdio(false);
+  std::string line;
+  int gos = 0;
+  std::size_t next_move = 0;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::string verb = line.substr(0, line.find(' '));
+    if (verb == "kep") {
+      std::string reply;
+      if (opt.grandchild) reply += "info string grandchild " + std::to_string(grandchild) + eol;
+      if (opt.print_fds) reply += "info string fds " + open_fds() + eol;
+      if (opt.print_cwd) {
+        char cwd[4096];
+        reply += std::string("info string cwd ") + (::getcwd(cwd, sizeof cwd) ? cwd : "?") + eol;
+      }
+      // One write for the whole reply: the reader gets several lines in one chunk.
+      reply += "id name bad" + eol + "id author kalah-arena tests" + eol + "kepok" + eol;
+      write_all(1, reply.data(), reply.size());
+      if (opt.close_stdout) {
+        ::close(1);
+        sleep_forever();
+      }
+    } else if (verb == "isready") {
+      say("readyok");
+    } else if (verb == "go") {
+      ++gos;
+      if (opt.crash_on_go > 0 && gos == opt.crash_on_go) std::abort();
+      if (opt.hang_on_go > 0 && gos >= opt.hang_on_go) continue;
+      if (opt.endless_line) {
+        const std::string chunk(4096, 'x');
+        for (;;) write_all(1, chunk.data(), chunk.size());
+      }
+      if (opt.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.slow_ms));
+      if (opt.garbage) {
+        say("hello world");
+      } else if (opt.illegal) {
+        say("bestmove 99");
+      } else {
+        say("bestmove " + std::to_string(opt.moves[next_move]));
+        next_move = (next_move + 1) % opt.moves.size();
+      }
+    } else if (verb == "quit") {
+      if (!opt.ignore_quit && !opt.ignore_sigterm) return 0;
+    }
+    // newgame, position, setoption, stop and anything else: silently accepted.
+  }
+  if (opt.ignore_sigterm) sleep_forever();
+  return 0;
+}
