@@ -27,8 +27,6 @@ EnginePlayer::~EnginePlayer() {
   if (comm_log_) std::fclose(comm_log_);
 }
 
-int EnginePlayer::pid() const { return process_ ? process_->pid() : -1; }
-
 void EnginePlayer::log(char direction, std::string_view line) {
   if (!comm_log_) return;
   for (size_t start = 0; start <= line.size();) {
@@ -45,6 +43,7 @@ bool EnginePlayer::send(const std::string& text, Deadline deadline) {
 
 void EnginePlayer::stop() {
   if (!process_) return;
+  pid_ = -1;
   log('>', "quit");
   process_->shutdown(config_.quit_grace);
   process_.reset();
@@ -54,6 +53,7 @@ void EnginePlayer::stop() {
 void EnginePlayer::forfeited() {
   // The engine may be hung, half-way through a line, or still searching:
   // nothing it says can be trusted for the next game.
+  pid_ = -1;
   if (process_) process_->kill();
   process_.reset();
 }
@@ -75,9 +75,11 @@ std::optional<Fault> EnginePlayer::start() {
   auto spawned = process::EngineProcess::spawn(spec);
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return Fault{Termination::Startup, error->message};
   process_ = std::move(std::get<std::unique_ptr<process::EngineProcess>>(spawned));
+  pid_ = process_->pid();
 
   const Deadline deadline = SteadyClock::now() + config_.startup_timeout;
   auto fail = [&](std::string why) {
+    pid_ = -1;
     process_->kill();
     process_.reset();
     return Fault{Termination::Startup, std::move(why)};

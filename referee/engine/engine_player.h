@@ -3,6 +3,7 @@
 // down (quit, grace period, SIGKILL to its process group) when destroyed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -48,7 +49,8 @@ class EnginePlayer : public Player {
   void stop();
   // What the engine said about itself in the handshake.
   const std::string& engine_id_name() const { return id_name_; }
-  int pid() const;
+  // The running engine's pid (its process group id), or -1; safe from any thread.
+  int pid() const { return pid_; }
   int restarts() const { return starts_ > 0 ? starts_ - 1 : 0; }
 
  private:
@@ -64,6 +66,7 @@ class EnginePlayer : public Player {
   std::FILE* comm_log_ = nullptr;
   std::string id_name_;
   std::string line_;  // reused read buffer
+  std::atomic<int> pid_{-1};
   int starts_ = 0;
   bool in_game_ = false;
 };

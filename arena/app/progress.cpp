@@ -1,0 +1,74 @@
+#include "arena/app/progress.h"
+
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include "arena/report/reporters.h"
+#include "arena/report/standings.h"
+
+namespace kalah::arena_app {
+
+namespace {
+
+std::string duration(double seconds) {
+  const long long s = static_cast<long long>(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
+  return fmt::format("{}m{:02}s", s / 60, s % 60);
+}
+
+}  // namespace
+
+Progress::Progress(int total, std::vector<std::string> engines, const std::vector<GameRecord>& done,
+                   int progress_interval, int rating_interval, std::FILE* out)
+    : total_(total),
+      done_(static_cast<int>(done.size())),
+      done_at_start_(static_cast<int>(done.size())),
+      engines_(std::move(engines)),
+      progress_interval_(progress_interval),
+      rating_interval_(rating_interval),
+      out_(out),
+      tty_(::isatty(::fileno(out)) != 0) {
+  for (const GameRecord& r : done) {
+    points_[r.south] += r.result == Outcome::FirstWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
+    points_[r.north] += r.result == Outcome::SecondWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
+  }
+}
+
+std::string Progress::line() const {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const int new_games = done_ - done_at_start_;
+  const double rate = elapsed > 0 ? new_games / elapsed : 0;
+  std::string leader = "-";
+  double best = -1;
+  for (const auto& [name, pts] : points_)
+    if (pts > best) best = pts, leader = name;
+  std::string eta = "-";
+  if (total_ > 0 && rate > 0) eta = duration((total_ - done_) / rate);
+  const std::string of = total_ > 0 ? fmt::format("{}/{}", done_, total_) : fmt::format("{}", done_);
+  return fmt::format("games {} | {:.1f} games/s | elapsed {} | eta {} | leader {} ({:g} pts)", of, rate,
+                     duration(elapsed), eta, leader, best < 0 ? 0 : best);
+}
+
+void Progress::game_done(const GameRecord& r, const std::vector<GameRecord>& all) {
+  ++done_;
+  points_[r.south] += r.result == Outcome::FirstWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
+  points_[r.north] += r.result == Outcome::SecondWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
+  if (tty_) {
+    fmt::print(out_, "\r\033[K{}", line());
+  } else if (progress_interval_ > 0 && (done_ - done_at_start_) % progress_interval_ == 0) {
+    fmt::print(out_, "{}\n", line());
+  }
+  if (rating_interval_ > 0 && done_ % rating_interval_ == 0) {
+    if (tty_) fmt::print(out_, "\n");
+    fmt::print(out_, "{}\n", report::format_standings_table(report::compute_standings(all, engines_)));
+  }
+  std::fflush(out_);
+}
+
+void Progress::finish() {
+  fmt::print(out_, "{}{}\n", tty_ ? "\r\033[K" : "", line());
+  std::fflush(out_);
+}
+
+}  // namespace kalah::arena_app

@@ -1,0 +1,472 @@
+#include "arena/config/config.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <utility>
+
+#include <toml++/toml.h>
+
+#include "arena/config/openings.h"
+#include "arena/config/paths.h"
+#include "arena/config/toml_table.h"
+
+namespace kalah::arena {
+namespace fs = std::filesystem;
+using detail::ConfigFailure;
+using detail::Locator;
+using detail::in_quotes;
+using detail::Table;
+
+const char* to_string(TournamentType t) {
+  return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet";
+}
+
+const char* to_string(TimeMode m) {
+  switch (m) {
+    case TimeMode::Fischer: return "fischer";
+    case TimeMode::MoveTime: return "movetime";
+    case TimeMode::Depth: return "depth";
+    case TimeMode::Nodes: return "nodes";
+  }
+  return "?";
+}
+
+const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
+const char* to_string(Protocol p) { return p == Protocol::Kep ? "kep" : "mankalah"; }
+const char* to_string(RestartPolicy r) { return r == RestartPolicy::OnCrash ? "on-crash" : "always"; }
+
+int Config::engine_index(std::string_view name) const {
+  for (size_t i = 0; i < engines.size(); ++i)
+    if (engines[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kOneDayMs = 86'400'000;
+constexpr std::int64_t kOneHourMs = 3'600'000;
+constexpr std::int64_t kBillion = 1'000'000'000;
+
+// The whole file, or why not ("does not exist", "is a directory", "cannot be read").
+Expected<std::string> read_file(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return Error{"does not exist"};
+  if (fs::is_directory(path, ec)) return Error{"is a directory"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot be read"};
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return Error{"cannot be read"};
+  return text;
+}
+
+bool valid_tournament_name(std::string_view name) {
+  for (char c : name) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool has_control(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+// Engine names end up in tables, PGN tags and JSON: keep them plain.
+bool valid_engine_name(std::string_view name) {
+  if (name.empty() || name.size() > 64 || has_control(name)) return false;
+  if (name.front() == ' ' || name.back() == ' ') return false;
+  return name.find_first_of("\"\\") == std::string_view::npos;
+}
+
+class Parser {
+ public:
+  Parser(std::string path, fs::path base_dir, fs::path work_dir)
+      : loc_(std::move(path)), work_dir_(std::move(work_dir)),
+        config_dir_(absolute_from(work_dir_, base_dir)) {}
+
+  Config parse(const toml::table& root) {
+    Config c;
+    c.source = loc_.path();
+    check_top_level(root);
+    read_tournament(root, c);
+    if (const toml::table* t = section(root, "variant")) read_variant(*t, c);
+    read_time(root, c);
+    if (const toml::table* t = section(root, "openings")) read_openings(*t, c);
+    if (const toml::table* t = section(root, "sprt")) read_sprt(*t, c);
+    read_engines(root, c);
+    read_seed_engines(root, c);
+    if (c.sprt && c.engines.size() != 2)
+      loc_.fail(root["sprt"].node()->source(),
+                "[sprt] needs exactly two engines (the base first, then the test), not " +
+                    std::to_string(c.engines.size()));
+    return c;
+  }
+
+ private:
+  [[noreturn]] void fail_top(const std::string& message) const {
+    throw ConfigFailure{loc_.at(1, 1) + message};
+  }
+
+  void check_top_level(const toml::table& root) const {
+    static constexpr std::string_view known[] = {"tournament", "variant", "time",
+                                                 "openings",   "sprt",    "engine"};
+    const toml::key* first_unknown = nullptr;
+    for (auto&& [key, value] : root) {
+      bool is_known = false;
+      for (std::string_view k : known) is_known = is_known || key.str() == k;
+      if (!is_known && (!first_unknown || detail::before(key.source(), first_unknown->source())))
+        first_unknown = &key;
+    }
+    if (first_unknown)
+      loc_.fail(first_unknown->source(),
+                "unknown table or key " + in_quotes(first_unknown->str()) +
+                    " at the top level; known: [tournament], [variant], [time], [openings], "
+                    "[sprt], [[engine]]");
+  }
+
+  // The table `name`, nullptr when absent; anything else than a table is an error.
+  const toml::table* section(const toml::table& root, std::string_view name) const {
+    const toml::node* node = root.get(name);
+    if (!node) return nullptr;
+    if (!node->is_table())
+      loc_.fail(node->source(), std::string(name) + " must be a table ([" + std::string(name) +
+                                    "]), not " + detail::describe(node->type()));
+    return node->as_table();
+  }
+
+  void read_tournament(const toml::table& root, Config& c) const {
+    const toml::table* table = section(root, "tournament");
+    if (!table) fail_top("missing table [tournament] (it needs at least a name)");
+    Table t(loc_, *table, "tournament", "[tournament]",
+            {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval",
+             "progress_interval", "seed_engines", "max_plies"});
+    TournamentConfig& out = c.tournament;
+    auto name = t.string("name");
+    if (!name) t.missing("name");
+    if (!valid_tournament_name(*name))
+      t.fail_at("name", "tournament.name must use only letters, digits, '.', '_' and '-' (it names "
+                        "the results directory), not " + in_quotes(*name));
+    if (*name == "." || *name == "..") t.fail_at("name", "tournament.name must not be " + in_quotes(*name));
+    out.name = *name;
+    out.type = t.choice<TournamentType>(
+                    "type", {{"round-robin", TournamentType::RoundRobin},
+                             {"gauntlet", TournamentType::Gauntlet}})
+                   .value_or(TournamentType::RoundRobin);
+    out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(1));
+    out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(1));
+    out.seed = static_cast<std::uint64_t>(t.integer("seed", 0, kUnbounded).value_or(1));
+    out.output = t.string("output").value_or("results");
+    out.rating_interval = static_cast<int>(t.integer("rating_interval", 0, kBillion).value_or(0));
+    out.progress_interval = static_cast<int>(t.integer("progress_interval", 0, kBillion).value_or(10));
+    out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
+    if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
+      t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
+  }
+
+  void read_variant(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "variant", "[variant]",
+            {"pits", "seeds", "capture", "ending", "remainder", "majority", "pie"});
+    Variant& v = c.variant;
+    v.pits = static_cast<int>(t.integer("pits", 1, Variant::kMaxPits).value_or(v.pits));
+    v.seeds = static_cast<int>(t.integer("seeds", 1, Variant::kMaxSeeds).value_or(v.seeds));
+    v.capture = t.choice<Capture>("capture", {{"standard", Capture::Standard}, {"empty", Capture::Empty}})
+                    .value_or(v.capture);
+    v.ending = t.choice<Ending>("ending", {{"side-empty", Ending::SideEmpty}, {"no-move", Ending::NoMove}})
+                   .value_or(v.ending);
+    v.remainder =
+        t.choice<Remainder>("remainder", {{"owner", Remainder::Owner}, {"none", Remainder::None}})
+            .value_or(v.remainder);
+    v.majority = t.on_off("majority").value_or(v.majority);
+    v.pie = t.on_off("pie").value_or(v.pie);
+  }
+
+  void read_time(const toml::table& root, Config& c) const {
+    static const std::string kModes =
+        "give exactly one of base_ms (with inc_ms), movetime_ms, depth or nodes";
+    const toml::table* table = section(root, "time");
+    if (!table) fail_top("missing table [time]; " + kModes);
+    Table t(loc_, *table, "time", "[time]",
+            {"base_ms", "inc_ms", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
+             "ping_ms", "hard_limit_ms"});
+    TimeConfig& out = c.time;
+    // The mode keys in file order: the second one is the mistake.
+    std::string_view first_mode;
+    for (std::string_view key : {"base_ms", "movetime_ms", "depth", "nodes"}) {
+      if (!t.has(key)) continue;
+      if (first_mode.empty()) {
+        first_mode = key;
+        continue;
+      }
+      std::string_view later = key, earlier = first_mode;
+      if (detail::before(t.key_source(key), t.key_source(first_mode))) std::swap(later, earlier);
+      loc_.fail(t.key_source(later), "time." + std::string(later) + " and time." +
+                                         std::string(earlier) + " are two time controls; " + kModes);
+    }
+    if (first_mode.empty()) {
+      if (t.has("inc_ms")) loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
+      loc_.fail(t.source(), "[time] has no time control; " + kModes);
+    }
+    if (t.has("inc_ms") && first_mode != "base_ms")
+      loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
+    if (first_mode == "base_ms") {
+      out.mode = TimeMode::Fischer;
+      out.base_ms = *t.integer("base_ms", 1, kOneDayMs);
+      out.inc_ms = t.integer("inc_ms", 0, kOneHourMs).value_or(0);
+    } else if (first_mode == "movetime_ms") {
+      out.mode = TimeMode::MoveTime;
+      out.movetime_ms = *t.integer("movetime_ms", 1, kOneHourMs);
+    } else if (first_mode == "depth") {
+      out.mode = TimeMode::Depth;
+      out.depth = static_cast<int>(*t.integer("depth", 1, 1000));
+    } else {
+      out.mode = TimeMode::Nodes;
+      out.nodes = *t.integer("nodes", 1, 1'000'000'000'000'000);
+    }
+    out.margin_ms = t.integer("margin_ms", 0, 60'000).value_or(out.margin_ms);
+    out.startup_ms = t.integer("startup_ms", 1, 600'000).value_or(out.startup_ms);
+    out.ping_ms = t.integer("ping_ms", 1, 600'000).value_or(out.ping_ms);
+    if (t.has("hard_limit_ms") && out.mode != TimeMode::Depth && out.mode != TimeMode::Nodes)
+      loc_.fail(t.key_source("hard_limit_ms"), "time.hard_limit_ms only applies with depth or nodes");
+    out.hard_limit_ms = t.integer("hard_limit_ms", 1, kOneDayMs).value_or(out.hard_limit_ms);
+  }
+
+  void read_openings(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "openings", "[openings]", {"random_plies", "file", "order"});
+    OpeningsConfig& out = c.openings;
+    if (t.has("random_plies") && t.has("file")) {
+      const bool file_later = detail::before(t.key_source("random_plies"), t.key_source("file"));
+      loc_.fail(t.key_source(file_later ? "file" : "random_plies"),
+                "openings.random_plies and openings.file exclude each other; give one");
+    }
+    out.random_plies = static_cast<int>(t.integer("random_plies", 0, 100).value_or(0));
+    if (t.has("order") && !t.has("file"))
+      loc_.fail(t.key_source("order"), "openings.order only applies to openings.file");
+    out.order = t.choice<OpeningOrder>("order", {{"sequential", OpeningOrder::Sequential},
+                                                 {"random", OpeningOrder::Random}})
+                    .value_or(OpeningOrder::Sequential);
+    if (out.random_plies > 0) {
+      // The schedule falls back to exactly this search (seed 0), so passing here guarantees
+      // that every game pair gets an opening.
+      std::mt19937_64 rng(0);
+      if (!random_opening(c.variant, out.random_plies, rng))
+        t.fail_at("random_plies", "openings.random_plies: found no " +
+                                      std::to_string(out.random_plies) +
+                                      "-ply opening that leaves the game running in this variant");
+    }
+    if (auto file = t.string("file")) read_book(t, *file, c);
+  }
+
+  void read_book(const Table& t, const std::string& file, Config& c) const {
+    // Books belong with the config: relative to its directory, not to the working directory.
+    const fs::path path = absolute_from(config_dir_, file);
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+      t.fail_at("file", "openings.file " + in_quotes(file) + " not found (tried " + path.string() + ")");
+    auto text = read_file(path);
+    if (!text)
+      t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") " + text.error());
+    auto book = parse_book(*text, path.string(), c.variant);
+    if (!book) throw ConfigFailure{book.error()};
+    if (book->empty())
+      t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") has no openings");
+    c.openings.file = path;
+    c.openings.book = std::move(book).value();
+  }
+
+  void read_sprt(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "sprt", "[sprt]", {"elo0", "elo1", "alpha", "beta", "model", "max_pairs"});
+    SprtConfig out;
+    stats::SprtParams& p = out.params;
+    auto elo0 = t.number("elo0");
+    if (!elo0) t.missing("elo0");
+    auto elo1 = t.number("elo1");
+    if (!elo1) t.missing("elo1");
+    if (*elo1 <= *elo0)
+      t.fail_at("elo1", "sprt.elo1 (" + detail::format_number(*elo1) +
+                            ") must be greater than sprt.elo0 (" + detail::format_number(*elo0) + ")");
+    p.elo0 = *elo0;
+    p.elo1 = *elo1;
+    for (std::string_view key : {"alpha", "beta"}) {
+      auto x = t.number(key);
+      if (x && !(*x > 0 && *x < 0.5))
+        t.fail_at(key, t.key_name(key) + " must be greater than 0 and less than 0.5, not " +
+                           detail::format_number(*x));
+      (key == "alpha" ? p.alpha : p.beta) = x.value_or(0.05);
+    }
+    p.model = t.choice<stats::Model>("model", {{"logistic", stats::Model::Logistic},
+                                               {"normalized", stats::Model::Normalized}})
+                  .value_or(stats::Model::Normalized);
+    out.max_pairs = static_cast<int>(t.integer("max_pairs", 0, kBillion).value_or(0));
+    c.sprt = out;
+  }
+
+  void read_engines(const toml::table& root, Config& c) const {
+    const toml::node* node = root.get("engine");
+    if (!node) fail_top("no [[engine]] tables; a tournament needs at least two engines");
+    const toml::array* list = node->as_array();
+    if (!list)
+      loc_.fail(node->source(), "engine must be an array of tables ([[engine]]), not " +
+                                    detail::describe(node->type()));
+    std::vector<int> name_lines;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const toml::node& element = *list->get(i);
+      if (!element.is_table())
+        loc_.fail(element.source(), "engine[" + std::to_string(i) + "] must be a table, not " +
+                                        detail::describe(element.type()));
+      read_engine(*element.as_table(), c, name_lines);
+    }
+    if (list->size() < 2)
+      loc_.fail(node->source(), "a tournament needs at least two engines, not " +
+                                    std::to_string(list->size()));
+  }
+
+  void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
+    Table t(loc_, table, "engine", "[[engine]]",
+            {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr"});
+    EngineConfig e;
+    auto name = t.string("name");
+    if (!name) t.missing("name");
+    if (!valid_engine_name(*name))
+      t.fail_at("name", "engine.name " + in_quotes(*name) +
+                            " is not a usable name: 1 to 64 characters without control characters, "
+                            "quotes, backslashes or spaces at either end");
+    if (int i = c.engine_index(*name); i >= 0)
+      t.fail_at("name", "engine.name " + in_quotes(*name) + " is already used by the engine at line " +
+                            std::to_string(name_lines[i]));
+    e.name = *name;
+
+    auto cmd = t.string("cmd");
+    if (!cmd) t.missing("cmd");
+    const char* path_env = std::getenv("PATH");
+    auto resolved = resolve_command(*cmd, work_dir_, config_dir_, path_env ? path_env : "");
+    if (!resolved) t.fail_at("cmd", "engine.cmd " + resolved.error());
+    e.cmd_as_written = *cmd;
+    e.cmd = *resolved;
+
+    if (const toml::node* args = t.find("args")) {
+      const toml::array* array = args->as_array();
+      if (!array)
+        t.fail_at("args", "engine.args must be an array of strings, not " + detail::describe(args->type()));
+      for (size_t i = 0; i < array->size(); ++i) {
+        const toml::node& arg = *array->get(i);
+        if (!arg.is_string())
+          loc_.fail(arg.source(), "engine.args[" + std::to_string(i) + "] must be a string, not " +
+                                      detail::describe(arg.type()));
+        e.args.push_back(arg.as_string()->get());
+      }
+    }
+
+    e.dir = work_dir_;
+    if (auto dir = t.string("dir")) {
+      auto found = resolve_directory(*dir, work_dir_, config_dir_);
+      if (!found) t.fail_at("dir", "engine.dir " + found.error());
+      e.dir = *found;
+    }
+
+    if (const toml::node* options = t.find("options")) read_options(t, *options, e);
+
+    e.protocol = t.choice<Protocol>("protocol", {{"kep", Protocol::Kep}, {"mankalah", Protocol::Mankalah}})
+                     .value_or(Protocol::Kep);
+    e.restart = t.choice<RestartPolicy>("restart", {{"on-crash", RestartPolicy::OnCrash},
+                                                    {"always", RestartPolicy::Always}})
+                    .value_or(RestartPolicy::OnCrash);
+    if (auto log = t.string("stderr")) e.stderr_file = absolute_from(work_dir_, *log);
+
+    name_lines.push_back(static_cast<int>(t.find("name")->source().begin.line));
+    c.engines.push_back(std::move(e));
+  }
+
+  void read_options(const Table& t, const toml::node& node, EngineConfig& e) const {
+    const toml::table* options = node.as_table();
+    if (!options)
+      t.fail_at("options", "engine.options must be a table (options = { Name = value }), not " +
+                               detail::describe(node.type()));
+    for (auto&& [key, value] : *options) {  // sorted by name
+      const std::string name(key.str());
+      const std::string full = "engine.options." + name;
+      if (name.empty() || has_control(name))
+        loc_.fail(key.source(), "engine option name " + in_quotes(name) + " is not usable");
+      std::string text;
+      if (const auto* s = value.as_string()) {
+        text = s->get();
+        if (has_control(text)) loc_.fail(value.source(), full + " must not contain control characters");
+      } else if (const auto* i = value.as_integer()) {
+        text = std::to_string(i->get());
+      } else if (const auto* f = value.as_floating_point()) {
+        text = detail::format_number(f->get());
+      } else if (const auto* b = value.as_boolean()) {
+        text = b->get() ? "true" : "false";
+      } else {
+        loc_.fail(value.source(), full + " must be a string, number or boolean, not " +
+                                      detail::describe(value.type()));
+      }
+      e.options.push_back({name, text});
+    }
+  }
+
+  void read_seed_engines(const toml::table& root, Config& c) const {
+    if (c.tournament.type != TournamentType::Gauntlet) return;
+    const toml::node* node = root["tournament"]["seed_engines"].node();
+    if (!node) {
+      c.tournament.seed_engines = {0};
+      return;
+    }
+    const toml::array* list = node->as_array();
+    if (!list)
+      loc_.fail(node->source(), "tournament.seed_engines must be an array of engine names, not " +
+                                    detail::describe(node->type()));
+    if (list->empty()) loc_.fail(node->source(), "tournament.seed_engines must name at least one engine");
+    std::vector<int>& seeds = c.tournament.seed_engines;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const toml::node& element = *list->get(i);
+      if (!element.is_string())
+        loc_.fail(element.source(), "tournament.seed_engines[" + std::to_string(i) +
+                                        "] must be a string, not " + detail::describe(element.type()));
+      const std::string& name = element.as_string()->get();
+      const int index = c.engine_index(name);
+      if (index < 0)
+        loc_.fail(element.source(), "tournament.seed_engines: no engine is named " + in_quotes(name));
+      for (int s : seeds)
+        if (s == index)
+          loc_.fail(element.source(), "tournament.seed_engines names " + in_quotes(name) + " twice");
+      seeds.push_back(index);
+    }
+    if (seeds.size() == c.engines.size())
+      loc_.fail(node->source(),
+                "tournament.seed_engines names every engine; a gauntlet needs at least one other");
+  }
+
+  Locator loc_;
+  fs::path work_dir_;
+  fs::path config_dir_;  // absolute
+};
+
+}  // namespace
+
+Expected<Config> parse_config(std::string_view toml_text, std::string_view path_for_messages,
+                              const fs::path& base_dir, const fs::path& work_dir) {
+  const std::string path(path_for_messages);
+  try {
+    toml::table root = toml::parse(toml_text, std::string_view(path));
+    return Parser(path, base_dir, work_dir).parse(root);
+  } catch (const toml::parse_error& e) {
+    return Error{Locator(path).at(e.source()) + std::string(e.description())};
+  } catch (const ConfigFailure& e) {
+    return Error{e.message};
+  }
+}
+
+Expected<Config> load_config(const fs::path& path) {
+  auto text = read_file(path);
+  if (!text) return Error{path.string() + ": the config file " + text.error()};
+  return parse_config(*text, path.string(), path.parent_path());
+}
+
+}  // namespace kalah::arena

@@ -1,0 +1,100 @@
+// fingerprint(): what a journal must agree with before a tournament may be resumed.
+#include <cstdint>
+#include <cstdio>
+
+#include "arena/config/config.h"
+#include "arena/config/toml_table.h"
+
+namespace kalah::arena {
+namespace {
+
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::string hex(std::uint64_t value) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+std::string moves_text(const std::vector<Move>& moves) {
+  std::string s;
+  for (Move m : moves) s += (s.empty() ? "" : " ") + to_string(m);
+  return s;
+}
+
+}  // namespace
+
+std::string fingerprint(const Config& c) {
+  using detail::in_quotes;
+  std::string s = "kalah-arena-config 1\n";
+  auto line = [&s](std::string_view key, const std::string& value) {
+    s += key;
+    s += '=';
+    s += value;
+    s += '\n';
+  };
+  const TournamentConfig& t = c.tournament;
+  line("type", to_string(t.type));
+  line("rounds", std::to_string(t.rounds));
+  line("seed", std::to_string(t.seed));
+  std::string seeds;
+  for (int i : t.seed_engines) seeds += (seeds.empty() ? "" : ",") + in_quotes(c.engines[i].name);
+  line("seed_engines", "[" + seeds + "]");
+  line("max_plies", std::to_string(t.max_plies));
+  line("variant", to_string(c.variant));
+
+  const TimeConfig& tc = c.time;
+  std::string limit;
+  switch (tc.mode) {
+    case TimeMode::Fischer:
+      limit = "base_ms=" + std::to_string(tc.base_ms) + " inc_ms=" + std::to_string(tc.inc_ms);
+      break;
+    case TimeMode::MoveTime: limit = "movetime_ms=" + std::to_string(tc.movetime_ms); break;
+    case TimeMode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
+    case TimeMode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
+  }
+  line("time", limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" +
+                   std::to_string(tc.startup_ms) + " ping_ms=" + std::to_string(tc.ping_ms) +
+                   " hard_limit_ms=" + std::to_string(tc.hard_limit_ms));
+
+  const OpeningsConfig& o = c.openings;
+  if (o.book.empty()) {
+    line("openings", "random_plies=" + std::to_string(o.random_plies));
+  } else {
+    // The book by content, so moving or renaming the file does not matter but editing it does.
+    std::uint64_t hash = fnv1a("");
+    for (const auto& opening : o.book) hash = fnv1a(moves_text(opening) + "\n", hash);
+    line("openings", std::string("book lines=") + std::to_string(o.book.size()) + " fnv1a=" +
+                         hex(hash) + " order=" + to_string(o.order));
+  }
+
+  if (c.sprt) {
+    const stats::SprtParams& p = c.sprt->params;
+    line("sprt", "elo0=" + detail::format_number(p.elo0) + " elo1=" + detail::format_number(p.elo1) +
+                     " alpha=" + detail::format_number(p.alpha) + " beta=" +
+                     detail::format_number(p.beta) + " model=" +
+                     (p.model == stats::Model::Logistic ? "logistic" : "normalized"));
+  }
+
+  for (size_t i = 0; i < c.engines.size(); ++i) {
+    const EngineConfig& e = c.engines[i];
+    std::string args, options;
+    for (const std::string& a : e.args) args += (args.empty() ? "" : ",") + in_quotes(a);
+    for (const EngineOption& op : e.options)
+      options += (options.empty() ? "" : ",") + in_quotes(op.name) + ":" + in_quotes(op.value);
+    line("engine." + std::to_string(i), "name=" + in_quotes(e.name) + " cmd=" + in_quotes(e.cmd_as_written) +
+                                            " args=[" + args + "] options={" + options +
+                                            "} protocol=" + to_string(e.protocol));
+  }
+  return s;
+}
+
+std::string fingerprint_hash(const Config& config) { return hex(fnv1a(fingerprint(config))); }
+
+}  // namespace kalah::arena

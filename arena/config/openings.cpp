@@ -1,0 +1,95 @@
+#include "arena/config/openings.h"
+
+#include <string>
+
+namespace kalah::arena {
+namespace {
+
+std::string where(std::string_view path, int line, int column) {
+  return std::string(path) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+}
+
+std::string legal_list(const Variant& v, const Position& p) {
+  std::string s;
+  for (Move m : legal_moves(v, p)) s += (s.empty() ? "" : " ") + to_string(m);
+  return s;
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Depth-first with random move order: the first path tried is a plain random walk; stepping back
+// only happens where a move would end the game before `left` reaches zero.
+bool walk(const Variant& v, const Position& p, int left, std::mt19937_64& rng, long& budget,
+          Opening& out) {
+  if (left == 0) return true;
+  MoveList list = legal_moves(v, p);
+  Move moves[Variant::kMaxPits];
+  int count = 0;
+  for (Move m : list)
+    if (!m.is_swap()) moves[count++] = m;
+  while (count > 0) {
+    if (--budget < 0) return false;
+    const int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(count));
+    const Move m = moves[pick];
+    moves[pick] = moves[--count];
+    const Position next = after(v, p, m);
+    if (next.over) continue;
+    out.push_back(m);
+    if (walk(v, next, left - 1, rng, budget, out)) return true;
+    out.pop_back();
+    if (budget < 0) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_view path,
+                                          const Variant& v) {
+  std::vector<Opening> book;
+  int line_number = 0;
+  while (!text.empty()) {
+    ++line_number;
+    const size_t newline = text.find('\n');
+    std::string_view line = text.substr(0, newline);
+    text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+    if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+
+    Opening opening;
+    Position p = start_position(v);
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && is_blank(line[i])) ++i;
+      if (i == line.size()) break;
+      size_t j = i;
+      while (j < line.size() && !is_blank(line[j])) ++j;
+      const std::string_view token = line.substr(i, j - i);
+      const int column = static_cast<int>(i) + 1;
+      auto move = parse_move(token);
+      if (!move) return Error{where(path, line_number, column) + move.error()};
+      // p is never over here: a move that ends the game is reported below.
+      if (!is_legal(v, p, *move))
+        return Error{where(path, line_number, column) + "move " + std::string(token) +
+                     " is not legal here (legal: " + legal_list(v, p) + ")"};
+      apply(v, p, *move);
+      opening.push_back(*move);
+      if (p.over)
+        return Error{where(path, line_number, column) + "the game ends with move " +
+                     std::string(token) + "; an opening must leave the game running"};
+      i = j;
+    }
+    if (!opening.empty()) book.push_back(std::move(opening));
+  }
+  return book;
+}
+
+std::optional<Opening> random_opening(const Variant& v, int plies, std::mt19937_64& rng,
+                                      long max_nodes) {
+  Opening out;
+  out.reserve(static_cast<size_t>(plies > 0 ? plies : 0));
+  long budget = max_nodes;
+  if (!walk(v, start_position(v), plies, rng, budget, out)) return std::nullopt;
+  return out;
+}
+
+}  // namespace kalah::arena

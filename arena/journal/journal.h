@@ -1,0 +1,81 @@
+// The append-only record of a tournament: results/<name>/games.jsonl plus
+// tournament.json (docs/FORMATS.md). Every finished game is one line, written
+// with a single write(2) to an O_APPEND file and fdatasync'ed before append()
+// returns, so a killed arena loses at most the games still being played and a
+// resumed run never plays a finished game twice.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "arena/journal/meta.h"
+#include "referee/game/record.h"
+#include "referee/rules/expected.h"
+
+namespace kalah::journal {
+
+inline constexpr const char* kGamesFile = "games.jsonl";
+inline constexpr const char* kMetaFile = "tournament.json";
+
+class Journal {
+ public:
+  // Opens (creating it if needed) the results directory `dir` for a run of the
+  // tournament described by `meta` (its created_at is filled in here).
+  // - No journal yet: writes tournament.json and starts an empty games.jsonl.
+  // - A journal of the same tournament (same fingerprint and engines): loads it.
+  //   A torn last line is cut off and reported in warnings(); a last line
+  //   without its newline gets one; duplicate ids keep their first line.
+  // - A journal of a different tournament: an error saying what differs,
+  //   unless `fresh`.
+  // - `fresh`: every file the arena writes in `dir` that exists is first moved
+  //   aside to <file>.bak (or .bak2, .bak3, ... : never overwritten, never deleted).
+  // Errors: unreadable or unwritable files, a bad line before the last one
+  // ("games.jsonl:17: ..."), a journal without tournament.json.
+  static Expected<Journal> open(const std::filesystem::path& dir, TournamentMeta meta, bool fresh);
+
+  Journal(Journal&&) noexcept;
+  Journal& operator=(Journal&&) noexcept;
+  ~Journal();
+
+  // Appends one finished game and makes it durable. Safe to call from several
+  // threads. Refused (nothing written): an empty id, an id already in the
+  // journal, a game without a result. Returns the number of games now in the journal.
+  Expected<std::size_t> append(const GameRecord& record);
+
+  // Every game in the journal: those loaded by open(), then those appended, in file order.
+  std::vector<GameRecord> games() const;
+  std::unordered_set<std::string> completed_ids() const;
+  bool is_completed(const std::string& id) const;
+  std::size_t size() const;
+
+  // What open() noticed and repaired (torn line, duplicates, files moved aside).
+  const std::vector<std::string>& warnings() const;
+  const TournamentMeta& meta() const;
+  const std::filesystem::path& dir() const;
+  std::filesystem::path games_path() const { return dir() / kGamesFile; }
+
+ private:
+  struct State;
+  explicit Journal(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// The files of a results directory that `fresh` moves aside: the journal, its
+// meta file and every report (names as in arena/report/reports.h).
+const std::vector<std::string>& results_files();
+
+// What is in a results directory, read without changing anything (for
+// `arena report DIR`): a torn last line is skipped with a warning. tournament.json
+// is optional here; without it `meta.engines` lists the names found in the games.
+struct StoredResults {
+  TournamentMeta meta;
+  bool has_meta = false;
+  std::vector<GameRecord> games;
+  std::vector<std::string> warnings;
+};
+Expected<StoredResults> read_results(const std::filesystem::path& dir);
+
+}  // namespace kalah::journal

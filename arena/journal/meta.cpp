@@ -1,0 +1,137 @@
+#include "arena/journal/meta.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include "arena/journal/durable_file.h"
+#include "referee/record/json_text.h"
+
+namespace kalah::journal {
+namespace {
+
+namespace json = boost::json;
+
+constexpr int kFormat = 1;
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+}  // namespace
+
+std::string meta_to_text(const TournamentMeta& meta) {
+  json::object o;
+  o["format"] = kFormat;
+  o["fingerprint"] = meta.fingerprint;
+  json::array engines;
+  for (const std::string& name : meta.engines) engines.emplace_back(name);
+  o["engines"] = std::move(engines);
+  json::object settings;
+  for (const auto& [key, value] : meta.settings) settings[key] = value;
+  o["settings"] = std::move(settings);
+  o["created_at"] = meta.created_at;
+  return json_text(o, {.indent = 2}) + "\n";
+}
+
+Expected<TournamentMeta> meta_from_text(std::string_view text) {
+  boost::system::error_code ec;
+  const json::value v = json::parse(text, ec);
+  if (ec) return Error{"not valid JSON (" + ec.message() + ")"};
+  if (!v.is_object()) return Error{"expected a JSON object"};
+  const json::object& o = v.get_object();
+  for (const auto& kv : o) {
+    const std::string_view key = kv.key();
+    if (key != "format" && key != "fingerprint" && key != "engines" && key != "settings" && key != "created_at")
+      return Error{"unknown field '" + std::string(key) + "'"};
+  }
+  const json::value* format = o.if_contains("format");
+  if (format == nullptr || !format->is_int64() || format->get_int64() != kFormat)
+    return Error{"field 'format' must be " + std::to_string(kFormat)};
+
+  TournamentMeta meta;
+  const json::value* fingerprint = o.if_contains("fingerprint");
+  if (fingerprint == nullptr || !fingerprint->is_string()) return Error{"field 'fingerprint' must be a string"};
+  meta.fingerprint = std::string(fingerprint->get_string());
+
+  const json::value* engines = o.if_contains("engines");
+  if (engines == nullptr || !engines->is_array()) return Error{"field 'engines' must be an array of names"};
+  for (const json::value& name : engines->get_array()) {
+    if (!name.is_string()) return Error{"field 'engines' must be an array of names"};
+    meta.engines.emplace_back(name.get_string());
+  }
+  if (const json::value* settings = o.if_contains("settings")) {
+    if (!settings->is_object()) return Error{"field 'settings' must be an object of strings"};
+    for (const auto& kv : settings->get_object()) {
+      if (!kv.value().is_string()) return Error{"field 'settings' must be an object of strings"};
+      meta.settings[std::string(kv.key())] = std::string(kv.value().get_string());
+    }
+  }
+  if (const json::value* created = o.if_contains("created_at")) {
+    if (!created->is_string()) return Error{"field 'created_at' must be a string"};
+    meta.created_at = std::string(created->get_string());
+  }
+  return meta;
+}
+
+Expected<TournamentMeta> read_meta(const std::filesystem::path& file) {
+  std::string content;
+  if (auto error = read_file(file, content)) return Error{*error};
+  Expected<TournamentMeta> meta = meta_from_text(content);
+  if (!meta) return Error{file.string() + ": " + meta.error()};
+  return meta;
+}
+
+bool same_tournament(const TournamentMeta& stored, const TournamentMeta& wanted) {
+  return stored.fingerprint == wanted.fingerprint && stored.engines == wanted.engines;
+}
+
+std::string describe_difference(const TournamentMeta& stored, const TournamentMeta& wanted) {
+  std::vector<std::string> parts;
+  if (stored.engines != wanted.engines) {
+    std::vector<std::string> removed, added;
+    for (const std::string& n : stored.engines)
+      if (std::find(wanted.engines.begin(), wanted.engines.end(), n) == wanted.engines.end()) removed.push_back(n);
+    for (const std::string& n : wanted.engines)
+      if (std::find(stored.engines.begin(), stored.engines.end(), n) == stored.engines.end()) added.push_back(n);
+    std::string text = "engines:";
+    if (!removed.empty()) text += " removed " + quoted_list(removed);
+    if (!added.empty()) text += std::string(removed.empty() ? "" : ",") + " added " + quoted_list(added);
+    if (removed.empty() && added.empty()) text += " same names in a different order";
+    parts.push_back(text);
+  }
+  // Settings present on either side; a key only one side has counts as a difference.
+  std::map<std::string, std::pair<std::string, std::string>> merged;
+  for (const auto& [k, v] : stored.settings) merged[k].first = v;
+  for (const auto& [k, v] : wanted.settings) merged[k].second = v;
+  for (const auto& [key, values] : merged) {
+    const bool in_stored = stored.settings.count(key) != 0;
+    const bool in_wanted = wanted.settings.count(key) != 0;
+    if (in_stored && in_wanted && values.first == values.second) continue;
+    parts.push_back(key + ": " + (in_stored ? values.first : "(not set)") + " -> " +
+                    (in_wanted ? values.second : "(not set)"));
+  }
+  if (parts.empty()) {
+    if (stored.fingerprint == wanted.fingerprint) return "nothing differs";
+    return "the configuration fingerprint differs (" + stored.fingerprint + " -> " + wanted.fingerprint + ")";
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+}  // namespace kalah::journal

@@ -1,0 +1,42 @@
+// tournament.json: what a results directory was written by, so that a resumed
+// run can refuse a journal from a different configuration (docs/FORMATS.md).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "referee/rules/expected.h"
+
+namespace kalah::journal {
+
+struct TournamentMeta {
+  // Opaque to the journal (the caller's digest of the configuration); equal
+  // fingerprints mean the same tournament.
+  std::string fingerprint;
+  std::vector<std::string> engines;  // names, in configuration order
+  // Optional readable settings ("variant" -> "pits=6 seeds=4 ...", "time" -> "2000+20ms"):
+  // never compared for equality, only used to say what differs.
+  std::map<std::string, std::string> settings;
+  std::string created_at;  // ISO 8601 UTC; filled in when the file is first written
+
+  friend bool operator==(const TournamentMeta&, const TournamentMeta&) = default;
+};
+
+std::string meta_to_text(const TournamentMeta& meta);  // pretty JSON, ends with a newline
+Expected<TournamentMeta> meta_from_text(std::string_view text);
+Expected<TournamentMeta> read_meta(const std::filesystem::path& file);
+
+// Whether a journal written under `stored` may be continued under `wanted`:
+// the fingerprints and the engine lists must be equal.
+bool same_tournament(const TournamentMeta& stored, const TournamentMeta& wanted);
+
+// What differs, for the operator: "engines: removed 'x', added 'y'; time: 2000+20ms -> 1000+10ms".
+// Falls back to "the configuration fingerprint differs (a1b2 -> c3d4)".
+std::string describe_difference(const TournamentMeta& stored, const TournamentMeta& wanted);
+
+// The current time as "2026-12-02T12:00:00Z".
+std::string utc_now_iso8601();
+
+}  // namespace kalah::journal

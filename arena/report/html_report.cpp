@@ -1,0 +1,299 @@
+// report.html: one self-contained page (inline CSS, JS and SVG; nothing is
+// fetched). Every game is replayable: the board after every ply is computed
+// here with the rules library and embedded, so the page needs no Kalah rules of
+// its own and always shows exactly what the referee played.
+#include <algorithm>
+#include <cmath>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <fmt/format.h>
+
+#include "arena/report/reporters.h"
+#include "arena/report/text_util.h"
+#include "referee/record/json_text.h"
+#include "referee/rules/position.h"
+
+namespace kalah::report {
+namespace {
+
+namespace json = boost::json;
+
+constexpr const char* kStyle = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#222;background:#fafafa}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.5em 0;background:#fff}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
+th{background:#f0f0f0}td.name,th.name{text-align:left}td.self{background:#eee}
+p.note{color:#555;max-width:60em}
+svg text{font-size:12px;fill:#222}
+#games{max-height:24em;overflow:auto;display:inline-block;border:1px solid #ddd}
+#games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:#eef4ff}
+#games tr.sel{background:#dbe7ff}
+.board{display:inline-grid;gap:6px;padding:10px;background:#c49a6c;border-radius:14px;margin:.4em 0}
+.pit,.store{background:#8a5a2b;color:#fff;border-radius:50%;width:44px;height:44px;display:flex;align-items:center;justify-content:center;font-weight:bold;font-size:16px}
+.store{border-radius:22px;height:auto;grid-row:1/3}
+.pit.last{outline:3px solid #ffd700}
+.side{font-weight:bold}.side.tomove::after{content:"  \2190 to move";font-weight:normal;color:#a33}
+.controls button{font-size:14px;min-width:2.5em}
+#moves{max-width:60em}#moves span{display:inline-block;padding:0 4px;margin:1px;border-radius:3px;cursor:pointer}
+#moves span.cur{background:#ffd700}#moves span.op{color:#777}
+)css";
+
+constexpr const char* kScript = R"js(
+(function(){
+const games=JSON.parse(document.getElementById('games-data').textContent);
+const $=id=>document.getElementById(id);
+let g=null,ply=0,selRow=null;
+function owner(side,sw){return (side==='s')!==sw?g.south:g.north;}
+function cell(cls,text,col,row){const d=document.createElement('div');d.className=cls;d.textContent=text;d.style.gridColumn=col;if(row)d.style.gridRow=row;return d;}
+function draw(){
+  const m=g.pits,b=g.boards[ply],sw=g.swapped[ply]==='1',turn=g.turn[ply],board=$('board');
+  let last=-1;
+  if(ply>0){const mv=g.moves[ply-1];if(mv!=='swap'){last=(g.turn[ply-1]==='s'?0:m+1)+Number(mv)-1;}}
+  board.replaceChildren();board.style.gridTemplateColumns='repeat('+(m+2)+',44px)';
+  board.appendChild(cell('store',b[2*m+1],'1','1 / 3'));
+  for(let k=0;k<m;k++){const i=2*m-k;const c=cell('pit'+(i===last?' last':''),b[i],String(k+2),'1');c.title='North pit '+(m-k);board.appendChild(c);}
+  for(let k=0;k<m;k++){const c=cell('pit'+(k===last?' last':''),b[k],String(k+2),'2');c.title='South pit '+(k+1);board.appendChild(c);}
+  board.appendChild(cell('store',b[m],String(m+2),'1 / 3'));
+  const over=ply===g.moves.length&&!g.note;
+  $('north').textContent='North: '+owner('n',sw);$('south').textContent='South: '+owner('s',sw);
+  $('north').className='side'+(!over&&turn==='n'?' tomove':'');$('south').className='side'+(!over&&turn==='s'?' tomove':'');
+  let info='Ply '+ply+' of '+g.moves.length;
+  if(ply>0){const side=g.turn[ply-1],mv=g.moves[ply-1];info+=': '+owner(side,g.swapped[ply-1]==='1')+(mv==='swap'?' swaps':' plays pit '+mv);
+    const t=g.times[ply-1-g.opening];if(ply>g.opening&&t!==undefined)info+=' ('+t+' ms)';else if(ply<=g.opening)info+=' (opening)';}
+  if(ply===g.moves.length)info+='. Result '+g.result+' ('+g.termination+(g.forfeit?': '+g.forfeit:'')+')'+(g.note?'. '+g.note:'');
+  $('info').textContent=info;$('ply').value=ply;
+  const spans=$('moves').children;for(let i=0;i<spans.length;i++)spans[i].classList.toggle('cur',i===ply-1);
+}
+function show(i,row){
+  g=games[i];ply=0;$('viewer').hidden=false;
+  $('title').textContent=g.id+' (round '+g.round+'): '+g.south+' vs '+g.north+', '+g.result;
+  $('variant').textContent=g.variant;
+  const ms=$('moves');ms.replaceChildren();
+  g.moves.forEach((mv,k)=>{const s=document.createElement('span');s.textContent=(k%2===0?(k/2+1)+'. ':'')+mv;if(k<g.opening)s.className='op';s.onclick=()=>{ply=k+1;draw();};ms.appendChild(s);});
+  $('ply').max=g.moves.length;
+  if(selRow)selRow.classList.remove('sel');selRow=row;if(row)row.classList.add('sel');
+  draw();
+}
+function list(){
+  const f=$('filter').value.toLowerCase(),body=$('game-rows');body.replaceChildren();
+  games.forEach((x,i)=>{
+    if(f&&!(x.id+' '+x.south+' '+x.north+' '+x.termination).toLowerCase().includes(f))return;
+    const tr=document.createElement('tr');
+    for(const v of [x.id,x.round,x.south,x.north,x.result,x.termination,x.moves.length]){const td=document.createElement('td');td.textContent=v;tr.appendChild(td);}
+    tr.onclick=()=>show(i,tr);body.appendChild(tr);
+  });
+}
+function step(d){if(!g)return;ply=Math.max(0,Math.min(g.moves.length,ply+d));draw();}
+$('first').onclick=()=>step(-1e9);$('prev').onclick=()=>step(-1);$('next').onclick=()=>step(1);$('last').onclick=()=>step(1e9);
+$('ply').oninput=e=>{ply=Number(e.target.value);draw();};
+$('filter').oninput=list;
+document.addEventListener('keydown',e=>{if(e.target.tagName==='INPUT'&&e.target.type==='text')return;
+  if(e.key==='ArrowLeft')step(-1);else if(e.key==='ArrowRight')step(1);else if(e.key==='Home')step(-1e9);else if(e.key==='End')step(1e9);});
+list();
+})();
+)js";
+
+// The board after every ply, from the rules library.
+json::object replay(const GameRecord& g) {
+  const Variant& v = g.variant;
+  Position p = start_position(v);
+  json::array boards;
+  std::string turn, swapped, note;
+  auto snapshot = [&] {
+    json::array b;
+    for (int i = 0; i < v.cells(); ++i) b.emplace_back(p.cells[i]);
+    boards.emplace_back(std::move(b));
+    turn += p.to_move == Side::South ? 's' : 'n';
+    swapped += p.swapped ? '1' : '0';
+  };
+  snapshot();
+  json::array moves;
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    if (!is_legal(v, p, g.moves[i])) {
+      note = "Move " + std::to_string(i + 1) + " (" + to_string(g.moves[i]) +
+             ") is not legal in this position; the replay stops there.";
+      break;
+    }
+    apply(v, p, g.moves[i]);
+    moves.emplace_back(to_string(g.moves[i]));
+    snapshot();
+  }
+  json::array times;
+  for (const MoveInfo& m : g.move_info) times.emplace_back(rounded(m.time_ms, 1));
+
+  json::object o;
+  o["id"] = g.id;
+  o["round"] = g.round;
+  o["south"] = g.south;
+  o["north"] = g.north;
+  o["result"] = to_string(g.result);
+  o["termination"] = to_string(g.termination);
+  if (g.forfeit)
+    o["forfeit"] = g.forfeit->engine + " forfeits (" + g.forfeit->reason + ")" +
+                   (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail);
+  else
+    o["forfeit"] = nullptr;
+  o["variant"] = to_string(v);
+  o["pits"] = v.pits;
+  o["opening"] = std::min(g.opening.size(), moves.size());
+  o["moves"] = std::move(moves);
+  o["boards"] = std::move(boards);
+  o["turn"] = turn;
+  o["swapped"] = swapped;
+  o["times"] = std::move(times);
+  o["note"] = note;
+  return o;
+}
+
+// Horizontal bars from 0 to each Elo with the 95% interval as whiskers.
+std::string elo_chart(const Standings& s) {
+  if (s.engines.empty()) return "<p>No engines.</p>\n";
+  double extent = 0;
+  for (const EngineStanding& e : s.engines) extent = std::max(extent, std::abs(e.elo) + e.ci95);
+  double step = 10;
+  for (double candidate : {10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0}) {
+    step = candidate;
+    if (extent / candidate <= 4) break;
+  }
+  const double limit = std::max(step, std::ceil(extent / step) * step);
+  constexpr double kLabel = 170, kPlot = 500, kRow = 26, kTop = 10;
+  const double height = kTop + kRow * static_cast<double>(s.engines.size()) + 30;
+  const auto x = [&](double elo) { return kLabel + (std::clamp(elo, -limit, limit) + limit) / (2 * limit) * kPlot; };
+
+  std::string out = fmt::format(
+      "<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Elo with 95% "
+      "intervals\">\n",
+      kLabel + kPlot + 70, height);
+  const double bottom = kTop + kRow * static_cast<double>(s.engines.size());
+  for (double t = -limit; t <= limit + 1e-9; t += step)
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"{3}\"/>"
+        "<text x=\"{0:.1f}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n",
+        x(t), kTop, bottom, t == 0 ? "#888" : "#e4e4e4", bottom + 16, signed_fixed(t, 0));
+  for (std::size_t i = 0; i < s.engines.size(); ++i) {
+    const EngineStanding& e = s.engines[i];
+    const double y = kTop + kRow * static_cast<double>(i);
+    const double x0 = x(0), x1 = x(e.elo);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLabel - 8, y + 17,
+                       html_escape(e.name));
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>\n",
+                       std::min(x0, x1), y + 5, std::abs(x1 - x0), e.elo >= 0 ? "#4a7bd0" : "#d0704a");
+    const double lo = x(e.elo - e.ci95), hi = x(e.elo + e.ci95);
+    out += fmt::format(
+        "<path d=\"M{0:.1f} {2:.1f}H{1:.1f}M{0:.1f} {3:.1f}V{4:.1f}M{1:.1f} {3:.1f}V{4:.1f}\" stroke=\"#222\" "
+        "fill=\"none\"/>\n",
+        lo, hi, y + 13, y + 8, y + 18);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", kLabel + kPlot + 6, y + 17,
+                       html_escape(elo_with_ci(e.elo, e.ci95)));
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+std::string standings_table(const Standings& s) {
+  std::string out =
+      "<table><thead><tr><th>Rank</th><th class=\"name\">Engine</th><th>Elo</th><th>±</th><th>Games</th>"
+      "<th>Points</th><th>Score</th><th>W</th><th>D</th><th>L</th><th>Forfeits</th><th>LOS next</th>"
+      "</tr></thead><tbody>\n";
+  for (const EngineStanding& e : s.engines) {
+    std::string forfeits = std::to_string(e.forfeits);
+    std::string reasons;
+    for (int r = 0; r < kForfeitReasons; ++r)
+      if (e.forfeits_by_reason[r] > 0)
+        reasons += (reasons.empty() ? "" : ", ") + std::to_string(e.forfeits_by_reason[r]) + " " +
+                   to_string(static_cast<ForfeitReason>(r));
+    if (!reasons.empty()) forfeits += " (" + reasons + ")";
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        e.rank, html_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
+        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, forfeits, e.los_next ? percent(*e.los_next, 1) : "–");
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string crosstable(const Standings& s) {
+  std::string out = "<table><thead><tr><th></th>";
+  for (const EngineStanding& e : s.engines) out += "<th>" + html_escape(e.name) + "</th>";
+  out += "</tr></thead><tbody>\n";
+  for (std::size_t r = 0; r < s.engines.size(); ++r) {
+    out += "<tr><th class=\"name\">" + html_escape(s.engines[r].name) + "</th>";
+    for (std::size_t c = 0; c < s.engines.size(); ++c) {
+      const CrossCell& cell = s.crosstable[r][c];
+      if (r == c)
+        out += "<td class=\"self\"></td>";
+      else
+        out += "<td>" + (cell.games ? fixed(cell.points, 1) + "/" + std::to_string(cell.games) : "") + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string summary_tables(const Standings& s) {
+  std::string out = "<table><thead><tr><th class=\"name\">Termination</th><th>Games</th></tr></thead><tbody>\n";
+  for (int t = 0; t < kTerminations; ++t)
+    if (s.terminations[t] > 0)
+      out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>\n", to_string(static_cast<Termination>(t)),
+                         s.terminations[t]);
+  out += "</tbody></table>\n";
+  const FirstMover& fm = s.first_mover;
+  out += "<h2>First-mover advantage</h2>\n<p class=\"note\">The engine that started as South moved first. "
+         "Elo (fit) is the first-mover term of the rating fit; Elo (South's score) comes from South's results "
+         "alone.</p>\n";
+  out += fmt::format(
+      "<table><thead><tr><th>Games</th><th>South wins</th><th>Draws</th><th>South losses</th><th>South score</th>"
+      "<th>Elo (fit)</th><th>Elo (South's score)</th><th>LOS</th></tr></thead><tbody>\n"
+      "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td><td>{}</td><td>{}</td><td>{}</td></tr>\n"
+      "</tbody></table>\n",
+      fm.games, fm.wins, fm.draws, fm.losses, fixed(fm.score_pct, 1), elo_with_ci(fm.elo, fm.ci95),
+      elo_with_ci(fm.raw_elo, fm.raw_ci95), percent(fm.los, 1));
+  return out;
+}
+
+}  // namespace
+
+std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event) {
+  json::array data;
+  data.reserve(games.size());
+  for (const GameRecord& g : games) data.emplace_back(replay(g));
+
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  out += "<h1>" + html_escape(event) + "</h1>\n";
+  out += fmt::format(
+      "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a "
+      "first-mover term), ± the 95% interval; LOS next: likelihood of being stronger than the next engine.{}</p>\n",
+      s.games,
+      s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
+                     "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
+                   : "");
+  out += "<h2>Standings</h2>\n" + standings_table(s);
+  out += "<h2>Elo</h2>\n" + elo_chart(s);
+  out += "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games.</p>\n";
+  out += crosstable(s);
+  out += "<h2>Terminations</h2>\n" + summary_tables(s);
+  out += R"html(<h2>Games</h2>
+<p><input type="text" id="filter" placeholder="filter: id, engine, termination" size="32"></p>
+<div id="games"><table><thead><tr><th>Id</th><th>Round</th><th>South</th><th>North</th><th>Result</th><th>Termination</th><th>Plies</th></tr></thead><tbody id="game-rows"></tbody></table></div>
+<section id="viewer" hidden>
+<h2 id="title"></h2>
+<p id="variant" class="note"></p>
+<div id="north" class="side"></div>
+<div id="board" class="board"></div>
+<div id="south" class="side"></div>
+<p class="controls"><button id="first" title="start (Home)">|&lt;</button> <button id="prev" title="back (Left)">&lt;</button> <input type="range" id="ply" min="0" max="0" value="0"> <button id="next" title="forward (Right)">&gt;</button> <button id="last" title="end (End)">&gt;|</button></p>
+<p id="info"></p>
+<div id="moves"></div>
+</section>
+)html";
+  out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) +
+         "</script>\n";
+  out += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace kalah::report

@@ -1,0 +1,83 @@
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include "arena/report/reporters.h"
+#include "arena/report/text_util.h"
+#include "referee/record/json_text.h"
+
+namespace kalah::report {
+
+namespace json = boost::json;
+
+std::string standings_json(const Standings& s, const std::string& event) {
+  json::object root;
+  root["event"] = event;
+  root["games"] = s.games;
+  root["ignored_records"] = s.ignored;
+  root["rating"] = json::object{
+      {"model", "bradley-terry"},
+      {"first_mover_term", true},
+      {"normalisation", "mean 0"},
+      {"interval", "95%"},
+      {"prior_used", s.prior_used},
+  };
+
+  json::array engines;
+  for (const EngineStanding& e : s.engines) {
+    json::object reasons;
+    for (int r = 0; r < kForfeitReasons; ++r)
+      reasons[to_string(static_cast<ForfeitReason>(r))] = e.forfeits_by_reason[r];
+    json::object o;
+    o["rank"] = e.rank;
+    o["name"] = e.name;
+    o["elo"] = rounded(e.elo, 2);
+    o["ci95"] = rounded(e.ci95, 2);
+    o["games"] = e.games;
+    o["points"] = e.points;
+    o["score_pct"] = rounded(e.score_pct, 2);
+    o["wins"] = e.wins;
+    o["draws"] = e.draws;
+    o["losses"] = e.losses;
+    o["forfeits"] = e.forfeits;
+    o["forfeits_by_reason"] = std::move(reasons);
+    if (e.los_next)
+      o["los_next"] = rounded(*e.los_next, 4);
+    else
+      o["los_next"] = nullptr;
+    engines.emplace_back(std::move(o));
+  }
+  root["engines"] = std::move(engines);
+
+  // Row by row in rank order; only the opponents actually met.
+  json::array cross;
+  for (std::size_t r = 0; r < s.engines.size(); ++r) {
+    json::object against;
+    for (std::size_t c = 0; c < s.engines.size(); ++c) {
+      const CrossCell& cell = s.crosstable[r][c];
+      if (cell.games > 0) against[s.engines[c].name] = json::object{{"games", cell.games}, {"points", cell.points}};
+    }
+    cross.emplace_back(json::object{{"name", s.engines[r].name}, {"against", std::move(against)}});
+  }
+  root["crosstable"] = std::move(cross);
+
+  json::object terminations;
+  for (int t = 0; t < kTerminations; ++t) terminations[to_string(static_cast<Termination>(t))] = s.terminations[t];
+  root["terminations"] = std::move(terminations);
+
+  const FirstMover& fm = s.first_mover;
+  root["first_mover"] = json::object{
+      {"games", fm.games},
+      {"south_wins", fm.wins},
+      {"south_draws", fm.draws},
+      {"south_losses", fm.losses},
+      {"south_score_pct", rounded(fm.score_pct, 2)},
+      {"elo", rounded(fm.elo, 2)},
+      {"ci95", rounded(fm.ci95, 2)},
+      {"raw_elo", rounded(fm.raw_elo, 2)},
+      {"raw_ci95", rounded(fm.raw_ci95, 2)},
+      {"los", rounded(fm.los, 4)},
+  };
+  return json_text(root, {.indent = 2}) + "\n";
+}
+
+}  // namespace kalah::report

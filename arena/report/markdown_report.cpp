@@ -1,0 +1,97 @@
+#include <fmt/format.h>
+
+#include "arena/report/reporters.h"
+#include "arena/report/text_util.h"
+
+namespace kalah::report {
+namespace {
+
+std::string los_text(const EngineStanding& e) { return e.los_next ? percent(*e.los_next, 1) : "–"; }
+
+void standings_table(std::string& out, const Standings& s) {
+  out += "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | LOS next |\n";
+  out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const EngineStanding& e : s.engines)
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} |\n", e.rank,
+                       markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games,
+                       fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits,
+                       los_text(e));
+}
+
+void crosstable(std::string& out, const Standings& s) {
+  out += "|  |";
+  for (const EngineStanding& e : s.engines) out += " " + markdown_escape(e.name) + " |";
+  out += "\n|:---|";
+  for (std::size_t i = 0; i < s.engines.size(); ++i) out += "---:|";
+  out += "\n";
+  for (std::size_t r = 0; r < s.engines.size(); ++r) {
+    out += "| " + markdown_escape(s.engines[r].name) + " |";
+    for (std::size_t c = 0; c < s.engines.size(); ++c) {
+      const CrossCell& cell = s.crosstable[r][c];
+      if (r == c)
+        out += " · |";
+      else if (cell.games == 0)
+        out += "  |";
+      else
+        out += " " + fixed(cell.points, 1) + "/" + std::to_string(cell.games) + " |";
+    }
+    out += "\n";
+  }
+}
+
+void forfeits_table(std::string& out, const Standings& s) {
+  out += "| Engine | Forfeits |";
+  for (int r = 0; r < kForfeitReasons; ++r) out += std::string(" ") + to_string(static_cast<ForfeitReason>(r)) + " |";
+  out += "\n|:---|---:|";
+  for (int r = 0; r < kForfeitReasons; ++r) out += "---:|";
+  out += "\n";
+  for (const EngineStanding& e : s.engines) {
+    if (e.forfeits == 0) continue;
+    out += "| " + markdown_escape(e.name) + " | " + std::to_string(e.forfeits) + " |";
+    for (int r = 0; r < kForfeitReasons; ++r) out += " " + std::to_string(e.forfeits_by_reason[r]) + " |";
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+std::string standings_markdown(const Standings& s, const std::string& event) {
+  std::string out = "# " + markdown_escape(event) + ": standings\n\n";
+  out += fmt::format(
+      "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a first-mover "
+      "term); ± is the 95% interval. LOS next: likelihood that the engine is stronger than the next one.{}\n\n",
+      s.games,
+      s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never "
+                     "lost or never won where it matters), so a weak prior of virtual draws keeps every rating "
+                     "finite (docs/RATING.md)."
+                   : "");
+  standings_table(out, s);
+
+  out += "\n## Crosstable\n\nPoints of the row engine against the column engine / games played.\n\n";
+  crosstable(out, s);
+
+  out += "\n## Terminations\n\n| Termination | Games |\n|:---|---:|\n";
+  for (int t = 0; t < kTerminations; ++t)
+    if (s.terminations[t] > 0)
+      out += fmt::format("| {} | {} |\n", to_string(static_cast<Termination>(t)), s.terminations[t]);
+
+  bool any_forfeit = false;
+  for (const EngineStanding& e : s.engines) any_forfeit = any_forfeit || e.forfeits > 0;
+  if (any_forfeit) {
+    out += "\n## Forfeits\n\nGames lost by forfeit (they count as losses above), by reason.\n\n";
+    forfeits_table(out, s);
+  }
+
+  const FirstMover& fm = s.first_mover;
+  out += "\n## First-mover advantage\n\n";
+  out += "The engine that started as South moved first. Elo (fit): the first-mover term of the rating fit; "
+         "Elo (South's score): from South's results alone.\n\n";
+  out += "| Games | South wins | Draws | South losses | South score | Elo (fit) | Elo (South's score) | LOS |\n";
+  out += "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  out += fmt::format("| {} | {} | {} | {} | {}% | {} | {} | {} |\n", fm.games, fm.wins, fm.draws, fm.losses,
+                     fixed(fm.score_pct, 1), elo_with_ci(fm.elo, fm.ci95), elo_with_ci(fm.raw_elo, fm.raw_ci95),
+                     percent(fm.los, 1));
+  return out;
+}
+
+}  // namespace kalah::report

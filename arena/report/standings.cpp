@@ -1,0 +1,148 @@
+#include "arena/report/standings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+#include "arena/rating/rating.h"
+#include "arena/rating/tally.h"
+#include "arena/stats/stats.h"
+
+namespace kalah::report {
+namespace {
+
+constexpr std::array<const char*, kForfeitReasons> kReasonNames = {"time", "crash", "illegal", "protocol",
+                                                                   "startup"};
+
+std::optional<ForfeitReason> parse_reason(std::string_view text) {
+  for (int i = 0; i < kForfeitReasons; ++i)
+    if (text == kReasonNames[i]) return static_cast<ForfeitReason>(i);
+  return std::nullopt;
+}
+
+// Score of the engine that started as South.
+double south_points(Outcome o) {
+  return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0;
+}
+
+double finite_or(double x, double fallback) { return std::isfinite(x) ? x : fallback; }
+
+void add_result(EngineStanding& e, double points) {
+  ++e.games;
+  e.points += points;
+  if (points == 1.0) ++e.wins;
+  else if (points == 0.5) ++e.draws;
+  else ++e.losses;
+}
+
+}  // namespace
+
+const char* to_string(ForfeitReason r) { return kReasonNames[static_cast<std::size_t>(r)]; }
+
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
+  // Engines by index, in input order; names met only in games are appended.
+  std::vector<EngineStanding> engines;
+  std::unordered_map<std::string, int> index;
+  auto engine_index = [&](const std::string& name) {
+    auto [it, inserted] = index.emplace(name, static_cast<int>(engines.size()));
+    if (inserted) {
+      engines.emplace_back();
+      engines.back().name = name;
+    }
+    return it->second;
+  };
+  for (const std::string& name : engine_names) engine_index(name);
+
+  struct Counted {
+    int south, north;
+    double south_points;
+  };
+  std::vector<Counted> counted;
+  Standings s;
+  stats::Trinomial south_games;
+  for (const GameRecord& g : games) {
+    if (g.result == Outcome::Ongoing || g.south.empty() || g.north.empty() || g.south == g.north) {
+      ++s.ignored;
+      continue;
+    }
+    const int a = engine_index(g.south);
+    const int b = engine_index(g.north);
+    const double p = south_points(g.result);
+    counted.push_back({a, b, p});
+    south_games.add(p);
+    ++s.terminations[static_cast<std::size_t>(g.termination)];
+    if (g.forfeit) {
+      // A forfeit names the engine that lost it; anything else is not a forfeit of ours.
+      auto it = index.find(g.forfeit->engine);
+      if (it != index.end() && (it->second == a || it->second == b)) {
+        EngineStanding& loser = engines[it->second];
+        ++loser.forfeits;
+        if (auto reason = parse_reason(g.forfeit->reason)) ++loser.forfeits_by_reason[static_cast<int>(*reason)];
+      }
+    }
+  }
+  s.games = static_cast<int>(counted.size());
+
+  const int n = static_cast<int>(engines.size());
+  std::vector<std::vector<CrossCell>> cross(n, std::vector<CrossCell>(n));
+  rating::Tally tally(n);
+  for (const Counted& c : counted) {
+    add_result(engines[c.south], c.south_points);
+    add_result(engines[c.north], 1.0 - c.south_points);
+    cross[c.south][c.north].games += 1;
+    cross[c.south][c.north].points += c.south_points;
+    cross[c.north][c.south].games += 1;
+    cross[c.north][c.south].points += 1.0 - c.south_points;
+    tally.add(c.south, c.north, c.south_points);
+  }
+
+  const std::vector<rating::PairResult> results = tally.results();
+  rating::FitOptions options;
+  options.first_mover = true;
+  const rating::Rating fit = rating::fit(n, results, options);
+  s.prior_used = fit.prior_used;
+  for (int i = 0; i < n; ++i) {
+    EngineStanding& e = engines[i];
+    e.elo = finite_or(fit.elo[i], 0.0);
+    e.ci95 = finite_or(fit.ci95[i], 0.0);
+    e.score_pct = e.games > 0 ? 100.0 * e.points / e.games : 0.0;
+  }
+
+  // Rank order: by Elo, then points, then name; engines without games last.
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    const EngineStanding& a = engines[x];
+    const EngineStanding& b = engines[y];
+    if ((a.games > 0) != (b.games > 0)) return a.games > 0;
+    if (a.elo != b.elo) return a.elo > b.elo;
+    if (a.points != b.points) return a.points > b.points;
+    return a.name < b.name;
+  });
+  for (int r = 0; r < n; ++r) {
+    EngineStanding e = engines[order[r]];
+    e.rank = r + 1;
+    if (r + 1 < n) e.los_next = finite_or(rating::los(fit, order[r], order[r + 1]), 0.5);
+    s.engines.push_back(std::move(e));
+  }
+  s.crosstable.assign(n, std::vector<CrossCell>(n));
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) s.crosstable[r][c] = cross[order[r]][order[c]];
+
+  FirstMover& fm = s.first_mover;
+  fm.games = s.games;
+  fm.wins = static_cast<int>(south_games.wins);
+  fm.draws = static_cast<int>(south_games.draws);
+  fm.losses = static_cast<int>(south_games.losses);
+  fm.score_pct = s.games > 0 ? 100.0 * (south_games.wins + 0.5 * south_games.draws) / s.games : 50.0;
+  fm.elo = finite_or(fit.first_mover_elo, 0.0);
+  fm.ci95 = finite_or(fit.first_mover_ci95, 0.0);
+  const stats::Summary raw = stats::summarize(south_games);
+  fm.raw_elo = finite_or(raw.elo, 0.0);
+  fm.raw_ci95 = finite_or(raw.elo95, 0.0);
+  fm.los = finite_or(raw.los, 0.5);
+  return s;
+}
+
+}  // namespace kalah::report

@@ -1,0 +1,67 @@
+// The standings of a tournament, computed from the game records and the engine
+// names alone (pure: no I/O). Every reporter formats this one value.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/game/record.h"
+
+namespace kalah::report {
+
+// The forfeit reasons of DESIGN §3, in the order of the CSV columns.
+enum class ForfeitReason { Time, Crash, Illegal, Protocol, Startup };
+inline constexpr int kForfeitReasons = 5;
+const char* to_string(ForfeitReason r);  // "time", "crash", ...
+
+inline constexpr int kTerminations = 8;  // values of kalah::Termination
+
+struct EngineStanding {
+  std::string name;
+  int rank = 0;        // 1 = best
+  double elo = 0;      // Bradley–Terry MLE, mean 0 over all engines
+  double ci95 = 0;     // +- half-width of the 95% interval
+  int games = 0;
+  double points = 0;   // a win 1, a draw 1/2
+  double score_pct = 0;  // 100 * points / games; 0 without games
+  int wins = 0, draws = 0, losses = 0;
+  int forfeits = 0;    // games lost by forfeit (also counted in losses)
+  std::array<int, kForfeitReasons> forfeits_by_reason{};  // a reason outside the five counts only in `forfeits`
+  std::optional<double> los_next;  // P(stronger than the next engine in the ranking); none for the last
+};
+
+// The games of the row engine against the column engine, both colours.
+struct CrossCell {
+  int games = 0;
+  double points = 0;  // scored by the row engine
+};
+
+// How the engine that started as South did. `elo` is the first-move advantage
+// as fitted together with the ratings; `raw_*` come from South's score alone
+// (W/D/L from South's view), which is the same thing when colours are balanced.
+struct FirstMover {
+  int games = 0;
+  int wins = 0, draws = 0, losses = 0;  // of South
+  double score_pct = 0;                 // 50 without games
+  double elo = 0, ci95 = 0;
+  double raw_elo = 0, raw_ci95 = 0;
+  double los = 0.5;  // P(moving first is an advantage), from South's W/D/L
+};
+
+struct Standings {
+  std::vector<EngineStanding> engines;             // in rank order
+  std::vector<std::vector<CrossCell>> crosstable;  // [row][column], both in rank order
+  std::array<int, kTerminations> terminations{};   // indexed by Termination
+  FirstMover first_mover;
+  int games = 0;    // games counted
+  int ignored = 0;  // records not counted: no result, an engine against itself, or an empty name
+  bool prior_used = false;  // the ratings needed the weak prior (someone scored 100% or 0%)
+};
+
+// Engines are `engine_names` (in that order) plus any other name found in the
+// games. Ranking: by Elo, then points, then name; engines without games last.
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
+
+}  // namespace kalah::report

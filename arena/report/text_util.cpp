@@ -1,0 +1,69 @@
+#include "arena/report/text_util.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace kalah::report {
+
+std::string fixed(double x, int decimals) {
+  if (!std::isfinite(x)) x = 0;
+  std::string s = fmt::format("{:.{}f}", x, decimals);
+  // "-0.0" reads as a sign error in a table.
+  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);
+  return s;
+}
+
+std::string signed_fixed(double x, int decimals) {
+  std::string s = fixed(x, decimals);
+  if (s[0] != '-' && s.find_first_not_of("0.") != std::string::npos) s.insert(0, "+");
+  return s;
+}
+
+std::string percent(double fraction, int decimals) { return fixed(100.0 * fraction, decimals) + "%"; }
+
+double rounded(double x, int decimals) {
+  if (!std::isfinite(x)) return 0;
+  const double scale = std::pow(10.0, decimals);
+  const double r = std::round(x * scale) / scale;
+  return r == 0 ? 0.0 : r;
+}
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`') out += '\\';
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out;
+}
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string elo_with_ci(double elo, double ci95) { return signed_fixed(elo, 1) + " ± " + fixed(ci95, 1); }
+
+}  // namespace kalah::report

@@ -1,0 +1,24 @@
+// Number and text formatting shared by the reporters. Numbers never come out
+// as nan or inf: a non-finite value is printed as 0.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "arena/report/standings.h"
+
+namespace kalah::report {
+
+std::string fixed(double x, int decimals);         // "12.5"
+std::string signed_fixed(double x, int decimals);  // "+12.5", "-3.0", "0.0"
+std::string percent(double fraction, int decimals);  // 0.953 -> "95.3%"
+double rounded(double x, int decimals);            // for JSON: 95.42 instead of 95.41667...
+
+std::string html_escape(std::string_view text);
+std::string markdown_escape(std::string_view text);  // | and backslash; newlines become spaces
+std::string csv_field(std::string_view text);        // quoted when it holds , " or a newline
+
+// "+95.4 ± 30.2"
+std::string elo_with_ci(double elo, double ci95);
+
+}  // namespace kalah::report

@@ -1,0 +1,38 @@
+// Where a runner's games come from: pull-style, one game at a time.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "arena/schedule/schedule.h"
+#include "referee/game/record.h"
+
+namespace kalah::arena {
+
+class GameSource {
+ public:
+  virtual ~GameSource() = default;
+  // The next game to play; nullopt when there is nothing more to hand out.
+  virtual std::optional<GameSpec> next() = 0;
+  // A game handed out by next() has finished and is in the journal.
+  virtual void finished(const GameSpec& /*spec*/, const GameRecord& /*record*/) {}
+  // Games this source will hand out in all, or -1 when open-ended (SPRT).
+  virtual int total() const = 0;
+};
+
+// A fixed list: the games of a schedule not yet in the journal.
+class ScheduleSource : public GameSource {
+ public:
+  explicit ScheduleSource(std::vector<GameSpec> games) : games_(std::move(games)) {}
+  std::optional<GameSpec> next() override {
+    if (next_ == games_.size()) return std::nullopt;
+    return games_[next_++];
+  }
+  int total() const override { return static_cast<int>(games_.size()); }
+
+ private:
+  std::vector<GameSpec> games_;
+  size_t next_ = 0;
+};
+
+}  // namespace kalah::arena

@@ -1,0 +1,125 @@
+#include "arena/runner/runner.h"
+
+#include <signal.h>
+
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace kalah::arena {
+
+Runner::Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game)
+    : config_(config), journal_(journal), source_(source), on_game_(std::move(on_game)) {}
+
+GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
+  GameSettings s;
+  s.id = spec.id;
+  s.round = spec.round;
+  s.variant = config.variant;
+  s.opening = spec.opening;
+  s.max_plies = config.tournament.max_plies;
+  const TimeConfig& t = config.time;
+  s.time.margin_ms = t.margin_ms;
+  s.time.hard_limit_ms = t.hard_limit_ms;
+  switch (t.mode) {
+    case TimeMode::Fischer:
+      s.time.mode = TimeControl::Mode::Clock;
+      s.time.base_ms = t.base_ms;
+      s.time.inc_ms = t.inc_ms;
+      break;
+    case TimeMode::MoveTime:
+      s.time.mode = TimeControl::Mode::MoveTime;
+      s.time.movetime_ms = t.movetime_ms;
+      break;
+    case TimeMode::Depth:
+      s.time.mode = TimeControl::Mode::Depth;
+      s.time.depth = t.depth;
+      break;
+    case TimeMode::Nodes:
+      s.time.mode = TimeControl::Mode::Nodes;
+      s.time.nodes = t.nodes;
+      break;
+  }
+  return s;
+}
+
+kalah::EngineConfig Runner::engine_config(const Config& config, int engine) {
+  const arena::EngineConfig& e = config.engines[engine];
+  kalah::EngineConfig c;
+  c.name = e.name;
+  c.cmd = e.cmd.string();
+  c.args = e.args;
+  c.dir = e.dir.string();
+  for (const EngineOption& o : e.options) c.options.emplace_back(o.name, o.value);
+  c.stderr_log = e.stderr_file.string();
+  c.startup_timeout = std::chrono::milliseconds(config.time.startup_ms);
+  c.ping_timeout = std::chrono::milliseconds(config.time.ping_ms);
+  c.restart_each_game = e.restart == RestartPolicy::Always;
+  return c;
+}
+
+EnginePlayer& Runner::player(std::map<int, std::unique_ptr<EnginePlayer>>& cache, int engine) {
+  auto it = cache.find(engine);
+  if (it != cache.end()) return *it->second;
+  // Keep a worker's engines alive across its games, but not without bound:
+  // in a large round robin, quit the others before starting a fifth.
+  constexpr size_t kMaxEnginesPerWorker = 4;
+  if (cache.size() >= kMaxEnginesPerWorker) cache.clear();
+  return *cache.emplace(engine, std::make_unique<EnginePlayer>(engine_config(config_, engine))).first->second;
+}
+
+void Runner::work() {
+  std::map<int, std::unique_ptr<EnginePlayer>> engines;
+  while (!stop_) {
+    std::optional<GameSpec> spec;
+    {
+      std::lock_guard lock(mutex_);
+      spec = source_.next();
+    }
+    if (!spec) break;
+    EnginePlayer& south = player(engines, spec->south);
+    EnginePlayer& north = player(engines, spec->north);
+    {
+      std::lock_guard lock(mutex_);
+      if (stop_) break;
+      active_.insert(&south);
+      active_.insert(&north);
+    }
+    GameRecord record = play_game(south, north, settings_for(config_, *spec));
+    std::lock_guard lock(mutex_);
+    active_.erase(&south);
+    active_.erase(&north);
+    // A game cut short by an interrupt is not a result: it is played again on resume.
+    if (stop_) break;
+    Expected<std::size_t> appended = journal_.append(record);
+    if (!appended) {
+      result_.error = appended.error();
+      stop_ = true;
+      break;
+    }
+    ++result_.played;
+    source_.finished(*spec, record);
+    if (on_game_) on_game_(*spec, record);
+  }
+  // The engines quit (grace period, then SIGKILL) when `engines` goes out of scope.
+}
+
+RunResult Runner::run(int concurrency) {
+  std::vector<std::thread> workers;
+  for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this] { work(); });
+  for (std::thread& t : workers) t.join();
+  result_.interrupted = stop_ && result_.error.empty();
+  return result_;
+}
+
+void Runner::interrupt() {
+  std::lock_guard lock(mutex_);
+  stop_ = true;
+  // Each engine leads its own process group: kill the groups of the games in
+  // flight so their reads end at once; the workers then reap them.
+  for (EnginePlayer* p : active_) {
+    if (p->pid() > 0) ::kill(-p->pid(), SIGKILL);
+  }
+}
+
+}  // namespace kalah::arena

@@ -1,0 +1,54 @@
+// Plays games on `concurrency` worker threads, journals each finished game
+// before it is reported, and stops cleanly when interrupted.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <set>
+
+#include "arena/config/config.h"
+#include "arena/journal/journal.h"
+#include "arena/runner/game_source.h"
+#include "referee/engine/engine_player.h"
+#include "referee/game/game.h"
+
+namespace kalah::arena {
+
+struct RunResult {
+  int played = 0;
+  bool interrupted = false;
+  std::string error;  // the journal could not be written: the run stopped
+};
+
+class Runner {
+ public:
+  // Called under the runner's lock after each game is safely in the journal.
+  using OnGame = std::function<void(const GameSpec&, const GameRecord&)>;
+
+  Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game);
+
+  RunResult run(int concurrency);
+
+  // Safe from another thread (the signal thread): games in flight are
+  // abandoned (their engines are killed) and nothing more is started.
+  void interrupt();
+
+  static GameSettings settings_for(const Config& config, const GameSpec& spec);
+  static kalah::EngineConfig engine_config(const Config& config, int engine);
+
+ private:
+  void work();
+  EnginePlayer& player(std::map<int, std::unique_ptr<EnginePlayer>>& cache, int engine);
+
+  const Config& config_;
+  journal::Journal& journal_;
+  GameSource& source_;
+  OnGame on_game_;
+  std::mutex mutex_;
+  std::atomic<bool> stop_{false};
+  std::set<EnginePlayer*> active_;  // players in a running game, for interrupt()
+  RunResult result_;
+};
+
+}  // namespace kalah::arena

@@ -1,0 +1,83 @@
+// Which games a tournament plays, in which order, with which openings: a pure, deterministic
+// function of the Config. The same config gives the same list on every run and for every
+// concurrency, so game ids can key the journal and a resumed run skips exactly what is done.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arena/config/config.h"
+#include "arena/config/openings.h"
+#include "referee/rules/position.h"
+
+namespace kalah::arena {
+
+struct GameSpec {
+  std::string id;         // "r{round}-{south}v{north}-p{pair}-g{game_in_pair}", engine indices
+  int round = 0;          // 1-based; the PGN Round
+  int pairing = 0;        // which two engines: an index into pairings(config)
+  int pair = 0;           // 0-based game pair of this pairing (0 .. rounds-1; the pair number in SPRT)
+  int game_in_pair = 0;   // 0, or 1 for the colour-swapped replay
+  int south = 0;          // engine indices into Config::engines
+  int north = 0;
+  Opening opening;        // the same for both games of a pair
+
+  friend bool operator==(const GameSpec&, const GameSpec&) = default;
+};
+
+// Two engines that meet. In berger_table() `first` has White: South in the first game of a pair.
+struct Pairing {
+  int first = 0;
+  int second = 0;
+  friend bool operator==(const Pairing&, const Pairing&) = default;
+};
+
+// FIDE Berger tables by the circle method: for n players (0-based), the rounds in order, each the
+// list of boards with White (first) and Black (second). An odd n gets a bye as player n, and the
+// boards against it are left out, so each round of an odd table has one player resting. n - 1
+// rounds for even n, n rounds for odd n; every two players meet exactly once.
+std::vector<std::vector<Pairing>> berger_table(int players);
+
+// Every pairing of the tournament, indexed by GameSpec::pairing.
+// Round robin: (i, j) for i < j in lexicographic order. Gauntlet: for each seed engine in the
+// order given, (seed, other) for every non-seed engine in engine order.
+std::vector<Pairing> pairings(const Config& config);
+
+// The opening of game pair number k. Random plies: a random_opening() from an mt19937_64 seeded
+// with a mix of the tournament seed and k. Book: line k mod size, in file order or in an order
+// shuffled once by the seed. Neither depends on when or where the pair is played.
+class OpeningSource {
+ public:
+  explicit OpeningSource(const Config& config);  // keeps a reference: the config must outlive it
+  Opening for_pair(std::uint64_t k) const;
+
+ private:
+  const Config& config_;
+  std::vector<std::size_t> order_;  // book line for k mod size
+};
+
+// The whole tournament. Round robin: `rounds` cycles of the Berger table, the round number
+// running on across cycles; gauntlet: `rounds` rounds in which every seed engine meets every
+// other engine once. Within a round, all first games come before all second games, so parallel
+// workers start on different pairings (and in a round robin on disjoint engines). Pair k of the
+// openings is cycle * pairings + pairing. Games: pairings x rounds x 2.
+std::vector<GameSpec> make_schedule(const Config& config);
+
+// SPRT: an endless run of pairs between engine 0 (base) and engine 1 (test). Game 0 of a pair has
+// the base as South, game 1 the test; ids are "sprt-p{pair}-g{game}", round = pair + 1.
+class SprtPairs {
+ public:
+  explicit SprtPairs(const Config& config) : config_(config), openings_(config) {}
+  std::array<GameSpec, 2> pair(int pair_index) const;
+
+ private:
+  const Config& config_;
+  OpeningSource openings_;
+};
+
+// One game of SprtPairs(config).pair(pair_index) (builds the opening source each call).
+GameSpec sprt_game(const Config& config, int pair_index, int game_in_pair);
+
+}  // namespace kalah::arena

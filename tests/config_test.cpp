@@ -1,0 +1,588 @@
+// Config loading: every kind of operator mistake comes back with its exact file:line:column message,
+// and a good file becomes exactly the expected struct.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "arena/config/config.h"
+#include "arena/config/openings.h"
+#include "arena/config/paths.h"
+
+namespace kalah::arena {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scratch area per test: <tmp>/work stands in for the working directory, <tmp>/conf holds the
+// config file's directory.
+class ConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "kalah-config-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    root_ = pattern;
+    work_ = root_ / "work";
+    conf_ = root_ / "conf";
+    fs::create_directories(work_);
+    fs::create_directories(conf_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  void write(const fs::path& path, const std::string& text, bool executable = false) const {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    ::chmod(path.c_str(), executable ? 0755 : 0644);
+  }
+
+  Expected<Config> parse(const std::string& text) const { return parse_config(text, "t.toml", conf_, work_); }
+
+  // {work} and {conf} in an expected message stand for the scratch directories.
+  std::string expand(std::string text) const {
+    for (auto [token, value] : {std::pair<std::string, std::string>{"{work}", work_.string()},
+                                std::pair<std::string, std::string>{"{conf}", conf_.string()}}) {
+      for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at))
+        text.replace(at, token.size(), value);
+    }
+    return text;
+  }
+
+  fs::path root_, work_, conf_;
+};
+
+// The smallest valid config; cases below change one thing in a copy of it.
+const char* const kMinimal = R"([tournament]
+name = "t"
+[time]
+base_ms = 1000
+[[engine]]
+name = "a"
+cmd = "/bin/true"
+[[engine]]
+name = "b"
+cmd = "/bin/cat"
+)";
+
+struct BadCase {
+  const char* what;
+  const char* toml;
+  const char* message;
+};
+
+const BadCase kBadCases[] = {
+    {"syntax error", "[tournament]\nname = \"t\"\nrounds = = 2\n",
+     "t.toml:3:10: Error while parsing value: could not determine value type"},
+    {"unclosed table header", "[tournament\nname = \"t\"\n",
+     "t.toml:1:12: Error while parsing table header: expected ']', saw '\\n'"},
+    {"unknown top-level table", "[tournment]\nname = \"t\"\n",
+     "t.toml:1:2: unknown table or key \"tournment\" at the top level; known: [tournament], "
+     "[variant], [time], [openings], [sprt], [[engine]]"},
+    {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
+     "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
+     "concurrency, seed, output, rating_interval, progress_interval, seed_engines, max_plies"},
+    {"unknown key in [variant]",
+     "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
+     "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
+     "remainder, majority, pie"},
+    {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
+     "t.toml:4:1: unknown key \"base\" in [time]; known keys: base_ms, inc_ms, movetime_ms, depth, "
+     "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
+    {"unknown key in [openings]",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nplies = 2\n",
+     "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order"},
+    {"unknown key in [sprt]",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n",
+     "t.toml:8:1: unknown key \"elo2\" in [sprt]; known keys: elo0, elo1, alpha, beta, model, "
+     "max_pairs"},
+    {"unknown key in [[engine]]",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
+     "command = \"/bin/true\"\n",
+     "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
+     "protocol, restart, stderr"},
+    {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
+     "t.toml:3:10: tournament.rounds must be an integer, not a string"},
+    {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",
+     "t.toml:3:10: tournament.rounds must be an integer, not a float"},
+    {"negative rounds", "[tournament]\nname = \"t\"\nrounds = -1\n",
+     "t.toml:3:10: tournament.rounds must be from 1 to 100000, not -1"},
+    {"concurrency zero", "[tournament]\nname = \"t\"\nconcurrency = 0\n",
+     "t.toml:3:15: tournament.concurrency must be from 1 to 256, not 0"},
+    {"unknown tournament type", "[tournament]\nname = \"t\"\ntype = \"swiss\"\n",
+     "t.toml:3:8: tournament.type must be \"round-robin\" or \"gauntlet\", not \"swiss\""},
+    {"missing tournament name", "[tournament]\nrounds = 2\n",
+     "t.toml:1:1: missing key \"name\" in [tournament]"},
+    {"tournament name with a space", "[tournament]\nname = \"my cup\"\n",
+     "t.toml:2:8: tournament.name must use only letters, digits, '.', '_' and '-' (it names the "
+     "results directory), not \"my cup\""},
+    {"no [tournament]", "[time]\nbase_ms = 1000\n",
+     "t.toml:1:1: missing table [tournament] (it needs at least a name)"},
+    {"tournament not a table", "tournament = 3\n",
+     "t.toml:1:14: tournament must be a table ([tournament]), not an integer"},
+    {"seed_engines in a round robin", "[tournament]\nname = \"t\"\nseed_engines = [\"a\"]\n",
+     "t.toml:3:16: tournament.seed_engines only applies to type = \"gauntlet\""},
+    {"pits out of range", "[tournament]\nname = \"t\"\n[variant]\npits = 20\n",
+     "t.toml:4:8: variant.pits must be from 1 to 16, not 20"},
+    {"unknown capture rule", "[tournament]\nname = \"t\"\n[variant]\ncapture = \"all\"\n",
+     "t.toml:4:11: variant.capture must be \"standard\" or \"empty\", not \"all\""},
+    {"majority neither boolean nor on/off", "[tournament]\nname = \"t\"\n[variant]\nmajority = \"maybe\"\n",
+     "t.toml:4:12: variant.majority must be true, false, \"on\" or \"off\", not \"maybe\""},
+    {"pie as a number", "[tournament]\nname = \"t\"\n[variant]\npie = 1\n",
+     "t.toml:4:7: variant.pie must be true, false, \"on\" or \"off\", not an integer"},
+    {"no [time]", "[tournament]\nname = \"t\"\n",
+     "t.toml:1:1: missing table [time]; give exactly one of base_ms (with inc_ms), movetime_ms, "
+     "depth or nodes"},
+    {"both movetime and base", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\nmovetime_ms = 100\n",
+     "t.toml:5:1: time.movetime_ms and time.base_ms are two time controls; give exactly one of "
+     "base_ms (with inc_ms), movetime_ms, depth or nodes"},
+    {"depth before nodes", "[tournament]\nname = \"t\"\n[time]\nnodes = 1000\ndepth = 4\n",
+     "t.toml:5:1: time.depth and time.nodes are two time controls; give exactly one of base_ms "
+     "(with inc_ms), movetime_ms, depth or nodes"},
+    {"no time control", "[tournament]\nname = \"t\"\n[time]\nmargin_ms = 10\n",
+     "t.toml:3:1: [time] has no time control; give exactly one of base_ms (with inc_ms), "
+     "movetime_ms, depth or nodes"},
+    {"increment without base", "[tournament]\nname = \"t\"\n[time]\nmovetime_ms = 100\ninc_ms = 10\n",
+     "t.toml:5:1: time.inc_ms needs time.base_ms"},
+    {"hard limit with a clock", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\nhard_limit_ms = 10\n",
+     "t.toml:5:1: time.hard_limit_ms only applies with depth or nodes"},
+    {"random plies and a file",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[openings]\nrandom_plies = 2\nfile = \"b.txt\"\n",
+     "t.toml:7:1: openings.random_plies and openings.file exclude each other; give one"},
+    {"order without a file",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[openings]\norder = \"random\"\n",
+     "t.toml:6:1: openings.order only applies to openings.file"},
+    {"random plies impossible in the variant",
+     "[tournament]\nname = \"t\"\n[variant]\npits = 1\nseeds = 1\n[time]\nbase_ms = 100\n"
+     "[openings]\nrandom_plies = 1\n",
+     "t.toml:9:16: openings.random_plies: found no 1-ply opening that leaves the game running in "
+     "this variant"},
+    {"missing openings file",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[openings]\nfile = \"none.txt\"\n",
+     "t.toml:6:8: openings.file \"none.txt\" not found (tried {conf}/none.txt)"},
+    {"bad opening move", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[openings]\nfile = \"bad.txt\"\n",
+     "{conf}/bad.txt:3:3: move 9 is not legal here (legal: 1 2 3 4 5 6)"},
+    {"opening that is not a move", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[openings]\nfile = \"junk.txt\"\n",
+     "{conf}/junk.txt:1:7: 'x' is not a move (a pit number or 'swap')"},
+    {"opening that ends the game",
+     "[tournament]\nname = \"t\"\n[variant]\npits = 1\nseeds = 1\n[time]\nbase_ms = 100\n"
+     "[openings]\nfile = \"short.txt\"\n",
+     "{conf}/short.txt:1:1: the game ends with move 1; an opening must leave the game running"},
+    {"sprt elo1 not above elo0",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[sprt]\nelo0 = 5\nelo1 = 0\n",
+     "t.toml:7:8: sprt.elo1 (0) must be greater than sprt.elo0 (5)"},
+    {"sprt alpha too large",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.5\n",
+     "t.toml:8:9: sprt.alpha must be greater than 0 and less than 0.5, not 0.5"},
+    {"sprt with three engines",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[sprt]\nelo0 = 0\nelo1 = 5\n"
+     "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n"
+     "[[engine]]\nname = \"c\"\ncmd = \"/bin/true\"\n",
+     "t.toml:5:1: [sprt] needs exactly two engines (the base first, then the test), not 3"},
+    {"no engines", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n",
+     "t.toml:1:1: no [[engine]] tables; a tournament needs at least two engines"},
+    {"only one engine",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n",
+     "t.toml:5:1: a tournament needs at least two engines, not 1"},
+    {"engine as a plain table",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[engine]\nname = \"a\"\ncmd = \"/bin/true\"\n",
+     "t.toml:5:1: engine must be an array of tables ([[engine]]), not a table"},
+    {"duplicate engine names",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "[[engine]]\nname = \"a\"\ncmd = \"/bin/cat\"\n",
+     "t.toml:9:8: engine.name \"a\" is already used by the engine at line 6"},
+    {"engine without cmd",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\n",
+     "t.toml:5:1: missing key \"cmd\" in [[engine]]"},
+    {"missing executable",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"bots/none\"\n",
+     "t.toml:7:7: engine.cmd \"bots/none\" not found (tried {work}/bots/none, {conf}/bots/none)"},
+    {"missing program on PATH",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\n"
+     "cmd = \"kalah-no-such-program\"\n",
+     "t.toml:7:7: engine.cmd \"kalah-no-such-program\" not found (tried PATH, "
+     "{work}/kalah-no-such-program, {conf}/kalah-no-such-program)"},
+    {"non-executable cmd",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"plain.txt\"\n",
+     "t.toml:7:7: engine.cmd \"plain.txt\" ({conf}/plain.txt) is not executable"},
+    {"directory as cmd",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/tmp\"\n",
+     "t.toml:7:7: engine.cmd \"/tmp\" (/tmp) is a directory, not a program"},
+    {"engine arg not a string",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "args = [\"-d\", 3]\n",
+     "t.toml:8:15: engine.args[1] must be a string, not an integer"},
+    {"engine option of the wrong type",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "options = { Depth = [1, 2] }\n",
+     "t.toml:8:21: engine.options.Depth must be a string, number or boolean, not an array"},
+    {"engine dir missing",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "dir = \"nowhere\"\n",
+     "t.toml:8:7: engine.dir \"nowhere\" not found (tried {work}/nowhere, {conf}/nowhere)"},
+    {"unknown protocol",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "protocol = \"uci\"\n",
+     "t.toml:8:12: engine.protocol must be \"kep\" or \"mankalah\", not \"uci\""},
+    {"unknown seed engine",
+     "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"z\"]\n[time]\nbase_ms = 100\n"
+     "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
+     "t.toml:4:22: tournament.seed_engines: no engine is named \"z\""},
+    {"every engine a seed",
+     "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"b\"]\n[time]\nbase_ms = 100\n"
+     "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
+     "t.toml:4:16: tournament.seed_engines names every engine; a gauntlet needs at least one other"},
+};
+
+TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
+  write(conf_ / "bad.txt", "# two good lines, then a bad one\n3\n1 9\n");
+  write(conf_ / "junk.txt", "3 6 1 x\n");
+  write(conf_ / "short.txt", "1\n");
+  write(conf_ / "plain.txt", "not a program\n");
+  for (const BadCase& c : kBadCases) {
+    SCOPED_TRACE(c.what);
+    auto result = parse(c.toml);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error(), expand(c.message));
+  }
+  EXPECT_GE(std::size(kBadCases), 15u);
+}
+
+TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
+  auto result = parse(kMinimal);
+  ASSERT_TRUE(result.ok()) << result.error();
+  const Config& c = *result;
+  EXPECT_EQ(c.source, "t.toml");
+  EXPECT_EQ(c.tournament.name, "t");
+  EXPECT_EQ(c.tournament.type, TournamentType::RoundRobin);
+  EXPECT_EQ(c.tournament.rounds, 1);
+  EXPECT_EQ(c.tournament.concurrency, 1);
+  EXPECT_EQ(c.tournament.seed, 1u);
+  EXPECT_EQ(c.tournament.output, "results");
+  EXPECT_EQ(c.tournament.rating_interval, 0);
+  EXPECT_EQ(c.tournament.progress_interval, 10);
+  EXPECT_TRUE(c.tournament.seed_engines.empty());
+  EXPECT_EQ(c.tournament.max_plies, 1000);
+  EXPECT_EQ(c.variant, Variant{});
+  EXPECT_EQ(c.time.mode, TimeMode::Fischer);
+  EXPECT_EQ(c.time.base_ms, 1000);
+  EXPECT_EQ(c.time.inc_ms, 0);
+  EXPECT_EQ(c.time.margin_ms, 50);
+  EXPECT_EQ(c.time.startup_ms, 5000);
+  EXPECT_EQ(c.time.ping_ms, 5000);
+  EXPECT_EQ(c.time.hard_limit_ms, 60000);
+  EXPECT_EQ(c.openings.random_plies, 0);
+  EXPECT_TRUE(c.openings.book.empty());
+  EXPECT_FALSE(c.sprt.has_value());
+  ASSERT_EQ(c.engines.size(), 2u);
+  EXPECT_EQ(c.engines[0].name, "a");
+  EXPECT_EQ(c.engines[0].cmd, "/bin/true");
+  EXPECT_EQ(c.engines[0].dir, work_);
+  EXPECT_TRUE(c.engines[0].args.empty());
+  EXPECT_TRUE(c.engines[0].options.empty());
+  EXPECT_EQ(c.engines[0].protocol, Protocol::Kep);
+  EXPECT_EQ(c.engines[0].restart, RestartPolicy::OnCrash);
+  EXPECT_TRUE(c.engines[0].stderr_file.empty());
+  EXPECT_EQ(c.results_dir(), fs::path("results/t"));
+  EXPECT_EQ(c.engine_index("b"), 1);
+  EXPECT_EQ(c.engine_index("z"), -1);
+}
+
+TEST_F(ConfigTest, FullConfigParsesIntoTheExpectedStruct) {
+  write(conf_ / "book" / "main.txt", "# main line openings\n3 6 1\n\n2   # one move\n");
+  fs::create_directories(work_ / "run");
+  const char* text = R"(# every key once
+[tournament]
+name = "full-1.0"
+type = "gauntlet"
+rounds = 3
+concurrency = 8
+seed = 42
+output = "out"
+rating_interval = 20
+progress_interval = 5
+seed_engines = ["b"]
+max_plies = 400
+
+[variant]
+pits = 7
+seeds = 7
+capture = "empty"
+ending = "no-move"
+remainder = "none"
+majority = "on"
+pie = true
+
+[time]
+movetime_ms = 250
+margin_ms = 10
+startup_ms = 2000
+ping_ms = 1000
+
+[openings]
+file = "book/main.txt"
+order = "random"
+
+[sprt]
+elo0 = -1.5
+elo1 = 4
+alpha = 0.1
+model = "logistic"
+max_pairs = 5000
+
+[[engine]]
+name = "a"
+cmd = "/bin/true"
+args = ["--depth", "3"]
+dir = "run"
+options = { Depth = 12, Ratio = 1.5, Ponder = false, Book = "x y" }
+protocol = "mankalah"
+restart = "always"
+stderr = "logs/a.err"
+
+[[engine]]
+name = "b"
+cmd = "/bin/cat"
+)";
+  auto result = parse(text);
+  ASSERT_TRUE(result.ok()) << result.error();
+  const Config& c = *result;
+  EXPECT_EQ(c.tournament.name, "full-1.0");
+  EXPECT_EQ(c.tournament.type, TournamentType::Gauntlet);
+  EXPECT_EQ(c.tournament.rounds, 3);
+  EXPECT_EQ(c.tournament.concurrency, 8);
+  EXPECT_EQ(c.tournament.seed, 42u);
+  EXPECT_EQ(c.tournament.output, "out");
+  EXPECT_EQ(c.tournament.rating_interval, 20);
+  EXPECT_EQ(c.tournament.progress_interval, 5);
+  EXPECT_EQ(c.tournament.seed_engines, std::vector<int>{1});
+  EXPECT_EQ(c.tournament.max_plies, 400);
+
+  Variant v;
+  v.pits = 7;
+  v.seeds = 7;
+  v.capture = Capture::Empty;
+  v.ending = Ending::NoMove;
+  v.remainder = Remainder::None;
+  v.majority = true;
+  v.pie = true;
+  EXPECT_EQ(c.variant, v);
+
+  EXPECT_EQ(c.time.mode, TimeMode::MoveTime);
+  EXPECT_EQ(c.time.movetime_ms, 250);
+  EXPECT_EQ(c.time.margin_ms, 10);
+  EXPECT_EQ(c.time.startup_ms, 2000);
+  EXPECT_EQ(c.time.ping_ms, 1000);
+
+  EXPECT_EQ(c.openings.file, conf_ / "book" / "main.txt");
+  EXPECT_EQ(c.openings.order, OpeningOrder::Random);
+  const std::vector<Opening> book{{Move::at(3), Move::at(6), Move::at(1)}, {Move::at(2)}};
+  EXPECT_EQ(c.openings.book, book);
+
+  ASSERT_TRUE(c.sprt.has_value());
+  EXPECT_EQ(c.sprt->params.elo0, -1.5);
+  EXPECT_EQ(c.sprt->params.elo1, 4.0);
+  EXPECT_EQ(c.sprt->params.alpha, 0.1);
+  EXPECT_EQ(c.sprt->params.beta, 0.05);
+  EXPECT_EQ(c.sprt->params.model, stats::Model::Logistic);
+  EXPECT_EQ(c.sprt->max_pairs, 5000);
+
+  ASSERT_EQ(c.engines.size(), 2u);
+  const EngineConfig& a = c.engines[0];
+  EXPECT_EQ(a.cmd_as_written, "/bin/true");
+  EXPECT_EQ(a.args, (std::vector<std::string>{"--depth", "3"}));
+  EXPECT_EQ(a.dir, work_ / "run");
+  const std::vector<EngineOption> options{
+      {"Book", "x y"}, {"Depth", "12"}, {"Ponder", "false"}, {"Ratio", "1.5"}};
+  EXPECT_EQ(a.options, options);
+  EXPECT_EQ(a.protocol, Protocol::Mankalah);
+  EXPECT_EQ(a.restart, RestartPolicy::Always);
+  EXPECT_EQ(a.stderr_file, work_ / "logs" / "a.err");
+}
+
+TEST_F(ConfigTest, SwitchesAcceptOnOffStrings) {
+  std::string text = kMinimal;
+  text += "[variant]\nmajority = \"on\"\npie = \"off\"\n";
+  auto result = parse(text);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_TRUE(result->variant.majority);
+  EXPECT_FALSE(result->variant.pie);
+}
+
+TEST_F(ConfigTest, GauntletSeedDefaultsToTheFirstEngine) {
+  std::string text = kMinimal;
+  text.replace(text.find("name = \"t\"\n"), 11, "name = \"t\"\ntype = \"gauntlet\"\n");
+  auto result = parse(text);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result->tournament.seed_engines, std::vector<int>{0});
+}
+
+TEST_F(ConfigTest, RelativeCommandPrefersTheWorkingDirectory) {
+  write(work_ / "bots" / "both", "#!/bin/sh\n", true);
+  write(conf_ / "bots" / "both", "#!/bin/sh\n", true);
+  write(conf_ / "bots" / "conf-only", "#!/bin/sh\n", true);
+  std::string text = kMinimal;
+  text.replace(text.find("/bin/true"), 9, "bots/both");
+  text.replace(text.find("/bin/cat"), 8, "bots/conf-only");
+  auto result = parse(text);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result->engines[0].cmd, work_ / "bots" / "both");
+  EXPECT_EQ(result->engines[0].cmd_as_written, "bots/both");
+  EXPECT_EQ(result->engines[1].cmd, conf_ / "bots" / "conf-only");
+}
+
+TEST_F(ConfigTest, BareCommandIsLookedUpOnPath) {
+  auto found = resolve_command("sh", work_, conf_, "/nonexistent:" + (root_ / "bin").string() + ":/bin");
+  ASSERT_TRUE(found.ok()) << found.error();
+  EXPECT_EQ(*found, fs::path("/bin/sh"));
+  // A program of the same name on an earlier PATH entry wins, as in a shell.
+  write(root_ / "bin" / "sh", "#!/bin/sh\n", true);
+  found = resolve_command("sh", work_, conf_, "/nonexistent:" + (root_ / "bin").string() + ":/bin");
+  ASSERT_TRUE(found.ok()) << found.error();
+  EXPECT_EQ(*found, root_ / "bin" / "sh");
+  // Not on PATH: the working directory, then the config directory.
+  write(conf_ / "mybot", "#!/bin/sh\n", true);
+  found = resolve_command("mybot", work_, conf_, "/bin");
+  ASSERT_TRUE(found.ok()) << found.error();
+  EXPECT_EQ(*found, conf_ / "mybot");
+}
+
+TEST_F(ConfigTest, RelativeConfigDirectoryIsTakenFromTheWorkingDirectory) {
+  write(work_ / "cfg" / "bot", "#!/bin/sh\n", true);
+  auto found = resolve_command("bot", work_, "cfg", "");
+  ASSERT_TRUE(found.ok()) << found.error();
+  EXPECT_EQ(*found, work_ / "cfg" / "bot");
+  EXPECT_EQ(absolute_from("/a/b", "../c/./d/"), fs::path("/a/c/d"));
+  EXPECT_EQ(absolute_from("/a", "/x"), fs::path("/x"));
+}
+
+TEST_F(ConfigTest, EngineDirFallsBackToTheConfigDirectory) {
+  fs::create_directories(conf_ / "engines");
+  std::string text = kMinimal;
+  text += "dir = \"engines\"\n";
+  auto result = parse(text);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result->engines[1].dir, conf_ / "engines");
+}
+
+TEST_F(ConfigTest, LoadConfigReadsTheFileAndResolvesAgainstItsDirectory) {
+  write(conf_ / "book.txt", "1\n");
+  std::string text = kMinimal;
+  text += "[openings]\nfile = \"book.txt\"\n";
+  write(conf_ / "c.toml", text);
+  auto result = load_config(conf_ / "c.toml");
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result->source, (conf_ / "c.toml").string());
+  EXPECT_EQ(result->openings.file, conf_ / "book.txt");
+
+  write(conf_ / "bad.toml", "[tournament]\nname = 3\n");
+  result = load_config(conf_ / "bad.toml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error(), (conf_ / "bad.toml").string() + ":2:8: tournament.name must be a string, not an integer");
+
+  result = load_config(conf_ / "missing.toml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error(), (conf_ / "missing.toml").string() + ": the config file does not exist");
+}
+
+TEST(ConfigBook, SkipsCommentsAndBlankLinesAndAcceptsSwap) {
+  Variant pie;
+  pie.pie = true;
+  auto book = parse_book("# header\n\n  3 swap\t1 \r\n4 # comment\n", "b.txt", pie);
+  ASSERT_TRUE(book.ok()) << book.error();
+  const std::vector<Opening> expected{{Move::at(3), Move::swap(), Move::at(1)}, {Move::at(4)}};
+  EXPECT_EQ(*book, expected);
+
+  // 3 ends in the store: South moves again, and without the pie rule there is no swap.
+  auto bad = parse_book("3 swap\n", "b.txt", Variant{});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "b.txt:1:3: move swap is not legal here (legal: 1 2 4 5 6)");
+}
+
+TEST(ConfigRandomOpening, IsLegalAndLeavesTheGameRunning) {
+  for (int pits : {1, 2, 3, 6}) {
+    Variant v;
+    v.pits = pits;
+    v.seeds = 2;
+    for (int plies = 0; plies <= 4; ++plies) {
+      for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        SCOPED_TRACE("pits " + std::to_string(pits) + " plies " + std::to_string(plies) + " seed " +
+                     std::to_string(seed));
+        std::mt19937_64 rng(seed);
+        auto opening = random_opening(v, plies, rng);
+        if (!opening) continue;  // some tiny boards cannot last that long
+        ASSERT_EQ(opening->size(), static_cast<size_t>(plies));
+        Position p = start_position(v);
+        for (Move m : *opening) {
+          ASSERT_TRUE(is_legal(v, p, m));
+          apply(v, p, m);
+        }
+        EXPECT_FALSE(p.over);
+      }
+    }
+  }
+}
+
+TEST_F(ConfigTest, FingerprintCoversTheGamesButNotTheLogistics) {
+  auto base = parse(kMinimal);
+  ASSERT_TRUE(base.ok()) << base.error();
+  const std::string print = fingerprint(*base);
+  EXPECT_EQ(fingerprint_hash(*base).size(), 16u);
+
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = kMinimal;
+    text.replace(text.find(from), from.size(), to);
+    auto result = parse(text);
+    EXPECT_TRUE(result.ok()) << result.error();
+    return result.ok() ? fingerprint(*result) : std::string();
+  };
+  // Logistics: same fingerprint.
+  EXPECT_EQ(with("name = \"t\"\n", "name = \"other\"\nconcurrency = 4\noutput = \"x\"\n"
+                                   "rating_interval = 3\nprogress_interval = 1\n"),
+            print);
+  EXPECT_EQ(with("cmd = \"/bin/cat\"\n", "cmd = \"/bin/cat\"\nrestart = \"always\"\ndir = \"/tmp\"\n"),
+            print);
+  // Anything that changes the games: a different fingerprint.
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"name = \"t\"\n", "name = \"t\"\nrounds = 2\n"},
+           {"name = \"t\"\n", "name = \"t\"\nseed = 2\n"},
+           {"name = \"t\"\n", "name = \"t\"\nmax_plies = 10\n"},
+           {"name = \"t\"\n", "name = \"t\"\n[variant]\npie = true\n"},
+           {"base_ms = 1000", "base_ms = 1001"},
+           {"base_ms = 1000", "base_ms = 1000\nmargin_ms = 1"},
+           {"base_ms = 1000", "base_ms = 1000\n[openings]\nrandom_plies = 2"},
+           {"name = \"a\"", "name = \"c\""},
+           {"/bin/true\"\n", "/bin/true\"\nargs = [\"x\"]\n"},
+           {"/bin/true\"\n", "/bin/true\"\noptions = { Depth = 3 }\n"},
+       }) {
+    SCOPED_TRACE(to);
+    EXPECT_NE(with(from, to), print);
+  }
+  EXPECT_EQ(print.substr(0, print.find('\n')), "kalah-arena-config 1");
+}
+
+// The bundled examples must load (from the source tree, as the README runs them) whenever the
+// bots they name have been built.
+TEST(ConfigExamples, BundledConfigsAreValid) {
+  const fs::path source = KALAH_SOURCE_DIR;
+  for (const char* name : {"quick.toml", "gauntlet.toml", "variants.toml"}) {
+    SCOPED_TRACE(name);
+    const fs::path path = source / "configs" / name;
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto result = parse_config(text, path.string(), path.parent_path(), source);
+    if (!result.ok() && result.error().find("engine.cmd") != std::string::npos &&
+        result.error().find("not found") != std::string::npos)
+      GTEST_SKIP() << "bots not built: " << result.error();
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_EQ(result->tournament.name + ".toml", name);
+  }
+}
+
+}  // namespace
+}  // namespace kalah::arena

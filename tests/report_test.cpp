@@ -1,0 +1,511 @@
+// Standings (hand-checked numbers) and every reporter: JSON, Markdown, CSV,
+// PGN, HTML and the terminal table.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include <boost/json/parse.hpp>
+#include <fmt/format.h>
+
+#include "arena/report/reporters.h"
+#include "arena/report/reports.h"
+#include "arena/report/standings.h"
+#include "referee/record/record_json.h"
+
+namespace kalah::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+Outcome parse_result(const std::string& r) {
+  return r == "1-0" ? Outcome::FirstWins : r == "0-1" ? Outcome::SecondWins : Outcome::Draw;
+}
+
+// A game with the given result; the moves are a short legal start so that the
+// HTML replay has something to show (standings only read the result).
+GameRecord game(int n, const std::string& south, const std::string& north, const std::string& result,
+                Termination termination = Termination::Normal, std::optional<Forfeit> forfeit = std::nullopt) {
+  GameRecord g;
+  g.id = fmt::format("g{:02}", n);
+  g.round = (n + 1) / 2;
+  g.south = south;
+  g.north = north;
+  g.moves = {Move::at(3), Move::at(1), Move::at(2)};
+  g.opening = {Move::at(3)};
+  g.move_info.resize(2);
+  g.move_info[0].time_ms = 10;
+  g.move_info[1].time_ms = 20.5;
+  g.move_info[1].depth = 4;
+  g.result = parse_result(result);
+  g.store_south = 25;
+  g.store_north = 23;
+  g.termination = termination;
+  g.forfeit = std::move(forfeit);
+  g.started_at = "2026-12-02T12:00:00Z";
+  return g;
+}
+
+// 20 games among alpha, beta and gamma, counted by hand below.
+std::vector<GameRecord> hand_games() {
+  const std::string A = "alpha", B = "beta", C = "gamma";
+  return {
+      game(1, A, B, "1-0"),
+      game(2, B, A, "0-1"),
+      game(3, A, B, "1-0"),
+      game(4, B, A, "1/2-1/2"),
+      game(5, A, B, "1/2-1/2"),
+      game(6, B, A, "1-0"),
+      game(7, A, C, "1-0"),
+      game(8, C, A, "0-1"),
+      game(9, A, C, "1-0"),
+      game(10, C, A, "0-1", Termination::Time, Forfeit{C, "time", "no bestmove within 2050 ms"}),
+      game(11, B, C, "1-0"),
+      game(12, C, B, "1/2-1/2"),
+      game(13, B, C, "0-1", Termination::Crash, Forfeit{B, "crash", "killed by signal 11"}),
+      game(14, C, B, "0-1"),
+      game(15, B, C, "1-0", Termination::Illegal, Forfeit{C, "illegal", "bestmove 9 (legal: 1 2 4)"}),
+      game(16, C, B, "1-0"),
+      game(17, B, C, "1/2-1/2"),
+      game(18, C, B, "0-1", Termination::Protocol, Forfeit{C, "protocol", "'bestmuve 3'"}),
+      game(19, A, B, "1-0", Termination::Majority),
+      game(20, B, A, "1-0", Termination::Startup, Forfeit{A, "startup", "no kepok within 5000 ms"}),
+  };
+}
+
+const std::vector<std::string> kEngines = {"gamma", "beta", "alpha"};  // deliberately not in rank order
+
+const EngineStanding& find(const Standings& s, const std::string& name) {
+  for (const EngineStanding& e : s.engines)
+    if (e.name == name) return e;
+  throw std::runtime_error("no engine " + name);
+}
+
+// Tallies by hand (see hand_games):
+//   alpha: 12 games, 8 W 2 D 2 L = 9.0 points (75%), 1 forfeit (startup)
+//   beta:  16 games, 6 W 4 D 6 L = 8.0 points (50%), 1 forfeit (crash)
+//   gamma: 12 games, 2 W 2 D 8 L = 3.0 points (25%), 3 forfeits (time, illegal, protocol)
+//   South: 10 W 4 D 6 L = 12/20 = 60%
+TEST(ReportStandings, CountsMatchAHandTally) {
+  const Standings s = compute_standings(hand_games(), kEngines);
+  EXPECT_EQ(s.games, 20);
+  EXPECT_EQ(s.ignored, 0);
+  ASSERT_EQ(s.engines.size(), 3u);
+  EXPECT_EQ(s.engines[0].name, "alpha");
+  EXPECT_EQ(s.engines[1].name, "beta");
+  EXPECT_EQ(s.engines[2].name, "gamma");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(s.engines[i].rank, i + 1);
+
+  const EngineStanding& a = find(s, "alpha");
+  EXPECT_EQ(a.games, 12);
+  EXPECT_EQ(a.wins, 8);
+  EXPECT_EQ(a.draws, 2);
+  EXPECT_EQ(a.losses, 2);
+  EXPECT_DOUBLE_EQ(a.points, 9.0);
+  EXPECT_DOUBLE_EQ(a.score_pct, 75.0);
+  EXPECT_EQ(a.forfeits, 1);
+  EXPECT_EQ(a.forfeits_by_reason, (std::array<int, kForfeitReasons>{0, 0, 0, 0, 1}));
+
+  const EngineStanding& b = find(s, "beta");
+  EXPECT_EQ(b.games, 16);
+  EXPECT_EQ(b.wins, 6);
+  EXPECT_EQ(b.draws, 4);
+  EXPECT_EQ(b.losses, 6);
+  EXPECT_DOUBLE_EQ(b.points, 8.0);
+  EXPECT_DOUBLE_EQ(b.score_pct, 50.0);
+  EXPECT_EQ(b.forfeits, 1);
+  EXPECT_EQ(b.forfeits_by_reason, (std::array<int, kForfeitReasons>{0, 1, 0, 0, 0}));
+
+  const EngineStanding& c = find(s, "gamma");
+  EXPECT_EQ(c.games, 12);
+  EXPECT_EQ(c.wins, 2);
+  EXPECT_EQ(c.draws, 2);
+  EXPECT_EQ(c.losses, 8);
+  EXPECT_DOUBLE_EQ(c.points, 3.0);
+  EXPECT_DOUBLE_EQ(c.score_pct, 25.0);
+  EXPECT_EQ(c.forfeits, 3);
+  EXPECT_EQ(c.forfeits_by_reason, (std::array<int, kForfeitReasons>{1, 0, 1, 1, 0}));
+
+  // Elo: mean 0, in score order, finite intervals; LOS to the next one, none for the last.
+  EXPECT_NEAR(a.elo + b.elo + c.elo, 0.0, 1e-6);
+  EXPECT_GT(a.elo, b.elo);
+  EXPECT_GT(b.elo, c.elo);
+  for (const EngineStanding& e : s.engines) EXPECT_GT(e.ci95, 0);
+  ASSERT_TRUE(a.los_next && b.los_next);
+  EXPECT_GT(*a.los_next, 0.5);
+  EXPECT_LT(*a.los_next, 1.0);
+  EXPECT_GT(*b.los_next, 0.5);
+  EXPECT_FALSE(c.los_next);
+  EXPECT_FALSE(s.prior_used);
+}
+
+TEST(ReportStandings, CrosstableTerminationsAndFirstMover) {
+  const Standings s = compute_standings(hand_games(), kEngines);
+  // Rank order alpha, beta, gamma: [row][column] = points of row / games.
+  const auto cell = [&](int r, int c) { return std::pair(s.crosstable[r][c].points, s.crosstable[r][c].games); };
+  EXPECT_EQ(cell(0, 1), std::pair(5.0, 8));
+  EXPECT_EQ(cell(1, 0), std::pair(3.0, 8));
+  EXPECT_EQ(cell(0, 2), std::pair(4.0, 4));
+  EXPECT_EQ(cell(2, 0), std::pair(0.0, 4));
+  EXPECT_EQ(cell(1, 2), std::pair(5.0, 8));
+  EXPECT_EQ(cell(2, 1), std::pair(3.0, 8));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(cell(i, i), std::pair(0.0, 0));
+
+  const auto count = [&](Termination t) { return s.terminations[static_cast<int>(t)]; };
+  EXPECT_EQ(count(Termination::Normal), 14);
+  EXPECT_EQ(count(Termination::Majority), 1);
+  EXPECT_EQ(count(Termination::Adjudicated), 0);
+  EXPECT_EQ(count(Termination::Time), 1);
+  EXPECT_EQ(count(Termination::Crash), 1);
+  EXPECT_EQ(count(Termination::Illegal), 1);
+  EXPECT_EQ(count(Termination::Protocol), 1);
+  EXPECT_EQ(count(Termination::Startup), 1);
+
+  const FirstMover& fm = s.first_mover;
+  EXPECT_EQ(fm.games, 20);
+  EXPECT_EQ(fm.wins, 10);
+  EXPECT_EQ(fm.draws, 4);
+  EXPECT_EQ(fm.losses, 6);
+  EXPECT_DOUBLE_EQ(fm.score_pct, 60.0);
+  EXPECT_GT(fm.elo, 0);
+  EXPECT_GT(fm.ci95, 0);
+  // South's own score: Elo(0.6) = 400 log10(1.5).
+  EXPECT_NEAR(fm.raw_elo, 400 * std::log10(1.5), 1e-6);
+  EXPECT_GT(fm.los, 0.5);
+}
+
+// Two engines, colours balanced: alpha scores 3/4 as South and as North, so the
+// first-move term is 0 and the fit is the closed form 400 log10(0.75 / 0.25)
+// split evenly around the mean.
+TEST(ReportStandings, EloOfABalancedMatchHasAClosedForm) {
+  std::vector<GameRecord> games = {
+      game(1, "alpha", "beta", "1-0"),     game(2, "alpha", "beta", "1/2-1/2"),
+      game(3, "beta", "alpha", "0-1"),     game(4, "beta", "alpha", "1/2-1/2"),
+  };
+  const Standings s = compute_standings(games, {"alpha", "beta"});
+  const double diff = 400 * std::log10(3.0);
+  EXPECT_NEAR(find(s, "alpha").elo, diff / 2, 0.01);
+  EXPECT_NEAR(find(s, "beta").elo, -diff / 2, 0.01);
+  EXPECT_NEAR(s.first_mover.elo, 0.0, 0.01);
+  EXPECT_DOUBLE_EQ(s.first_mover.score_pct, 50.0);
+}
+
+TEST(ReportStandings, UnknownNamesAreAddedAndBadRecordsIgnored) {
+  std::vector<GameRecord> games = hand_games();
+  games.push_back(game(21, "delta", "alpha", "0-1"));
+  GameRecord unfinished = game(22, "alpha", "beta", "1-0");
+  unfinished.result = Outcome::Ongoing;
+  games.push_back(unfinished);
+  games.push_back(game(23, "alpha", "alpha", "1-0"));
+  const Standings s = compute_standings(games, {"alpha", "beta", "gamma", "idle"});
+  EXPECT_EQ(s.games, 21);
+  EXPECT_EQ(s.ignored, 2);
+  ASSERT_EQ(s.engines.size(), 5u);
+  EXPECT_EQ(find(s, "delta").games, 1);
+  // An engine without games is ranked last, with finite numbers.
+  EXPECT_EQ(s.engines.back().name, "idle");
+  EXPECT_EQ(s.engines.back().games, 0);
+  EXPECT_TRUE(std::isfinite(s.engines.back().elo));
+}
+
+// ---------------------------------------------------------------- reporters
+
+TEST(ReportCsv, HeaderAndRowsAreExact) {
+  const Standings s = compute_standings(hand_games(), kEngines);
+  const auto e = [&](int i) { return s.engines[i]; };
+  const auto f1 = [](double x) { return fmt::format("{:.1f}", x); };
+  const std::string expected =
+      "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
+      "forfeit_illegal,forfeit_protocol,forfeit_startup,los_next\n" +
+      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,{:.4f}\n", f1(e(0).elo), f1(e(0).ci95), *e(0).los_next) +
+      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,{:.4f}\n", f1(e(1).elo), f1(e(1).ci95), *e(1).los_next) +
+      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,\n", f1(e(2).elo), f1(e(2).ci95));
+  EXPECT_EQ(standings_csv(s), expected);
+}
+
+TEST(ReportCsv, NamesWithCommasAreQuoted) {
+  std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
+  const std::string csv = standings_csv(compute_standings(games, {}));
+  EXPECT_NE(csv.find("\"a,b\""), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\"say \"\"hi\"\"\""), std::string::npos) << csv;
+}
+
+TEST(ReportJson, HoldsStandingsCrosstableTerminationsAndFirstMover) {
+  const Standings s = compute_standings(hand_games(), kEngines);
+  const boost::json::value v = boost::json::parse(standings_json(s, "hand"));
+  EXPECT_EQ(v.at("event").as_string(), "hand");
+  EXPECT_EQ(v.at("games").as_int64(), 20);
+  const auto& engines = v.at("engines").as_array();
+  ASSERT_EQ(engines.size(), 3u);
+  EXPECT_EQ(engines[0].at("name").as_string(), "alpha");
+  EXPECT_EQ(engines[0].at("points").to_number<double>(), 9.0);
+  EXPECT_EQ(engines[2].at("forfeits_by_reason").at("illegal").as_int64(), 1);
+  EXPECT_TRUE(engines[2].at("los_next").is_null());
+  const auto& row = v.at("crosstable").as_array()[0];
+  EXPECT_EQ(row.at("name").as_string(), "alpha");
+  EXPECT_EQ(row.at("against").at("beta").at("points").to_number<double>(), 5.0);
+  EXPECT_EQ(row.at("against").at("gamma").at("games").as_int64(), 4);
+  EXPECT_EQ(v.at("terminations").at("normal").as_int64(), 14);
+  EXPECT_EQ(v.at("first_mover").at("south_wins").as_int64(), 10);
+}
+
+TEST(ReportMarkdown, HasEveryTable) {
+  const std::string md = standings_markdown(compute_standings(hand_games(), kEngines), "hand");
+  for (const char* part :
+       {"# hand: standings", "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | LOS next |",
+        "| 1 | alpha | +", "| 12 | 9.0 | 75.0% | 8 | 2 | 2 | 1 |", "## Crosstable", "|  | alpha | beta | gamma |",
+        "| alpha | · | 5.0/8 | 4.0/4 |", "| gamma | 0.0/4 | 3.0/8 | · |", "## Terminations", "| normal | 14 |",
+        "| majority | 1 |", "## Forfeits", "| gamma | 3 | 1 | 0 | 1 | 1 | 0 |", "## First-mover advantage",
+        "| 20 | 10 | 4 | 6 | 60.0% |"})
+    EXPECT_NE(md.find(part), std::string::npos) << "missing: " << part << "\n" << md;
+}
+
+TEST(ReportTable, ListsEnginesInRankOrder) {
+  const std::string table = format_standings_table(compute_standings(hand_games(), kEngines));
+  const std::size_t a = table.find("alpha"), b = table.find("beta"), c = table.find("gamma");
+  ASSERT_NE(c, std::string::npos) << table;
+  EXPECT_LT(a, b);
+  EXPECT_LT(b, c);
+  EXPECT_NE(table.find("Rank"), std::string::npos);
+  EXPECT_NE(table.find("75.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("20 games"), std::string::npos) << table;
+}
+
+// Reads a PGN file the way Ordo does (tags found line by line) and returns
+// (white, black, result) per game.
+std::vector<std::tuple<std::string, std::string, std::string>> ordo_read(const std::string& pgn) {
+  std::vector<std::tuple<std::string, std::string, std::string>> games;
+  std::string white, black, result;
+  std::istringstream in(pgn);
+  for (std::string line; std::getline(in, line);) {
+    const auto tag = [&](const std::string& name, std::string& out) {
+      const std::string open = "[" + name + " \"";
+      const std::size_t at = line.find(open);
+      if (at == std::string::npos) return;
+      const std::size_t end = line.find("\"]", at);
+      ASSERT_NE(end, std::string::npos) << line;
+      out = line.substr(at + open.size(), end - at - open.size());
+    };
+    tag("White", white);
+    tag("Black", black);
+    tag("Result", result);
+    if (!white.empty() && !black.empty() && !result.empty()) {
+      games.emplace_back(white, black, result);
+      white.clear(), black.clear(), result.clear();
+    }
+  }
+  return games;
+}
+
+TEST(ReportPgn, RatingToolsReadTagsAndResults) {
+  const std::vector<GameRecord> games = hand_games();
+  const std::string pgn = games_pgn(games, "hand");
+  const auto read = ordo_read(pgn);
+  ASSERT_EQ(read.size(), games.size());
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    EXPECT_EQ(std::get<0>(read[i]), games[i].south);
+    EXPECT_EQ(std::get<1>(read[i]), games[i].north);
+    EXPECT_EQ(std::get<2>(read[i]), to_string(games[i].result));
+  }
+  for (const char* part : {"[Event \"hand\"]", "[Site \"Kalah Arena\"]", "[Date \"2026.12.02\"]", "[Round \"1\"]",
+                           "[Variant \"pits=6 seeds=4 capture=standard ending=side-empty remainder=owner "
+                           "majority=off pie=off\"]",
+                           "[Termination \"time\"]", "[GameId \"g10\"]", "\n1. 3 1 2. 2 1-0\n",
+                           "{gamma forfeits (time): no bestmove within 2050 ms} 0-1\n"})
+    EXPECT_NE(pgn.find(part), std::string::npos) << "missing: " << part;
+
+  // BayesElo's lexer reads "1-", "0-" and "1/" as a result: only the last
+  // token of each movetext may start that way.
+  std::istringstream in(pgn);
+  int results = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '[') continue;
+    std::istringstream words(line);
+    std::vector<std::string> tokens;
+    for (std::string w; words >> w;) tokens.push_back(w);
+    bool in_comment = false;
+    for (std::size_t t = 0; t < tokens.size(); ++t) {
+      const std::string& w = tokens[t];
+      if (w.front() == '{') in_comment = true;
+      const bool looks_like_result = !in_comment && (w.rfind("1-", 0) == 0 || w.rfind("0-", 0) == 0 ||
+                                                     w.rfind("1/", 0) == 0);
+      if (w.back() == '}') in_comment = false;
+      if (looks_like_result) {
+        EXPECT_EQ(t + 1, tokens.size()) << line;
+        ++results;
+      }
+    }
+  }
+  EXPECT_EQ(results, 20);
+}
+
+TEST(ReportPgn, MovetextIsNumberedPerPlyPairAndWrapped) {
+  GameRecord g = game(1, "a", "b", "1/2-1/2");
+  g.moves.clear();
+  for (int i = 0; i < 60; ++i) g.moves.push_back(i == 1 ? Move::swap() : Move::at(1 + i % 6));
+  const std::string pgn = games_pgn({g}, "e");
+  std::string joined = pgn;
+  std::replace(joined.begin(), joined.end(), '\n', ' ');
+  EXPECT_NE(joined.find("1. 1 swap 2. 3 4 3. 5 6 4. 1 2"), std::string::npos) << pgn;
+  EXPECT_NE(joined.find("30. 5 6 1/2-1/2 "), std::string::npos) << pgn;
+  std::istringstream in(pgn);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '[') {  // movetext only
+      EXPECT_LT(line.size(), 80u) << line;
+    }
+}
+
+TEST(ReportHtml, IsSelfContainedAndHoldsEveryGame) {
+  const std::vector<GameRecord> games = hand_games();
+  const std::string html = report_html(compute_standings(games, kEngines), games, "hand <&> event");
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("<h1>hand &lt;&amp;&gt; event</h1>"), std::string::npos);
+  for (const GameRecord& g : games) EXPECT_NE(html.find("\"id\":\"" + g.id + "\""), std::string::npos) << g.id;
+  // The embedded boards come from the rules: after 3 (South, extra turn), 1, 2.
+  EXPECT_NE(html.find("\"boards\":[[4,4,4,4,4,4,0,4,4,4,4,4,4,0],[4,4,0,5,5,5,1,4,4,4,4,4,4,0],"
+                      "[0,5,1,6,6,5,1,4,4,4,4,4,4,0],[0,5,1,6,6,5,1,4,0,5,5,5,5,0]]"),
+            std::string::npos);
+}
+
+TEST(ReportHtml, EmbeddedJsonCannotCloseTheScript) {
+  std::vector<GameRecord> games = {game(1, "</script><b>", "x", "1-0")};
+  const std::string html = report_html(compute_standings(games, {}), games, "e");
+  EXPECT_EQ(html.find("</script><b>"), std::string::npos);
+  EXPECT_NE(html.find("\\u003c/script\\u003e\\u003cb\\u003e"), std::string::npos);
+}
+
+TEST(ReportHtml, IllegalMoveStopsTheReplayWithANote) {
+  GameRecord g = game(1, "a", "b", "0-1", Termination::Illegal, Forfeit{"a", "illegal", "bestmove 3"});
+  g.moves = {Move::at(3), Move::at(3)};  // pit 3 is empty on the extra turn
+  const std::string html = report_html(compute_standings({g}, {}), {g}, "e");
+  EXPECT_NE(html.find("Move 2 (3) is not legal in this position"), std::string::npos);
+}
+
+// No output may contain nan or inf, even when one engine won every game (its
+// plain maximum-likelihood Elo would be infinite).
+TEST(ReportAll, NoNanOrInfWhenOneEngineWinsEverything) {
+  std::vector<GameRecord> games;
+  int n = 0;
+  for (int round = 0; round < 3; ++round) {
+    games.push_back(game(++n, "champ", "b", "1-0"));
+    games.push_back(game(++n, "b", "champ", "0-1"));
+    games.push_back(game(++n, "champ", "c", "1-0"));
+    games.push_back(game(++n, "c", "champ", "0-1"));
+    games.push_back(game(++n, "b", "c", round == 0 ? "1/2-1/2" : "1-0"));
+  }
+  for (const std::vector<GameRecord>& set : {games, std::vector<GameRecord>{}, hand_games()}) {
+    const Standings s = compute_standings(set, {"champ", "b", "c"});
+    const std::string outputs[] = {standings_json(s, "e"), standings_markdown(s, "e"), standings_csv(s),
+                                   games_pgn(set, "e"), report_html(s, set, "e"), format_standings_table(s)};
+    const std::regex bad(R"(\b-?(nan|inf|infinity)\b)", std::regex::icase);
+    for (const std::string& out : outputs) EXPECT_FALSE(std::regex_search(out, bad)) << out;
+    for (const EngineStanding& e : s.engines) {
+      EXPECT_TRUE(std::isfinite(e.elo) && std::isfinite(e.ci95)) << e.name;
+      if (e.los_next) {
+        EXPECT_TRUE(std::isfinite(*e.los_next));
+      }
+    }
+  }
+  const Standings s = compute_standings(games, {"champ", "b", "c"});
+  EXPECT_TRUE(s.prior_used);
+  EXPECT_EQ(s.engines[0].name, "champ");
+  EXPECT_DOUBLE_EQ(s.engines[0].score_pct, 100.0);
+}
+
+// A game with random legal moves (for the written example files). With
+// `forfeit_at`, the engine to move after that many plies loses on time.
+GameRecord random_game(int n, const std::string& south, const std::string& north, std::uint64_t seed,
+                       const Variant& variant, std::optional<std::size_t> forfeit_at = std::nullopt) {
+  std::mt19937_64 rng(seed);
+  GameRecord g = game(n, south, north, "1-0");
+  g.variant = variant;
+  g.moves.clear();
+  g.opening.clear();
+  g.move_info.clear();
+  Position p = start_position(g.variant);
+  while (!p.over && g.moves.size() != forfeit_at) {
+    const MoveList legal = legal_moves(g.variant, p);
+    const Move m = legal.moves[std::uniform_int_distribution<int>(0, legal.size - 1)(rng)];
+    if (g.moves.size() < 2) {
+      g.opening.push_back(m);
+    } else {
+      g.move_info.emplace_back();
+      g.move_info.back().time_ms = 0.5 * static_cast<double>(1 + rng() % 60);
+      g.move_info.back().depth = 6;
+      g.move_info.back().score = static_cast<int>(rng() % 11) - 5;
+      g.move_info.back().nodes = static_cast<long long>(rng() % 5000);
+    }
+    g.moves.push_back(m);
+    apply(g.variant, p, m);
+  }
+  g.store_south = store(g.variant, p, Side::South);
+  g.store_north = store(g.variant, p, Side::North);
+  g.swapped = p.swapped;
+  g.duration_ms = 3.25 * static_cast<double>(g.moves.size());
+  if (p.over) {
+    g.result = outcome(g.variant, p);
+    return g;
+  }
+  const bool first_player_to_move = (p.to_move == Side::South) != p.swapped;
+  g.result = first_player_to_move ? Outcome::SecondWins : Outcome::FirstWins;
+  g.termination = Termination::Time;
+  g.forfeit = Forfeit{first_player_to_move ? south : north, "time", "no bestmove within 2050 ms"};
+  return g;
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Writes the reports of a small tournament. With KALAH_REPORT_EXAMPLES=DIR set,
+// they are also written to DIR (docs/FORMATS.md quotes them).
+TEST(ReportAll, WritesEveryFile) {
+  // Kalah(4,3) with the pie rule keeps the example lines short.
+  Variant variant;
+  variant.pits = 4;
+  variant.seeds = 3;
+  variant.pie = true;
+  std::vector<GameRecord> games;
+  const std::vector<std::string> names = {"alpha", "beta", "gamma"};
+  int n = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (i != j)
+        for (int k = 0; k < 2; ++k) {
+          ++n;
+          games.push_back(random_game(n, names[i], names[j], 1000 + n, variant,
+                                      n == 4 ? std::optional<std::size_t>(5) : std::nullopt));
+        }
+
+  std::vector<fs::path> dirs = {fs::temp_directory_path() / ("kalah-report-test-" + std::to_string(::getpid()))};
+  if (const char* examples = std::getenv("KALAH_REPORT_EXAMPLES")) dirs.emplace_back(examples);
+  for (const fs::path& dir : dirs) {
+    write_all_reports(dir, games, names, "example");
+    for (const char* file : kReportFiles) {
+      EXPECT_TRUE(fs::exists(dir / file)) << file;
+      EXPECT_FALSE(fs::exists(dir / (std::string(file) + ".tmp"))) << file;
+    }
+    EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(compute_standings(games, names)));
+    if (dir == dirs.front()) fs::remove_all(dir);
+  }
+  if (dirs.size() > 1) {
+    std::ofstream out(dirs[1] / "games.jsonl");
+    for (const GameRecord& g : games) out << to_json_line(g) << "\n";
+  }
+  EXPECT_THROW(write_all_reports("/proc/no-such-dir/x", games, names, "e"), ReportError);
+}
+
+}  // namespace
+}  // namespace kalah::report
