@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Kalah Arena needs (when missing) and builds it
 # into ./build (or $BUILD_DIR). Extra arguments go to the CMake configure step,
-# e.g. ./setup.sh -DKALAH_SANITIZE=ON.
+# e.g. ./setup.sh -DKALAH_SANITIZE=ON; $TARGETS (space-separated) limits the build.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -24,4 +24,6 @@ fi
 
 build_dir="${BUILD_DIR:-build}"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@"
-cmake --build "$build_dir" -j"$(nproc)"
+targets=()
+for t in ${TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"

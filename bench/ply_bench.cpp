@@ -47,9 +47,9 @@ struct PlyResult {
   long long plies;
 };
 
-PlyResult referee_us_per_ply(int games) {
+PlyResult referee_us_per_ply(const char* engine, int games) {
   kalah::EngineConfig config;
-  config.cmd = KALAH_BINARY_DIR "/tests/engines/instant_engine";
+  config.cmd = engine;
   config.name = "instant-a";
   kalah::EnginePlayer a(config);
   config.name = "instant-b";
@@ -78,19 +78,25 @@ PlyResult referee_us_per_ply(int games) {
 int main(int argc, char** argv) {
   const int games = argc > 1 ? std::atoi(argv[1]) : 2000;
   const int trips = argc > 2 ? std::atoi(argv[2]) : 200000;
-  std::vector<double> pings, plies;
-  long long ply_count = 0;
+  // instant_engine always plays its first non-empty pit (10-ply games);
+  // kalah-random is a bundled bot on the shared bot loop (random, ~40-ply games).
+  const char* engines[] = {KALAH_BINARY_DIR "/tests/engines/instant_engine", KALAH_BINARY_DIR "/bots/kalah-random"};
+  std::vector<double> pings, plies[2];
+  long long ply_count[2] = {0, 0};
   for (int run = 0; run < 3; ++run) {
     pings.push_back(ping_pong_us(trips));
-    const PlyResult r = referee_us_per_ply(games);
-    plies.push_back(r.us_per_ply);
-    ply_count = r.plies;
+    for (int e = 0; e < 2; ++e) {
+      const PlyResult r = referee_us_per_ply(engines[e], games);
+      plies[e].push_back(r.us_per_ply);
+      ply_count[e] = r.plies;
+    }
   }
   const double ping = *std::min_element(pings.begin(), pings.end());
-  const double ply = *std::min_element(plies.begin(), plies.end());
-  fmt::print("raw pipe ping-pong:      {:7.2f} us per round trip (best of 3 x {} trips)\n", ping, trips);
-  fmt::print("referee, instant engines: {:7.2f} us per ply        (best of 3 x {} games, {} plies)\n", ply, games,
-             ply_count);
-  fmt::print("ratio: {:.2f}x\n", ply / ping);
+  fmt::print("raw pipe ping-pong:            {:7.2f} us per round trip (best of 3 x {} trips)\n", ping, trips);
+  for (int e = 0; e < 2; ++e) {
+    const double ply = *std::min_element(plies[e].begin(), plies[e].end());
+    fmt::print("referee vs {:<20} {:7.2f} us per ply (best of 3 x {} games, {} plies) = {:.2f}x ping-pong\n",
+               e == 0 ? "instant_engine:" : "kalah-random:", ply, games, ply_count[e], ply / ping);
+  }
   return 0;
 }
