@@ -17,31 +17,6 @@ std::string legal_list(const Variant& v, const Position& p) {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Depth-first with random move order: the first path tried is a plain random walk; stepping back
-// only happens where a move would end the game before `left` reaches zero.
-bool walk(const Variant& v, const Position& p, int left, std::mt19937_64& rng, long& budget,
-          Opening& out) {
-  if (left == 0) return true;
-  MoveList list = legal_moves(v, p);
-  Move moves[Variant::kMaxPits];
-  int count = 0;
-  for (Move m : list)
-    if (!m.is_swap()) moves[count++] = m;
-  while (count > 0) {
-    if (--budget < 0) return false;
-    const int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(count));
-    const Move m = moves[pick];
-    moves[pick] = moves[--count];
-    const Position next = after(v, p, m);
-    if (next.over) continue;
-    out.push_back(m);
-    if (walk(v, next, left - 1, rng, budget, out)) return true;
-    out.pop_back();
-    if (budget < 0) return false;
-  }
-  return false;
-}
-
 }  // namespace
 
 Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_view path,
@@ -83,13 +58,5 @@ Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_vie
   return book;
 }
 
-std::optional<Opening> random_opening(const Variant& v, int plies, std::mt19937_64& rng,
-                                      long max_nodes) {
-  Opening out;
-  out.reserve(static_cast<size_t>(plies > 0 ? plies : 0));
-  long budget = max_nodes;
-  if (!walk(v, start_position(v), plies, rng, budget, out)) return std::nullopt;
-  return out;
-}
 
 }  // namespace kalah::arena

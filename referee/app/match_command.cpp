@@ -141,7 +141,12 @@ void run_match(const MatchOptions& o) {
   std::vector<Move> opening;
   for (int g = 0; g < o.games; ++g) {
     // Games come in colour-swapped pairs on the same opening.
-    if (g % 2 == 0) opening = random_opening(*variant, o.openings_plies, o.seed * 1000003 + g / 2);
+    if (g % 2 == 0) {
+      std::mt19937_64 rng(o.seed * 1000003 + static_cast<std::uint64_t>(g / 2));
+      std::optional<Opening> random = random_opening(*variant, o.openings_plies, rng);
+      if (!random) throw UsageError(fmt::format("no {}-ply opening leaves a game of this variant running", o.openings_plies));
+      opening = std::move(*random);
+    }
     const int south = g % 2;
     GameSettings s;
     s.id = fmt::format("g{}", g + 1);

@@ -1,29 +1,40 @@
 #include "referee/rules/opening.h"
 
-#include <random>
-
 namespace kalah {
 
-std::vector<Move> random_opening(const Variant& v, int plies, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Move> best;
-  // A random walk rarely runs into a finished game; retry a bounded number of
-  // times and keep the longest walk found.
-  for (int attempt = 0; attempt < 1000 && static_cast<int>(best.size()) < plies; ++attempt) {
-    std::vector<Move> moves;
-    Position p = start_position(v);
-    while (static_cast<int>(moves.size()) < plies) {
-      MoveList legal;
-      for (Move m : legal_moves(v, p))
-        if (!m.is_swap() && !after(v, p, m).over) legal.moves[legal.size++] = m;
-      if (legal.size == 0) break;
-      const Move m = legal.moves[std::uniform_int_distribution<int>(0, legal.size - 1)(rng)];
-      apply(v, p, m);
-      moves.push_back(m);
-    }
-    if (moves.size() > best.size()) best = std::move(moves);
+namespace {
+
+// Depth-first with random move order: the first path tried is a plain random walk; stepping back
+// only happens where a move would end the game before `left` reaches zero.
+bool walk(const Variant& v, const Position& p, int left, std::mt19937_64& rng, long& budget, Opening& out) {
+  if (left == 0) return true;
+  Move moves[Variant::kMaxPits];
+  int count = 0;
+  for (Move m : legal_moves(v, p))
+    if (!m.is_swap()) moves[count++] = m;
+  while (count > 0) {
+    if (--budget < 0) return false;
+    const int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(count));
+    const Move m = moves[pick];
+    moves[pick] = moves[--count];
+    const Position next = after(v, p, m);
+    if (next.over) continue;
+    out.push_back(m);
+    if (walk(v, next, left - 1, rng, budget, out)) return true;
+    out.pop_back();
+    if (budget < 0) return false;
   }
-  return best;
+  return false;
+}
+
+}  // namespace
+
+std::optional<Opening> random_opening(const Variant& v, int plies, std::mt19937_64& rng, long max_nodes) {
+  Opening out;
+  out.reserve(static_cast<size_t>(plies > 0 ? plies : 0));
+  long budget = max_nodes;
+  if (!walk(v, start_position(v), plies, rng, budget, out)) return std::nullopt;
+  return out;
 }
 
 }  // namespace kalah

@@ -1,16 +1,25 @@
 // Random openings: the forced first plies that make game pairs differ.
 #pragma once
 
-#include <cstdint>
+#include <optional>
+#include <random>
 #include <vector>
 
 #include "referee/rules/position.h"
 
 namespace kalah {
 
-// A uniformly random sequence of `plies` legal moves from the start, never
-// one that ends the game and never the pie swap; the same seed gives the
-// same opening. Fewer plies only if no longer sequence exists.
-std::vector<Move> random_opening(const Variant& v, int plies, std::uint64_t seed);
+using Opening = std::vector<Move>;
+
+// How many positions random_opening() may visit before it gives up.
+inline constexpr long kOpeningSearchNodes = 1'000'000;
+
+// A random opening of exactly `plies` moves after which the game is still running: a random walk
+// over pit moves (never `swap`) that steps back when a move would end the game, so the result is
+// a function of the generator's state alone. Moves are drawn with rng() % count, which is the same
+// on every standard library (std::uniform_int_distribution is not). nullopt when no such opening
+// was found within `max_nodes` positions.
+std::optional<Opening> random_opening(const Variant& variant, int plies, std::mt19937_64& rng,
+                                      long max_nodes = kOpeningSearchNodes);
 
 }  // namespace kalah
