@@ -2,6 +2,7 @@
 // resume support (arena/journal).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -237,7 +238,8 @@ class JournalTest : public ::testing::Test {
     journal::TournamentMeta m;
     m.fingerprint = std::move(fingerprint);
     m.engines = {"alpha", "beta", "gamma"};
-    m.settings = {{"variant", "pits=6 seeds=4"}, {"time", "2000+20 ms"}};
+    m.settings = {{"variant", "pits=4 seeds=3 capture=standard ending=side-empty remainder=owner majority=off pie=on"},
+                  {"time", "2000+20 ms"}};
     return m;
   }
 
@@ -488,6 +490,10 @@ TEST_F(JournalTest, MetaFileRoundTrips) {
   EXPECT_EQ(*stored, expected);
   EXPECT_EQ(stored->created_at.size(), 20u);  // 2026-12-02T12:00:00Z
   EXPECT_FALSE(journal::meta_from_text("{\"format\":1,\"fingerprint\":\"x\",\"engines\":[],\"extra\":1}").ok());
+  // KALAH_REPORT_EXAMPLES=DIR keeps a copy for docs/FORMATS.md (report_test writes the other files).
+  if (const char* examples = std::getenv("KALAH_REPORT_EXAMPLES"))
+    fs::copy_file(dir_ / "tournament.json", fs::path(examples) / "tournament.json",
+                  fs::copy_options::overwrite_existing);
 }
 
 TEST_F(JournalTest, ConcurrentAppendsWriteWholeLines) {

@@ -435,7 +435,7 @@ GameRecord random_game(int n, const std::string& south, const std::string& north
   while (!p.over && g.moves.size() != forfeit_at) {
     const MoveList legal = legal_moves(g.variant, p);
     const Move m = legal.moves[std::uniform_int_distribution<int>(0, legal.size - 1)(rng)];
-    if (g.moves.size() < 2) {
+    if (g.moves.empty()) {  // a one-ply opening
       g.opening.push_back(m);
     } else {
       g.move_info.emplace_back();

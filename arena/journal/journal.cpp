@@ -29,6 +29,13 @@ struct Journal::State {
 
 namespace {
 
+// fs::exists without the exception: an unreadable path counts as absent here
+// and the open() that follows reports the real problem.
+bool path_exists(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
 std::string backup_suffix(int k) { return k == 1 ? ".bak" : ".bak" + std::to_string(k); }
 
 // Moves every existing results file to <name>.bak<k>, one k for all of them,
@@ -36,11 +43,11 @@ std::string backup_suffix(int k) { return k == 1 ? ".bak" : ".bak" + std::to_str
 std::optional<std::string> move_aside(const fs::path& dir, std::vector<std::string>& warnings) {
   std::vector<std::string> existing;
   for (const std::string& name : results_files())
-    if (fs::exists(dir / name)) existing.push_back(name);
+    if (path_exists(dir / name)) existing.push_back(name);
   if (existing.empty()) return std::nullopt;
   int k = 1;
   while (std::any_of(existing.begin(), existing.end(),
-                     [&](const std::string& name) { return fs::exists(dir / (name + backup_suffix(k))); }))
+                     [&](const std::string& name) { return path_exists(dir / (name + backup_suffix(k))); }))
     ++k;
   std::string moved;
   for (const std::string& name : existing) {
@@ -85,8 +92,8 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
 
   const fs::path games_path = dir / kGamesFile;
   const fs::path meta_path = dir / kMetaFile;
-  const bool has_games = fs::exists(games_path);
-  if (fs::exists(meta_path)) {
+  const bool has_games = path_exists(games_path);
+  if (path_exists(meta_path)) {
     Expected<TournamentMeta> stored = read_meta(meta_path);
     if (!stored) return Error{stored.error() + kFreshAdvice};
     if (!same_tournament(*stored, meta))
@@ -185,17 +192,18 @@ const TournamentMeta& Journal::meta() const { return state_->meta; }
 const fs::path& Journal::dir() const { return state_->dir; }
 
 Expected<StoredResults> read_results(const fs::path& dir) {
-  if (!fs::is_directory(dir)) return Error{dir.string() + ": no such results directory"};
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Error{dir.string() + ": no such results directory"};
   StoredResults out;
   const fs::path meta_path = dir / kMetaFile;
-  if (fs::exists(meta_path)) {
+  if (path_exists(meta_path)) {
     Expected<TournamentMeta> meta = read_meta(meta_path);
     if (!meta) return Error{meta.error()};
     out.meta = *meta;
     out.has_meta = true;
   }
   const fs::path games_path = dir / kGamesFile;
-  if (!fs::exists(games_path)) return Error{games_path.string() + ": no journal in this directory"};
+  if (!path_exists(games_path)) return Error{games_path.string() + ": no journal in this directory"};
   Expected<GamesFile> loaded = read_games(games_path);
   if (!loaded) return Error{loaded.error()};
   GamesFile file = std::move(loaded).value();

@@ -165,7 +165,7 @@ std::string elo_chart(const Standings& s) {
   std::string out = fmt::format(
       "<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Elo with 95% "
       "intervals\">\n",
-      kLabel + kPlot + 70, height);
+      kLabel + kPlot + 120, height);
   const double bottom = kTop + kRow * static_cast<double>(s.engines.size());
   for (double t = -limit; t <= limit + 1e-9; t += step)
     out += fmt::format(

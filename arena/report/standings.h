@@ -57,7 +57,7 @@ struct Standings {
   FirstMover first_mover;
   int games = 0;    // games counted
   int ignored = 0;  // records not counted: no result, an engine against itself, or an empty name
-  bool prior_used = false;  // the ratings needed the weak prior (someone scored 100% or 0%)
+  bool prior_used = false;  // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
 };
 
 // Engines are `engine_names` (in that order) plus any other name found in the

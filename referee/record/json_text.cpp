@@ -84,7 +84,32 @@ class Writer {
     out_ += ']';
   }
 
+  static bool is_flat(const boost::json::object& o) {
+    for (const auto& kv : o)
+      if (kv.value().is_array() || kv.value().is_object()) return false;
+    return true;
+  }
+
+  // A small object of scalars, {"games": 4, "points": 2.5}, fits on one line
+  // when pretty-printing.
+  bool write_inline(const boost::json::object& o) {
+    constexpr std::size_t kMaxInline = 100;
+    if (options_.indent == 0 || o.empty() || !is_flat(o)) return false;
+    std::string line = "{";
+    for (const auto& kv : o) {
+      if (line.size() > 1) line += ", ";
+      append_json_string(line, std::string_view(kv.key()), options_.html_safe);
+      line += ": ";
+      line += json_text(kv.value(), options_);
+    }
+    line += '}';
+    if (line.size() > kMaxInline) return false;
+    out_ += line;
+    return true;
+  }
+
   void write_object(const boost::json::object& o, int depth) {
+    if (write_inline(o)) return;
     out_ += '{';
     bool first = true;
     for (const auto& kv : o) {
