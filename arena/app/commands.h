@@ -17,5 +17,7 @@ int& exit_code();
 
 void add_run_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_stats_command(CLI::App& app);
+void add_sprt_command(CLI::App& app);
 
 }  // namespace kalah::arena_app

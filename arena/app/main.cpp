@@ -19,10 +19,14 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  arena run configs/quick.toml                 play (or resume) a tournament\n"
       "  arena run configs/quick.toml --fresh         start over, moving old results aside\n"
-      "  arena report results/quick                   rewrite standings, PGN and HTML from the journal\n");
+      "  arena report results/quick                   rewrite standings, PGN and HTML from the journal\n"
+      "  arena sprt --base OLD --test NEW --tc 10+0.1 play game pairs until the SPRT decides\n"
+      "  arena stats --penta 10,100,200,120,15        Elo, LOS, nElo (and --sprt) from counts\n");
   app.require_subcommand(1);
   add_run_command(app);
   add_report_command(app);
+  add_sprt_command(app);
+  add_stats_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

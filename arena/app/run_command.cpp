@@ -4,6 +4,7 @@
 #include "arena/app/commands.h"
 #include "arena/app/interrupts.h"
 #include "arena/app/progress.h"
+#include "arena/app/sprt.h"
 #include "arena/config/config.h"
 #include "arena/journal/journal.h"
 #include "arena/report/reporters.h"
@@ -47,10 +48,10 @@ void run(const RunOptions& o) {
   arena::Config config = std::move(loaded).value();
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;
-  for (const arena::EngineConfig& e : config.engines)
-    if (e.protocol != arena::Protocol::Kep)
-      throw UsageError(fmt::format("{}: engine '{}': protocol '{}' is not supported by this version (only kep)",
-                                   config.source, e.name, to_string(e.protocol)));
+  if (config.sprt) {  // an [sprt] table makes it a match until the test decides
+    run_sprt(config, o.fresh);
+    return;
+  }
 
   const std::filesystem::path dir = config.results_dir();
   Expected<journal::Journal> opened = journal::Journal::open(dir, meta_for(config), o.fresh);

@@ -75,7 +75,7 @@ constexpr const char* kFreshAdvice = "; use --fresh to start over (the old files
 const std::vector<std::string>& results_files() {
   static const std::vector<std::string> files = {
       kGamesFile,      kMetaFile,   "standings.json", "standings.md",
-      "standings.csv", "games.pgn", "report.html",
+      "standings.csv", "games.pgn", "report.html", "sprt.json",
   };
   return files;
 }

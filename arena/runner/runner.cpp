@@ -55,21 +55,23 @@ kalah::EngineConfig Runner::engine_config(const Config& config, int engine) {
   c.startup_timeout = std::chrono::milliseconds(config.time.startup_ms);
   c.ping_timeout = std::chrono::milliseconds(config.time.ping_ms);
   c.restart_each_game = e.restart == RestartPolicy::Always;
+  c.protocol = e.protocol == Protocol::Mankalah ? kalah::EngineConfig::Protocol::Mankalah
+                                                : kalah::EngineConfig::Protocol::Kep;
   return c;
 }
 
-EnginePlayer& Runner::player(std::map<int, std::unique_ptr<EnginePlayer>>& cache, int engine) {
+Player& Runner::player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine) {
   auto it = cache.find(engine);
   if (it != cache.end()) return *it->second;
   // Keep a worker's engines alive across its games, but not without bound:
   // in a large round robin, quit the others before starting a fifth.
   constexpr size_t kMaxEnginesPerWorker = 4;
   if (cache.size() >= kMaxEnginesPerWorker) cache.clear();
-  return *cache.emplace(engine, std::make_unique<EnginePlayer>(engine_config(config_, engine))).first->second;
+  return *cache.emplace(engine, make_player(engine_config(config_, engine))).first->second;
 }
 
 void Runner::work() {
-  std::map<int, std::unique_ptr<EnginePlayer>> engines;
+  std::map<int, std::unique_ptr<ProcessPlayer>> engines;
   while (!stop_) {
     std::optional<GameSpec> spec;
     {
@@ -77,8 +79,8 @@ void Runner::work() {
       spec = source_.next();
     }
     if (!spec) break;
-    EnginePlayer& south = player(engines, spec->south);
-    EnginePlayer& north = player(engines, spec->north);
+    Player& south = player(engines, spec->south);
+    Player& north = player(engines, spec->north);
     {
       std::lock_guard lock(mutex_);
       if (stop_) break;
@@ -117,7 +119,7 @@ void Runner::interrupt() {
   stop_ = true;
   // Each engine leads its own process group: kill the groups of the games in
   // flight so their reads end at once; the workers then reap them.
-  for (EnginePlayer* p : active_) {
+  for (Player* p : active_) {
     if (p->pid() > 0) ::kill(-p->pid(), SIGKILL);
   }
 }

@@ -39,7 +39,7 @@ class Runner {
 
  private:
   void work();
-  EnginePlayer& player(std::map<int, std::unique_ptr<EnginePlayer>>& cache, int engine);
+  Player& player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine);
 
   const Config& config_;
   journal::Journal& journal_;
@@ -47,7 +47,7 @@ class Runner {
   OnGame on_game_;
   std::mutex mutex_;
   std::atomic<bool> stop_{false};
-  std::set<EnginePlayer*> active_;  // players in a running game, for interrupt()
+  std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;
 };
 

@@ -63,8 +63,10 @@ EngineConfig parse_engine(const std::vector<std::string>& tokens, const MatchOpt
     else if (key == "arg") e.args.push_back(value);
     else if (key == "dir") e.dir = value;
     else if (key == "stderr") e.stderr_log = value;
+    else if (key == "protocol" && (value == "kep" || value == "mankalah"))
+      e.protocol = value == "kep" ? EngineConfig::Protocol::Kep : EngineConfig::Protocol::Mankalah;
     else if (key.rfind("option.", 0) == 0 && key.size() > 7) e.options.emplace_back(key.substr(7), value);
-    else throw UsageError("--engine: unknown key '" + key + "' (known: cmd, name, arg, dir, stderr, option.NAME)");
+    else throw UsageError("--engine: unknown key '" + key + "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
   }
   if (e.cmd.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd).filename().string();
@@ -136,7 +138,7 @@ void run_match(const MatchOptions& o) {
   std::FILE* summary_stream = o.out.empty() ? stderr : stdout;
 
   process::become_subreaper();
-  EnginePlayer players[2] = {EnginePlayer(configs[0]), EnginePlayer(configs[1])};
+  std::unique_ptr<ProcessPlayer> players[2] = {make_player(configs[0]), make_player(configs[1])};
   stats::Trinomial score;  // from the first engine's view
   std::vector<Move> opening;
   for (int g = 0; g < o.games; ++g) {
@@ -155,7 +157,7 @@ void run_match(const MatchOptions& o) {
     s.time = time;
     s.opening = opening;
     s.max_plies = o.max_plies;
-    const GameRecord r = play_game(players[south], players[1 - south], s);
+    const GameRecord r = play_game(*players[south], *players[1 - south], s);
     out << to_json_line(r) << '\n';
     out.flush();
     const double first_points = r.result == Outcome::Draw ? 0.5 : (r.result == Outcome::FirstWins) == (south == 0);
@@ -173,7 +175,7 @@ void add_match_command(CLI::App& app) {
   auto o = std::make_shared<MatchOptions>();
   CLI::App* cmd = app.add_subcommand("match", "Play games between two engines; one JSON line per game");
   cmd->add_option("--engine", o->engines,
-                  "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [option.NAME=VALUE]... (give twice)")
+                  "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]... (give twice)")
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "referee/engine/mankalah_player.h"
 #include "referee/process/engine_process.h"
 
 namespace kalah {
@@ -14,7 +15,9 @@ std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()) +
 
 }  // namespace
 
-EnginePlayer::EnginePlayer(EngineConfig config) : config_(std::move(config)) {
+// ---- ProcessPlayer --------------------------------------------------------
+
+ProcessPlayer::ProcessPlayer(EngineConfig config) : config_(std::move(config)) {
   if (!config_.comm_log.empty()) {
     comm_log_ = std::fopen(config_.comm_log.c_str(), "a");
     // Line-buffered appends keep the lines of several engines in order.
@@ -22,12 +25,12 @@ EnginePlayer::EnginePlayer(EngineConfig config) : config_(std::move(config)) {
   }
 }
 
-EnginePlayer::~EnginePlayer() {
+ProcessPlayer::~ProcessPlayer() {
   stop();
   if (comm_log_) std::fclose(comm_log_);
 }
 
-void EnginePlayer::log(char direction, std::string_view line) {
+void ProcessPlayer::log(char direction, std::string_view line) {
   if (!comm_log_) return;
   for (size_t start = 0; start <= line.size();) {
     const size_t end = std::min(line.find('\n', start), line.size());
@@ -36,35 +39,51 @@ void EnginePlayer::log(char direction, std::string_view line) {
   }
 }
 
-bool EnginePlayer::send(const std::string& text, Deadline deadline) {
+bool ProcessPlayer::send(const std::string& text, Deadline deadline) {
   log('>', text);
   return process_->write_line(text, deadline);
 }
 
-void EnginePlayer::stop() {
+int ProcessPlayer::read(Deadline deadline) {
+  const process::Status status = process_->read_line(deadline, line_);
+  if (status == process::Status::Ok) log('<', line_);
+  return static_cast<int>(status);
+}
+
+void ProcessPlayer::stop() {
   if (!process_) return;
   pid_ = -1;
-  log('>', "quit");
+  if (config_.protocol == EngineConfig::Protocol::Kep) log('>', "quit");
   process_->shutdown(config_.quit_grace);
   process_.reset();
   if (comm_log_) std::fflush(comm_log_);
 }
 
-void EnginePlayer::forfeited() {
-  // The engine may be hung, half-way through a line, or still searching:
-  // nothing it says can be trusted for the next game.
+void ProcessPlayer::kill_now() {
   pid_ = -1;
   if (process_) process_->kill();
   process_.reset();
 }
 
-std::optional<Fault> EnginePlayer::crash_fault(const char* while_doing) {
+void ProcessPlayer::forfeited() {
+  // The engine may be hung, half-way through a line, or still searching:
+  // nothing it says can be trusted for the next game.
+  kill_now();
+}
+
+std::string ProcessPlayer::describe_exit() {
+  if (!process_) return "not running";
+  const auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
+  return exit ? exit->describe() : "still running";
+}
+
+Fault ProcessPlayer::crash_fault(const char* while_doing) {
   const auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
   std::string detail = exit ? exit->describe() : "closed its output but kept running";
   return Fault{Termination::Crash, detail + " " + while_doing};
 }
 
-std::optional<Fault> EnginePlayer::start() {
+std::optional<Fault> ProcessPlayer::spawn() {
   stop();
   ++starts_;
   process::SpawnSpec spec;
@@ -76,20 +95,48 @@ std::optional<Fault> EnginePlayer::start() {
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return Fault{Termination::Startup, error->message};
   process_ = std::move(std::get<std::unique_ptr<process::EngineProcess>>(spawned));
   pid_ = process_->pid();
+  return std::nullopt;
+}
 
+Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowed,
+                                const std::function<bool(Reply&)>& parse) {
+  Reply reply;
+  const Deadline deadline = start + allowed;
+  for (;;) {
+    const auto status = static_cast<process::Status>(read(deadline));
+    reply.elapsed_ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
+    switch (status) {
+      case process::Status::Ok: break;
+      case process::Status::Timeout:
+        reply.fault = Fault{Termination::Time, "no move within " + ms(allowed)};
+        return reply;
+      case process::Status::TooLong:
+        reply.fault = Fault{Termination::Protocol, "line too long: " + kep::shorten(line_)};
+        return reply;
+      case process::Status::Eof:
+      case process::Status::Error:
+        reply.fault = crash_fault("(while thinking)");
+        return reply;
+    }
+    if (parse(reply)) return reply;
+  }
+}
+
+// ---- EnginePlayer (KEP) ---------------------------------------------------
+
+std::optional<Fault> EnginePlayer::start() {
+  if (std::optional<Fault> f = spawn()) return f;
   const Deadline deadline = SteadyClock::now() + config_.startup_timeout;
   auto fail = [&](std::string why) {
-    pid_ = -1;
-    process_->kill();
-    process_.reset();
+    kill_now();
     return Fault{Termination::Startup, std::move(why)};
   };
   if (!send("kep", deadline)) return fail("could not write to the engine: " + describe_exit());
   for (;;) {
-    const process::Status status = process_->read_line(deadline, line_);
+    const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout) return fail("no kepok within " + ms(config_.startup_timeout));
-    if (status != process::Status::Ok) return fail(std::string(process::to_string(status)) + " before kepok: " + describe_exit());
-    log('<', line_);
+    if (status != process::Status::Ok)
+      return fail(std::string(process::to_string(status)) + " before kepok: " + describe_exit());
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* id = std::get_if<kep::IdName>(&m)) id_name_ = id->name;
     if (std::holds_alternative<kep::KepOk>(m)) break;
@@ -101,12 +148,6 @@ std::optional<Fault> EnginePlayer::start() {
   return std::nullopt;
 }
 
-std::string EnginePlayer::describe_exit() {
-  if (!process_) return "not running";
-  const auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
-  return exit ? exit->describe() : "still running";
-}
-
 std::optional<Fault> EnginePlayer::new_game(const Variant& v) {
   if (process_ && (config_.restart_each_game || !process_->running())) stop();
   if (!process_) {
@@ -115,61 +156,40 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v) {
   const Deadline deadline = SteadyClock::now() + config_.ping_timeout;
   if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)");
   for (;;) {
-    const process::Status status = process_->read_line(deadline, line_);
+    const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout)
       return Fault{Termination::Protocol, "no readyok within " + ms(config_.ping_timeout)};
     if (status != process::Status::Ok) return crash_fault("(waiting for readyok)");
-    log('<', line_);
     if (std::holds_alternative<kep::ReadyOk>(kep::parse_engine_line(line_))) return std::nullopt;
   }
 }
 
 Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) {
-  Reply reply;
-  if (!process_) {
-    reply.fault = Fault{Termination::Crash, "not running"};
-    return reply;
-  }
+  if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   // One write per ply: the position and the go command together.
   const std::string request = kep::format(kep::PositionCmd{moves}) + "\n" + kep::format(go);
   const Deadline start = SteadyClock::now();
-  const Deadline deadline = start + allowed;
-  auto elapsed = [&] { return std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count(); };
-  if (!send(request, deadline)) {
-    reply.fault = crash_fault("(on go)");
-    return reply;
-  }
-  for (;;) {
-    const process::Status status = process_->read_line(deadline, line_);
-    reply.elapsed_ms = elapsed();
-    switch (status) {
-      case process::Status::Ok: break;
-      case process::Status::Timeout:
-        reply.fault = Fault{Termination::Time, "no bestmove within " + ms(allowed)};
-        return reply;
-      case process::Status::TooLong:
-        reply.fault = Fault{Termination::Protocol, "line too long: " + kep::shorten(line_)};
-        return reply;
-      case process::Status::Eof:
-      case process::Status::Error:
-        reply.fault = crash_fault("(while thinking)");
-        return reply;
-    }
-    log('<', line_);
+  if (!send(request, start + allowed)) return Reply{crash_fault("(on go)"), {}, 0, {}};
+  return await_move(start, allowed, [&](Reply& reply) {
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* best = std::get_if<kep::BestMove>(&m)) {
       reply.move = best->move;
-      return reply;
+      return true;
     }
     if (auto* info = std::get_if<kep::Info>(&m)) {
       if (info->depth || info->score || info->nodes) reply.info = std::move(*info);
-      continue;
+      return false;
     }
-    if (line_.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line_.find_first_not_of(" \t\r") == std::string::npos) return false;
     // Between go and bestmove only info lines may come: anything else is where a move was due.
     reply.fault = Fault{Termination::Protocol, "expected bestmove, got: " + kep::shorten(line_)};
-    return reply;
-  }
+    return true;
+  });
+}
+
+std::unique_ptr<ProcessPlayer> make_player(EngineConfig config) {
+  if (config.protocol == EngineConfig::Protocol::Mankalah) return std::make_unique<MankalahPlayer>(std::move(config));
+  return std::make_unique<EnginePlayer>(std::move(config));
 }
 
 }  // namespace kalah

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,44 +32,69 @@ struct EngineConfig {
   std::chrono::milliseconds ping_timeout{5000};     // newgame + isready -> readyok
   std::chrono::milliseconds quit_grace{200};        // after quit, before SIGKILL
   bool restart_each_game = false;
+  enum class Protocol { Kep, Mankalah } protocol = Protocol::Kep;
 };
 
-class EnginePlayer : public Player {
+// What KEP and adapter players share: one engine child process, its
+// communication log, and how its misbehaviour is described.
+class ProcessPlayer : public Player {
  public:
-  explicit EnginePlayer(EngineConfig config);
-  ~EnginePlayer() override;
+  explicit ProcessPlayer(EngineConfig config);
+  ~ProcessPlayer() override;
 
   const std::string& name() const override { return config_.name; }
-  std::optional<Fault> new_game(const Variant& v) override;
-  Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
   void forfeited() override;
+  int pid() const override { return pid_; }
 
-  // Starts the engine and completes the handshake (new_game does it when needed).
-  std::optional<Fault> start();
   // Quits the engine (grace period, then SIGKILL to its group); the next game restarts it.
   void stop();
-  // What the engine said about itself in the handshake.
-  const std::string& engine_id_name() const { return id_name_; }
-  // The running engine's pid (its process group id), or -1; safe from any thread.
-  int pid() const { return pid_; }
   int restarts() const { return starts_ > 0 ? starts_ - 1 : 0; }
 
- private:
+ protected:
   using Deadline = std::chrono::steady_clock::time_point;
+  // Starts the process; a failure is a `startup` fault.
+  std::optional<Fault> spawn();
+  // Writes one or more lines ('\n'-separated) in one write.
   bool send(const std::string& text, Deadline deadline);
+  // Reads one line into line_ (logged when it is a line).
+  int read(Deadline deadline);  // a process::Status
   // A crash fault naming how the engine ended (waits briefly for its exit).
-  std::optional<Fault> crash_fault(const char* while_doing);
+  Fault crash_fault(const char* while_doing);
   std::string describe_exit();
   void log(char direction, std::string_view line);
+  void kill_now();
+  // Waits for the reply to a move request: the line `parse` turns into a move.
+  // Reads lines until `parse` returns true for one (it fills in the move or a fault).
+  Reply await_move(Deadline start, std::chrono::milliseconds allowed, const std::function<bool(Reply&)>& parse);
 
   EngineConfig config_;
   std::unique_ptr<process::EngineProcess> process_;
-  std::FILE* comm_log_ = nullptr;
-  std::string id_name_;
   std::string line_;  // reused read buffer
+
+ private:
+  std::FILE* comm_log_ = nullptr;
   std::atomic<int> pid_{-1};
   int starts_ = 0;
-  bool in_game_ = false;
 };
+
+// A player speaking KEP (docs/PROTOCOL.md); the engine persists across games.
+class EnginePlayer : public ProcessPlayer {
+ public:
+  explicit EnginePlayer(EngineConfig config) : ProcessPlayer(std::move(config)) {}
+
+  std::optional<Fault> new_game(const Variant& v) override;
+  Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
+
+  // Starts the engine and completes the handshake (new_game does it when needed).
+  std::optional<Fault> start();
+  // What the engine said about itself in the handshake.
+  const std::string& engine_id_name() const { return id_name_; }
+
+ private:
+  std::string id_name_;
+};
+
+// Makes the player for an engine's protocol.
+std::unique_ptr<ProcessPlayer> make_player(EngineConfig config);
 
 }  // namespace kalah

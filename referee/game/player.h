@@ -35,6 +35,10 @@ class Player {
   virtual Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) = 0;
   // The player lost by forfeit: it may be in any state; restart it before the next game.
   virtual void forfeited() {}
+  // The game is over (after forfeited(), if it forfeited); `moves` are all its moves.
+  virtual void game_over(const std::vector<Move>& /*moves*/) {}
+  // The process id of the engine behind this player, or -1 (safe from any thread).
+  virtual int pid() const { return -1; }
 };
 
 }  // namespace kalah

@@ -1,0 +1,116 @@
+#include "arena/runner/sprt_source.h"
+
+#include <cassert>
+#include <charconv>
+
+namespace kalah::arena {
+
+namespace {
+
+double south_score(Outcome o) {
+  switch (o) {
+    case Outcome::FirstWins: return 1.0;
+    case Outcome::SecondWins: return 0.0;
+    case Outcome::Draw: return 0.5;
+    case Outcome::Ongoing: break;
+  }
+  assert(false && "a journaled game always has a result");
+  return 0.5;
+}
+
+// Reads a non-negative decimal number at the front of `text`, advancing it.
+std::optional<int> read_int(std::string_view& text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end == text.data() || value < 0) return std::nullopt;
+  text.remove_prefix(static_cast<std::size_t>(end - text.data()));
+  return value;
+}
+
+}  // namespace
+
+std::optional<std::pair<int, int>> SprtSource::parse_id(const std::string& id) {
+  std::string_view rest = id;
+  if (!rest.starts_with("sprt-p")) return std::nullopt;
+  rest.remove_prefix(6);
+  std::optional<int> pair = read_int(rest);
+  if (!pair || !rest.starts_with("-g")) return std::nullopt;
+  rest.remove_prefix(2);
+  std::optional<int> game = read_int(rest);
+  if (!game || *game > 1 || !rest.empty()) return std::nullopt;
+  return std::pair{*pair, *game};
+}
+
+double SprtSource::test_score(const Config& config, const GameRecord& record) {
+  const double south = south_score(record.result);
+  return record.south == config.engines[1].name ? south : 1.0 - south;
+}
+
+SprtSource::SprtSource(const Config& config, const std::vector<GameRecord>& journal)
+    : config_(config), pairs_(config) {
+  assert(config.sprt && config.engines.size() == 2);
+  for (const GameRecord& r : journal) {
+    std::optional<std::pair<int, int>> where = parse_id(r.id);
+    if (!where || !journaled_.insert(r.id).second) continue;
+    journaled_pairs_.insert(where->first);
+    record_result(where->first, where->second, test_score(config, r));
+  }
+  // With no finished pair yet: the bounds, LLR 0 and the (finite) statistics of an empty sample.
+  status_.summary = stats::summarize(status_.pentanomial);
+  status_.sprt = stats::sprt(status_.pentanomial, config_.sprt->params);
+}
+
+bool SprtSource::stopped() const { return !may_start_new_pair(); }
+
+bool SprtSource::may_start_new_pair() const {
+  if (status_.sprt.decision != stats::Decision::Continue) return false;
+  const int max_pairs = config_.sprt->max_pairs;
+  return max_pairs == 0 || pair_ < max_pairs;
+}
+
+std::optional<GameSpec> SprtSource::next() {
+  while (true) {
+    if (game_ == 0 && !journaled_pairs_.contains(pair_) && !may_start_new_pair()) {
+      // Only the missing games of pairs begun in an earlier run are left to hand out.
+      auto later = journaled_pairs_.upper_bound(pair_);
+      if (later == journaled_pairs_.end()) return std::nullopt;
+      pair_ = *later;
+    }
+    GameSpec spec = pairs_.pair(pair_)[game_];
+    if (++game_ == 2) {
+      game_ = 0;
+      ++pair_;
+    }
+    if (journaled_.contains(spec.id)) continue;
+    ++in_flight_;
+    return spec;
+  }
+}
+
+void SprtSource::finished(const GameSpec& spec, const GameRecord& record) {
+  assert(in_flight_ > 0);
+  --in_flight_;
+  const double south = south_score(record.result);
+  record_result(spec.pair, spec.game_in_pair, spec.south == 1 ? south : 1.0 - south);
+}
+
+void SprtSource::record_result(int pair, int game, double score) {
+  ++status_.games;
+  status_.trinomial.add(score);
+  std::array<std::optional<double>, 2>& slot = open_pairs_[pair];
+  assert(!slot[game]);
+  slot[game] = score;
+  if (!slot[0] || !slot[1]) return;
+  status_.pentanomial.add(*slot[0], *slot[1]);
+  open_pairs_.erase(pair);
+  ++status_.pairs;
+  status_.summary = stats::summarize(status_.pentanomial);
+  status_.sprt = stats::sprt(status_.pentanomial, config_.sprt->params);
+}
+
+int SprtSource::total() const {
+  const int max_pairs = config_.sprt->max_pairs;
+  return max_pairs > 0 ? 2 * max_pairs : -1;
+}
+
+}  // namespace kalah::arena

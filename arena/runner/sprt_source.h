@@ -1,0 +1,79 @@
+// The games of an SPRT match: colour-swapped pairs between engine 0 (base) and engine 1 (test),
+// handed out pair by pair until the sequential test decides or the pair limit is reached.
+//
+// The test is computed on game pairs (pentanomial), from the test engine's point of view, and only
+// a pair whose two games have both finished counts: with several workers, pairs finish out of order
+// and a half-finished pair says nothing about the opening's colour bias. Once the decision is made
+// no new pair is started, but the games of pairs already handed out still finish and count (their
+// engines have been started and the result is real data).
+//
+// Resuming: games already in the journal are never handed out again, and their results count from
+// the start. A pair with one game in the journal gets its other game first, whatever the decision.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "arena/config/config.h"
+#include "arena/runner/game_source.h"
+#include "arena/schedule/schedule.h"
+#include "arena/stats/sprt.h"
+#include "arena/stats/stats.h"
+#include "referee/game/record.h"
+
+namespace kalah::arena {
+
+// Everything the SPRT knows at one moment (for printing and for sprt.json).
+struct SprtStatus {
+  stats::Pentanomial pentanomial;  // finished pairs, test engine's view: [LL, LD, WL+DD, WD, WW]
+  stats::Trinomial trinomial;      // every finished game (also of unfinished pairs), test engine's view
+  stats::Summary summary;          // of the pentanomial
+  stats::SprtState sprt;           // of the pentanomial
+  int pairs = 0;                   // finished pairs
+  int games = 0;                   // finished games
+};
+
+class SprtSource : public GameSource {
+ public:
+  // `config` must have an [sprt] table and two engines (asserted) and outlive the source.
+  // `journal` is every game already played (Journal::games()); games with other ids are ignored.
+  SprtSource(const Config& config, const std::vector<GameRecord>& journal);
+
+  std::optional<GameSpec> next() override;
+  void finished(const GameSpec& spec, const GameRecord& record) override;
+  // 2 * max_pairs with a pair limit, -1 without.
+  int total() const override;
+
+  const SprtStatus& status() const { return status_; }
+  stats::Decision decision() const { return status_.sprt.decision; }
+  // No new pair will be started: decided, or the pair limit reached.
+  bool stopped() const;
+  // Games handed out by next() that have not finished yet.
+  int in_flight() const { return in_flight_; }
+
+  // The test engine's score (0, 1/2, 1) in a finished game, from the record's engine names.
+  static double test_score(const Config& config, const GameRecord& record);
+  // The pair and game of an SPRT game id ("sprt-p12-g1"), or nullopt for any other id.
+  static std::optional<std::pair<int, int>> parse_id(const std::string& id);
+
+ private:
+  void record_result(int pair, int game, double test_score);
+  bool may_start_new_pair() const;
+
+  const Config& config_;
+  SprtPairs pairs_;
+  std::unordered_set<std::string> journaled_;  // ids already in the journal at the start
+  std::set<int> journaled_pairs_;              // pairs with at least one game in the journal
+  std::map<int, std::array<std::optional<double>, 2>> open_pairs_;  // pairs with one game finished
+  SprtStatus status_;
+  int pair_ = 0;  // next game to consider: pair_ / game_
+  int game_ = 0;
+  int in_flight_ = 0;
+};
+
+}  // namespace kalah::arena

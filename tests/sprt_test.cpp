@@ -1,0 +1,418 @@
+// Tests for SPRT matches: SprtSource (pairs, pentanomial bins from the test engine's view, stopping,
+// max_pairs, resuming) with fake game records, and the `arena stats` / `arena sprt` / `arena run`
+// commands end to end through the built executable and the bundled bots.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "arena/runner/sprt_source.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using kalah::GameRecord;
+using kalah::Outcome;
+using kalah::arena::Config;
+using kalah::arena::GameSpec;
+using kalah::arena::SprtSource;
+using kalah::stats::Decision;
+
+// Engine 0 is the base, engine 1 the test. Game 0 of a pair: base South; game 1: test South.
+Config sprt_config(double elo0 = 0, double elo1 = 50, int max_pairs = 0) {
+  Config c;
+  c.source = "test";
+  c.tournament.name = "sprt";
+  c.openings.random_plies = 2;
+  c.engines.resize(2);
+  c.engines[0].name = "base";
+  c.engines[1].name = "test";
+  kalah::arena::SprtConfig s;
+  s.params.elo0 = elo0;
+  s.params.elo1 = elo1;
+  s.params.model = kalah::stats::Model::Normalized;
+  s.max_pairs = max_pairs;
+  c.sprt = s;
+  return c;
+}
+
+// A finished game of `spec` whose result, seen from the test engine, is `test_score`.
+GameRecord record_for(const Config& c, const GameSpec& spec, double test_score) {
+  GameRecord r;
+  r.id = spec.id;
+  r.round = spec.round;
+  r.south = c.engines[spec.south].name;
+  r.north = c.engines[spec.north].name;
+  const double south_score = spec.south == 1 ? test_score : 1 - test_score;
+  r.result = south_score == 1 ? Outcome::FirstWins : south_score == 0 ? Outcome::SecondWins : Outcome::Draw;
+  return r;
+}
+
+GameRecord journaled(const Config& c, int pair, int game, double test_score) {
+  return record_for(c, kalah::arena::sprt_game(c, pair, game), test_score);
+}
+
+// Plays out a source to the end with the test engine scoring `test_score` in every game.
+int play_out(const Config& c, SprtSource& source, double test_score) {
+  int games = 0;
+  while (std::optional<GameSpec> spec = source.next()) {
+    source.finished(*spec, record_for(c, *spec, test_score));
+    ++games;
+    if (games > 100000) break;  // a bug: never stopping
+  }
+  return games;
+}
+
+TEST(SprtSource, HandsOutBothGamesOfAPairInPairOrder) {
+  const Config c = sprt_config();
+  SprtSource source(c, {});
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) ids.push_back(source.next()->id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"sprt-p0-g0", "sprt-p0-g1", "sprt-p1-g0", "sprt-p1-g1"}));
+  EXPECT_EQ(source.total(), -1);
+  EXPECT_EQ(source.in_flight(), 4);
+}
+
+TEST(SprtSource, PairCountsOnlyWhenBothGamesAreDone) {
+  const Config c = sprt_config();
+  SprtSource source(c, {});
+  const GameSpec g0 = *source.next();
+  const GameSpec g1 = *source.next();
+  const GameSpec h0 = *source.next();
+  source.finished(g0, record_for(c, g0, 1));
+  source.finished(h0, record_for(c, h0, 1));
+  EXPECT_EQ(source.status().pairs, 0);
+  EXPECT_EQ(source.status().games, 2);
+  EXPECT_EQ(source.status().pentanomial.pairs(), 0);
+  EXPECT_EQ(source.status().sprt.llr, kalah::stats::sprt(kalah::stats::Pentanomial{}, c.sprt->params).llr);
+  source.finished(g1, record_for(c, g1, 0.5));
+  EXPECT_EQ(source.status().pairs, 1);
+  EXPECT_EQ(source.status().pentanomial.counts[3], 1);  // win + draw = WD
+}
+
+TEST(SprtSource, PentanomialBinsAreFromTheTestEnginesView) {
+  const Config c = sprt_config();
+  SprtSource source(c, {});
+  auto finish_pair = [&](Outcome first, Outcome second) {
+    const GameSpec a = *source.next();
+    const GameSpec b = *source.next();
+    ASSERT_EQ(a.south, 0);  // base South
+    ASSERT_EQ(b.south, 1);  // test South
+    GameRecord ra = record_for(c, a, 0), rb = record_for(c, b, 0);
+    ra.result = first;
+    rb.result = second;
+    source.finished(a, ra);
+    source.finished(b, rb);
+  };
+  finish_pair(Outcome::FirstWins, Outcome::FirstWins);    // South wins both: test 0 + 1 -> WL (bin 2)
+  finish_pair(Outcome::SecondWins, Outcome::FirstWins);   // test wins as North and as South -> WW
+  finish_pair(Outcome::FirstWins, Outcome::SecondWins);   // base wins both -> LL
+  finish_pair(Outcome::Draw, Outcome::SecondWins);        // test draws, then loses -> LD
+  finish_pair(Outcome::SecondWins, Outcome::Draw);        // test wins, then draws -> WD
+  EXPECT_EQ(source.status().pentanomial.counts, (std::array<double, 5>{1, 1, 1, 1, 1}));
+  EXPECT_EQ(source.status().trinomial.wins, 4);
+  EXPECT_EQ(source.status().trinomial.losses, 4);
+  EXPECT_EQ(source.status().trinomial.draws, 2);
+}
+
+TEST(SprtSource, TestScoreFromRecordNames) {
+  const Config c = sprt_config();
+  GameRecord r;
+  r.south = "test";
+  r.north = "base";
+  r.result = Outcome::FirstWins;
+  EXPECT_EQ(SprtSource::test_score(c, r), 1);
+  r.south = "base";
+  r.north = "test";
+  EXPECT_EQ(SprtSource::test_score(c, r), 0);
+  r.result = Outcome::Draw;
+  EXPECT_EQ(SprtSource::test_score(c, r), 0.5);
+}
+
+TEST(SprtSource, StopsAtH1ForAClearlyStrongerTestEngine) {
+  const Config c = sprt_config(0, 50);
+  SprtSource source(c, {});
+  const int games = play_out(c, source, 1.0);
+  EXPECT_EQ(source.decision(), Decision::H1);
+  EXPECT_TRUE(source.stopped());
+  EXPECT_EQ(games, 2 * source.status().pairs);
+  EXPECT_LT(source.status().pairs, 50);
+  EXPECT_GE(source.status().sprt.llr, source.status().sprt.upper);
+  EXPECT_FALSE(source.next());  // stays stopped
+}
+
+TEST(SprtSource, StopsAtH0ForAClearlyWeakerTestEngine) {
+  const Config c = sprt_config(0, 50);
+  SprtSource source(c, {});
+  play_out(c, source, 0.0);
+  EXPECT_EQ(source.decision(), Decision::H0);
+}
+
+TEST(SprtSource, PairsAlreadyHandedOutFinishAfterTheDecision) {
+  const Config c = sprt_config(0, 50);
+  SprtSource source(c, {});
+  // Many workers have taken games before any finishes: far more pairs than H1 needs.
+  std::vector<GameSpec> out;
+  for (int i = 0; i < 200; ++i) out.push_back(*source.next());
+  for (const GameSpec& g : out) source.finished(g, record_for(c, g, 1.0));
+  EXPECT_EQ(source.decision(), Decision::H1);
+  EXPECT_EQ(source.status().pairs, 100);  // every handed-out pair counted
+  EXPECT_FALSE(source.next());
+  EXPECT_EQ(source.in_flight(), 0);
+}
+
+TEST(SprtSource, RespectsMaxPairs) {
+  const Config c = sprt_config(0, 50, 5);
+  SprtSource source(c, {});
+  EXPECT_EQ(source.total(), 10);
+  EXPECT_EQ(play_out(c, source, 0.5), 10);
+  EXPECT_EQ(source.status().pairs, 5);
+  EXPECT_EQ(source.decision(), Decision::Continue);
+  EXPECT_TRUE(source.stopped());
+}
+
+TEST(SprtSource, ResumesCountingResultsAlreadyInTheJournal) {
+  const Config c = sprt_config();
+  const std::vector<GameRecord> journal = {
+      journaled(c, 0, 0, 1), journaled(c, 0, 1, 1),  // a whole pair: WW
+      journaled(c, 2, 1, 0),                          // half of pair 2 (pair 1 never finished a game)
+  };
+  SprtSource source(c, journal);
+  EXPECT_EQ(source.status().pairs, 1);
+  EXPECT_EQ(source.status().games, 3);
+  EXPECT_EQ(source.status().pentanomial.counts[4], 1);
+  EXPECT_EQ(source.next()->id, "sprt-p1-g0");
+  EXPECT_EQ(source.next()->id, "sprt-p1-g1");
+  const GameSpec missing = *source.next();
+  EXPECT_EQ(missing.id, "sprt-p2-g0");  // the journaled game of pair 2 is not played again
+  EXPECT_EQ(source.next()->id, "sprt-p3-g0");
+  source.finished(missing, record_for(c, missing, 0));
+  EXPECT_EQ(source.status().pairs, 2);
+  EXPECT_EQ(source.status().pentanomial.counts[0], 1);  // LL
+}
+
+TEST(SprtSource, ResumeAfterTheDecisionOnlyCompletesBegunPairs) {
+  const Config c = sprt_config(0, 50);
+  std::vector<GameRecord> journal;
+  for (int p = 0; p < 40; ++p)
+    for (int g = 0; g < 2; ++g) journal.push_back(journaled(c, p, g, 1));
+  journal.push_back(journaled(c, 41, 0, 1));  // pair 40 had no finished game, pair 41 one
+  SprtSource source(c, journal);
+  EXPECT_EQ(source.decision(), Decision::H1);
+  EXPECT_EQ(source.next()->id, "sprt-p41-g1");
+  EXPECT_FALSE(source.next());
+}
+
+TEST(SprtSource, ParsesOnlySprtIds) {
+  EXPECT_EQ(SprtSource::parse_id("sprt-p12-g1"), (std::pair{12, 1}));
+  EXPECT_FALSE(SprtSource::parse_id("sprt-p12-g2"));
+  EXPECT_FALSE(SprtSource::parse_id("sprt-p12-g1x"));
+  EXPECT_FALSE(SprtSource::parse_id("r1-0v1-p0-g0"));
+  EXPECT_FALSE(SprtSource::parse_id("sprt-p-g1"));
+}
+
+// ---- end to end ----------------------------------------------------------------------------
+
+struct ArenaRun {
+  int exit_code = -1;
+  std::string out;  // stdout only
+};
+
+ArenaRun run_arena(const std::string& args) {
+  const std::string command = std::string(KALAH_BINARY_DIR "/arena ") + args + " 2>/dev/null";
+  ArenaRun r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+json::object parse_object(const std::string& text) {
+  boost::system::error_code ec;
+  json::value v = json::parse(text, ec);
+  EXPECT_FALSE(ec) << text;
+  EXPECT_TRUE(v.is_object()) << text;
+  return v.is_object() ? v.as_object() : json::object{};
+}
+
+double number(const json::object& o, const char* key) {
+  const json::value* v = o.if_contains(key);
+  EXPECT_TRUE(v && v->is_number()) << key;
+  return v && v->is_number() ? v->to_number<double>() : 0;
+}
+
+std::string string_of(const json::object& o, const char* key) {
+  const json::value* v = o.if_contains(key);
+  EXPECT_TRUE(v && v->is_string()) << key;
+  return v && v->is_string() ? std::string(v->as_string()) : "";
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("kalah_sprt_test_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+json::object read_json(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_object(text.str());
+}
+
+const std::string kBots = KALAH_BINARY_DIR "/bots/";
+
+TEST(StatsCommand, WdlJsonMatchesFishtest) {
+  const ArenaRun r = run_arena("stats --wdl 60,20,20 --json");
+  ASSERT_EQ(r.exit_code, 0);
+  const json::object o = parse_object(r.out);
+  EXPECT_NEAR(number(o, "elo"), 147.1907141178, 1e-6);
+  EXPECT_NEAR(number(o, "elo95"), 66.0133812204, 1e-6);
+  EXPECT_NEAR(number(o, "los"), 0.9999997133, 1e-6);
+  EXPECT_TRUE(o.contains("nelo"));
+  EXPECT_TRUE(o.contains("nelo95"));
+  EXPECT_FALSE(o.contains("llr"));  // no --sprt
+}
+
+TEST(StatsCommand, PentanomialSprtJsonMatchesFishtest) {
+  const ArenaRun r = run_arena("stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5,model=logistic --json");
+  ASSERT_EQ(r.exit_code, 0);
+  const json::object o = parse_object(r.out);
+  EXPECT_NEAR(number(o, "elo"), 11.7157504408, 1e-6);
+  EXPECT_NEAR(number(o, "elo95"), 13.6662385267, 1e-6);
+  EXPECT_NEAR(number(o, "los"), 0.9537520149, 1e-6);
+  EXPECT_NEAR(number(o, "llr"), 0.9465862595, 1e-6);
+  EXPECT_NEAR(number(o, "lower"), -2.9444389791664403, 1e-9);
+  EXPECT_NEAR(number(o, "upper"), 2.9444389791664403, 1e-9);
+  EXPECT_EQ(string_of(o, "decision"), "continue");
+}
+
+TEST(StatsCommand, NormalizedIsTheDefaultModel) {
+  const json::object o = parse_object(run_arena("stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5 --json").out);
+  EXPECT_NEAR(number(o, "llr"), 0.6282899302, 1e-6);
+}
+
+TEST(StatsCommand, DecisionsInJson) {
+  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 0,0,0,0,200 --sprt elo1=5 --json").out), "decision"),
+            "H1");
+  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 200,0,0,0,0 --sprt elo1=5 --json").out), "decision"),
+            "H0");
+}
+
+TEST(StatsCommand, DegenerateSamplesPrintNoNanOrInf) {
+  for (const char* args : {"--wdl 10,0,0", "--wdl 0,10,0", "--wdl 0,0,10", "--wdl 0,0,0", "--wdl 1,0,0",
+                           "--penta 0,0,0,0,0", "--penta 0,0,0,0,7", "--penta 0,0,9,0,0"}) {
+    for (const char* extra : {"", " --json", " --sprt elo1=5", " --sprt elo1=5,model=logistic --json"}) {
+      const ArenaRun r = run_arena(std::string("stats ") + args + extra);
+      EXPECT_EQ(r.exit_code, 0) << args << extra;
+      std::string lower = r.out;
+      for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      EXPECT_EQ(lower.find("nan"), std::string::npos) << args << extra << "\n" << r.out;
+      EXPECT_EQ(lower.find("inf"), std::string::npos) << args << extra << "\n" << r.out;
+      EXPECT_EQ(lower.find("null"), std::string::npos) << args << extra << "\n" << r.out;
+      if (std::string(extra).find("--json") != std::string::npos) parse_object(r.out);
+    }
+  }
+}
+
+TEST(StatsCommand, TextSummaryIsReadable) {
+  const ArenaRun r = run_arena("stats --wdl 60,20,20 --sprt elo0=0,elo1=5,model=logistic");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Elo     147.19 +- 66.01"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("LOS     100.00%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("LLR     0.71 (bounds -2.94, 2.94): continue"), std::string::npos) << r.out;
+}
+
+TEST(StatsCommand, BadInputExitsWithTwo) {
+  for (const char* args : {"", "--wdl 1,2", "--wdl 1,2,3,4", "--wdl 1,-2,3", "--wdl 1,x,3", "--wdl 1,,3",
+                           "--penta 1,2,3,4", "--wdl 1,2,3 --penta 1,2,3,4,5", "--wdl 1,2,3 --sprt foo=1",
+                           "--wdl 1,2,3 --sprt elo0=5,elo1=5", "--wdl 1,2,3 --sprt elo0=6,elo1=5",
+                           "--wdl 1,2,3 --sprt alpha=0", "--wdl 1,2,3 --sprt alpha=1.5",
+                           "--wdl 1,2,3 --sprt model=bayes", "--wdl 1,2,3 --sprt elo1"}) {
+    const ArenaRun r = run_arena(std::string("stats ") + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+  }
+}
+
+TEST(SprtCommand, StrongerTestEngineReachesH1) {
+  const fs::path out = fresh_dir("h1");
+  const ArenaRun r = run_arena("sprt --base " + kBots + "kalah-random --test " + kBots +
+                          "kalah-greedy --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --concurrency 2 --out " +
+                          out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
+  const json::object o = read_json(out / "sprt" / "sprt.json");
+  EXPECT_EQ(string_of(o, "decision"), "H1");
+  EXPECT_GE(number(o, "llr"), number(o, "upper"));
+  EXPECT_EQ(number(o, "games"), 2 * number(o, "pairs"));
+  EXPECT_TRUE(fs::exists(out / "sprt" / "games.jsonl"));
+  EXPECT_TRUE(fs::exists(out / "sprt" / "standings.md"));
+
+  // Resuming a decided match plays nothing more and keeps the decision.
+  const ArenaRun again = run_arena("sprt --base " + kBots + "kalah-random --test " + kBots +
+                              "kalah-greedy --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --out " + out.string());
+  ASSERT_EQ(again.exit_code, 0) << again.out;
+  const json::object o2 = read_json(out / "sprt" / "sprt.json");
+  EXPECT_EQ(string_of(o2, "decision"), "H1");
+  EXPECT_EQ(number(o2, "games"), number(o, "games"));
+  fs::remove_all(out);
+}
+
+TEST(SprtCommand, SameEngineTwiceDoesNotReachH1) {
+  const fs::path out = fresh_dir("self");
+  // Concurrency 1 keeps the seeded random bots' games reproducible.
+  const ArenaRun r = run_arena("sprt --base " + kBots + "kalah-random --test " + kBots +
+                          "kalah-random --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --max-pairs 30 --out " +
+                          out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json::object o = read_json(out / "sprt" / "sprt.json");
+  EXPECT_NE(string_of(o, "decision"), "H1");
+  EXPECT_LE(number(o, "pairs"), 30);
+  fs::remove_all(out);
+}
+
+TEST(SprtCommand, RunWithAnSprtTableRunsTheSprt) {
+  const fs::path out = fresh_dir("run");
+  fs::create_directories(out);
+  const fs::path config = out / "match.toml";
+  std::ofstream(config) << "[tournament]\nname = \"m\"\noutput = \"" << out.string()
+                        << "\"\n[time]\ndepth = 1\n[openings]\nrandom_plies = 2\n"
+                           "[sprt]\nelo0 = 0\nelo1 = 50\nmax_pairs = 200\n"
+                           "[[engine]]\nname = \"random\"\ncmd = \""
+                        << kBots << "kalah-random\"\n[[engine]]\nname = \"greedy\"\ncmd = \"" << kBots
+                        << "kalah-greedy\"\n";
+  const ArenaRun r = run_arena("run " + config.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json::object o = read_json(out / "m" / "sprt.json");
+  EXPECT_EQ(string_of(o, "decision"), "H1");
+  EXPECT_EQ(string_of(o, "test"), "greedy");
+  fs::remove_all(out);
+}
+
+TEST(SprtCommand, OperatorMistakesExitWithTwo) {
+  EXPECT_EQ(run_arena("sprt").exit_code, 2);
+  EXPECT_EQ(run_arena("sprt --base " + kBots + "kalah-random").exit_code, 2);
+  EXPECT_EQ(run_arena("sprt --base /nonexistent/engine --test " + kBots + "kalah-random --depth 1").exit_code, 2);
+  EXPECT_EQ(
+      run_arena("sprt --base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --depth 1 --movetime 5")
+          .exit_code,
+      2);
+  EXPECT_EQ(
+      run_arena("sprt --base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --elo0 5 --elo1 0").exit_code,
+      2);
+}
+
+}  // namespace
