@@ -172,7 +172,8 @@ TEST(ExitInfo, DescribesExitCodesAndSignals) {
   EXPECT_EQ(ExitInfo::from_wait_status(3 << 8).describe(), "exited with code 3");
   EXPECT_EQ(ExitInfo::from_wait_status(0).describe(), "exited with code 0");
   EXPECT_EQ(ExitInfo::from_wait_status(SIGKILL).describe(), "killed by signal 9 (SIGKILL)");
-  EXPECT_EQ(ExitInfo::from_wait_status(SIGABRT | 0x80).describe(), "killed by signal 6 (SIGABRT), core dumped");
+  EXPECT_EQ(ExitInfo::from_wait_status(SIGABRT | 0x80).describe(),
+            "killed by signal 6 (SIGABRT), core dumped");
   EXPECT_TRUE(ExitInfo::from_wait_status(3 << 8).exited());
   EXPECT_TRUE(ExitInfo::from_wait_status(SIGKILL).signaled());
 }
@@ -209,6 +210,18 @@ TEST(Process, BestmoveTakesTheMovesInTurn) {
     ASSERT_TRUE(engine->write_line("go movetime 10", after(kPatience)));
     EXPECT_EQ(expect_line(*engine), expected);
   }
+}
+
+TEST(Process, WriteLinesSendsSeveralLinesInOrder) {
+  auto engine = bad_engine({"--moves", "4"});
+  ASSERT_TRUE(engine);
+  ASSERT_TRUE(engine->write_lines({"position startpos", "go movetime 10"}, after(kPatience)));
+  EXPECT_EQ(expect_line(*engine), "bestmove 4");
+  // More lines than one gather write takes.
+  const std::vector<std::string_view> many(19, "isready");
+  ASSERT_TRUE(engine->write_lines(many, after(kPatience)));
+  for (int i = 0; i < 19; ++i) EXPECT_EQ(expect_line(*engine), "readyok") << i;
+  EXPECT_EQ(engine->read_line(after(50ms)).status, Status::Timeout);
 }
 
 TEST(Process, StripsTrailingCarriageReturn) {
@@ -636,8 +649,7 @@ TEST(Process, InstantEngineAnswersTheFirstNonEmptyPit) {
       {"position startpos moves 1 1 2", "bestmove 3"},
   };
   for (const auto& [position, expected] : cases) {
-    ASSERT_TRUE(engine->write_line(position, after(kPatience)));
-    ASSERT_TRUE(engine->write_line("go movetime 10", after(kPatience)));
+    ASSERT_TRUE(engine->write_lines({position, "go movetime 10"}, after(kPatience)));
     EXPECT_EQ(expect_line(*engine), expected) << position;
   }
 }

@@ -1,5 +1,5 @@
-// The only file of the project that touches Boost.Process and Asio. The pitfalls of Boost.Process v2 1.81
-// that shape this code are listed in docs/PROCESSES.md; comments below point at them as "pitfall N".
+// The only file of the project that touches Boost.Process and Asio. The pitfalls of Boost.Process v2
+// 1.81 that shape this code are listed in docs/PROCESSES.md; comments below point at them as "pitfall N".
 #include "referee/process/engine_process.h"
 
 #include <fcntl.h>
@@ -13,10 +13,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <span>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -65,7 +65,7 @@ std::mutex& spawn_mutex() {
 
 // A Boost.Process v2 initializer. The launcher calls each hook only if the initializer has the member
 // with the exact signature it probes for; for on_error and on_exec_error the probe uses a five-argument
-// form that is never called (pitfall 3), so those are declared below for detection only.
+// form that is never called (pitfalls 2 and 3), so those are declared below for detection only.
 struct ChildSetup {
   pid_t arena_pid;
   const char* working_dir;  // nullptr: inherit
@@ -133,6 +133,7 @@ struct EngineProcess::Impl {
 
   pid_t pid = -1;
   std::size_t max_line;
+  std::string pending;    // the unwritten rest of a write that found the pipe full
   std::string buffer;     // bytes received and not yet returned; never holds more than max_line + 1
   bool skipping = false;  // discarding the rest of a TooLong line
   bool eof = false;
@@ -168,7 +169,8 @@ struct EngineProcess::Impl {
   template <typename Stream>
   void settle(Stream& stream) {
     while (!io_done) {
-      stream.cancel();
+      error_code ignored;
+      stream.cancel(ignored);
       step();
     }
     settle_timer();
@@ -176,7 +178,8 @@ struct EngineProcess::Impl {
 
   void settle_timer() {
     while (!timer_done) {
-      timer.cancel();
+      error_code ignored;
+      timer.cancel(ignored);
       step();
     }
   }
@@ -190,7 +193,7 @@ struct EngineProcess::Impl {
   void arm_exit_watch() {
     pidfd.async_wait(asio::posix::descriptor_base::wait_read, [this](const error_code& ec) {
       if (ec == asio::error::operation_aborted || exit) return;
-      if (leader_exited()) {
+      if (leader_state() != Leader::Running) {
         reap(false);
       } else if (!ec) {
         arm_exit_watch();
@@ -198,38 +201,43 @@ struct EngineProcess::Impl {
     });
   }
 
-  // Non-blocking and non-reaping (WNOWAIT): the leader stays a zombie, so its pid, which is also the
-  // process group id, cannot be reused until reap() has killed the group.
-  bool leader_exited() const {
+  enum class Leader { Running, Exited, Gone };
+
+  // Non-blocking and non-reaping (WNOWAIT): an exited leader stays a zombie, so its pid, which is also
+  // the process group id, cannot be reused until reap() has killed the group.
+  Leader leader_state() const {
     siginfo_t info;
     std::memset(&info, 0, sizeof info);
     if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
-      return errno == ECHILD;  // not our child any more: someone else reaped it; nothing left to wait for
+      // ECHILD: somebody else reaped it (the arena must not: no waitpid(-1), no SIGCHLD = SIG_IGN).
+      return Leader::Gone;
     }
-    return info.si_pid != 0;
+    return info.si_pid != 0 ? Leader::Exited : Leader::Running;
   }
 
   // Kill the whole group, then reap the leader, then the group's orphans. The order matters: while the
   // leader is unreaped its pid cannot be reused, so killpg cannot hit a stranger's group (pitfall 5).
   void reap(bool killed_by_arena) {
     if (exit || pid <= 0) return;
-    ::killpg(pid, SIGKILL);
     int status = 0;
     bool reaped = false;
-    while (true) {
-      if (::waitpid(pid, &status, 0) == pid) {
-        reaped = true;
+    if (leader_state() != Leader::Gone) {  // if it is gone, its pid may belong to a stranger by now
+      ::killpg(pid, SIGKILL);
+      while (true) {
+        if (::waitpid(pid, &status, 0) == pid) {
+          reaped = true;
+          break;
+        }
+        if (errno != EINTR) break;
+      }
+      // With PR_SET_CHILD_SUBREAPER (become_subreaper) the group's surviving members were re-parented
+      // to the arena when the leader died; they have just been SIGKILLed, so this ends promptly.
+      // Without it they went to init and waitpid reports ECHILD at once.
+      while (true) {
+        if (::waitpid(-pid, nullptr, 0) > 0) continue;
+        if (errno == EINTR) continue;
         break;
       }
-      if (errno != EINTR) break;
-    }
-    // With PR_SET_CHILD_SUBREAPER (become_subreaper) the group's surviving members were re-parented to
-    // the arena when the leader died; they have just been SIGKILLed, so this ends promptly. Without it
-    // they went to init and waitpid reports ECHILD at once.
-    while (true) {
-      if (::waitpid(-pid, nullptr, 0) > 0) continue;
-      if (errno == EINTR) continue;
-      break;
     }
     exit = reaped ? ExitInfo::from_wait_status(status) : ExitInfo{ExitInfo::Kind::Exited, -1};
     exit->killed_by_arena = killed_by_arena;
@@ -239,12 +247,11 @@ struct EngineProcess::Impl {
 
   void kill() {
     if (exit || pid <= 0) return;
-    const bool was_running = !leader_exited();
-    reap(was_running);  // reap() sends the SIGKILL to the group first
+    reap(leader_state() == Leader::Running);  // reap() sends the SIGKILL to the group first
   }
 
   std::optional<ExitInfo> exit_status() {
-    if (!exit && pid > 0 && leader_exited()) reap(false);
+    if (!exit && pid > 0 && leader_state() != Leader::Running) reap(false);
     return exit;
   }
 
@@ -277,28 +284,49 @@ struct EngineProcess::Impl {
 
   // ---- writing -------------------------------------------------------------------------------------
 
-  bool write_line(std::string_view text, Deadline deadline) {
+  // Sends the lines in groups of up to kLinesPerWrite with one gather write each: a position and a go
+  // reach the engine in one write, so it wakes up once per ply.
+  bool write_lines(std::span<const std::string_view> lines, Deadline deadline) {
     if (!to_engine.is_open()) return false;
+    while (!lines.empty()) {
+      const std::size_t count = std::min(lines.size(), kLinesPerWrite);
+      if (!write_group(lines.first(count), deadline)) return false;
+      lines = lines.subspan(count);
+    }
+    return true;
+  }
+
+  static constexpr std::size_t kLinesPerWrite = 8;
+
+  bool write_group(std::span<const std::string_view> lines, Deadline deadline) {
     static constexpr char kNewline = '\n';
-    const std::size_t total = text.size() + 1;
-    // Fast path: our end of the pipe is non-blocking, so one gather write either takes the whole line,
-    // a part of it, or nothing (EAGAIN), without touching the event loop. (Asio's pipes offer no
-    // user-level non-blocking mode: their write_some would block in poll() on a full pipe.)
-    iovec iov[2] = {{const_cast<char*>(text.data()), text.size()},
-                    {const_cast<char*>(&kNewline), 1}};
+    std::array<iovec, 2 * kLinesPerWrite> iov;
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      iov[2 * i] = {const_cast<char*>(lines[i].data()), lines[i].size()};
+      iov[2 * i + 1] = {const_cast<char*>(&kNewline), 1};
+      total += lines[i].size() + 1;
+    }
+    // Fast path: our end of the pipe is non-blocking, so one gather write takes everything, a part, or
+    // nothing (EAGAIN), without touching the event loop. (Asio's pipes have no user-level non-blocking
+    // mode: their synchronous write_some would block in poll() on a full pipe.)
     ssize_t n;
     do {
-      n = ::writev(to_engine.native_handle(), iov, 2);
+      n = ::writev(to_engine.native_handle(), iov.data(), static_cast<int>(2 * lines.size()));
     } while (n < 0 && errno == EINTR);
     if (n == static_cast<ssize_t>(total)) return true;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return false;  // EPIPE: the engine is gone
-    const std::size_t written = n < 0 ? 0 : static_cast<std::size_t>(n);
     // Slow path: the pipe is full (the engine is not reading); wait for room until the deadline.
-    const std::size_t text_done = std::min(written, text.size());
-    std::array<asio::const_buffer, 2> bufs{
-        asio::buffer(text.data() + text_done, text.size() - text_done), asio::buffer(&kNewline, 1)};
+    std::size_t skip = n < 0 ? 0 : static_cast<std::size_t>(n);
+    pending.clear();
+    for (std::size_t i = 0; i < 2 * lines.size(); ++i) {
+      const std::size_t len = iov[i].iov_len;
+      const std::size_t from = std::min(skip, len);
+      pending.append(static_cast<const char*>(iov[i].iov_base) + from, len - from);
+      skip -= from;
+    }
     io_done = false;
-    asio::async_write(to_engine, bufs, [this](const error_code& e, std::size_t) {
+    asio::async_write(to_engine, asio::buffer(pending), [this](const error_code& e, std::size_t) {
       io_ec = e;
       io_done = true;
     });
@@ -307,6 +335,8 @@ struct EngineProcess::Impl {
     settle(to_engine);
     return !io_ec;
   }
+
+  bool write_line(std::string_view line, Deadline deadline) { return write_lines({&line, 1}, deadline); }
 
   // ---- reading -------------------------------------------------------------------------------------
 
@@ -346,7 +376,7 @@ struct EngineProcess::Impl {
 
   Status read_line(Deadline deadline, std::string& line) {
     line.clear();
-    while (true) {
+    for (bool first = true;; first = false) {
       if (skipping) {
         const auto nl = buffer.find('\n');
         if (nl == std::string::npos) {
@@ -364,6 +394,10 @@ struct EngineProcess::Impl {
         return Status::Eof;
       }
       if (!from_engine.is_open()) return Status::Error;
+      // Only skipping a TooLong line loops back here; an engine streaming an endless line faster than
+      // it is read must not keep the call past its deadline. (The first fill runs even with a past
+      // deadline: it still picks up what is already in the pipe.)
+      if (!first && Clock::now() >= deadline) return Status::Timeout;
       switch (fill(deadline)) {
         case Fill::Data:
           break;
@@ -394,6 +428,12 @@ EngineProcess::~EngineProcess() {
   if (impl_) impl_->shutdown(kDestructorGrace);
 }
 
+// GCC 12 reports false -Warray-bounds / -Wstringop-overflow / -Wrestrict warnings inside the launcher's
+// inlined `fd_whitelist = {0, 1, 2}` (std::vector assignment from an initializer list).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Wrestrict"
 std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(const SpawnSpec& spec) {
   ignore_sigpipe_once();
 
@@ -413,26 +453,44 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   detail::Pipe& in = std::get<detail::Pipe>(stdin_pipe);
   detail::Pipe& out = std::get<detail::Pipe>(stdout_pipe);
 
-  auto impl = std::make_unique<Impl>(std::max<std::size_t>(spec.max_line_bytes, 1));
+  auto failure = [&](std::string_view what, const std::string& why, int err) {
+    return SpawnError{fmt::format("cannot start engine '{}': {}{}", executable, what, why), err};
+  };
+
+  // Asio may throw here and below only when the system is out of resources (descriptors, memory).
+  std::unique_ptr<Impl> impl;
+  try {
+    // The read buffer's cap is max_line_bytes + 1 (room for the '\n'): keep that from overflowing.
+    const std::size_t max_line = std::clamp<std::size_t>(spec.max_line_bytes, 1, std::size_t{1} << 40);
+    impl = std::make_unique<Impl>(max_line);
+  } catch (const boost::system::system_error& e) {
+    return failure("", e.what(), e.code().value());
+  }
+
   error_code ec;
   {
     std::lock_guard lock(spawn_mutex());
     bp::posix::default_launcher launcher;
     ChildSetup setup{::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str()};
     bp::process_stdio stdio{in.read_end.get(), out.write_end.get(), child_stderr.get()};
-    // Pitfall 3: the error_code overload only works when given an executor, not the io_context.
-    auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args, stdio,
-                         setup);
-    if (!ec) {
-      impl->pid = proc.id();
-      // From here on this module owns the child: basic_process would SIGKILL and reap only the leader
-      // (no group kill) on destruction, and its async_wait reaps before the group is killed.
-      proc.detach();
+    try {
+      // Pitfall 3: the error_code overload only works when given an executor, not the io_context.
+      auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args,
+                           stdio, setup);
+      if (!ec) {
+        impl->pid = proc.id();
+        // From here on this module owns the child: basic_process would SIGKILL and reap only the
+        // leader (no group kill) on destruction, and its async_wait reaps before the group is killed.
+        proc.detach();
+      }
+    } catch (const boost::system::system_error& e) {
+      // Thrown after a successful exec (the handle's own pidfd could not be opened): the child runs.
+      impl->pid = launcher.pid;
+      impl->kill();
+      return failure("", e.what(), e.code().value());
     }
   }
-  if (ec) {
-    return SpawnError{fmt::format("cannot start engine '{}': {}", executable, ec.message()), ec.value()};
-  }
+  if (ec) return failure("", ec.message(), ec.value());
 
   // The child's ends now live in the child only.
   in.read_end.reset();
@@ -440,27 +498,41 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   child_stderr.reset();
 
   // Our own pidfd for the exit watch. Safe: the child is not reaped, so its pid cannot have been reused.
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, impl->pid, 0));
-  if (pidfd < 0) {
+  detail::UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, impl->pid, 0)));
+  if (pidfd.get() < 0) {
     const int err = errno;
-    impl->kill();  // pidfd still closed: kill() works on the pid alone
-    return SpawnError{fmt::format("cannot watch engine '{}' (pidfd_open): {}", executable, std::strerror(err)),
-                      err};
+    impl->kill();  // works on the pid alone
+    return failure("pidfd_open: ", std::strerror(err), err);
   }
-  impl->to_engine.assign(in.write_end.release());
-  impl->from_engine.assign(out.read_end.release());
-  impl->pidfd.assign(pidfd);
-  // Only our end (its own open file description): the engine's stdin stays blocking.
-  ::fcntl(impl->to_engine.native_handle(), F_SETFL,
-          ::fcntl(impl->to_engine.native_handle(), F_GETFL) | O_NONBLOCK);
+  // Only our end of the stdin pipe (its own open file description): the engine's stdin stays blocking.
+  ::fcntl(in.write_end.get(), F_SETFL, ::fcntl(in.write_end.get(), F_GETFL) | O_NONBLOCK);
+  impl->to_engine.assign(in.write_end.get(), ec);
+  if (!ec) in.write_end.release();
+  if (!ec) impl->from_engine.assign(out.read_end.get(), ec);
+  if (!ec) out.read_end.release();
+  if (!ec) impl->pidfd.assign(pidfd.get(), ec);
+  if (!ec) pidfd.release();
+  if (ec) {
+    impl->kill();
+    return failure("", ec.message(), ec.value());
+  }
   impl->arm_exit_watch();
   return std::unique_ptr<EngineProcess>(new EngineProcess(std::move(impl)));
 }
+#pragma GCC diagnostic pop
 
 int EngineProcess::pid() const { return impl_->pid; }
 
 bool EngineProcess::write_line(std::string_view line, Deadline deadline) {
   return impl_->write_line(line, deadline);
+}
+
+bool EngineProcess::write_lines(std::span<const std::string_view> lines, Deadline deadline) {
+  return impl_->write_lines(lines, deadline);
+}
+
+bool EngineProcess::write_lines(std::initializer_list<std::string_view> lines, Deadline deadline) {
+  return impl_->write_lines(std::span(lines.begin(), lines.size()), deadline);
 }
 
 ReadResult EngineProcess::read_line(Deadline deadline) {

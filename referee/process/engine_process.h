@@ -7,12 +7,18 @@
 // EngineProcess objects may be used from different threads at once; spawning is serialised internally.
 // The child is killed (SIGKILL) when the thread that spawned it exits (PR_SET_PDEATHSIG fires on the
 // spawning *thread*, not the process): spawn from long-lived worker threads.
+//
+// The engine leads its own process group. As soon as it exits or is killed, the rest of its group
+// (whatever it forked) is SIGKILLed, so a leftover grandchild cannot hold the pipes open. The arena must
+// not reap children itself (no waitpid(-1), no SIGCHLD set to SIG_IGN): each EngineProcess reaps its own.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,11 +30,11 @@ using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
 struct SpawnSpec {
-  std::string command;            // a path, or a bare name looked up in PATH; made absolute before the spawn
+  std::string command;            // a path, or a bare name looked up in PATH; made absolute
   std::vector<std::string> args;  // argv[1..]
   std::string working_dir;        // empty: inherit the arena's working directory
   std::string stderr_log_path;    // empty: /dev/null; otherwise appended to (created if missing)
-  std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as Status::TooLong
+  std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
 };
 
 // An operator-facing reason why the engine could not be started (missing or non-executable file, bad
@@ -58,7 +64,7 @@ struct ExitInfo {
   Kind kind = Kind::Exited;
   int value = 0;                 // the exit code, or the signal number
   bool core_dumped = false;
-  bool killed_by_arena = false;  // still running when this module sent SIGKILL (shutdown grace over, kill())
+  bool killed_by_arena = false;  // still running when this module sent SIGKILL (grace over, kill())
 
   bool exited() const { return kind == Kind::Exited; }
   bool signaled() const { return kind == Kind::Signaled; }
@@ -71,8 +77,8 @@ struct ExitInfo {
 
 class EngineProcess {
  public:
-  // Starts the engine with stdin/stdout connected to pipes and stderr sent to the log (never left unread).
-  // The child gets only fds 0, 1, 2, its own process group, and SIGKILL if the spawning thread dies.
+  // Starts the engine with stdin/stdout on pipes and stderr sent to the log (never left unread). The
+  // child gets only fds 0, 1, 2, its own process group, and SIGKILL if the spawning thread dies.
   static std::variant<std::unique_ptr<EngineProcess>, SpawnError> spawn(const SpawnSpec& spec);
 
   ~EngineProcess();  // shutdown(kDestructorGrace) if not done yet
@@ -87,6 +93,9 @@ class EngineProcess {
   // module), the deadline passed with the pipe still full, or the process was shut down. After a false
   // return the stream may hold a partial line: treat the engine as broken.
   bool write_line(std::string_view line, Deadline deadline);
+  // Several lines in one write (a position and its go): the engine then wakes up once, not twice.
+  bool write_lines(std::span<const std::string_view> lines, Deadline deadline);
+  bool write_lines(std::initializer_list<std::string_view> lines, Deadline deadline);
 
   // One line at a time; lines already buffered come back without a system call. Never sleeps or polls:
   // it waits on the pipe and a timer. The second form reuses `line`'s storage (no allocation per line).
@@ -114,8 +123,8 @@ class EngineProcess {
   std::unique_ptr<Impl> impl_;
 };
 
-// Makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER): processes an engine leaves behind
-// (grandchildren) are re-parented to this process instead of init when the engine dies, so the
+// Makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER): processes an engine leaves
+// behind (grandchildren) are re-parented to this process instead of init when the engine dies, so the
 // EngineProcess that owned their process group reaps them. Call once, early, from the arena's main.
 // Returns false if the kernel refused.
 bool become_subreaper();

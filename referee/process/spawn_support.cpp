@@ -45,8 +45,8 @@ std::optional<SpawnError> check_executable(const std::string& path) {
     return SpawnError{fmt::format("engine executable '{}' is not a regular file", path), EACCES};
   }
   if (::access(path.c_str(), X_OK) != 0) {
-    return SpawnError{fmt::format("engine executable '{}' is not executable (no execute permission)", path),
-                      EACCES};
+    return SpawnError{
+        fmt::format("engine executable '{}' is not executable (no execute permission)", path), EACCES};
   }
   return std::nullopt;
 }

@@ -1,0 +1,306 @@
+// End-to-end tests of `arena run`: the real executable on temporary TOML configs with the bundled
+// bots (marked copies, so that every engine process of a test can be found in /proc).
+//
+// The kill and Ctrl-C tests need a run that is still going when the signal comes: kalah-mcts
+// thinks for the whole `movetime_ms`, so with 20 ms a game against it takes a fraction of a
+// second, while random and greedy answer at once. The signal is sent once the journal holds two
+// games, so the test does not depend on how fast the machine is.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "referee/record/record_json.h"
+#include "tests/e2e_util.h"
+
+namespace kalah {
+namespace {
+
+using e2e::fs::path;
+
+const path kArena = KALAH_BINARY_DIR "/arena";
+const path kRandom = KALAH_BINARY_DIR "/bots/kalah-random";
+const path kGreedy = KALAH_BINARY_DIR "/bots/kalah-greedy";
+const path kMcts = KALAH_BINARY_DIR "/bots/kalah-mcts";
+
+constexpr auto kRunLimit = std::chrono::milliseconds(180000);
+
+struct EngineEntry {
+  std::string name;
+  path cmd;
+  std::string extra;  // more TOML lines for this [[engine]]
+};
+
+struct TournamentSetup {
+  std::string name = "e2e";
+  int rounds = 2;
+  int concurrency = 2;
+  int seed = 1;
+  std::string time = "base_ms = 5000\ninc_ms = 50";
+  std::vector<EngineEntry> engines;
+};
+
+// What a journal holds: the complete lines, read with the strict record reader.
+struct JournalContents {
+  std::vector<GameRecord> games;
+  std::vector<std::string> bad_lines;  // complete lines that do not parse
+  std::string torn;                    // text after the last newline
+  std::set<std::string> ids;
+  size_t duplicates = 0;
+};
+
+JournalContents read_journal(const path& file) {
+  JournalContents j;
+  const std::string text = e2e::read_file(file);
+  size_t begin = 0;
+  for (size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    const std::string line = text.substr(begin, end - begin);
+    if (line.empty()) continue;
+    Expected<GameRecord> r = record_from_json(line);
+    if (!r) {
+      j.bad_lines.push_back(line + "  <- " + r.error());
+      continue;
+    }
+    if (!j.ids.insert(r->id).second) ++j.duplicates;
+    j.games.push_back(std::move(r).value());
+  }
+  j.torn = text.substr(begin);
+  return j;
+}
+
+class ArenaFixture : public ::testing::Test {
+ protected:
+  ArenaFixture() : marker_(e2e::unique_marker()), results_(dir_ / "results") {}
+
+  ~ArenaFixture() override {
+    for (const e2e::ProcessInfo& p : e2e::find_processes(marker_)) ::kill(p.pid, SIGKILL);
+  }
+
+  // A marked copy of a bot; `tag` is one character, so the process name keeps the whole marker.
+  path engine(const path& binary, char tag) {
+    return e2e::copy_executable(binary, dir_.path(), marker_ + std::string(1, tag));
+  }
+
+  TournamentSetup three_bots() {
+    TournamentSetup s;
+    s.engines = {{"random", engine(kRandom, 'r'), "options = { Seed = 3 }"},
+                 {"greedy", engine(kGreedy, 'g'), ""},
+                 {"random-b", dir_ / (marker_ + "r"), "options = { Seed = 11 }"}};
+    return s;
+  }
+
+  // Greedy and random against an MCTS that uses its whole 20 ms per move: 24 games, a few seconds.
+  TournamentSetup slow_tournament() {
+    TournamentSetup s;
+    s.rounds = 4;
+    s.time = "movetime_ms = 20";
+    s.engines = {{"random", engine(kRandom, 'r'), ""},
+                 {"greedy", engine(kGreedy, 'g'), ""},
+                 {"mcts", engine(kMcts, 'm'), ""}};
+    return s;
+  }
+
+  path write_config(const TournamentSetup& s, const std::string& file = "tournament.toml") {
+    std::string text = "[tournament]\nname = \"" + s.name + "\"\ntype = \"round-robin\"\nrounds = " +
+                       std::to_string(s.rounds) + "\nconcurrency = " + std::to_string(s.concurrency) +
+                       "\nseed = " + std::to_string(s.seed) + "\noutput = \"" + results_.string() +
+                       "\"\nprogress_interval = 0\n\n[time]\n" + s.time + "\n\n[openings]\nrandom_plies = 2\n";
+    for (const EngineEntry& e : s.engines)
+      text += "\n[[engine]]\nname = \"" + e.name + "\"\ncmd = \"" + e.cmd.string() + "\"\n" + e.extra + "\n";
+    const path config = dir_ / file;
+    e2e::write_file(config, text);
+    return config;
+  }
+
+  static int scheduled_games(const TournamentSetup& s) {
+    const int n = static_cast<int>(s.engines.size());
+    return n * (n - 1) / 2 * 2 * s.rounds;
+  }
+
+  path tournament_dir(const TournamentSetup& s) const { return results_ / s.name; }
+  path journal(const TournamentSetup& s) const { return tournament_dir(s) / "games.jsonl"; }
+
+  e2e::RunResult arena(std::vector<std::string> args) {
+    args.insert(args.begin(), kArena.string());
+    return e2e::run(args, dir_.path(), kRunLimit);
+  }
+
+  void expect_no_engine_left() {
+    const std::vector<e2e::ProcessInfo> left = e2e::wait_until_gone(marker_);
+    EXPECT_TRUE(left.empty()) << "engine processes left behind:\n" << e2e::describe(left);
+  }
+
+  // The journal is complete: exactly the scheduled games, each once, every line valid.
+  void expect_complete_journal(const TournamentSetup& s) {
+    const JournalContents j = read_journal(journal(s));
+    EXPECT_EQ(j.games.size(), static_cast<size_t>(scheduled_games(s)));
+    EXPECT_EQ(j.ids.size(), static_cast<size_t>(scheduled_games(s)));
+    EXPECT_EQ(j.duplicates, 0u);
+    EXPECT_TRUE(j.bad_lines.empty()) << j.bad_lines.front();
+    EXPECT_TRUE(j.torn.empty()) << "torn tail: " << j.torn;
+  }
+
+  // Starts a run in the background and sends `sig` once two games are in the journal.
+  e2e::ExitStatus interrupt_after_two_games(const path& config, const TournamentSetup& s, int sig) {
+    e2e::Child child({kArena.string(), "run", config.string()}, dir_ / "bg.out", dir_ / "bg.err");
+    const auto give_up = e2e::Clock::now() + std::chrono::seconds(120);
+    while (read_journal(journal(s)).games.size() < 2 && e2e::Clock::now() < give_up) {
+      if (std::optional<e2e::ExitStatus> early = child.poll()) {
+        ADD_FAILURE() << "arena ended before it could be interrupted: code " << early->code << "\n"
+                      << e2e::read_file(dir_ / "bg.err");
+        return *early;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_LT(read_journal(journal(s)).games.size(), static_cast<size_t>(scheduled_games(s)))
+        << "the run must still be going when it is interrupted";
+    EXPECT_FALSE(e2e::find_processes(marker_).empty()) << "engines must be running when it is interrupted";
+    // SIGINT goes to the arena's process group, as Ctrl-C does; SIGKILL to the arena alone.
+    if (sig == SIGINT)
+      child.signal_group(sig);
+    else
+      child.signal(sig);
+    const e2e::ExitStatus status = child.wait(std::chrono::seconds(30));
+    EXPECT_FALSE(status.timed_out) << "arena did not stop within 30 s of signal " << sig;
+    return status;
+  }
+
+  e2e::TempDir dir_;
+  std::string marker_;
+  path results_;
+};
+
+TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNothingNew) {
+  const TournamentSetup s = three_bots();
+  const path config = write_config(s);
+  const e2e::RunResult first = arena({"run", config.string()});
+  ASSERT_EQ(first.status.code, 0) << first.summary();
+  expect_complete_journal(s);
+  for (const char* file :
+       {"games.jsonl", "tournament.json", "standings.json", "standings.md", "standings.csv", "games.pgn",
+        "report.html"})
+    EXPECT_TRUE(e2e::fs::exists(tournament_dir(s) / file)) << file;
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "games.pgn").find("[White \""), std::string::npos);
+  for (const EngineEntry& e : s.engines)
+    EXPECT_NE(e2e::read_file(tournament_dir(s) / "standings.csv").find(e.name), std::string::npos) << e.name;
+  expect_no_engine_left();
+
+  const std::string journal_before = e2e::read_file(journal(s));
+  const e2e::RunResult again = arena({"run", config.string()});
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_EQ(e2e::read_file(journal(s)), journal_before) << "a finished tournament plays nothing new";
+  expect_no_engine_left();
+}
+
+TEST_F(ArenaFixture, SigkillThenResumeLosesAndRepeatsNoGame) {
+  const TournamentSetup s = slow_tournament();
+  const path config = write_config(s);
+  const e2e::ExitStatus killed = interrupt_after_two_games(config, s, SIGKILL);
+  EXPECT_EQ(killed.signal, SIGKILL);
+  // The engines die with the arena (PR_SET_PDEATHSIG).
+  expect_no_engine_left();
+
+  const JournalContents partial = read_journal(journal(s));
+  EXPECT_GE(partial.games.size(), 2u);
+  EXPECT_EQ(partial.duplicates, 0u);
+  EXPECT_TRUE(partial.bad_lines.empty()) << partial.bad_lines.front();
+  // A kill in the middle of a write leaves half a line; make sure of one to see it dropped.
+  if (partial.torn.empty()) {
+    std::ofstream(journal(s), std::ios::app) << R"({"id":"r1-0v1-p0-g0","round":1,"sou)";
+  }
+
+  const e2e::RunResult resumed = arena({"run", config.string()});
+  ASSERT_EQ(resumed.status.code, 0) << resumed.summary();
+  EXPECT_NE(resumed.err.find("games.jsonl:"), std::string::npos) << "the dropped line is reported\n"
+                                                                 << resumed.summary();
+  expect_complete_journal(s);
+  const JournalContents full = read_journal(journal(s));
+  for (const std::string& id : partial.ids) EXPECT_TRUE(full.ids.count(id)) << "lost game " << id;
+  // The games finished before the kill are kept as they were, not replayed.
+  for (size_t i = 0; i < partial.games.size(); ++i)
+    EXPECT_EQ(full.games[i].started_at, partial.games[i].started_at) << partial.games[i].id;
+  expect_no_engine_left();
+}
+
+TEST_F(ArenaFixture, CtrlCStopsCleanlyWithExitCode130AndTheRunResumes) {
+  const TournamentSetup s = slow_tournament();
+  const path config = write_config(s);
+  const e2e::ExitStatus stopped = interrupt_after_two_games(config, s, SIGINT);
+  EXPECT_EQ(stopped.code, 130) << "signal " << stopped.signal << "\n" << e2e::read_file(dir_ / "bg.err");
+  expect_no_engine_left();
+
+  const JournalContents partial = read_journal(journal(s));
+  EXPECT_GE(partial.games.size(), 2u);
+  EXPECT_LT(partial.games.size(), static_cast<size_t>(scheduled_games(s)));
+  EXPECT_EQ(partial.duplicates, 0u);
+  EXPECT_TRUE(partial.bad_lines.empty()) << partial.bad_lines.front();
+  EXPECT_TRUE(partial.torn.empty()) << "a clean stop leaves no torn line: " << partial.torn;
+
+  const e2e::RunResult resumed = arena({"run", config.string()});
+  ASSERT_EQ(resumed.status.code, 0) << resumed.summary();
+  expect_complete_journal(s);
+  expect_no_engine_left();
+}
+
+TEST_F(ArenaFixture, ChangedConfigAgainstAnExistingJournalIsRefusedUnlessFresh) {
+  TournamentSetup s = three_bots();
+  s.rounds = 1;
+  const e2e::RunResult first = arena({"run", write_config(s).string()});
+  ASSERT_EQ(first.status.code, 0) << first.summary();
+  const std::string journal_before = e2e::read_file(journal(s));
+
+  s.seed = 2;
+  const path changed = write_config(s, "changed.toml");
+  const e2e::RunResult refused = arena({"run", changed.string()});
+  EXPECT_EQ(refused.status.code, 2) << refused.summary();
+  EXPECT_NE(refused.err.find("--fresh"), std::string::npos) << refused.summary();
+  EXPECT_NE(refused.err.find("seed"), std::string::npos) << "the message should say what changed\n"
+                                                         << refused.summary();
+  EXPECT_EQ(e2e::read_file(journal(s)), journal_before) << "a refused run must not touch the journal";
+
+  const e2e::RunResult fresh = arena({"run", changed.string(), "--fresh"});
+  ASSERT_EQ(fresh.status.code, 0) << fresh.summary();
+  expect_complete_journal(s);
+  expect_no_engine_left();
+}
+
+TEST_F(ArenaFixture, BadConfigsAreOperatorErrorsWithFileLineAndColumn) {
+  struct Case {
+    std::string name;
+    std::string toml;
+    std::string expected;  // a part of the message
+  };
+  const path random = engine(kRandom, 'r');
+  const std::string engines = "\n[[engine]]\nname = \"a\"\ncmd = \"" + random.string() +
+                              "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + random.string() + "\"\n";
+  const std::string head = "[tournament]\nname = \"bad\"\noutput = \"" + results_.string() + "\"\n";
+  const std::vector<Case> cases = {
+      {"unknown-key", head + "roundz = 2\n\n[time]\nmovetime_ms = 10\n" + engines, "unknown key"},
+      {"missing-executable",
+       head + "\n[time]\nmovetime_ms = 10\n" + engines + "\n[[engine]]\nname = \"c\"\ncmd = \"" +
+           (dir_ / "no-such-bot").string() + "\"\n",
+       "not found"},
+      {"wrong-type", head + "rounds = \"two\"\n\n[time]\nmovetime_ms = 10\n" + engines, "rounds"},
+      {"duplicate-name",
+       head + "\n[time]\nmovetime_ms = 10\n" + engines + "\n[[engine]]\nname = \"a\"\ncmd = \"" + random.string() +
+           "\"\n",
+       "already used"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const path config = dir_ / (c.name + ".toml");
+    e2e::write_file(config, c.toml);
+    const e2e::RunResult r = arena({"run", config.string()});
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    const std::regex position(std::regex_replace(config.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"),
+                                                              R"(\$&)") +
+                              R"(:[0-9]+:[0-9]+: )");
+    EXPECT_TRUE(std::regex_search(r.err, position)) << "no file:line:column: in\n" << r.summary();
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.summary();
+    EXPECT_FALSE(e2e::fs::exists(results_ / "bad" / "games.jsonl")) << "nothing may start on a bad config";
+  }
+  expect_no_engine_left();
+}
+
+}  // namespace
+}  // namespace kalah

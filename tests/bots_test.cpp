@@ -1,0 +1,686 @@
+// Tests of the searching bots: kalah-alphabeta and kalah-mcts.
+//
+// In-process: the bots' choose() over every variant, alpha-beta's values
+// against a plain minimax written here, and short matches against greedy and
+// random players written here. End to end: the engine executables through
+// pipes for `stop` and the clock (loose upper bounds only, never tight timing).
+//
+// The DISABLED_ matches at the end are measurements, not tests:
+//   bots_test --gtest_also_run_disabled_tests --gtest_filter='BotsMatch.*'
+// (KALAH_MATCH_MS and KALAH_MATCH_GAMES change the time per move and the games).
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bots/alphabeta/alphabeta.h"
+#include "bots/mcts/mcts.h"
+
+extern char** environ;
+
+namespace kalah {
+namespace {
+
+using namespace std::chrono_literals;
+
+// ---- helpers ----------------------------------------------------------------
+
+// All 32 combinations of the rule keys other than pits and seeds.
+std::vector<Variant> rule_combinations(int pits, int seeds) {
+  std::vector<Variant> all;
+  for (int bits = 0; bits < 32; ++bits) {
+    Variant v;
+    v.pits = pits;
+    v.seeds = seeds;
+    v.capture = bits & 1 ? Capture::Empty : Capture::Standard;
+    v.ending = bits & 2 ? Ending::NoMove : Ending::SideEmpty;
+    v.remainder = bits & 4 ? Remainder::None : Remainder::Owner;
+    v.majority = (bits & 8) != 0;
+    v.pie = (bits & 16) != 0;
+    all.push_back(v);
+  }
+  return all;
+}
+
+kep::Go go_depth(int d) {
+  kep::Go go;
+  go.depth = d;
+  return go;
+}
+kep::Go go_nodes(long long n) {
+  kep::Go go;
+  go.nodes = n;
+  return go;
+}
+kep::Go go_movetime(long long ms) {
+  kep::Go go;
+  go.movetime = ms;
+  return go;
+}
+
+Move choose(bot::Bot& bot, const Variant& v, const Position& p, const kep::Go& go) {
+  const std::vector<Move> history;
+  std::atomic<bool> stop{false};
+  bot::SearchContext context{v, p, history, go, stop, [](const kep::Info&) {}};
+  return bot.choose(context);
+}
+
+Move random_move(const Variant& v, const Position& p, std::mt19937_64& rng) {
+  const MoveList moves = legal_moves(v, p);
+  return moves.moves[std::uniform_int_distribution<int>(0, moves.size - 1)(rng)];
+}
+
+// The greedy bot's rule (bots/greedy): an extra turn first, else the largest
+// store gain now; ties at random.
+Move greedy_move(const Variant& v, const Position& p, std::mt19937_64& rng) {
+  const Side me = p.to_move;
+  const int before = store(v, p, me) - store(v, p, opponent(me));
+  int best_score = -1000000;
+  std::vector<Move> best;
+  for (Move m : legal_moves(v, p)) {
+    const Position next = after(v, p, m);
+    const Side mine = m.is_swap() ? opponent(me) : me;
+    int score = store(v, next, mine) - store(v, next, opponent(mine)) - before;
+    if (!next.over && next.to_move == mine && !m.is_swap()) score += 1000;
+    if (score > best_score) best_score = score, best.clear();
+    if (score == best_score) best.push_back(m);
+  }
+  return best[std::uniform_int_distribution<size_t>(0, best.size() - 1)(rng)];
+}
+
+// A player in an in-process game: a function of the position.
+using Player = std::function<Move(const Variant&, const Position&)>;
+
+Player bot_player(bot::Bot& bot, kep::Go go) {
+  return [&bot, go](const Variant& v, const Position& p) { return choose(bot, v, p, go); };
+}
+
+// Plays one game from `start`; returns the first player's points (1, 0.5, 0).
+// `first` plays the player who started as South, whatever the pie does.
+double play(const Variant& v, Position p, const Player& first, const Player& second) {
+  while (!p.over) {
+    const bool first_moves = (p.to_move == Side::South) != p.swapped;
+    const Move m = first_moves ? first(v, p) : second(v, p);
+    EXPECT_TRUE(is_legal(v, p, m)) << to_notation(v, p) << " move " << to_string(m);
+    if (!is_legal(v, p, m)) return first_moves ? 0.0 : 1.0;
+    apply(v, p, m);
+  }
+  const Outcome o = outcome(v, p);
+  return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0;
+}
+
+struct MatchScore {
+  double points = 0;  // of player a
+  int games = 0;
+};
+
+// Colour-swapped pairs of games from openings of `random_plies` random moves.
+// `new_game` is called before every game (bots reset their tables there).
+MatchScore match(const Variant& v, int pairs, int random_plies, const Player& a, const Player& b,
+                 const std::function<void()>& new_game, std::uint64_t seed) {
+  MatchScore score;
+  std::mt19937_64 rng(seed);
+  for (int pair = 0; pair < pairs; ++pair) {
+    Position start = start_position(v);
+    for (int i = 0; i < random_plies && !start.over; ++i) apply(v, start, random_move(v, start, rng));
+    if (start.over) continue;
+    new_game();
+    score.points += play(v, start, a, b);
+    new_game();
+    score.points += 1.0 - play(v, start, b, a);
+    score.games += 2;
+  }
+  return score;
+}
+
+// The first player's final margin under perfect play, from the position on:
+// a plain minimax over players (not sides), memoised on the notation.
+int first_player_margin(const Variant& v, const Position& p, std::map<std::string, int>& memo) {
+  if (p.over) {
+    const int south = store(v, p, Side::South) - store(v, p, Side::North);
+    return p.swapped ? -south : south;
+  }
+  const std::string key = to_notation(v, p);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  const bool first = (p.to_move == Side::South) != p.swapped;
+  int best = first ? -100000 : 100000;
+  for (Move m : legal_moves(v, p)) {
+    const int value = first_player_margin(v, after(v, p, m), memo);
+    best = first ? std::max(best, value) : std::min(best, value);
+  }
+  memo.emplace(key, best);
+  return best;
+}
+
+// Alpha-beta's internal score for a final margin: kWin plus kSeed per seed.
+int internal_score(int margin) {
+  return alphabeta::kSeed * margin + (margin > 0 ? alphabeta::kWin : margin < 0 ? -alphabeta::kWin : 0);
+}
+
+// ---- every bot returns a legal move in every variant ------------------------
+
+// Positions from one seeded random game: the first three plies (the pie
+// decisions) and then every fifth.
+std::vector<Position> sample_positions(const Variant& v, std::uint64_t seed) {
+  std::vector<Position> positions;
+  std::mt19937_64 rng(seed);
+  Position p = start_position(v);
+  for (int ply = 0; !p.over; ++ply) {
+    if (ply < 3 || ply % 5 == 0) positions.push_back(p);
+    apply(v, p, random_move(v, p, rng));
+  }
+  return positions;
+}
+
+TEST(Bots, EveryBotReturnsALegalMoveInEveryVariant) {
+  alphabeta::AlphaBetaBot ab;
+  ASSERT_TRUE(ab.set_option("Hash", "1"));
+  mcts::MctsBot mc;
+  ASSERT_TRUE(mc.set_option("Memory", "1"));
+  long long checked = 0;
+  for (int pits = 1; pits <= 8; ++pits) {
+    for (int seeds = 1; seeds <= 6; ++seeds) {
+      for (const Variant& v : rule_combinations(pits, seeds)) {
+        const std::uint64_t seed = static_cast<std::uint64_t>(pits * 1000 + seeds * 100) + checked;
+        ab.new_game(v);
+        mc.new_game(v);
+        for (const Position& p : sample_positions(v, seed)) {
+          SCOPED_TRACE(to_string(v) + " at " + to_notation(v, p) + " (game seed " + std::to_string(seed) + ")");
+          EXPECT_TRUE(is_legal(v, p, choose(ab, v, p, go_depth(3))));
+          EXPECT_TRUE(is_legal(v, p, choose(ab, v, p, go_nodes(200))));
+          EXPECT_TRUE(is_legal(v, p, choose(mc, v, p, go_nodes(200))));
+          ++checked;
+        }
+        if (testing::Test::HasFailure()) return;  // one variant's failures are enough to read
+      }
+    }
+  }
+  EXPECT_GT(checked, 5000);
+}
+
+TEST(Bots, TinyNodeBudgetsStillGiveALegalMove) {
+  const Variant v;
+  alphabeta::AlphaBetaBot ab;
+  mcts::MctsBot mc;
+  const Position p = start_position(v);
+  for (long long nodes : {1, 2, 3}) {
+    EXPECT_TRUE(is_legal(v, p, choose(ab, v, p, go_nodes(nodes))));
+    EXPECT_TRUE(is_legal(v, p, choose(mc, v, p, go_nodes(nodes))));
+  }
+  EXPECT_TRUE(is_legal(v, p, choose(mc, v, p, go_depth(1))));
+  // No time at all: still a legal move (South's pit 1 is empty here, so a
+  // default answer would be caught).
+  const Expected<Position> parsed = parse_notation(v, "0,5,5,5,5,4/0/4,4,4,4,4,4/0 s");
+  ASSERT_TRUE(parsed);
+  const Position q = *parsed;
+  for (int i = 0; i < 20; ++i) {
+    mcts::Search mcts_search(v, mcts::Settings{});
+    mcts::Limits none;
+    none.playouts = 0;
+    EXPECT_TRUE(is_legal(v, q, mcts_search.run(q, none).best));
+    none.playouts.reset();
+    none.time_ms = 0;
+    EXPECT_TRUE(is_legal(v, q, mcts_search.run(q, none).best));
+    alphabeta::Search ab_search(v, alphabeta::Settings{});
+    alphabeta::Limits zero;
+    zero.time_ms = 0;
+    EXPECT_TRUE(is_legal(v, q, ab_search.run(q, zero).best));
+  }
+}
+
+// ---- alpha-beta: exact values ------------------------------------------------
+
+TEST(BotsAlphaBeta, FullDepthScoreEqualsMinimaxOnTinyBoards) {
+  for (int pits = 1; pits <= 3; ++pits) {
+    for (int seeds = 1; seeds <= 2; ++seeds) {
+      for (const Variant& v : rule_combinations(pits, seeds)) {
+        std::map<std::string, int> memo;
+        alphabeta::Settings settings;
+        settings.hash_mb = 1;
+        alphabeta::Search search(v, settings);
+        int index = 0;
+        for (const Position& p : sample_positions(v, 77 + pits * 10 + seeds)) {
+          SCOPED_TRACE(to_string(v) + " at " + to_notation(v, p));
+          const int first = first_player_margin(v, p, memo);
+          const bool mover_is_first = (p.to_move == Side::South) != p.swapped;
+          const alphabeta::Result r = search.run(p, alphabeta::Limits{});
+          EXPECT_TRUE(r.exact);
+          EXPECT_EQ(r.score, internal_score(mover_is_first ? first : -first));
+          EXPECT_TRUE(is_legal(v, p, r.best));
+          // The chosen move keeps the value.
+          const Position next = after(v, p, r.best);
+          const int after_best = first_player_margin(v, next, memo);
+          EXPECT_EQ(after_best, first);
+          if (++index % 2 == 0) search.clear_table();  // both cold and warm tables
+        }
+      }
+    }
+  }
+}
+
+TEST(BotsAlphaBeta, ValueOfTheStartMatchesMinimaxOnPits3Seeds2) {
+  // The full game tree of Kalah(3,2), every rule combination: the search from
+  // the start agrees with minimax however the table is used.
+  for (const Variant& v : rule_combinations(3, 2)) {
+    SCOPED_TRACE(to_string(v));
+    std::map<std::string, int> memo;
+    const int first = first_player_margin(v, start_position(v), memo);
+    alphabeta::Settings settings;
+    settings.hash_mb = 1;
+    alphabeta::Search search(v, settings);
+    const alphabeta::Result r = search.run(start_position(v), alphabeta::Limits{});
+    EXPECT_TRUE(r.exact);
+    EXPECT_EQ(r.score, internal_score(first));
+  }
+}
+
+TEST(BotsAlphaBeta, ReproducesPublishedValuesOfSmallKalah) {
+  // Irving, Donkers, Uiterwijk, "Solving Kalah" (2000): with empty capture
+  // Kalah(4,1..4) = +2, +6, +8, +2; with standard capture Kalah(4,3) = +6.
+  struct Case {
+    int seeds;
+    Capture capture;
+    int margin;
+  };
+  for (const Case& c : {Case{1, Capture::Empty, 2}, Case{2, Capture::Empty, 6}, Case{3, Capture::Empty, 8},
+                       Case{4, Capture::Empty, 2}, Case{3, Capture::Standard, 6}}) {
+    Variant v;
+    v.pits = 4;
+    v.seeds = c.seeds;
+    v.capture = c.capture;
+    alphabeta::Search search(v, alphabeta::Settings{});
+    const alphabeta::Result r = search.run(start_position(v), alphabeta::Limits{});
+    EXPECT_TRUE(r.exact) << to_string(v);
+    EXPECT_EQ(alphabeta::protocol_score(r.score), 1000 + c.margin) << to_string(v);
+  }
+}
+
+TEST(BotsAlphaBeta, ProtocolScoreIsSeedsOrAProvenResult) {
+  using alphabeta::kSeed;
+  EXPECT_EQ(alphabeta::protocol_score(3 * kSeed), 3);
+  EXPECT_EQ(alphabeta::protocol_score(-3 * kSeed), -3);
+  EXPECT_EQ(alphabeta::protocol_score(kSeed / 2), 1);
+  EXPECT_EQ(alphabeta::protocol_score(0), 0);
+  EXPECT_EQ(alphabeta::protocol_score(internal_score(8)), 1008);
+  EXPECT_EQ(alphabeta::protocol_score(internal_score(-2)), -1002);
+}
+
+TEST(BotsAlphaBeta, SwapIsWorthTheNegatedValueOfTheBoardForTheFirstPlayer) {
+  // Kalah(3,2) with the pie rule, after each first move: the search's value of
+  // the offer equals minimax, which treats players, not sides.
+  Variant v;
+  v.pits = 3;
+  v.seeds = 2;
+  v.pie = true;
+  const Position start = start_position(v);
+  int swaps = 0;
+  for (Move first_move : legal_moves(v, start)) {
+    const Position offer = after(v, start, first_move);
+    ASSERT_EQ(offer.pie, Pie::Offer);
+    std::map<std::string, int> memo;
+    const int first = first_player_margin(v, offer, memo);  // North (the second player) moves
+    alphabeta::Search search(v, alphabeta::Settings{});
+    const alphabeta::Result r = search.run(offer, alphabeta::Limits{});
+    EXPECT_EQ(r.score, internal_score(-first)) << to_string(first_move);
+    // The chosen answer (a pit or the swap) keeps the value.
+    EXPECT_EQ(first_player_margin(v, after(v, offer, r.best), memo), first) << to_string(first_move);
+    swaps += r.best.is_swap();
+  }
+  // Kalah(3,2) gives the first player a big edge: some first moves are worth taking over.
+  EXPECT_GT(swaps, 0);
+}
+
+TEST(BotsAlphaBeta, StopsAtTheNodeBudget) {
+  const Variant v;
+  alphabeta::Search search(v, alphabeta::Settings{});
+  alphabeta::Limits limits;
+  limits.nodes = 5000;
+  const alphabeta::Result r = search.run(start_position(v), limits);
+  EXPECT_LE(r.nodes, 5000);
+  EXPECT_GE(r.depth, 3);
+}
+
+TEST(BotsAlphaBeta, ReportsAnInfoLineAfterEveryIteration) {
+  const Variant v;
+  alphabeta::AlphaBetaBot bot;
+  const Position p = start_position(v);
+  const std::vector<Move> history;
+  std::atomic<bool> stop{false};
+  const kep::Go go = go_depth(5);
+  std::vector<kep::Info> infos;
+  bot::SearchContext context{v, p, history, go, stop, [&](const kep::Info& i) { infos.push_back(i); }};
+  const Move m = bot.choose(context);
+  ASSERT_EQ(infos.size(), 5u);
+  for (int d = 1; d <= 5; ++d) {
+    const kep::Info& i = infos[d - 1];
+    EXPECT_EQ(i.depth, d);
+    EXPECT_TRUE(i.score && i.nodes && i.time);
+    ASSERT_FALSE(i.pv.empty());
+    // The pv is a legal line from the position.
+    Position q = p;
+    for (Move pv_move : i.pv) {
+      ASSERT_TRUE(is_legal(v, q, pv_move));
+      apply(v, q, pv_move);
+    }
+  }
+  EXPECT_EQ(infos.back().pv.front(), m);
+}
+
+// ---- strength -----------------------------------------------------------------
+
+TEST(BotsAlphaBeta, Depth6BeatsGreedyAndRandom) {
+  const Variant v;  // Kalah(6,4)
+  alphabeta::AlphaBetaBot ab;
+  ASSERT_TRUE(ab.set_option("Hash", "4"));
+  std::mt19937_64 rng(2024);
+  const Player alpha_beta = bot_player(ab, go_depth(6));
+  const Player greedy = [&](const Variant& var, const Position& p) { return greedy_move(var, p, rng); };
+  const Player random = [&](const Variant& var, const Position& p) { return random_move(var, p, rng); };
+  auto reset = [&] { ab.new_game(v); };
+
+  const MatchScore vs_greedy = match(v, 12, 2, alpha_beta, greedy, reset, 1);
+  const MatchScore vs_random = match(v, 12, 2, alpha_beta, random, reset, 2);
+  EXPECT_GE(vs_greedy.points, 0.75 * vs_greedy.games) << vs_greedy.points << "/" << vs_greedy.games;
+  EXPECT_GE(vs_random.points, 0.9 * vs_random.games) << vs_random.points << "/" << vs_random.games;
+}
+
+TEST(BotsAlphaBeta, Depth6BeatsGreedyWithThePieRule) {
+  Variant v;
+  v.pie = true;
+  v.capture = Capture::Empty;
+  alphabeta::AlphaBetaBot ab;
+  ASSERT_TRUE(ab.set_option("Hash", "4"));
+  std::mt19937_64 rng(7);
+  const Player greedy = [&](const Variant& var, const Position& p) { return greedy_move(var, p, rng); };
+  // No random opening: the pie decision is part of the game.
+  const MatchScore s = match(v, 8, 0, bot_player(ab, go_depth(6)), greedy, [&] { ab.new_game(v); }, 3);
+  EXPECT_GE(s.points, 0.7 * s.games) << s.points << "/" << s.games;
+}
+
+TEST(BotsMcts, BeatsRandom) {
+  const Variant v;
+  mcts::MctsBot mc;
+  std::mt19937_64 rng(11);
+  const Player random = [&](const Variant& var, const Position& p) { return random_move(var, p, rng); };
+  const MatchScore s = match(v, 6, 2, bot_player(mc, go_nodes(2000)), random, [] {}, 4);
+  EXPECT_GE(s.points, 0.8 * s.games) << s.points << "/" << s.games;
+}
+
+TEST(BotsMcts, SameSeedSameMoves) {
+  const Variant v;
+  const Position p = after(v, start_position(v), Move::at(1));
+  mcts::MctsBot a, b;
+  ASSERT_TRUE(a.set_option("Seed", "5"));
+  ASSERT_TRUE(b.set_option("Seed", "5"));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(choose(a, v, p, go_nodes(3000)), choose(b, v, p, go_nodes(3000)));
+}
+
+TEST(BotsMcts, OptionsAreValidated) {
+  mcts::MctsBot bot;
+  EXPECT_TRUE(bot.set_option("Exploration", "70"));
+  EXPECT_TRUE(bot.set_option("Playouts", "4"));
+  EXPECT_TRUE(bot.set_option("Policy", "greedy"));
+  EXPECT_FALSE(bot.set_option("Exploration", "0.7"));
+  EXPECT_FALSE(bot.set_option("Playouts", "0"));
+  EXPECT_FALSE(bot.set_option("Policy", "smart"));
+  EXPECT_FALSE(bot.set_option("Hash", "16"));
+  const Variant v;
+  EXPECT_TRUE(is_legal(v, start_position(v), choose(bot, v, start_position(v), go_nodes(100))));
+}
+
+TEST(BotsAlphaBeta, OptionsAreValidated) {
+  alphabeta::AlphaBetaBot bot;
+  EXPECT_TRUE(bot.set_option("Hash", "2"));
+  EXPECT_TRUE(bot.set_option("Depth", "4"));
+  EXPECT_FALSE(bot.set_option("Hash", "0"));
+  EXPECT_FALSE(bot.set_option("Depth", "x"));
+  EXPECT_FALSE(bot.set_option("Seed", "1"));
+  // Depth caps every search.
+  const Variant v;
+  const Position p = start_position(v);
+  std::vector<kep::Info> infos;
+  const std::vector<Move> history;
+  std::atomic<bool> stop{false};
+  const kep::Go go = go_depth(20);
+  bot::SearchContext context{v, p, history, go, stop, [&](const kep::Info& i) { infos.push_back(i); }};
+  bot.choose(context);
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(infos.back().depth, 4);
+}
+
+// ---- the engine executables through pipes -------------------------------------
+
+// A child process with its stdin and stdout on pipes.
+class Engine {
+ public:
+  explicit Engine(const std::string& path) {
+    int to_child[2], from_child[2];
+    if (pipe(to_child) != 0 || pipe(from_child) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]})
+      posix_spawn_file_actions_addclose(&actions, fd);
+    char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
+    if (posix_spawn(&pid_, path.c_str(), &actions, nullptr, argv, environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    close(to_child[0]);
+    close(from_child[1]);
+    to_ = to_child[1];
+    from_ = from_child[0];
+  }
+  ~Engine() {
+    if (to_ >= 0) close(to_);  // end of input: the bot loop quits
+    if (from_ >= 0) close(from_);
+    if (pid_ > 0) {
+      // A bot that ignores end of input would hang the test: give it a while.
+      for (int i = 0; i < 200 && waitpid(pid_, nullptr, WNOHANG) == 0; ++i) std::this_thread::sleep_for(10ms);
+      if (waitpid(pid_, nullptr, WNOHANG) == 0) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+      }
+    }
+  }
+  bool started() const { return pid_ > 0; }
+
+  void send(const std::string& line) {
+    const std::string text = line + "\n";
+    ASSERT_EQ(write(to_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  }
+
+  // The next line, or nullopt at the deadline or end of output.
+  std::optional<std::string> read_line(std::chrono::steady_clock::time_point deadline) {
+    for (;;) {
+      if (const size_t nl = buffer_.find('\n'); nl != std::string::npos) {
+        std::string line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        return line;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return std::nullopt;
+      pollfd pfd{from_, POLLIN, 0};
+      if (poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = read(from_, chunk, sizeof chunk);
+      if (n <= 0) return std::nullopt;
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+
+  // Reads until a line starting with `prefix`; returns it (nullopt at the deadline).
+  std::optional<std::string> wait_for(const std::string& prefix, std::chrono::steady_clock::time_point deadline) {
+    while (std::optional<std::string> line = read_line(deadline))
+      if (line->rfind(prefix, 0) == 0) return line;
+    return std::nullopt;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buffer_;
+};
+
+const char* const kEngines[] = {KALAH_BINARY_DIR "/bots/kalah-alphabeta", KALAH_BINARY_DIR "/bots/kalah-mcts"};
+constexpr auto kPatience = 10s;  // for lines that must come: only a broken bot waits this long
+
+void start_game(Engine& e, const Variant& v, const std::string& moves) {
+  e.send("kep");
+  ASSERT_TRUE(e.wait_for("kepok", std::chrono::steady_clock::now() + kPatience));
+  e.send("newgame " + to_string(v));
+  e.send("position startpos moves" + moves);
+  e.send("isready");
+  ASSERT_TRUE(e.wait_for("readyok", std::chrono::steady_clock::now() + kPatience));
+}
+
+Move parse_bestmove(const std::string& line) {
+  const kep::EngineMessage m = kep::parse_engine_line(line);
+  const auto* best = std::get_if<kep::BestMove>(&m);
+  EXPECT_TRUE(best) << line;
+  return best ? best->move : Move::swap();
+}
+
+TEST(BotsEngine, StopIsAnsweredAtOnce) {
+  for (const char* path : kEngines) {
+    SCOPED_TRACE(path);
+    Engine e(path);
+    ASSERT_TRUE(e.started());
+    const Variant v;
+    start_game(e, v, " 3");
+    e.send("go movetime 100000");
+    std::this_thread::sleep_for(200ms);  // the search is well under way
+    const auto sent = std::chrono::steady_clock::now();
+    e.send("stop");
+    const std::optional<std::string> line = e.wait_for("bestmove", sent + kPatience);
+    ASSERT_TRUE(line);
+    EXPECT_LT(std::chrono::steady_clock::now() - sent, 1s);
+    EXPECT_TRUE(is_legal(v, after(v, start_position(v), Move::at(3)), parse_bestmove(*line)));
+  }
+}
+
+TEST(BotsEngine, AnswersWellWithinItsClock) {
+  // 300 ms for the whole game: no move may run the clock out (each should take
+  // ~12 ms; the bound is loose so that a loaded machine does not fail the test).
+  for (const char* path : kEngines) {
+    SCOPED_TRACE(path);
+    Engine e(path);
+    ASSERT_TRUE(e.started());
+    Variant v;
+    v.pie = true;
+    start_game(e, v, "");
+    // A few moves of one game, the bot on both sides, the clock shrinking.
+    Position p = start_position(v);
+    std::string moves;
+    long long left[2] = {300, 300};
+    for (int ply = 0; ply < 6 && !p.over; ++ply) {
+      const int side = static_cast<int>(p.to_move);
+      e.send("position startpos moves" + moves);
+      const auto sent = std::chrono::steady_clock::now();
+      e.send("go stime " + std::to_string(left[0]) + " ntime " + std::to_string(left[1]) + " sinc 0 ninc 0");
+      const std::optional<std::string> line = e.wait_for("bestmove", sent + kPatience);
+      ASSERT_TRUE(line);
+      const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent);
+      EXPECT_LT(used.count(), left[side]) << "ply " << ply;
+      left[side] -= used.count();
+      const Move m = parse_bestmove(*line);
+      ASSERT_TRUE(is_legal(v, p, m)) << to_string(m);
+      apply(v, p, m);
+      moves += " " + to_string(m);
+    }
+  }
+}
+
+// The info lines of one search and its bestmove line (empty if none came).
+struct SearchOutput {
+  std::vector<kep::Info> infos;
+  std::string bestmove;
+};
+
+SearchOutput read_search(Engine& e) {
+  SearchOutput out;
+  const auto deadline = std::chrono::steady_clock::now() + kPatience;
+  while (std::optional<std::string> line = e.read_line(deadline)) {
+    if (line->rfind("bestmove", 0) == 0) {
+      out.bestmove = *line;
+      break;
+    }
+    const kep::EngineMessage m = kep::parse_engine_line(*line);
+    if (const auto* info = std::get_if<kep::Info>(&m)) out.infos.push_back(*info);
+  }
+  return out;
+}
+
+TEST(BotsEngine, HonoursGoDepthAndGoNodes) {
+  Engine ab(kEngines[0]);
+  ASSERT_TRUE(ab.started());
+  start_game(ab, Variant{}, "");
+  ab.send("go depth 4");
+  const SearchOutput by_depth = read_search(ab);
+  ASSERT_FALSE(by_depth.bestmove.empty());
+  ASSERT_FALSE(by_depth.infos.empty());
+  EXPECT_EQ(by_depth.infos.back().depth, 4);
+
+  ab.send("go nodes 3000");
+  const SearchOutput by_nodes = read_search(ab);
+  ASSERT_FALSE(by_nodes.bestmove.empty());
+  ASSERT_FALSE(by_nodes.infos.empty());
+  EXPECT_LE(by_nodes.infos.back().nodes.value_or(0), 3000);
+
+  Engine mc(kEngines[1]);
+  ASSERT_TRUE(mc.started());
+  start_game(mc, Variant{}, "");
+  mc.send("go nodes 500");
+  const SearchOutput playouts = read_search(mc);
+  ASSERT_FALSE(playouts.bestmove.empty());
+  ASSERT_FALSE(playouts.infos.empty());
+  EXPECT_EQ(playouts.infos.back().nodes, 500);
+}
+
+// ---- measurements (disabled: run by hand, see the top of the file) -------------
+
+long long env_or(const char* name, long long fallback) {
+  const char* value = std::getenv(name);
+  return value ? std::atoll(value) : fallback;
+}
+
+void report_match(const char* a, const char* b, const MatchScore& s) {
+  std::printf("%s vs %s: %.1f / %d (%.0f%%)\n", a, b, s.points, s.games, 100.0 * s.points / s.games);
+}
+
+TEST(BotsMatch, DISABLED_AtFixedTimePerMove) {
+  const Variant v;
+  const long long ms = env_or("KALAH_MATCH_MS", 100);
+  const int pairs = static_cast<int>(env_or("KALAH_MATCH_GAMES", 20) / 2);
+  alphabeta::AlphaBetaBot ab;
+  mcts::MctsBot mc;
+  std::mt19937_64 rng(99);
+  const Player alpha_beta = bot_player(ab, go_movetime(ms));
+  const Player monte_carlo = bot_player(mc, go_movetime(ms));
+  const Player greedy = [&](const Variant& var, const Position& p) { return greedy_move(var, p, rng); };
+  auto reset = [&] {
+    ab.new_game(v);
+    mc.new_game(v);
+  };
+  report_match("alphabeta", "greedy", match(v, pairs, 2, alpha_beta, greedy, reset, 5));
+  report_match("mcts", "greedy", match(v, pairs, 2, monte_carlo, greedy, reset, 6));
+  report_match("alphabeta", "mcts", match(v, pairs, 2, alpha_beta, monte_carlo, reset, 7));
+}
+
+}  // namespace
+}  // namespace kalah

@@ -1,0 +1,282 @@
+// Helpers for the end-to-end tests that drive the real `referee` and `arena` executables:
+// temporary directories, marked copies of engine binaries, running a command with a deadline,
+// and finding the processes a test left behind (alive or zombie) through /proc.
+//
+// Every test copies the engines it uses into its own temporary directory under a file name that
+// starts with a marker unique to the test ("e2<pid>_<n>_"). The kernel names a process after the
+// first 15 bytes of its executable's file name (/proc/<pid>/stat, kept even for a zombie, whose
+// cmdline is empty), so a scan of /proc finds everything the test started, grandchildren included
+// (a fork keeps the name), and nothing else.
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace kalah::e2e {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+inline std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// The non-empty lines of a file ("" if it does not exist).
+inline std::vector<std::string> read_lines(const fs::path& path) {
+  std::vector<std::string> lines;
+  std::istringstream in(read_file(path));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/kalah-e2e-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+// A marker unique to this test process and call: "e2<pid>_<n>_" (at most 13 bytes, so a marker
+// plus one more character still fits the kernel's 15-byte process name).
+inline std::string unique_marker() {
+  static int counter = 0;
+  return "e2" + std::to_string(::getpid()) + "_" + std::to_string(++counter) + "_";
+}
+
+// Copies an executable into `dir` as `name` (a copy, not a symlink: a symlink would be resolved by
+// exec and the process would carry the original's name).
+inline fs::path copy_executable(const fs::path& source, const fs::path& dir, const std::string& name) {
+  const fs::path target = dir / name;
+  fs::copy_file(source, target, fs::copy_options::overwrite_existing);
+  fs::permissions(target, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
+                  fs::perm_options::replace);
+  return target;
+}
+
+struct ProcessInfo {
+  pid_t pid = 0;
+  char state = '?';  // from /proc/<pid>/stat: R, S, D, Z, ...
+  std::string name;  // comm
+  std::string cmdline;
+};
+
+inline std::string describe(const std::vector<ProcessInfo>& processes) {
+  std::string text;
+  for (const ProcessInfo& p : processes)
+    text += "  pid " + std::to_string(p.pid) + " state " + p.state + " name " + p.name + " cmd '" + p.cmdline + "'\n";
+  return text;
+}
+
+// Every process whose name or command line contains `marker`; zombies included.
+inline std::vector<ProcessInfo> find_processes(const std::string& marker) {
+  std::vector<ProcessInfo> found;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc", error)) {
+    const std::string pid_text = entry.path().filename().string();
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    ProcessInfo p;
+    p.pid = static_cast<pid_t>(std::stol(pid_text));
+    if (p.pid == ::getpid()) continue;
+    // stat is "pid (comm) state ...", and comm may itself contain ") ".
+    const std::string stat = read_file(entry.path() / "stat");
+    const size_t open = stat.find('(');
+    const size_t close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 2 >= stat.size()) continue;  // gone
+    p.name = stat.substr(open + 1, close - open - 1);
+    p.state = stat[close + 2];
+    p.cmdline = read_file(entry.path() / "cmdline");
+    for (char& c : p.cmdline)
+      if (c == '\0') c = ' ';
+    if (p.name.find(marker) != std::string::npos || p.cmdline.find(marker) != std::string::npos)
+      found.push_back(p);
+  }
+  return found;
+}
+
+// Waits (up to `limit`) for every process carrying `marker` to be gone, reaped included: an
+// orphan is reaped by init a moment after it dies. Returns those still there.
+inline std::vector<ProcessInfo> wait_until_gone(const std::string& marker,
+                                                std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+  const Clock::time_point end = Clock::now() + limit;
+  for (;;) {
+    std::vector<ProcessInfo> left = find_processes(marker);
+    if (left.empty() || Clock::now() >= end) return left;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+struct ExitStatus {
+  int code = -1;    // the exit code, or -1 if killed by a signal
+  int signal = 0;   // the signal that killed it, or 0
+  bool timed_out = false;  // did not exit in time and was killed by the helper
+};
+
+// A child process with stdout and stderr redirected to files, in a process group of its own (as a
+// shell job is, so that signal_group() is what Ctrl-C on a terminal does); killed and reaped on
+// destruction.
+class Child {
+ public:
+  Child(const std::vector<std::string>& argv, const fs::path& stdout_path, const fs::path& stderr_path,
+        const fs::path& cwd = {}) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    started_ = Clock::now();
+    pid_ = ::fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      // Only async-signal-safe calls from here on.
+      ::setpgid(0, 0);
+      const int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (out < 0 || err < 0 || in < 0) ::_exit(126);
+      ::dup2(in, 0);
+      ::dup2(out, 1);
+      ::dup2(err, 2);
+      if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
+      ::execv(args[0], args.data());
+      ::_exit(127);
+    }
+  }
+  ~Child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      int status = 0;
+      ::waitpid(pid_, &status, 0);
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  pid_t pid() const { return pid_; }
+  bool running() const { return pid_ > 0; }
+  void signal(int sig) const {
+    if (pid_ > 0) ::kill(pid_, sig);
+  }
+  // To the child's whole process group: what the terminal does on Ctrl-C.
+  void signal_group(int sig) const {
+    if (pid_ > 0) ::kill(-pid_, sig);
+  }
+
+  // Waits up to `limit` for the child to exit; on timeout kills it (SIGKILL) and says so.
+  ExitStatus wait(std::chrono::milliseconds limit) {
+    const Clock::time_point end = Clock::now() + limit;
+    ExitStatus result;
+    int status = 0;
+    for (;;) {
+      const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+      if (r == pid_) break;
+      if (r < 0) throw std::runtime_error("waitpid failed");
+      if (Clock::now() >= end) {
+        result.timed_out = true;
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    pid_ = -1;
+    elapsed_ = Clock::now() - started_;
+    if (WIFEXITED(status)) result.code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    return result;
+  }
+
+  // Non-blocking: true once the child has exited (and then it is reaped).
+  std::optional<ExitStatus> poll() {
+    int status = 0;
+    if (pid_ <= 0 || ::waitpid(pid_, &status, WNOHANG) != pid_) return std::nullopt;
+    pid_ = -1;
+    elapsed_ = Clock::now() - started_;
+    ExitStatus result;
+    if (WIFEXITED(status)) result.code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    return result;
+  }
+
+  double elapsed_seconds() const { return std::chrono::duration<double>(elapsed_).count(); }
+
+ private:
+  pid_t pid_ = -1;
+  Clock::time_point started_;
+  Clock::duration elapsed_{};
+};
+
+struct RunResult {
+  ExitStatus status;
+  std::string out;
+  std::string err;
+  double seconds = 0;
+
+  // For assertion messages.
+  std::string summary() const {
+    return "exit code " + std::to_string(status.code) + ", signal " + std::to_string(status.signal) +
+           (status.timed_out ? " (timed out)" : "") + " after " + std::to_string(seconds) + " s\nstdout:\n" + out +
+           "\nstderr:\n" + err;
+  }
+};
+
+// Runs a command to completion (killing it after `limit`) with its output captured in files of
+// `scratch`; the output is read back after it exits, so an engine that inherited a descriptor by
+// mistake cannot make the test wait.
+inline RunResult run(const std::vector<std::string>& argv, const fs::path& scratch,
+                     std::chrono::milliseconds limit = std::chrono::milliseconds(60000)) {
+  static int counter = 0;
+  const std::string stem = "run" + std::to_string(++counter);
+  const fs::path out = scratch / (stem + ".out");
+  const fs::path err = scratch / (stem + ".err");
+  RunResult r;
+  {
+    Child child(argv, out, err);
+    r.status = child.wait(limit);
+    r.seconds = child.elapsed_seconds();
+  }
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+}  // namespace kalah::e2e
