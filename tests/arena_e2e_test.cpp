@@ -192,6 +192,23 @@ TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNot
   expect_no_engine_left();
 }
 
+TEST_F(ArenaFixture, MoreEnginesThanAWorkerKeepsAliveStillCompletes) {
+  // Six engines: a worker holds at most four, so it quits some between games;
+  // it must never quit the opponent of the game it is starting.
+  TournamentSetup s;
+  s.concurrency = 2;
+  s.engines = {{"r1", engine(kRandom, 'r'), "options = { Seed = 1 }"},
+               {"g1", engine(kGreedy, 'g'), "options = { Seed = 1 }"},
+               {"r2", dir_ / (marker_ + "r"), "options = { Seed = 2 }"},
+               {"g2", dir_ / (marker_ + "g"), "options = { Seed = 2 }"},
+               {"r3", dir_ / (marker_ + "r"), "options = { Seed = 3 }"},
+               {"g3", dir_ / (marker_ + "g"), "options = { Seed = 3 }"}};
+  const e2e::RunResult run = arena({"run", write_config(s).string()});
+  ASSERT_EQ(run.status.code, 0) << run.summary();
+  expect_complete_journal(s);
+  expect_no_engine_left();
+}
+
 TEST_F(ArenaFixture, SigkillThenResumeLosesAndRepeatsNoGame) {
   const TournamentSetup s = slow_tournament();
   const path config = write_config(s);

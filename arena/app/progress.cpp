@@ -58,6 +58,7 @@ void Progress::game_done(const GameRecord& r, const std::vector<GameRecord>& all
     fmt::print(out_, "\r\033[K{}", line());
   } else if (progress_interval_ > 0 && (done_ - done_at_start_) % progress_interval_ == 0) {
     fmt::print(out_, "{}\n", line());
+    printed_ = done_;
   }
   if (rating_interval_ > 0 && done_ % rating_interval_ == 0) {
     if (tty_) fmt::print(out_, "\n");
@@ -67,6 +68,7 @@ void Progress::game_done(const GameRecord& r, const std::vector<GameRecord>& all
 }
 
 void Progress::finish() {
+  if (!tty_ && printed_ == done_) return;  // the last plain line said it all
   fmt::print(out_, "{}{}\n", tty_ ? "\r\033[K" : "", line());
   std::fflush(out_);
 }

@@ -25,6 +25,7 @@ class Progress {
 
   int total_;
   int done_ = 0;
+  int printed_ = -1;  // done_ when the last plain line was printed
   int done_at_start_ = 0;
   std::vector<std::string> engines_;
   std::map<std::string, double> points_;

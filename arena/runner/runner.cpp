@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <thread>
@@ -60,13 +61,15 @@ kalah::EngineConfig Runner::engine_config(const Config& config, int engine) {
   return c;
 }
 
-Player& Runner::player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine) {
+Player& Runner::player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine, int keep) {
   auto it = cache.find(engine);
   if (it != cache.end()) return *it->second;
-  // Keep a worker's engines alive across its games, but not without bound:
-  // in a large round robin, quit the others before starting a fifth.
+  // Keep a worker's engines alive across its games, but not without bound: in
+  // a large round robin, quit the others (never the opponent of this game,
+  // `keep`) before starting a fifth.
   constexpr size_t kMaxEnginesPerWorker = 4;
-  if (cache.size() >= kMaxEnginesPerWorker) cache.clear();
+  for (auto i = cache.begin(); i != cache.end() && cache.size() >= kMaxEnginesPerWorker;)
+    i = i->first == keep ? std::next(i) : cache.erase(i);
   return *cache.emplace(engine, make_player(engine_config(config_, engine))).first->second;
 }
 
@@ -79,8 +82,8 @@ void Runner::work() {
       spec = source_.next();
     }
     if (!spec) break;
-    Player& south = player(engines, spec->south);
-    Player& north = player(engines, spec->north);
+    Player& south = player(engines, spec->south, spec->north);
+    Player& north = player(engines, spec->north, spec->south);
     {
       std::lock_guard lock(mutex_);
       if (stop_) break;

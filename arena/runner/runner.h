@@ -39,7 +39,7 @@ class Runner {
 
  private:
   void work();
-  Player& player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine);
+  Player& player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine, int keep);
 
   const Config& config_;
   journal::Journal& journal_;
