@@ -31,6 +31,7 @@
 
 #include "bots/alphabeta/alphabeta.h"
 #include "bots/mcts/mcts.h"
+#include "tests/test_variants.h"
 
 extern char** environ;
 
@@ -41,22 +42,6 @@ using namespace std::chrono_literals;
 
 // ---- helpers ----------------------------------------------------------------
 
-// All 32 combinations of the rule keys other than pits and seeds.
-std::vector<Variant> rule_combinations(int pits, int seeds) {
-  std::vector<Variant> all;
-  for (int bits = 0; bits < 32; ++bits) {
-    Variant v;
-    v.pits = pits;
-    v.seeds = seeds;
-    v.capture = bits & 1 ? Capture::Empty : Capture::Standard;
-    v.ending = bits & 2 ? Ending::NoMove : Ending::SideEmpty;
-    v.remainder = bits & 4 ? Remainder::None : Remainder::Owner;
-    v.majority = (bits & 8) != 0;
-    v.pie = (bits & 16) != 0;
-    all.push_back(v);
-  }
-  return all;
-}
 
 kep::Go go_depth(int d) {
   kep::Go go;
@@ -196,7 +181,7 @@ TEST(Bots, EveryBotReturnsALegalMoveInEveryVariant) {
   long long checked = 0;
   for (int pits = 1; pits <= 8; ++pits) {
     for (int seeds = 1; seeds <= 6; ++seeds) {
-      for (const Variant& v : rule_combinations(pits, seeds)) {
+      for (const Variant& v : test::rule_combinations(pits, seeds)) {
         const std::uint64_t seed = static_cast<std::uint64_t>(pits * 1000 + seeds * 100) + checked;
         ab.new_game(v);
         mc.new_game(v);
@@ -249,7 +234,7 @@ TEST(Bots, TinyNodeBudgetsStillGiveALegalMove) {
 TEST(BotsAlphaBeta, FullDepthScoreEqualsMinimaxOnTinyBoards) {
   for (int pits = 1; pits <= 3; ++pits) {
     for (int seeds = 1; seeds <= 2; ++seeds) {
-      for (const Variant& v : rule_combinations(pits, seeds)) {
+      for (const Variant& v : test::rule_combinations(pits, seeds)) {
         std::map<std::string, int> memo;
         alphabeta::Settings settings;
         settings.hash_mb = 1;
@@ -277,7 +262,7 @@ TEST(BotsAlphaBeta, FullDepthScoreEqualsMinimaxOnTinyBoards) {
 TEST(BotsAlphaBeta, ValueOfTheStartMatchesMinimaxOnPits3Seeds2) {
   // The full game tree of Kalah(3,2), every rule combination: the search from
   // the start agrees with minimax however the table is used.
-  for (const Variant& v : rule_combinations(3, 2)) {
+  for (const Variant& v : test::rule_combinations(3, 2)) {
     SCOPED_TRACE(to_string(v));
     std::map<std::string, int> memo;
     const int first = first_player_margin(v, start_position(v), memo);

@@ -5,25 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "referee/rules/position.h"
+#include "tests/test_variants.h"
 
 namespace kalah {
 namespace {
 
-std::vector<Variant> all_rule_combinations(int pits, int seeds) {
-  std::vector<Variant> out;
-  for (int bits = 0; bits < 32; ++bits) {
-    Variant v;
-    v.pits = pits;
-    v.seeds = seeds;
-    v.capture = bits & 1 ? Capture::Empty : Capture::Standard;
-    v.ending = bits & 2 ? Ending::NoMove : Ending::SideEmpty;
-    v.remainder = bits & 4 ? Remainder::None : Remainder::Owner;
-    v.majority = bits & 8;
-    v.pie = bits & 16;
-    out.push_back(v);
-  }
-  return out;
-}
 
 int board_total(const Variant& v, const Position& p) {
   int sum = 0;
@@ -68,7 +54,7 @@ TEST(RulesProperty, RandomGamesKeepEveryInvariantInAllVariants) {
   std::uint64_t seed = 20261202;
   for (int pits : {1, 2, 3, 6, 7, 16})
     for (int seeds : {1, 3, 4, 6, 16})
-      for (const Variant& v : all_rule_combinations(pits, seeds)) check_random_games(v, seed++, 40);
+      for (const Variant& v : test::rule_combinations(pits, seeds)) check_random_games(v, seed++, 40);
 }
 
 TEST(RulesProperty, ManyGamesOfStandardKalah) {

@@ -4,6 +4,7 @@
 #include "arena/app/commands.h"
 #include "arena/app/interrupts.h"
 #include "arena/app/progress.h"
+#include "arena/app/tournament_meta.h"
 #include "arena/app/sprt.h"
 #include "arena/config/config.h"
 #include "arena/journal/journal.h"
@@ -26,22 +27,6 @@ struct RunOptions {
   bool fresh = false;
 };
 
-std::string describe_time(const arena::Config& c) {
-  return arena::Runner::settings_for(c, arena::GameSpec{}).time.describe();
-}
-
-journal::TournamentMeta meta_for(const arena::Config& c) {
-  journal::TournamentMeta meta;
-  meta.fingerprint = arena::fingerprint(c);
-  for (const arena::EngineConfig& e : c.engines) meta.engines.push_back(e.name);
-  meta.settings["type"] = to_string(c.tournament.type);
-  meta.settings["variant"] = to_string(c.variant);
-  meta.settings["time"] = describe_time(c);
-  meta.settings["rounds"] = std::to_string(c.tournament.rounds);
-  meta.settings["seed"] = std::to_string(c.tournament.seed);
-  return meta;
-}
-
 void run(const RunOptions& o) {
   Expected<arena::Config> loaded = arena::load_config(o.config);
   if (!loaded) throw UsageError(loaded.error());
@@ -54,7 +39,7 @@ void run(const RunOptions& o) {
   }
 
   const std::filesystem::path dir = config.results_dir();
-  Expected<journal::Journal> opened = journal::Journal::open(dir, meta_for(config), o.fresh);
+  Expected<journal::Journal> opened = journal::Journal::open(dir, tournament_meta(config), o.fresh);
   if (!opened) throw UsageError(opened.error());
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);

@@ -17,6 +17,7 @@
 #include "arena/app/commands.h"
 #include "arena/app/interrupts.h"
 #include "arena/app/sprt.h"
+#include "arena/app/tournament_meta.h"
 #include "arena/journal/journal.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
@@ -33,22 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kSprtFile = "sprt.json";
-
-std::string describe_time(const arena::Config& c) {
-  return arena::Runner::settings_for(c, arena::GameSpec{}).time.describe();
-}
-
-journal::TournamentMeta meta_for(const arena::Config& c) {
-  journal::TournamentMeta meta;
-  meta.fingerprint = arena::fingerprint(c);
-  for (const arena::EngineConfig& e : c.engines) meta.engines.push_back(e.name);
-  meta.settings["type"] = "sprt";
-  meta.settings["sprt"] = describe(c.sprt->params);
-  meta.settings["variant"] = to_string(c.variant);
-  meta.settings["time"] = describe_time(c);
-  meta.settings["seed"] = std::to_string(c.tournament.seed);
-  return meta;
-}
 
 std::string penta_text(const stats::Pentanomial& p) {
   const auto& n = p.counts;
@@ -128,7 +113,7 @@ void run_sprt(const arena::Config& config, bool fresh) {
                                    config.source, e.name, to_string(e.protocol)));
 
   const fs::path dir = config.results_dir();
-  Expected<journal::Journal> opened = journal::Journal::open(dir, meta_for(config), fresh);
+  Expected<journal::Journal> opened = journal::Journal::open(dir, tournament_meta(config), fresh);
   if (!opened) throw UsageError(opened.error());
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);

@@ -139,6 +139,24 @@ class Loop {
 
 }  // namespace
 
+std::vector<kep::OptionDecl> SeededBot::options() const {
+  return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};
+}
+
+bool SeededBot::set_option(const std::string& name, const std::string& value) {
+  if (name != "Seed") return false;
+  try {
+    size_t used = 0;
+    const unsigned long long seed = std::stoull(value, &used);
+    if (used != value.size()) return false;
+    seed_ = seed;
+  } catch (const std::exception&) {
+    return false;
+  }
+  rng_.seed(seed_);
+  return true;
+}
+
 int run(Bot& bot, std::FILE* in, std::FILE* out) {
   Loop loop(bot, in, out);
   return loop.run();

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,20 @@ class Bot {
   virtual bool instant() const { return false; }
   // Must return a legal move of context.position (which has at least one).
   virtual Move choose(const SearchContext& context) = 0;
+};
+
+// A bot whose only option is `Seed`, driving its random generator (random, greedy).
+class SeededBot : public Bot {
+ public:
+  std::vector<kep::OptionDecl> options() const override;
+  bool set_option(const std::string& name, const std::string& value) override;
+
+ protected:
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  unsigned long long seed_ = 1;
+  std::mt19937_64 rng_{1};
 };
 
 // Runs the protocol on in/out until `quit` or end of input. Returns the exit code.

@@ -6,22 +6,9 @@
 
 namespace {
 
-class GreedyBot : public kalah::bot::Bot {
+class GreedyBot : public kalah::bot::SeededBot {
  public:
   std::string name() const override { return "kalah-greedy"; }
-  std::vector<kalah::kep::OptionDecl> options() const override {
-    return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};
-  }
-  bool set_option(const std::string& name, const std::string& value) override {
-    if (name != "Seed") return false;
-    try {
-      seed_ = std::stoull(value);
-    } catch (const std::exception&) {
-      return false;
-    }
-    rng_.seed(seed_);
-    return true;
-  }
   bool instant() const override { return true; }
 
   kalah::Move choose(const kalah::bot::SearchContext& c) override {
@@ -40,12 +27,8 @@ class GreedyBot : public kalah::bot::Bot {
       if (score > best_score) best_score = score, best.clear();
       if (score == best_score) best.push_back(m);
     }
-    return best[std::uniform_int_distribution<size_t>(0, best.size() - 1)(rng_)];
+    return best[std::uniform_int_distribution<size_t>(0, best.size() - 1)(rng())];
   }
-
- private:
-  unsigned long long seed_ = 1;
-  std::mt19937_64 rng_{1};
 };
 
 }  // namespace
