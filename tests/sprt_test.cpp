@@ -371,6 +371,20 @@ TEST(SprtCommand, StrongerTestEngineReachesH1) {
   fs::remove_all(out);
 }
 
+TEST(SprtCommand, AlphaBetaAtDepthSixAgainstDepthTwoReachesH1) {
+  // Two versions of one engine that differ clearly in strength: the depth is an
+  // engine option, the generous move time never binds.
+  const fs::path out = fresh_dir("depth");
+  const ArenaRun r = run_arena("sprt --base " + kBots + "kalah-alphabeta --base-option Depth=2 --test " + kBots +
+                               "kalah-alphabeta --test-option Depth=6 --movetime 5000 --elo0 0 --elo1 50 --out " +
+                               out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json::object o = read_json(out / "sprt" / "sprt.json");
+  EXPECT_EQ(string_of(o, "decision"), "H1");
+  EXPECT_GT(number(o, "elo"), 0);
+  fs::remove_all(out);
+}
+
 TEST(SprtCommand, SameEngineTwiceDoesNotReachH1) {
   const fs::path out = fresh_dir("self");
   // Concurrency 1 keeps the seeded random bots' games reproducible.
