@@ -45,22 +45,22 @@ void run(const RunOptions& o) {
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
 
   const std::vector<arena::GameSpec> schedule = arena::make_schedule(config);
-  std::vector<arena::GameSpec> todo;
+  std::vector<arena::GameSpec> pending;
   for (const arena::GameSpec& g : schedule)
-    if (!journal.is_completed(g.id)) todo.push_back(g);
+    if (!journal.is_completed(g.id)) pending.push_back(g);
   std::vector<GameRecord> all = journal.games();
   std::vector<std::string> names;
   for (const arena::EngineConfig& e : config.engines) names.push_back(e.name);
 
   fmt::print("{}: {} {} engines, {} games ({} done), {}, {}, concurrency {}\n", config.tournament.name,
-             to_string(config.tournament.type), names.size(), schedule.size(), schedule.size() - todo.size(),
+             to_string(config.tournament.type), names.size(), schedule.size(), schedule.size() - pending.size(),
              to_string(config.variant), describe_time(config), config.tournament.concurrency);
   std::fflush(stdout);
 
   process::become_subreaper();
   Progress progress(static_cast<int>(schedule.size()), names, all, config.tournament.progress_interval,
                     config.tournament.rating_interval, stdout);
-  arena::ScheduleSource source(std::move(todo));
+  arena::ScheduleSource source(std::move(pending));
   arena::Runner runner(config, journal, source, [&](const arena::GameSpec&, const GameRecord& r) {
     all.push_back(r);
     progress.game_done(r, all);
