@@ -1,0 +1,171 @@
+#include "bots/solver/engine.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace kalah::solver {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+bool parse_size(const std::string& text, long long lo, long long hi, long long& out) {
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used != text.size() || v < lo || v > hi) return false;
+    out = v;
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+long long ms_since(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+SolverBot::SolverBot(EngineOptions options) : options_(std::move(options)) {}
+
+SolverBot::~SolverBot() { stop_database_build(); }
+
+std::vector<kep::OptionDecl> SolverBot::options() const {
+  return {
+      {"Hash", "spin", std::to_string(options_.hash_mb), 1, 65536},
+      {"DbMemoryMB", "spin", std::to_string(options_.db_memory_mb), 0, 65536},
+      {"CacheDir", "string", options_.cache_dir.empty() ? "<empty>" : options_.cache_dir.string(), {}, {}},
+      {"Threads", "spin", std::to_string(options_.threads), 1, 64},
+  };
+}
+
+bool SolverBot::set_option(const std::string& name, const std::string& value) {
+  long long v = 0;
+  if (name == "Hash" && parse_size(value, 1, 65536, v)) {
+    options_.hash_mb = static_cast<std::size_t>(v);
+  } else if (name == "DbMemoryMB" && parse_size(value, 0, 65536, v)) {
+    options_.db_memory_mb = static_cast<std::size_t>(v);
+  } else if (name == "CacheDir") {
+    options_.cache_dir = value == "<empty>" ? std::filesystem::path() : std::filesystem::path(value);
+  } else if (name == "Threads" && parse_size(value, 1, 64, v)) {
+    options_.threads = static_cast<int>(v);
+  } else {
+    return false;
+  }
+  prepared_ = false;  // rebuilt at the next game or search
+  return true;
+}
+
+void SolverBot::stop_database_build() {
+  if (db_thread_.joinable()) {
+    db_cancel_ = true;
+    db_thread_.join();
+  }
+  db_cancel_ = false;
+}
+
+void SolverBot::wait_for_database() {
+  if (db_thread_.joinable()) db_thread_.join();
+}
+
+void SolverBot::prepare(const Variant& v) {
+  if (prepared_ && v == variant_) return;
+  stop_database_build();
+  variant_ = v;
+  prepared_ = true;
+  // The exact table keeps its bounds across games of the same variant; a new
+  // variant (or new options) starts afresh.
+  exact_ = ExactSolver::supports(v) ? std::make_unique<ExactSolver>(v, options_.hash_mb, options_.threads) : nullptr;
+  heuristic_ = std::make_unique<HeuristicSearch>(v, std::max<std::size_t>(1, options_.hash_mb / 4));
+  const DbKey key = DbKey::of(v);
+  const int levels = std::min(levels_for_memory(v.pits, std::uint64_t(options_.db_memory_mb) << 20, Database::kMaxLevels),
+                              v.total_seeds());
+  std::shared_ptr<Database> db = db_;
+  if (v.majority || levels < 0 || !ExactSolver::supports(v))
+    db = nullptr;
+  else if (!db || !(db->key() == key) || db->target() < levels)
+    db = std::make_shared<Database>(key, levels);
+  const bool build = db && db != db_;
+  db_ = db;
+  // In the background: the tables' pages first (a fresh page can take
+  // milliseconds to fault in, which a search with a deadline must not pay),
+  // then the database, used by the searches as far as it is ready.
+  db_thread_ = std::thread([this, db, build, dir = options_.cache_dir, threads = options_.threads] {
+    if (exact_) exact_->prefault();
+    heuristic_->prefault();
+    if (build) db->load_or_build(dir, threads, &db_cancel_);
+  });
+  if (exact_) exact_->set_database(db_);
+  heuristic_->set_database(db_);
+}
+
+void SolverBot::new_game(const Variant& v) {
+  prepare(v);
+  failed_at_seeds_ = -1;
+}
+
+Move SolverBot::choose(const bot::SearchContext& c) {
+  const auto start = Clock::now();
+  prepare(c.variant);
+  const std::optional<long long> budget = c.time_budget_ms();
+
+  HeuristicLimits hl;
+  hl.stop = &c.stop;
+  if (c.limits.depth) hl.max_depth = std::max(1, *c.limits.depth);
+  if (c.limits.nodes) hl.max_nodes = static_cast<std::uint64_t>(std::max(1LL, *c.limits.nodes));
+  // Seeds still in the pits: how far the position is from the end.
+  int in_pits = 0;
+  for (int i = 0; i < c.variant.cells(); ++i)
+    if (i != c.variant.south_store() && i != c.variant.north_store()) in_pits += c.position.cells[i];
+  // Most of the time goes to the exact search once it may succeed: it has not
+  // failed yet in this game, or fewer seeds are left than when it last did.
+  const bool hopeful = failed_at_seeds_ < 0 || in_pits <= failed_at_seeds_ - 2;
+  Clock::time_point deadline = Clock::time_point::max();
+  if (budget) {
+    // A little slack for the answer itself; the budget is already a safe share of the clock.
+    const long long usable = std::max(1LL, *budget - std::min(10LL, *budget / 10));
+    deadline = start + std::chrono::milliseconds(usable);
+    hl.soft = start + std::chrono::milliseconds(usable * (hopeful ? 3 : 7) / 10);
+    hl.hard = deadline;
+  }
+  const Iteration it = heuristic_->run(c.position, hl, [&](const Iteration& i) {
+    kep::Info info;
+    info.depth = i.depth;
+    info.score = i.score;
+    info.nodes = static_cast<long long>(i.nodes);
+    info.time = ms_since(start);
+    info.pv = i.pv;
+    c.report(info);
+  });
+  Move move = it.best;
+
+  // The exact search: with a clock, in the rest of the time; with a depth or
+  // node limit, only when the database settles the position at once.
+  if (exact_ && !c.stop.load()) {
+    SolveLimits sl;
+    sl.stop = &c.stop;
+    // Without a clock still worth a short look: the table or the database may already know.
+    sl.deadline = budget ? deadline : Clock::now() + std::chrono::milliseconds(5);
+    sl.hint = it.score;
+    exact_->reset_stats();
+    const std::optional<MoveValue> best = exact_->best_move(c.position, sl);
+    if (budget) failed_at_seeds_ = best ? -1 : in_pits;
+    if (best) {
+      move = best->move;
+      kep::Info info;
+      info.score = best->margin;
+      info.nodes = static_cast<long long>(exact_->stats().nodes + it.nodes);
+      info.time = ms_since(start);
+      info.pv = {best->move};
+      info.depth = it.depth;
+      c.report(info);
+      kep::Info note;
+      note.text = "exact margin " + std::to_string(best->margin) + " proved";
+      c.report(note);
+    }
+  }
+  return move;
+}
+
+}  // namespace kalah::solver

@@ -1,0 +1,56 @@
+// kalah-solver as a KEP engine: the exact move when the exact search proves
+// it within the time for this move, otherwise the deepest completed iteration
+// of the heuristic search. The endgame database is loaded or built in the
+// background at the start of a game, and used as far as it is ready.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "bots/common/bot.h"
+#include "bots/solver/database.h"
+#include "bots/solver/heuristic.h"
+#include "bots/solver/solver.h"
+
+namespace kalah::solver {
+
+struct EngineOptions {
+  std::size_t hash_mb = 128;       // exact search table (the heuristic one gets a quarter, at least 1)
+  std::size_t db_memory_mb = 512;  // 0: no database
+  std::filesystem::path cache_dir = default_cache_dir();
+  int threads = 1;
+};
+
+class SolverBot : public bot::Bot {
+ public:
+  explicit SolverBot(EngineOptions options = {});
+  ~SolverBot() override;
+
+  std::string name() const override { return "kalah-solver"; }
+  std::vector<kep::OptionDecl> options() const override;
+  bool set_option(const std::string& name, const std::string& value) override;
+  void new_game(const Variant& v) override;
+  Move choose(const bot::SearchContext& context) override;
+
+  // For tests: wait until the database of the current game is ready.
+  void wait_for_database();
+
+ private:
+  void prepare(const Variant& v);
+  void stop_database_build();
+
+  EngineOptions options_;
+  Variant variant_;
+  bool prepared_ = false;
+  std::unique_ptr<ExactSolver> exact_;
+  std::unique_ptr<HeuristicSearch> heuristic_;
+  std::shared_ptr<Database> db_;
+  std::thread db_thread_;
+  std::atomic<bool> db_cancel_{false};
+  int failed_at_seeds_ = -1;  // seeds in the pits when the exact search last ran out of time
+};
+
+}  // namespace kalah::solver

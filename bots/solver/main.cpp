@@ -1,0 +1,198 @@
+// kalah-solver: a KEP engine that plays perfectly when it can prove it, and a
+// command line that solves a variant from the start.
+//
+//   kalah-solver [kep] [--hash-mb N] [--db-mb N] [--cache-dir DIR] [--threads N]
+//   kalah-solver solve --variant "pits=4 seeds=3 capture=empty" [--position NOTATION]
+//                      [--moves] [--hash-mb N] [--db-mb N] [--cache-dir DIR | --no-cache] [--threads N]
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "bots/solver/engine.h"
+
+namespace {
+
+using namespace kalah;
+using namespace kalah::solver;
+
+struct SolveOptions {
+  std::string variant = "pits=6 seeds=4";
+  std::string position;
+  bool moves = false;
+  bool no_cache = false;
+  bool verbose = false;
+  bool db_only = false;
+  int etc_margin = 2;
+  int store_margin = 1;
+  std::optional<int> near_margin;
+  int near_mb = 16;
+  std::optional<int> guess;
+  std::optional<long long> prime_nodes;
+};
+
+std::string signed_number(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
+
+std::string human_bytes(double b) {
+  char buf[32];
+  if (b >= 1 << 30)
+    std::snprintf(buf, sizeof buf, "%.1f GiB", b / (1 << 30));
+  else if (b >= 1 << 20)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1 << 20));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
+  return buf;
+}
+
+void print_database(const Database* db, const Variant& v) {
+  if (!db) {
+    std::printf("database: none%s\n", v.majority ? " (majority rule: the stores would be part of the key)" : "");
+    return;
+  }
+  const DbStats& d = db->stats();
+  std::printf("database: %d seeds, %llu positions (%s); ", d.levels, static_cast<unsigned long long>(d.entries),
+              human_bytes(static_cast<double>(d.entries)).c_str());
+  if (d.loaded_levels >= 0) std::printf("levels 0-%d loaded from the cache in %.3f s", d.loaded_levels, d.load_seconds);
+  if (d.loaded_levels < d.levels)
+    std::printf("%sbuilt in %.3f s", d.loaded_levels >= 0 ? ", the rest " : "", d.build_seconds);
+  if (d.saved) std::printf(", saved to %s", d.file.c_str());
+  std::printf("\n");
+  if (!d.note.empty() && d.note != "no cache file") std::printf("database note: %s\n", d.note.c_str());
+}
+
+int solve(const SolveOptions& so, const EngineOptions& eo) {
+  const Expected<Variant> v = parse_variant(so.variant);
+  if (!v) {
+    std::fprintf(stderr, "kalah-solver: %s\n", v.error().c_str());
+    return 2;
+  }
+  Position start = start_position(*v);
+  if (!so.position.empty()) {
+    const Expected<Position> p = parse_notation(*v, so.position);
+    if (!p) {
+      std::fprintf(stderr, "kalah-solver: %s\n", p.error().c_str());
+      return 2;
+    }
+    start = *p;
+  }
+  if (!ExactSolver::supports(*v)) {
+    std::fprintf(stderr, "kalah-solver: the exact search supports at most 255 seeds (this variant has %d)\n",
+                 v->total_seeds());
+    return 2;
+  }
+  if (start.over) {
+    std::printf("%s\nthe game is over\n", signed_number(store(*v, start, start.to_move) -
+                                                         store(*v, start, opponent(start.to_move)))
+                                              .c_str());
+    return 0;
+  }
+
+  // The database: no use beyond the seeds in play, none with the majority rule.
+  std::shared_ptr<Database> db;
+  const int levels = std::min(levels_for_memory(v->pits, std::uint64_t(eo.db_memory_mb) << 20, Database::kMaxLevels),
+                              v->total_seeds() - 1);
+  if (!v->majority && levels >= 0) {
+    db = std::make_shared<Database>(DbKey::of(*v), levels);
+    db->load_or_build(so.no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads);
+  }
+  if (so.db_only) {
+    print_database(db.get(), *v);
+    return 0;
+  }
+
+  ExactSolver solver(*v, eo.hash_mb, eo.threads);
+  solver.set_margins(so.etc_margin, so.store_margin);
+  if (so.prime_nodes) solver.set_prime_nodes(static_cast<std::uint64_t>(*so.prime_nodes));
+  if (so.near_margin) solver.set_near_table(*so.near_margin, std::size_t(so.near_mb) << 10);
+  // Fault the table in before the clock starts: on some machines a fresh
+  // page costs milliseconds, which is allocation, not search.
+  const auto t0 = std::chrono::steady_clock::now();
+  solver.prefault();
+  const double prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  solver.set_database(db);
+  if (so.verbose)
+    solver.on_pass([](int gamma, int result, std::uint64_t nodes, double seconds) {
+      std::printf("pass: future >= %+d? %s %+d, %llu nodes, %.3f s\n", gamma, result >= gamma ? "yes," : "no,", result,
+                  static_cast<unsigned long long>(nodes), seconds);
+      std::fflush(stdout);
+    });
+  SolveLimits limits;
+  limits.hint = so.guess;
+  const auto best = solver.best_moves(start, limits);
+  if (!best || best->empty()) {
+    std::fprintf(stderr, "kalah-solver: no result\n");
+    return 1;
+  }
+  const SolveStats search = solver.stats();
+  std::printf("%s\n", signed_number(best->front().margin).c_str());
+  std::string moves;
+  for (const MoveValue& mv : *best) moves += (moves.empty() ? "" : " ") + to_string(mv.move);
+  std::printf("best moves: %s\n", moves.c_str());
+  if (so.moves) {
+    const auto all = solver.move_values(start);
+    std::string line;
+    for (const MoveValue& mv : *all) line += " " + to_string(mv.move) + ":" + signed_number(mv.margin);
+    std::printf("move values:%s\n", line.c_str());
+  }
+  std::printf("variant: %s\n", to_string(*v).c_str());
+  std::printf("position: %s (%s to move)\n", to_notation(*v, start).c_str(), to_string(start.to_move));
+  std::printf("search: %.3f s, %llu nodes, %d null-window passes, %d thread%s, %.1f M nodes/s\n", search.seconds,
+              static_cast<unsigned long long>(search.nodes), search.passes, eo.threads, eo.threads == 1 ? "" : "s",
+              search.seconds > 0 ? search.nodes / search.seconds / 1e6 : 0.0);
+  std::printf("table: %llu of %llu entries used (%s, paged in in %.3f s)%s\n",
+              static_cast<unsigned long long>(solver.table().used_estimate()),
+              static_cast<unsigned long long>(solver.table().buckets() * 4),
+              human_bytes(static_cast<double>(solver.table().bytes())).c_str(), prefault_seconds,
+              solver.exact_keys() ? "" : ", hashed keys");
+  print_database(db.get(), *v);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kalah-solver: perfect play for Kalah, as a KEP engine (default) or a solver"};
+  app.require_subcommand(0, 1);
+  EngineOptions eo;
+  std::string cache_dir = eo.cache_dir.string();
+  auto common = [&](CLI::App* a) {
+    a->add_option("--hash-mb", eo.hash_mb, "transposition table size (MB)")->capture_default_str()->check(CLI::Range(1, 65536));
+    a->add_option("--db-mb", eo.db_memory_mb, "memory for the endgame database (MB), 0 for none")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 65536));
+    a->add_option("--cache-dir", cache_dir, "where databases are cached")->capture_default_str();
+    a->add_option("--threads", eo.threads, "search and build threads")->capture_default_str()->check(CLI::Range(1, 64));
+  };
+  common(&app);
+  CLI::App* kep = app.add_subcommand("kep", "run as a KEP engine (the default)");
+  common(kep);
+  CLI::App* solve_cmd = app.add_subcommand("solve", "print the first player's margin under perfect play");
+  common(solve_cmd);
+  SolveOptions so;
+  solve_cmd->add_option("--variant", so.variant, "variant keys, e.g. \"pits=4 seeds=3 capture=empty\"")
+      ->capture_default_str();
+  solve_cmd->add_option("--position", so.position, "solve this position (notation) instead of the start");
+  solve_cmd->add_flag("--moves", so.moves, "also print the exact margin of every move");
+  solve_cmd->add_flag("--no-cache", so.no_cache, "neither read nor write the database cache");
+  solve_cmd->add_flag("--verbose", so.verbose, "print every MTD(f) pass");
+  solve_cmd->add_flag("--db-only", so.db_only, "only load or build (and cache) the endgame database");
+  solve_cmd->add_option("--near-margin", so.near_margin, "tuning: small table for nodes up to K + this (8)");
+  solve_cmd->add_option("--near-mb", so.near_mb, "tuning: size of that table (MB)")->capture_default_str();
+  solve_cmd->add_option("--prime-nodes", so.prime_nodes, "tuning: move-ordering search budget before a big search (default 0: none)");
+  solve_cmd->add_option("--guess", so.guess, "tuning: MTD(f)'s first guess (default: a short search)");
+  solve_cmd->add_option("--etc-margin", so.etc_margin, "tuning: table look-ups of children above K + this")
+      ->capture_default_str();
+  solve_cmd->add_option("--store-margin", so.store_margin, "tuning: table entries above K + this")
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  eo.cache_dir = cache_dir;
+  if (solve_cmd->parsed()) return solve(so, eo);
+  SolverBot bot(eo);
+  return bot::run(bot);
+}
