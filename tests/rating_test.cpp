@@ -111,6 +111,10 @@ TEST(Rating, TwoPlayersMatchTheClosedForm) {
     EXPECT_NEAR(r.covariance[0][1], -var_diff / 4, 1e-6);
     EXPECT_NEAR(r.ci95[0], 1.96 * std::sqrt(var_diff) / 2, 1e-6);
     EXPECT_NEAR(los(r, 0, 1), 0.5 * std::erfc(-diff / std::sqrt(2 * var_diff)), 1e-9);
+    // The interval of the difference: 1.96 sqrt(Var(r1 - r2)), twice each rating's here.
+    EXPECT_NEAR(difference_ci95(r, 0, 1), 1.96 * std::sqrt(var_diff), 1e-4);
+    EXPECT_NEAR(difference_ci95(r, 1, 0), 2 * r.ci95[0], 1e-4);
+    EXPECT_NEAR(difference_ci95(r, 0, 1), 135.653, 0.001);  // 1.96 * 400 / ln 10 / sqrt(30 * 0.21)
 }
 
 TEST(Rating, AnchoredPlayerKeepsItsRatingAndDifferencesAreUnchanged) {

@@ -141,6 +141,18 @@ TEST(ReportStandings, CountsMatchAHandTally) {
   EXPECT_LT(*a.los_next, 1.0);
   EXPECT_GT(*b.los_next, 0.5);
   EXPECT_FALSE(c.los_next);
+  // The difference to the next one, and its interval: consistent with the LOS
+  // (LOS = Phi(diff / sd)), narrower than the two intervals added.
+  for (const EngineStanding* e : {&a, &b}) {
+    const EngineStanding& next = e == &a ? b : c;
+    ASSERT_TRUE(e->diff_next && e->diff_next_ci95);
+    EXPECT_NEAR(*e->diff_next, e->elo - next.elo, 1e-9);
+    EXPECT_GT(*e->diff_next_ci95, 0.0);
+    EXPECT_LT(*e->diff_next_ci95, e->ci95 + next.ci95);
+    const double sd = *e->diff_next_ci95 / 1.96;
+    EXPECT_NEAR(*e->los_next, 0.5 * std::erfc(-*e->diff_next / (sd * std::sqrt(2.0))), 1e-9);
+  }
+  EXPECT_FALSE(c.diff_next);
   EXPECT_FALSE(s.prior_used);
 }
 
@@ -221,10 +233,12 @@ TEST(ReportCsv, HeaderAndRowsAreExact) {
   const auto f1 = [](double x) { return fmt::format("{:.1f}", x); };
   const std::string expected =
       "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
-      "forfeit_illegal,forfeit_protocol,forfeit_startup,los_next\n" +
-      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,{:.4f}\n", f1(e(0).elo), f1(e(0).ci95), *e(0).los_next) +
-      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,{:.4f}\n", f1(e(1).elo), f1(e(1).ci95), *e(1).los_next) +
-      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,\n", f1(e(2).elo), f1(e(2).ci95));
+      "forfeit_illegal,forfeit_protocol,forfeit_startup,los_next,diff_next,diff_next_ci95\n" +
+      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,{:.4f},{},{}\n", f1(e(0).elo), f1(e(0).ci95),
+                  *e(0).los_next, f1(*e(0).diff_next), f1(*e(0).diff_next_ci95)) +
+      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,{:.4f},{},{}\n", f1(e(1).elo), f1(e(1).ci95),
+                  *e(1).los_next, f1(*e(1).diff_next), f1(*e(1).diff_next_ci95)) +
+      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,,,\n", f1(e(2).elo), f1(e(2).ci95));
   EXPECT_EQ(standings_csv(s), expected);
 }
 
@@ -246,6 +260,9 @@ TEST(ReportJson, HoldsStandingsCrosstableTerminationsAndFirstMover) {
   EXPECT_EQ(engines[0].at("points").to_number<double>(), 9.0);
   EXPECT_EQ(engines[2].at("forfeits_by_reason").at("illegal").as_int64(), 1);
   EXPECT_TRUE(engines[2].at("los_next").is_null());
+  EXPECT_TRUE(engines[2].at("diff_next").is_null());
+  EXPECT_GT(engines[0].at("diff_next").to_number<double>(), 0.0);
+  EXPECT_GT(engines[0].at("diff_next_ci95").to_number<double>(), 0.0);
   const auto& row = v.at("crosstable").as_array()[0];
   EXPECT_EQ(row.at("name").as_string(), "alpha");
   EXPECT_EQ(row.at("against").at("beta").at("points").to_number<double>(), 5.0);
@@ -257,7 +274,7 @@ TEST(ReportJson, HoldsStandingsCrosstableTerminationsAndFirstMover) {
 TEST(ReportMarkdown, HasEveryTable) {
   const std::string md = standings_markdown(compute_standings(hand_games(), kEngines), "hand");
   for (const char* part :
-       {"# hand: standings", "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | LOS next |",
+       {"# hand: standings", "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | Elo over next | ± | LOS next |",
         "| 1 | alpha | +", "| 12 | 9.0 | 75.0% | 8 | 2 | 2 | 1 |", "## Crosstable", "|  | alpha | beta | gamma |",
         "| alpha | · | 5.0/8 | 4.0/4 |", "| gamma | 0.0/4 | 3.0/8 | · |", "## Terminations", "| normal | 14 |",
         "| majority | 1 |", "## Forfeits", "| gamma | 3 | 1 | 0 | 1 | 1 | 0 |", "## First-mover advantage",

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -24,11 +25,14 @@
 
 #include <gtest/gtest.h>
 
+#include "bots/alphabeta/alphabeta.h"
 #include "bots/solver/board.h"
+#include "bots/solver/book.h"
 #include "bots/solver/database.h"
 #include "bots/solver/dispatch.h"
 #include "bots/solver/engine.h"
 #include "bots/solver/index.h"
+#include "bots/solver/oracle.h"
 #include "bots/solver/solver.h"
 
 extern char** environ;
@@ -475,6 +479,114 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   { std::ofstream(file, std::ios::binary | std::ios::trunc) << "not a database"; }
   Database garbage(DbKey::of(v), 14);
   EXPECT_FALSE(garbage.load(file));
+}
+
+// ---- the database as alpha-beta's oracle -----------------------------------------
+
+TEST(SolverOracle, KnowsExactlyThePositionsTheDatabaseCovers) {
+  const unsigned seed = 515;
+  std::mt19937 rng(seed);
+  const Variant v = V("pits=4 seeds=3");
+  const int K = 8;
+  auto db = std::make_shared<Database>(DbKey::of(v), K);
+  db->build(2);
+  DatabaseOracle oracle(v, db);
+  ASSERT_EQ(oracle.levels(), K);
+  PlainMinimax reference(v);
+  int known = 0;
+  for (int game = 0; game < 60; ++game) {
+    Position p = start_position(v);
+    while (!p.over) {
+      const int in_pits = v.total_seeds() - store(v, p, Side::South) - store(v, p, Side::North);
+      const std::optional<int> m = oracle.final_margin(p);
+      ASSERT_EQ(m.has_value(), in_pits <= K) << to_notation(v, p) << " seed " << seed;
+      if (m) {
+        ++known;
+        ASSERT_EQ(*m, reference.margin(p)) << to_notation(v, p) << " seed " << seed;
+      }
+      const MoveList moves = legal_moves(v, p);
+      apply(v, p, moves.moves[std::uniform_int_distribution<int>(0, moves.size - 1)(rng)]);
+    }
+  }
+  EXPECT_GT(known, 100);
+  // Another variant's database, or the pie decision, is not known.
+  EXPECT_EQ(DatabaseOracle(V("pits=4 seeds=3 capture=empty"), db).levels(), -1);
+  Position pie = start_position(V("pits=4 seeds=3 pie=on"));
+  EXPECT_FALSE(DatabaseOracle(V("pits=4 seeds=3 pie=on"), db).final_margin(pie).has_value());
+}
+
+TEST(SolverOracle, AlphaBetaWithAFullDatabaseIsExactAtDepthOne) {
+  const Variant v = V("pits=3 seeds=3 capture=empty");
+  auto db = std::make_shared<Database>(DbKey::of(v), v.total_seeds());
+  db->build(2);
+  DatabaseOracle oracle(v, db);
+  alphabeta::Search search(v, alphabeta::Settings{});
+  search.set_oracle(&oracle);
+  PlainMinimax reference(v);
+  const Position start = start_position(v);
+  alphabeta::Limits limits;
+  limits.depth = 1;
+  const alphabeta::Result r = search.run(start, limits);
+  EXPECT_TRUE(r.exact);
+  EXPECT_EQ(r.score, alphabeta::Search::margin_score(reference.margin(start)));
+  EXPECT_EQ(reference.move_margin(start, r.best), reference.margin(start));
+}
+
+// ---- balanced opening books ------------------------------------------------------
+
+TEST(SolverBook, DistinctOpeningsAreDistinctRunningPositions) {
+  const Variant v = V("pits=4 seeds=3");
+  const auto lines = distinct_openings(v, 3);
+  std::set<std::string> positions;
+  for (const auto& line : lines) {
+    ASSERT_EQ(line.size(), 3u);
+    Position p = start_position(v);
+    for (Move m : line) {
+      ASSERT_TRUE(is_legal(v, p, m));
+      apply(v, p, m);
+    }
+    EXPECT_FALSE(p.over);
+    EXPECT_TRUE(positions.insert(to_notation(v, p)).second) << to_notation(v, p);
+  }
+  // Every running 3-ply position is there: walk the tree independently.
+  std::set<std::string> all;
+  std::function<void(const Position&, int)> walk = [&](const Position& p, int left) {
+    if (left == 0) return void(all.insert(to_notation(v, p)));
+    for (Move m : legal_moves(v, p))
+      if (Position c = after(v, p, m); !c.over) walk(c, left - 1);
+  };
+  walk(start_position(v), 3);
+  EXPECT_EQ(positions, all);
+}
+
+TEST(SolverBook, KeptLinesHaveTheirExactMarginAndAreReproducible) {
+  const Variant v = V("pits=3 seeds=3 capture=empty");
+  PlainMinimax reference(v);
+  BookOptions o;
+  o.plies = 3;
+  o.count = 6;
+  o.max_margin = 2;
+  o.seed = 9;
+  auto make = [&] {
+    ExactSolver solver(v, 8);
+    BookStats stats;
+    auto book = make_book(solver, o, stats);
+    EXPECT_EQ(stats.skipped, 0u);
+    EXPECT_GE(stats.solved, book.size());
+    return book;
+  };
+  const std::vector<BookLine> book = make();
+  ASSERT_EQ(book.size(), 6u);
+  for (const BookLine& line : book) {
+    Position p = start_position(v);
+    for (Move m : line.moves) apply(v, p, m);
+    const int south = p.to_move == Side::South ? reference.margin(p) : -reference.margin(p);
+    EXPECT_EQ(line.south_margin, south);
+    EXPECT_LE(std::abs(south), 2);
+  }
+  const std::vector<BookLine> again = make();
+  ASSERT_EQ(again.size(), book.size());
+  for (size_t i = 0; i < book.size(); ++i) EXPECT_EQ(again[i].moves, book[i].moves);
 }
 
 // ---- the engine, in-process ----------------------------------------------------

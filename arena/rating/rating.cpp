@@ -289,4 +289,12 @@ double los(const Rating& rating, int i, int j) {
     return 0.5 * std::erfc(-diff / std::sqrt(2.0 * variance));
 }
 
+double difference_ci95(const Rating& rating, int i, int j) {
+    assert(i >= 0 && i < static_cast<int>(rating.elo.size()));
+    assert(j >= 0 && j < static_cast<int>(rating.elo.size()));
+    const auto& c = rating.covariance;
+    const double variance = c[i][i] + c[j][j] - 2.0 * c[i][j];
+    return variance > 0.0 ? kZ95 * std::sqrt(variance) : 0.0;
+}
+
 }  // namespace kalah::rating

@@ -56,6 +56,11 @@ Rating fit(int players, std::span<const PairResult> results, const FitOptions& o
 // Phi((r_i - r_j) / sqrt(C_ii + C_jj - 2 C_ij)).
 double los(const Rating& rating, int i, int j);
 
+// Half-width of the 95% interval of the difference r_i - r_j:
+// 1.96 sqrt(C_ii + C_jj - 2 C_ij). Narrower than ci95[i] + ci95[j] when the two
+// ratings are estimated from shared games (positively correlated).
+double difference_ci95(const Rating& rating, int i, int j);
+
 // True if the plain maximum-likelihood estimate exists and is unique (no prior
 // needed): every split of the players into two groups has points scored across it
 // in both directions, and, with a first-mover parameter, the results do not let h

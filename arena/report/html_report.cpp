@@ -195,7 +195,8 @@ std::string elo_chart(const Standings& s) {
 std::string standings_table(const Standings& s) {
   std::string out =
       "<table><thead><tr><th>Rank</th><th class=\"name\">Engine</th><th>Elo</th><th>±</th><th>Games</th>"
-      "<th>Points</th><th>Score</th><th>W</th><th>D</th><th>L</th><th>Forfeits</th><th>LOS next</th>"
+      "<th>Points</th><th>Score</th><th>W</th><th>D</th><th>L</th><th>Forfeits</th><th>Elo over next</th>"
+      "<th>LOS next</th>"
       "</tr></thead><tbody>\n";
   for (const EngineStanding& e : s.engines) {
     std::string forfeits = std::to_string(e.forfeits);
@@ -207,9 +208,11 @@ std::string standings_table(const Standings& s) {
     if (!reasons.empty()) forfeits += " (" + reasons + ")";
     out += fmt::format(
         "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td>"
-        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         e.rank, html_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
-        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, forfeits, e.los_next ? percent(*e.los_next, 1) : "–");
+        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, forfeits,
+        e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
+        e.los_next ? percent(*e.los_next, 1) : "–");
   }
   return out + "</tbody></table>\n";
 }

@@ -44,6 +44,13 @@ std::string standings_json(const Standings& s, const std::string& event) {
       o["los_next"] = rounded(*e.los_next, 4);
     else
       o["los_next"] = nullptr;
+    if (e.diff_next) {
+      o["diff_next"] = rounded(*e.diff_next, 2);
+      o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);
+    } else {
+      o["diff_next"] = nullptr;
+      o["diff_next_ci95"] = nullptr;
+    }
     engines.emplace_back(std::move(o));
   }
   root["engines"] = std::move(engines);

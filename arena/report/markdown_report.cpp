@@ -7,15 +7,17 @@ namespace kalah::report {
 namespace {
 
 std::string los_text(const EngineStanding& e) { return e.los_next ? percent(*e.los_next, 1) : "–"; }
+std::string diff_text(const EngineStanding& e) { return e.diff_next ? signed_fixed(*e.diff_next, 1) : "–"; }
+std::string diff_ci_text(const EngineStanding& e) { return e.diff_next_ci95 ? fixed(*e.diff_next_ci95, 1) : "–"; }
 
 void standings_table(std::string& out, const Standings& s) {
-  out += "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | LOS next |\n";
-  out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  out += "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | Elo over next | ± | LOS next |\n";
+  out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const EngineStanding& e : s.engines)
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} |\n", e.rank,
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} | {} | {} |\n", e.rank,
                        markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games,
                        fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits,
-                       los_text(e));
+                       diff_text(e), diff_ci_text(e), los_text(e));
 }
 
 void crosstable(std::string& out, const Standings& s) {
@@ -59,7 +61,9 @@ std::string standings_markdown(const Standings& s, const std::string& event) {
   std::string out = "# " + markdown_escape(event) + ": standings\n\n";
   out += fmt::format(
       "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a first-mover "
-      "term); ± is the 95% interval. LOS next: likelihood that the engine is stronger than the next one.{}\n\n",
+      "term); ± is the 95% interval. Elo over next: the difference to the next engine and the 95% interval of "
+      "that difference (narrower than the two ± added, since both ratings come from shared games). LOS next: "
+      "likelihood that the engine is stronger than the next one.{}\n\n",
       s.games,
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never "
                      "lost or never won where it matters), so a weak prior of virtual draws keeps every rating "

@@ -123,7 +123,11 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
   for (int r = 0; r < n; ++r) {
     EngineStanding e = engines[order[r]];
     e.rank = r + 1;
-    if (r + 1 < n) e.los_next = finite_or(rating::los(fit, order[r], order[r + 1]), 0.5);
+    if (r + 1 < n) {
+      e.los_next = finite_or(rating::los(fit, order[r], order[r + 1]), 0.5);
+      e.diff_next = finite_or(fit.elo[order[r]] - fit.elo[order[r + 1]], 0.0);
+      e.diff_next_ci95 = finite_or(rating::difference_ci95(fit, order[r], order[r + 1]), 0.0);
+    }
     s.engines.push_back(std::move(e));
   }
   s.crosstable.assign(n, std::vector<CrossCell>(n));

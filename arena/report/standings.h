@@ -30,6 +30,10 @@ struct EngineStanding {
   int forfeits = 0;    // games lost by forfeit (also counted in losses)
   std::array<int, kForfeitReasons> forfeits_by_reason{};  // a reason outside the five counts only in `forfeits`
   std::optional<double> los_next;  // P(stronger than the next engine in the ranking); none for the last
+  // Elo above the next engine in the ranking and the 95% half-width of that
+  // difference (from the fit's covariance); none for the last.
+  std::optional<double> diff_next;
+  std::optional<double> diff_next_ci95;
 };
 
 // The games of the row engine against the column engine, both colours.

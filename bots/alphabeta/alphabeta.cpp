@@ -99,8 +99,7 @@ int Search::evaluate(const Position& p) const {
 }
 
 int Search::terminal_score(const Position& p) const {
-  const int diff = kalah::store(variant_, p, p.to_move) - kalah::store(variant_, p, opponent(p.to_move));
-  return kSeed * diff + (diff > 0 ? kWin : diff < 0 ? -kWin : 0);
+  return margin_score(kalah::store(variant_, p, p.to_move) - kalah::store(variant_, p, opponent(p.to_move)));
 }
 
 int Search::order_moves(const Position& p, Move tt_move, bool skip_tt, Move* moves, Position* children) const {
@@ -150,6 +149,7 @@ int Search::search(const Position& p, int depth, int alpha, int beta) {
   ++nodes_;
   if (out_of_budget()) return 0;
   if (p.over) return terminal_score(p);
+  if (const std::optional<int> known = known_score(p)) return *known;
   if (depth <= 0) {
     horizon_ = true;
     return settings_.quiescence ? quiesce(p, alpha, beta) : evaluate(p);
@@ -222,6 +222,7 @@ int Search::search(const Position& p, int depth, int alpha, int beta) {
 // Only the moves that change the material at once: extra turns and captures.
 // Every one of them puts seeds into the mover's store for good, so this ends.
 int Search::quiesce(const Position& p, int alpha, int beta) {
+  if (const std::optional<int> known = known_score(p)) return *known;
   const int stand = evaluate(p);
   if (stand >= beta) return stand;
   alpha = std::max(alpha, stand);

@@ -59,9 +59,23 @@ struct Result {
 // proven result 1000 + the final margin (a win) / -1000 - margin (a loss).
 int protocol_score(int internal);
 
+// Exact knowledge of some positions, e.g. an endgame database. The search
+// scores a position the oracle knows as a finished game with that margin, so
+// a tree whose every leaf is known or finished gives an exact result.
+class Oracle {
+ public:
+  virtual ~Oracle() = default;
+  // The final store difference from the view of p.to_move under perfect
+  // play, or nullopt when unknown. Called at every node: keep it cheap.
+  virtual std::optional<int> final_margin(const Position& p) const = 0;
+};
+
 class Search {
  public:
   Search(const Variant& v, const Settings& settings);
+
+  // Consulted from the next run on; null (the default) for none. Not owned.
+  void set_oracle(const Oracle* oracle) { oracle_ = oracle; }
 
   // Iterative deepening from `root` (a position with a legal move). Calls
   // `on_iteration` after every completed iteration.
@@ -72,6 +86,8 @@ class Search {
   int evaluate(const Position& p) const;
   // The exact score of a finished game from the view of p.to_move.
   int terminal_score(const Position& p) const;
+  // The score of a final store difference (from the view of the player to move).
+  static int margin_score(int margin) { return kSeed * margin + (margin > 0 ? kWin : margin < 0 ? -kWin : 0); }
 
   void clear_table();
 
@@ -101,8 +117,16 @@ class Search {
   // out with skip_tt); returns the count.
   int order_moves(const Position& p, Move tt_move, bool skip_tt, Move* moves, Position* children) const;
 
+  // The oracle's score of p, if it knows p.
+  std::optional<int> known_score(const Position& p) const {
+    if (!oracle_) return std::nullopt;
+    const std::optional<int> margin = oracle_->final_margin(p);
+    return margin ? std::optional<int>(margin_score(*margin)) : std::nullopt;
+  }
+
   Variant variant_;
   Settings settings_;
+  const Oracle* oracle_ = nullptr;
   std::vector<std::uint64_t> zobrist_;  // [cell][seeds]
   std::uint64_t zobrist_side_ = 0;
   std::uint64_t zobrist_pie_[3] = {};

@@ -77,7 +77,6 @@ void SolverBot::prepare(const Variant& v) {
   // The exact table keeps its bounds across games of the same variant; a new
   // variant (or new options) starts afresh.
   exact_ = ExactSolver::supports(v) ? std::make_unique<ExactSolver>(v, options_.hash_mb, options_.threads) : nullptr;
-  heuristic_ = std::make_unique<HeuristicSearch>(v, std::max<std::size_t>(1, options_.hash_mb / 4));
   const DbKey key = DbKey::of(v);
   const int levels = std::min(levels_for_memory(v.pits, std::uint64_t(options_.db_memory_mb) << 20, Database::kMaxLevels),
                               v.total_seeds());
@@ -88,16 +87,23 @@ void SolverBot::prepare(const Variant& v) {
     db = std::make_shared<Database>(key, levels);
   const bool build = db && db != db_;
   db_ = db;
-  // In the background: the tables' pages first (a fresh page can take
-  // milliseconds to fault in, which a search with a deadline must not pay),
-  // then the database, used by the searches as far as it is ready.
-  db_thread_ = std::thread([this, db, build, dir = options_.cache_dir, threads = options_.threads] {
-    if (exact_) exact_->prefault();
-    heuristic_->prefault();
-    if (build) db->load_or_build(dir, threads, &db_cancel_);
+  oracle_ = std::make_unique<DatabaseOracle>(v, db_);
+  alphabeta::Settings settings;
+  settings.hash_mb = static_cast<int>(std::max<std::size_t>(1, options_.hash_mb / 4));
+  heuristic_ = std::make_unique<alphabeta::Search>(v, settings);
+  heuristic_->set_oracle(oracle_.get());
+  // The exact table's pages now, before the engine answers readyok: a fresh
+  // page can take milliseconds to fault in, which a search with a deadline
+  // must not pay. (Done in the background, the first searches of a fresh
+  // engine raced the page faults and overran a 50 ms move by 100 ms.)
+  if (exact_) {
+    exact_->prefault();
+    exact_->set_database(db_);
+  }
+  // The database in the background, used by the searches as far as it is ready.
+  if (build) db_thread_ = std::thread([db, dir = options_.cache_dir, threads = options_.threads, this] {
+    db->load_or_build(dir, threads, &db_cancel_);
   });
-  if (exact_) exact_->set_database(db_);
-  heuristic_->set_database(db_);
 }
 
 void SolverBot::new_game(const Variant& v) {
@@ -108,64 +114,59 @@ void SolverBot::new_game(const Variant& v) {
 Move SolverBot::choose(const bot::SearchContext& c) {
   const auto start = Clock::now();
   prepare(c.variant);
+  oracle_->refresh();
   const std::optional<long long> budget = c.time_budget_ms();
-
-  HeuristicLimits hl;
-  hl.stop = &c.stop;
-  if (c.limits.depth) hl.max_depth = std::max(1, *c.limits.depth);
-  if (c.limits.nodes) hl.max_nodes = static_cast<std::uint64_t>(std::max(1LL, *c.limits.nodes));
   // Seeds still in the pits: how far the position is from the end.
   int in_pits = 0;
   for (int i = 0; i < c.variant.cells(); ++i)
     if (i != c.variant.south_store() && i != c.variant.north_store()) in_pits += c.position.cells[i];
-  // Most of the time goes to the exact search once it may succeed: it has not
-  // failed yet in this game, or fewer seeds are left than when it last did.
-  const bool hopeful = failed_at_seeds_ < 0 || in_pits <= failed_at_seeds_ - 2;
-  Clock::time_point deadline = Clock::time_point::max();
-  if (budget) {
-    // A little slack for the answer itself; the budget is already a safe share of the clock.
-    const long long usable = std::max(1LL, *budget - std::min(10LL, *budget / 10));
-    deadline = start + std::chrono::milliseconds(usable);
-    hl.soft = start + std::chrono::milliseconds(usable * (hopeful ? 3 : 7) / 10);
-    hl.hard = deadline;
-  }
-  const Iteration it = heuristic_->run(c.position, hl, [&](const Iteration& i) {
-    kep::Info info;
-    info.depth = i.depth;
-    info.score = i.score;
-    info.nodes = static_cast<long long>(i.nodes);
-    info.time = ms_since(start);
-    info.pv = i.pv;
-    c.report(info);
-  });
-  Move move = it.best;
+  // A little slack for the answer itself; the budget is already a safe share of the clock.
+  const long long usable = budget ? std::max(1LL, *budget - std::max(2LL, *budget / 10)) : 0;
 
-  // The exact search: with a clock, in the rest of the time; with a depth or
-  // node limit, only when the database settles the position at once.
+  // The exact search first, for a share of the time: more while it may
+  // succeed (it has not failed in this game, or fewer seeds are left than
+  // when it last did), little otherwise. Its proved bounds stay in its table,
+  // so even a failed attempt helps the next one. With a depth or node limit
+  // it only gets a short look (the table or the database may already know).
   if (exact_ && !c.stop.load()) {
+    const bool hopeful = failed_at_seeds_ < 0 || in_pits <= failed_at_seeds_ - 2;
     SolveLimits sl;
     sl.stop = &c.stop;
-    // Without a clock still worth a short look: the table or the database may already know.
-    sl.deadline = budget ? deadline : Clock::now() + std::chrono::milliseconds(5);
-    sl.hint = it.score;
+    sl.deadline = start + std::chrono::milliseconds(budget ? usable * (hopeful ? 40 : 15) / 100 : 5);
     exact_->reset_stats();
     const std::optional<MoveValue> best = exact_->best_move(c.position, sl);
     if (budget) failed_at_seeds_ = best ? -1 : in_pits;
     if (best) {
-      move = best->move;
       kep::Info info;
-      info.score = best->margin;
-      info.nodes = static_cast<long long>(exact_->stats().nodes + it.nodes);
+      info.depth = in_pits;  // proved to the end of the game
+      info.score = best->margin > 0 ? 1000 + best->margin : best->margin < 0 ? -1000 + best->margin : 0;
+      info.nodes = static_cast<long long>(exact_->stats().nodes);
       info.time = ms_since(start);
       info.pv = {best->move};
-      info.depth = it.depth;
       c.report(info);
       kep::Info note;
       note.text = "exact margin " + std::to_string(best->margin) + " proved";
       c.report(note);
+      return best->move;
     }
   }
-  return move;
+
+  // Otherwise alpha-beta with the database as its oracle, in the rest of the time.
+  alphabeta::Limits limits;
+  limits.stop = &c.stop;
+  limits.depth = c.limits.depth;
+  limits.nodes = c.limits.nodes;
+  if (budget) limits.time_ms = std::max(1LL, usable - ms_since(start));
+  const alphabeta::Result r = heuristic_->run(c.position, limits, [&](const alphabeta::Result& it) {
+    kep::Info info;
+    info.depth = it.depth;
+    info.score = alphabeta::protocol_score(it.score);
+    info.nodes = it.nodes;
+    info.time = ms_since(start);
+    info.pv = it.pv;
+    c.report(info);
+  });
+  return r.best;
 }
 
 }  // namespace kalah::solver

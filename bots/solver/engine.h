@@ -1,7 +1,8 @@
 // kalah-solver as a KEP engine: the exact move when the exact search proves
-// it within the time for this move, otherwise the deepest completed iteration
-// of the heuristic search. The endgame database is loaded or built in the
-// background at the start of a game, and used as far as it is ready.
+// it within the time for this move, otherwise the move of kalah-alphabeta's
+// search with the endgame database as its oracle. The database is loaded or
+// built in the background at the start of a game, and used as far as it is
+// ready.
 #pragma once
 
 #include <atomic>
@@ -12,13 +13,14 @@
 
 #include "bots/common/bot.h"
 #include "bots/solver/database.h"
-#include "bots/solver/heuristic.h"
+#include "bots/alphabeta/alphabeta.h"
+#include "bots/solver/oracle.h"
 #include "bots/solver/solver.h"
 
 namespace kalah::solver {
 
 struct EngineOptions {
-  std::size_t hash_mb = 128;       // exact search table (the heuristic one gets a quarter, at least 1)
+  std::size_t hash_mb = 128;       // exact search table (the alpha-beta one gets a quarter, at least 1)
   std::size_t db_memory_mb = 512;  // 0: no database
   std::filesystem::path cache_dir = default_cache_dir();
   int threads = 1;
@@ -46,8 +48,9 @@ class SolverBot : public bot::Bot {
   Variant variant_;
   bool prepared_ = false;
   std::unique_ptr<ExactSolver> exact_;
-  std::unique_ptr<HeuristicSearch> heuristic_;
   std::shared_ptr<Database> db_;
+  std::unique_ptr<DatabaseOracle> oracle_;
+  std::unique_ptr<alphabeta::Search> heuristic_;
   std::thread db_thread_;
   std::atomic<bool> db_cancel_{false};
   int failed_at_seeds_ = -1;  // seeds in the pits when the exact search last ran out of time

@@ -4,12 +4,14 @@
 //   kalah-solver [kep] [--hash-mb N] [--db-mb N] [--cache-dir DIR] [--threads N]
 //   kalah-solver solve --variant "pits=4 seeds=3 capture=empty" [--position NOTATION]
 //                      [--moves] [--hash-mb N] [--db-mb N] [--cache-dir DIR | --no-cache] [--threads N]
+//   kalah-solver book --variant "..." --plies 6 --count 100 [--max-margin 0] [--seed 1] [--limit-ms N]
 #include <chrono>
 #include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "bots/solver/book.h"
 #include "bots/solver/engine.h"
 
 namespace {
@@ -61,6 +63,16 @@ void print_database(const Database* db, const Variant& v) {
   if (!d.note.empty() && d.note != "no cache file") std::printf("database note: %s\n", d.note.c_str());
 }
 
+// The database: no use beyond the seeds in play, none with the majority rule.
+std::shared_ptr<Database> open_database(const Variant& v, const EngineOptions& eo, bool no_cache) {
+  const int levels = std::min(levels_for_memory(v.pits, std::uint64_t(eo.db_memory_mb) << 20, Database::kMaxLevels),
+                              v.total_seeds() - 1);
+  if (v.majority || levels < 0) return nullptr;
+  auto db = std::make_shared<Database>(DbKey::of(v), levels);
+  db->load_or_build(no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads);
+  return db;
+}
+
 int solve(const SolveOptions& so, const EngineOptions& eo) {
   const Expected<Variant> v = parse_variant(so.variant);
   if (!v) {
@@ -88,14 +100,7 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
     return 0;
   }
 
-  // The database: no use beyond the seeds in play, none with the majority rule.
-  std::shared_ptr<Database> db;
-  const int levels = std::min(levels_for_memory(v->pits, std::uint64_t(eo.db_memory_mb) << 20, Database::kMaxLevels),
-                              v->total_seeds() - 1);
-  if (!v->majority && levels >= 0) {
-    db = std::make_shared<Database>(DbKey::of(*v), levels);
-    db->load_or_build(so.no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads);
-  }
+  std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
   if (so.db_only) {
     print_database(db.get(), *v);
     return 0;
@@ -149,6 +154,52 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
   return 0;
 }
 
+
+struct BookCommand {
+  std::string variant = "pits=6 seeds=4";
+  BookOptions options;
+  std::optional<long long> limit_ms;
+  bool no_cache = false;
+};
+
+int book(const BookCommand& bc, const EngineOptions& eo) {
+  const Expected<Variant> v = parse_variant(bc.variant);
+  if (!v) {
+    std::fprintf(stderr, "kalah-solver: %s\n", v.error().c_str());
+    return 2;
+  }
+  if (!ExactSolver::supports(*v)) {
+    std::fprintf(stderr, "kalah-solver: the exact search supports at most 255 seeds (this variant has %d)\n",
+                 v->total_seeds());
+    return 2;
+  }
+  std::shared_ptr<Database> db = open_database(*v, eo, bc.no_cache);
+  ExactSolver solver(*v, eo.hash_mb, eo.threads);
+  solver.prefault();
+  solver.set_database(db);
+  BookOptions o = bc.options;
+  if (bc.limit_ms) o.per_position = std::chrono::milliseconds(*bc.limit_ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::printf("# %s: %d-ply openings whose exact margin is within %d (South's view), seed %llu\n",
+              to_string(*v).c_str(), o.plies, o.max_margin, static_cast<unsigned long long>(o.seed));
+  std::fflush(stdout);
+  BookStats stats;
+  const std::vector<BookLine> lines = make_book(solver, o, stats, [](const BookLine& line) {
+    std::string text;
+    for (Move m : line.moves) text += (text.empty() ? "" : " ") + to_string(m);
+    std::printf("%s  # South %s\n", text.c_str(), signed_number(line.south_margin).c_str());
+    std::fflush(stdout);
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("# %zu lines kept; %zu of %zu distinct positions solved, %zu over the time limit; %.1f s\n",
+              lines.size(), stats.solved, stats.candidates, stats.skipped, seconds);
+  if (static_cast<int>(lines.size()) < o.count) {
+    std::fprintf(stderr, "kalah-solver: only %zu of the %d lines asked for\n", lines.size(), o.count);
+    return lines.empty() ? 1 : 0;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,6 +236,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   solve_cmd->add_option("--store-margin", so.store_margin, "tuning: table entries above K + this")
       ->capture_default_str();
+  CLI::App* book_cmd = app.add_subcommand("book", "write a balanced opening book: openings solved exactly");
+  common(book_cmd);
+  BookCommand bc;
+  book_cmd->add_option("--variant", bc.variant, "variant keys")->capture_default_str();
+  book_cmd->add_option("--plies", bc.options.plies, "opening length")->capture_default_str()->check(CLI::Range(1, 16));
+  book_cmd->add_option("--count", bc.options.count, "lines wanted")->capture_default_str()->check(CLI::Range(1, 1000000));
+  book_cmd->add_option("--max-margin", bc.options.max_margin, "keep openings whose exact margin is at most this")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 255));
+  book_cmd->add_option("--seed", bc.options.seed, "order in which candidates are tried")->capture_default_str();
+  book_cmd->add_option("--limit-ms", bc.limit_ms, "skip a position whose solve takes longer")->check(CLI::Range(1LL, 86400000LL));
+  book_cmd->add_flag("--no-cache", bc.no_cache, "neither read nor write the database cache");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -193,6 +256,7 @@ int main(int argc, char** argv) {
   }
   eo.cache_dir = cache_dir;
   if (solve_cmd->parsed()) return solve(so, eo);
+  if (book_cmd->parsed()) return book(bc, eo);
   SolverBot bot(eo);
   return bot::run(bot);
 }

@@ -1,0 +1,72 @@
+#include "bots/solver/book.h"
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <unordered_set>
+
+namespace kalah::solver {
+
+namespace {
+
+void walk(const Variant& v, const Position& p, int plies_left, std::vector<Move>& line,
+          std::unordered_set<std::string>& seen, std::vector<std::vector<Move>>& out) {
+  if (plies_left == 0) {
+    if (seen.insert(to_notation(v, p)).second) out.push_back(line);
+    return;
+  }
+  for (Move m : legal_moves(v, p)) {
+    if (m.is_swap()) continue;
+    const Position next = after(v, p, m);
+    if (next.over) continue;
+    line.push_back(m);
+    walk(v, next, plies_left - 1, line, seen, out);
+    line.pop_back();
+  }
+}
+
+Position replay(const Variant& v, const std::vector<Move>& moves) {
+  Position p = start_position(v);
+  for (Move m : moves) apply(v, p, m);
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::vector<Move>> distinct_openings(const Variant& v, int plies) {
+  std::vector<std::vector<Move>> out;
+  std::unordered_set<std::string> seen;
+  std::vector<Move> line;
+  walk(v, start_position(v), plies, line, seen, out);
+  return out;
+}
+
+std::vector<BookLine> make_book(ExactSolver& solver, const BookOptions& o, BookStats& stats,
+                                const std::function<void(const BookLine&)>& on_line) {
+  const Variant& v = solver.variant();
+  std::vector<std::vector<Move>> candidates = distinct_openings(v, o.plies);
+  stats = {};
+  stats.candidates = candidates.size();
+  std::mt19937_64 rng(o.seed);
+  std::shuffle(candidates.begin(), candidates.end(), rng);
+  std::vector<BookLine> book;
+  for (const std::vector<Move>& moves : candidates) {
+    if (static_cast<int>(book.size()) >= o.count) break;
+    const Position p = replay(v, moves);
+    SolveLimits limits;
+    if (o.per_position) limits.deadline = std::chrono::steady_clock::now() + *o.per_position;
+    const std::optional<int> margin = solver.value(p, limits);
+    if (!margin) {
+      ++stats.skipped;
+      continue;
+    }
+    ++stats.solved;
+    const int south = p.to_move == Side::South ? *margin : -*margin;
+    if (std::abs(south) > o.max_margin) continue;
+    book.push_back({moves, south});
+    if (on_line) on_line(book.back());
+  }
+  return book;
+}
+
+}  // namespace kalah::solver
