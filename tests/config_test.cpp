@@ -569,7 +569,7 @@ TEST_F(ConfigTest, FingerprintCoversTheGamesButNotTheLogistics) {
 // bots they name have been built.
 TEST(ConfigExamples, BundledConfigsAreValid) {
   const fs::path source = KALAH_SOURCE_DIR;
-  for (const char* name : {"quick.toml", "gauntlet.toml", "variants.toml"}) {
+  for (const char* name : {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml"}) {
     SCOPED_TRACE(name);
     const fs::path path = source / "configs" / name;
     std::ifstream in(path);
@@ -581,6 +581,10 @@ TEST(ConfigExamples, BundledConfigsAreValid) {
       GTEST_SKIP() << "bots not built: " << result.error();
     ASSERT_TRUE(result.ok()) << result.error();
     EXPECT_EQ(result->tournament.name + ".toml", name);
+    if (std::string(name) == "ladder.toml") {
+      // One book line per colour-swapped pair, so that no game repeats another.
+      EXPECT_EQ(result->openings.book.size(), 400u);
+    }
   }
 }
 

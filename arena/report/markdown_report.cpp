@@ -62,7 +62,7 @@ std::string standings_markdown(const Standings& s, const std::string& event) {
   out += fmt::format(
       "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a first-mover "
       "term); ± is the 95% interval. Elo over next: the difference to the next engine and the 95% interval of "
-      "that difference (narrower than the two ± added, since both ratings come from shared games). LOS next: "
+      "that difference (never wider than the two ± added). LOS next: "
       "likelihood that the engine is stronger than the next one.{}\n\n",
       s.games,
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never "
