@@ -225,6 +225,39 @@ TEST(ReportStandings, UnknownNamesAreAddedAndBadRecordsIgnored) {
   EXPECT_TRUE(std::isfinite(s.engines.back().elo));
 }
 
+TEST(Standings, MoveTimesAreCreditedToTheEngineThatMoved) {
+  // Kalah(6,4): South 3 (opening: 3 seeds reach its store, an extra turn), South 1 (ends in its pit 5),
+  // North 3 (an extra turn), North 6 (ends on South's side). Timed: 20 by South, 30 and 40 by North.
+  GameRecord g = game(1, "s", "n", "1-0");
+  g.moves = {Move::at(3), Move::at(1), Move::at(3), Move::at(6)};
+  g.opening = {Move::at(3)};
+  g.move_info.assign(3, MoveInfo{});
+  g.move_info[0].time_ms = 20;
+  g.move_info[1].time_ms = 30;
+  g.move_info[2].time_ms = 40;
+  // With the pie rule: South 1, North swaps (30 ms), and the first player, now North, moves on (40 ms).
+  GameRecord pie = game(2, "s", "n", "0-1");
+  pie.variant.pie = true;
+  pie.moves = {Move::at(1), Move::swap(), Move::at(2)};
+  pie.opening = {};
+  pie.move_info.assign(3, MoveInfo{});
+  pie.move_info[0].time_ms = 5;
+  pie.move_info[1].time_ms = 30;
+  pie.move_info[2].time_ms = 40;
+  const Standings st = compute_standings({g, pie}, {"s", "n"});
+  const auto& by_name = [&](const std::string& name) -> const EngineStanding& {
+    return *std::find_if(st.engines.begin(), st.engines.end(), [&](const EngineStanding& e) { return e.name == name; });
+  };
+  EXPECT_EQ(by_name("s").moves_timed, 3);  // 20; 5, 40
+  EXPECT_DOUBLE_EQ(by_name("s").mean_move_ms, 65.0 / 3);
+  EXPECT_DOUBLE_EQ(by_name("s").max_move_ms, 40);
+  EXPECT_EQ(by_name("n").moves_timed, 3);  // 30, 40; 30
+  EXPECT_DOUBLE_EQ(by_name("n").mean_move_ms, 100.0 / 3);
+  EXPECT_DOUBLE_EQ(by_name("n").max_move_ms, 40);
+  const std::string md = standings_markdown(st, "t");
+  EXPECT_NE(md.find("| s | 3 | 21.7 | 40.0 |"), std::string::npos) << md;
+}
+
 // ---------------------------------------------------------------- reporters
 
 TEST(ReportCsv, HeaderAndRowsAreExact) {

@@ -242,6 +242,13 @@ std::string summary_tables(const Standings& s) {
       out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>\n", to_string(static_cast<Termination>(t)),
                          s.terminations[t]);
   out += "</tbody></table>\n";
+  out += "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
+         "each engine chose.</p>\n<table><thead><tr><th class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th>"
+         "<th>Max ms</th></tr></thead><tbody>\n";
+  for (const EngineStanding& e : s.engines)
+    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(e.name),
+                       e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1));
+  out += "</tbody></table>\n";
   const FirstMover& fm = s.first_mover;
   out += "<h2>First-mover advantage</h2>\n<p class=\"note\">The engine that started as South moved first. "
          "Elo (fit) is the first-mover term of the rating fit; Elo (South's score) comes from South's results "
@@ -269,7 +276,8 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<h1>" + html_escape(event) + "</h1>\n";
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a "
-      "first-mover term), ± the 95% interval; LOS next: likelihood of being stronger than the next engine.{}</p>\n",
+      "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "
+      "of that difference; LOS next: likelihood of being stronger than the next engine.{}</p>\n",
       s.games,
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."

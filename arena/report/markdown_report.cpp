@@ -86,6 +86,16 @@ std::string standings_markdown(const Standings& s, const std::string& event) {
     forfeits_table(out, s);
   }
 
+  bool any_timed = false;
+  for (const EngineStanding& e : s.engines) any_timed = any_timed || e.moves_timed > 0;
+  if (any_timed) {
+    out += "\n## Time use\n\nThinking time per move as the referee measured it (request sent to answer read), "
+           "over the moves each engine chose.\n\n| Engine | Moves | Mean ms | Max ms |\n|:---|---:|---:|---:|\n";
+    for (const EngineStanding& e : s.engines)
+      out += fmt::format("| {} | {} | {} | {} |\n", markdown_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1),
+                         fixed(e.max_move_ms, 1));
+  }
+
   const FirstMover& fm = s.first_mover;
   out += "\n## First-mover advantage\n\n";
   out += "The engine that started as South moved first. Elo (fit): the first-mover term of the rating fit; "

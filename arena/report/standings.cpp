@@ -28,6 +28,28 @@ double south_points(Outcome o) {
 
 double finite_or(double x, double fallback) { return std::isfinite(x) ? x : fallback; }
 
+// Credits each timed move to the engine that chose it, replaying the game to
+// know who was to move (extra turns keep the mover; after a pie swap the
+// first player sits North). Stops at a move the rules reject.
+void add_move_times(const GameRecord& g, EngineStanding& south, EngineStanding& north) {
+  Position p = start_position(g.variant);
+  const std::size_t first_timed = g.opening.size();
+  for (std::size_t k = 0; k < g.moves.size() && !p.over; ++k) {
+    if (!is_legal(g.variant, p, g.moves[k])) return;
+    if (k >= first_timed && k - first_timed < g.move_info.size()) {
+      const bool first_player = (p.to_move == Side::South) != p.swapped;
+      EngineStanding& mover = first_player ? south : north;
+      const double t = g.move_info[k - first_timed].time_ms;
+      if (std::isfinite(t) && t >= 0) {
+        mover.mean_move_ms += t;  // a sum until compute_standings divides it
+        mover.max_move_ms = std::max(mover.max_move_ms, t);
+        ++mover.moves_timed;
+      }
+    }
+    apply(g.variant, p, g.moves[k]);
+  }
+}
+
 void add_result(EngineStanding& e, double points) {
   ++e.games;
   e.points += points;
@@ -71,6 +93,7 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
     const double p = south_points(g.result);
     counted.push_back({a, b, p});
     south_games.add(p);
+    add_move_times(g, engines[a], engines[b]);
     ++s.terminations[static_cast<std::size_t>(g.termination)];
     if (g.forfeit) {
       // A forfeit names the engine that lost it; anything else is not a forfeit of ours.
@@ -107,6 +130,7 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
     e.elo = finite_or(fit.elo[i], 0.0);
     e.ci95 = finite_or(fit.ci95[i], 0.0);
     e.score_pct = e.games > 0 ? 100.0 * e.points / e.games : 0.0;
+    e.mean_move_ms = e.moves_timed > 0 ? e.mean_move_ms / e.moves_timed : 0.0;
   }
 
   // Rank order: by Elo, then points, then name; engines without games last.

@@ -34,6 +34,11 @@ struct EngineStanding {
   // difference (from the fit's covariance); none for the last.
   std::optional<double> diff_next;
   std::optional<double> diff_next_ci95;
+  // Thinking time as the referee measured it, over the moves the engine chose
+  // (openings excluded), from the records' move times.
+  int moves_timed = 0;
+  double mean_move_ms = 0;  // 0 without moves
+  double max_move_ms = 0;
 };
 
 // The games of the row engine against the column engine, both colours.
