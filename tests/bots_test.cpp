@@ -31,9 +31,9 @@
 
 #include "bots/alphabeta/alphabeta.h"
 #include "bots/mcts/mcts.h"
+#include "tests/child_process.h"
 #include "tests/test_variants.h"
 
-extern char** environ;
 
 namespace kalah {
 namespace {
@@ -451,75 +451,9 @@ TEST(BotsAlphaBeta, OptionsAreValidated) {
 
 // ---- the engine executables through pipes -------------------------------------
 
-// A child process with its stdin and stdout on pipes.
-class Engine {
- public:
-  explicit Engine(const std::string& path) {
-    int to_child[2], from_child[2];
-    if (pipe(to_child) != 0 || pipe(from_child) != 0) return;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]})
-      posix_spawn_file_actions_addclose(&actions, fd);
-    char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
-    if (posix_spawn(&pid_, path.c_str(), &actions, nullptr, argv, environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    close(to_child[0]);
-    close(from_child[1]);
-    to_ = to_child[1];
-    from_ = from_child[0];
-  }
-  ~Engine() {
-    if (to_ >= 0) close(to_);  // end of input: the bot loop quits
-    if (from_ >= 0) close(from_);
-    if (pid_ > 0) {
-      // A bot that ignores end of input would hang the test: give it a while.
-      for (int i = 0; i < 200 && waitpid(pid_, nullptr, WNOHANG) == 0; ++i) std::this_thread::sleep_for(10ms);
-      if (waitpid(pid_, nullptr, WNOHANG) == 0) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, nullptr, 0);
-      }
-    }
-  }
-  bool started() const { return pid_ > 0; }
-
-  void send(const std::string& line) {
-    const std::string text = line + "\n";
-    ASSERT_EQ(write(to_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-  }
-
-  // The next line, or nullopt at the deadline or end of output.
-  std::optional<std::string> read_line(std::chrono::steady_clock::time_point deadline) {
-    for (;;) {
-      if (const size_t nl = buffer_.find('\n'); nl != std::string::npos) {
-        std::string line = buffer_.substr(0, nl);
-        buffer_.erase(0, nl + 1);
-        return line;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return std::nullopt;
-      pollfd pfd{from_, POLLIN, 0};
-      if (poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
-      char chunk[4096];
-      const ssize_t n = read(from_, chunk, sizeof chunk);
-      if (n <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-
-  // Reads until a line starting with `prefix`; returns it (nullopt at the deadline).
-  std::optional<std::string> wait_for(const std::string& prefix, std::chrono::steady_clock::time_point deadline) {
-    while (std::optional<std::string> line = read_line(deadline))
-      if (line->rfind(prefix, 0) == 0) return line;
-    return std::nullopt;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int to_ = -1, from_ = -1;
-  std::string buffer_;
+// An engine executable on pipes.
+struct Engine : kalah::test_support::ChildProcess {
+  explicit Engine(const std::string& path) : ChildProcess({path}) {}
 };
 
 const char* const kEngines[] = {KALAH_BINARY_DIR "/bots/kalah-alphabeta", KALAH_BINARY_DIR "/bots/kalah-mcts"};

@@ -34,8 +34,8 @@
 #include "bots/solver/index.h"
 #include "bots/solver/oracle.h"
 #include "bots/solver/solver.h"
+#include "tests/child_process.h"
 
-extern char** environ;
 
 namespace kalah::solver {
 namespace {
@@ -674,106 +674,24 @@ TEST(SolverEngine, DatabaseIsBuiltInTheBackgroundAndCached) {
 
 const std::string kSolver = KALAH_BINARY_DIR "/bots/kalah-solver";
 
-// A child process with its stdin and stdout on pipes.
-class Child {
- public:
-  explicit Child(const std::vector<std::string>& args) {
-    int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0) return;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_addclose(&actions, in[1]);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    to_ = in[1];
-    from_ = out[0];
-  }
-  ~Child() {
-    if (to_ >= 0) close(to_);
-    if (from_ >= 0) close(from_);
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  bool ok() const { return pid_ > 0; }
-
-  void send(const std::string& line) {
-    const std::string text = line + "\n";
-    ASSERT_EQ(write(to_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-  }
-
-  // The next line, or nullopt at the deadline or end of output.
-  std::optional<std::string> line(std::chrono::milliseconds patience) {
-    const auto deadline = std::chrono::steady_clock::now() + patience;
-    for (;;) {
-      if (const size_t nl = buffer_.find('\n'); nl != std::string::npos) {
-        std::string l = buffer_.substr(0, nl);
-        buffer_.erase(0, nl + 1);
-        return l;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return std::nullopt;
-      pollfd pfd{from_, POLLIN, 0};
-      if (poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
-      char chunk[4096];
-      const ssize_t n = read(from_, chunk, sizeof chunk);
-      if (n <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-
-  // Lines up to and including the first that starts with `prefix`.
-  std::optional<std::string> until(const std::string& prefix, std::chrono::milliseconds patience) {
-    const auto deadline = std::chrono::steady_clock::now() + patience;
-    for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return std::nullopt;
-      std::optional<std::string> l = line(left);
-      if (!l) return std::nullopt;
-      if (l->rfind(prefix, 0) == 0) return l;
-    }
-  }
-
-  int wait_exit() {
-    int status = 0;
-    close(to_);
-    to_ = -1;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int to_ = -1, from_ = -1;
-  std::string buffer_;
-};
+using Child = kalah::test_support::ChildProcess;
 
 TEST(SolverExecutable, AnswersStopPromptly) {
   TempDir dir;
   Child engine({kSolver, "--cache-dir", dir.path.string(), "--db-mb", "64"});
-  ASSERT_TRUE(engine.ok());
+  ASSERT_TRUE(engine.started());
   engine.send("kep");
-  ASSERT_TRUE(engine.until("kepok", 5000ms));
+  ASSERT_TRUE(engine.wait_for("kepok", 5000ms));
   // Kalah(6,6) from the start: far out of reach of the exact search.
   engine.send("newgame pits=6 seeds=6 capture=standard ending=side-empty remainder=owner majority=off pie=off");
   engine.send("position startpos moves 3");
   engine.send("isready");
-  ASSERT_TRUE(engine.until("readyok", 5000ms));
+  ASSERT_TRUE(engine.wait_for("readyok", 5000ms));
   engine.send("go movetime 60000");
   std::this_thread::sleep_for(300ms);
   const auto t0 = std::chrono::steady_clock::now();
   engine.send("stop");
-  const std::optional<std::string> best = engine.until("bestmove", 5000ms);
+  const std::optional<std::string> best = engine.wait_for("bestmove", 5000ms);
   const auto took = std::chrono::steady_clock::now() - t0;
   ASSERT_TRUE(best.has_value());
   EXPECT_LT(took, 1s) << "bestmove came " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
@@ -787,7 +705,7 @@ TEST(SolverExecutable, AnswersStopPromptly) {
   // A clock: the answer comes well within the share of it the engine may use.
   engine.send("go stime 3000 ntime 3000 sinc 0 ninc 0");
   const auto t1 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(engine.until("bestmove", 5000ms));
+  ASSERT_TRUE(engine.wait_for("bestmove", 5000ms));
   EXPECT_LT(std::chrono::steady_clock::now() - t1, 1s);
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(), 0);
@@ -797,9 +715,9 @@ TEST(SolverExecutable, SolvePrintsTheMarginAndBadArgumentsExitWith2) {
   TempDir dir;
   {
     Child solve({kSolver, "solve", "--variant", "pits=4 seeds=3 capture=empty", "--cache-dir", dir.path.string()});
-    ASSERT_TRUE(solve.ok());
-    EXPECT_EQ(solve.line(30000ms).value_or(""), "+8");
-    EXPECT_EQ(solve.line(5000ms).value_or(""), "best moves: 2");
+    ASSERT_TRUE(solve.started());
+    EXPECT_EQ(solve.read_line(30000ms).value_or(""), "+8");
+    EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");
     EXPECT_EQ(solve.wait_exit(), 0);
   }
   {

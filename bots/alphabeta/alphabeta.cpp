@@ -374,27 +374,16 @@ bool AlphaBetaBot::set_option(const std::string& name, const std::string& value)
 
 void AlphaBetaBot::new_game(const Variant& v) {
   // The table is built here, not in the first `go`, whose clock is running.
-  if (search_ && v == variant_) {
-    search_->clear_table();
-  } else {
-    variant_ = v;
-    search_.emplace(variant_, settings_);
-  }
+  if (!bot::ensure_search(search_, variant_, v, settings_)) search_->clear_table();
 }
 
 Move AlphaBetaBot::choose(const bot::SearchContext& context) {
-  if (!search_ || !(context.variant == variant_)) {
-    variant_ = context.variant;
-    search_.emplace(variant_, settings_);
-  }
+  bot::ensure_search(search_, variant_, context.variant, settings_);
   Limits limits;
   limits.stop = &context.stop;
   limits.depth = context.limits.depth;
   limits.nodes = context.limits.nodes;
-  if (const std::optional<long long> budget = context.time_budget_ms()) {
-    // Leave a little for the answer to travel; never below one millisecond.
-    limits.time_ms = std::max(1LL, *budget - std::max(2LL, *budget / 20));
-  }
+  limits.time_ms = context.search_time_ms();
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
     kep::Info info;
     info.depth = it.depth;

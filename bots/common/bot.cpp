@@ -1,5 +1,6 @@
 #include "bots/common/bot.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -16,6 +17,12 @@ std::optional<long long> SearchContext::time_budget_ms() const {
   // answer never runs the clock out.
   const long long budget = left / 25 + inc * 3 / 4;
   return std::max(1LL, std::min(budget, left / 3));
+}
+
+std::optional<long long> SearchContext::search_time_ms() const {
+  const std::optional<long long> budget = time_budget_ms();
+  if (!budget) return std::nullopt;
+  return std::max(1LL, *budget - std::max(2LL, *budget / 20));
 }
 
 namespace {

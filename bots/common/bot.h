@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct SearchContext {
   // Milliseconds this move may take, from the clock or movetime (a share of
   // the remaining time plus most of the increment); nullopt for depth/nodes.
   std::optional<long long> time_budget_ms() const;
+  // The budget less max(2 ms, 5%) for the answer to travel, never below 1 ms;
+  // nullopt for depth/nodes.
+  std::optional<long long> search_time_ms() const;
 };
 
 class Bot {
@@ -43,6 +47,16 @@ class Bot {
   // Must return a legal move of context.position (which has at least one).
   virtual Move choose(const SearchContext& context) = 0;
 };
+
+// A bot's search object, (re)built for `wanted` when there is none or the
+// variant changed (its tables are sized for one variant). Returns whether it was built.
+template <class Search, class Settings>
+bool ensure_search(std::optional<Search>& search, Variant& current, const Variant& wanted, const Settings& settings) {
+  if (search && current == wanted) return false;
+  current = wanted;
+  search.emplace(wanted, settings);
+  return true;
+}
 
 // A bot whose only option is `Seed`, driving its random generator (random, greedy).
 class SeededBot : public Bot {

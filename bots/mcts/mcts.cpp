@@ -235,23 +235,14 @@ bool MctsBot::set_option(const std::string& name, const std::string& value) {
   return true;
 }
 
-void MctsBot::new_game(const Variant& v) {
-  if (!search_ || !(v == variant_)) {
-    variant_ = v;
-    search_.emplace(variant_, settings_);
-  }
-}
+void MctsBot::new_game(const Variant& v) { bot::ensure_search(search_, variant_, v, settings_); }
 
 Move MctsBot::choose(const bot::SearchContext& context) {
-  if (!search_ || !(context.variant == variant_)) {
-    variant_ = context.variant;
-    search_.emplace(variant_, settings_);
-  }
+  bot::ensure_search(search_, variant_, context.variant, settings_);
   Limits limits;
   limits.stop = &context.stop;
   limits.playouts = context.limits.nodes;
-  if (const std::optional<long long> budget = context.time_budget_ms())
-    limits.time_ms = std::max(1LL, *budget - std::max(2LL, *budget / 20));
+  limits.time_ms = context.search_time_ms();
   if (context.limits.depth && !limits.playouts && !limits.time_ms) {
     // "go depth d" has no meaning for MCTS; read it as a playout budget that
     // grows with d so that the command still finishes.
