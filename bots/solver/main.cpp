@@ -122,15 +122,25 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
                   static_cast<unsigned long long>(nodes), seconds);
       std::fflush(stdout);
     });
+  // The value first, printed as soon as it is proved; then every best first
+  // move, which costs a search of each move that might keep it.
   SolveLimits limits;
   limits.hint = so.guess;
+  const std::optional<int> value = solver.value(start, limits);
+  if (!value) {
+    std::fprintf(stderr, "kalah-solver: no result\n");
+    return 1;
+  }
+  const double value_seconds = solver.stats().seconds;
+  std::printf("%s\n", signed_number(*value).c_str());
+  std::fflush(stdout);
+  limits.hint = *value;
   const auto best = solver.best_moves(start, limits);
-  if (!best || best->empty()) {
+  if (!best || best->empty() || best->front().margin != *value) {
     std::fprintf(stderr, "kalah-solver: no result\n");
     return 1;
   }
   const SolveStats search = solver.stats();
-  std::printf("%s\n", signed_number(best->front().margin).c_str());
   std::string moves;
   for (const MoveValue& mv : *best) moves += (moves.empty() ? "" : " ") + to_string(mv.move);
   std::printf("best moves: %s\n", moves.c_str());
@@ -142,8 +152,9 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
   }
   std::printf("variant: %s\n", to_string(*v).c_str());
   std::printf("position: %s (%s to move)\n", to_notation(*v, start).c_str(), to_string(start.to_move));
-  std::printf("search: %.3f s, %llu nodes, %d null-window passes, %d thread%s, %.1f M nodes/s\n", search.seconds,
-              static_cast<unsigned long long>(search.nodes), search.passes, eo.threads, eo.threads == 1 ? "" : "s",
+  std::printf("search: %.3f s (the value after %.3f s), %llu nodes, %d null-window passes, %d thread%s, %.1f M nodes/s\n",
+              search.seconds, value_seconds, static_cast<unsigned long long>(search.nodes), search.passes, eo.threads,
+              eo.threads == 1 ? "" : "s",
               search.seconds > 0 ? search.nodes / search.seconds / 1e6 : 0.0);
   std::printf("table: %llu of %llu entries used (%s, paged in in %.3f s)%s\n",
               static_cast<unsigned long long>(solver.table().used_estimate()),

@@ -306,7 +306,13 @@ std::optional<int> ExactSolver::value(const Position& p, const SolveLimits& limi
   if (!impl_) return std::nullopt;
   const auto start = Clock::now();
   Context c{*impl_, shared_for(limits), threads_, stats_};
-  const std::optional<int> r = margin(variant_, p, c);
+  std::optional<int> r;
+  if (limits.hint && p.pie == Pie::None && !p.over) {
+    const int now = own_diff(variant_, p);
+    if (const std::optional<int> f = impl_->future(p, c.shared, threads_, stats_, *limits.hint - now)) r = now + *f;
+  } else {
+    r = margin(variant_, p, c);
+  }
   stats_.seconds += std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }

@@ -26,7 +26,7 @@ struct SolveLimits {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   // A guess of the margin (e.g. from a heuristic search) for MTD(f) to start
   // from; without one a short search makes the guess. Used by best_move and
-  // best_moves for positions without a pie decision.
+  // value, best_move and best_moves for positions without a pie decision.
   std::optional<int> hint;
 };
 
