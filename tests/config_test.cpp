@@ -583,7 +583,7 @@ TEST(ConfigExamples, BundledConfigsAreValid) {
     EXPECT_EQ(result->tournament.name + ".toml", name);
     if (std::string(name) == "ladder.toml") {
       // One book line per colour-swapped pair, so that no game repeats another.
-      EXPECT_EQ(result->openings.book.size(), 400u);
+      EXPECT_EQ(result->openings.book.size(), 800u);
     }
   }
 }
