@@ -63,6 +63,14 @@ struct MoveResult {
   bool over;   // the game ended; child is meaningless
 };
 
+// Whether a move ends the game: `own`/`other` are the seeds left in the
+// mover's and the opponent's pits, `again` whether the mover moves next, the
+// stores as they are after the move (before any remainder is added).
+inline bool ends_game(const Rules& r, bool again, int own, int other, int own_store, int other_store) {
+  const bool empty = r.no_move_ending ? (again ? own : other) == 0 : own == 0 || other == 0;
+  return empty || (r.majority && (2 * own_store > r.total || 2 * other_store > r.total));
+}
+
 // Plays pit i (0-based, non-empty) of the side to move into `child`: one seed
 // at a time (any board size).
 template <int M>
@@ -110,14 +118,8 @@ inline MoveResult play_by_seed(const Rules& r, const Board<M>& b, int i, Board<M
   for (int j = 0; j < M; ++j) own += p[j];
   for (int j = M; j < 2 * M; ++j) other += p[j];
 
-  bool over;
-  if (r.no_move_ending)
-    over = (again ? own : other) == 0;
-  else
-    over = own == 0 || other == 0;
   const int own_store = b.own_store + gain;
-  if (r.majority && !over) over = 2 * own_store > r.total || 2 * b.other_store > r.total;
-  if (over) {
+  if (ends_game(r, again, own, other, own_store, b.other_store)) {
     if (!r.remainder_none) gain += own - other;
     return {gain, again, true};
   }
@@ -234,14 +236,8 @@ inline MoveResult play_word(const Rules& r, const Board<M>& b, int i, Board<M>& 
   const int own = detail::byte_sum(x & kOwn);
   const int other = in_pits - own;
 
-  bool over;
-  if (r.no_move_ending)
-    over = (again ? own : other) == 0;
-  else
-    over = own == 0 || other == 0;
   const int own_store = b.own_store + gain;
-  if (r.majority && !over) over = 2 * own_store > r.total || 2 * b.other_store > r.total;
-  if (over) {
+  if (ends_game(r, again, own, other, own_store, b.other_store)) {
     if (!r.remainder_none) gain += own - other;
     return {gain, again, true};
   }

@@ -31,7 +31,6 @@ struct SolveOptions {
   std::optional<int> near_margin;
   int near_mb = 16;
   std::optional<int> guess;
-  std::optional<long long> prime_nodes;
 };
 
 std::string signed_number(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
@@ -108,7 +107,6 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
 
   ExactSolver solver(*v, eo.hash_mb, eo.threads);
   solver.set_margins(so.etc_margin, so.store_margin);
-  if (so.prime_nodes) solver.set_prime_nodes(static_cast<std::uint64_t>(*so.prime_nodes));
   if (so.near_margin) solver.set_near_table(*so.near_margin, std::size_t(so.near_mb) << 10);
   // Fault the table in before the clock starts: on some machines a fresh
   // page costs milliseconds, which is allocation, not search.
@@ -241,7 +239,6 @@ int main(int argc, char** argv) {
   solve_cmd->add_flag("--db-only", so.db_only, "only load or build (and cache) the endgame database");
   solve_cmd->add_option("--near-margin", so.near_margin, "tuning: small table for nodes up to K + this (8)");
   solve_cmd->add_option("--near-mb", so.near_mb, "tuning: size of that table (MB)")->capture_default_str();
-  solve_cmd->add_option("--prime-nodes", so.prime_nodes, "tuning: move-ordering search budget before a big search (default 0: none)");
   solve_cmd->add_option("--guess", so.guess, "tuning: MTD(f)'s first guess (default: a short search)");
   solve_cmd->add_option("--etc-margin", so.etc_margin, "tuning: table look-ups of children above K + this")
       ->capture_default_str();

@@ -91,7 +91,6 @@ struct SearchShared {
   int share_margin = 10;    // ... at nodes with k > db_levels + margin
   int etc_margin = 2;   // enhanced transposition cutoffs at nodes with k > db_levels + margin
   int store_margin = 1;  // no table entries for nodes with k <= db_levels + margin
-  std::uint64_t prime_nodes = 0;  // budget of prime() before a big search
   // Told about every finished MTD(f) pass: gamma, result, nodes, seconds.
   const std::function<void(int, int, std::uint64_t, double)>* on_pass = nullptr;
 };
@@ -263,66 +262,6 @@ class Search {
       }
     }
     return finish(table, key, use_tt, gamma, best, best_move, nodes_before);
-  }
-
-  // Depth-limited alpha-beta (leaves score the seeds already stored, or the
-  // database) that leaves the best move of every node it expands in the main
-  // table, for the move ordering of the exact search that follows: its first
-  // pass otherwise starts with an empty table and orders the moves near the
-  // root blindly. Gives up (aborted()) after `max_nodes`.
-  int prime(const Board<M>& b, int depth, int alpha, int beta, std::uint64_t max_nodes) {
-    ++nodes_;
-    if ((nodes_ & 1023) == 0 && (nodes_ >= max_nodes || should_stop())) aborted_ = true;
-    if (aborted_) return 0;
-    const int k = b.seeds;
-    if (k <= s_.db_levels) return db_value(b);
-    if (depth == 0) return 0;
-    const bool keep = k > s_.db_levels + s_.near_margin;  // only where the main table is used
-    const std::uint64_t key = keep ? this->key(b) : 0;
-    int tt_move = -1;
-    if (keep) {
-      TTData d;
-      if (s_.tt->probe(key, d)) {
-        if (d.lower == d.upper) return d.lower;  // proved
-        if (d.move != 0xff) tt_move = d.move;
-      }
-    }
-    struct Child {
-      Board<M> board;
-      int gain, order, pit;
-      bool again, over;
-    } children[M];
-    int n = 0;
-    for (int i = 0; i < M; ++i) {
-      if (b.pits[i] == 0) continue;
-      Child& c = children[n++];
-      const MoveResult r = play(s_.rules, b, i, c.board);
-      c.gain = r.gain;
-      c.again = r.again;
-      c.over = r.over;
-      c.pit = i;
-      c.order = i == tt_move ? 1 << 20 : r.again ? (1 << 16) + i : r.gain * 64 + i;
-    }
-    if constexpr (M > 1)
-      for (int j = 1; j < n; ++j)
-        for (int i = j; i > 0 && children[i].order > children[i - 1].order; --i) std::swap(children[i], children[i - 1]);
-    int best = -1000, best_move = -1;
-    for (int j = 0; j < n; ++j) {
-      const Child& c = children[j];
-      int v = c.gain;
-      if (!c.over)
-        v = c.again ? c.gain + prime(c.board, depth - 1, alpha - c.gain, beta - c.gain, max_nodes)
-                    : c.gain - prime(c.board, depth - 1, c.gain - beta, c.gain - alpha, max_nodes);
-      if (aborted_) return 0;
-      if (v > best) {
-        best = v;
-        best_move = c.pit;
-        if (v > alpha) alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
-    if (keep) s_.tt->suggest(key, best_move);
-    return best;
   }
 
   // A quick depth-limited alpha-beta estimate (leaves count the seeds already

@@ -55,17 +55,6 @@ class SizedImpl final : public ExactSolver::Impl {
     int guess = 0;
     if (hint) {
       guess = *hint;
-    } else if (shared.prime_nodes > 0 && k > shared.db_levels + 20) {
-      // A big search: iterative deepening that leaves its best moves in the
-      // table first (search.h, prime()); its last complete depth is the guess.
-      Search<M> quick(shared, 0);
-      for (int depth = 2; depth <= 60; depth += 2) {
-        const int e = quick.prime(b, depth, -1000, 1000, shared.prime_nodes);
-        if (quick.aborted()) break;
-        guess = e;
-      }
-      stats.nodes += quick.nodes();
-      if (shared.stop && shared.stop->load()) return std::nullopt;
     } else {
       // A shallow search, as deep as some ten thousand nodes allow.
       Search<M> quick(shared, 0);
@@ -217,7 +206,6 @@ void ExactSolver::set_near_table(int near_margin, std::size_t near_kb) {
   near_tt_ = near_margin > 0 ? std::make_unique<TranspositionTable>(std::max<std::size_t>(1, near_kb >> 10)) : nullptr;
 }
 
-void ExactSolver::set_prime_nodes(std::uint64_t nodes) { prime_nodes_ = nodes; }
 
 void ExactSolver::set_margins(int etc_margin, int store_margin) {
   etc_margin_ = etc_margin;
@@ -236,7 +224,6 @@ SearchShared ExactSolver::shared_for(const SolveLimits& limits) const {
   shared.deadline = limits.deadline;
   shared.etc_margin = etc_margin_;
   shared.store_margin = store_margin_;
-  shared.prime_nodes = prime_nodes_;
   shared.on_pass = on_pass_ ? &on_pass_ : nullptr;
   return shared;
 }

@@ -73,8 +73,6 @@ class ExactSolver {
   // Tuning knobs (see search.h), for experiments.
   void set_margins(int etc_margin, int store_margin);
   void set_near_table(int near_margin, std::size_t near_kb);
-  // Node budget of the move-ordering search before a big exact search (0: none).
-  void set_prime_nodes(std::uint64_t nodes);
 
   // The margin of the player to move in p (any pie state), or nullopt if the
   // limits stopped the search first. Bounds proved before a stop are kept.
@@ -107,7 +105,6 @@ class ExactSolver {
   int etc_margin_ = 2;
   int store_margin_ = 1;
   int near_margin_ = 0;
-  std::uint64_t prime_nodes_ = 0;  // measured: no gain on Kalah(6,4) (docs/SOLVER.md)
   std::unique_ptr<TranspositionTable> tt_;
   std::unique_ptr<TranspositionTable> near_tt_;
   std::shared_ptr<const Database> db_;

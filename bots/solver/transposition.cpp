@@ -32,15 +32,6 @@ std::uint64_t TranspositionTable::used_estimate() const {
   return used * (buckets() / sample);
 }
 
-void TranspositionTable::suggest(std::uint64_t key, int move) {
-  TTData d;
-  if (probe(key, d)) {
-    if (d.move == 0xff) store(key, d.lower, d.upper, move, d.work);
-    return;
-  }
-  store(key, -32768, 32767, move, 1);
-}
-
 void TranspositionTable::store(std::uint64_t key, int lower, int upper, int move, int work) {
   Bucket& b = bucket(key);
   Entry* victim = nullptr;

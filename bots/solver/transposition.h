@@ -64,9 +64,6 @@ class TranspositionTable {
 
   // Adds bounds (merged with those already known for the key).
   void store(std::uint64_t key, int lower, int upper, int move, int work);
-  // A move to try first, from a heuristic search: kept only where the entry
-  // has no move yet (a proved one is better), in an entry without bounds.
-  void suggest(std::uint64_t key, int move);
 
   void prefetch(std::uint64_t key) const { __builtin_prefetch(&bucket(key)); }
 
