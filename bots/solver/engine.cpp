@@ -138,7 +138,6 @@ Move SolverBot::choose(const bot::SearchContext& c) {
     if (budget) failed_at_seeds_ = best ? -1 : in_pits;
     if (best) {
       kep::Info info;
-      info.depth = in_pits;  // proved to the end of the game
       info.score = best->margin > 0 ? 1000 + best->margin : best->margin < 0 ? -1000 + best->margin : 0;
       info.nodes = static_cast<long long>(exact_->stats().nodes);
       info.time = ms_since(start);
