@@ -1,8 +1,9 @@
 #include "bots/solver/book.h"
 
 #include <algorithm>
-#include <random>
+#include <cstdlib>
 #include <functional>
+#include <random>
 #include <string>
 #include <unordered_set>
 
