@@ -48,7 +48,7 @@ struct PlyResult {
 };
 
 PlyResult referee_us_per_ply(const char* engine, int games) {
-  kalah::EngineConfig config;
+  kalah::EngineSpec config;
   config.cmd = engine;
   config.name = "instant-a";
   kalah::EnginePlayer a(config);

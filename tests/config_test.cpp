@@ -268,7 +268,7 @@ TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
   EXPECT_TRUE(c.tournament.seed_engines.empty());
   EXPECT_EQ(c.tournament.max_plies, 1000);
   EXPECT_EQ(c.variant, Variant{});
-  EXPECT_EQ(c.time.mode, TimeMode::Fischer);
+  EXPECT_EQ(c.time.mode, TimeControl::Mode::Fischer);
   EXPECT_EQ(c.time.base_ms, 1000);
   EXPECT_EQ(c.time.inc_ms, 0);
   EXPECT_EQ(c.time.margin_ms, 50);
@@ -372,7 +372,7 @@ cmd = "/bin/cat"
   v.pie = true;
   EXPECT_EQ(c.variant, v);
 
-  EXPECT_EQ(c.time.mode, TimeMode::MoveTime);
+  EXPECT_EQ(c.time.mode, TimeControl::Mode::MoveTime);
   EXPECT_EQ(c.time.movetime_ms, 250);
   EXPECT_EQ(c.time.margin_ms, 10);
   EXPECT_EQ(c.time.startup_ms, 2000);
@@ -392,7 +392,7 @@ cmd = "/bin/cat"
   EXPECT_EQ(c.sprt->max_pairs, 5000);
 
   ASSERT_EQ(c.engines.size(), 2u);
-  const EngineConfig& a = c.engines[0];
+  const EngineSpec& a = c.engines[0];
   EXPECT_EQ(a.cmd_as_written, "/bin/true");
   EXPECT_EQ(a.args, (std::vector<std::string>{"--depth", "3"}));
   EXPECT_EQ(a.dir, work_ / "run");

@@ -15,7 +15,7 @@ class FakePlayer : public Player {
  public:
   explicit FakePlayer(std::string name, Script script = {}) : name_(std::move(name)), script_(std::move(script)) {}
   const std::string& name() const override { return name_; }
-  std::optional<Fault> new_game(const Variant& v) override {
+  std::optional<Fault> new_game(const Variant& v, const TimeControl&) override {
     variant_ = v;
     ++games_;
     return startup_fault;
@@ -106,7 +106,7 @@ TEST(Game, ALateButLegalMoveLosesOnTime) {
   EXPECT_EQ(r.termination, Termination::Time);
   ASSERT_TRUE(r.forfeit.has_value());
   EXPECT_EQ(r.forfeit->engine, "a");
-  EXPECT_EQ(r.forfeit->reason, "time");
+  EXPECT_EQ(r.forfeit->reason, Termination::Time);
   EXPECT_EQ(r.result, Outcome::SecondWins);
   EXPECT_EQ(a.forfeits, 1);
 }
@@ -150,7 +150,7 @@ TEST(Game, FaultsFromThePlayerBecomeForfeitsWithTheirReason) {
     });
     const GameRecord r = play_game(a, b, clock_settings(1000, 0));
     EXPECT_EQ(r.termination, kind);
-    EXPECT_EQ(r.forfeit->reason, to_string(kind));
+    EXPECT_EQ(r.forfeit->reason, kind);
     EXPECT_EQ(r.forfeit->detail, "detail");
     EXPECT_EQ(r.result, Outcome::FirstWins);
   }

@@ -106,7 +106,7 @@ TEST(RecordJson, RoundTripsEveryField) {
     r.moves.push_back(Move::swap());
     if (seed % 3 == 0) {
       r.termination = Termination::Illegal;
-      r.forfeit = Forfeit{"north\\back", "illegal", "bestmove 9 (legal: 1 2 4)\nnext line"};
+      r.forfeit = Forfeit{"north\\back", Termination::Illegal, "bestmove 9 (legal: 1 2 4)\nnext line"};
     }
     const std::string line = to_json_line(r);
     ASSERT_EQ(line.find('\n'), std::string::npos);
@@ -132,7 +132,7 @@ TEST(RecordJson, SwapIsAStringAndPitsAreNumbers) {
 
 TEST(RecordJson, InvalidUtf8CannotBreakTheLine) {
   GameRecord r = random_game("x", "a", "b", 3);
-  r.forfeit = Forfeit{"b", "protocol", std::string("garbage \xff\xfe end")};
+  r.forfeit = Forfeit{"b", Termination::Protocol, std::string("garbage \xff\xfe end")};
   const std::string line = to_json_line(r);
   Expected<GameRecord> back = record_from_json(line);
   ASSERT_TRUE(back.ok()) << back.error();

@@ -12,19 +12,19 @@
 namespace kalah {
 namespace {
 
-EngineConfig agent(bool swap, const std::string& log) {
-  EngineConfig c;
+EngineSpec agent(bool swap, const std::string& log) {
+  EngineSpec c;
   c.name = "agent";
   c.cmd = "/usr/bin/python3";
   c.args = {KALAH_SOURCE_DIR "/tests/engines/mankalah_agent.py"};
   if (swap) c.args.push_back("--swap");
-  c.protocol = EngineConfig::Protocol::Mankalah;
+  c.protocol = Protocol::Mankalah;
   c.comm_log = log;
   return c;
 }
 
-EngineConfig random_bot() {
-  EngineConfig c;
+EngineSpec random_bot() {
+  EngineSpec c;
   c.name = "random";
   c.cmd = KALAH_BINARY_DIR "/bots/kalah-random";
   return c;
@@ -55,7 +55,7 @@ TEST(Mankalah, AgentPlaysBothSidesWithoutForfeits) {
     std::unique_ptr<ProcessPlayer> r = make_player(random_bot());
     for (int g = 0; g < 4; ++g) {
       const GameRecord rec = g % 2 ? play_game(*r, *a, manchester_rules()) : play_game(*a, *r, manchester_rules());
-      ASSERT_FALSE(rec.forfeit.has_value()) << rec.forfeit->reason << ": " << rec.forfeit->detail;
+      ASSERT_FALSE(rec.forfeit.has_value()) << to_string(rec.forfeit->reason) << ": " << rec.forfeit->detail;
       EXPECT_NE(rec.result, Outcome::Ongoing);
     }
     const std::string text = read_file(log);
@@ -78,7 +78,7 @@ TEST(Mankalah, TheFirstChangeShowsTheBoardNorthFirst) {
   struct FirstPit : Player {
     std::string n = "first";
     const std::string& name() const override { return n; }
-    std::optional<Fault> new_game(const Variant&) override { return std::nullopt; }
+    std::optional<Fault> new_game(const Variant&, const TimeControl&) override { return std::nullopt; }
     Reply play(const std::vector<Move>&, const kep::Go&, std::chrono::milliseconds) override {
       return Reply{std::nullopt, Move::at(1), 1, {}};
     }

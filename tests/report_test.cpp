@@ -15,7 +15,7 @@
 
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
-#include "arena/report/standings.h"
+#include "arena/rating/standings.h"
 #include "referee/record/record_json.h"
 
 namespace kalah::report {
@@ -64,17 +64,17 @@ std::vector<GameRecord> hand_games() {
       game(7, A, C, "1-0"),
       game(8, C, A, "0-1"),
       game(9, A, C, "1-0"),
-      game(10, C, A, "0-1", Termination::Time, Forfeit{C, "time", "no bestmove within 2050 ms"}),
+      game(10, C, A, "0-1", Termination::Time, Forfeit{C, Termination::Time, "no bestmove within 2050 ms"}),
       game(11, B, C, "1-0"),
       game(12, C, B, "1/2-1/2"),
-      game(13, B, C, "0-1", Termination::Crash, Forfeit{B, "crash", "killed by signal 11"}),
+      game(13, B, C, "0-1", Termination::Crash, Forfeit{B, Termination::Crash, "killed by signal 11"}),
       game(14, C, B, "0-1"),
-      game(15, B, C, "1-0", Termination::Illegal, Forfeit{C, "illegal", "bestmove 9 (legal: 1 2 4)"}),
+      game(15, B, C, "1-0", Termination::Illegal, Forfeit{C, Termination::Illegal, "bestmove 9 (legal: 1 2 4)"}),
       game(16, C, B, "1-0"),
       game(17, B, C, "1/2-1/2"),
-      game(18, C, B, "0-1", Termination::Protocol, Forfeit{C, "protocol", "'bestmuve 3'"}),
+      game(18, C, B, "0-1", Termination::Protocol, Forfeit{C, Termination::Protocol, "'bestmuve 3'"}),
       game(19, A, B, "1-0", Termination::Majority),
-      game(20, B, A, "1-0", Termination::Startup, Forfeit{A, "startup", "no kepok within 5000 ms"}),
+      game(20, B, A, "1-0", Termination::Startup, Forfeit{A, Termination::Startup, "no kepok within 5000 ms"}),
   };
 }
 
@@ -92,7 +92,7 @@ const EngineStanding& find(const Standings& s, const std::string& name) {
 //   gamma: 12 games, 2 W 2 D 8 L = 3.0 points (25%), 3 forfeits (time, illegal, protocol)
 //   South: 10 W 4 D 6 L = 12/20 = 60%
 TEST(ReportStandings, CountsMatchAHandTally) {
-  const Standings s = compute_standings(hand_games(), kEngines);
+  const Standings s = rating::compute_standings(hand_games(), kEngines);
   EXPECT_EQ(s.games, 20);
   EXPECT_EQ(s.ignored, 0);
   ASSERT_EQ(s.engines.size(), 3u);
@@ -109,7 +109,7 @@ TEST(ReportStandings, CountsMatchAHandTally) {
   EXPECT_DOUBLE_EQ(a.points, 9.0);
   EXPECT_DOUBLE_EQ(a.score_pct, 75.0);
   EXPECT_EQ(a.forfeits, 1);
-  EXPECT_EQ(a.forfeits_by_reason, (std::array<int, kForfeitReasons>{0, 0, 0, 0, 1}));
+  EXPECT_EQ(a.forfeits_by_reason, (std::array<int, kForfeitReasons.size()>{0, 0, 0, 0, 1}));
 
   const EngineStanding& b = find(s, "beta");
   EXPECT_EQ(b.games, 16);
@@ -119,7 +119,7 @@ TEST(ReportStandings, CountsMatchAHandTally) {
   EXPECT_DOUBLE_EQ(b.points, 8.0);
   EXPECT_DOUBLE_EQ(b.score_pct, 50.0);
   EXPECT_EQ(b.forfeits, 1);
-  EXPECT_EQ(b.forfeits_by_reason, (std::array<int, kForfeitReasons>{0, 1, 0, 0, 0}));
+  EXPECT_EQ(b.forfeits_by_reason, (std::array<int, kForfeitReasons.size()>{0, 1, 0, 0, 0}));
 
   const EngineStanding& c = find(s, "gamma");
   EXPECT_EQ(c.games, 12);
@@ -129,7 +129,7 @@ TEST(ReportStandings, CountsMatchAHandTally) {
   EXPECT_DOUBLE_EQ(c.points, 3.0);
   EXPECT_DOUBLE_EQ(c.score_pct, 25.0);
   EXPECT_EQ(c.forfeits, 3);
-  EXPECT_EQ(c.forfeits_by_reason, (std::array<int, kForfeitReasons>{1, 0, 1, 1, 0}));
+  EXPECT_EQ(c.forfeits_by_reason, (std::array<int, kForfeitReasons.size()>{1, 0, 1, 1, 0}));
 
   // Elo: mean 0, in score order, finite intervals; LOS to the next one, none for the last.
   EXPECT_NEAR(a.elo + b.elo + c.elo, 0.0, 1e-6);
@@ -157,7 +157,7 @@ TEST(ReportStandings, CountsMatchAHandTally) {
 }
 
 TEST(ReportStandings, CrosstableTerminationsAndFirstMover) {
-  const Standings s = compute_standings(hand_games(), kEngines);
+  const Standings s = rating::compute_standings(hand_games(), kEngines);
   // Rank order alpha, beta, gamma: [row][column] = points of row / games.
   const auto cell = [&](int r, int c) { return std::pair(s.crosstable[r][c].points, s.crosstable[r][c].games); };
   EXPECT_EQ(cell(0, 1), std::pair(5.0, 8));
@@ -199,7 +199,7 @@ TEST(ReportStandings, EloOfABalancedMatchHasAClosedForm) {
       game(1, "alpha", "beta", "1-0"),     game(2, "alpha", "beta", "1/2-1/2"),
       game(3, "beta", "alpha", "0-1"),     game(4, "beta", "alpha", "1/2-1/2"),
   };
-  const Standings s = compute_standings(games, {"alpha", "beta"});
+  const Standings s = rating::compute_standings(games, {"alpha", "beta"});
   const double diff = 400 * std::log10(3.0);
   EXPECT_NEAR(find(s, "alpha").elo, diff / 2, 0.01);
   EXPECT_NEAR(find(s, "beta").elo, -diff / 2, 0.01);
@@ -214,7 +214,7 @@ TEST(ReportStandings, UnknownNamesAreAddedAndBadRecordsIgnored) {
   unfinished.result = Outcome::Ongoing;
   games.push_back(unfinished);
   games.push_back(game(23, "alpha", "alpha", "1-0"));
-  const Standings s = compute_standings(games, {"alpha", "beta", "gamma", "idle"});
+  const Standings s = rating::compute_standings(games, {"alpha", "beta", "gamma", "idle"});
   EXPECT_EQ(s.games, 21);
   EXPECT_EQ(s.ignored, 2);
   ASSERT_EQ(s.engines.size(), 5u);
@@ -244,7 +244,7 @@ TEST(Standings, MoveTimesAreCreditedToTheEngineThatMoved) {
   pie.move_info[0].time_ms = 5;
   pie.move_info[1].time_ms = 30;
   pie.move_info[2].time_ms = 40;
-  const Standings st = compute_standings({g, pie}, {"s", "n"});
+  const Standings st = rating::compute_standings({g, pie}, {"s", "n"});
   const auto& by_name = [&](const std::string& name) -> const EngineStanding& {
     return *std::find_if(st.engines.begin(), st.engines.end(), [&](const EngineStanding& e) { return e.name == name; });
   };
@@ -261,7 +261,7 @@ TEST(Standings, MoveTimesAreCreditedToTheEngineThatMoved) {
 // ---------------------------------------------------------------- reporters
 
 TEST(ReportCsv, HeaderAndRowsAreExact) {
-  const Standings s = compute_standings(hand_games(), kEngines);
+  const Standings s = rating::compute_standings(hand_games(), kEngines);
   const auto e = [&](int i) { return s.engines[i]; };
   const auto f1 = [](double x) { return fmt::format("{:.1f}", x); };
   const std::string expected =
@@ -277,13 +277,13 @@ TEST(ReportCsv, HeaderAndRowsAreExact) {
 
 TEST(ReportCsv, NamesWithCommasAreQuoted) {
   std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
-  const std::string csv = standings_csv(compute_standings(games, {}));
+  const std::string csv = standings_csv(rating::compute_standings(games, {}));
   EXPECT_NE(csv.find("\"a,b\""), std::string::npos) << csv;
   EXPECT_NE(csv.find("\"say \"\"hi\"\"\""), std::string::npos) << csv;
 }
 
 TEST(ReportJson, HoldsStandingsCrosstableTerminationsAndFirstMover) {
-  const Standings s = compute_standings(hand_games(), kEngines);
+  const Standings s = rating::compute_standings(hand_games(), kEngines);
   const boost::json::value v = boost::json::parse(standings_json(s, "hand"));
   EXPECT_EQ(v.at("event").as_string(), "hand");
   EXPECT_EQ(v.at("games").as_int64(), 20);
@@ -305,7 +305,7 @@ TEST(ReportJson, HoldsStandingsCrosstableTerminationsAndFirstMover) {
 }
 
 TEST(ReportMarkdown, HasEveryTable) {
-  const std::string md = standings_markdown(compute_standings(hand_games(), kEngines), "hand");
+  const std::string md = standings_markdown(rating::compute_standings(hand_games(), kEngines), "hand");
   for (const char* part :
        {"# hand: standings", "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | Elo over next | ± | LOS next |",
         "| 1 | alpha | +", "| 12 | 9.0 | 75.0% | 8 | 2 | 2 | 1 |", "## Crosstable", "|  | alpha | beta | gamma |",
@@ -316,7 +316,7 @@ TEST(ReportMarkdown, HasEveryTable) {
 }
 
 TEST(ReportTable, ListsEnginesInRankOrder) {
-  const std::string table = format_standings_table(compute_standings(hand_games(), kEngines));
+  const std::string table = format_standings_table(rating::compute_standings(hand_games(), kEngines));
   const std::size_t a = table.find("alpha"), b = table.find("beta"), c = table.find("gamma");
   ASSERT_NE(c, std::string::npos) << table;
   EXPECT_LT(a, b);
@@ -412,7 +412,7 @@ TEST(ReportPgn, MovetextIsNumberedPerPlyPairAndWrapped) {
 
 TEST(ReportHtml, IsSelfContainedAndHoldsEveryGame) {
   const std::vector<GameRecord> games = hand_games();
-  const std::string html = report_html(compute_standings(games, kEngines), games, "hand <&> event");
+  const std::string html = report_html(rating::compute_standings(games, kEngines), games, "hand <&> event");
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_EQ(html.find(" src="), std::string::npos);
@@ -428,15 +428,15 @@ TEST(ReportHtml, IsSelfContainedAndHoldsEveryGame) {
 
 TEST(ReportHtml, EmbeddedJsonCannotCloseTheScript) {
   std::vector<GameRecord> games = {game(1, "</script><b>", "x", "1-0")};
-  const std::string html = report_html(compute_standings(games, {}), games, "e");
+  const std::string html = report_html(rating::compute_standings(games, {}), games, "e");
   EXPECT_EQ(html.find("</script><b>"), std::string::npos);
   EXPECT_NE(html.find("\\u003c/script\\u003e\\u003cb\\u003e"), std::string::npos);
 }
 
 TEST(ReportHtml, IllegalMoveStopsTheReplayWithANote) {
-  GameRecord g = game(1, "a", "b", "0-1", Termination::Illegal, Forfeit{"a", "illegal", "bestmove 3"});
+  GameRecord g = game(1, "a", "b", "0-1", Termination::Illegal, Forfeit{"a", Termination::Illegal, "bestmove 3"});
   g.moves = {Move::at(3), Move::at(3)};  // pit 3 is empty on the extra turn
-  const std::string html = report_html(compute_standings({g}, {}), {g}, "e");
+  const std::string html = report_html(rating::compute_standings({g}, {}), {g}, "e");
   EXPECT_NE(html.find("Move 2 (3) is not legal in this position"), std::string::npos);
 }
 
@@ -453,7 +453,7 @@ TEST(ReportAll, NoNanOrInfWhenOneEngineWinsEverything) {
     games.push_back(game(++n, "b", "c", round == 0 ? "1/2-1/2" : "1-0"));
   }
   for (const std::vector<GameRecord>& set : {games, std::vector<GameRecord>{}, hand_games()}) {
-    const Standings s = compute_standings(set, {"champ", "b", "c"});
+    const Standings s = rating::compute_standings(set, {"champ", "b", "c"});
     const std::string outputs[] = {standings_json(s, "e"), standings_markdown(s, "e"), standings_csv(s),
                                    games_pgn(set, "e"), report_html(s, set, "e"), format_standings_table(s)};
     const std::regex bad(R"(\b-?(nan|inf|infinity)\b)", std::regex::icase);
@@ -465,7 +465,7 @@ TEST(ReportAll, NoNanOrInfWhenOneEngineWinsEverything) {
       }
     }
   }
-  const Standings s = compute_standings(games, {"champ", "b", "c"});
+  const Standings s = rating::compute_standings(games, {"champ", "b", "c"});
   EXPECT_TRUE(s.prior_used);
   EXPECT_EQ(s.engines[0].name, "champ");
   EXPECT_DOUBLE_EQ(s.engines[0].score_pct, 100.0);
@@ -508,7 +508,7 @@ GameRecord random_game(int n, const std::string& south, const std::string& north
   const bool first_player_to_move = (p.to_move == Side::South) != p.swapped;
   g.result = first_player_to_move ? Outcome::SecondWins : Outcome::FirstWins;
   g.termination = Termination::Time;
-  g.forfeit = Forfeit{first_player_to_move ? south : north, "time", "no bestmove within 2050 ms"};
+  g.forfeit = Forfeit{first_player_to_move ? south : north, Termination::Time, "no bestmove within 2050 ms"};
   return g;
 }
 
@@ -542,19 +542,21 @@ TEST(ReportAll, WritesEveryFile) {
   std::vector<fs::path> dirs = {fs::temp_directory_path() / ("kalah-report-test-" + std::to_string(::getpid()))};
   if (const char* examples = std::getenv("KALAH_REPORT_EXAMPLES")) dirs.emplace_back(examples);
   for (const fs::path& dir : dirs) {
-    write_all_reports(dir, games, names, "example");
+    ASSERT_TRUE(write_all_reports(dir, games, names, "example"));
     for (const char* file : kReportFiles) {
       EXPECT_TRUE(fs::exists(dir / file)) << file;
       EXPECT_FALSE(fs::exists(dir / (std::string(file) + ".tmp"))) << file;
     }
-    EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(compute_standings(games, names)));
+    EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(rating::compute_standings(games, names)));
     if (dir == dirs.front()) fs::remove_all(dir);
   }
   if (dirs.size() > 1) {
     std::ofstream out(dirs[1] / "games.jsonl");
     for (const GameRecord& g : games) out << to_json_line(g) << "\n";
   }
-  EXPECT_THROW(write_all_reports("/proc/no-such-dir/x", games, names, "e"), ReportError);
+  const Expected<std::vector<std::string>> failed = write_all_reports("/proc/no-such-dir/x", games, names, "e");
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().find("/proc/no-such-dir/x"), std::string::npos) << failed.error();
 }
 
 }  // namespace

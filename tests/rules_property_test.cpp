@@ -67,3 +67,51 @@ TEST(RulesProperty, ManyGamesOfStandardKalah) {
 
 }  // namespace
 }  // namespace kalah
+
+namespace kalah {
+namespace {
+
+// The player to move, told apart from the side to move. Kalah(6,4) with the pie rule:
+//   South (first player) plays pit 1: 0 5 5 5 5 4 — no extra turn on the first move.
+//   North (second player) swaps: the second player now owns South's pits, and the first player,
+//   now sitting North, is to move.
+//   A move that ends in the mover's store keeps the same player to move.
+TEST(Rules, PlayerToMoveFollowsThePieSwapAndExtraTurns) {
+  Variant v;
+  v.pie = true;
+  Position p = start_position(v);
+  EXPECT_EQ(player_to_move(p), Seat::First);
+  EXPECT_EQ(side_of(Seat::First, p), Side::South);
+  apply(v, p, Move::at(1));
+  EXPECT_EQ(p.to_move, Side::North);
+  EXPECT_EQ(player_to_move(p), Seat::Second);
+  apply(v, p, Move::swap());
+  ASSERT_TRUE(p.swapped);
+  EXPECT_EQ(side_of(Seat::First, p), Side::North);
+  EXPECT_EQ(side_of(Seat::Second, p), Side::South);
+  EXPECT_EQ(player_to_move(p), Seat::First);
+  EXPECT_EQ(side_of(player_to_move(p), p), p.to_move);
+  // North's pit 3 holds 4 seeds: the last lands in North's store, an extra turn.
+  const Seat before = player_to_move(p);
+  ASSERT_EQ(p.cells[v.pits + 3], 4) << render(v, p);
+  apply(v, p, Move::at(3));
+  EXPECT_EQ(player_to_move(p), before) << render(v, p);
+}
+
+// Over random games of every rule combination the side of the player to move is the side to move.
+TEST(Rules, PlayerToMoveSitsOnTheSideToMove) {
+  for (const Variant& v : test::rule_combinations(4, 3)) {
+    std::mt19937_64 rng(7);
+    for (int g = 0; g < 20; ++g) {
+      Position p = start_position(v);
+      while (!p.over) {
+        ASSERT_EQ(side_of(player_to_move(p), p), p.to_move) << to_notation(v, p);
+        const MoveList moves = legal_moves(v, p);
+        apply(v, p, moves.moves[std::uniform_int_distribution<int>(0, moves.size - 1)(rng)]);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah

@@ -24,7 +24,7 @@ Config make_config(int engines, int rounds, int random_plies = 2, std::uint64_t 
   c.tournament.seed = seed;
   c.openings.random_plies = random_plies;
   for (int i = 0; i < engines; ++i) {
-    EngineConfig e;
+    EngineSpec e;
     e.name = "e" + std::to_string(i);
     c.engines.push_back(e);
   }

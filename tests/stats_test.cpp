@@ -1,4 +1,4 @@
-// Tests for arena/stats: fishtest reference vectors (from shared/notes/statistics.md, computed with
+// Tests for referee/stats: fishtest reference vectors (from shared/notes/statistics.md, computed with
 // fishtest's own code), the degenerate-sample policy (nothing is ever nan or inf), and the SPRT
 // decision rule.
 
@@ -7,9 +7,9 @@
 #include <cmath>
 #include <vector>
 
-#include "arena/stats/mle.h"
-#include "arena/stats/sprt.h"
-#include "arena/stats/stats.h"
+#include "referee/stats/mle.h"
+#include "referee/stats/sprt.h"
+#include "referee/stats/stats.h"
 
 namespace {
 

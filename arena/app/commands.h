@@ -1,23 +1,16 @@
-// Subcommands of the `arena` executable. Operator mistakes are thrown as
-// UsageError and reported once in main() with exit code 2.
+// Subcommands of the `arena` executable: each reads its options, calls the library and returns
+// its exit code. Operator mistakes are thrown as cli::UsageError (exit code 2).
 #pragma once
 
-#include <stdexcept>
-
-#include <CLI/CLI.hpp>
+#include "referee/app/cli.h"
 
 namespace kalah::arena_app {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::UsageError;
 
-// Exit code of the subcommand that ran (0 unless it says otherwise).
-int& exit_code();
-
-void add_run_command(CLI::App& app);
-void add_report_command(CLI::App& app);
-void add_stats_command(CLI::App& app);
-void add_sprt_command(CLI::App& app);
+void add_run_command(cli::Commands& commands);
+void add_report_command(cli::Commands& commands);
+void add_sprt_command(cli::Commands& commands);
+void add_stats_command(cli::Commands& commands);
 
 }  // namespace kalah::arena_app

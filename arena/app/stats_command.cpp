@@ -1,5 +1,5 @@
 // `arena stats`: the match statistics calculator. Counts in, Elo / LOS / nElo (and an SPRT) out,
-// for people or (--json) for scripts. The maths is arena/stats; this file only reads and prints.
+// for people or (--json) for scripts. The maths is referee/stats; this file only reads and prints.
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -11,57 +11,10 @@
 #include <fmt/core.h>
 
 #include "arena/app/commands.h"
-#include "arena/app/sprt.h"
+#include "arena/report/stats_text.h"
 #include "referee/record/json_text.h"
 
 namespace kalah::arena_app {
-
-const char* decision_name(stats::Decision d) {
-  switch (d) {
-    case stats::Decision::H0: return "H0";
-    case stats::Decision::H1: return "H1";
-    case stats::Decision::Continue: break;
-  }
-  return "continue";
-}
-
-const char* model_name(stats::Model m) { return m == stats::Model::Logistic ? "logistic" : "normalized"; }
-
-std::string describe(const stats::SprtParams& p) {
-  return fmt::format("elo0={:g} elo1={:g} alpha={:g} beta={:g} model={}", p.elo0, p.elo1, p.alpha, p.beta,
-                     model_name(p.model));
-}
-
-std::string summary_text(const stats::Summary& s) {
-  return fmt::format(
-      "Score   {:.2f}%\n"
-      "Elo     {:.2f} +- {:.2f} (95%)\n"
-      "LOS     {:.2f}%\n"
-      "nElo    {:.2f} +- {:.2f} (95%)\n",
-      100 * s.score, s.elo, s.elo95, 100 * s.los, s.nelo, s.nelo95);
-}
-
-std::string sprt_text(const stats::SprtState& s, const stats::SprtParams& p) {
-  return fmt::format("SPRT    {}\nLLR     {:.2f} (bounds {:.2f}, {:.2f}): {}\n", describe(p), s.llr, s.lower, s.upper,
-                     s.decision == stats::Decision::Continue ? "continue"
-                     : s.decision == stats::Decision::H1     ? "H1 accepted"
-                                                             : "H0 accepted");
-}
-
-void add_summary_json(boost::json::object& out, const stats::Summary& s) {
-  out["elo"] = s.elo;
-  out["elo95"] = s.elo95;
-  out["los"] = s.los;
-  out["nelo"] = s.nelo;
-  out["nelo95"] = s.nelo95;
-}
-
-void add_sprt_json(boost::json::object& out, const stats::SprtState& s) {
-  out["llr"] = s.llr;
-  out["lower"] = s.lower;
-  out["upper"] = s.upper;
-  out["decision"] = decision_name(s.decision);
-}
 
 namespace {
 
@@ -139,7 +92,7 @@ stats::SprtParams parse_sprt(std::string_view text) {
   return p;
 }
 
-void run_stats(const StatsOptions& o) {
+int run_stats(const StatsOptions& o) {
   if (o.wdl.empty() == o.penta.empty())
     throw UsageError("give exactly one of --wdl W,D,L and --penta LL,LD,D,WD,WW");
   std::optional<stats::SprtParams> params;
@@ -169,25 +122,27 @@ void run_stats(const StatsOptions& o) {
 
   if (o.json) {
     json["score"] = summary.score;
-    add_summary_json(json, summary);
+    report::add_summary_json(json, summary);
     if (state) {
-      add_sprt_json(json, *state);
+      report::add_sprt_json(json, *state);
       json["sprt"] = boost::json::object{{"elo0", params->elo0},   {"elo1", params->elo1},
                                          {"alpha", params->alpha}, {"beta", params->beta},
-                                         {"model", model_name(params->model)}};
+                                         {"model", stats::to_string(params->model)}};
     }
     fmt::print("{}\n", json_text(json));
-    return;
+    return 0;
   }
-  fmt::print("{}{}", sample, summary_text(summary));
-  if (state) fmt::print("{}", sprt_text(*state, *params));
+  fmt::print("{}{}", sample, report::summary_text(summary));
+  if (state) fmt::print("{}", report::sprt_text(*state, *params));
+  return 0;
 }
 
 }  // namespace
 
-void add_stats_command(CLI::App& app) {
+void add_stats_command(cli::Commands& commands) {
   auto o = std::make_shared<StatsOptions>();
-  CLI::App* cmd = app.add_subcommand("stats", "Elo, LOS, nElo and SPRT from game or game-pair counts");
+  CLI::App* cmd = commands.add("stats", "Elo, LOS, nElo and SPRT from game or game-pair counts",
+                               [o] { return run_stats(*o); });
   cmd->add_option("--wdl", o->wdl, "Game counts W,D,L (first engine's view)");
   cmd->add_option("--penta", o->penta, "Game-pair counts LL,LD,D,WD,WW (D = WL+DD)");
   cmd->add_option("--sprt", o->sprt,
@@ -197,7 +152,6 @@ void add_stats_command(CLI::App& app) {
       "Examples:\n"
       "  arena stats --wdl 60,20,20\n"
       "  arena stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5,model=logistic --json\n");
-  cmd->callback([o] { run_stats(*o); });
 }
 
 }  // namespace kalah::arena_app

@@ -24,19 +24,7 @@ const char* to_string(TournamentType t) {
   return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet";
 }
 
-const char* to_string(TimeMode m) {
-  switch (m) {
-    case TimeMode::Fischer: return "fischer";
-    case TimeMode::MoveTime: return "movetime";
-    case TimeMode::Depth: return "depth";
-    case TimeMode::Nodes: return "nodes";
-  }
-  return "?";
-}
-
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
-const char* to_string(Protocol p) { return p == Protocol::Kep ? "kep" : "mankalah"; }
-const char* to_string(RestartPolicy r) { return r == RestartPolicy::OnCrash ? "on-crash" : "always"; }
 
 int Config::engine_index(std::string_view name) const {
   for (size_t i = 0; i < engines.size(); ++i)
@@ -195,7 +183,7 @@ class Parser {
     Table t(loc_, *table, "time", "[time]",
             {"base_ms", "inc_ms", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
              "ping_ms", "hard_limit_ms"});
-    TimeConfig& out = c.time;
+    TimeControl& out = c.time;
     // The mode keys in file order: the second one is the mistake.
     std::string_view first_mode;
     for (std::string_view key : {"base_ms", "movetime_ms", "depth", "nodes"}) {
@@ -216,23 +204,23 @@ class Parser {
     if (t.has("inc_ms") && first_mode != "base_ms")
       loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
     if (first_mode == "base_ms") {
-      out.mode = TimeMode::Fischer;
+      out.mode = TimeControl::Mode::Fischer;
       out.base_ms = *t.integer("base_ms", 1, kOneDayMs);
       out.inc_ms = t.integer("inc_ms", 0, kOneHourMs).value_or(0);
     } else if (first_mode == "movetime_ms") {
-      out.mode = TimeMode::MoveTime;
+      out.mode = TimeControl::Mode::MoveTime;
       out.movetime_ms = *t.integer("movetime_ms", 1, kOneHourMs);
     } else if (first_mode == "depth") {
-      out.mode = TimeMode::Depth;
+      out.mode = TimeControl::Mode::Depth;
       out.depth = static_cast<int>(*t.integer("depth", 1, 1000));
     } else {
-      out.mode = TimeMode::Nodes;
+      out.mode = TimeControl::Mode::Nodes;
       out.nodes = *t.integer("nodes", 1, 1'000'000'000'000'000);
     }
     out.margin_ms = t.integer("margin_ms", 0, 60'000).value_or(out.margin_ms);
     out.startup_ms = t.integer("startup_ms", 1, 600'000).value_or(out.startup_ms);
     out.ping_ms = t.integer("ping_ms", 1, 600'000).value_or(out.ping_ms);
-    if (t.has("hard_limit_ms") && out.mode != TimeMode::Depth && out.mode != TimeMode::Nodes)
+    if (t.has("hard_limit_ms") && out.mode != TimeControl::Mode::Depth && out.mode != TimeControl::Mode::Nodes)
       loc_.fail(t.key_source("hard_limit_ms"), "time.hard_limit_ms only applies with depth or nodes");
     out.hard_limit_ms = t.integer("hard_limit_ms", 1, kOneDayMs).value_or(out.hard_limit_ms);
   }
@@ -330,7 +318,7 @@ class Parser {
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
     Table t(loc_, table, "engine", "[[engine]]",
             {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr"});
-    EngineConfig e;
+    EngineSpec e;
     auto name = t.string("name");
     if (!name) t.missing("name");
     if (!valid_engine_name(*name))
@@ -383,7 +371,7 @@ class Parser {
     c.engines.push_back(std::move(e));
   }
 
-  void read_options(const Table& t, const toml::node& node, EngineConfig& e) const {
+  void read_options(const Table& t, const toml::node& node, EngineSpec& e) const {
     const toml::table* options = node.as_table();
     if (!options)
       t.fail_at("options", "engine.options must be a table (options = { Name = value }), not " +

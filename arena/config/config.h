@@ -14,7 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "arena/stats/sprt.h"
+#include "referee/stats/sprt.h"
+#include "referee/engine/engine_spec.h"
+#include "referee/game/time_control.h"
 #include "referee/rules/expected.h"
 #include "referee/rules/position.h"
 #include "referee/rules/variant.h"
@@ -37,28 +39,6 @@ struct TournamentConfig {
   int max_plies = 1000;           // a game still running after this many plies is adjudicated
 };
 
-// Exactly one way to limit a move.
-enum class TimeMode {
-  Fischer,   // base_ms per game + inc_ms per move
-  MoveTime,  // movetime_ms per move
-  Depth,     // go depth <depth>, bounded by hard_limit_ms
-  Nodes,     // go nodes <nodes>, bounded by hard_limit_ms
-};
-const char* to_string(TimeMode m);  // "fischer", "movetime", "depth", "nodes"
-
-struct TimeConfig {
-  TimeMode mode = TimeMode::Fischer;
-  std::int64_t base_ms = 0;      // Fischer
-  std::int64_t inc_ms = 0;       // Fischer (optional, default 0)
-  std::int64_t movetime_ms = 0;  // MoveTime
-  int depth = 0;                 // Depth
-  std::int64_t nodes = 0;        // Nodes
-  std::int64_t margin_ms = 50;        // grace after the clock runs out before a time forfeit
-  std::int64_t startup_ms = 5000;     // deadline for start-up and the kep handshake
-  std::int64_t ping_ms = 5000;        // deadline for readyok after isready
-  std::int64_t hard_limit_ms = 60000; // per-move deadline in Depth and Nodes modes
-};
-
 enum class OpeningOrder { Sequential, Random };
 const char* to_string(OpeningOrder o);  // "sequential", "random"
 
@@ -74,38 +54,14 @@ struct SprtConfig {
   int max_pairs = 0;         // 0 = until a bound is crossed
 };
 
-enum class Protocol { Kep, Mankalah };
-const char* to_string(Protocol p);  // "kep", "mankalah"
-
-enum class RestartPolicy { OnCrash, Always };
-const char* to_string(RestartPolicy r);  // "on-crash", "always"
-
-struct EngineOption {
-  std::string name;
-  std::string value;  // as sent with setoption: 12, 1.5, true/false, or the string itself
-  friend bool operator==(const EngineOption&, const EngineOption&) = default;
-};
-
-struct EngineConfig {
-  std::string name;                  // unique within the tournament
-  std::string cmd_as_written;        // the `cmd` text from the file (used by fingerprint())
-  std::filesystem::path cmd;         // resolved, absolute, executable
-  std::vector<std::string> args;
-  std::filesystem::path dir;         // absolute working directory of the process
-  std::vector<EngineOption> options; // sorted by name
-  Protocol protocol = Protocol::Kep;
-  RestartPolicy restart = RestartPolicy::OnCrash;
-  std::filesystem::path stderr_file;  // absolute; empty = the engine's stderr is discarded
-};
-
 struct Config {
   std::string source;  // the config file as named in messages
   TournamentConfig tournament;
   Variant variant;
-  TimeConfig time;
+  TimeControl time;
   OpeningsConfig openings;
   std::optional<SprtConfig> sprt;  // present iff the file has an [sprt] table
-  std::vector<EngineConfig> engines;  // at least two
+  std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
 
   // <output>/<name>: where the journal and the reports go.
   std::filesystem::path results_dir() const { return tournament.output / tournament.name; }

@@ -49,15 +49,15 @@ std::string fingerprint(const Config& c) {
   line("max_plies", std::to_string(t.max_plies));
   line("variant", to_string(c.variant));
 
-  const TimeConfig& tc = c.time;
+  const TimeControl& tc = c.time;
   std::string limit;
   switch (tc.mode) {
-    case TimeMode::Fischer:
+    case TimeControl::Mode::Fischer:
       limit = "base_ms=" + std::to_string(tc.base_ms) + " inc_ms=" + std::to_string(tc.inc_ms);
       break;
-    case TimeMode::MoveTime: limit = "movetime_ms=" + std::to_string(tc.movetime_ms); break;
-    case TimeMode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
-    case TimeMode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
+    case TimeControl::Mode::MoveTime: limit = "movetime_ms=" + std::to_string(tc.movetime_ms); break;
+    case TimeControl::Mode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
+    case TimeControl::Mode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
   }
   line("time", limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" +
                    std::to_string(tc.startup_ms) + " ping_ms=" + std::to_string(tc.ping_ms) +
@@ -83,7 +83,7 @@ std::string fingerprint(const Config& c) {
   }
 
   for (size_t i = 0; i < c.engines.size(); ++i) {
-    const EngineConfig& e = c.engines[i];
+    const EngineSpec& e = c.engines[i];
     std::string args, options;
     for (const std::string& a : e.args) args += (args.empty() ? "" : ",") + in_quotes(a);
     for (const EngineOption& op : e.options)

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::journal {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "arena/journal/meta.h"
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::journal {

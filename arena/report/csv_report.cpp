@@ -13,7 +13,7 @@ std::string standings_csv(const Standings& s) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name), fixed(e.elo, 1),
                        fixed(e.ci95, 1), e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws,
                        e.losses, e.forfeits);
-    for (int r = 0; r < kForfeitReasons; ++r) out += "," + std::to_string(e.forfeits_by_reason[r]);
+    for (int count : e.forfeits_by_reason) out += "," + std::to_string(count);
     out += "," + (e.los_next ? fixed(*e.los_next, 4) : std::string());
     out += "," + (e.diff_next ? fixed(*e.diff_next, 1) : std::string());
     out += "," + (e.diff_next_ci95 ? fixed(*e.diff_next_ci95, 1) : std::string()) + "\n";

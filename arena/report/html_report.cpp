@@ -131,7 +131,7 @@ json::object replay(const GameRecord& g) {
   o["result"] = to_string(g.result);
   o["termination"] = to_string(g.termination);
   if (g.forfeit)
-    o["forfeit"] = g.forfeit->engine + " forfeits (" + g.forfeit->reason + ")" +
+    o["forfeit"] = g.forfeit->engine + " forfeits (" + to_string(g.forfeit->reason) + ")" +
                    (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail);
   else
     o["forfeit"] = nullptr;
@@ -201,10 +201,10 @@ std::string standings_table(const Standings& s) {
   for (const EngineStanding& e : s.engines) {
     std::string forfeits = std::to_string(e.forfeits);
     std::string reasons;
-    for (int r = 0; r < kForfeitReasons; ++r)
+    for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
       if (e.forfeits_by_reason[r] > 0)
         reasons += (reasons.empty() ? "" : ", ") + std::to_string(e.forfeits_by_reason[r]) + " " +
-                   to_string(static_cast<ForfeitReason>(r));
+                   to_string(kForfeitReasons[r]);
     if (!reasons.empty()) forfeits += " (" + reasons + ")";
     out += fmt::format(
         "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td>"

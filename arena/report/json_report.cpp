@@ -25,8 +25,7 @@ std::string standings_json(const Standings& s, const std::string& event) {
   json::array engines;
   for (const EngineStanding& e : s.engines) {
     json::object reasons;
-    for (int r = 0; r < kForfeitReasons; ++r)
-      reasons[to_string(static_cast<ForfeitReason>(r))] = e.forfeits_by_reason[r];
+    for (std::size_t r = 0; r < kForfeitReasons.size(); ++r) reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
     json::object o;
     o["rank"] = e.rank;
     o["name"] = e.name;

@@ -43,14 +43,14 @@ void crosstable(std::string& out, const Standings& s) {
 
 void forfeits_table(std::string& out, const Standings& s) {
   out += "| Engine | Forfeits |";
-  for (int r = 0; r < kForfeitReasons; ++r) out += std::string(" ") + to_string(static_cast<ForfeitReason>(r)) + " |";
+  for (Termination reason : kForfeitReasons) out += std::string(" ") + to_string(reason) + " |";
   out += "\n|:---|---:|";
-  for (int r = 0; r < kForfeitReasons; ++r) out += "---:|";
+  for (std::size_t r = 0; r < kForfeitReasons.size(); ++r) out += "---:|";
   out += "\n";
   for (const EngineStanding& e : s.engines) {
     if (e.forfeits == 0) continue;
     out += "| " + markdown_escape(e.name) + " | " + std::to_string(e.forfeits) + " |";
-    for (int r = 0; r < kForfeitReasons; ++r) out += " " + std::to_string(e.forfeits_by_reason[r]) + " |";
+    for (int count : e.forfeits_by_reason) out += " " + std::to_string(count) + " |";
     out += "\n";
   }
 }

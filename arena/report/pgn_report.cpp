@@ -85,7 +85,7 @@ void write_game(std::string& out, const GameRecord& g, const std::string& event)
     text.add(to_string(g.moves[i]));
   }
   if (g.forfeit)
-    text.add("{" + comment_text(g.forfeit->engine + " forfeits (" + g.forfeit->reason + ")" +
+    text.add("{" + comment_text(g.forfeit->engine + " forfeits (" + to_string(g.forfeit->reason) + ")" +
                                 (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail)) + "}");
   text.add(result);
   out += text.finish();

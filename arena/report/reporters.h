@@ -5,10 +5,16 @@
 #include <string>
 #include <vector>
 
-#include "arena/report/standings.h"
-#include "referee/game/record.h"
+#include "arena/rating/standings.h"
+#include "referee/record/record.h"
 
 namespace kalah::report {
+
+// The reports render the standings that arena/rating computes.
+using rating::CrossCell;
+using rating::EngineStanding;
+using rating::FirstMover;
+using rating::Standings;
 
 std::string standings_json(const Standings& standings, const std::string& event);  // standings.json
 std::string standings_markdown(const Standings& standings, const std::string& event);  // standings.md

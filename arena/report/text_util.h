@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "arena/report/standings.h"
+#include "arena/rating/standings.h"
 
 namespace kalah::report {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "arena/schedule/schedule.h"
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 
 namespace kalah::arena {
 

@@ -7,61 +7,34 @@
 #include <memory>
 #include <thread>
 
+#include "referee/engine/engine_player.h"
+
 namespace kalah::arena {
 
-Runner::Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game)
-    : config_(config), journal_(journal), source_(source), on_game_(std::move(on_game)) {}
+PlayerFactory process_players() {
+  return [](const EngineSpec& spec) -> std::unique_ptr<Player> { return make_player(spec); };
+}
+
+Runner::Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game,
+               PlayerFactory make_player)
+    : config_(config),
+      journal_(journal),
+      source_(source),
+      on_game_(std::move(on_game)),
+      make_player_(std::move(make_player)) {}
 
 GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
   GameSettings s;
   s.id = spec.id;
   s.round = spec.round;
   s.variant = config.variant;
+  s.time = config.time;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;
-  const TimeConfig& t = config.time;
-  s.time.margin_ms = t.margin_ms;
-  s.time.hard_limit_ms = t.hard_limit_ms;
-  switch (t.mode) {
-    case TimeMode::Fischer:
-      s.time.mode = TimeControl::Mode::Clock;
-      s.time.base_ms = t.base_ms;
-      s.time.inc_ms = t.inc_ms;
-      break;
-    case TimeMode::MoveTime:
-      s.time.mode = TimeControl::Mode::MoveTime;
-      s.time.movetime_ms = t.movetime_ms;
-      break;
-    case TimeMode::Depth:
-      s.time.mode = TimeControl::Mode::Depth;
-      s.time.depth = t.depth;
-      break;
-    case TimeMode::Nodes:
-      s.time.mode = TimeControl::Mode::Nodes;
-      s.time.nodes = t.nodes;
-      break;
-  }
   return s;
 }
 
-kalah::EngineConfig Runner::engine_config(const Config& config, int engine) {
-  const arena::EngineConfig& e = config.engines[engine];
-  kalah::EngineConfig c;
-  c.name = e.name;
-  c.cmd = e.cmd.string();
-  c.args = e.args;
-  c.dir = e.dir.string();
-  for (const EngineOption& o : e.options) c.options.emplace_back(o.name, o.value);
-  c.stderr_log = e.stderr_file.string();
-  c.startup_timeout = std::chrono::milliseconds(config.time.startup_ms);
-  c.ping_timeout = std::chrono::milliseconds(config.time.ping_ms);
-  c.restart_each_game = e.restart == RestartPolicy::Always;
-  c.protocol = e.protocol == Protocol::Mankalah ? kalah::EngineConfig::Protocol::Mankalah
-                                                : kalah::EngineConfig::Protocol::Kep;
-  return c;
-}
-
-Player& Runner::player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine, int keep) {
+Player& Runner::player(Engines& cache, int engine, int keep) {
   auto it = cache.find(engine);
   if (it != cache.end()) return *it->second;
   // Keep a worker's engines alive across its games, but not without bound: in
@@ -70,11 +43,11 @@ Player& Runner::player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int
   constexpr size_t kMaxEnginesPerWorker = 4;
   for (auto i = cache.begin(); i != cache.end() && cache.size() >= kMaxEnginesPerWorker;)
     i = i->first == keep ? std::next(i) : cache.erase(i);
-  return *cache.emplace(engine, make_player(engine_config(config_, engine))).first->second;
+  return *cache.emplace(engine, make_player_(config_.engines[engine])).first->second;
 }
 
 void Runner::work() {
-  std::map<int, std::unique_ptr<ProcessPlayer>> engines;
+  Engines engines;
   while (!stop_) {
     std::optional<GameSpec> spec;
     {

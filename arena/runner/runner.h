@@ -4,13 +4,15 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 
 #include "arena/config/config.h"
 #include "arena/journal/journal.h"
 #include "arena/runner/game_source.h"
-#include "referee/engine/engine_player.h"
+#include "referee/engine/engine_spec.h"
 #include "referee/game/game.h"
 
 namespace kalah::arena {
@@ -21,12 +23,18 @@ struct RunResult {
   std::string error;  // the journal could not be written: the run stopped
 };
 
+// Makes the player for one engine of the config. The runner's default starts engine processes
+// (kalah::make_player); tests pass in-process players.
+using PlayerFactory = std::function<std::unique_ptr<Player>(const EngineSpec&)>;
+PlayerFactory process_players();
+
 class Runner {
  public:
   // Called under the runner's lock after each game is safely in the journal.
   using OnGame = std::function<void(const GameSpec&, const GameRecord&)>;
 
-  Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game);
+  Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game,
+         PlayerFactory make_player = process_players());
 
   RunResult run(int concurrency);
 
@@ -34,17 +42,19 @@ class Runner {
   // abandoned (their engines are killed) and nothing more is started.
   void interrupt();
 
+  // What the game loop needs to play `spec` under `config`.
   static GameSettings settings_for(const Config& config, const GameSpec& spec);
-  static kalah::EngineConfig engine_config(const Config& config, int engine);
 
  private:
+  using Engines = std::map<int, std::unique_ptr<Player>>;
   void work();
-  Player& player(std::map<int, std::unique_ptr<ProcessPlayer>>& cache, int engine, int keep);
+  Player& player(Engines& cache, int engine, int keep);
 
   const Config& config_;
   journal::Journal& journal_;
   GameSource& source_;
   OnGame on_game_;
+  PlayerFactory make_player_;
   std::mutex mutex_;
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()

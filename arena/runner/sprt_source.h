@@ -22,9 +22,9 @@
 #include "arena/config/config.h"
 #include "arena/runner/game_source.h"
 #include "arena/schedule/schedule.h"
-#include "arena/stats/sprt.h"
-#include "arena/stats/stats.h"
-#include "referee/game/record.h"
+#include "referee/stats/sprt.h"
+#include "referee/stats/stats.h"
+#include "referee/record/record.h"
 
 namespace kalah::arena {
 

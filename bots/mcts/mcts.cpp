@@ -12,7 +12,7 @@ long long elapsed_ms(std::chrono::steady_clock::time_point since) {
 }
 
 // Whether the player to move is the one who started the game (as South).
-inline bool first_to_move(const Position& p) { return (p.to_move == Side::South) != p.swapped; }
+inline bool first_to_move(const Position& p) { return player_to_move(p) == Seat::First; }
 
 double first_player_reward(Outcome o) {
   return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0;

@@ -1,19 +1,14 @@
-// Subcommands of the `referee` executable. Each adds itself to the CLI11 app;
-// operator mistakes are thrown as UsageError and reported once in main().
+// Subcommands of the `referee` executable. Operator mistakes are thrown as cli::UsageError.
 #pragma once
 
-#include <stdexcept>
-
-#include <CLI/CLI.hpp>
+#include "referee/app/cli.h"
 
 namespace kalah::referee_app {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::UsageError;
 
-void add_perft_command(CLI::App& app);
-void add_replay_command(CLI::App& app);
-void add_match_command(CLI::App& app);
+void add_perft_command(cli::Commands& commands);
+void add_replay_command(cli::Commands& commands);
+void add_match_command(cli::Commands& commands);
 
 }  // namespace kalah::referee_app

@@ -7,7 +7,7 @@
 
 #include <fmt/core.h>
 
-#include "arena/stats/stats.h"
+#include "referee/stats/stats.h"
 #include "referee/app/commands.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
@@ -51,61 +51,35 @@ bool is_executable(const std::string& cmd) {
   return false;
 }
 
-EngineConfig parse_engine(const std::vector<std::string>& tokens, const MatchOptions& o) {
-  EngineConfig e;
+EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptions& o) {
+  EngineSpec e;
   for (const std::string& token : tokens) {
     const size_t eq = token.find('=');
     if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
     const std::string key = token.substr(0, eq);
     const std::string value = token.substr(eq + 1);
-    if (key == "cmd") e.cmd = value;
+    if (key == "cmd") e.cmd_as_written = value;
     else if (key == "name") e.name = value;
     else if (key == "arg") e.args.push_back(value);
     else if (key == "dir") e.dir = value;
-    else if (key == "stderr") e.stderr_log = value;
-    else if (key == "protocol" && (value == "kep" || value == "mankalah"))
-      e.protocol = value == "kep" ? EngineConfig::Protocol::Kep : EngineConfig::Protocol::Mankalah;
-    else if (key.rfind("option.", 0) == 0 && key.size() > 7) e.options.emplace_back(key.substr(7), value);
+    else if (key == "stderr") e.stderr_file = value;
+    else if (key == "protocol" && parse_protocol(value)) e.protocol = *parse_protocol(value);
+    else if (key.rfind("option.", 0) == 0 && key.size() > 7) e.options.push_back({key.substr(7), value});
     else throw UsageError("--engine: unknown key '" + key + "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
   }
-  if (e.cmd.empty()) throw UsageError("--engine: cmd=PATH is required");
-  if (e.name.empty()) e.name = std::filesystem::path(e.cmd).filename().string();
-  if (!is_executable(e.cmd)) throw UsageError("engine '" + e.name + "': '" + e.cmd + "' is not an executable file");
-  e.startup_timeout = std::chrono::milliseconds(o.startup_ms);
-  e.ping_timeout = std::chrono::milliseconds(o.ping_ms);
+  if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
+  if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
+  e.cmd = e.cmd_as_written;
+  if (!is_executable(e.cmd_as_written))
+    throw UsageError("engine '" + e.name + "': '" + e.cmd_as_written + "' is not an executable file");
   e.comm_log = o.comm_log;
   return e;
-}
-
-// "2+0.02" (seconds) -> base and increment in milliseconds.
-TimeControl parse_tc(const std::string& text, long long margin) {
-  TimeControl t;
-  t.margin_ms = margin;
-  const size_t plus = text.find('+');
-  try {
-    size_t used = 0;
-    const double base = std::stod(text.substr(0, plus), &used);
-    if (used != text.substr(0, plus).size()) throw std::invalid_argument(text);
-    double inc = 0;
-    if (plus != std::string::npos) {
-      const std::string inc_text = text.substr(plus + 1);
-      inc = std::stod(inc_text, &used);
-      if (used != inc_text.size()) throw std::invalid_argument(text);
-    }
-    if (base <= 0 || inc < 0) throw std::invalid_argument(text);
-    t.base_ms = std::llround(base * 1000);
-    t.inc_ms = std::llround(inc * 1000);
-  } catch (const std::logic_error&) {
-    throw UsageError("--tc must be BASE+INC in seconds, e.g. 2+0.02, not '" + text + "'");
-  }
-  return t;
 }
 
 TimeControl time_control(const MatchOptions& o) {
   const int modes = !o.tc.empty() + (o.movetime > 0) + (o.depth > 0) + (o.nodes > 0);
   if (modes > 1) throw UsageError("give only one of --tc, --movetime, --depth, --nodes");
   TimeControl t;
-  t.margin_ms = o.margin;
   if (o.movetime > 0) {
     t.mode = TimeControl::Mode::MoveTime;
     t.movetime_ms = o.movetime;
@@ -116,17 +90,22 @@ TimeControl time_control(const MatchOptions& o) {
     t.mode = TimeControl::Mode::Nodes;
     t.nodes = o.nodes;
   } else {
-    t = parse_tc(o.tc.empty() ? "10+0.1" : o.tc, o.margin);
+    Expected<TimeControl> clock = parse_fischer(o.tc.empty() ? "10+0.1" : o.tc);
+    if (!clock) throw UsageError("--tc " + clock.error());
+    t = *clock;
   }
+  t.margin_ms = o.margin;
+  t.startup_ms = o.startup_ms;
+  t.ping_ms = o.ping_ms;
   return t;
 }
 
-void run_match(const MatchOptions& o) {
+int run_match(const MatchOptions& o) {
   if (o.engines.size() != 2) throw UsageError("give exactly two --engine options");
   Expected<Variant> variant = parse_variant(o.variant);
   if (!variant) throw UsageError("--variant: " + variant.error());
   const TimeControl time = time_control(o);
-  EngineConfig configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
+  EngineSpec configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
   if (configs[0].name == configs[1].name) configs[1].name += "-2";
 
   std::ofstream file;
@@ -167,13 +146,15 @@ void run_match(const MatchOptions& o) {
   fmt::print(summary_stream, "{} vs {}: +{} ={} -{} ({:.1f}/{} points), Elo {:+.1f} +- {:.1f}\n", configs[0].name,
              configs[1].name, score.wins, score.draws, score.losses, score.wins + score.draws / 2, o.games, sum.elo,
              sum.elo95);
+  return 0;
 }
 
 }  // namespace
 
-void add_match_command(CLI::App& app) {
+void add_match_command(cli::Commands& commands) {
   auto o = std::make_shared<MatchOptions>();
-  CLI::App* cmd = app.add_subcommand("match", "Play games between two engines; one JSON line per game");
+  CLI::App* cmd = commands.add("match", "Play games between two engines; one JSON line per game",
+                               [o] { return run_match(*o); });
   cmd->add_option("--engine", o->engines,
                   "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]... (give twice)")
       ->required()
@@ -194,7 +175,6 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--max-plies", o->max_plies, "Adjudicate after this many plies")->check(CLI::Range(1, 100000));
   cmd->add_option("--out", o->out, "Append the game records to this file (default: standard output)");
   cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engines to this file");
-  cmd->callback([o] { run_match(*o); });
 }
 
 }  // namespace kalah::referee_app

@@ -7,32 +7,41 @@
 
 namespace kalah::referee_app {
 
-void add_perft_command(CLI::App& app) {
-  struct Options {
-    std::string variant;
-    int depth = 6;
-    bool timing = false;
-  };
-  auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("perft", "Count move paths from the start, one line '<depth> <count>' per depth");
+namespace {
+
+struct PerftOptions {
+  std::string variant;
+  int depth = 6;
+  bool timing = false;
+};
+
+int run_perft(const PerftOptions& o) {
+    Expected<Variant> variant = parse_variant(o.variant);
+  if (!variant) throw UsageError(variant.error());
+  const Position start = start_position(*variant);
+  for (int d = 1; d <= o.depth; ++d) {
+    auto t0 = std::chrono::steady_clock::now();
+    const std::uint64_t count = perft(*variant, start, d);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (o.timing)
+      fmt::print("{} {} {:.3f}s {:.1f}M/s\n", d, count, seconds, seconds > 0 ? count / seconds / 1e6 : 0.0);
+    else
+      fmt::print("{} {}\n", d, count);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_perft_command(cli::Commands& commands) {
+  auto opts = std::make_shared<PerftOptions>();
+  CLI::App* cmd = commands.add("perft", "Count move paths from the start, one line '<depth> <count>' per depth",
+                               [opts] { return run_perft(*opts); });
   cmd->add_option("--variant", opts->variant, "Variant tokens, e.g. \"pits=6 seeds=4 capture=empty\"");
   cmd->add_option("--depth", opts->depth, "Deepest depth to count")->check(CLI::Range(0, 40));
   cmd->add_flag("--time", opts->timing, "Also print the time and leaves per second of each depth");
-  cmd->callback([opts] {
-    Expected<Variant> variant = parse_variant(opts->variant);
-    if (!variant) throw UsageError(variant.error());
-    const Position start = start_position(*variant);
-    for (int d = 1; d <= opts->depth; ++d) {
-      auto t0 = std::chrono::steady_clock::now();
-      const std::uint64_t count = perft(*variant, start, d);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (opts->timing)
-        fmt::print("{} {} {:.3f}s {:.1f}M/s\n", d, count, seconds, seconds > 0 ? count / seconds / 1e6 : 0.0);
-      else
-        fmt::print("{} {}\n", d, count);
-      std::fflush(stdout);
-    }
-  });
 }
+
 
 }  // namespace kalah::referee_app

@@ -27,38 +27,42 @@ boost::json::object describe(const Variant& v, const Position& p) {
 
 }  // namespace
 
-void add_replay_command(CLI::App& app) {
-  struct Options {
-    std::string variant;
-    std::string moves;
-  };
-  auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("replay", "Play a move list from the start and print the position as JSON");
+struct ReplayOptions {
+  std::string variant;
+  std::string moves;
+};
+
+int run_replay(const ReplayOptions& o) {
+  Expected<Variant> variant = parse_variant(o.variant);
+  if (!variant) throw UsageError(variant.error());
+  Position p = start_position(*variant);
+  int ply = 0;
+  for (std::string_view rest = o.moves; !rest.empty();) {
+    const size_t space = rest.find(' ');
+    const std::string_view word = rest.substr(0, space);
+    rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+    if (word.empty()) continue;
+    ++ply;
+    Expected<Move> move = parse_move(word);
+    if (!move) throw UsageError(fmt::format("move {}: {}", ply, move.error()));
+    if (!is_legal(*variant, p, *move)) {
+      std::string legal;
+      for (Move m : legal_moves(*variant, p)) legal += (legal.empty() ? "" : " ") + to_string(m);
+      throw UsageError(fmt::format("move {}: '{}' is illegal here (legal: {})", ply, word,
+                                   legal.empty() ? "none, the game is over" : legal));
+    }
+    apply(*variant, p, *move);
+  }
+  fmt::print("{}\n", boost::json::serialize(describe(*variant, p)));
+  return 0;
+}
+
+void add_replay_command(cli::Commands& commands) {
+  auto opts = std::make_shared<ReplayOptions>();
+  CLI::App* cmd = commands.add("replay", "Play a move list from the start and print the position as JSON",
+                               [opts] { return run_replay(*opts); });
   cmd->add_option("--variant", opts->variant, "Variant tokens; missing keys are standard");
   cmd->add_option("--moves", opts->moves, "Moves separated by spaces: pit numbers 1..m or 'swap'");
-  cmd->callback([opts] {
-    Expected<Variant> variant = parse_variant(opts->variant);
-    if (!variant) throw UsageError(variant.error());
-    Position p = start_position(*variant);
-    int ply = 0;
-    for (std::string_view rest = opts->moves; !rest.empty();) {
-      const size_t space = rest.find(' ');
-      const std::string_view word = rest.substr(0, space);
-      rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
-      if (word.empty()) continue;
-      ++ply;
-      Expected<Move> move = parse_move(word);
-      if (!move) throw UsageError(fmt::format("move {}: {}", ply, move.error()));
-      if (!is_legal(*variant, p, *move)) {
-        std::string legal;
-        for (Move m : legal_moves(*variant, p)) legal += (legal.empty() ? "" : " ") + to_string(m);
-        throw UsageError(fmt::format("move {}: '{}' is illegal here (legal: {})", ply, word,
-                                     legal.empty() ? "none, the game is over" : legal));
-      }
-      apply(*variant, p, *move);
-    }
-    fmt::print("{}\n", boost::json::serialize(describe(*variant, p)));
-  });
 }
 
 }  // namespace kalah::referee_app

@@ -17,9 +17,9 @@ std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()) +
 
 // ---- ProcessPlayer --------------------------------------------------------
 
-ProcessPlayer::ProcessPlayer(EngineConfig config) : config_(std::move(config)) {
-  if (!config_.comm_log.empty()) {
-    comm_log_ = std::fopen(config_.comm_log.c_str(), "a");
+ProcessPlayer::ProcessPlayer(EngineSpec spec) : spec_(std::move(spec)) {
+  if (!spec_.comm_log.empty()) {
+    comm_log_ = std::fopen(spec_.comm_log.c_str(), "a");
     // Line-buffered appends keep the lines of several engines in order.
     if (comm_log_) std::setvbuf(comm_log_, nullptr, _IOLBF, 0);
   }
@@ -34,7 +34,7 @@ void ProcessPlayer::log(char direction, std::string_view line) {
   if (!comm_log_) return;
   for (size_t start = 0; start <= line.size();) {
     const size_t end = std::min(line.find('\n', start), line.size());
-    fmt::print(comm_log_, "{} {} {}\n", config_.name, direction, line.substr(start, end - start));
+    fmt::print(comm_log_, "{} {} {}\n", spec_.name, direction, line.substr(start, end - start));
     start = end + 1;
   }
 }
@@ -53,8 +53,8 @@ int ProcessPlayer::read(Deadline deadline) {
 void ProcessPlayer::stop() {
   if (!process_) return;
   pid_ = -1;
-  if (config_.protocol == EngineConfig::Protocol::Kep) log('>', "quit");
-  process_->shutdown(config_.quit_grace);
+  if (spec_.protocol == Protocol::Kep) log('>', "quit");
+  process_->shutdown(spec_.quit_grace);
   process_.reset();
   if (comm_log_) std::fflush(comm_log_);
 }
@@ -86,12 +86,12 @@ Fault ProcessPlayer::crash_fault(const char* while_doing) {
 std::optional<Fault> ProcessPlayer::spawn() {
   stop();
   ++starts_;
-  process::SpawnSpec spec;
-  spec.command = config_.cmd;
-  spec.args = config_.args;
-  spec.working_dir = config_.dir;
-  spec.stderr_log_path = config_.stderr_log;
-  auto spawned = process::EngineProcess::spawn(spec);
+  process::SpawnSpec spawn;
+  spawn.command = spec_.cmd.string();
+  spawn.args = spec_.args;
+  spawn.working_dir = spec_.dir.string();
+  spawn.stderr_log_path = spec_.stderr_file.string();
+  auto spawned = process::EngineProcess::spawn(spawn);
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return Fault{Termination::Startup, error->message};
   process_ = std::move(std::get<std::unique_ptr<process::EngineProcess>>(spawned));
   pid_ = process_->pid();
@@ -124,9 +124,9 @@ Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowe
 
 // ---- EnginePlayer (KEP) ---------------------------------------------------
 
-std::optional<Fault> EnginePlayer::start() {
+std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
   if (std::optional<Fault> f = spawn()) return f;
-  const Deadline deadline = SteadyClock::now() + config_.startup_timeout;
+  const Deadline deadline = SteadyClock::now() + startup;
   auto fail = [&](std::string why) {
     kill_now();
     return Fault{Termination::Startup, std::move(why)};
@@ -134,7 +134,7 @@ std::optional<Fault> EnginePlayer::start() {
   if (!send("kep", deadline)) return fail("could not write to the engine: " + describe_exit());
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
-    if (status == process::Status::Timeout) return fail("no kepok within " + ms(config_.startup_timeout));
+    if (status == process::Status::Timeout) return fail("no kepok within " + ms(startup));
     if (status != process::Status::Ok)
       return fail(std::string(process::to_string(status)) + " before kepok: " + describe_exit());
     kep::EngineMessage m = kep::parse_engine_line(line_);
@@ -142,23 +142,24 @@ std::optional<Fault> EnginePlayer::start() {
     if (std::holds_alternative<kep::KepOk>(m)) break;
     // Banners, option declarations and anything unknown are fine before kepok.
   }
-  for (const auto& [name, value] : config_.options) {
+  for (const auto& [name, value] : spec_.options) {
     if (!send(kep::format(kep::SetOption{name, value}), deadline)) return fail("could not set option " + name);
   }
   return std::nullopt;
 }
 
-std::optional<Fault> EnginePlayer::new_game(const Variant& v) {
-  if (process_ && (config_.restart_each_game || !process_->running())) stop();
+std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl& time) {
+  if (process_ && (spec_.restart == RestartPolicy::Always || !process_->running())) stop();
   if (!process_) {
-    if (std::optional<Fault> f = start()) return f;
+    if (std::optional<Fault> f = start(std::chrono::milliseconds(time.startup_ms))) return f;
   }
-  const Deadline deadline = SteadyClock::now() + config_.ping_timeout;
+  const std::chrono::milliseconds ping(time.ping_ms);
+  const Deadline deadline = SteadyClock::now() + ping;
   if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)");
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout)
-      return Fault{Termination::Protocol, "no readyok within " + ms(config_.ping_timeout)};
+      return Fault{Termination::Protocol, "no readyok within " + ms(ping)};
     if (status != process::Status::Ok) return crash_fault("(waiting for readyok)");
     if (std::holds_alternative<kep::ReadyOk>(kep::parse_engine_line(line_))) return std::nullopt;
   }
@@ -187,9 +188,9 @@ Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std:
   });
 }
 
-std::unique_ptr<ProcessPlayer> make_player(EngineConfig config) {
-  if (config.protocol == EngineConfig::Protocol::Mankalah) return std::make_unique<MankalahPlayer>(std::move(config));
-  return std::make_unique<EnginePlayer>(std::move(config));
+std::unique_ptr<ProcessPlayer> make_player(EngineSpec spec) {
+  if (spec.protocol == Protocol::Mankalah) return std::make_unique<MankalahPlayer>(std::move(spec));
+  return std::make_unique<EnginePlayer>(std::move(spec));
 }
 
 }  // namespace kalah

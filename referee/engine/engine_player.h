@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "referee/engine/engine_spec.h"
 #include "referee/game/player.h"
 
 namespace kalah::process {
@@ -20,29 +21,14 @@ class EngineProcess;
 
 namespace kalah {
 
-struct EngineConfig {
-  std::string name;
-  std::string cmd;
-  std::vector<std::string> args;
-  std::string dir;  // working directory; empty = the arena's
-  std::vector<std::pair<std::string, std::string>> options;  // sent with setoption, in order
-  std::string stderr_log;  // the engine's stderr goes here (empty: discarded)
-  std::string comm_log;    // every line exchanged is appended here (empty: none)
-  std::chrono::milliseconds startup_timeout{5000};  // from spawn to kepok
-  std::chrono::milliseconds ping_timeout{5000};     // newgame + isready -> readyok
-  std::chrono::milliseconds quit_grace{200};        // after quit, before SIGKILL
-  bool restart_each_game = false;
-  enum class Protocol { Kep, Mankalah } protocol = Protocol::Kep;
-};
-
 // What KEP and adapter players share: one engine child process, its
 // communication log, and how its misbehaviour is described.
 class ProcessPlayer : public Player {
  public:
-  explicit ProcessPlayer(EngineConfig config);
+  explicit ProcessPlayer(EngineSpec spec);
   ~ProcessPlayer() override;
 
-  const std::string& name() const override { return config_.name; }
+  const std::string& name() const override { return spec_.name; }
   void forfeited() override;
   int pid() const override { return pid_; }
 
@@ -67,7 +53,7 @@ class ProcessPlayer : public Player {
   // Reads lines until `parse` returns true for one (it fills in the move or a fault).
   Reply await_move(Deadline start, std::chrono::milliseconds allowed, const std::function<bool(Reply&)>& parse);
 
-  EngineConfig config_;
+  EngineSpec spec_;
   std::unique_ptr<process::EngineProcess> process_;
   std::string line_;  // reused read buffer
 
@@ -80,13 +66,13 @@ class ProcessPlayer : public Player {
 // A player speaking KEP (docs/PROTOCOL.md); the engine persists across games.
 class EnginePlayer : public ProcessPlayer {
  public:
-  explicit EnginePlayer(EngineConfig config) : ProcessPlayer(std::move(config)) {}
+  explicit EnginePlayer(EngineSpec spec) : ProcessPlayer(std::move(spec)) {}
 
-  std::optional<Fault> new_game(const Variant& v) override;
+  std::optional<Fault> new_game(const Variant& v, const TimeControl& time) override;
   Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
 
-  // Starts the engine and completes the handshake (new_game does it when needed).
-  std::optional<Fault> start();
+  // Starts the engine and completes the handshake within `deadline` (new_game does it when needed).
+  std::optional<Fault> start(std::chrono::milliseconds deadline);
   // What the engine said about itself in the handshake.
   const std::string& engine_id_name() const { return id_name_; }
 
@@ -95,6 +81,6 @@ class EnginePlayer : public ProcessPlayer {
 };
 
 // Makes the player for an engine's protocol.
-std::unique_ptr<ProcessPlayer> make_player(EngineConfig config);
+std::unique_ptr<ProcessPlayer> make_player(EngineSpec spec);
 
 }  // namespace kalah

@@ -10,9 +10,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// Which player (0 = the one who started as South) owns the side to move.
-int mover(const Position& p) { return (p.to_move == Side::North) != p.swapped ? 1 : 0; }
-
 std::string board_text(const Variant& v, const Position& p) {
   const int m = v.pits;
   std::string s;
@@ -23,12 +20,13 @@ std::string board_text(const Variant& v, const Position& p) {
 
 }  // namespace
 
-std::optional<Fault> MankalahPlayer::new_game(const Variant& v) {
+std::optional<Fault> MankalahPlayer::new_game(const Variant& v, const TimeControl& time) {
   // An agent plays one game: a fresh process each time.
   variant_ = v;
   started_ = false;
   me_ = -1;
   synced_ = 0;
+  ping_ = std::chrono::milliseconds(time.ping_ms);
   return spawn();
 }
 
@@ -36,12 +34,12 @@ std::string MankalahPlayer::changes(const std::vector<Move>& moves, int me) {
   Position p = start_position(variant_);
   std::string out;
   for (size_t i = 0; i < moves.size(); ++i) {
-    const int who = mover(p);
+    const int who = static_cast<int>(player_to_move(p));
     apply(variant_, p, moves[i]);
     if (i < synced_) continue;
     // An agent is not told about its own swap.
     if (moves[i].is_swap() && who == me) continue;
-    const char* turn = p.over ? "END" : mover(p) == me ? "YOU" : "OPP";
+    const char* turn = p.over ? "END" : static_cast<int>(player_to_move(p)) == me ? "YOU" : "OPP";
     out += "CHANGE;" + (moves[i].is_swap() ? std::string("SWAP") : to_string(moves[i])) + ";" +
            board_text(variant_, p) + ";" + turn + "\n";
   }
@@ -56,7 +54,7 @@ Reply MankalahPlayer::play(const std::vector<Move>& moves, const kep::Go& /*go*/
   std::string request;
   if (!started_) {
     // The side this agent starts on: the side it plays now, unless a swap moved it.
-    me_ = mover(p);
+    me_ = static_cast<int>(player_to_move(p));
     request = std::string("START;") + (me_ == 0 ? "South" : "North") + "\n";
     started_ = true;
   }
@@ -86,7 +84,7 @@ Reply MankalahPlayer::play(const std::vector<Move>& moves, const kep::Go& /*go*/
 
 void MankalahPlayer::game_over(const std::vector<Move>& moves) {
   if (!process_) return;
-  const auto deadline = SteadyClock::now() + config_.ping_timeout;
+  const auto deadline = SteadyClock::now() + ping_;
   // A finished game ends with CHANGE;...;END; a forfeit with END alone.
   Position p = start_position(variant_);
   for (Move m : moves) apply(variant_, p, m);

@@ -14,9 +14,9 @@ namespace kalah {
 
 class MankalahPlayer : public ProcessPlayer {
  public:
-  explicit MankalahPlayer(EngineConfig config) : ProcessPlayer(std::move(config)) {}
+  explicit MankalahPlayer(EngineSpec spec) : ProcessPlayer(std::move(spec)) {}
 
-  std::optional<Fault> new_game(const Variant& v) override;
+  std::optional<Fault> new_game(const Variant& v, const TimeControl& time) override;
   Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
   void game_over(const std::vector<Move>& moves) override;
 
@@ -25,6 +25,7 @@ class MankalahPlayer : public ProcessPlayer {
   std::string changes(const std::vector<Move>& moves, int me);
 
   Variant variant_;
+  std::chrono::milliseconds ping_{5000};  // the deadline for the goodbye after a game
   bool started_ = false;
   int me_ = -1;
   size_t synced_ = 0;

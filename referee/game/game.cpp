@@ -7,25 +7,6 @@
 
 namespace kalah {
 
-std::string TimeControl::describe() const {
-  auto seconds = [](long long ms) {
-    std::string s = std::to_string(ms / 1000);
-    if (ms % 1000) {
-      std::string frac = std::to_string(1000 + ms % 1000).substr(1);
-      while (frac.back() == '0') frac.pop_back();
-      s += "." + frac;
-    }
-    return s;
-  };
-  switch (mode) {
-    case Mode::Clock: return seconds(base_ms) + "+" + seconds(inc_ms);
-    case Mode::MoveTime: return "movetime " + std::to_string(movetime_ms);
-    case Mode::Depth: return "depth " + std::to_string(depth);
-    case Mode::Nodes: return "nodes " + std::to_string(nodes);
-  }
-  return "";
-}
-
 namespace {
 
 std::string utc_now() {
@@ -78,11 +59,11 @@ class Game {
 
  private:
   // Index of the player (0 = started as South) who owns the side to move.
-  int mover() const { return (pos_.to_move == Side::North) != pos_.swapped ? 1 : 0; }
+  int mover() const { return static_cast<int>(player_to_move(pos_)); }
 
   void run() {
     for (int i = 0; i < 2; ++i) {
-      if (std::optional<Fault> f = players_[i]->new_game(s_.variant)) return forfeit(i, *f);
+      if (std::optional<Fault> f = players_[i]->new_game(s_.variant, s_.time)) return forfeit(i, *f);
     }
     for (Move m : s_.opening) {
       assert(is_legal(s_.variant, pos_, m));
@@ -120,7 +101,7 @@ class Game {
     kep::Go go;
     const TimeControl& t = s_.time;
     switch (t.mode) {
-      case TimeControl::Mode::Clock: {
+      case TimeControl::Mode::Fischer: {
         // stime/ntime are the clocks of the players on the South and North sides now.
         const int south_player = pos_.swapped ? 1 : 0;
         go.clock = kep::Go::Clock{static_cast<long long>(clock_ms_[south_player]),
@@ -137,7 +118,7 @@ class Game {
   std::chrono::milliseconds allowance(int who) const {
     const TimeControl& t = s_.time;
     switch (t.mode) {
-      case TimeControl::Mode::Clock:
+      case TimeControl::Mode::Fischer:
         return std::chrono::milliseconds(static_cast<long long>(clock_ms_[who]) + t.margin_ms);
       case TimeControl::Mode::MoveTime: return std::chrono::milliseconds(t.movetime_ms + t.margin_ms);
       default: return std::chrono::milliseconds(t.hard_limit_ms);
@@ -145,7 +126,7 @@ class Game {
   }
 
   void charge(int who, double elapsed_ms) {
-    if (s_.time.mode != TimeControl::Mode::Clock) return;
+    if (s_.time.mode != TimeControl::Mode::Fischer) return;
     clock_ms_[who] = std::max(0.0, clock_ms_[who] - elapsed_ms) + static_cast<double>(s_.time.inc_ms);
   }
 
@@ -156,7 +137,7 @@ class Game {
 
   void forfeit(int who, const Fault& f) {
     record_.termination = f.kind;
-    record_.forfeit = Forfeit{players_[who]->name(), to_string(f.kind), f.detail};
+    record_.forfeit = Forfeit{players_[who]->name(), f.kind, f.detail};
     record_.result = who == 0 ? Outcome::SecondWins : Outcome::FirstWins;
     players_[who]->forfeited();
   }

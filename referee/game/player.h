@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "referee/game/record.h"
+#include "referee/game/time_control.h"
 #include "referee/protocol/protocol.h"
+#include "referee/record/record.h"
 
 namespace kalah {
 
@@ -29,8 +30,9 @@ class Player {
  public:
   virtual ~Player() = default;
   virtual const std::string& name() const = 0;
-  // Readies the player for a new game (starting it first if it is not running).
-  virtual std::optional<Fault> new_game(const Variant& v) = 0;
+  // Readies the player for a new game (starting it first if it is not running), within the
+  // start-up and ping deadlines of `time`.
+  virtual std::optional<Fault> new_game(const Variant& v, const TimeControl& time) = 0;
   // Asks for a move after `moves`; the player must answer within `allowed`.
   virtual Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) = 0;
   // The player lost by forfeit: it may be in any state; restart it before the next game.

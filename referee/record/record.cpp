@@ -1,4 +1,4 @@
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 
 #include <array>
 #include <string_view>

@@ -154,12 +154,12 @@ Forfeit forfeit_from_json(const json::value& v) {
   Fields f(v, "forfeit");
   Forfeit out;
   out.engine = f.string("engine");
-  out.reason = f.string("reason");
-  const std::optional<Termination> reason = parse_termination(out.reason);
-  if (!reason || *reason == Termination::Normal || *reason == Termination::Majority ||
-      *reason == Termination::Adjudicated)
+  const std::string text = f.string("reason");
+  const std::optional<Termination> reason = parse_termination(text);
+  if (!reason || !is_forfeit(*reason))
     throw BadField{"field 'forfeit.reason': expected one of time, crash, illegal, protocol, startup, got \"" +
-                   out.reason + "\""};
+                   text + "\""};
+  out.reason = *reason;
   out.detail = f.string("detail");
   f.check_all_used();
   return out;
@@ -278,7 +278,7 @@ json::object to_json(const GameRecord& r) {
   o["stores"] = json::array{r.store_south, r.store_north};
   o["termination"] = to_string(r.termination);
   if (r.forfeit)
-    o["forfeit"] = json::object{{"engine", r.forfeit->engine}, {"reason", r.forfeit->reason},
+    o["forfeit"] = json::object{{"engine", r.forfeit->engine}, {"reason", to_string(r.forfeit->reason)},
                                 {"detail", r.forfeit->detail}};
   else
     o["forfeit"] = nullptr;

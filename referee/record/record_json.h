@@ -10,7 +10,7 @@
 
 #include <boost/json/object.hpp>
 
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 #include "referee/rules/expected.h"
 
 namespace kalah {

@@ -73,6 +73,21 @@ struct Position {
   friend bool operator==(const Position&, const Position&) = default;
 };
 
+// The players by seat rather than by side: the one who started as South (and moves first) and
+// the other. After a pie swap the first player sits North.
+enum class Seat : std::uint8_t { First = 0, Second = 1 };
+
+// Whose move it is: the player, not the side (so an extra turn keeps the mover, and after a swap
+// Side::North is the first player's move).
+constexpr Seat player_to_move(const Position& p) {
+  return (p.to_move == Side::North) != p.swapped ? Seat::Second : Seat::First;
+}
+
+// The side a seat plays on.
+constexpr Side side_of(Seat s, const Position& p) {
+  return (s == Seat::First) != p.swapped ? Side::South : Side::North;
+}
+
 Position start_position(const Variant& v);
 
 // The legal moves in order: pits 1..m, then swap when offered. Empty iff over.

@@ -1,6 +1,8 @@
-// What one game leaves behind: the journal line of DESIGN §4, as a value type.
+// What one game leaves behind, as a plain value type: the game loop fills it in, the journal
+// stores it as one line of JSON (referee/record/record_json.h, docs/FORMATS.md).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,12 +21,18 @@ enum class Termination {
   Protocol,
   Startup,
 };
+inline constexpr int kTerminations = 8;
 const char* to_string(Termination t);  // "normal", "majority", ...
 std::optional<Termination> parse_termination(std::string_view text);
 
+// The terminations that are an engine's forfeit, in the order reports list them.
+inline constexpr std::array<Termination, 5> kForfeitReasons = {
+    Termination::Time, Termination::Crash, Termination::Illegal, Termination::Protocol, Termination::Startup};
+constexpr bool is_forfeit(Termination t) { return t >= Termination::Time; }
+
 struct Forfeit {
   std::string engine;  // the name of the engine that lost by forfeit
-  std::string reason;  // same words as Termination: "time", "crash", ...
+  Termination reason = Termination::Crash;  // one of kForfeitReasons
   std::string detail;  // e.g. "exited with code 3", "bestmove 9 (legal: 1 2 4)"
 };
 

@@ -1,5 +1,6 @@
 // The standings of a tournament, computed from the game records and the engine
-// names alone (pure: no I/O). Every reporter formats this one value.
+// names alone (pure: no I/O): results, the Elo fit, the crosstable, time use. Every
+// reporter formats this one value.
 #pragma once
 
 #include <array>
@@ -7,16 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 
-namespace kalah::report {
-
-// The forfeit reasons of DESIGN §3, in the order of the CSV columns.
-enum class ForfeitReason { Time, Crash, Illegal, Protocol, Startup };
-inline constexpr int kForfeitReasons = 5;
-const char* to_string(ForfeitReason r);  // "time", "crash", ...
-
-inline constexpr int kTerminations = 8;  // values of kalah::Termination
+namespace kalah::rating {
 
 struct EngineStanding {
   std::string name;
@@ -28,7 +22,7 @@ struct EngineStanding {
   double score_pct = 0;  // 100 * points / games; 0 without games
   int wins = 0, draws = 0, losses = 0;
   int forfeits = 0;    // games lost by forfeit (also counted in losses)
-  std::array<int, kForfeitReasons> forfeits_by_reason{};  // a reason outside the five counts only in `forfeits`
+  std::array<int, kForfeitReasons.size()> forfeits_by_reason{};  // in the order of kalah::kForfeitReasons
   std::optional<double> los_next;  // P(stronger than the next engine in the ranking); none for the last
   // Elo above the next engine in the ranking and the 95% half-width of that
   // difference (from the fit's covariance); none for the last.
@@ -73,4 +67,4 @@ struct Standings {
 // games. Ranking: by Elo, then points, then name; engines without games last.
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
 
-}  // namespace kalah::report
+}  // namespace kalah::rating

@@ -1,13 +1,13 @@
-#include "arena/app/progress.h"
+#include "arena/flow/progress.h"
 
 #include <unistd.h>
 
 #include <fmt/core.h>
 
 #include "arena/report/reporters.h"
-#include "arena/report/standings.h"
+#include "arena/rating/standings.h"
 
-namespace kalah::arena_app {
+namespace kalah::arena {
 
 namespace {
 
@@ -62,7 +62,7 @@ void Progress::game_done(const GameRecord& r, const std::vector<GameRecord>& all
   }
   if (rating_interval_ > 0 && done_ % rating_interval_ == 0) {
     if (tty_) fmt::print(out_, "\n");
-    fmt::print(out_, "{}\n", report::format_standings_table(report::compute_standings(all, engines_)));
+    fmt::print(out_, "{}\n", report::format_standings_table(rating::compute_standings(all, engines_)));
   }
   std::fflush(out_);
 }
@@ -73,4 +73,4 @@ void Progress::finish() {
   std::fflush(out_);
 }
 
-}  // namespace kalah::arena_app
+}  // namespace kalah::arena

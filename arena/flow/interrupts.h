@@ -6,7 +6,7 @@
 #include <functional>
 #include <thread>
 
-namespace kalah::arena_app {
+namespace kalah::arena {
 
 class InterruptWatcher {
  public:
@@ -22,4 +22,4 @@ class InterruptWatcher {
   std::atomic<bool> fired_{false};
 };
 
-}  // namespace kalah::arena_app
+}  // namespace kalah::arena

@@ -1,4 +1,4 @@
-#include "arena/report/standings.h"
+#include "arena/rating/standings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,18 +7,16 @@
 
 #include "arena/rating/rating.h"
 #include "arena/rating/tally.h"
-#include "arena/stats/stats.h"
+#include "referee/stats/stats.h"
 
-namespace kalah::report {
+namespace kalah::rating {
 namespace {
 
-constexpr std::array<const char*, kForfeitReasons> kReasonNames = {"time", "crash", "illegal", "protocol",
-                                                                   "startup"};
-
-std::optional<ForfeitReason> parse_reason(std::string_view text) {
-  for (int i = 0; i < kForfeitReasons; ++i)
-    if (text == kReasonNames[i]) return static_cast<ForfeitReason>(i);
-  return std::nullopt;
+// Where a forfeit reason is counted in EngineStanding::forfeits_by_reason.
+std::size_t reason_index(Termination reason) {
+  for (std::size_t i = 0; i < kForfeitReasons.size(); ++i)
+    if (kForfeitReasons[i] == reason) return i;
+  return kForfeitReasons.size();
 }
 
 // Score of the engine that started as South.
@@ -37,8 +35,7 @@ void add_move_times(const GameRecord& g, EngineStanding& south, EngineStanding& 
   for (std::size_t k = 0; k < g.moves.size() && !p.over; ++k) {
     if (!is_legal(g.variant, p, g.moves[k])) return;
     if (k >= first_timed && k - first_timed < g.move_info.size()) {
-      const bool first_player = (p.to_move == Side::South) != p.swapped;
-      EngineStanding& mover = first_player ? south : north;
+      EngineStanding& mover = player_to_move(p) == Seat::First ? south : north;
       const double t = g.move_info[k - first_timed].time_ms;
       if (std::isfinite(t) && t >= 0) {
         mover.mean_move_ms += t;  // a sum until compute_standings divides it
@@ -59,8 +56,6 @@ void add_result(EngineStanding& e, double points) {
 }
 
 }  // namespace
-
-const char* to_string(ForfeitReason r) { return kReasonNames[static_cast<std::size_t>(r)]; }
 
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
   // Engines by index, in input order; names met only in games are appended.
@@ -101,7 +96,8 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
       if (it != index.end() && (it->second == a || it->second == b)) {
         EngineStanding& loser = engines[it->second];
         ++loser.forfeits;
-        if (auto reason = parse_reason(g.forfeit->reason)) ++loser.forfeits_by_reason[static_cast<int>(*reason)];
+        if (const std::size_t r = reason_index(g.forfeit->reason); r < kForfeitReasons.size())
+          ++loser.forfeits_by_reason[r];
       }
     }
   }
@@ -109,7 +105,7 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
 
   const int n = static_cast<int>(engines.size());
   std::vector<std::vector<CrossCell>> cross(n, std::vector<CrossCell>(n));
-  rating::Tally tally(n);
+  Tally tally(n);
   for (const Counted& c : counted) {
     add_result(engines[c.south], c.south_points);
     add_result(engines[c.north], 1.0 - c.south_points);
@@ -120,10 +116,10 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
     tally.add(c.south, c.north, c.south_points);
   }
 
-  const std::vector<rating::PairResult> results = tally.results();
-  rating::FitOptions options;
+  const std::vector<PairResult> results = tally.results();
+  FitOptions options;
   options.first_mover = true;
-  const rating::Rating fit = rating::fit(n, results, options);
+  const Rating fit = rating::fit(n, results, options);
   s.prior_used = fit.prior_used;
   for (int i = 0; i < n; ++i) {
     EngineStanding& e = engines[i];
@@ -148,9 +144,9 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
     EngineStanding e = engines[order[r]];
     e.rank = r + 1;
     if (r + 1 < n) {
-      e.los_next = finite_or(rating::los(fit, order[r], order[r + 1]), 0.5);
+      e.los_next = finite_or(los(fit, order[r], order[r + 1]), 0.5);
       e.diff_next = finite_or(fit.elo[order[r]] - fit.elo[order[r + 1]], 0.0);
-      e.diff_next_ci95 = finite_or(rating::difference_ci95(fit, order[r], order[r + 1]), 0.0);
+      e.diff_next_ci95 = finite_or(difference_ci95(fit, order[r], order[r + 1]), 0.0);
     }
     s.engines.push_back(std::move(e));
   }
@@ -173,4 +169,4 @@ Standings compute_standings(const std::vector<GameRecord>& games, const std::vec
   return s;
 }
 
-}  // namespace kalah::report
+}  // namespace kalah::rating

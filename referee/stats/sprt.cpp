@@ -1,13 +1,14 @@
-#include "arena/stats/sprt.h"
+#include "referee/stats/sprt.h"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <span>
 
-#include "arena/stats/mle.h"
+#include "referee/stats/mle.h"
 
 namespace kalah::stats {
 namespace {
@@ -95,6 +96,24 @@ SprtState sprt(const Trinomial& games, const SprtParams& params) {
 
 SprtState sprt(const Pentanomial& pairs, const SprtParams& params) {
   return make_state(llr(pairs, params.elo0, params.elo1, params.model), params);
+}
+
+const char* to_string(Model m) { return m == Model::Logistic ? "logistic" : "normalized"; }
+
+const char* to_string(Decision d) {
+  switch (d) {
+    case Decision::H0: return "H0";
+    case Decision::H1: return "H1";
+    case Decision::Continue: break;
+  }
+  return "continue";
+}
+
+std::string describe(const SprtParams& p) {
+  char text[160];
+  std::snprintf(text, sizeof text, "elo0=%g elo1=%g alpha=%g beta=%g model=%s", p.elo0, p.elo1, p.alpha, p.beta,
+                to_string(p.model));
+  return text;
 }
 
 }  // namespace kalah::stats

@@ -12,9 +12,10 @@
 // reachable hypothesis.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
-#include "arena/stats/stats.h"
+#include "referee/stats/stats.h"
 
 namespace kalah::stats {
 
@@ -61,5 +62,10 @@ Decision decide(double llr, const SprtBounds& bounds);
 // Parameters must pass sprt_params_error (asserted).
 SprtState sprt(const Trinomial& games, const SprtParams& params);
 SprtState sprt(const Pentanomial& pairs, const SprtParams& params);
+
+const char* to_string(Model m);     // "logistic", "normalized"
+const char* to_string(Decision d);  // "H0", "H1", "continue"
+// "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized" (numbers as printf's %g writes them)
+std::string describe(const SprtParams& p);
 
 }  // namespace kalah::stats

@@ -1,4 +1,4 @@
-#include "arena/stats/mle.h"
+#include "referee/stats/mle.h"
 
 #include <algorithm>
 #include <cassert>

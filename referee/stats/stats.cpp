@@ -1,4 +1,4 @@
-#include "arena/stats/stats.h"
+#include "referee/stats/stats.h"
 
 #include <algorithm>
 #include <cassert>
@@ -6,7 +6,7 @@
 #include <numbers>
 #include <span>
 
-#include "arena/stats/mle.h"
+#include "referee/stats/mle.h"
 
 namespace kalah::stats {
 namespace {

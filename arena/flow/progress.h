@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "referee/game/record.h"
+#include "referee/record/record.h"
 
-namespace kalah::arena_app {
+namespace kalah::arena {
 
 class Progress {
  public:
@@ -36,4 +36,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace kalah::arena_app
+}  // namespace kalah::arena

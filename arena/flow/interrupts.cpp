@@ -1,9 +1,9 @@
-#include "arena/app/interrupts.h"
+#include "arena/flow/interrupts.h"
 
 #include <pthread.h>
 #include <signal.h>
 
-namespace kalah::arena_app {
+namespace kalah::arena {
 
 namespace {
 sigset_t watched() {
@@ -40,4 +40,4 @@ InterruptWatcher::~InterruptWatcher() {
   pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
-}  // namespace kalah::arena_app
+}  // namespace kalah::arena

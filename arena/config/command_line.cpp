@@ -1,0 +1,122 @@
+#include "arena/config/command_line.h"
+
+#include <fmt/core.h>
+
+#include <sstream>
+
+#include "referee/game/time_control.h"
+
+namespace kalah::arena {
+namespace {
+
+// A TOML basic string.
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A number as TOML reads it back exactly.
+std::string toml_number(double x) { return fmt::format("{}", x); }
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+Expected<std::string> engine_toml(const std::string& name, const std::string& command,
+                                  const std::vector<std::string>& options, const char* which) {
+  const std::vector<std::string> words = split_words(command);
+  if (words.empty()) return Error{fmt::format("--{} needs a command", which)};
+  std::string t = fmt::format("[[engine]]\nname = {}\ncmd = {}\n", toml_string(name), toml_string(words[0]));
+  if (words.size() > 1) {
+    t += "args = [";
+    for (std::size_t i = 1; i < words.size(); ++i) t += (i > 1 ? ", " : "") + toml_string(words[i]);
+    t += "]\n";
+  }
+  if (!options.empty()) {
+    t += "[engine.options]\n";
+    for (const std::string& o : options) {
+      const std::size_t eq = o.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return Error{fmt::format("--{}-option '{}': expected NAME=VALUE", which, o)};
+      t += fmt::format("{} = {}\n", toml_string(o.substr(0, eq)), toml_string(o.substr(eq + 1)));
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
+  std::string t = fmt::format("[tournament]\nname = {}\nconcurrency = {}\nseed = {}\n", toml_string(o.name),
+                              o.concurrency > 0 ? o.concurrency : 1, o.seed);
+  if (!o.out.empty()) t += fmt::format("output = {}\n", toml_string(o.out));
+
+  if (!o.variant.empty()) {
+    Expected<Variant> v = parse_variant(o.variant);
+    if (!v) return Error{"--variant: " + v.error()};
+    t += "[variant]\n";
+    for (const std::string& kv : split_words(to_string(v.value()))) {
+      const std::size_t eq = kv.find('=');
+      const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+      const bool numeric = key == "pits" || key == "seeds";
+      t += fmt::format("{} = {}\n", key, numeric ? value : toml_string(value));
+    }
+  }
+
+  const int modes = !o.tc.empty() + (o.movetime > 0) + (o.depth > 0) + (o.nodes > 0);
+  if (modes > 1) return Error{"give at most one of --tc, --movetime, --depth and --nodes"};
+  t += "[time]\n";
+  if (o.movetime > 0) {
+    t += fmt::format("movetime_ms = {}\n", o.movetime);
+  } else if (o.depth > 0) {
+    t += fmt::format("depth = {}\n", o.depth);
+  } else if (o.nodes > 0) {
+    t += fmt::format("nodes = {}\n", o.nodes);
+  } else {
+    Expected<TimeControl> clock = parse_fischer(o.tc.empty() ? "10+0.1" : o.tc);
+    if (!clock) return Error{"--tc " + clock.error()};
+    t += fmt::format("base_ms = {}\ninc_ms = {}\n", clock->base_ms, clock->inc_ms);
+  }
+
+  if (!o.openings.empty() && o.openings_plies >= 0) return Error{"give at most one of --openings and --openings-plies"};
+  t += "[openings]\n";
+  if (!o.openings.empty())
+    t += fmt::format("file = {}\n", toml_string(std::filesystem::absolute(o.openings).string()));
+  else
+    t += fmt::format("random_plies = {}\n", o.openings_plies >= 0 ? o.openings_plies : 4);
+
+  t += fmt::format("[sprt]\nelo0 = {}\nelo1 = {}\nalpha = {}\nbeta = {}\nmodel = {}\nmax_pairs = {}\n",
+                   toml_number(o.elo0), toml_number(o.elo1), toml_number(o.alpha), toml_number(o.beta),
+                   toml_string(o.model), std::max(0, o.max_pairs));
+  for (const auto& [name, command, options, which] :
+       {std::tuple{o.base_name, o.base, o.base_options, "base"}, std::tuple{o.test_name, o.test, o.test_options, "test"}}) {
+    Expected<std::string> engine = engine_toml(name, command, options, which);
+    if (!engine) return engine;
+    t += *engine;
+  }
+  return t;
+}
+
+Expected<Config> sprt_config(const SprtCommandLine& options, const std::filesystem::path& work_dir) {
+  if (options.base.empty() || options.test.empty())
+    return Error{"give a config file with an [sprt] table, or both --base CMD and --test CMD"};
+  Expected<std::string> toml = sprt_config_toml(options);
+  if (!toml) return Error{toml.error()};
+  return parse_config(*toml, "arena sprt options", work_dir, work_dir);
+}
+
+}  // namespace kalah::arena

@@ -1,0 +1,44 @@
+// A match described on the command line instead of in a file. The options are written out as the
+// TOML of an equivalent config and go through parse_config, so both ways get the same validation,
+// the same defaults and the same fingerprint (a match started from options resumes from a file
+// that says the same, and the other way round).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "arena/config/config.h"
+#include "referee/rules/expected.h"
+
+namespace kalah::arena {
+
+// `arena sprt --base CMD --test CMD ...`; every field as the option was given.
+struct SprtCommandLine {
+  std::string base, test;  // commands; words after the first are arguments
+  std::string base_name = "base", test_name = "test";
+  std::vector<std::string> base_options, test_options;  // NAME=VALUE
+  std::string tc;              // "10+0.1" (seconds); the default when no limit is given
+  std::int64_t movetime = 0;   // ms
+  int depth = 0;
+  std::int64_t nodes = 0;
+  int concurrency = 0;         // 0: 1
+  int openings_plies = -1;     // -1: 4 unless a book is given
+  std::string openings;        // a book file
+  double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
+  std::string model = "normalized";
+  int max_pairs = -1;          // -1: 0 (until decided)
+  std::string variant;         // "pits=6 seeds=4 ..."
+  std::string name = "sprt";
+  std::uint64_t seed = 1;
+  std::string out;             // output folder
+};
+
+// The config the options describe (relative paths against `work_dir`); errors name the option.
+Expected<Config> sprt_config(const SprtCommandLine& options, const std::filesystem::path& work_dir);
+
+// The TOML text sprt_config() parses (for tests and error reports).
+Expected<std::string> sprt_config_toml(const SprtCommandLine& options);
+
+}  // namespace kalah::arena

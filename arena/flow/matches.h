@@ -1,0 +1,26 @@
+// The tournaments the arena plays, each a listener on the one flow (arena/flow/flow.h) that
+// prints what its operator wants to see. Both resume what the journal already holds.
+#pragma once
+
+#include <cstdio>
+
+#include "arena/config/config.h"
+#include "arena/flow/flow.h"
+#include "referee/rules/expected.h"
+
+namespace kalah::arena {
+
+// The exit code of a tournament that was played: 0 when it ran to its end, 130 when interrupted
+// (Ctrl-C or SIGTERM; running the same command again resumes it).
+inline constexpr int kInterrupted = 130;
+
+// `arena run`: every game of the schedule not yet in the journal, a progress line as they finish,
+// the standings table at the end. Errors are operator-facing (journal, reports).
+Expected<int> play_schedule(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+
+// `arena sprt`, and `arena run` on a config with an [sprt] table: colour-swapped pairs between
+// engines[0] (base) and engines[1] (test) until the SPRT decides or max_pairs; a line per finished
+// pair, <results>/sprt.json rewritten after every pair and at the end, the decision last.
+Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+
+}  // namespace kalah::arena

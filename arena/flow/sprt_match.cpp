@@ -1,0 +1,177 @@
+// play_sprt: a regression match between a base and a test engine, pair by pair until the
+// pentanomial SPRT decides (arena/runner/sprt_source.h), with sprt.json kept current.
+#include <unistd.h>
+
+#include <fstream>
+#include <optional>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include "arena/flow/matches.h"
+#include "arena/rating/standings.h"
+#include "arena/report/reporters.h"
+#include "arena/report/stats_text.h"
+#include "arena/runner/sprt_source.h"
+#include "referee/record/json_text.h"
+
+namespace kalah::arena {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSprtFile = "sprt.json";
+
+// The live line after each finished pair.
+std::string status_line(const SprtStatus& s) {
+  return fmt::format("pairs {}  LL-LD-D-WD-WW {}  Elo {:.1f} +- {:.1f}  LLR {:.2f} ({:.2f}, {:.2f})", s.pairs,
+                     report::penta_text(s.pentanomial), s.summary.elo, s.summary.elo95, s.sprt.llr, s.sprt.lower,
+                     s.sprt.upper);
+}
+
+// `finished`: the match is over (decided or max_pairs), not running or interrupted.
+std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) {
+  const stats::SprtParams& p = config.sprt->params;
+  boost::json::object o;
+  o["name"] = config.tournament.name;
+  o["base"] = config.engines[0].name;
+  o["test"] = config.engines[1].name;
+  o["params"] = boost::json::object{{"elo0", p.elo0},   {"elo1", p.elo1},
+                                    {"alpha", p.alpha}, {"beta", p.beta},
+                                    {"model", stats::to_string(p.model)}, {"max_pairs", config.sprt->max_pairs}};
+  boost::json::array penta;
+  for (double n : s.pentanomial.counts) penta.push_back(n);
+  o["pentanomial"] = std::move(penta);
+  o["trinomial"] = boost::json::object{
+      {"wins", s.trinomial.wins}, {"draws", s.trinomial.draws}, {"losses", s.trinomial.losses}};
+  o["score"] = s.summary.score;
+  report::add_summary_json(o, s.summary);
+  report::add_sprt_json(o, s.sprt);
+  o["pairs"] = s.pairs;
+  o["games"] = s.games;
+  o["finished"] = finished;
+  return json_text(o, {.indent = 2}) + "\n";
+}
+
+// Replaces `dir`/sprt.json atomically: readers see the old file or the new one, never half of one.
+std::string write_sprt_json(const fs::path& dir, const std::string& text) {
+  const fs::path file = dir / kSprtFile;
+  const fs::path tmp = dir / (std::string(kSprtFile) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) return "cannot write " + tmp.string();
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) return "cannot replace " + file.string() + ": " + ec.message();
+  return {};
+}
+
+std::string outcome_sentence(const Config& config, const SprtStatus& s) {
+  const std::string& base = config.engines[0].name;
+  const std::string& test = config.engines[1].name;
+  const stats::SprtParams& p = config.sprt->params;
+  const std::string hypotheses =
+      fmt::format("elo0={:g} against elo1={:g} {} Elo", p.elo0, p.elo1, stats::to_string(p.model));
+  switch (s.sprt.decision) {
+    case stats::Decision::H1:
+      return fmt::format("H1 accepted ({}): '{}' is stronger than '{}'", hypotheses, test, base);
+    case stats::Decision::H0:
+      return fmt::format("H0 accepted ({}): '{}' is not shown to be stronger than '{}'", hypotheses, test, base);
+    case stats::Decision::Continue: break;
+  }
+  return fmt::format("no decision after {} pairs (max_pairs)", s.pairs);
+}
+
+class SprtListener : public RunListener {
+ public:
+  SprtListener(const Config& config, std::FILE* out)
+      : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+
+  GameSource& start(const std::vector<GameRecord>& done) override {
+    source_.emplace(config_, done);
+    fmt::print(out_, "{}: SPRT '{}' (test) vs '{}' (base), {}{}, {}, {}, concurrency {}\n",
+               config_.tournament.name, config_.engines[1].name, config_.engines[0].name,
+               stats::describe(config_.sprt->params),
+               config_.sprt->max_pairs > 0 ? fmt::format(" max_pairs={}", config_.sprt->max_pairs) : "",
+               to_string(config_.variant), config_.time.describe(), config_.tournament.concurrency);
+    if (!done.empty())
+      fmt::print(out_, "resuming: {} games ({} pairs) already played\n", done.size(), source_->status().pairs);
+    pairs_shown_ = source_->status().pairs;
+    write_json(false);
+    return *source_;
+  }
+
+  void game_done(const GameRecord&, const std::vector<GameRecord>&) override {
+    const SprtStatus& s = source_->status();
+    if (s.pairs == pairs_shown_) return;
+    pairs_shown_ = s.pairs;
+    fmt::print(out_, "{}{}{}", tty_ ? "\r\033[K" : "", status_line(s), tty_ ? "" : "\n");
+    std::fflush(out_);
+    write_json(false);
+  }
+
+  void stopped(const RunResult& result) override {
+    if (tty_ && pairs_shown_ > 0) fmt::print(out_, "\n");
+    final_error_ = write_sprt_json(config_.results_dir(),
+                                   sprt_json(config_, source_->status(), !result.interrupted && result.error.empty()));
+  }
+
+  const SprtStatus& status() const { return source_->status(); }
+  // Why the last sprt.json could not be written, or empty.
+  const std::string& final_error() const { return final_error_; }
+
+ private:
+  // While playing, a failure is warned about once and the match goes on; the last write decides.
+  void write_json(bool finished) {
+    std::string error = write_sprt_json(config_.results_dir(), sprt_json(config_, source_->status(), finished));
+    if (error.empty() || warned_) return;
+    warned_ = true;
+    fmt::print(stderr, "\narena: warning: {}\n", error);
+  }
+
+  const Config& config_;
+  std::FILE* out_;
+  bool tty_;
+  std::optional<SprtSource> source_;
+  int pairs_shown_ = 0;
+  bool warned_ = false;
+  std::string final_error_;
+};
+
+}  // namespace
+
+Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::FILE* out) {
+  if (!config.sprt || config.engines.size() != 2)
+    return Error{config.source + ": an SPRT needs an [sprt] table and exactly two engines (base, then test)"};
+  for (const EngineSpec& e : config.engines)
+    if (e.protocol != Protocol::Kep)
+      return Error{fmt::format("{}: engine '{}': protocol '{}' is not supported by this version (only kep)",
+                               config.source, e.name, to_string(e.protocol))};
+
+  SprtListener listener(config, out);
+  Expected<FlowResult> played = run_tournament(config, listener, options);
+  if (!played) return Error{played.error()};
+  if (!listener.final_error().empty()) return Error{listener.final_error()};
+  const FlowResult& r = *played;
+  const SprtStatus& s = listener.status();
+  if (r.run.interrupted) {
+    fmt::print(out, "interrupted after {} pairs (LLR {:.2f}); run the same command again to resume\n", s.pairs,
+               s.sprt.llr);
+    return kInterrupted;
+  }
+  const std::string& base = config.engines[0].name;
+  const std::string& test = config.engines[1].name;
+  fmt::print(out, "\n{}\n", report::format_standings_table(rating::compute_standings(r.games, r.engines)));
+  fmt::print(out, "SPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
+  fmt::print(out, "Pairs   {} (LL-LD-D-WD-WW {}), games {} (W {:g}, D {:g}, L {:g})\n", s.pairs,
+             report::penta_text(s.pentanomial), s.games, s.trinomial.wins, s.trinomial.draws, s.trinomial.losses);
+  fmt::print(out, "{}{}", report::summary_text(s.summary), report::sprt_text(s.sprt, config.sprt->params));
+  fmt::print(out, "{}\n", outcome_sentence(config, s));
+  fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
+  return 0;
+}
+
+}  // namespace kalah::arena

@@ -1,0 +1,22 @@
+#include "arena/flow/tournament_meta.h"
+
+namespace kalah::arena {
+
+journal::TournamentMeta tournament_meta(const Config& c) {
+  journal::TournamentMeta meta;
+  meta.fingerprint = fingerprint(c);
+  for (const EngineSpec& e : c.engines) meta.engines.push_back(e.name);
+  if (c.sprt) {
+    meta.settings["type"] = "sprt";
+    meta.settings["sprt"] = stats::describe(c.sprt->params);
+  } else {
+    meta.settings["type"] = to_string(c.tournament.type);
+    meta.settings["rounds"] = std::to_string(c.tournament.rounds);
+  }
+  meta.settings["variant"] = to_string(c.variant);
+  meta.settings["time"] = c.time.describe();
+  meta.settings["seed"] = std::to_string(c.tournament.seed);
+  return meta;
+}
+
+}  // namespace kalah::arena

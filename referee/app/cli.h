@@ -1,0 +1,37 @@
+// What the `referee` and `arena` executables share around CLI11: subcommands that return their
+// exit code, and one place that turns parse errors and operator mistakes into messages and codes.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace kalah::cli {
+
+// An operator mistake (bad option, missing file, unwritable output): thrown by a command, printed
+// once by Commands::main as "<program>: <message>", exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Commands {
+ public:
+  // `app` holds the subcommands; exactly one must be given.
+  explicit Commands(CLI::App& app);
+
+  // Adds a subcommand; `run` is called when it is given and returns the process's exit code.
+  CLI::App* add(const std::string& name, const std::string& description, std::function<int()> run);
+
+  // Parses the command line and runs the subcommand. Returns 0 after --help, 2 after a parse error
+  // or a UsageError (the message goes to stderr, after anything already printed to stdout),
+  // otherwise the subcommand's own code.
+  int main(int argc, char** argv);
+
+ private:
+  CLI::App& app_;
+  int exit_code_ = 0;
+};
+
+}  // namespace kalah::cli

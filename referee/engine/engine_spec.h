@@ -1,0 +1,47 @@
+// How to run one engine and talk to it: the one description of an engine, filled in by the
+// arena's config loader or by `referee match --engine ...`, and read by the engine players.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kalah {
+
+// The line protocol an engine speaks (docs/PROTOCOL.md).
+enum class Protocol { Kep, Mankalah };
+const char* to_string(Protocol p);  // "kep", "mankalah"
+std::optional<Protocol> parse_protocol(std::string_view text);
+
+// When the engine process is started afresh.
+enum class RestartPolicy {
+  OnCrash,  // kept across games; restarted after a crash or a forfeit
+  Always,   // a new process for every game
+};
+const char* to_string(RestartPolicy r);  // "on-crash", "always"
+std::optional<RestartPolicy> parse_restart_policy(std::string_view text);
+
+struct EngineOption {
+  std::string name;
+  std::string value;  // as sent with setoption: 12, 1.5, true/false, or the string itself
+  friend bool operator==(const EngineOption&, const EngineOption&) = default;
+};
+
+struct EngineSpec {
+  std::string name;                   // unique among the engines of a tournament or match
+  std::string cmd_as_written;         // the command as the operator wrote it
+  std::filesystem::path cmd;          // the executable to start (absolute once resolved)
+  std::vector<std::string> args;
+  std::filesystem::path dir;          // working directory; empty = the arena's
+  std::vector<EngineOption> options;  // sent with setoption, in this order
+  Protocol protocol = Protocol::Kep;
+  RestartPolicy restart = RestartPolicy::OnCrash;
+  std::filesystem::path stderr_file;  // the engine's stderr is appended here; empty = discarded
+  std::filesystem::path comm_log;     // every line exchanged is appended here; empty = none
+  std::chrono::milliseconds quit_grace{200};  // after quit, before SIGKILL
+};
+
+}  // namespace kalah
