@@ -82,7 +82,7 @@ TEST(RecordJson, LineHasTheDocumentedFormat) {
   r.started_at = "2026-12-02T12:00:00Z";
   r.duration_ms = 1234.5;
   EXPECT_EQ(to_json_line(r),
-            R"({"id":"r1-alpha-beta-1","round":1,"south":"alpha","north":"beta",)"
+            R"({"schema":1,"id":"r1-alpha-beta-1","round":1,"south":"alpha","north":"beta",)"
             R"("variant":{"pits":6,"seeds":4,"capture":"standard","ending":"side-empty","remainder":"owner",)"
             R"("majority":"off","pie":"off"},"opening":[3,1],"moves":[3,1,6],"result":"1-0","stores":[30,18],)"
             R"("termination":"normal","forfeit":null,"swapped":false,"times_ms":[12.5],)"
@@ -173,6 +173,9 @@ TEST(RecordJson, RejectsBadLinesWithClearMessages) {
       {"{\"id\":", "not valid JSON"},
       {"[1,2]", "the line must be a JSON object, got an array"},
       {mutate(good, "\"id\":\"g1\",", ""), "missing field 'id'"},
+      {mutate(good, "\"schema\":1,", "\"schema\":2,"),
+       "field 'schema': the line is schema 2, written by a newer version of the arena"},
+      {mutate(good, "\"schema\":1,", "\"schema\":0,"), "field 'schema': 0 is out of range"},
       {mutate(good, "\"id\":\"g1\"", "\"id\":\"\""), "field 'id': must not be empty"},
       {mutate(good, "\"round\":1", "\"round\":\"1\""), "field 'round': expected a whole number, got a string"},
       {mutate(good, "\"round\":1", "\"round\":-1"), "field 'round': -1 is out of range"},
@@ -211,6 +214,17 @@ TEST(RecordJson, RejectsBadLinesWithClearMessages) {
     EXPECT_NE(parsed.error().find(c.message), std::string::npos)
         << "got: " << parsed.error() << "\nwanted: " << c.message << "\nline: " << c.line;
   }
+}
+
+// Journals written before the `schema` key existed are schema 1 and still read.
+TEST(RecordJson, LinesWithoutASchemaAreVersionOne) {
+  const GameRecord r = random_game("old", "a", "b", 5);
+  const std::string line = to_json_line(r);
+  ASSERT_EQ(line.rfind("{\"schema\":1,\"id\":", 0), 0u) << line;
+  const std::string old = "{" + line.substr(std::string("{\"schema\":1,").size());
+  Expected<GameRecord> parsed = record_from_json(old);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(to_json_line(*parsed), line);
 }
 
 TEST(RecordJson, TerminationWordsRoundTrip) {

@@ -200,6 +200,13 @@ Variant variant_from_fields(const json::value& value) {
 GameRecord record_from_fields(const json::value& value) {
   Fields f(value, "");
   GameRecord r;
+  if (f.has("schema")) {
+    const long long schema = f.integer("schema", 1, kIntMax);
+    if (schema > kRecordSchema)
+      throw BadField{"field 'schema': the line is schema " + std::to_string(schema) +
+                     ", written by a newer version of the arena; this one reads up to schema " +
+                     std::to_string(kRecordSchema)};
+  }
   r.id = f.string("id");
   if (r.id.empty()) throw BadField{"field 'id': must not be empty"};
   r.round = static_cast<int>(f.integer("round", 0, kIntMax));
@@ -267,6 +274,7 @@ Expected<Variant> variant_from_json(const json::value& value) {
 
 json::object to_json(const GameRecord& r) {
   json::object o;
+  o["schema"] = kRecordSchema;
   o["id"] = r.id;
   o["round"] = r.round;
   o["south"] = r.south;

@@ -15,6 +15,11 @@
 
 namespace kalah {
 
+// The version of the journal line format written by this build. Version 1 had no `schema` key, so
+// a line without one is read as version 1; a line of a newer version is refused with a message
+// that says so (a newer arena wrote it), so that old builds never misread new results.
+inline constexpr int kRecordSchema = 1;
+
 boost::json::object to_json(const GameRecord& record);
 
 // The journal line: one line of JSON, no trailing newline.

@@ -1,0 +1,229 @@
+// The worker pool and the one tournament flow, with scripted in-process players instead of engine
+// processes: every game of a schedule is played exactly once, journaled before it is reported,
+// engines are cached per worker without ever dropping one that is in a game, forfeits end up in
+// the journal, and a second run over the same results resumes (plays nothing). No sleeps.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arena/config/config.h"
+#include "arena/flow/flow.h"
+#include "arena/flow/matches.h"
+#include "arena/journal/journal.h"
+#include "arena/runner/runner.h"
+#include "arena/schedule/schedule.h"
+
+namespace kalah::arena {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What every scripted player of one test reports to the test.
+struct Ledger {
+  std::mutex mutex;
+  int alive = 0;
+  int most_alive = 0;
+  int created = 0;
+  std::set<const Player*> in_game;
+  bool destroyed_in_game = false;
+  std::map<std::string, int> games_started;  // by engine name
+};
+
+// Answers instantly with its first legal move; `forfeit_on_move` > 0 makes it send an illegal
+// move at that move of every game instead.
+class ScriptedPlayer : public Player {
+ public:
+  ScriptedPlayer(std::string name, Ledger& ledger, int forfeit_on_move)
+      : name_(std::move(name)), ledger_(ledger), forfeit_on_move_(forfeit_on_move) {
+    std::lock_guard lock(ledger_.mutex);
+    ++ledger_.created;
+    ledger_.most_alive = std::max(ledger_.most_alive, ++ledger_.alive);
+  }
+  ~ScriptedPlayer() override {
+    std::lock_guard lock(ledger_.mutex);
+    --ledger_.alive;
+    if (ledger_.in_game.count(this)) ledger_.destroyed_in_game = true;
+  }
+
+  const std::string& name() const override { return name_; }
+
+  std::optional<Fault> new_game(const Variant& v, const TimeControl&) override {
+    variant_ = v;
+    moves_made_ = 0;
+    std::lock_guard lock(ledger_.mutex);
+    ledger_.in_game.insert(this);
+    ++ledger_.games_started[name_];
+    return std::nullopt;
+  }
+
+  Reply play(const std::vector<Move>& moves, const kep::Go&, std::chrono::milliseconds) override {
+    Position p = start_position(variant_);
+    for (Move m : moves) apply(variant_, p, m);
+    Reply reply;
+    reply.elapsed_ms = 0.01;
+    reply.move = ++moves_made_ == forfeit_on_move_ ? Move::at(variant_.pits + 1) : legal_moves(variant_, p).moves[0];
+    return reply;
+  }
+
+  void game_over(const std::vector<Move>&) override {
+    std::lock_guard lock(ledger_.mutex);
+    ledger_.in_game.erase(this);
+  }
+
+ private:
+  std::string name_;
+  Ledger& ledger_;
+  int forfeit_on_move_;
+  Variant variant_;
+  int moves_made_ = 0;
+};
+
+PlayerFactory scripted(Ledger& ledger, const std::string& forfeiter = "") {
+  return [&ledger, forfeiter](const EngineSpec& spec) -> std::unique_ptr<Player> {
+    return std::make_unique<ScriptedPlayer>(spec.name, ledger, spec.name == forfeiter ? 3 : 0);
+  };
+}
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("kalah-runner-test-" + std::to_string(::getpid())) / info->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_.parent_path()); }
+
+  // A round robin of `engines` engines (commands are never started: the players are scripted).
+  Config round_robin(int engines, int rounds, int concurrency) const {
+    std::string text = "[tournament]\nname = \"rr\"\nrounds = " + std::to_string(rounds) +
+                       "\nconcurrency = " + std::to_string(concurrency) + "\noutput = \"" + dir_.string() +
+                       "\"\nprogress_interval = 0\n[time]\nbase_ms = 1000\n[openings]\nrandom_plies = 2\n";
+    for (int i = 0; i < engines; ++i)
+      text += "[[engine]]\nname = \"e" + std::to_string(i) + "\"\ncmd = \"/bin/true\"\n";
+    Expected<Config> config = parse_config(text, "runner_test.toml", dir_, dir_);
+    EXPECT_TRUE(config.ok()) << config.error();
+    return std::move(config).value();
+  }
+
+  journal::Journal open_journal() const {
+    journal::TournamentMeta meta;
+    meta.fingerprint = "fp";
+    Expected<journal::Journal> opened = journal::Journal::open(dir_ / "rr", meta, false);
+    EXPECT_TRUE(opened.ok()) << opened.error();
+    return std::move(opened).value();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RunnerTest, PlaysEveryGameOnceAndJournalsItBeforeReportingIt) {
+  const Config config = round_robin(4, 2, 2);
+  const std::vector<GameSpec> schedule = make_schedule(config);
+  ASSERT_EQ(schedule.size(), 24u);  // 6 pairings x 2 rounds x 2 games
+
+  journal::Journal journal = open_journal();
+  Ledger ledger;
+  ScheduleSource source(schedule);
+  std::vector<std::string> reported;
+  Runner runner(
+      config, journal, source,
+      [&](const GameSpec& spec, const GameRecord& record) {
+        EXPECT_TRUE(journal.is_completed(record.id)) << "reported before it was journaled: " << record.id;
+        EXPECT_EQ(record.id, spec.id);
+        EXPECT_EQ(record.south, config.engines[spec.south].name);
+        EXPECT_EQ(record.north, config.engines[spec.north].name);
+        EXPECT_EQ(record.termination, Termination::Normal);
+        reported.push_back(record.id);
+      },
+      scripted(ledger));
+  const RunResult result = runner.run(config.tournament.concurrency);
+
+  EXPECT_EQ(result.played, 24);
+  EXPECT_FALSE(result.interrupted);
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  std::set<std::string> ids(reported.begin(), reported.end());
+  EXPECT_EQ(ids.size(), 24u) << "a game was reported twice";
+  for (const GameSpec& g : schedule) EXPECT_TRUE(ids.count(g.id)) << g.id;
+  EXPECT_EQ(journal.size(), 24u);
+  for (int e = 0; e < 4; ++e) EXPECT_EQ(ledger.games_started["e" + std::to_string(e)], 12);
+  EXPECT_EQ(ledger.alive, 0) << "players outlived the run";
+}
+
+// Six engines on one worker: the cache holds at most four players and never drops the opponent of
+// the game being started (wave 1 crashed on exactly that with five or more engines).
+TEST_F(RunnerTest, EngineCacheIsBoundedAndKeepsTheOpponent) {
+  const Config config = round_robin(6, 1, 1);
+  journal::Journal journal = open_journal();
+  Ledger ledger;
+  ScheduleSource source(make_schedule(config));
+  Runner runner(config, journal, source, nullptr, scripted(ledger));
+  const RunResult result = runner.run(1);
+  EXPECT_EQ(result.played, 30);
+  EXPECT_LE(ledger.most_alive, 4);
+  EXPECT_GT(ledger.created, 6) << "with six engines and room for four, some must have been restarted";
+  EXPECT_FALSE(ledger.destroyed_in_game);
+}
+
+TEST_F(RunnerTest, ForfeitsAreJournaledWithTheirReason) {
+  const Config config = round_robin(3, 1, 2);
+  journal::Journal journal = open_journal();
+  Ledger ledger;
+  ScheduleSource source(make_schedule(config));
+  Runner runner(config, journal, source, nullptr, scripted(ledger, "e1"));
+  EXPECT_EQ(runner.run(2).played, 6);
+  int forfeits = 0;
+  for (const GameRecord& g : journal.games()) {
+    const bool e1_plays = g.south == "e1" || g.north == "e1";
+    if (!e1_plays) {
+      EXPECT_FALSE(g.forfeit) << g.id;
+      continue;
+    }
+    ASSERT_TRUE(g.forfeit) << g.id;
+    EXPECT_EQ(g.forfeit->engine, "e1");
+    EXPECT_EQ(g.forfeit->reason, Termination::Illegal);
+    EXPECT_EQ(g.termination, Termination::Illegal);
+    EXPECT_EQ(g.result, g.south == "e1" ? Outcome::SecondWins : Outcome::FirstWins);
+    ++forfeits;
+  }
+  EXPECT_EQ(forfeits, 4);
+}
+
+// The whole flow without processes: reports are written, and a second run resumes from the
+// journal and plays nothing.
+TEST_F(RunnerTest, FlowWritesReportsAndResumes) {
+  const Config config = round_robin(3, 2, 2);
+  Ledger ledger;
+  FlowOptions options;
+  options.players = scripted(ledger);
+  options.watch_signals = false;
+  std::FILE* quiet = std::fopen("/dev/null", "w");
+  ASSERT_NE(quiet, nullptr);
+
+  Expected<int> first = play_schedule(config, options, quiet);
+  ASSERT_TRUE(first.ok()) << first.error();
+  EXPECT_EQ(*first, 0);
+  EXPECT_LE(ledger.created, 3 * 2) << "each of the two workers starts the engines it needs once";
+  for (const char* file : {"games.jsonl", "tournament.json", "standings.md", "standings.json", "standings.csv",
+                           "games.pgn", "report.html"})
+    EXPECT_TRUE(fs::exists(dir_ / "rr" / file)) << file;
+
+  const int created = ledger.created;
+  Expected<int> second = play_schedule(config, options, quiet);
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_EQ(ledger.created, created) << "a resumed finished tournament starts no engine";
+  Expected<journal::StoredResults> stored = journal::read_results(dir_ / "rr");
+  ASSERT_TRUE(stored.ok()) << stored.error();
+  EXPECT_EQ(stored->games.size(), 12u);
+  std::fclose(quiet);
+}
+
+}  // namespace
+}  // namespace kalah::arena
