@@ -8,9 +8,13 @@ namespace kalah::arena_app {
 
 using cli::UsageError;
 
+// `arena run CONFIG`: play (or resume) a tournament, a round robin, a gauntlet or an SPRT match.
 void add_run_command(cli::Commands& commands);
+// `arena report DIR`: every report again from a results folder's journal.
 void add_report_command(cli::Commands& commands);
+// `arena sprt`: a regression match from a config or from options.
 void add_sprt_command(cli::Commands& commands);
+// `arena stats`: Elo, LOS, nElo and the SPRT of given counts.
 void add_stats_command(cli::Commands& commands);
 
 }  // namespace kalah::arena_app

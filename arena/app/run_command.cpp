@@ -33,9 +33,7 @@ int run(const RunOptions& o) {
 }  // namespace
 
 void add_run_command(cli::Commands& commands) {
-  auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = commands.add("run", "Play a tournament from a TOML config (resumes an unfinished one)",
-                               [o] { return run(*o); });
+  auto [cmd, o] = commands.add<RunOptions>("run", "Play a tournament from a TOML config (resumes an unfinished one)", run);
   cmd->add_option("config", o->config, "The tournament's TOML file")->required();
   cmd->add_option("--concurrency", o->concurrency, "Games at once (overrides the config)")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)");

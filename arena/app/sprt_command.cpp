@@ -62,6 +62,10 @@ void add_sprt_command(cli::Commands& commands) {
           if (opt->count() > 0) given.push_back(opt->get_name());
         return run_sprt(*o, given);
       });
+  cmd->footer(
+      "Examples:\n"
+      "  arena sprt --base build/bots/kalah-random --test build/bots/kalah-greedy --depth 1 --elo1 50\n"
+      "  arena sprt configs/sprt.toml\n");
   arena::SprtCommandLine& m = o->match;
   cmd->add_option("config", o->config, "A TOML config with an [sprt] table and two engines (base, then test)");
   auto only = [&](CLI::Option* option) { cli_only->push_back(option); };
@@ -92,10 +96,6 @@ void add_sprt_command(cli::Commands& commands) {
   cmd->add_option("--concurrency", m.concurrency, "Games at once")->check(CLI::Range(1, 256));
   cmd->add_option("--out", m.out, "Output folder (default results)");
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
-  cmd->footer(
-      "Examples:\n"
-      "  arena sprt --base build/bots/kalah-random --test build/bots/kalah-greedy --depth 1 --elo1 50\n"
-      "  arena sprt configs/sprt.toml\n");
 }
 
 }  // namespace kalah::arena_app

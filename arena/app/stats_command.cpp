@@ -140,18 +140,16 @@ int run_stats(const StatsOptions& o) {
 }  // namespace
 
 void add_stats_command(cli::Commands& commands) {
-  auto o = std::make_shared<StatsOptions>();
-  CLI::App* cmd = commands.add("stats", "Elo, LOS, nElo and SPRT from game or game-pair counts",
-                               [o] { return run_stats(*o); });
+  auto [cmd, o] = commands.add<StatsOptions>("stats", "Elo, LOS, nElo and SPRT from game or game-pair counts", run_stats);
+  cmd->footer(
+      "Examples:\n"
+      "  arena stats --wdl 60,20,20\n"
+      "  arena stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5,model=logistic --json\n");
   cmd->add_option("--wdl", o->wdl, "Game counts W,D,L (first engine's view)");
   cmd->add_option("--penta", o->penta, "Game-pair counts LL,LD,D,WD,WW (D = WL+DD)");
   cmd->add_option("--sprt", o->sprt,
                   "SPRT parameters, any of elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized|logistic");
   cmd->add_flag("--json", o->json, "Print one JSON object instead of text");
-  cmd->footer(
-      "Examples:\n"
-      "  arena stats --wdl 60,20,20\n"
-      "  arena stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5,model=logistic --json\n");
 }
 
 }  // namespace kalah::arena_app

@@ -5,25 +5,16 @@
 #include <sstream>
 
 #include "referee/game/time_control.h"
+#include "referee/record/json_text.h"
 
 namespace kalah::arena {
 namespace {
 
-// A TOML basic string.
+// A TOML basic string: TOML's escapes (\" \\ \n \t \uXXXX ...) are JSON's.
 std::string toml_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else out += c;
-    }
-  }
-  return out + "\"";
+  std::string out;
+  append_json_string(out, text);
+  return out;
 }
 
 // A number as TOML reads it back exactly.

@@ -123,13 +123,12 @@ json::object replay(const GameRecord& g) {
   json::array times;
   for (const MoveInfo& m : g.move_info) times.emplace_back(rounded(m.time_ms, 1));
 
-  json::object o;
-  o["id"] = g.id;
-  o["round"] = g.round;
-  o["south"] = g.south;
-  o["north"] = g.north;
-  o["result"] = to_string(g.result);
-  o["termination"] = to_string(g.termination);
+  json::object o{{"id", g.id},
+                 {"round", g.round},
+                 {"south", g.south},
+                 {"north", g.north},
+                 {"result", to_string(g.result)},
+                 {"termination", to_string(g.termination)}};
   if (g.forfeit)
     o["forfeit"] = g.forfeit->engine + " forfeits (" + to_string(g.forfeit->reason) + ")" +
                    (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail);

@@ -30,17 +30,14 @@ double rounded(double x, int decimals) {
 }
 
 std::string html_escape(std::string_view text) {
+  static constexpr std::string_view kSpecial = "&<>\"'";
+  static constexpr std::string_view kEntity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
+    const std::size_t k = kSpecial.find(c);
+    if (k == std::string_view::npos) out += c;
+    else out += kEntity[k];
   }
   return out;
 }

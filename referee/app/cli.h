@@ -3,8 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -23,6 +25,16 @@ class Commands {
 
   // Adds a subcommand; `run` is called when it is given and returns the process's exit code.
   CLI::App* add(const std::string& name, const std::string& description, std::function<int()> run);
+
+  // The same for a command whose options are one struct: returns the subcommand, to add options
+  // to, and the struct they are read into, which lives as long as the parser; `run` gets it.
+  template <class Options>
+  std::pair<CLI::App*, Options*> add(const std::string& name, const std::string& description,
+                                     int (*run)(const Options&)) {
+    auto options = std::make_shared<Options>();
+    CLI::App* command = add(name, description, [options, run] { return run(*options); });
+    return {command, options.get()};
+  }
 
   // Parses the command line and runs the subcommand. Returns 0 after --help, 2 after a parse error
   // or a UsageError (the message goes to stderr, after anything already printed to stdout),

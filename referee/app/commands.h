@@ -5,8 +5,6 @@
 
 namespace kalah::referee_app {
 
-using cli::UsageError;
-
 void add_perft_command(cli::Commands& commands);
 void add_replay_command(cli::Commands& commands);
 void add_match_command(cli::Commands& commands);

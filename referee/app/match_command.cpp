@@ -17,6 +17,8 @@
 
 namespace kalah::referee_app {
 
+using cli::UsageError;
+
 namespace {
 
 struct MatchOptions {
@@ -152,9 +154,7 @@ int run_match(const MatchOptions& o) {
 }  // namespace
 
 void add_match_command(cli::Commands& commands) {
-  auto o = std::make_shared<MatchOptions>();
-  CLI::App* cmd = commands.add("match", "Play games between two engines; one JSON line per game",
-                               [o] { return run_match(*o); });
+  auto [cmd, o] = commands.add<MatchOptions>("match", "Play games between two engines; one JSON line per game", run_match);
   cmd->add_option("--engine", o->engines,
                   "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]... (give twice)")
       ->required()

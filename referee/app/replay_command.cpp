@@ -6,6 +6,8 @@
 
 namespace kalah::referee_app {
 
+using cli::UsageError;
+
 namespace {
 
 // The position after a game, in the format of shared/data/rules-vectors.jsonl.
@@ -58,9 +60,7 @@ int run_replay(const ReplayOptions& o) {
 }
 
 void add_replay_command(cli::Commands& commands) {
-  auto opts = std::make_shared<ReplayOptions>();
-  CLI::App* cmd = commands.add("replay", "Play a move list from the start and print the position as JSON",
-                               [opts] { return run_replay(*opts); });
+  auto [cmd, opts] = commands.add<ReplayOptions>("replay", "Play a move list from the start and print the position as JSON", run_replay);
   cmd->add_option("--variant", opts->variant, "Variant tokens; missing keys are standard");
   cmd->add_option("--moves", opts->moves, "Moves separated by spaces: pit numbers 1..m or 'swap'");
 }
