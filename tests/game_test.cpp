@@ -283,5 +283,50 @@ TEST(Game, TimeControlDescriptions) {
   EXPECT_EQ(t.describe(), "60+0");
 }
 
+// The one parser of chess-style clocks (`referee match --tc`, `arena sprt --tc`).
+TEST(TimeControl, ParsesFischerClocksInSeconds) {
+  const struct {
+    const char* text;
+    std::int64_t base_ms, inc_ms;
+  } good[] = {{"10+0.1", 10000, 100}, {"60", 60000, 0}, {"2+0.02", 2000, 20},
+              {"0.5+0", 500, 0},      {"1.0005+0", 1001, 0}, {"86400+3600", 86400000, 3600000}};
+  for (const auto& g : good) {
+    SCOPED_TRACE(g.text);
+    Expected<TimeControl> t = parse_fischer(g.text);
+    ASSERT_TRUE(t.ok()) << t.error();
+    EXPECT_EQ(t->mode, TimeControl::Mode::Fischer);
+    EXPECT_EQ(t->base_ms, g.base_ms);
+    EXPECT_EQ(t->inc_ms, g.inc_ms);
+  }
+  EXPECT_EQ(parse_fischer("10+0.1")->describe(), "10+0.1");
+}
+
+TEST(TimeControl, RejectsWhatIsNotAClock) {
+  const struct {
+    const char* text;
+    const char* message;
+  } bad[] = {
+      {"", "expected SECONDS or SECONDS+INCREMENT"},      {"abc", "expected SECONDS or SECONDS+INCREMENT"},
+      {"10+", "expected SECONDS or SECONDS+INCREMENT"},   {"+1", "expected SECONDS or SECONDS+INCREMENT"},
+      {"10 +1", "expected SECONDS or SECONDS+INCREMENT"}, {"1e3", "expected SECONDS or SECONDS+INCREMENT"},
+      {"10+0.1+2", "expected SECONDS or SECONDS+INCREMENT"}, {"0+1", "the base time must be > 0"},
+      {"-5", "the base time must be > 0"},                {"10+-1", "the increment >= 0"},
+      {"90000", "at most a day"},                         {"0.0001", "rounds to 0 ms"},
+  };
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.text);
+    Expected<TimeControl> t = parse_fischer(b.text);
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.error().find(b.message), std::string::npos) << t.error();
+  }
+}
+
+TEST(TimeControl, ModeWords) {
+  EXPECT_STREQ(to_string(TimeControl::Mode::Fischer), "fischer");
+  EXPECT_STREQ(to_string(TimeControl::Mode::MoveTime), "movetime");
+  EXPECT_STREQ(to_string(TimeControl::Mode::Depth), "depth");
+  EXPECT_STREQ(to_string(TimeControl::Mode::Nodes), "nodes");
+}
+
 }  // namespace
 }  // namespace kalah

@@ -360,10 +360,12 @@ class Parser {
 
     if (const toml::node* options = t.find("options")) read_options(t, *options, e);
 
-    e.protocol = t.choice<Protocol>("protocol", {{"kep", Protocol::Kep}, {"mankalah", Protocol::Mankalah}})
+    // The words are the referee's (to_string), so the config and `referee match` accept the same.
+    e.protocol = t.choice<Protocol>("protocol", {{to_string(Protocol::Kep), Protocol::Kep},
+                                                 {to_string(Protocol::Mankalah), Protocol::Mankalah}})
                      .value_or(Protocol::Kep);
-    e.restart = t.choice<RestartPolicy>("restart", {{"on-crash", RestartPolicy::OnCrash},
-                                                    {"always", RestartPolicy::Always}})
+    e.restart = t.choice<RestartPolicy>("restart", {{to_string(RestartPolicy::OnCrash), RestartPolicy::OnCrash},
+                                                    {to_string(RestartPolicy::Always), RestartPolicy::Always}})
                     .value_or(RestartPolicy::OnCrash);
     if (auto log = t.string("stderr")) e.stderr_file = absolute_from(work_dir_, *log);
 

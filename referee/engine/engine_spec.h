@@ -22,7 +22,6 @@ enum class RestartPolicy {
   Always,   // a new process for every game
 };
 const char* to_string(RestartPolicy r);  // "on-crash", "always"
-std::optional<RestartPolicy> parse_restart_policy(std::string_view text);
 
 struct EngineOption {
   std::string name;
