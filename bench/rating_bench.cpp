@@ -1,4 +1,4 @@
-// Elo fit for 100 engines and 1M games (DESIGN.md §7: well under a second).
+// Elo fit for 100 engines and 1M games (the target in docs/PERFORMANCE.md: well under a second).
 // The games come from a seeded simulation of the model and are aggregated into
 // per-ordered-pair counts once; the fit itself costs O(pairs) per iteration.
 

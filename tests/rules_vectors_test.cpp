@@ -1,6 +1,6 @@
-// Replays the 240 games of tests/data/rules-vectors.jsonl (a copy of
-// shared/data/rules-vectors.jsonl, computed by an independent implementation
-// of the rules) and compares the final positions.
+// Replays the 240 games of tests/data/rules-vectors.jsonl (expected positions computed by an
+// independent implementation of the rules, vendored with the tests) and compares the final
+// positions.
 #include <fstream>
 
 #include <boost/json.hpp>

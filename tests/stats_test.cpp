@@ -1,5 +1,5 @@
-// Tests for referee/stats: fishtest reference vectors (from shared/notes/statistics.md, computed with
-// fishtest's own code), the degenerate-sample policy (nothing is ever nan or inf), and the SPRT
+// Tests for referee/stats: fishtest reference vectors (computed with fishtest's own code; the sources are
+// listed in docs/STATISTICS.md), the degenerate-sample policy (nothing is ever nan or inf), and the SPRT
 // decision rule.
 
 #include <gtest/gtest.h>

@@ -10,7 +10,7 @@ using cli::UsageError;
 
 namespace {
 
-// The position after a game, in the format of shared/data/rules-vectors.jsonl.
+// The position after a game, in the format of tests/data/rules-vectors.jsonl.
 boost::json::object describe(const Variant& v, const Position& p) {
   boost::json::array board;
   for (int i = 0; i < v.cells(); ++i) board.push_back(p.cells[i]);

@@ -1,4 +1,4 @@
-// The rule variant: every key of DESIGN §2, always explicit.
+// The rule variant: every rule key of docs/RULES.md, always explicit.
 #pragma once
 
 #include <string>
