@@ -1,3 +1,8 @@
+// Reading a config file (docs/CONFIG.md): one Parser walks the TOML tables in file order and
+// checks every key where it is read, so each message carries the key's own line and column.
+// Over 400 lines because it is one table per section ([tournament], [variant], [time],
+// [openings], [sprt], [[engine]]) and the checks are the documentation of what each key accepts;
+// splitting the sections into files would scatter that one list of rules.
 #include "arena/config/config.h"
 
 #include <cstdlib>

@@ -1,5 +1,7 @@
 // The only file of the project that touches Boost.Process and Asio. The pitfalls of Boost.Process v2
 // 1.81 that shape this code are listed in docs/PROCESSES.md; comments below point at them as "pitfall N".
+// Over 400 lines on purpose: spawning, reading with deadlines, killing and reaping share one event
+// loop and one set of invariants about the child (pidfd, process group, pipes), kept in one place.
 #include "referee/process/engine_process.h"
 
 #include <fcntl.h>
