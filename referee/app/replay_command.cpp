@@ -27,8 +27,6 @@ boost::json::object describe(const Variant& v, const Position& p) {
   return out;
 }
 
-}  // namespace
-
 struct ReplayOptions {
   std::string variant;
   std::string moves;
@@ -58,6 +56,8 @@ int run_replay(const ReplayOptions& o) {
   fmt::print("{}\n", boost::json::serialize(describe(*variant, p)));
   return 0;
 }
+
+}  // namespace
 
 void add_replay_command(cli::Commands& commands) {
   auto [cmd, opts] = commands.add<ReplayOptions>("replay", "Play a move list from the start and print the position as JSON", run_replay);
