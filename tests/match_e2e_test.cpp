@@ -316,7 +316,9 @@ TEST_F(MatchFixture, NormalMatchWritesOneCompleteRecordPerGameThatReplaysToItsRe
     EXPECT_TRUE(std::equal(rec.opening.begin(), rec.opening.end(), rec.moves.begin()));
     EXPECT_EQ(rec.move_info.size(), rec.moves.size() - rec.opening.size());
     // Both games of a pair share the opening.
-    if (i % 2 == 1) EXPECT_EQ(game.at("opening"), g[i - 1].at("opening"));
+    if (i % 2 == 1) {
+      EXPECT_EQ(game.at("opening"), g[i - 1].at("opening"));
+    }
 
     // Replay with the rules library: every move legal, and the end agrees with the record.
     Position p = start_position(rec.variant);
