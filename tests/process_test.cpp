@@ -501,6 +501,50 @@ TEST(Process, CrashWithAGrandchildHoldingThePipeIsEofNotTimeout) {
   EXPECT_TRUE(children_of_this_process().empty()) << describe(children_of_this_process());
 }
 
+// The signal thread interrupting a run kills engines through their KillSwitch while the worker that
+// owns them is blocked in a read: the read ends at once and the whole group is gone.
+TEST(Process, KillSwitchEndsABlockedReadFromAnotherThread) {
+  ASSERT_TRUE(become_subreaper());
+  auto engine = bad_engine({"--grandchild", "--hang-on-go", "1"});
+  ASSERT_TRUE(engine);
+  const pid_t leader = engine->pid();
+  const pid_t grandchild = grandchild_of(handshake(*engine));
+  ASSERT_GT(grandchild, 0);
+  const KillSwitch kill = engine->kill_switch();
+  ASSERT_TRUE(engine->write_line("go movetime 10", after(kPatience)));
+  std::thread interrupter([&kill] { kill.fire(); });
+  const auto start = Clock::now();
+  EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::Eof);
+  EXPECT_LT(Clock::now() - start, 2s);
+  interrupter.join();
+  auto exit = engine->exit_status();
+  ASSERT_TRUE(exit);
+  EXPECT_TRUE(exit->signaled());
+  EXPECT_EQ(exit->value, SIGKILL);
+  EXPECT_TRUE(members_of_group(leader).empty()) << describe(members_of_group(leader));
+  EXPECT_FALSE(read_stat(grandchild)) << "grandchild still in /proc";
+  EXPECT_TRUE(children_of_this_process().empty()) << describe(children_of_this_process());
+}
+
+// A switch kept past its engine's end names that process only: firing it later hits nobody, not
+// whichever process got the pid next.
+TEST(Process, KillSwitchOfAReapedEngineSignalsNobody) {
+  auto first = bad_engine({});
+  ASSERT_TRUE(first);
+  handshake(*first);
+  const KillSwitch stale = first->kill_switch();
+  first->shutdown(2s);
+  ASSERT_TRUE(first->exit_status());
+  auto second = bad_engine({});
+  ASSERT_TRUE(second);
+  handshake(*second);
+  stale.fire();
+  ASSERT_TRUE(second->write_line("isready", after(kPatience)));
+  EXPECT_EQ(expect_line(*second), "readyok");
+  EXPECT_TRUE(second->running());
+  second->shutdown(2s);
+}
+
 // ---- descriptors, directories, stderr ----------------------------------------------------------------
 
 TEST(Process, ChildSeesOnlyStandardDescriptors) {

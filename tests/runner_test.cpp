@@ -6,11 +6,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "arena/config/config.h"
@@ -194,6 +197,64 @@ TEST_F(RunnerTest, ForfeitsAreJournaledWithTheirReason) {
     ++forfeits;
   }
   EXPECT_EQ(forfeits, 4);
+}
+
+// A player that thinks until it is aborted; tells the test when it starts thinking.
+class ThinkingPlayer : public Player {
+ public:
+  ThinkingPlayer(std::string name, std::function<void()> thinking) : name_(std::move(name)), thinking_(thinking) {}
+  const std::string& name() const override { return name_; }
+  std::optional<Fault> new_game(const Variant&, const TimeControl&) override { return std::nullopt; }
+  Reply play(const std::vector<Move>&, const kep::Go&, std::chrono::milliseconds) override {
+    thinking_();
+    std::unique_lock lock(mutex_);
+    aborted_cv_.wait(lock, [this] { return aborted_; });
+    return Reply{Fault{Termination::Crash, "killed"}, {}, 0, {}};
+  }
+  void abort() override {
+    std::lock_guard lock(mutex_);
+    aborted_ = true;
+    aborted_cv_.notify_all();
+  }
+
+ private:
+  std::string name_;
+  std::function<void()> thinking_;
+  std::mutex mutex_;
+  std::condition_variable aborted_cv_;
+  bool aborted_ = false;
+};
+
+// An interrupt while both workers wait for a move: the runner stops at once, the games cut short
+// are not results (nothing is journaled) and nothing more is started.
+TEST_F(RunnerTest, InterruptAbandonsTheGamesInFlight) {
+  const Config config = round_robin(4, 1, 2);
+  journal::Journal journal = open_journal();
+  std::mutex mutex;
+  std::condition_variable cv;
+  int thinking = 0;
+  PlayerFactory players = [&](const EngineSpec& spec) -> std::unique_ptr<Player> {
+    return std::make_unique<ThinkingPlayer>(spec.name, [&] {
+      std::lock_guard lock(mutex);
+      ++thinking;
+      cv.notify_all();
+    });
+  };
+  ScheduleSource source(make_schedule(config));
+  int reported = 0;
+  Runner runner(config, journal, source, [&](const GameSpec&, const GameRecord&) { ++reported; }, players);
+  std::thread interrupter([&] {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return thinking >= 2; });
+    runner.interrupt();
+  });
+  const RunResult result = runner.run(2);
+  interrupter.join();
+  EXPECT_TRUE(result.interrupted);
+  EXPECT_EQ(result.played, 0);
+  EXPECT_EQ(reported, 0);
+  EXPECT_EQ(journal.size(), 0u);
+  EXPECT_EQ(thinking, 2) << "no game may start after the interrupt";
 }
 
 // The whole flow without processes: reports are written, and a second run resumes from the

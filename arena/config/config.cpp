@@ -5,7 +5,6 @@
 // splitting the sections into files would scatter that one list of rules.
 #include "arena/config/config.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -17,6 +16,7 @@
 #include "arena/config/openings.h"
 #include "arena/config/paths.h"
 #include "arena/config/toml_table.h"
+#include "referee/system/executable.h"
 
 namespace kalah::arena {
 namespace fs = std::filesystem;
@@ -337,8 +337,7 @@ class Parser {
 
     auto cmd = t.string("cmd");
     if (!cmd) t.missing("cmd");
-    const char* path_env = std::getenv("PATH");
-    auto resolved = resolve_command(*cmd, work_dir_, config_dir_, path_env ? path_env : "");
+    auto resolved = resolve_command(*cmd, work_dir_, config_dir_, system::path_variable());
     if (!resolved) t.fail_at("cmd", "engine.cmd " + resolved.error());
     e.cmd_as_written = *cmd;
     e.cmd = *resolved;

@@ -1,10 +1,10 @@
 #include "arena/config/paths.h"
 
-#include <unistd.h>
-
 #include <string_view>
 #include <system_error>
 #include <vector>
+
+#include "referee/system/executable.h"
 
 namespace kalah::arena {
 namespace fs = std::filesystem;
@@ -12,11 +12,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string quote(const std::string& s) { return "\"" + s + "\""; }
-
-bool is_executable_file(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
 
 // The working directory, then the config directory (once if they are the same).
 std::vector<fs::path> candidates(const std::string& path, const fs::path& work_dir,
@@ -48,15 +43,7 @@ Expected<fs::path> resolve_command(const std::string& cmd, const fs::path& work_
   std::vector<fs::path> paths;
   if (cmd.find('/') == std::string::npos) {
     places.push_back("PATH");
-    std::string_view rest = path_env;
-    while (!rest.empty()) {
-      const size_t colon = rest.find(':');
-      std::string_view entry = rest.substr(0, colon);
-      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-      if (entry.empty()) continue;  // an empty entry would mean "." - never implicitly
-      fs::path candidate = absolute_from(work_dir, fs::path(entry) / cmd);
-      if (is_executable_file(candidate)) return candidate;
-    }
+    if (Expected<fs::path> found = system::find_executable(cmd, path_env, work_dir)) return *found;
   }
   if (fs::path(cmd).is_absolute())
     paths.push_back(fs::path(cmd).lexically_normal());
@@ -70,7 +57,7 @@ Expected<fs::path> resolve_command(const std::string& cmd, const fs::path& work_
     }
     if (fs::is_directory(p, ec))
       return Error{quote(cmd) + " (" + p.string() + ") is a directory, not a program"};
-    if (!is_executable_file(p)) return Error{quote(cmd) + " (" + p.string() + ") is not executable"};
+    if (!system::is_executable_file(p)) return Error{quote(cmd) + " (" + p.string() + ") is not executable"};
     return p;
   }
   return Error{quote(cmd) + " not found " + tried(places)};

@@ -2,7 +2,6 @@
 // pentanomial SPRT decides (arena/runner/sprt_source.h), with sprt.json kept current.
 #include <unistd.h>
 
-#include <fstream>
 #include <optional>
 
 #include <fmt/core.h>
@@ -14,6 +13,7 @@
 #include "arena/report/stats_text.h"
 #include "arena/runner/sprt_source.h"
 #include "referee/record/json_text.h"
+#include "referee/system/files.h"
 
 namespace kalah::arena {
 namespace {
@@ -55,18 +55,7 @@ std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) 
 
 // Replaces `dir`/sprt.json atomically: readers see the old file or the new one, never half of one.
 std::string write_sprt_json(const fs::path& dir, const std::string& text) {
-  const fs::path file = dir / kSprtFile;
-  const fs::path tmp = dir / (std::string(kSprtFile) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) return "cannot write " + tmp.string();
-  }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) return "cannot replace " + file.string() + ": " + ec.message();
-  return {};
+  return system::write_file_atomically(dir / kSprtFile, text).value_or("");
 }
 
 std::string outcome_sentence(const Config& config, const SprtStatus& s) {

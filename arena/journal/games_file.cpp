@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "arena/journal/durable_file.h"
+#include "referee/system/files.h"
 #include "referee/record/record_json.h"
 
 namespace kalah::journal {
@@ -72,7 +72,7 @@ Expected<GamesFile> parse_games(std::string_view content, const std::string& fil
 
 Expected<GamesFile> read_games(const std::filesystem::path& file) {
   std::string content;
-  if (auto error = read_file(file, content)) return Error{*error};
+  if (auto error = system::read_file(file, content)) return Error{*error};
   return parse_games(content, file.string());
 }
 

@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <mutex>
 
-#include "arena/journal/durable_file.h"
+#include "referee/system/files.h"
+#include "referee/system/utc_time.h"
 #include "arena/journal/games_file.h"
 #include "referee/record/record_json.h"
 
@@ -21,7 +22,7 @@ struct Journal::State {
   std::vector<std::string> warnings;
 
   mutable std::mutex mutex;  // guards everything below
-  FileHandle fd;
+  system::FileHandle fd;
   std::uintmax_t size = 0;   // bytes in games.jsonl, to undo a failed write
   std::vector<GameRecord> games;
   std::unordered_set<std::string> ids;
@@ -57,14 +58,14 @@ std::optional<std::string> move_aside(const fs::path& dir, std::vector<std::stri
     moved += (moved.empty() ? "" : ", ") + name + " -> " + name + backup_suffix(k);
   }
   warnings.push_back("--fresh: moved the previous results in " + dir.string() + " aside: " + moved);
-  return sync_directory(dir);
+  return system::sync_directory(dir);
 }
 
 std::optional<std::string> append_newline(const fs::path& file) {
-  FileHandle fd(::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
-  if (!fd.is_open()) return system_error_text(file, "cannot open");
-  if (auto error = write_all(fd.get(), "\n", file)) return error;
-  if (::fdatasync(fd.get()) != 0) return system_error_text(file, "cannot sync");
+  system::FileHandle fd(::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
+  if (!fd.is_open()) return system::system_error_text(file, "cannot open");
+  if (auto error = system::write_all(fd.get(), "\n", file)) return error;
+  if (::fdatasync(fd.get()) != 0) return system::system_error_text(file, "cannot sync");
   return std::nullopt;
 }
 
@@ -87,6 +88,9 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
 
   auto state = std::make_unique<State>();
   state->dir = dir;
+  // Half-written replacements of tournament.json, reports or sprt.json from a killed run.
+  for (const std::string& name : system::remove_stale_temporaries(dir))
+    state->warnings.push_back("removed " + (dir / name).string() + ", left by a run that was killed while writing it");
   if (fresh)
     if (auto error = move_aside(dir, state->warnings)) return Error{*error};
 
@@ -104,8 +108,8 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
     if (has_games && fs::file_size(games_path, ec) > 0)
       return Error{games_path.string() + " exists but " + meta_path.string() +
                    " does not, so the games cannot be checked against this configuration" + kFreshAdvice};
-    meta.created_at = utc_now_iso8601();
-    if (auto error = write_file_atomically(meta_path, meta_to_text(meta))) return Error{*error};
+    meta.created_at = system::utc_now_iso8601();
+    if (auto error = system::write_file_atomically(meta_path, meta_to_text(meta))) return Error{*error};
     state->meta = std::move(meta);
   }
 
@@ -115,7 +119,7 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
     GamesFile file = std::move(loaded).value();
     for (std::string& w : file.warnings) state->warnings.push_back(std::move(w));
     if (file.torn) {
-      if (auto error = truncate_file(games_path, file.torn->offset)) return Error{*error};
+      if (auto error = system::truncate_file(games_path, file.torn->offset)) return Error{*error};
       state->warnings.push_back(games_path.string() + ":" + std::to_string(file.torn->line) +
                                 ": removed an incomplete last line, left by a run that was stopped while "
                                 "writing it (" + file.torn->error + "); that game will be played again");
@@ -127,13 +131,13 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
     for (const GameRecord& g : state->games) state->ids.insert(g.id);
   }
 
-  state->fd = FileHandle(::open(games_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
-  if (!state->fd.is_open()) return Error{system_error_text(games_path, "cannot open for appending")};
+  state->fd = system::FileHandle(::open(games_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  if (!state->fd.is_open()) return Error{system::system_error_text(games_path, "cannot open for appending")};
   struct stat info {};
-  if (::fstat(state->fd.get(), &info) != 0) return Error{system_error_text(games_path, "cannot stat")};
+  if (::fstat(state->fd.get(), &info) != 0) return Error{system::system_error_text(games_path, "cannot stat")};
   state->size = static_cast<std::uintmax_t>(info.st_size);
   if (!has_games)
-    if (auto error = sync_directory(dir)) return Error{*error};
+    if (auto error = system::sync_directory(dir)) return Error{*error};
   return Journal(std::move(state));
 }
 
@@ -151,7 +155,7 @@ Expected<std::size_t> Journal::append(const GameRecord& record) {
   const fs::path path = games_path();
   std::lock_guard lock(state_->mutex);
   if (state_->ids.count(record.id)) return Error{"game '" + record.id + "' is already in " + path.string()};
-  if (auto error = write_all(state_->fd.get(), line, path)) {
+  if (auto error = system::write_all(state_->fd.get(), line, path)) {
     // Take back a partial line so that later appends do not follow garbage.
     if (::ftruncate(state_->fd.get(), static_cast<off_t>(state_->size)) != 0) {
       // Nothing more to do: the next open() drops the torn line.
@@ -163,7 +167,7 @@ Expected<std::size_t> Journal::append(const GameRecord& record) {
   state_->ids.insert(record.id);
   // The line is in the file either way; if the sync fails its durability is
   // unknown, which the caller must hear about (but the game is not lost or repeated).
-  if (::fdatasync(state_->fd.get()) != 0) return Error{system_error_text(path, "cannot sync")};
+  if (::fdatasync(state_->fd.get()) != 0) return Error{system::system_error_text(path, "cannot sync")};
   return state_->games.size();
 }
 

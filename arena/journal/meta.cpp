@@ -7,7 +7,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
-#include "arena/journal/durable_file.h"
+#include "referee/system/files.h"
 #include "referee/record/json_text.h"
 
 namespace kalah::journal {
@@ -81,7 +81,7 @@ Expected<TournamentMeta> meta_from_text(std::string_view text) {
 
 Expected<TournamentMeta> read_meta(const std::filesystem::path& file) {
   std::string content;
-  if (auto error = read_file(file, content)) return Error{*error};
+  if (auto error = system::read_file(file, content)) return Error{*error};
   Expected<TournamentMeta> meta = meta_from_text(content);
   if (!meta) return Error{file.string() + ": " + meta.error()};
   return meta;
@@ -125,13 +125,5 @@ std::string describe_difference(const TournamentMeta& stored, const TournamentMe
   return out;
 }
 
-std::string utc_now_iso8601() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
 
 }  // namespace kalah::journal

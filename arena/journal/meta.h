@@ -36,7 +36,4 @@ bool same_tournament(const TournamentMeta& stored, const TournamentMeta& wanted)
 // Falls back to "the configuration fingerprint differs (a1b2 -> c3d4)".
 std::string describe_difference(const TournamentMeta& stored, const TournamentMeta& wanted);
 
-// The current time as "2026-12-02T12:00:00Z".
-std::string utc_now_iso8601();
-
 }  // namespace kalah::journal

@@ -1,37 +1,17 @@
 #include "arena/report/reports.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <optional>
 #include <type_traits>
 
 #include "arena/report/reporters.h"
 #include "arena/rating/standings.h"
+#include "referee/system/files.h"
 
 namespace kalah::report {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Reports can always be rebuilt from the journal, so a temporary file and a
-// rename (no fsync) are enough to never leave a half-written one behind.
-std::optional<std::string> write_file(const fs::path& path, const std::string& content) {
-  fs::path temporary = path;
-  temporary += ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return temporary.string() + ": cannot create: " + std::strerror(errno);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) return temporary.string() + ": cannot write: " + std::strerror(errno);
-  }
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) return path.string() + ": cannot replace: " + ec.message();
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -52,7 +32,10 @@ Expected<std::vector<std::string>> write_all_reports(const fs::path& dir, const 
   static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(reporters)>);
   std::vector<std::string> written;
   for (std::size_t i = 0; i < std::size(kReportFiles); ++i) {
-    if (std::optional<std::string> error = write_file(dir / kReportFiles[i], reporters[i]())) return Error{*error};
+    // Reports can always be rebuilt from the journal: no fsync.
+    if (std::optional<std::string> error =
+            system::write_file_atomically(dir / kReportFiles[i], reporters[i](), system::Durability::Rebuildable))
+      return Error{*error};
     written.push_back(kReportFiles[i]);
   }
   return written;

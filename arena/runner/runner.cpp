@@ -1,7 +1,5 @@
 #include "arena/runner/runner.h"
 
-#include <signal.h>
-
 #include <iterator>
 #include <map>
 #include <memory>
@@ -93,11 +91,9 @@ RunResult Runner::run(int concurrency) {
 void Runner::interrupt() {
   std::lock_guard lock(mutex_);
   stop_ = true;
-  // Each engine leads its own process group: kill the groups of the games in
-  // flight so their reads end at once; the workers then reap them.
-  for (Player* p : active_) {
-    if (p->pid() > 0) ::kill(-p->pid(), SIGKILL);
-  }
+  // The players of the games in flight give up at once (an engine is killed through its own
+  // pidfd, never by a pid that may have been reused); the workers then reap them.
+  for (Player* p : active_) p->abort();
 }
 
 }  // namespace kalah::arena

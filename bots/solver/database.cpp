@@ -1,6 +1,5 @@
 #include "bots/solver/database.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +12,7 @@
 
 #include "bots/solver/board.h"
 #include "bots/solver/dispatch.h"
+#include "referee/system/files.h"
 
 namespace kalah::solver {
 namespace {
@@ -355,30 +355,19 @@ bool Database::save(const std::filesystem::path& file) const {
   std::vector<std::uint64_t> sums(levels + 1);
   for (int k = 0; k <= levels; ++k)
     sums[k] = checksum(data_.get() + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
-  // Write beside the target and rename, so that a reader never sees half a file.
-  const std::filesystem::path tmp = file.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(&h), sizeof h);
-    out.write(reinterpret_cast<const char*>(sums.data()), static_cast<std::streamsize>(sums.size() * 8));
-    out.write(reinterpret_cast<const char*>(data_.get()), static_cast<std::streamsize>(h.entries));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::filesystem::remove(tmp, ec);
-      return false;
-    }
-  }
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  // Beside the target and renamed, so that a reader (another solver process) never sees half a file.
+  const std::string_view parts[] = {
+      {reinterpret_cast<const char*>(&h), sizeof h},
+      {reinterpret_cast<const char*>(sums.data()), sums.size() * 8},
+      {reinterpret_cast<const char*>(data_.get()), static_cast<std::size_t>(h.entries)},
+  };
+  // No fsync: a database lost to a power cut is rebuilt (and a damaged one fails its checksums).
+  return !system::write_file_atomically(file, parts, system::Durability::Rebuildable);
 }
 
 void Database::load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel) {
   const std::filesystem::path file = dir.empty() ? std::filesystem::path() : file_in(dir);
+  if (!dir.empty()) system::remove_stale_temporaries(dir);  // left by a solver killed while saving
   if (!file.empty()) load(file);
   if (ready() >= target_) return;
   build(threads, cancel);

@@ -1,6 +1,4 @@
 // `referee match`: N games between two engines, one JSON line per game.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +12,7 @@
 #include "referee/process/engine_process.h"
 #include "referee/record/record_json.h"
 #include "referee/rules/opening.h"
+#include "referee/system/executable.h"
 
 namespace kalah::referee_app {
 
@@ -39,20 +38,6 @@ struct MatchOptions {
   std::string comm_log;
 };
 
-// True if `cmd` names an executable file, directly or through PATH.
-bool is_executable(const std::string& cmd) {
-  if (cmd.find('/') != std::string::npos) return ::access(cmd.c_str(), X_OK) == 0 && !std::filesystem::is_directory(cmd);
-  const char* path = std::getenv("PATH");
-  for (std::string_view rest = path ? path : ""; !rest.empty();) {
-    const size_t colon = rest.find(':');
-    const std::string dir(rest.substr(0, colon));
-    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + cmd;
-    if (::access(candidate.c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
-
 EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptions& o) {
   EngineSpec e;
   for (const std::string& token : tokens) {
@@ -71,9 +56,10 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptio
   }
   if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
-  e.cmd = e.cmd_as_written;
-  if (!is_executable(e.cmd_as_written))
-    throw UsageError("engine '" + e.name + "': '" + e.cmd_as_written + "' is not an executable file");
+  Expected<std::filesystem::path> found =
+      system::find_executable(e.cmd_as_written, system::path_variable(), std::filesystem::current_path());
+  if (!found) throw UsageError("engine '" + e.name + "': " + found.error());
+  e.cmd = *found;
   e.comm_log = o.comm_log;
   return e;
 }

@@ -50,9 +50,19 @@ int ProcessPlayer::read(Deadline deadline) {
   return static_cast<int>(status);
 }
 
+void ProcessPlayer::abort() {
+  std::lock_guard lock(kill_switch_mutex_);
+  kill_switch_.fire();
+}
+
+void ProcessPlayer::set_kill_switch(process::KillSwitch kill_switch) {
+  std::lock_guard lock(kill_switch_mutex_);
+  kill_switch_ = std::move(kill_switch);
+}
+
 void ProcessPlayer::stop() {
   if (!process_) return;
-  pid_ = -1;
+  set_kill_switch({});
   if (spec_.protocol == Protocol::Kep) log('>', "quit");
   process_->shutdown(spec_.quit_grace);
   process_.reset();
@@ -60,7 +70,7 @@ void ProcessPlayer::stop() {
 }
 
 void ProcessPlayer::kill_now() {
-  pid_ = -1;
+  set_kill_switch({});
   if (process_) process_->kill();
   process_.reset();
 }
@@ -94,7 +104,7 @@ std::optional<Fault> ProcessPlayer::spawn() {
   auto spawned = process::EngineProcess::spawn(spawn);
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return Fault{Termination::Startup, error->message};
   process_ = std::move(std::get<std::unique_ptr<process::EngineProcess>>(spawned));
-  pid_ = process_->pid();
+  set_kill_switch(process_->kill_switch());
   return std::nullopt;
 }
 

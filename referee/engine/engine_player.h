@@ -3,7 +3,7 @@
 // down (quit, grace period, SIGKILL to its process group) when destroyed.
 #pragma once
 
-#include <atomic>
+#include <mutex>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -13,11 +13,9 @@
 #include <vector>
 
 #include "referee/engine/engine_spec.h"
+#include "referee/process/engine_process.h"
 #include "referee/game/player.h"
 
-namespace kalah::process {
-class EngineProcess;
-}
 
 namespace kalah {
 
@@ -30,7 +28,7 @@ class ProcessPlayer : public Player {
 
   const std::string& name() const override { return spec_.name; }
   void forfeited() override;
-  int pid() const override { return pid_; }
+  void abort() override;
 
   // Quits the engine (grace period, then SIGKILL to its group); the next game restarts it.
   void stop();
@@ -58,8 +56,11 @@ class ProcessPlayer : public Player {
   std::string line_;  // reused read buffer
 
  private:
+  void set_kill_switch(process::KillSwitch kill_switch);
+
   std::FILE* comm_log_ = nullptr;
-  std::atomic<int> pid_{-1};
+  std::mutex kill_switch_mutex_;  // abort() runs on another thread than everything else
+  process::KillSwitch kill_switch_;
   int starts_ = 0;
 };
 

@@ -3,20 +3,12 @@
 #include <array>
 #include <cassert>
 #include <chrono>
-#include <ctime>
+
+#include "referee/system/utc_time.h"
 
 namespace kalah {
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string legal_list(const Variant& v, const Position& p) {
   std::string s;
@@ -41,7 +33,7 @@ class Game {
     record_.north = north.name();
     record_.variant = s.variant;
     record_.opening = s.opening;
-    record_.started_at = utc_now();
+    record_.started_at = system::utc_now_iso8601();
     clock_ms_ = {static_cast<double>(s.time.base_ms), static_cast<double>(s.time.base_ms)};
     pos_ = start_position(s.variant);
   }

@@ -39,8 +39,9 @@ class Player {
   virtual void forfeited() {}
   // The game is over (after forfeited(), if it forfeited); `moves` are all its moves.
   virtual void game_over(const std::vector<Move>& /*moves*/) {}
-  // The process id of the engine behind this player, or -1 (safe from any thread).
-  virtual int pid() const { return -1; }
+  // Ends the player's part in the game now, from any thread (an interrupted run): a move being
+  // awaited comes back at once as a fault. The game is abandoned, not recorded.
+  virtual void abort() {}
 };
 
 }  // namespace kalah

@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <utility>
 #include <span>
 
 #include <boost/asio/io_context.hpp>
@@ -558,6 +559,30 @@ void EngineProcess::shutdown(std::chrono::milliseconds grace) { impl_->shutdown(
 void EngineProcess::kill() {
   impl_->kill();
   impl_->close_pipes();
+}
+
+KillSwitch EngineProcess::kill_switch() const {
+  // Safe: while the leader is unreaped (no exit recorded yet) its pid cannot have been reused.
+  if (impl_->exit || impl_->pid <= 0) return KillSwitch();
+  return KillSwitch(static_cast<int>(::syscall(SYS_pidfd_open, impl_->pid, 0)));
+}
+
+KillSwitch::KillSwitch(KillSwitch&& other) noexcept : pidfd_(std::exchange(other.pidfd_, -1)) {}
+
+KillSwitch& KillSwitch::operator=(KillSwitch&& other) noexcept {
+  if (this != &other) {
+    if (pidfd_ >= 0) ::close(pidfd_);
+    pidfd_ = std::exchange(other.pidfd_, -1);
+  }
+  return *this;
+}
+
+KillSwitch::~KillSwitch() {
+  if (pidfd_ >= 0) ::close(pidfd_);
+}
+
+void KillSwitch::fire() const {
+  if (pidfd_ >= 0) ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
 }
 
 bool become_subreaper() { return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0; }

@@ -75,6 +75,27 @@ struct ExitInfo {
   friend bool operator==(const ExitInfo&, const ExitInfo&) = default;
 };
 
+// Kills one engine from any thread. It holds a pidfd of its own for the engine's leader, and a pidfd
+// names that one process: once the engine has been reaped and its pid reused, fire() signals nobody
+// (the kernel answers ESRCH) instead of a stranger. The SIGKILL ends the leader; the thread that owns
+// the EngineProcess then sees the exit and kills and reaps the rest of the group, as after a crash.
+class KillSwitch {
+ public:
+  KillSwitch() = default;  // fires at nothing
+  KillSwitch(KillSwitch&& other) noexcept;
+  KillSwitch& operator=(KillSwitch&& other) noexcept;
+  KillSwitch(const KillSwitch&) = delete;
+  KillSwitch& operator=(const KillSwitch&) = delete;
+  ~KillSwitch();
+
+  void fire() const;
+
+ private:
+  friend class EngineProcess;
+  explicit KillSwitch(int pidfd) : pidfd_(pidfd) {}
+  int pidfd_ = -1;
+};
+
 class EngineProcess {
  public:
   // Starts the engine with stdin/stdout on pipes and stderr sent to the log (never left unread). The
@@ -116,6 +137,10 @@ class EngineProcess {
 
   // SIGKILL the whole process group now and reap. Idempotent.
   void kill();
+
+  // A switch that kills this engine from another thread (the signal thread interrupting a run)
+  // while this object's owner is blocked in a read. Empty once the engine has been reaped.
+  KillSwitch kill_switch() const;
 
  private:
   struct Impl;

@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "referee/system/executable.h"
+
 namespace kalah::process::detail {
 
 namespace {
@@ -28,33 +30,6 @@ int lift_above_stdio(int fd) {
   ::close(fd);
   errno = err;
   return lifted;
-}
-
-// Why `path` cannot be executed, or nullopt if it can.
-std::optional<SpawnError> check_executable(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    const int err = errno;
-    if (err == ENOENT) return SpawnError{fmt::format("engine executable '{}' not found", path), err};
-    return error_from_errno(fmt::format("cannot access engine executable '{}'", path), err);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return SpawnError{fmt::format("engine executable '{}' is a directory", path), EISDIR};
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return SpawnError{fmt::format("engine executable '{}' is not a regular file", path), EACCES};
-  }
-  if (::access(path.c_str(), X_OK) != 0) {
-    return SpawnError{
-        fmt::format("engine executable '{}' is not executable (no execute permission)", path), EACCES};
-  }
-  return std::nullopt;
-}
-
-std::string make_absolute(const std::string& path) {
-  std::error_code ec;
-  auto abs = std::filesystem::absolute(path, ec);
-  return ec ? path : abs.string();
 }
 
 }  // namespace
@@ -85,26 +60,12 @@ std::variant<Pipe, SpawnError> make_pipe() {
 }
 
 std::variant<std::string, SpawnError> resolve_executable(std::string_view command) {
-  if (command.empty()) return SpawnError{"empty engine command", EINVAL};
-  const std::string cmd(command);
-  if (cmd.find('/') != std::string::npos) {
-    const std::string path = make_absolute(cmd);
-    if (auto err = check_executable(path)) return *err;
-    return path;
-  }
-  // Like execvp: each PATH entry in turn; an empty entry means the working directory.
-  const char* env = std::getenv("PATH");
-  const std::string search = env ? env : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= search.size()) {
-    std::size_t end = search.find(':', start);
-    if (end == std::string::npos) end = search.size();
-    const std::string dir = search.substr(start, end - start);
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + cmd;
-    if (!check_executable(candidate)) return make_absolute(candidate);
-    start = end + 1;
-  }
-  return SpawnError{fmt::format("engine executable '{}' not found in PATH", cmd), ENOENT};
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  if (ec) return SpawnError{"cannot read the working directory: " + ec.message(), ec.value()};
+  Expected<std::filesystem::path> found = system::find_executable(command, system::path_variable(), cwd);
+  if (!found) return SpawnError{"engine executable " + found.error()};
+  return found->string();
 }
 
 std::optional<SpawnError> check_working_dir(const std::string& dir) {

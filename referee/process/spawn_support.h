@@ -40,8 +40,9 @@ struct Pipe {
 // (an arena started with a closed stdio) would be clobbered by the dup2 calls that set up the child's stdio.
 std::variant<Pipe, SpawnError> make_pipe();
 
-// `command` with a '/' is taken relative to the arena's working directory; a bare name is searched in
-// PATH. The result is absolute, so that the child's chdir to working_dir cannot change its meaning.
+// The program `command` names, found by system::find_executable against the arena's working
+// directory and PATH. The result is absolute, so that the child's chdir to working_dir cannot change
+// its meaning.
 std::variant<std::string, SpawnError> resolve_executable(std::string_view command);
 
 std::optional<SpawnError> check_working_dir(const std::string& dir);
