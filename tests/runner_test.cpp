@@ -22,6 +22,7 @@
 #include "arena/journal/journal.h"
 #include "arena/runner/runner.h"
 #include "arena/schedule/schedule.h"
+#include "tests/temp_dir.h"
 
 namespace kalah::arena {
 namespace {
@@ -96,13 +97,6 @@ PlayerFactory scripted(Ledger& ledger, const std::string& forfeiter = "") {
 
 class RunnerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("kalah-runner-test-" + std::to_string(::getpid())) / info->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_.parent_path()); }
 
   // A round robin of `engines` engines (commands are never started: the players are scripted).
   Config round_robin(int engines, int rounds, int concurrency) const {
@@ -124,7 +118,8 @@ class RunnerTest : public ::testing::Test {
     return std::move(opened).value();
   }
 
-  fs::path dir_;
+  test::TempDir temp_{"kalah-runner-test"};
+  const fs::path& dir_ = temp_.path();
 };
 
 TEST_F(RunnerTest, PlaysEveryGameOnceAndJournalsItBeforeReportingIt) {

@@ -15,6 +15,7 @@
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
 #include "referee/system/utc_time.h"
+#include "tests/temp_dir.h"
 
 namespace kalah::system {
 namespace {
@@ -23,13 +24,6 @@ namespace fs = std::filesystem;
 
 class SystemTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("kalah-system-test-" + std::to_string(::getpid())) / info->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_.parent_path()); }
 
   // Every name in the test's folder.
   std::set<std::string> names() const {
@@ -59,7 +53,8 @@ class SystemTest : public ::testing::Test {
     return host.empty() ? "localhost" : host;
   }
 
-  fs::path dir_;
+  test::TempDir temp_{"kalah-system-test"};
+  const fs::path& dir_ = temp_.path();
 };
 
 // ---- atomic replacement
