@@ -222,13 +222,8 @@ std::string crosstable(const Standings& s) {
   out += "</tr></thead><tbody>\n";
   for (std::size_t r = 0; r < s.engines.size(); ++r) {
     out += "<tr><th class=\"name\">" + html_escape(s.engines[r].name) + "</th>";
-    for (std::size_t c = 0; c < s.engines.size(); ++c) {
-      const CrossCell& cell = s.crosstable[r][c];
-      if (r == c)
-        out += "<td class=\"self\"></td>";
-      else
-        out += "<td>" + (cell.games ? fixed(cell.points, 1) + "/" + std::to_string(cell.games) : "") + "</td>";
-    }
+    for (std::size_t c = 0; c < s.engines.size(); ++c)
+      out += r == c ? "<td class=\"self\"></td>" : "<td>" + cross_points(s.crosstable[r][c]) + "</td>";
     out += "</tr>\n";
   }
   return out + "</tbody></table>\n";

@@ -28,15 +28,8 @@ void crosstable(std::string& out, const Standings& s) {
   out += "\n";
   for (std::size_t r = 0; r < s.engines.size(); ++r) {
     out += "| " + markdown_escape(s.engines[r].name) + " |";
-    for (std::size_t c = 0; c < s.engines.size(); ++c) {
-      const CrossCell& cell = s.crosstable[r][c];
-      if (r == c)
-        out += " · |";
-      else if (cell.games == 0)
-        out += "  |";
-      else
-        out += " " + fixed(cell.points, 1) + "/" + std::to_string(cell.games) + " |";
-    }
+    for (std::size_t c = 0; c < s.engines.size(); ++c)
+      out += " " + (r == c ? std::string("·") : cross_points(s.crosstable[r][c])) + " |";
     out += "\n";
   }
 }

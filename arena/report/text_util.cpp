@@ -63,4 +63,8 @@ std::string csv_field(std::string_view text) {
 
 std::string elo_with_ci(double elo, double ci95) { return signed_fixed(elo, 1) + " ± " + fixed(ci95, 1); }
 
+std::string cross_points(const rating::CrossCell& cell) {
+  return cell.games > 0 ? fixed(cell.points, 1) + "/" + std::to_string(cell.games) : "";
+}
+
 }  // namespace kalah::report

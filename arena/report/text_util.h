@@ -21,4 +21,7 @@ std::string csv_field(std::string_view text);        // quoted when it holds , "
 // "+95.4 ± 30.2"
 std::string elo_with_ci(double elo, double ci95);
 
+// A crosstable cell: "3.5/6" (points of the row engine / games), "" when they did not meet.
+std::string cross_points(const rating::CrossCell& cell);
+
 }  // namespace kalah::report
