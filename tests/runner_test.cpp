@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -22,6 +23,7 @@
 #include "arena/journal/journal.h"
 #include "arena/runner/runner.h"
 #include "arena/schedule/schedule.h"
+#include "referee/system/files.h"
 #include "tests/temp_dir.h"
 
 namespace kalah::arena {
@@ -260,7 +262,8 @@ TEST_F(RunnerTest, FlowWritesReportsAndResumes) {
   FlowOptions options;
   options.players = scripted(ledger);
   options.watch_signals = false;
-  std::FILE* quiet = std::fopen("/dev/null", "w");
+  const fs::path printed = dir_ / "printed.txt";
+  std::FILE* quiet = std::fopen(printed.c_str(), "w");
   ASSERT_NE(quiet, nullptr);
 
   Expected<int> first = play_schedule(config, options, quiet);
@@ -279,6 +282,19 @@ TEST_F(RunnerTest, FlowWritesReportsAndResumes) {
   ASSERT_TRUE(stored.ok()) << stored.error();
   EXPECT_EQ(stored->games.size(), 12u);
   std::fclose(quiet);
+
+  // What operators (and their scripts) read off a terminal-less run: the header, the progress line
+  // (docs/FORMATS.md pins its shape), the results line; the resumed run says all was done.
+  std::string text;
+  ASSERT_FALSE(system::read_file(printed, text));
+  const std::regex header(R"(rr: round-robin 3 engines, 12 games \(0 done\), pits=6 seeds=4 [^\n]*, 1\+0, concurrency 2\n)");
+  const std::regex progress(R"(\ngames 12/12 \| [0-9.]+ games/s \| elapsed \d+m\d\ds \| eta [^|]+ \| leader e\d \([0-9.]+ pts\)\n)");
+  const std::regex results(R"(\nresults: [^\n]*/rr/ \(standings.md, standings.json, standings.csv, games.pgn, report.html\)\n)");
+  const std::regex resumed(R"(rr: round-robin 3 engines, 12 games \(12 done\))");
+  EXPECT_TRUE(std::regex_search(text, header)) << text;
+  EXPECT_TRUE(std::regex_search(text, progress)) << text;
+  EXPECT_TRUE(std::regex_search(text, results)) << text;
+  EXPECT_TRUE(std::regex_search(text, resumed)) << text;
 }
 
 }  // namespace
