@@ -10,7 +10,7 @@
 namespace kalah::arena {
 namespace {
 
-// A TOML basic string: TOML's escapes (\" \\ \n \t \uXXXX ...) are JSON's.
+// A TOML basic string: TOML's escapes (quote, backslash, \n, \t, \u and four hex digits ...) are JSON's.
 std::string toml_string(std::string_view text) {
   std::string out;
   append_json_string(out, text);

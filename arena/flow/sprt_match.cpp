@@ -54,8 +54,10 @@ std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) 
 }
 
 // Replaces `dir`/sprt.json atomically: readers see the old file or the new one, never half of one.
+// No fsync: like the reports it is computed from the journal again when the match resumes, and it is
+// written after every pair, under the runner's lock.
 std::string write_sprt_json(const fs::path& dir, const std::string& text) {
-  return system::write_file_atomically(dir / kSprtFile, text).value_or("");
+  return system::write_file_atomically(dir / kSprtFile, text, system::Durability::Rebuildable).value_or("");
 }
 
 std::string outcome_sentence(const Config& config, const SprtStatus& s) {
