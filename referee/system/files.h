@@ -43,7 +43,7 @@ std::optional<std::string> sync_directory(const std::filesystem::path& dir);
 // How hard write_file_atomically works to make the new file survive a power cut.
 enum class Durability {
   Durable,      // fsync the file and its directory: the journal's meta file
-  Rebuildable,  // only the rename: reports, which can be written again from the journal
+  Rebuildable,  // only the rename: what can be computed again (reports, sprt.json, solver databases)
 };
 
 // Replaces `path` atomically with `parts`, written one after the other: readers see the old file or
