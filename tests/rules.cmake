@@ -3,4 +3,4 @@ kalah_add_test(rules_test
           ${CMAKE_CURRENT_SOURCE_DIR}/rules_property_test.cpp
           ${CMAKE_CURRENT_SOURCE_DIR}/rules_vectors_test.cpp
   LIBS kalah_rules Boost::json)
-target_compile_definitions(rules_test PRIVATE KALAH_SHARED_DATA="${KALAH_TEST_DATA}")
+target_compile_definitions(rules_test PRIVATE KALAH_TEST_DATA="${KALAH_TEST_DATA}")

@@ -14,7 +14,7 @@ namespace {
 namespace json = boost::json;
 
 TEST(RulesVectors, IndependentImplementationAgreesOnEveryGame) {
-  const std::string path = std::string(KALAH_SHARED_DATA) + "/rules-vectors.jsonl";
+  const std::string path = std::string(KALAH_TEST_DATA) + "/rules-vectors.jsonl";
   std::ifstream in(path);
   ASSERT_TRUE(in) << "cannot read " << path;
   std::string line;

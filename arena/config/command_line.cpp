@@ -2,10 +2,9 @@
 
 #include <fmt/core.h>
 
-#include <sstream>
-
 #include "referee/game/time_control.h"
 #include "referee/record/json_text.h"
+#include "referee/rules/words.h"
 
 namespace kalah::arena {
 namespace {
@@ -20,16 +19,10 @@ std::string toml_string(std::string_view text) {
 // A number as TOML reads it back exactly.
 std::string toml_number(double x) { return fmt::format("{}", x); }
 
-std::vector<std::string> split_words(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
 
 Expected<std::string> engine_toml(const std::string& name, const std::string& command,
                                   const std::vector<std::string>& options, const char* which) {
-  const std::vector<std::string> words = split_words(command);
+  const std::vector<std::string_view> words = split_words(command);
   if (words.empty()) return Error{fmt::format("--{} needs a command", which)};
   std::string t = fmt::format("[[engine]]\nname = {}\ncmd = {}\n", toml_string(name), toml_string(words[0]));
   if (words.size() > 1) {
@@ -60,9 +53,10 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
     Expected<Variant> v = parse_variant(o.variant);
     if (!v) return Error{"--variant: " + v.error()};
     t += "[variant]\n";
-    for (const std::string& kv : split_words(to_string(v.value()))) {
+    const std::string keys = to_string(v.value());  // "pits=6 seeds=4 capture=standard ..."
+    for (std::string_view kv : split_words(keys)) {
       const std::size_t eq = kv.find('=');
-      const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+      const std::string key(kv.substr(0, eq)), value(kv.substr(eq + 1));
       const bool numeric = key == "pits" || key == "seeds";
       t += fmt::format("{} = {}\n", key, numeric ? value : toml_string(value));
     }

@@ -353,18 +353,12 @@ std::vector<kep::OptionDecl> AlphaBetaBot::options() const {
 }
 
 bool AlphaBetaBot::set_option(const std::string& name, const std::string& value) {
-  long long v = 0;
-  try {
-    size_t used = 0;
-    v = std::stoll(value, &used);
-    if (used != value.size()) return false;
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (name == "Hash" && v >= 1 && v <= 4096) {
-    settings_.hash_mb = static_cast<int>(v);
-  } else if (name == "Depth" && v >= 1 && v <= kMaxDepth) {
-    settings_.max_depth = static_cast<int>(v);
+  const std::optional<long long> v = bot::integer_value(value);
+  if (!v) return false;
+  if (name == "Hash" && *v >= 1 && *v <= 4096) {
+    settings_.hash_mb = static_cast<int>(*v);
+  } else if (name == "Depth" && *v >= 1 && *v <= kMaxDepth) {
+    settings_.max_depth = static_cast<int>(*v);
   } else {
     return false;
   }
@@ -374,11 +368,11 @@ bool AlphaBetaBot::set_option(const std::string& name, const std::string& value)
 
 void AlphaBetaBot::new_game(const Variant& v) {
   // The table is built here, not in the first `go`, whose clock is running.
-  if (!bot::ensure_search(search_, variant_, v, settings_)) search_->clear_table();
+  if (!ensure_search(v)) search_->clear_table();
 }
 
 Move AlphaBetaBot::choose(const bot::SearchContext& context) {
-  bot::ensure_search(search_, variant_, context.variant, settings_);
+  ensure_search(context.variant);
   Limits limits;
   limits.stop = &context.stop;
   limits.depth = context.limits.depth;

@@ -143,21 +143,13 @@ class Search {
   bool horizon_ = false;  // a depth-limited value entered the current subtree
 };
 
-class AlphaBetaBot : public bot::Bot {
+class AlphaBetaBot : public bot::SearchBot<Search, Settings> {
  public:
   std::string name() const override { return "kalah-alphabeta"; }
   std::vector<kep::OptionDecl> options() const override;
   bool set_option(const std::string& name, const std::string& value) override;
   void new_game(const Variant& v) override;
   Move choose(const bot::SearchContext& context) override;
-
-  const Settings& settings() const { return settings_; }
-  Settings& settings() { return settings_; }
-
- private:
-  Settings settings_;
-  std::optional<Search> search_;
-  Variant variant_;
 };
 
 }  // namespace kalah::alphabeta

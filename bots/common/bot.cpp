@@ -1,5 +1,7 @@
 #include "bots/common/bot.h"
 
+#include <charconv>
+
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -150,6 +152,13 @@ std::vector<kep::OptionDecl> SeededBot::options() const {
   return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};
 }
 
+std::optional<long long> integer_value(std::string_view text) {
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
 bool SeededBot::set_option(const std::string& name, const std::string& value) {
   if (name != "Seed") return false;
   try {
@@ -168,6 +177,8 @@ int run(Bot& bot, std::FILE* in, std::FILE* out) {
   Loop loop(bot, in, out);
   return loop.run();
 }
+
+int main(Bot& bot, int argc, char** argv) { return apply_arguments(bot, argc, argv) ? run(bot) : 2; }
 
 bool apply_arguments(Bot& bot, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {

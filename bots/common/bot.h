@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "referee/protocol/protocol.h"
@@ -48,15 +49,30 @@ class Bot {
   virtual Move choose(const SearchContext& context) = 0;
 };
 
-// A bot's search object, (re)built for `wanted` when there is none or the
-// variant changed (its tables are sized for one variant). Returns whether it was built.
+// A bot that owns a search object built from its Settings for one variant at a time (the
+// search's tables are sized for the variant): alpha-beta and MCTS.
 template <class Search, class Settings>
-bool ensure_search(std::optional<Search>& search, Variant& current, const Variant& wanted, const Settings& settings) {
-  if (search && current == wanted) return false;
-  current = wanted;
-  search.emplace(wanted, settings);
-  return true;
-}
+class SearchBot : public Bot {
+ public:
+  const Settings& settings() const { return settings_; }
+  Settings& settings() { return settings_; }
+
+ protected:
+  // Builds the search for `wanted` when there is none or the variant changed; returns whether it
+  // was built. Changing a setting resets search_ so that the next call rebuilds it.
+  bool ensure_search(const Variant& wanted) {
+    if (search_ && variant_ == wanted) return false;
+    variant_ = wanted;
+    search_.emplace(wanted, settings_);
+    return true;
+  }
+
+  Settings settings_;
+  std::optional<Search> search_;
+
+ private:
+  Variant variant_;
+};
 
 // A bot whose only option is `Seed`, driving its random generator (random, greedy).
 class SeededBot : public Bot {
@@ -72,11 +88,17 @@ class SeededBot : public Bot {
   std::mt19937_64 rng_{1};
 };
 
+// An option value that must be a whole number (a spin option), nothing around it; nullopt otherwise.
+std::optional<long long> integer_value(std::string_view text);
+
 // Runs the protocol on in/out until `quit` or end of input. Returns the exit code.
 int run(Bot& bot, std::FILE* in = stdin, std::FILE* out = stdout);
 
 // Reads "--name value" pairs common to all bots from argv and applies them as
 // options (e.g. "--seed 7" sets option Seed). Returns false and prints usage on error.
 bool apply_arguments(Bot& bot, int argc, char** argv);
+
+// A bot's whole main(): apply_arguments, then run() on stdin/stdout. Exit code 2 for a bad argument.
+int main(Bot& bot, int argc, char** argv);
 
 }  // namespace kalah::bot

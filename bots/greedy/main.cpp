@@ -35,6 +35,5 @@ class GreedyBot : public kalah::bot::SeededBot {
 
 int main(int argc, char** argv) {
   GreedyBot bot;
-  if (!kalah::bot::apply_arguments(bot, argc, argv)) return 2;
-  return kalah::bot::run(bot);
+  return kalah::bot::main(bot, argc, argv);
 }

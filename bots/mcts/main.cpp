@@ -3,6 +3,5 @@
 
 int main(int argc, char** argv) {
   kalah::mcts::MctsBot bot;
-  if (!kalah::bot::apply_arguments(bot, argc, argv)) return 2;
-  return kalah::bot::run(bot);
+  return kalah::bot::main(bot, argc, argv);
 }

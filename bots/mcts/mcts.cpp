@@ -212,22 +212,16 @@ bool MctsBot::set_option(const std::string& name, const std::string& value) {
     search_.reset();
     return true;
   }
-  long long v = 0;
-  try {
-    size_t used = 0;
-    v = std::stoll(value, &used);
-    if (used != value.size()) return false;
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (name == "Exploration" && v >= 0 && v <= 1000) {
-    settings_.exploration = static_cast<double>(v) / 100;
-  } else if (name == "Playouts" && v >= 1 && v <= 1000) {
-    settings_.playouts = static_cast<int>(v);
-  } else if (name == "Seed" && v >= 0 && v <= 2147483647) {
-    settings_.seed = static_cast<unsigned long long>(v);
-  } else if (name == "Memory" && v >= 1 && v <= 4096) {
-    settings_.memory_mb = static_cast<int>(v);
+  const std::optional<long long> v = bot::integer_value(value);
+  if (!v) return false;
+  if (name == "Exploration" && *v >= 0 && *v <= 1000) {
+    settings_.exploration = static_cast<double>(*v) / 100;
+  } else if (name == "Playouts" && *v >= 1 && *v <= 1000) {
+    settings_.playouts = static_cast<int>(*v);
+  } else if (name == "Seed" && *v >= 0 && *v <= 2147483647) {
+    settings_.seed = static_cast<unsigned long long>(*v);
+  } else if (name == "Memory" && *v >= 1 && *v <= 4096) {
+    settings_.memory_mb = static_cast<int>(*v);
   } else {
     return false;
   }
@@ -235,10 +229,10 @@ bool MctsBot::set_option(const std::string& name, const std::string& value) {
   return true;
 }
 
-void MctsBot::new_game(const Variant& v) { bot::ensure_search(search_, variant_, v, settings_); }
+void MctsBot::new_game(const Variant& v) { ensure_search(v); }
 
 Move MctsBot::choose(const bot::SearchContext& context) {
-  bot::ensure_search(search_, variant_, context.variant, settings_);
+  ensure_search(context.variant);
   Limits limits;
   limits.stop = &context.stop;
   limits.playouts = context.limits.nodes;

@@ -84,20 +84,13 @@ class Search {
   int max_depth_ = 0;
 };
 
-class MctsBot : public bot::Bot {
+class MctsBot : public bot::SearchBot<Search, Settings> {
  public:
   std::string name() const override { return "kalah-mcts"; }
   std::vector<kep::OptionDecl> options() const override;
   bool set_option(const std::string& name, const std::string& value) override;
   void new_game(const Variant& v) override;
   Move choose(const bot::SearchContext& context) override;
-
-  Settings& settings() { return settings_; }
-
- private:
-  Settings settings_;
-  std::optional<Search> search_;
-  Variant variant_;
 };
 
 }  // namespace kalah::mcts

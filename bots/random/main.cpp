@@ -19,6 +19,5 @@ class RandomBot : public kalah::bot::SeededBot {
 
 int main(int argc, char** argv) {
   RandomBot bot;
-  if (!kalah::bot::apply_arguments(bot, argc, argv)) return 2;
-  return kalah::bot::run(bot);
+  return kalah::bot::main(bot, argc, argv);
 }

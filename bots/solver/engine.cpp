@@ -10,15 +10,10 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 bool parse_size(const std::string& text, long long lo, long long hi, long long& out) {
-  try {
-    size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used != text.size() || v < lo || v > hi) return false;
-    out = v;
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
+  const std::optional<long long> v = bot::integer_value(text);
+  if (!v || *v < lo || *v > hi) return false;
+  out = *v;
+  return true;
 }
 
 long long ms_since(Clock::time_point t) {

@@ -2,22 +2,15 @@
 
 #include <charconv>
 
+#include "referee/rules/words.h"
+
 namespace kalah::kep {
 namespace {
 
-// Splits a line into words at runs of spaces and tabs.
+// The words of a line (split_words), indexable past the end, with the rest of the line from a word.
 class Words {
  public:
-  explicit Words(std::string_view line) {
-    size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-      size_t j = i;
-      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-      if (j > i) words_.push_back(line.substr(i, j - i));
-      i = j;
-    }
-  }
+  explicit Words(std::string_view line) : words_(split_words(line)) {}
   size_t size() const { return words_.size(); }
   std::string_view operator[](size_t i) const { return i < words_.size() ? words_[i] : std::string_view{}; }
   // Everything from word i to the end of the line, as written.

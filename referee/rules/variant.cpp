@@ -4,21 +4,10 @@
 #include <set>
 #include <vector>
 
+#include "referee/rules/words.h"
+
 namespace kalah {
 namespace {
-
-std::vector<std::string_view> split_whitespace(std::string_view text) {
-  std::vector<std::string_view> tokens;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < text.size() && text[j] != ' ' && text[j] != '\t') ++j;
-    if (j > i) tokens.push_back(text.substr(i, j - i));
-    i = j;
-  }
-  return tokens;
-}
 
 bool parse_int(std::string_view s, int lo, int hi, int& out) {
   int value = 0;
@@ -49,7 +38,7 @@ std::string to_string(const Variant& v) {
 Expected<Variant> parse_variant(std::string_view text) {
   Variant v;
   std::set<std::string_view> seen;
-  for (std::string_view token : split_whitespace(text)) {
+  for (std::string_view token : split_words(text)) {
     size_t eq = token.find('=');
     if (eq == std::string_view::npos)
       return Error{"variant token '" + std::string(token) + "' is not key=value"};
