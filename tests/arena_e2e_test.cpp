@@ -18,11 +18,6 @@ namespace {
 
 using e2e::fs::path;
 
-const path kArena = KALAH_BINARY_DIR "/arena";
-const path kRandom = KALAH_BINARY_DIR "/bots/kalah-random";
-const path kGreedy = KALAH_BINARY_DIR "/bots/kalah-greedy";
-const path kMcts = KALAH_BINARY_DIR "/bots/kalah-mcts";
-
 constexpr auto kRunLimit = std::chrono::milliseconds(180000);
 
 struct EngineEntry {
@@ -83,8 +78,8 @@ class ArenaFixture : public ::testing::Test {
 
   TournamentSetup three_bots() {
     TournamentSetup s;
-    s.engines = {{"random", engine(kRandom, 'r'), "options = { Seed = 3 }"},
-                 {"greedy", engine(kGreedy, 'g'), ""},
+    s.engines = {{"random", engine(e2e::kRandom, 'r'), "options = { Seed = 3 }"},
+                 {"greedy", engine(e2e::kGreedy, 'g'), ""},
                  {"random-b", dir_ / (marker_ + "r"), "options = { Seed = 11 }"}};
     return s;
   }
@@ -94,9 +89,9 @@ class ArenaFixture : public ::testing::Test {
     TournamentSetup s;
     s.rounds = 4;
     s.time = "movetime_ms = 20";
-    s.engines = {{"random", engine(kRandom, 'r'), ""},
-                 {"greedy", engine(kGreedy, 'g'), ""},
-                 {"mcts", engine(kMcts, 'm'), ""}};
+    s.engines = {{"random", engine(e2e::kRandom, 'r'), ""},
+                 {"greedy", engine(e2e::kGreedy, 'g'), ""},
+                 {"mcts", engine(e2e::kMcts, 'm'), ""}};
     return s;
   }
 
@@ -121,7 +116,7 @@ class ArenaFixture : public ::testing::Test {
   path journal(const TournamentSetup& s) const { return tournament_dir(s) / "games.jsonl"; }
 
   e2e::RunResult arena(std::vector<std::string> args) {
-    args.insert(args.begin(), kArena.string());
+    args.insert(args.begin(), e2e::kArena.string());
     return e2e::run(args, dir_.path(), kRunLimit);
   }
 
@@ -142,7 +137,7 @@ class ArenaFixture : public ::testing::Test {
 
   // Starts a run in the background and sends `sig` once two games are in the journal.
   e2e::ExitStatus interrupt_after_two_games(const path& config, const TournamentSetup& s, int sig) {
-    e2e::Child child({kArena.string(), "run", config.string()}, dir_ / "bg.out", dir_ / "bg.err");
+    e2e::Child child({e2e::kArena.string(), "run", config.string()}, dir_ / "bg.out", dir_ / "bg.err");
     const auto give_up = e2e::Clock::now() + std::chrono::seconds(120);
     while (read_journal(journal(s)).games.size() < 2 && e2e::Clock::now() < give_up) {
       if (std::optional<e2e::ExitStatus> early = child.poll()) {
@@ -197,8 +192,8 @@ TEST_F(ArenaFixture, MoreEnginesThanAWorkerKeepsAliveStillCompletes) {
   // it must never quit the opponent of the game it is starting.
   TournamentSetup s;
   s.concurrency = 2;
-  s.engines = {{"r1", engine(kRandom, 'r'), "options = { Seed = 1 }"},
-               {"g1", engine(kGreedy, 'g'), "options = { Seed = 1 }"},
+  s.engines = {{"r1", engine(e2e::kRandom, 'r'), "options = { Seed = 1 }"},
+               {"g1", engine(e2e::kGreedy, 'g'), "options = { Seed = 1 }"},
                {"r2", dir_ / (marker_ + "r"), "options = { Seed = 2 }"},
                {"g2", dir_ / (marker_ + "g"), "options = { Seed = 2 }"},
                {"r3", dir_ / (marker_ + "r"), "options = { Seed = 3 }"},
@@ -287,7 +282,7 @@ TEST_F(ArenaFixture, BadConfigsAreOperatorErrorsWithFileLineAndColumn) {
     std::string toml;
     std::string expected;  // a part of the message
   };
-  const path random = engine(kRandom, 'r');
+  const path random = engine(e2e::kRandom, 'r');
   const std::string engines = "\n[[engine]]\nname = \"a\"\ncmd = \"" + random.string() +
                               "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + random.string() + "\"\n";
   const std::string head = "[tournament]\nname = \"bad\"\noutput = \"" + results_.string() + "\"\n";

@@ -33,6 +33,14 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
+// The executables under test and the engines they run, as built.
+inline const fs::path kArena = KALAH_BINARY_DIR "/arena";
+inline const fs::path kReferee = KALAH_BINARY_DIR "/referee";
+inline const fs::path kBadEngine = KALAH_BINARY_DIR "/tests/engines/bad_engine";
+inline const fs::path kRandom = KALAH_BINARY_DIR "/bots/kalah-random";
+inline const fs::path kGreedy = KALAH_BINARY_DIR "/bots/kalah-greedy";
+inline const fs::path kMcts = KALAH_BINARY_DIR "/bots/kalah-mcts";
+
 inline std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;

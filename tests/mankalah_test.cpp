@@ -8,6 +8,7 @@
 
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
+#include "tests/temp_dir.h"
 
 namespace kalah {
 namespace {
@@ -40,13 +41,6 @@ GameSettings manchester_rules() {
   return s;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(Mankalah, AgentPlaysBothSidesWithoutForfeits) {
   for (bool swap : {false, true}) {
     const std::string log = ::testing::TempDir() + "mankalah_" + std::to_string(swap) + ".log";
@@ -58,7 +52,7 @@ TEST(Mankalah, AgentPlaysBothSidesWithoutForfeits) {
       ASSERT_FALSE(rec.forfeit.has_value()) << to_string(rec.forfeit->reason) << ": " << rec.forfeit->detail;
       EXPECT_NE(rec.result, Outcome::Ongoing);
     }
-    const std::string text = read_file(log);
+    const std::string text = test::file_text(log);
     EXPECT_NE(text.find("agent > START;South"), std::string::npos);
     EXPECT_NE(text.find("agent > START;North"), std::string::npos);
     EXPECT_NE(text.find("agent > END"), std::string::npos);
@@ -86,8 +80,8 @@ TEST(Mankalah, TheFirstChangeShowsTheBoardNorthFirst) {
   GameSettings s = manchester_rules();
   s.max_plies = 2;
   play_game(south, *a, s);
-  EXPECT_NE(read_file(log).find("agent > CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU"), std::string::npos)
-      << read_file(log);
+  EXPECT_NE(test::file_text(log).find("agent > CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU"), std::string::npos)
+      << test::file_text(log);
 }
 
 }  // namespace

@@ -26,11 +26,6 @@ namespace {
 namespace json = boost::json;
 using e2e::fs::path;
 
-const path kReferee = KALAH_BINARY_DIR "/referee";
-const path kBadEngine = KALAH_BINARY_DIR "/tests/engines/bad_engine";
-const path kGreedy = KALAH_BINARY_DIR "/bots/kalah-greedy";
-const path kRandom = KALAH_BINARY_DIR "/bots/kalah-random";
-
 // Generous: a misbehaviour costs at most a few deadlines of a fraction of a second each, but the
 // machine may be busy with other builds.
 constexpr auto kMatchLimit = std::chrono::seconds(20);
@@ -40,9 +35,9 @@ class MatchFixture : public ::testing::Test {
  protected:
   MatchFixture()
       : marker_(e2e::unique_marker()),
-        bad_(e2e::copy_executable(kBadEngine, dir_.path(), marker_ + "b")),
-        greedy_(e2e::copy_executable(kGreedy, dir_.path(), marker_ + "g")),
-        random_(e2e::copy_executable(kRandom, dir_.path(), marker_ + "r")),
+        bad_(e2e::copy_executable(e2e::kBadEngine, dir_.path(), marker_ + "b")),
+        greedy_(e2e::copy_executable(e2e::kGreedy, dir_.path(), marker_ + "g")),
+        random_(e2e::copy_executable(e2e::kRandom, dir_.path(), marker_ + "r")),
         out_(dir_ / "games.jsonl") {}
 
   ~MatchFixture() override {
@@ -60,7 +55,7 @@ class MatchFixture : public ::testing::Test {
 
   e2e::RunResult match(const std::vector<std::string>& first, const std::vector<std::string>& second, int games,
                        const std::vector<std::string>& extra) {
-    std::vector<std::string> argv = {kReferee.string(), "match", "--engine"};
+    std::vector<std::string> argv = {e2e::kReferee.string(), "match", "--engine"};
     argv.insert(argv.end(), first.begin(), first.end());
     argv.push_back("--engine");
     argv.insert(argv.end(), second.begin(), second.end());

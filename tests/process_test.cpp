@@ -23,6 +23,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/temp_dir.h"
+
 namespace kalah::process {
 namespace {
 
@@ -144,26 +146,6 @@ int count_open_fds() {
   }
   if (dir) ::closedir(dir);
   return n - 1;  // the directory's own descriptor
-}
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (std::filesystem::temp_directory_path() / "kalah-process-test-XXXXXX").string();
-    path_ = ::mkdtemp(templ.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // ---- values ------------------------------------------------------------------------------------------
@@ -563,19 +545,19 @@ TEST(Process, ChildSeesOnlyStandardDescriptors) {
 }
 
 TEST(Process, WorkingDirectoryAndStderrLog) {
-  TempDir dir;
+  test::TempDir dir("kalah-process-test");
   SpawnSpec spec;
   spec.command = kBadEngine;
   spec.args = {"--print-cwd"};
-  spec.working_dir = dir.path();
-  spec.stderr_log_path = dir.path() + "/engine.log";
+  spec.working_dir = dir.path().string();
+  spec.stderr_log_path = (dir.path() / "engine.log").string();
   auto engine = spawn_ok(spec);
   ASSERT_TRUE(engine);
   const auto infos = handshake(*engine);
   ASSERT_EQ(infos.size(), 1u);
   EXPECT_EQ(infos[0], "cwd " + std::filesystem::canonical(dir.path()).string());
   engine->shutdown(2s);
-  EXPECT_NE(read_file(spec.stderr_log_path).find("bad_engine: started"), std::string::npos);
+  EXPECT_NE(test::file_text(spec.stderr_log_path).find("bad_engine: started"), std::string::npos);
 }
 
 TEST(Process, StderrFloodDoesNotBlockTheEngine) {
@@ -596,15 +578,15 @@ std::string spawn_error(const SpawnSpec& spec) {
 }
 
 TEST(Process, MissingOrNonExecutableFileIsASpawnError) {
-  TempDir dir;
-  const std::string plain = dir.path() + "/plain.txt";
+  test::TempDir dir("kalah-process-test");
+  const std::string plain = (dir.path() / "plain.txt").string();
   std::ofstream(plain) << "not a program\n";
   ::chmod(plain.c_str(), 0644);
 
   SpawnSpec spec;
   spec.command = "/nonexistent/kalah/engine";
   EXPECT_NE(spawn_error(spec).find("'/nonexistent/kalah/engine' not found"), std::string::npos);
-  spec.command = dir.path();
+  spec.command = dir.path().string();
   EXPECT_NE(spawn_error(spec).find("is a directory"), std::string::npos);
   spec.command = plain;
   EXPECT_NE(spawn_error(spec).find("not executable"), std::string::npos);
@@ -622,8 +604,8 @@ TEST(Process, MissingOrNonExecutableFileIsASpawnError) {
 TEST(Process, FailedExecIsASpawnErrorAndLeavesNoZombie) {
   // Passes the checks made before the fork (a regular executable file), fails in execve: the forked
   // child exists and must be reaped by the launcher's error hook.
-  TempDir dir;
-  const std::string bogus = dir.path() + "/bogus";
+  test::TempDir dir("kalah-process-test");
+  const std::string bogus = (dir.path() / "bogus").string();
   std::ofstream(bogus) << "\x01\x02\x03 not an executable format\n";
   ::chmod(bogus.c_str(), 0755);
   SpawnSpec spec;

@@ -1,9 +1,12 @@
-// A fresh directory for one test, removed with everything in it when the test is done.
+// Files in tests: a fresh directory for one test (removed with everything in it when the test is
+// done) and the whole text of a file.
 #pragma once
 
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -30,5 +33,13 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// The whole content of `path` ("" if it cannot be read).
+inline std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 }  // namespace kalah::test

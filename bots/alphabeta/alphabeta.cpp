@@ -379,13 +379,8 @@ Move AlphaBetaBot::choose(const bot::SearchContext& context) {
   limits.nodes = context.limits.nodes;
   limits.time_ms = context.search_time_ms();
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
-    kep::Info info;
-    info.depth = it.depth;
-    info.score = protocol_score(it.score);
-    info.nodes = it.nodes;
-    info.time = it.time_ms;
-    info.pv = it.pv;
-    context.report(info);
+    context.report({.depth = it.depth, .score = protocol_score(it.score), .nodes = it.nodes, .time = it.time_ms,
+                    .pv = it.pv, .text = {}});
   });
   return r.best;
 }

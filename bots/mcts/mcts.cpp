@@ -243,13 +243,9 @@ Move MctsBot::choose(const bot::SearchContext& context) {
     limits.playouts = 1000LL << std::min(*context.limits.depth, 10);
   }
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
-    kep::Info info;
-    info.depth = it.depth;
-    info.score = static_cast<int>(std::lround(it.win_rate * 100));
-    info.nodes = it.playouts;
-    info.time = it.time_ms;
-    info.pv = it.pv;
-    context.report(info);
+    // The score is the win rate in percent.
+    context.report({.depth = it.depth, .score = static_cast<int>(std::lround(it.win_rate * 100)),
+                    .nodes = it.playouts, .time = it.time_ms, .pv = it.pv, .text = {}});
   });
   return r.best;
 }
