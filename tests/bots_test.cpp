@@ -416,27 +416,32 @@ TEST(BotsMcts, SameSeedSameMoves) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(choose(a, v, p, go_nodes(3000)), choose(b, v, p, go_nodes(3000)));
 }
 
-TEST(BotsMcts, OptionsAreValidated) {
-  mcts::MctsBot bot;
-  EXPECT_TRUE(bot.set_option("Exploration", "70"));
-  EXPECT_TRUE(bot.set_option("Playouts", "4"));
-  EXPECT_TRUE(bot.set_option("Policy", "greedy"));
-  EXPECT_FALSE(bot.set_option("Exploration", "0.7"));
-  EXPECT_FALSE(bot.set_option("Playouts", "0"));
-  EXPECT_FALSE(bot.set_option("Policy", "smart"));
-  EXPECT_FALSE(bot.set_option("Hash", "16"));
+// Spin and combo options: good values are taken, bad values and other bots' option names refused.
+TEST(Bots, OptionsAreValidated) {
+  mcts::MctsBot mc;
+  alphabeta::AlphaBetaBot ab;
+  const struct {
+    bot::Bot* bot;
+    const char* name;
+    const char* value;
+    bool taken;
+  } cases[] = {
+      {&mc, "Exploration", "70", true}, {&mc, "Playouts", "4", true},    {&mc, "Policy", "greedy", true},
+      {&mc, "Exploration", "0.7", false}, {&mc, "Playouts", "0", false}, {&mc, "Policy", "smart", false},
+      {&mc, "Hash", "16", false},       {&ab, "Hash", "2", true},        {&ab, "Depth", "4", true},
+      {&ab, "Hash", "0", false},        {&ab, "Depth", "x", false},      {&ab, "Seed", "1", false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.bot->name() + ": " + c.name + "=" + c.value);
+    EXPECT_EQ(c.bot->set_option(c.name, c.value), c.taken);
+  }
   const Variant v;
-  EXPECT_TRUE(is_legal(v, start_position(v), choose(bot, v, start_position(v), go_nodes(100))));
+  EXPECT_TRUE(is_legal(v, start_position(v), choose(mc, v, start_position(v), go_nodes(100))));
 }
 
-TEST(BotsAlphaBeta, OptionsAreValidated) {
+TEST(BotsAlphaBeta, DepthOptionCapsEverySearch) {
   alphabeta::AlphaBetaBot bot;
-  EXPECT_TRUE(bot.set_option("Hash", "2"));
-  EXPECT_TRUE(bot.set_option("Depth", "4"));
-  EXPECT_FALSE(bot.set_option("Hash", "0"));
-  EXPECT_FALSE(bot.set_option("Depth", "x"));
-  EXPECT_FALSE(bot.set_option("Seed", "1"));
-  // Depth caps every search.
+  ASSERT_TRUE(bot.set_option("Depth", "4"));
   const Variant v;
   const Position p = start_position(v);
   std::vector<kep::Info> infos;

@@ -252,21 +252,25 @@ TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
   EXPECT_GE(std::size(kBadCases), 15u);
 }
 
+}  // namespace
+
+// So that a failed comparison of a whole [tournament] table shows its fields (found by gtest
+// through argument-dependent lookup, so it lives in the namespace of TournamentConfig).
+void PrintTo(const TournamentConfig& t, std::ostream* os) {
+  *os << "{name=" << t.name << " type=" << to_string(t.type) << " rounds=" << t.rounds
+      << " concurrency=" << t.concurrency << " seed=" << t.seed << " output=" << t.output
+      << " rating_interval=" << t.rating_interval << " progress_interval=" << t.progress_interval
+      << " seed_engines=" << t.seed_engines.size() << " max_plies=" << t.max_plies << "}";
+}
+
+namespace {
+
 TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
   auto result = parse(kMinimal);
   ASSERT_TRUE(result.ok()) << result.error();
   const Config& c = *result;
   EXPECT_EQ(c.source, "t.toml");
-  EXPECT_EQ(c.tournament.name, "t");
-  EXPECT_EQ(c.tournament.type, TournamentType::RoundRobin);
-  EXPECT_EQ(c.tournament.rounds, 1);
-  EXPECT_EQ(c.tournament.concurrency, 1);
-  EXPECT_EQ(c.tournament.seed, 1u);
-  EXPECT_EQ(c.tournament.output, "results");
-  EXPECT_EQ(c.tournament.rating_interval, 0);
-  EXPECT_EQ(c.tournament.progress_interval, 10);
-  EXPECT_TRUE(c.tournament.seed_engines.empty());
-  EXPECT_EQ(c.tournament.max_plies, 1000);
+  EXPECT_EQ(c.tournament, (TournamentConfig{.name = "t", .type = TournamentType::RoundRobin, .rounds = 1, .concurrency = 1, .seed = 1, .output = "results", .rating_interval = 0, .progress_interval = 10, .seed_engines = {}, .max_plies = 1000}));
   EXPECT_EQ(c.variant, Variant{});
   EXPECT_EQ(c.time.mode, TimeControl::Mode::Fischer);
   EXPECT_EQ(c.time.base_ms, 1000);
@@ -351,16 +355,7 @@ cmd = "/bin/cat"
   auto result = parse(text);
   ASSERT_TRUE(result.ok()) << result.error();
   const Config& c = *result;
-  EXPECT_EQ(c.tournament.name, "full-1.0");
-  EXPECT_EQ(c.tournament.type, TournamentType::Gauntlet);
-  EXPECT_EQ(c.tournament.rounds, 3);
-  EXPECT_EQ(c.tournament.concurrency, 8);
-  EXPECT_EQ(c.tournament.seed, 42u);
-  EXPECT_EQ(c.tournament.output, "out");
-  EXPECT_EQ(c.tournament.rating_interval, 20);
-  EXPECT_EQ(c.tournament.progress_interval, 5);
-  EXPECT_EQ(c.tournament.seed_engines, std::vector<int>{1});
-  EXPECT_EQ(c.tournament.max_plies, 400);
+  EXPECT_EQ(c.tournament, (TournamentConfig{.name = "full-1.0", .type = TournamentType::Gauntlet, .rounds = 3, .concurrency = 8, .seed = 42, .output = "out", .rating_interval = 20, .progress_interval = 5, .seed_engines = {1}, .max_plies = 400}));
 
   Variant v;
   v.pits = 7;

@@ -101,35 +101,34 @@ TEST(ReportStandings, CountsMatchAHandTally) {
   EXPECT_EQ(s.engines[2].name, "gamma");
   for (int i = 0; i < 3; ++i) EXPECT_EQ(s.engines[i].rank, i + 1);
 
+  // Results by hand from the table above: games, W, D, L, points, score %, forfeits and their reasons
+  // (time, crash, illegal, protocol, startup).
+  const struct {
+    const char* name;
+    int games, wins, draws, losses;
+    double points, score_pct;
+    int forfeits;
+    std::array<int, kForfeitReasons.size()> by_reason;
+  } expected[] = {
+      {"alpha", 12, 8, 2, 2, 9.0, 75.0, 1, {0, 0, 0, 0, 1}},
+      {"beta", 16, 6, 4, 6, 8.0, 50.0, 1, {0, 1, 0, 0, 0}},
+      {"gamma", 12, 2, 2, 8, 3.0, 25.0, 3, {1, 0, 1, 1, 0}},
+  };
+  for (const auto& x : expected) {
+    SCOPED_TRACE(x.name);
+    const EngineStanding& e = find(s, x.name);
+    EXPECT_EQ(e.games, x.games);
+    EXPECT_EQ(e.wins, x.wins);
+    EXPECT_EQ(e.draws, x.draws);
+    EXPECT_EQ(e.losses, x.losses);
+    EXPECT_DOUBLE_EQ(e.points, x.points);
+    EXPECT_DOUBLE_EQ(e.score_pct, x.score_pct);
+    EXPECT_EQ(e.forfeits, x.forfeits);
+    EXPECT_EQ(e.forfeits_by_reason, x.by_reason);
+  }
   const EngineStanding& a = find(s, "alpha");
-  EXPECT_EQ(a.games, 12);
-  EXPECT_EQ(a.wins, 8);
-  EXPECT_EQ(a.draws, 2);
-  EXPECT_EQ(a.losses, 2);
-  EXPECT_DOUBLE_EQ(a.points, 9.0);
-  EXPECT_DOUBLE_EQ(a.score_pct, 75.0);
-  EXPECT_EQ(a.forfeits, 1);
-  EXPECT_EQ(a.forfeits_by_reason, (std::array<int, kForfeitReasons.size()>{0, 0, 0, 0, 1}));
-
   const EngineStanding& b = find(s, "beta");
-  EXPECT_EQ(b.games, 16);
-  EXPECT_EQ(b.wins, 6);
-  EXPECT_EQ(b.draws, 4);
-  EXPECT_EQ(b.losses, 6);
-  EXPECT_DOUBLE_EQ(b.points, 8.0);
-  EXPECT_DOUBLE_EQ(b.score_pct, 50.0);
-  EXPECT_EQ(b.forfeits, 1);
-  EXPECT_EQ(b.forfeits_by_reason, (std::array<int, kForfeitReasons.size()>{0, 1, 0, 0, 0}));
-
   const EngineStanding& c = find(s, "gamma");
-  EXPECT_EQ(c.games, 12);
-  EXPECT_EQ(c.wins, 2);
-  EXPECT_EQ(c.draws, 2);
-  EXPECT_EQ(c.losses, 8);
-  EXPECT_DOUBLE_EQ(c.points, 3.0);
-  EXPECT_DOUBLE_EQ(c.score_pct, 25.0);
-  EXPECT_EQ(c.forfeits, 3);
-  EXPECT_EQ(c.forfeits_by_reason, (std::array<int, kForfeitReasons.size()>{1, 0, 1, 1, 0}));
 
   // Elo: mean 0, in score order, finite intervals; LOS to the next one, none for the last.
   EXPECT_NEAR(a.elo + b.elo + c.elo, 0.0, 1e-6);
