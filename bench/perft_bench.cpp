@@ -18,8 +18,7 @@ void perft11(benchmark::State& state, std::uint64_t (*count)(const kalah::Varian
     benchmark::DoNotOptimize(leaves);
   }
   state.counters["leaves"] = static_cast<double>(leaves);
-  state.counters[rate] =
-      benchmark::Counter(static_cast<double>(leaves), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters[rate] = benchmark::Counter(static_cast<double>(leaves), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_Perft11BulkCounting(benchmark::State& state) { perft11(state, kalah::perft, "leaves_per_s"); }

@@ -85,18 +85,28 @@ void BM_Solve(benchmark::State& state, const char* text, int expected) {
 
 // Published: Irving, Donkers, Uiterwijk (2000) and, for Kalah(6,5), Rawlings (2015).
 BENCHMARK_CAPTURE(BM_Solve, kalah4_5_empty, "pits=4 seeds=5 capture=empty", 2)
-    ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Solve, kalah4_6_empty, "pits=4 seeds=6 capture=empty", 0)
-    ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Solve, kalah6_4_empty, "pits=6 seeds=4 capture=empty", 10)
-    ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 void register_long() {
   if (env_number("KALAH_SOLVER_BENCH_LONG", 0) == 0) return;
   benchmark::RegisterBenchmark("BM_Solve/kalah6_4_standard", BM_Solve, "pits=6 seeds=4", 8)
-      ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_Solve/kalah6_5_empty", BM_Solve, "pits=6 seeds=5 capture=empty", 12)
-      ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
 }
 
 // The database build alone, without a cache: positions per second.
@@ -114,7 +124,14 @@ void BM_DatabaseBuild(benchmark::State& state) {
   state.counters["positions_per_s"] =
       benchmark::Counter(static_cast<double>(entries), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_DatabaseBuild)->Args({6, 11, 1})->Args({6, 16, 1})->Args({6, 16, 2})->Args({6, 18, 1})->Args({6, 18, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DatabaseBuild)
+    ->Args({6, 11, 1})
+    ->Args({6, 16, 1})
+    ->Args({6, 16, 2})
+    ->Args({6, 18, 1})
+    ->Args({6, 18, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

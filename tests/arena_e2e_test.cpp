@@ -96,10 +96,10 @@ class ArenaFixture : public ::testing::Test {
   }
 
   path write_config(const TournamentSetup& s, const std::string& file = "tournament.toml") {
-    std::string text = "[tournament]\nname = \"" + s.name + "\"\ntype = \"round-robin\"\nrounds = " +
-                       std::to_string(s.rounds) + "\nconcurrency = " + std::to_string(s.concurrency) +
-                       "\nseed = " + std::to_string(s.seed) + "\noutput = \"" + results_.string() +
-                       "\"\nprogress_interval = 0\n\n[time]\n" + s.time + "\n\n[openings]\nrandom_plies = 2\n";
+    std::string text =
+        "[tournament]\nname = \"" + s.name + "\"\ntype = \"round-robin\"\nrounds = " + std::to_string(s.rounds) +
+        "\nconcurrency = " + std::to_string(s.concurrency) + "\nseed = " + std::to_string(s.seed) + "\noutput = \"" +
+        results_.string() + "\"\nprogress_interval = 0\n\n[time]\n" + s.time + "\n\n[openings]\nrandom_plies = 2\n";
     for (const EngineEntry& e : s.engines)
       text += "\n[[engine]]\nname = \"" + e.name + "\"\ncmd = \"" + e.cmd.string() + "\"\n" + e.extra + "\n";
     const path config = dir_ / file;
@@ -171,9 +171,8 @@ TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNot
   const e2e::RunResult first = arena({"run", config.string()});
   ASSERT_EQ(first.status.code, 0) << first.summary();
   expect_complete_journal(s);
-  for (const char* file :
-       {"games.jsonl", "tournament.json", "standings.json", "standings.md", "standings.csv", "games.pgn",
-        "report.html"})
+  for (const char* file : {"games.jsonl", "tournament.json", "standings.json", "standings.md", "standings.csv",
+                           "games.pgn", "report.html"})
     EXPECT_TRUE(e2e::fs::exists(tournament_dir(s) / file)) << file;
   EXPECT_NE(e2e::read_file(tournament_dir(s) / "games.pgn").find("[White \""), std::string::npos);
   for (const EngineEntry& e : s.engines)
@@ -304,8 +303,7 @@ TEST_F(ArenaFixture, BadConfigsAreOperatorErrorsWithFileLineAndColumn) {
     e2e::write_file(config, c.toml);
     const e2e::RunResult r = arena({"run", config.string()});
     EXPECT_EQ(r.status.code, 2) << r.summary();
-    const std::regex position(std::regex_replace(config.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"),
-                                                              R"(\$&)") +
+    const std::regex position(std::regex_replace(config.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
                               R"(:[0-9]+:[0-9]+: )");
     EXPECT_TRUE(std::regex_search(r.err, position)) << "no file:line:column: in\n" << r.summary();
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.summary();

@@ -34,14 +34,12 @@
 #include "tests/child_process.h"
 #include "tests/test_variants.h"
 
-
 namespace kalah {
 namespace {
 
 using namespace std::chrono_literals;
 
 // ---- helpers ----------------------------------------------------------------
-
 
 kep::Go go_depth(int d) {
   kep::Go go;
@@ -284,7 +282,7 @@ TEST(BotsAlphaBeta, ReproducesPublishedValuesOfSmallKalah) {
     int margin;
   };
   for (const Case& c : {Case{1, Capture::Empty, 2}, Case{2, Capture::Empty, 6}, Case{3, Capture::Empty, 8},
-                       Case{4, Capture::Empty, 2}, Case{3, Capture::Standard, 6}}) {
+                        Case{4, Capture::Empty, 2}, Case{3, Capture::Standard, 6}}) {
     Variant v;
     v.pits = 4;
     v.seeds = c.seeds;
@@ -394,7 +392,8 @@ TEST(BotsAlphaBeta, Depth6BeatsGreedyWithThePieRule) {
   std::mt19937_64 rng(7);
   const Player greedy = [&](const Variant& var, const Position& p) { return greedy_move(var, p, rng); };
   // No random opening: the pie decision is part of the game.
-  const MatchScore s = match(v, 8, 0, bot_player(ab, go_depth(6)), greedy, [&] { ab.new_game(v); }, 3);
+  const MatchScore s = match(
+      v, 8, 0, bot_player(ab, go_depth(6)), greedy, [&] { ab.new_game(v); }, 3);
   EXPECT_GE(s.points, 0.7 * s.games) << s.points << "/" << s.games;
 }
 
@@ -403,7 +402,8 @@ TEST(BotsMcts, BeatsRandom) {
   mcts::MctsBot mc;
   std::mt19937_64 rng(11);
   const Player random = [&](const Variant& var, const Position& p) { return random_move(var, p, rng); };
-  const MatchScore s = match(v, 6, 2, bot_player(mc, go_nodes(2000)), random, [] {}, 4);
+  const MatchScore s = match(
+      v, 6, 2, bot_player(mc, go_nodes(2000)), random, [] {}, 4);
   EXPECT_GE(s.points, 0.8 * s.games) << s.points << "/" << s.games;
 }
 
@@ -426,10 +426,10 @@ TEST(Bots, OptionsAreValidated) {
     const char* value;
     bool taken;
   } cases[] = {
-      {&mc, "Exploration", "70", true}, {&mc, "Playouts", "4", true},    {&mc, "Policy", "greedy", true},
+      {&mc, "Exploration", "70", true},   {&mc, "Playouts", "4", true},  {&mc, "Policy", "greedy", true},
       {&mc, "Exploration", "0.7", false}, {&mc, "Playouts", "0", false}, {&mc, "Policy", "smart", false},
-      {&mc, "Hash", "16", false},       {&ab, "Hash", "2", true},        {&ab, "Depth", "4", true},
-      {&ab, "Hash", "0", false},        {&ab, "Depth", "x", false},      {&ab, "Seed", "1", false},
+      {&mc, "Hash", "16", false},         {&ab, "Hash", "2", true},      {&ab, "Depth", "4", true},
+      {&ab, "Hash", "0", false},          {&ab, "Depth", "x", false},    {&ab, "Seed", "1", false},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.bot->name() + ": " + c.name + "=" + c.value);

@@ -90,7 +90,9 @@ class ChildProcess {
       buffer_.append(chunk, static_cast<size_t>(n));
     }
   }
-  std::optional<std::string> read_line(std::chrono::milliseconds patience) { return read_line(Clock::now() + patience); }
+  std::optional<std::string> read_line(std::chrono::milliseconds patience) {
+    return read_line(Clock::now() + patience);
+  }
 
   // Reads until a line starting with `prefix` and returns it (nullopt at the deadline).
   std::optional<std::string> wait_for(const std::string& prefix, Clock::time_point deadline) {

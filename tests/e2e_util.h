@@ -137,8 +137,7 @@ inline std::vector<ProcessInfo> find_processes(const std::string& marker) {
     p.cmdline = read_file(entry.path() / "cmdline");
     for (char& c : p.cmdline)
       if (c == '\0') c = ' ';
-    if (p.name.find(marker) != std::string::npos || p.cmdline.find(marker) != std::string::npos)
-      found.push_back(p);
+    if (p.name.find(marker) != std::string::npos || p.cmdline.find(marker) != std::string::npos) found.push_back(p);
   }
   return found;
 }
@@ -156,8 +155,8 @@ inline std::vector<ProcessInfo> wait_until_gone(const std::string& marker,
 }
 
 struct ExitStatus {
-  int code = -1;    // the exit code, or -1 if killed by a signal
-  int signal = 0;   // the signal that killed it, or 0
+  int code = -1;           // the exit code, or -1 if killed by a signal
+  int signal = 0;          // the signal that killed it, or 0
   bool timed_out = false;  // did not exit in time and was killed by the helper
 };
 

@@ -100,7 +100,8 @@ TEST(Game, TheAllowanceIsTheClockPlusTheMargin) {
 }
 
 TEST(Game, ALateButLegalMoveLosesOnTime) {
-  FakePlayer a("a", [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::at(1), 1200.0); });
+  FakePlayer a("a",
+               [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::at(1), 1200.0); });
   FakePlayer b("b");
   const GameRecord r = play_game(a, b, clock_settings(1000, 0));
   EXPECT_EQ(r.termination, Termination::Time);
@@ -288,7 +289,7 @@ TEST(TimeControl, ParsesFischerClocksInSeconds) {
   const struct {
     const char* text;
     std::int64_t base_ms, inc_ms;
-  } good[] = {{"10+0.1", 10000, 100}, {"60", 60000, 0}, {"2+0.02", 2000, 20},
+  } good[] = {{"10+0.1", 10000, 100}, {"60", 60000, 0},      {"2+0.02", 2000, 20},
               {"0.5+0", 500, 0},      {"1.0005+0", 1001, 0}, {"86400+3600", 86400000, 3600000}};
   for (const auto& g : good) {
     SCOPED_TRACE(g.text);
@@ -306,12 +307,18 @@ TEST(TimeControl, RejectsWhatIsNotAClock) {
     const char* text;
     const char* message;
   } bad[] = {
-      {"", "expected SECONDS or SECONDS+INCREMENT"},      {"abc", "expected SECONDS or SECONDS+INCREMENT"},
-      {"10+", "expected SECONDS or SECONDS+INCREMENT"},   {"+1", "expected SECONDS or SECONDS+INCREMENT"},
-      {"10 +1", "expected SECONDS or SECONDS+INCREMENT"}, {"1e3", "expected SECONDS or SECONDS+INCREMENT"},
-      {"10+0.1+2", "expected SECONDS or SECONDS+INCREMENT"}, {"0+1", "the base time must be > 0"},
-      {"-5", "the base time must be > 0"},                {"10+-1", "the increment >= 0"},
-      {"90000", "at most a day"},                         {"0.0001", "rounds to 0 ms"},
+      {"", "expected SECONDS or SECONDS+INCREMENT"},
+      {"abc", "expected SECONDS or SECONDS+INCREMENT"},
+      {"10+", "expected SECONDS or SECONDS+INCREMENT"},
+      {"+1", "expected SECONDS or SECONDS+INCREMENT"},
+      {"10 +1", "expected SECONDS or SECONDS+INCREMENT"},
+      {"1e3", "expected SECONDS or SECONDS+INCREMENT"},
+      {"10+0.1+2", "expected SECONDS or SECONDS+INCREMENT"},
+      {"0+1", "the base time must be > 0"},
+      {"-5", "the base time must be > 0"},
+      {"10+-1", "the increment >= 0"},
+      {"90000", "at most a day"},
+      {"0.0001", "rounds to 0 ms"},
   };
   for (const auto& b : bad) {
     SCOPED_TRACE(b.text);

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 
 // A finished game played with random legal moves, so that every field holds
 // what a real referee would write.
-GameRecord random_game(const std::string& id, const std::string& south, const std::string& north,
-                       std::uint64_t seed, Variant variant = {}) {
+GameRecord random_game(const std::string& id, const std::string& south, const std::string& north, std::uint64_t seed,
+                       Variant variant = {}) {
   std::mt19937_64 rng(seed);
   GameRecord r;
   r.id = id;
@@ -35,9 +35,13 @@ GameRecord random_game(const std::string& id, const std::string& south, const st
   while (!p.over) {
     const MoveList legal = legal_moves(variant, p);
     const Move m = legal.moves[std::uniform_int_distribution<int>(0, legal.size - 1)(rng)];
-    if (r.moves.size() < 2) r.opening.push_back(m);
-    else r.move_info.push_back({.time_ms = 0.5 * static_cast<double>(rng() % 100), .depth = 7, .score = -2,
-                                .nodes = static_cast<long long>(rng() % 100000)});
+    if (r.moves.size() < 2)
+      r.opening.push_back(m);
+    else
+      r.move_info.push_back({.time_ms = 0.5 * static_cast<double>(rng() % 100),
+                             .depth = 7,
+                             .score = -2,
+                             .nodes = static_cast<long long>(rng() % 100000)});
     r.moves.push_back(m);
     apply(variant, p, m);
   }
@@ -99,8 +103,8 @@ TEST(RecordJson, RoundTripsEveryField) {
   pie.majority = true;
   pie.seeds = 3;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    GameRecord r = random_game("g" + std::to_string(seed), "süd \"quoted\"", "north\\back", seed,
-                               seed % 2 ? pie : Variant{});
+    GameRecord r =
+        random_game("g" + std::to_string(seed), "süd \"quoted\"", "north\\back", seed, seed % 2 ? pie : Variant{});
     r.move_info.push_back(MoveInfo{});  // no info reported at all: {}
     r.move_info.back().time_ms = 0.1;
     r.moves.push_back(Move::swap());
@@ -449,8 +453,7 @@ TEST_F(JournalTest, DifferentConfigurationIsRefusedSayingWhatDiffers) {
   // Only the opaque fingerprint differs: say so.
   j = journal::Journal::open(dir_, meta("fp-3"), false);
   ASSERT_FALSE(j.ok());
-  EXPECT_NE(j.error().find("(the configuration fingerprint differs (fp-1 -> fp-3))"), std::string::npos)
-      << j.error();
+  EXPECT_NE(j.error().find("(the configuration fingerprint differs (fp-1 -> fp-3))"), std::string::npos) << j.error();
   // The journal is untouched and the same configuration still resumes.
   EXPECT_EQ(open().size(), 1u);
 }
@@ -490,8 +493,7 @@ TEST_F(JournalTest, JournalWithoutMetaFileIsRefused) {
   write_all(games(), to_json_line(random_game("g0", "alpha", "beta", 0)) + "\n");
   Expected<journal::Journal> j = journal::Journal::open(dir_, meta(), false);
   ASSERT_FALSE(j.ok());
-  EXPECT_NE(j.error().find("tournament.json does not, so the games cannot be checked"), std::string::npos)
-      << j.error();
+  EXPECT_NE(j.error().find("tournament.json does not, so the games cannot be checked"), std::string::npos) << j.error();
   EXPECT_TRUE(journal::Journal::open(dir_, meta(), true).ok());
 }
 

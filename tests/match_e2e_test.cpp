@@ -283,9 +283,9 @@ TEST_F(MatchFixture, BadTimeControlIsAnOperatorError) {
 }
 
 TEST_F(MatchFixture, NormalMatchWritesOneCompleteRecordPerGameThatReplaysToItsResult) {
-  const e2e::RunResult r = match({"cmd=" + greedy_.string(), "name=greedy"},
-                                 {"cmd=" + random_.string(), "name=random", "option.Seed=7"}, 4,
-                                 {"--tc", "10+0.1", "--openings-plies", "2", "--seed", "5"});
+  const e2e::RunResult r =
+      match({"cmd=" + greedy_.string(), "name=greedy"}, {"cmd=" + random_.string(), "name=random", "option.Seed=7"}, 4,
+            {"--tc", "10+0.1", "--openings-plies", "2", "--seed", "5"});
   expect_clean_exit(r);
   const auto g = games();
   ASSERT_EQ(g.size(), 4u) << r.summary();
@@ -318,8 +318,8 @@ TEST_F(MatchFixture, NormalMatchWritesOneCompleteRecordPerGameThatReplaysToItsRe
     // Replay with the rules library: every move legal, and the end agrees with the record.
     Position p = start_position(rec.variant);
     for (size_t m = 0; m < rec.moves.size(); ++m) {
-      ASSERT_TRUE(is_legal(rec.variant, p, rec.moves[m])) << "move " << m << " (" << to_string(rec.moves[m])
-                                                          << ") is illegal in " << to_notation(rec.variant, p);
+      ASSERT_TRUE(is_legal(rec.variant, p, rec.moves[m]))
+          << "move " << m << " (" << to_string(rec.moves[m]) << ") is illegal in " << to_notation(rec.variant, p);
       apply(rec.variant, p, rec.moves[m]);
     }
     EXPECT_TRUE(p.over) << to_notation(rec.variant, p);

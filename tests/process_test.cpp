@@ -154,8 +154,7 @@ TEST(ExitInfo, DescribesExitCodesAndSignals) {
   EXPECT_EQ(ExitInfo::from_wait_status(3 << 8).describe(), "exited with code 3");
   EXPECT_EQ(ExitInfo::from_wait_status(0).describe(), "exited with code 0");
   EXPECT_EQ(ExitInfo::from_wait_status(SIGKILL).describe(), "killed by signal 9 (SIGKILL)");
-  EXPECT_EQ(ExitInfo::from_wait_status(SIGABRT | 0x80).describe(),
-            "killed by signal 6 (SIGABRT), core dumped");
+  EXPECT_EQ(ExitInfo::from_wait_status(SIGABRT | 0x80).describe(), "killed by signal 6 (SIGABRT), core dumped");
   EXPECT_TRUE(ExitInfo::from_wait_status(3 << 8).exited());
   EXPECT_TRUE(ExitInfo::from_wait_status(SIGKILL).signaled());
 }

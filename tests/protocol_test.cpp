@@ -48,17 +48,18 @@ TEST(Protocol, GoWithAClock) {
 }
 
 TEST(Protocol, BadCommandsAreErrors) {
-  for (const char* line : {"", "hello", "go movetime", "go movetime -5", "go soon 3", "position fen x",
-                           "position startpos 3 4", "position startpos moves 3 x", "newgame pits=99",
-                           "setoption Hash 3"})
+  for (const char* line :
+       {"", "hello", "go movetime", "go movetime -5", "go soon 3", "position fen x", "position startpos 3 4",
+        "position startpos moves 3 x", "newgame pits=99", "setoption Hash 3"})
     EXPECT_FALSE(parse_command(line).ok()) << line;
 }
 
 TEST(Protocol, EngineMessagesRoundTrip) {
-  for (const char* line : {"id name Alpha Beta 1.0", "id author A. Turing", "kepok", "readyok", "bestmove 3",
-                           "bestmove swap", "info depth 12 score -3 nodes 123456 time 15 pv 3 1 6",
-                           "info string hello world", "option name Hash type spin default 16 min 1 max 1024",
-                           "option name Book File type string default my book.txt", "option name Ponder type check default false"}) {
+  for (const char* line :
+       {"id name Alpha Beta 1.0", "id author A. Turing", "kepok", "readyok", "bestmove 3", "bestmove swap",
+        "info depth 12 score -3 nodes 123456 time 15 pv 3 1 6", "info string hello world",
+        "option name Hash type spin default 16 min 1 max 1024", "option name Book File type string default my book.txt",
+        "option name Ponder type check default false"}) {
     EXPECT_EQ(format(parse_engine_line(line)), line);
   }
 }

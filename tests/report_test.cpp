@@ -13,9 +13,9 @@
 #include <boost/json/parse.hpp>
 #include <fmt/format.h>
 
+#include "arena/rating/standings.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
-#include "arena/rating/standings.h"
 #include "referee/record/record_json.h"
 
 namespace kalah::report {
@@ -195,8 +195,10 @@ TEST(ReportStandings, CrosstableTerminationsAndFirstMover) {
 // split evenly around the mean.
 TEST(ReportStandings, EloOfABalancedMatchHasAClosedForm) {
   std::vector<GameRecord> games = {
-      game(1, "alpha", "beta", "1-0"),     game(2, "alpha", "beta", "1/2-1/2"),
-      game(3, "beta", "alpha", "0-1"),     game(4, "beta", "alpha", "1/2-1/2"),
+      game(1, "alpha", "beta", "1-0"),
+      game(2, "alpha", "beta", "1/2-1/2"),
+      game(3, "beta", "alpha", "0-1"),
+      game(4, "beta", "alpha", "1/2-1/2"),
   };
   const Standings s = rating::compute_standings(games, {"alpha", "beta"});
   const double diff = 400 * std::log10(3.0);
@@ -306,7 +308,8 @@ TEST(ReportJson, HoldsStandingsCrosstableTerminationsAndFirstMover) {
 TEST(ReportMarkdown, HasEveryTable) {
   const std::string md = standings_markdown(rating::compute_standings(hand_games(), kEngines), "hand");
   for (const char* part :
-       {"# hand: standings", "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | Elo over next | ± | LOS next |",
+       {"# hand: standings",
+        "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | Elo over next | ± | LOS next |",
         "| 1 | alpha | +", "| 12 | 9.0 | 75.0% | 8 | 2 | 2 | 1 |", "## Crosstable", "|  | alpha | beta | gamma |",
         "| alpha | · | 5.0/8 | 4.0/4 |", "| gamma | 0.0/4 | 3.0/8 | · |", "## Terminations", "| normal | 14 |",
         "| majority | 1 |", "## Forfeits", "| gamma | 3 | 1 | 0 | 1 | 1 | 0 |", "## First-mover advantage",
@@ -381,8 +384,8 @@ TEST(ReportPgn, RatingToolsReadTagsAndResults) {
     for (std::size_t t = 0; t < tokens.size(); ++t) {
       const std::string& w = tokens[t];
       if (w.front() == '{') in_comment = true;
-      const bool looks_like_result = !in_comment && (w.rfind("1-", 0) == 0 || w.rfind("0-", 0) == 0 ||
-                                                     w.rfind("1/", 0) == 0);
+      const bool looks_like_result =
+          !in_comment && (w.rfind("1-", 0) == 0 || w.rfind("0-", 0) == 0 || w.rfind("1/", 0) == 0);
       if (w.back() == '}') in_comment = false;
       if (looks_like_result) {
         EXPECT_EQ(t + 1, tokens.size()) << line;
@@ -454,7 +457,7 @@ TEST(ReportAll, NoNanOrInfWhenOneEngineWinsEverything) {
   for (const std::vector<GameRecord>& set : {games, std::vector<GameRecord>{}, hand_games()}) {
     const Standings s = rating::compute_standings(set, {"champ", "b", "c"});
     const std::string outputs[] = {standings_json(s, "e"), standings_markdown(s, "e"), standings_csv(s),
-                                   games_pgn(set, "e"), report_html(s, set, "e"), format_standings_table(s)};
+                                   games_pgn(set, "e"),    report_html(s, set, "e"),   format_standings_table(s)};
     const std::regex bad(R"(\b-?(nan|inf|infinity)\b)", std::regex::icase);
     for (const std::string& out : outputs) EXPECT_FALSE(std::regex_search(out, bad)) << out;
     for (const EngineStanding& e : s.engines) {

@@ -10,7 +10,6 @@
 namespace kalah {
 namespace {
 
-
 int board_total(const Variant& v, const Position& p) {
   int sum = 0;
   for (int i = 0; i < v.cells(); ++i) sum += p.cells[i];

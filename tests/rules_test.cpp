@@ -66,8 +66,7 @@ TEST(Rules, SowingSkipsTheOpponentsStore) {
 TEST(Rules, ThirteenSeedsGoRoundAndDropIntoTheStartingPit) {
   // 13 seeds from South's pit 1: pits 2..6, store, North 1..6, then pit 1 itself,
   // which was emptied: a capture of the seed and the 2 (1+1) facing it.
-  EXPECT_EQ(play(kStandard, "13,0,0,0,0,0/0/0,0,0,0,0,1/0 s", pit(1)),
-            "0,1,1,1,1,1/4/1,1,1,1,1,0/0 n");
+  EXPECT_EQ(play(kStandard, "13,0,0,0,0,0/0/0,0,0,0,0,1/0 s", pit(1)), "0,1,1,1,1,1/4/1,1,1,1,1,0/0 n");
 }
 
 TEST(Rules, TwoLapsDropTwiceIntoTheStartingPit) {
@@ -257,12 +256,12 @@ TEST(Variants, BadTokensAreErrorsWithTheReason) {
     const char* text;
     const char* message;
   };
-  for (const Case& c : {Case{"pits=0", "pits must be"}, Case{"pits=17", "pits must be"},
-                        Case{"seeds=x", "seeds must be"}, Case{"capture=all", "capture must be"},
-                        Case{"ending=never", "ending must be"}, Case{"remainder=x", "remainder must be"},
-                        Case{"pie=yes", "pie must be"}, Case{"majority=1", "majority must be"},
-                        Case{"colour=red", "unknown variant key 'colour'"}, Case{"pits=6 pits=6", "given twice"},
-                        Case{"pits", "not key=value"}}) {
+  for (const Case& c :
+       {Case{"pits=0", "pits must be"}, Case{"pits=17", "pits must be"}, Case{"seeds=x", "seeds must be"},
+        Case{"capture=all", "capture must be"}, Case{"ending=never", "ending must be"},
+        Case{"remainder=x", "remainder must be"}, Case{"pie=yes", "pie must be"},
+        Case{"majority=1", "majority must be"}, Case{"colour=red", "unknown variant key 'colour'"},
+        Case{"pits=6 pits=6", "given twice"}, Case{"pits", "not key=value"}}) {
     Expected<Variant> v = parse_variant(c.text);
     ASSERT_FALSE(v.ok()) << c.text;
     EXPECT_NE(v.error().find(c.message), std::string::npos) << c.text << " -> " << v.error();

@@ -2,13 +2,13 @@
 // processes: every game of a schedule is played exactly once, journaled before it is reported,
 // engines are cached per worker without ever dropping one that is in a game, forfeits end up in
 // the journal, and a second run over the same results resumes (plays nothing). No sleeps.
-#include <gtest/gtest.h>
 #include <unistd.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <condition_variable>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -99,7 +99,6 @@ PlayerFactory scripted(Ledger& ledger, const std::string& forfeiter = "") {
 
 class RunnerTest : public ::testing::Test {
  protected:
-
   // A round robin of `engines` engines (commands are never started: the players are scripted).
   Config round_robin(int engines, int rounds, int concurrency) const {
     std::string text = "[tournament]\nname = \"rr\"\nrounds = " + std::to_string(rounds) +
@@ -239,7 +238,8 @@ TEST_F(RunnerTest, InterruptAbandonsTheGamesInFlight) {
   };
   ScheduleSource source(make_schedule(config));
   int reported = 0;
-  Runner runner(config, journal, source, [&](const GameSpec&, const GameRecord&) { ++reported; }, players);
+  Runner runner(
+      config, journal, source, [&](const GameSpec&, const GameRecord&) { ++reported; }, players);
   std::thread interrupter([&] {
     std::unique_lock lock(mutex);
     cv.wait(lock, [&] { return thinking >= 2; });
@@ -287,9 +287,12 @@ TEST_F(RunnerTest, FlowWritesReportsAndResumes) {
   // (docs/FORMATS.md pins its shape), the results line; the resumed run says all was done.
   std::string text;
   ASSERT_FALSE(system::read_file(printed, text));
-  const std::regex header(R"(rr: round-robin 3 engines, 12 games \(0 done\), pits=6 seeds=4 [^\n]*, 1\+0, concurrency 2\n)");
-  const std::regex progress(R"(\ngames 12/12 \| [0-9.]+ games/s \| elapsed \d+m\d\ds \| eta [^|]+ \| leader e\d \([0-9.]+ pts\)\n)");
-  const std::regex results(R"(\nresults: [^\n]*/rr/ \(standings.md, standings.json, standings.csv, games.pgn, report.html\)\n)");
+  const std::regex header(
+      R"(rr: round-robin 3 engines, 12 games \(0 done\), pits=6 seeds=4 [^\n]*, 1\+0, concurrency 2\n)");
+  const std::regex progress(
+      R"(\ngames 12/12 \| [0-9.]+ games/s \| elapsed \d+m\d\ds \| eta [^|]+ \| leader e\d \([0-9.]+ pts\)\n)");
+  const std::regex results(
+      R"(\nresults: [^\n]*/rr/ \(standings.md, standings.json, standings.csv, games.pgn, report.html\)\n)");
   const std::regex resumed(R"(rr: round-robin 3 engines, 12 games \(12 done\))");
   EXPECT_TRUE(std::regex_search(text, header)) << text;
   EXPECT_TRUE(std::regex_search(text, progress)) << text;

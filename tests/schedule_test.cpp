@@ -58,11 +58,8 @@ bool playable(const Variant& v, const Opening& opening) {
 TEST(ScheduleBerger, MatchesTheFideTableForSixPlayers) {
   // FIDE Handbook C.05 Annex 1, 5 or 6 players (1-based, White first).
   const std::vector<std::vector<std::pair<int, int>>> fide = {
-      {{1, 6}, {2, 5}, {3, 4}},
-      {{6, 4}, {5, 3}, {1, 2}},
-      {{2, 6}, {3, 1}, {4, 5}},
-      {{6, 5}, {1, 4}, {2, 3}},
-      {{3, 6}, {4, 2}, {5, 1}},
+      {{1, 6}, {2, 5}, {3, 4}}, {{6, 4}, {5, 3}, {1, 2}}, {{2, 6}, {3, 1}, {4, 5}},
+      {{6, 5}, {1, 4}, {2, 3}}, {{3, 6}, {4, 2}, {5, 1}},
   };
   const auto table = berger_table(6);
   ASSERT_EQ(table.size(), fide.size());
@@ -130,7 +127,7 @@ TEST(ScheduleRoundRobin, CountsPairsAndRoundsForFourToSevenPlayers) {
       ASSERT_EQ(games.size(), static_cast<size_t>(n * (n - 1) / 2 * 2 * rounds));
 
       const int per_cycle = n % 2 ? n : n - 1;
-      std::map<int, std::set<int>> busy;               // round -> engines playing in it
+      std::map<int, std::set<int>> busy;                 // round -> engines playing in it
       std::map<std::pair<int, int>, int> games_between;  // unordered pair -> games
       std::map<std::pair<int, int>, int> souths;         // ordered (south, north) -> games
       for (const GameSpec& g : games) {

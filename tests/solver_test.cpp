@@ -36,7 +36,6 @@
 #include "bots/solver/solver.h"
 #include "tests/child_process.h"
 
-
 namespace kalah::solver {
 namespace {
 
@@ -188,7 +187,7 @@ TEST(SolverIndex, SizesMatchTheBinomials) {
   const CompositionIndex index(12, 48);
   EXPECT_EQ(index.offset(1), 1u);
   EXPECT_EQ(index.count(1), 12u);
-  EXPECT_EQ(index.offset(17), 30421755u);     // C(28, 12): the database with up to 16 seeds
+  EXPECT_EQ(index.offset(17), 30421755u);       // C(28, 12): the database with up to 16 seeds
   EXPECT_EQ(index.offset(49), 1399358844975u);  // C(60, 12)
 }
 
@@ -207,7 +206,8 @@ void check_moves_against_rules(const Variant& v, std::mt19937& rng, unsigned see
         const Position q = after(v, p, m);
         Board<M> child;
         const MoveResult r = play(rules, b, m.pit - 1, child);
-        ASSERT_EQ(r.over, q.over) << to_string(v) << " " << to_notation(v, p) << " move " << int(m.pit) << " seed " << seed;
+        ASSERT_EQ(r.over, q.over) << to_string(v) << " " << to_notation(v, p) << " move " << int(m.pit) << " seed "
+                                  << seed;
         if (!q.over) {
           ASSERT_EQ(r.again, q.to_move == p.to_move) << to_notation(v, p) << " seed " << seed;
         }
@@ -380,8 +380,9 @@ Position position_of(const Variant& v, const std::vector<std::uint8_t>& pits) {
 TEST(SolverDatabase, ValuesEqualPlainSearchForRandomPositions) {
   const unsigned seed = 4242;
   std::mt19937 rng(seed);
-  for (const char* text : {"pits=3 seeds=4", "pits=3 seeds=4 capture=empty", "pits=3 seeds=4 ending=no-move",
-                           "pits=3 seeds=4 remainder=none", "pits=4 seeds=3 capture=empty ending=no-move remainder=none"}) {
+  for (const char* text :
+       {"pits=3 seeds=4", "pits=3 seeds=4 capture=empty", "pits=3 seeds=4 ending=no-move",
+        "pits=3 seeds=4 remainder=none", "pits=4 seeds=3 capture=empty ending=no-move remainder=none"}) {
     const Variant v = V(text);
     const int K = 12;
     Database db(DbKey::of(v), K);
@@ -403,7 +404,7 @@ TEST(SolverDatabase, ValuesEqualPlainSearchForRandomPositions) {
 }
 
 TEST(SolverDatabase, LevelsForMemory) {
-  EXPECT_EQ(levels_for_memory(6, 30421755, 126), 16);      // C(28, 12) bytes: exactly 0..16
+  EXPECT_EQ(levels_for_memory(6, 30421755, 126), 16);  // C(28, 12) bytes: exactly 0..16
   EXPECT_EQ(levels_for_memory(6, 30421755 - 1, 126), 15);
   EXPECT_EQ(levels_for_memory(6, std::uint64_t(512) << 20, 126), 21);
   EXPECT_EQ(levels_for_memory(6, 0, 126), -1);
@@ -609,9 +610,9 @@ TEST(SolverEngine, AlwaysReturnsALegalMove) {
   options.db_memory_mb = 1;
   options.cache_dir = dir.path;
   SolverBot bot(options);
-  for (const char* text : {"pits=6 seeds=4", "pits=6 seeds=4 pie=on", "pits=4 seeds=3 capture=empty majority=on",
-                           "pits=2 seeds=1 ending=no-move remainder=none", "pits=1 seeds=1 pie=on",
-                           "pits=16 seeds=16"}) {
+  for (const char* text :
+       {"pits=6 seeds=4", "pits=6 seeds=4 pie=on", "pits=4 seeds=3 capture=empty majority=on",
+        "pits=2 seeds=1 ending=no-move remainder=none", "pits=1 seeds=1 pie=on", "pits=16 seeds=16"}) {
     const Variant v = V(text);
     bot.new_game(v);
     for (int game = 0; game < 3; ++game) {

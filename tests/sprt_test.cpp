@@ -2,9 +2,9 @@
 // max_pairs, resuming) with fake game records, and the `arena stats` / `arena sprt` / `arena run`
 // commands end to end through the built executable and the bundled bots.
 
-#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -114,11 +114,11 @@ TEST(SprtSource, PentanomialBinsAreFromTheTestEnginesView) {
     source.finished(a, ra);
     source.finished(b, rb);
   };
-  finish_pair(Outcome::FirstWins, Outcome::FirstWins);    // South wins both: test 0 + 1 -> WL (bin 2)
-  finish_pair(Outcome::SecondWins, Outcome::FirstWins);   // test wins as North and as South -> WW
-  finish_pair(Outcome::FirstWins, Outcome::SecondWins);   // base wins both -> LL
-  finish_pair(Outcome::Draw, Outcome::SecondWins);        // test draws, then loses -> LD
-  finish_pair(Outcome::SecondWins, Outcome::Draw);        // test wins, then draws -> WD
+  finish_pair(Outcome::FirstWins, Outcome::FirstWins);   // South wins both: test 0 + 1 -> WL (bin 2)
+  finish_pair(Outcome::SecondWins, Outcome::FirstWins);  // test wins as North and as South -> WW
+  finish_pair(Outcome::FirstWins, Outcome::SecondWins);  // base wins both -> LL
+  finish_pair(Outcome::Draw, Outcome::SecondWins);       // test draws, then loses -> LD
+  finish_pair(Outcome::SecondWins, Outcome::Draw);       // test wins, then draws -> WD
   EXPECT_EQ(source.status().pentanomial.counts, (std::array<double, 5>{1, 1, 1, 1, 1}));
   EXPECT_EQ(source.status().trinomial.wins, 4);
   EXPECT_EQ(source.status().trinomial.losses, 4);
@@ -185,7 +185,7 @@ TEST(SprtSource, ResumesCountingResultsAlreadyInTheJournal) {
   const Config c = sprt_config();
   const std::vector<GameRecord> journal = {
       journaled(c, 0, 0, 1), journaled(c, 0, 1, 1),  // a whole pair: WW
-      journaled(c, 2, 1, 0),                          // half of pair 2 (pair 1 never finished a game)
+      journaled(c, 2, 1, 0),                         // half of pair 2 (pair 1 never finished a game)
   };
   SprtSource source(c, journal);
   EXPECT_EQ(source.status().pairs, 1);
@@ -306,10 +306,8 @@ TEST(StatsCommand, NormalizedIsTheDefaultModel) {
 }
 
 TEST(StatsCommand, DecisionsInJson) {
-  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 0,0,0,0,200 --sprt elo1=5 --json").out), "decision"),
-            "H1");
-  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 200,0,0,0,0 --sprt elo1=5 --json").out), "decision"),
-            "H0");
+  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 0,0,0,0,200 --sprt elo1=5 --json").out), "decision"), "H1");
+  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 200,0,0,0,0 --sprt elo1=5 --json").out), "decision"), "H0");
 }
 
 TEST(StatsCommand, DegenerateSamplesPrintNoNanOrInf) {
@@ -337,24 +335,37 @@ TEST(StatsCommand, TextSummaryIsReadable) {
 }
 
 TEST(StatsCommand, BadInputExitsWithTwo) {
-  for (const char* args : {"", "--wdl 1,2", "--wdl 1,2,3,4", "--wdl 1,-2,3", "--wdl 1,x,3", "--wdl 1,,3",
-                           "--penta 1,2,3,4", "--wdl 1,2,3 --penta 1,2,3,4,5", "--wdl 1,2,3 --sprt foo=1",
-                           "--wdl 1,2,3 --sprt elo0=5,elo1=5", "--wdl 1,2,3 --sprt elo0=6,elo1=5",
-                           "--wdl 1,2,3 --sprt alpha=0", "--wdl 1,2,3 --sprt alpha=1.5",
-                           "--wdl 1,2,3 --sprt model=bayes", "--wdl 1,2,3 --sprt elo1"}) {
+  for (const char* args :
+       {"", "--wdl 1,2", "--wdl 1,2,3,4", "--wdl 1,-2,3", "--wdl 1,x,3", "--wdl 1,,3", "--penta 1,2,3,4",
+        "--wdl 1,2,3 --penta 1,2,3,4,5", "--wdl 1,2,3 --sprt foo=1", "--wdl 1,2,3 --sprt elo0=5,elo1=5",
+        "--wdl 1,2,3 --sprt elo0=6,elo1=5", "--wdl 1,2,3 --sprt alpha=0", "--wdl 1,2,3 --sprt alpha=1.5",
+        "--wdl 1,2,3 --sprt model=bayes", "--wdl 1,2,3 --sprt elo1"}) {
     const ArenaRun r = run_arena(std::string("stats ") + args);
     EXPECT_EQ(r.exit_code, 2) << args;
   }
 }
 
+// `arena sprt ARGS --out OUT`, run to its end: what it printed and its sprt.json (empty if it failed).
+struct SprtRun {
+  ArenaRun run;
+  json::object sprt;
+};
+SprtRun run_sprt(const std::string& args, const fs::path& out) {
+  SprtRun r{run_arena("sprt " + args + " --out " + out.string()), {}};
+  EXPECT_EQ(r.run.exit_code, 0) << r.run.out;
+  if (r.run.exit_code == 0) r.sprt = read_json(out / "sprt" / "sprt.json");
+  return r;
+}
+
+// Two engines that differ clearly in strength, one ply of search each.
+const std::string kRandomVsGreedy =
+    "--base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --depth 1 --elo0 0 --elo1 50 --openings-plies 2";
+
 TEST(SprtCommand, StrongerTestEngineReachesH1) {
   const fs::path out = fresh_dir("h1");
-  const ArenaRun r = run_arena("sprt --base " + kBots + "kalah-random --test " + kBots +
-                          "kalah-greedy --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --concurrency 2 --out " +
-                          out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
-  const json::object o = read_json(out / "sprt" / "sprt.json");
+  const SprtRun first = run_sprt(kRandomVsGreedy + " --concurrency 2", out);
+  EXPECT_NE(first.run.out.find("H1 accepted"), std::string::npos) << first.run.out;
+  const json::object& o = first.sprt;
   EXPECT_EQ(string_of(o, "decision"), "H1");
   EXPECT_GE(number(o, "llr"), number(o, "upper"));
   EXPECT_EQ(number(o, "games"), 2 * number(o, "pairs"));
@@ -362,12 +373,9 @@ TEST(SprtCommand, StrongerTestEngineReachesH1) {
   EXPECT_TRUE(fs::exists(out / "sprt" / "standings.md"));
 
   // Resuming a decided match plays nothing more and keeps the decision.
-  const ArenaRun again = run_arena("sprt --base " + kBots + "kalah-random --test " + kBots +
-                              "kalah-greedy --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --out " + out.string());
-  ASSERT_EQ(again.exit_code, 0) << again.out;
-  const json::object o2 = read_json(out / "sprt" / "sprt.json");
-  EXPECT_EQ(string_of(o2, "decision"), "H1");
-  EXPECT_EQ(number(o2, "games"), number(o, "games"));
+  const SprtRun again = run_sprt(kRandomVsGreedy, out);
+  EXPECT_EQ(string_of(again.sprt, "decision"), "H1");
+  EXPECT_EQ(number(again.sprt, "games"), number(o, "games"));
   fs::remove_all(out);
 }
 
@@ -375,26 +383,22 @@ TEST(SprtCommand, AlphaBetaAtDepthSixAgainstDepthTwoReachesH1) {
   // Two versions of one engine that differ clearly in strength: the depth is an
   // engine option, the generous move time never binds.
   const fs::path out = fresh_dir("depth");
-  const ArenaRun r = run_arena("sprt --base " + kBots + "kalah-alphabeta --base-option Depth=2 --test " + kBots +
-                               "kalah-alphabeta --test-option Depth=6 --movetime 5000 --elo0 0 --elo1 50 --out " +
-                               out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  const json::object o = read_json(out / "sprt" / "sprt.json");
-  EXPECT_EQ(string_of(o, "decision"), "H1");
-  EXPECT_GT(number(o, "elo"), 0);
+  const SprtRun r = run_sprt("--base " + kBots + "kalah-alphabeta --base-option Depth=2 --test " + kBots +
+                                 "kalah-alphabeta --test-option Depth=6 --movetime 5000 --elo0 0 --elo1 50",
+                             out);
+  EXPECT_EQ(string_of(r.sprt, "decision"), "H1");
+  EXPECT_GT(number(r.sprt, "elo"), 0);
   fs::remove_all(out);
 }
 
 TEST(SprtCommand, SameEngineTwiceDoesNotReachH1) {
   const fs::path out = fresh_dir("self");
   // Concurrency 1 keeps the seeded random bots' games reproducible.
-  const ArenaRun r = run_arena("sprt --base " + kBots + "kalah-random --test " + kBots +
-                          "kalah-random --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --max-pairs 30 --out " +
-                          out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  const json::object o = read_json(out / "sprt" / "sprt.json");
-  EXPECT_NE(string_of(o, "decision"), "H1");
-  EXPECT_LE(number(o, "pairs"), 30);
+  const SprtRun r = run_sprt("--base " + kBots + "kalah-random --test " + kBots +
+                                 "kalah-random --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --max-pairs 30",
+                             out);
+  EXPECT_NE(string_of(r.sprt, "decision"), "H1");
+  EXPECT_LE(number(r.sprt, "pairs"), 30);
   fs::remove_all(out);
 }
 
@@ -420,10 +424,9 @@ TEST(SprtCommand, OperatorMistakesExitWithTwo) {
   EXPECT_EQ(run_arena("sprt").exit_code, 2);
   EXPECT_EQ(run_arena("sprt --base " + kBots + "kalah-random").exit_code, 2);
   EXPECT_EQ(run_arena("sprt --base /nonexistent/engine --test " + kBots + "kalah-random --depth 1").exit_code, 2);
-  EXPECT_EQ(
-      run_arena("sprt --base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --depth 1 --movetime 5")
-          .exit_code,
-      2);
+  EXPECT_EQ(run_arena("sprt --base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --depth 1 --movetime 5")
+                .exit_code,
+            2);
   EXPECT_EQ(
       run_arena("sprt --base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --elo0 5 --elo1 0").exit_code,
       2);

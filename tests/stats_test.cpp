@@ -111,8 +111,8 @@ TEST(StatsFormula, SwappingWinsAndLossesNegatesEloAndMirrorsLos) {
 }
 
 TEST(StatsFormula, SymmetricCountsGiveEloZeroAndLosHalf) {
-  for (const Summary& s : {summarize(Trinomial{30, 40, 30}), summarize(penta(5, 20, 50, 20, 5)),
-                           summarize(penta(0, 7, 0, 7, 0))}) {
+  for (const Summary& s :
+       {summarize(Trinomial{30, 40, 30}), summarize(penta(5, 20, 50, 20, 5)), summarize(penta(0, 7, 0, 7, 0))}) {
     EXPECT_NEAR(s.elo, 0, 1e-9);
     EXPECT_NEAR(s.los, 0.5, 1e-12);
     EXPECT_NEAR(s.nelo, 0, 1e-9);

@@ -1,9 +1,9 @@
 // referee/system: atomic replacement (and what it leaves behind when it fails or is killed),
 // finding executables, the UTC clock.
-#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 
 class SystemTest : public ::testing::Test {
  protected:
-
   // Every name in the test's folder.
   std::set<std::string> names() const {
     std::set<std::string> out;
@@ -99,8 +98,8 @@ TEST_F(SystemTest, AtomicWriteNeverFollowsAPlantedLink) {
   make_file(victim, "untouched", fs::perms::owner_read | fs::perms::owner_write);
   // Every name this process's next temporaries could take.
   for (int i = 0; i < 256; ++i)
-    fs::create_symlink(victim, dir_ / (".f.tmp-" + host_name() + "-" + std::to_string(::getpid()) + "-" +
-                                       std::to_string(i)));
+    fs::create_symlink(victim,
+                       dir_ / (".f.tmp-" + host_name() + "-" + std::to_string(::getpid()) + "-" + std::to_string(i)));
   const std::optional<std::string> error = write_file_atomically(dir_ / "f", "new");
   ASSERT_TRUE(error) << "the temporary's name was taken by a link: the write must fail, not follow it";
   EXPECT_NE(error->find("cannot create"), std::string::npos) << *error;

@@ -33,7 +33,8 @@ int run(const RunOptions& o) {
 }  // namespace
 
 void add_run_command(cli::Commands& commands) {
-  auto [cmd, o] = commands.add<RunOptions>("run", "Play a tournament from a TOML config (resumes an unfinished one)", run);
+  auto [cmd, o] =
+      commands.add<RunOptions>("run", "Play a tournament from a TOML config (resumes an unfinished one)", run);
   cmd->add_option("config", o->config, "The tournament's TOML file")->required();
   cmd->add_option("--concurrency", o->concurrency, "Games at once (overrides the config)")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)");

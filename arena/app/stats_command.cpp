@@ -38,8 +38,7 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 std::optional<double> parse_number(std::string_view text) {
   double x = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (ec != std::errc{} || end != text.data() + text.size() || text.empty() || !std::isfinite(x))
-    return std::nullopt;
+  if (ec != std::errc{} || end != text.data() + text.size() || text.empty() || !std::isfinite(x)) return std::nullopt;
   return x;
 }
 
@@ -53,8 +52,7 @@ std::vector<double> parse_counts(std::string_view option, std::string_view text,
   std::vector<double> counts;
   for (std::string_view p : parts) {
     std::optional<double> x = parse_number(p);
-    if (!x || *x < 0)
-      throw UsageError(fmt::format("{}: '{}' is not a count (a number >= 0) in '{}'", option, p, text));
+    if (!x || *x < 0) throw UsageError(fmt::format("{}: '{}' is not a count (a number >= 0) in '{}'", option, p, text));
     counts.push_back(*x);
   }
   return counts;
@@ -71,9 +69,12 @@ stats::SprtParams parse_sprt(std::string_view text) {
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
     if (key == "model") {
-      if (value == "logistic") p.model = stats::Model::Logistic;
-      else if (value == "normalized") p.model = stats::Model::Normalized;
-      else throw UsageError(fmt::format("--sprt: model must be 'logistic' or 'normalized', not '{}'", value));
+      if (value == "logistic")
+        p.model = stats::Model::Logistic;
+      else if (value == "normalized")
+        p.model = stats::Model::Normalized;
+      else
+        throw UsageError(fmt::format("--sprt: model must be 'logistic' or 'normalized', not '{}'", value));
       continue;
     }
     double* target = key == "elo0"    ? &p.elo0
@@ -81,8 +82,7 @@ stats::SprtParams parse_sprt(std::string_view text) {
                      : key == "alpha" ? &p.alpha
                      : key == "beta"  ? &p.beta
                                       : nullptr;
-    if (!target)
-      throw UsageError(fmt::format("--sprt: unknown key '{}' (keys: elo0, elo1, alpha, beta, model)", key));
+    if (!target) throw UsageError(fmt::format("--sprt: unknown key '{}' (keys: elo0, elo1, alpha, beta, model)", key));
     std::optional<double> x = parse_number(value);
     if (!x) throw UsageError(fmt::format("--sprt: {} must be a number, not '{}'", key, value));
     *target = *x;
@@ -93,8 +93,7 @@ stats::SprtParams parse_sprt(std::string_view text) {
 }
 
 int run_stats(const StatsOptions& o) {
-  if (o.wdl.empty() == o.penta.empty())
-    throw UsageError("give exactly one of --wdl W,D,L and --penta LL,LD,D,WD,WW");
+  if (o.wdl.empty() == o.penta.empty()) throw UsageError("give exactly one of --wdl W,D,L and --penta LL,LD,D,WD,WW");
   std::optional<stats::SprtParams> params;
   if (!o.sprt.empty()) params = parse_sprt(o.sprt);
 
@@ -125,8 +124,10 @@ int run_stats(const StatsOptions& o) {
     report::add_summary_json(json, summary);
     if (state) {
       report::add_sprt_json(json, *state);
-      json["sprt"] = boost::json::object{{"elo0", params->elo0},   {"elo1", params->elo1},
-                                         {"alpha", params->alpha}, {"beta", params->beta},
+      json["sprt"] = boost::json::object{{"elo0", params->elo0},
+                                         {"elo1", params->elo1},
+                                         {"alpha", params->alpha},
+                                         {"beta", params->beta},
                                          {"model", stats::to_string(params->model)}};
     }
     fmt::print("{}\n", json_text(json));
@@ -140,7 +141,8 @@ int run_stats(const StatsOptions& o) {
 }  // namespace
 
 void add_stats_command(cli::Commands& commands) {
-  auto [cmd, o] = commands.add<StatsOptions>("stats", "Elo, LOS, nElo and SPRT from game or game-pair counts", run_stats);
+  auto [cmd, o] =
+      commands.add<StatsOptions>("stats", "Elo, LOS, nElo and SPRT from game or game-pair counts", run_stats);
   cmd->footer(
       "Examples:\n"
       "  arena stats --wdl 60,20,20\n"

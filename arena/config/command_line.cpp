@@ -19,7 +19,6 @@ std::string toml_string(std::string_view text) {
 // A number as TOML reads it back exactly.
 std::string toml_number(double x) { return fmt::format("{}", x); }
 
-
 Expected<std::string> engine_toml(const std::string& name, const std::string& command,
                                   const std::vector<std::string>& options, const char* which) {
   const std::vector<std::string_view> words = split_words(command);
@@ -87,8 +86,8 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
   t += fmt::format("[sprt]\nelo0 = {}\nelo1 = {}\nalpha = {}\nbeta = {}\nmodel = {}\nmax_pairs = {}\n",
                    toml_number(o.elo0), toml_number(o.elo1), toml_number(o.alpha), toml_number(o.beta),
                    toml_string(o.model), std::max(0, o.max_pairs));
-  for (const auto& [name, command, options, which] :
-       {std::tuple{o.base_name, o.base, o.base_options, "base"}, std::tuple{o.test_name, o.test, o.test_options, "test"}}) {
+  for (const auto& [name, command, options, which] : {std::tuple{o.base_name, o.base, o.base_options, "base"},
+                                                      std::tuple{o.test_name, o.test, o.test_options, "test"}}) {
     Expected<std::string> engine = engine_toml(name, command, options, which);
     if (!engine) return engine;
     t += *engine;

@@ -19,20 +19,20 @@ struct SprtCommandLine {
   std::string base, test;  // commands; words after the first are arguments
   std::string base_name = "base", test_name = "test";
   std::vector<std::string> base_options, test_options;  // NAME=VALUE
-  std::string tc;              // "10+0.1" (seconds); the default when no limit is given
-  std::int64_t movetime = 0;   // ms
+  std::string tc;                                       // "10+0.1" (seconds); the default when no limit is given
+  std::int64_t movetime = 0;                            // ms
   int depth = 0;
   std::int64_t nodes = 0;
-  int concurrency = 0;         // 0: 1
-  int openings_plies = -1;     // -1: 4 unless a book is given
-  std::string openings;        // a book file
+  int concurrency = 0;      // 0: 1
+  int openings_plies = -1;  // -1: 4 unless a book is given
+  std::string openings;     // a book file
   double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
   std::string model = "normalized";
-  int max_pairs = -1;          // -1: 0 (until decided)
-  std::string variant;         // "pits=6 seeds=4 ..."
+  int max_pairs = -1;   // -1: 0 (until decided)
+  std::string variant;  // "pits=6 seeds=4 ..."
   std::string name = "sprt";
   std::uint64_t seed = 1;
-  std::string out;             // output folder
+  std::string out;  // output folder
 };
 
 // The config the options describe (relative paths against `work_dir`); errors name the option.

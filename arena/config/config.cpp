@@ -21,13 +21,11 @@
 namespace kalah::arena {
 namespace fs = std::filesystem;
 using detail::ConfigFailure;
-using detail::Locator;
 using detail::in_quotes;
+using detail::Locator;
 using detail::Table;
 
-const char* to_string(TournamentType t) {
-  return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet";
-}
+const char* to_string(TournamentType t) { return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet"; }
 
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
 
@@ -58,8 +56,8 @@ Expected<std::string> read_file(const fs::path& path) {
 
 bool valid_tournament_name(std::string_view name) {
   for (char c : name) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-';
+    const bool ok =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -81,8 +79,7 @@ bool valid_engine_name(std::string_view name) {
 class Parser {
  public:
   Parser(std::string path, fs::path base_dir, fs::path work_dir)
-      : loc_(std::move(path)), work_dir_(std::move(work_dir)),
-        config_dir_(absolute_from(work_dir_, base_dir)) {}
+      : loc_(std::move(path)), work_dir_(std::move(work_dir)), config_dir_(absolute_from(work_dir_, base_dir)) {}
 
   Config parse(const toml::table& root) {
     Config c;
@@ -96,32 +93,27 @@ class Parser {
     read_engines(root, c);
     read_seed_engines(root, c);
     if (c.sprt && c.engines.size() != 2)
-      loc_.fail(root["sprt"].node()->source(),
-                "[sprt] needs exactly two engines (the base first, then the test), not " +
-                    std::to_string(c.engines.size()));
+      loc_.fail(
+          root["sprt"].node()->source(),
+          "[sprt] needs exactly two engines (the base first, then the test), not " + std::to_string(c.engines.size()));
     return c;
   }
 
  private:
-  [[noreturn]] void fail_top(const std::string& message) const {
-    throw ConfigFailure{loc_.at(1, 1) + message};
-  }
+  [[noreturn]] void fail_top(const std::string& message) const { throw ConfigFailure{loc_.at(1, 1) + message}; }
 
   void check_top_level(const toml::table& root) const {
-    static constexpr std::string_view known[] = {"tournament", "variant", "time",
-                                                 "openings",   "sprt",    "engine"};
+    static constexpr std::string_view known[] = {"tournament", "variant", "time", "openings", "sprt", "engine"};
     const toml::key* first_unknown = nullptr;
     for (auto&& [key, value] : root) {
       bool is_known = false;
       for (std::string_view k : known) is_known = is_known || key.str() == k;
-      if (!is_known && (!first_unknown || detail::before(key.source(), first_unknown->source())))
-        first_unknown = &key;
+      if (!is_known && (!first_unknown || detail::before(key.source(), first_unknown->source()))) first_unknown = &key;
     }
     if (first_unknown)
-      loc_.fail(first_unknown->source(),
-                "unknown table or key " + in_quotes(first_unknown->str()) +
-                    " at the top level; known: [tournament], [variant], [time], [openings], "
-                    "[sprt], [[engine]]");
+      loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
+                                             " at the top level; known: [tournament], [variant], [time], [openings], "
+                                             "[sprt], [[engine]]");
   }
 
   // The table `name`, nullptr when absent; anything else than a table is an error.
@@ -129,8 +121,8 @@ class Parser {
     const toml::node* node = root.get(name);
     if (!node) return nullptr;
     if (!node->is_table())
-      loc_.fail(node->source(), std::string(name) + " must be a table ([" + std::string(name) +
-                                    "]), not " + detail::describe(node->type()));
+      loc_.fail(node->source(), std::string(name) + " must be a table ([" + std::string(name) + "]), not " +
+                                    detail::describe(node->type()));
     return node->as_table();
   }
 
@@ -138,19 +130,20 @@ class Parser {
     const toml::table* table = section(root, "tournament");
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
-            {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval",
-             "progress_interval", "seed_engines", "max_plies"});
+            {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval", "progress_interval",
+             "seed_engines", "max_plies"});
     TournamentConfig& out = c.tournament;
     auto name = t.string("name");
     if (!name) t.missing("name");
     if (!valid_tournament_name(*name))
-      t.fail_at("name", "tournament.name must use only letters, digits, '.', '_' and '-' (it names "
-                        "the results directory), not " + in_quotes(*name));
+      t.fail_at("name",
+                "tournament.name must use only letters, digits, '.', '_' and '-' (it names "
+                "the results directory), not " +
+                    in_quotes(*name));
     if (*name == "." || *name == "..") t.fail_at("name", "tournament.name must not be " + in_quotes(*name));
     out.name = *name;
     out.type = t.choice<TournamentType>(
-                    "type", {{"round-robin", TournamentType::RoundRobin},
-                             {"gauntlet", TournamentType::Gauntlet}})
+                    "type", {{"round-robin", TournamentType::RoundRobin}, {"gauntlet", TournamentType::Gauntlet}})
                    .value_or(TournamentType::RoundRobin);
     out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(1));
     out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(1));
@@ -169,25 +162,23 @@ class Parser {
     Variant& v = c.variant;
     v.pits = static_cast<int>(t.integer("pits", 1, Variant::kMaxPits).value_or(v.pits));
     v.seeds = static_cast<int>(t.integer("seeds", 1, Variant::kMaxSeeds).value_or(v.seeds));
-    v.capture = t.choice<Capture>("capture", {{"standard", Capture::Standard}, {"empty", Capture::Empty}})
-                    .value_or(v.capture);
-    v.ending = t.choice<Ending>("ending", {{"side-empty", Ending::SideEmpty}, {"no-move", Ending::NoMove}})
-                   .value_or(v.ending);
-    v.remainder =
-        t.choice<Remainder>("remainder", {{"owner", Remainder::Owner}, {"none", Remainder::None}})
-            .value_or(v.remainder);
+    v.capture =
+        t.choice<Capture>("capture", {{"standard", Capture::Standard}, {"empty", Capture::Empty}}).value_or(v.capture);
+    v.ending =
+        t.choice<Ending>("ending", {{"side-empty", Ending::SideEmpty}, {"no-move", Ending::NoMove}}).value_or(v.ending);
+    v.remainder = t.choice<Remainder>("remainder", {{"owner", Remainder::Owner}, {"none", Remainder::None}})
+                      .value_or(v.remainder);
     v.majority = t.on_off("majority").value_or(v.majority);
     v.pie = t.on_off("pie").value_or(v.pie);
   }
 
   void read_time(const toml::table& root, Config& c) const {
-    static const std::string kModes =
-        "give exactly one of base_ms (with inc_ms), movetime_ms, depth or nodes";
+    static const std::string kModes = "give exactly one of base_ms (with inc_ms), movetime_ms, depth or nodes";
     const toml::table* table = section(root, "time");
     if (!table) fail_top("missing table [time]; " + kModes);
-    Table t(loc_, *table, "time", "[time]",
-            {"base_ms", "inc_ms", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
-             "ping_ms", "hard_limit_ms"});
+    Table t(
+        loc_, *table, "time", "[time]",
+        {"base_ms", "inc_ms", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms", "ping_ms", "hard_limit_ms"});
     TimeControl& out = c.time;
     // The mode keys in file order: the second one is the mistake.
     std::string_view first_mode;
@@ -199,15 +190,14 @@ class Parser {
       }
       std::string_view later = key, earlier = first_mode;
       if (detail::before(t.key_source(key), t.key_source(first_mode))) std::swap(later, earlier);
-      loc_.fail(t.key_source(later), "time." + std::string(later) + " and time." +
-                                         std::string(earlier) + " are two time controls; " + kModes);
+      loc_.fail(t.key_source(later), "time." + std::string(later) + " and time." + std::string(earlier) +
+                                         " are two time controls; " + kModes);
     }
     if (first_mode.empty()) {
       if (t.has("inc_ms")) loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
       loc_.fail(t.source(), "[time] has no time control; " + kModes);
     }
-    if (t.has("inc_ms") && first_mode != "base_ms")
-      loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
+    if (t.has("inc_ms") && first_mode != "base_ms") loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
     if (first_mode == "base_ms") {
       out.mode = TimeControl::Mode::Fischer;
       out.base_ms = *t.integer("base_ms", 1, kOneDayMs);
@@ -241,16 +231,15 @@ class Parser {
     out.random_plies = static_cast<int>(t.integer("random_plies", 0, 100).value_or(0));
     if (t.has("order") && !t.has("file"))
       loc_.fail(t.key_source("order"), "openings.order only applies to openings.file");
-    out.order = t.choice<OpeningOrder>("order", {{"sequential", OpeningOrder::Sequential},
-                                                 {"random", OpeningOrder::Random}})
-                    .value_or(OpeningOrder::Sequential);
+    out.order =
+        t.choice<OpeningOrder>("order", {{"sequential", OpeningOrder::Sequential}, {"random", OpeningOrder::Random}})
+            .value_or(OpeningOrder::Sequential);
     if (out.random_plies > 0) {
       // The schedule falls back to exactly this search (seed 0), so passing here guarantees
       // that every game pair gets an opening.
       std::mt19937_64 rng(0);
       if (!random_opening(c.variant, out.random_plies, rng))
-        t.fail_at("random_plies", "openings.random_plies: found no " +
-                                      std::to_string(out.random_plies) +
+        t.fail_at("random_plies", "openings.random_plies: found no " + std::to_string(out.random_plies) +
                                       "-ply opening that leaves the game running in this variant");
     }
     if (auto file = t.string("file")) read_book(t, *file, c);
@@ -263,8 +252,7 @@ class Parser {
     if (!fs::exists(path, ec))
       t.fail_at("file", "openings.file " + in_quotes(file) + " not found (tried " + path.string() + ")");
     auto text = read_file(path);
-    if (!text)
-      t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") " + text.error());
+    if (!text) t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") " + text.error());
     auto book = parse_book(*text, path.string(), c.variant);
     if (!book) throw ConfigFailure{book.error()};
     if (book->empty())
@@ -282,19 +270,18 @@ class Parser {
     auto elo1 = t.number("elo1");
     if (!elo1) t.missing("elo1");
     if (*elo1 <= *elo0)
-      t.fail_at("elo1", "sprt.elo1 (" + detail::format_number(*elo1) +
-                            ") must be greater than sprt.elo0 (" + detail::format_number(*elo0) + ")");
+      t.fail_at("elo1", "sprt.elo1 (" + detail::format_number(*elo1) + ") must be greater than sprt.elo0 (" +
+                            detail::format_number(*elo0) + ")");
     p.elo0 = *elo0;
     p.elo1 = *elo1;
     for (std::string_view key : {"alpha", "beta"}) {
       auto x = t.number(key);
       if (x && !(*x > 0 && *x < 0.5))
-        t.fail_at(key, t.key_name(key) + " must be greater than 0 and less than 0.5, not " +
-                           detail::format_number(*x));
+        t.fail_at(key, t.key_name(key) + " must be greater than 0 and less than 0.5, not " + detail::format_number(*x));
       (key == "alpha" ? p.alpha : p.beta) = x.value_or(0.05);
     }
-    p.model = t.choice<stats::Model>("model", {{"logistic", stats::Model::Logistic},
-                                               {"normalized", stats::Model::Normalized}})
+    p.model = t.choice<stats::Model>("model",
+                                     {{"logistic", stats::Model::Logistic}, {"normalized", stats::Model::Normalized}})
                   .value_or(stats::Model::Normalized);
     out.max_pairs = static_cast<int>(t.integer("max_pairs", 0, kBillion).value_or(0));
     c.sprt = out;
@@ -305,19 +292,18 @@ class Parser {
     if (!node) fail_top("no [[engine]] tables; a tournament needs at least two engines");
     const toml::array* list = node->as_array();
     if (!list)
-      loc_.fail(node->source(), "engine must be an array of tables ([[engine]]), not " +
-                                    detail::describe(node->type()));
+      loc_.fail(node->source(),
+                "engine must be an array of tables ([[engine]]), not " + detail::describe(node->type()));
     std::vector<int> name_lines;
     for (size_t i = 0; i < list->size(); ++i) {
       const toml::node& element = *list->get(i);
       if (!element.is_table())
-        loc_.fail(element.source(), "engine[" + std::to_string(i) + "] must be a table, not " +
-                                        detail::describe(element.type()));
+        loc_.fail(element.source(),
+                  "engine[" + std::to_string(i) + "] must be a table, not " + detail::describe(element.type()));
       read_engine(*element.as_table(), c, name_lines);
     }
     if (list->size() < 2)
-      loc_.fail(node->source(), "a tournament needs at least two engines, not " +
-                                    std::to_string(list->size()));
+      loc_.fail(node->source(), "a tournament needs at least two engines, not " + std::to_string(list->size()));
   }
 
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
@@ -344,13 +330,12 @@ class Parser {
 
     if (const toml::node* args = t.find("args")) {
       const toml::array* array = args->as_array();
-      if (!array)
-        t.fail_at("args", "engine.args must be an array of strings, not " + detail::describe(args->type()));
+      if (!array) t.fail_at("args", "engine.args must be an array of strings, not " + detail::describe(args->type()));
       for (size_t i = 0; i < array->size(); ++i) {
         const toml::node& arg = *array->get(i);
         if (!arg.is_string())
-          loc_.fail(arg.source(), "engine.args[" + std::to_string(i) + "] must be a string, not " +
-                                      detail::describe(arg.type()));
+          loc_.fail(arg.source(),
+                    "engine.args[" + std::to_string(i) + "] must be a string, not " + detail::describe(arg.type()));
         e.args.push_back(arg.as_string()->get());
       }
     }
@@ -380,8 +365,8 @@ class Parser {
   void read_options(const Table& t, const toml::node& node, EngineSpec& e) const {
     const toml::table* options = node.as_table();
     if (!options)
-      t.fail_at("options", "engine.options must be a table (options = { Name = value }), not " +
-                               detail::describe(node.type()));
+      t.fail_at("options",
+                "engine.options must be a table (options = { Name = value }), not " + detail::describe(node.type()));
     for (auto&& [key, value] : *options) {  // sorted by name
       const std::string name(key.str());
       const std::string full = "engine.options." + name;
@@ -398,8 +383,7 @@ class Parser {
       } else if (const auto* b = value.as_boolean()) {
         text = b->get() ? "true" : "false";
       } else {
-        loc_.fail(value.source(), full + " must be a string, number or boolean, not " +
-                                      detail::describe(value.type()));
+        loc_.fail(value.source(), full + " must be a string, number or boolean, not " + detail::describe(value.type()));
       }
       e.options.push_back({name, text});
     }
@@ -414,27 +398,24 @@ class Parser {
     }
     const toml::array* list = node->as_array();
     if (!list)
-      loc_.fail(node->source(), "tournament.seed_engines must be an array of engine names, not " +
-                                    detail::describe(node->type()));
+      loc_.fail(node->source(),
+                "tournament.seed_engines must be an array of engine names, not " + detail::describe(node->type()));
     if (list->empty()) loc_.fail(node->source(), "tournament.seed_engines must name at least one engine");
     std::vector<int>& seeds = c.tournament.seed_engines;
     for (size_t i = 0; i < list->size(); ++i) {
       const toml::node& element = *list->get(i);
       if (!element.is_string())
-        loc_.fail(element.source(), "tournament.seed_engines[" + std::to_string(i) +
-                                        "] must be a string, not " + detail::describe(element.type()));
+        loc_.fail(element.source(), "tournament.seed_engines[" + std::to_string(i) + "] must be a string, not " +
+                                        detail::describe(element.type()));
       const std::string& name = element.as_string()->get();
       const int index = c.engine_index(name);
-      if (index < 0)
-        loc_.fail(element.source(), "tournament.seed_engines: no engine is named " + in_quotes(name));
+      if (index < 0) loc_.fail(element.source(), "tournament.seed_engines: no engine is named " + in_quotes(name));
       for (int s : seeds)
-        if (s == index)
-          loc_.fail(element.source(), "tournament.seed_engines names " + in_quotes(name) + " twice");
+        if (s == index) loc_.fail(element.source(), "tournament.seed_engines names " + in_quotes(name) + " twice");
       seeds.push_back(index);
     }
     if (seeds.size() == c.engines.size())
-      loc_.fail(node->source(),
-                "tournament.seed_engines names every engine; a gauntlet needs at least one other");
+      loc_.fail(node->source(), "tournament.seed_engines names every engine; a gauntlet needs at least one other");
   }
 
   Locator loc_;
@@ -444,8 +425,8 @@ class Parser {
 
 }  // namespace
 
-Expected<Config> parse_config(std::string_view toml_text, std::string_view path_for_messages,
-                              const fs::path& base_dir, const fs::path& work_dir) {
+Expected<Config> parse_config(std::string_view toml_text, std::string_view path_for_messages, const fs::path& base_dir,
+                              const fs::path& work_dir) {
   const std::string path(path_for_messages);
   try {
     toml::table root = toml::parse(toml_text, std::string_view(path));

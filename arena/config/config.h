@@ -14,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "referee/stats/sprt.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/game/time_control.h"
 #include "referee/rules/expected.h"
 #include "referee/rules/position.h"
 #include "referee/rules/variant.h"
+#include "referee/stats/sprt.h"
 
 namespace kalah::arena {
 
@@ -33,10 +33,10 @@ struct TournamentConfig {
   int concurrency = 1;  // games at once, 1..256
   std::uint64_t seed = 1;
   std::filesystem::path output = "results";  // as written (relative to the working directory)
-  int rating_interval = 0;     // games between standings prints; 0 = only at the end
-  int progress_interval = 10;  // games between plain progress lines off a terminal; 0 = only at the end
-  std::vector<int> seed_engines;  // gauntlet only: indices into Config::engines; empty for round robin
-  int max_plies = 1000;           // a game still running after this many plies is adjudicated
+  int rating_interval = 0;                   // games between standings prints; 0 = only at the end
+  int progress_interval = 10;                // games between plain progress lines off a terminal; 0 = only at the end
+  std::vector<int> seed_engines;             // gauntlet only: indices into Config::engines; empty for round robin
+  int max_plies = 1000;                      // a game still running after this many plies is adjudicated
 
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };
@@ -45,9 +45,9 @@ enum class OpeningOrder { Sequential, Random };
 const char* to_string(OpeningOrder o);  // "sequential", "random"
 
 struct OpeningsConfig {
-  int random_plies = 0;          // > 0: a random legal opening of this many plies per game pair
-  std::filesystem::path file;    // the book as resolved (empty: no book)
-  std::vector<std::vector<Move>> book;  // the book's lines, each replayed and checked
+  int random_plies = 0;                           // > 0: a random legal opening of this many plies per game pair
+  std::filesystem::path file;                     // the book as resolved (empty: no book)
+  std::vector<std::vector<Move>> book;            // the book's lines, each replayed and checked
   OpeningOrder order = OpeningOrder::Sequential;  // how book lines are handed out
 };
 
@@ -62,7 +62,7 @@ struct Config {
   Variant variant;
   TimeControl time;
   OpeningsConfig openings;
-  std::optional<SprtConfig> sprt;  // present iff the file has an [sprt] table
+  std::optional<SprtConfig> sprt;   // present iff the file has an [sprt] table
   std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
 
   // <output>/<name>: where the journal and the reports go.

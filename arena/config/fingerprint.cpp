@@ -59,9 +59,8 @@ std::string fingerprint(const Config& c) {
     case TimeControl::Mode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
     case TimeControl::Mode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
   }
-  line("time", limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" +
-                   std::to_string(tc.startup_ms) + " ping_ms=" + std::to_string(tc.ping_ms) +
-                   " hard_limit_ms=" + std::to_string(tc.hard_limit_ms));
+  line("time", limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" + std::to_string(tc.startup_ms) +
+                   " ping_ms=" + std::to_string(tc.ping_ms) + " hard_limit_ms=" + std::to_string(tc.hard_limit_ms));
 
   const OpeningsConfig& o = c.openings;
   if (o.book.empty()) {
@@ -70,16 +69,15 @@ std::string fingerprint(const Config& c) {
     // The book by content, so moving or renaming the file does not matter but editing it does.
     std::uint64_t hash = fnv1a("");
     for (const auto& opening : o.book) hash = fnv1a(moves_text(opening) + "\n", hash);
-    line("openings", std::string("book lines=") + std::to_string(o.book.size()) + " fnv1a=" +
-                         hex(hash) + " order=" + to_string(o.order));
+    line("openings", std::string("book lines=") + std::to_string(o.book.size()) + " fnv1a=" + hex(hash) +
+                         " order=" + to_string(o.order));
   }
 
   if (c.sprt) {
     const stats::SprtParams& p = c.sprt->params;
     line("sprt", "elo0=" + detail::format_number(p.elo0) + " elo1=" + detail::format_number(p.elo1) +
-                     " alpha=" + detail::format_number(p.alpha) + " beta=" +
-                     detail::format_number(p.beta) + " model=" +
-                     (p.model == stats::Model::Logistic ? "logistic" : "normalized"));
+                     " alpha=" + detail::format_number(p.alpha) + " beta=" + detail::format_number(p.beta) +
+                     " model=" + (p.model == stats::Model::Logistic ? "logistic" : "normalized"));
   }
 
   for (size_t i = 0; i < c.engines.size(); ++i) {

@@ -19,8 +19,7 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 }  // namespace
 
-Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_view path,
-                                          const Variant& v) {
+Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_view path, const Variant& v) {
   std::vector<Opening> book;
   int line_number = 0;
   while (!text.empty()) {
@@ -49,14 +48,13 @@ Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_vie
       apply(v, p, *move);
       opening.push_back(*move);
       if (p.over)
-        return Error{where(path, line_number, column) + "the game ends with move " +
-                     std::string(token) + "; an opening must leave the game running"};
+        return Error{where(path, line_number, column) + "the game ends with move " + std::string(token) +
+                     "; an opening must leave the game running"};
       i = j;
     }
     if (!opening.empty()) book.push_back(std::move(opening));
   }
   return book;
 }
-
 
 }  // namespace kalah::arena

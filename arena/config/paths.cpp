@@ -14,8 +14,7 @@ namespace {
 std::string quote(const std::string& s) { return "\"" + s + "\""; }
 
 // The working directory, then the config directory (once if they are the same).
-std::vector<fs::path> candidates(const std::string& path, const fs::path& work_dir,
-                                 const fs::path& config_dir) {
+std::vector<fs::path> candidates(const std::string& path, const fs::path& work_dir, const fs::path& config_dir) {
   std::vector<fs::path> out{absolute_from(work_dir, path)};
   fs::path second = absolute_from(absolute_from(work_dir, config_dir), path);
   if (second != out.front()) out.push_back(second);
@@ -37,8 +36,8 @@ fs::path absolute_from(const fs::path& dir, const fs::path& path) {
   return p;
 }
 
-Expected<fs::path> resolve_command(const std::string& cmd, const fs::path& work_dir,
-                                   const fs::path& config_dir, const std::string& path_env) {
+Expected<fs::path> resolve_command(const std::string& cmd, const fs::path& work_dir, const fs::path& config_dir,
+                                   const std::string& path_env) {
   std::vector<std::string> places;
   std::vector<fs::path> paths;
   if (cmd.find('/') == std::string::npos) {
@@ -55,16 +54,14 @@ Expected<fs::path> resolve_command(const std::string& cmd, const fs::path& work_
       places.push_back(p.string());
       continue;
     }
-    if (fs::is_directory(p, ec))
-      return Error{quote(cmd) + " (" + p.string() + ") is a directory, not a program"};
+    if (fs::is_directory(p, ec)) return Error{quote(cmd) + " (" + p.string() + ") is a directory, not a program"};
     if (!system::is_executable_file(p)) return Error{quote(cmd) + " (" + p.string() + ") is not executable"};
     return p;
   }
   return Error{quote(cmd) + " not found " + tried(places)};
 }
 
-Expected<fs::path> resolve_directory(const std::string& dir, const fs::path& work_dir,
-                                     const fs::path& config_dir) {
+Expected<fs::path> resolve_directory(const std::string& dir, const fs::path& work_dir, const fs::path& config_dir) {
   std::vector<std::string> places;
   for (const fs::path& p : candidates(dir, work_dir, config_dir)) {
     std::error_code ec;

@@ -18,15 +18,12 @@ std::filesystem::path absolute_from(const std::filesystem::path& dir, const std:
 // - relative: the current working directory first, then the config file's directory.
 // The result is absolute and must be an executable regular file. The error message says which
 // places were tried (without a position: the caller adds the key's).
-Expected<std::filesystem::path> resolve_command(const std::string& cmd,
-                                                const std::filesystem::path& work_dir,
-                                                const std::filesystem::path& config_dir,
-                                                const std::string& path_env);
+Expected<std::filesystem::path> resolve_command(const std::string& cmd, const std::filesystem::path& work_dir,
+                                                const std::filesystem::path& config_dir, const std::string& path_env);
 
 // An engine working directory: the same order (working directory, then config directory), but no
 // PATH search; it must be an existing directory.
-Expected<std::filesystem::path> resolve_directory(const std::string& dir,
-                                                  const std::filesystem::path& work_dir,
+Expected<std::filesystem::path> resolve_directory(const std::string& dir, const std::filesystem::path& work_dir,
                                                   const std::filesystem::path& config_dir);
 
 }  // namespace kalah::arena

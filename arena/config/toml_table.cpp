@@ -64,22 +64,21 @@ bool before(const toml::source_region& a, const toml::source_region& b) {
   return a.begin.column < b.begin.column;
 }
 
-Table::Table(const Locator& locator, const toml::table& table, std::string prefix,
-             std::string display, std::initializer_list<std::string_view> known)
+Table::Table(const Locator& locator, const toml::table& table, std::string prefix, std::string display,
+             std::initializer_list<std::string_view> known)
     : locator_(locator), table_(table), prefix_(std::move(prefix)), display_(std::move(display)) {
   // toml++ iterates keys in sorted order; report the unknown key that comes first in the file.
   const toml::key* first_unknown = nullptr;
   for (auto&& [key, value] : table_) {
     bool is_known = false;
     for (std::string_view k : known) is_known = is_known || key.str() == k;
-    if (!is_known && (!first_unknown || before(key.source(), first_unknown->source())))
-      first_unknown = &key;
+    if (!is_known && (!first_unknown || before(key.source(), first_unknown->source()))) first_unknown = &key;
   }
   if (!first_unknown) return;
   std::string list;
   for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-  locator_.fail(first_unknown->source(), "unknown key " + in_quotes(first_unknown->str()) + " in " +
-                                             display_ + "; known keys: " + list);
+  locator_.fail(first_unknown->source(),
+                "unknown key " + in_quotes(first_unknown->str()) + " in " + display_ + "; known keys: " + list);
 }
 
 const toml::source_region& Table::key_source(std::string_view key) const {
@@ -96,8 +95,7 @@ void Table::missing(std::string_view key) const {
   locator_.fail(table_.source(), "missing key " + in_quotes(key) + " in " + display_);
 }
 
-std::optional<std::int64_t> Table::integer(std::string_view key, std::int64_t lo,
-                                           std::int64_t hi) const {
+std::optional<std::int64_t> Table::integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
   const toml::node* node = find(key);
   if (!node) return std::nullopt;
   const auto* value = node->as_integer();

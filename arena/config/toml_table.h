@@ -72,8 +72,7 @@ class Table {
 
   // One of a fixed set of strings.
   template <class E>
-  std::optional<E> choice(std::string_view key,
-                          std::initializer_list<std::pair<std::string_view, E>> choices) const {
+  std::optional<E> choice(std::string_view key, std::initializer_list<std::pair<std::string_view, E>> choices) const {
     const toml::node* node = find(key);
     if (!node) return std::nullopt;
     std::vector<std::string_view> names;

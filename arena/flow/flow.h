@@ -32,18 +32,18 @@ class RunListener {
 };
 
 struct FlowOptions {
-  bool fresh = false;                          // move old results aside instead of resuming
+  bool fresh = false;                         // move old results aside instead of resuming
   PlayerFactory players = process_players();  // tests play with in-process players
-  bool watch_signals = true;                   // SIGINT/SIGTERM interrupt the run
+  bool watch_signals = true;                  // SIGINT/SIGTERM interrupt the run
 };
 
 struct FlowResult {
-  std::filesystem::path dir;             // the results directory
-  std::filesystem::path journal;         // its games.jsonl
-  std::vector<std::string> engines;      // names, in config order
-  std::vector<GameRecord> games;         // every game in the journal at the end
-  RunResult run;                         // games played now; interrupted or not
-  std::vector<std::string> reports;      // the report files written, by name
+  std::filesystem::path dir;         // the results directory
+  std::filesystem::path journal;     // its games.jsonl
+  std::vector<std::string> engines;  // names, in config order
+  std::vector<GameRecord> games;     // every game in the journal at the end
+  RunResult run;                     // games played now; interrupted or not
+  std::vector<std::string> reports;  // the report files written, by name
 };
 
 // Plays (or resumes) `config`'s tournament with the games `listener` hands out and writes the

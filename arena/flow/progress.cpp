@@ -4,8 +4,8 @@
 
 #include <fmt/core.h>
 
-#include "arena/report/reporters.h"
 #include "arena/rating/standings.h"
+#include "arena/report/reporters.h"
 
 namespace kalah::arena {
 

@@ -36,14 +36,17 @@ std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) 
   o["name"] = config.tournament.name;
   o["base"] = config.engines[0].name;
   o["test"] = config.engines[1].name;
-  o["params"] = boost::json::object{{"elo0", p.elo0},   {"elo1", p.elo1},
-                                    {"alpha", p.alpha}, {"beta", p.beta},
-                                    {"model", stats::to_string(p.model)}, {"max_pairs", config.sprt->max_pairs}};
+  o["params"] = boost::json::object{{"elo0", p.elo0},
+                                    {"elo1", p.elo1},
+                                    {"alpha", p.alpha},
+                                    {"beta", p.beta},
+                                    {"model", stats::to_string(p.model)},
+                                    {"max_pairs", config.sprt->max_pairs}};
   boost::json::array penta;
   for (double n : s.pentanomial.counts) penta.push_back(n);
   o["pentanomial"] = std::move(penta);
-  o["trinomial"] = boost::json::object{
-      {"wins", s.trinomial.wins}, {"draws", s.trinomial.draws}, {"losses", s.trinomial.losses}};
+  o["trinomial"] =
+      boost::json::object{{"wins", s.trinomial.wins}, {"draws", s.trinomial.draws}, {"losses", s.trinomial.losses}};
   o["score"] = s.summary.score;
   report::add_summary_json(o, s.summary);
   report::add_sprt_json(o, s.sprt);
@@ -78,14 +81,12 @@ std::string outcome_sentence(const Config& config, const SprtStatus& s) {
 
 class SprtListener : public RunListener {
  public:
-  SprtListener(const Config& config, std::FILE* out)
-      : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+  SprtListener(const Config& config, std::FILE* out) : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0) {}
 
   GameSource& start(const std::vector<GameRecord>& done) override {
     source_.emplace(config_, done);
-    fmt::print(out_, "{}: SPRT '{}' (test) vs '{}' (base), {}{}, {}, {}, concurrency {}\n",
-               config_.tournament.name, config_.engines[1].name, config_.engines[0].name,
-               stats::describe(config_.sprt->params),
+    fmt::print(out_, "{}: SPRT '{}' (test) vs '{}' (base), {}{}, {}, {}, concurrency {}\n", config_.tournament.name,
+               config_.engines[1].name, config_.engines[0].name, stats::describe(config_.sprt->params),
                config_.sprt->max_pairs > 0 ? fmt::format(" max_pairs={}", config_.sprt->max_pairs) : "",
                to_string(config_.variant), config_.time.describe(), config_.tournament.concurrency);
     if (!done.empty())

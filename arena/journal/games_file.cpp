@@ -2,15 +2,13 @@
 
 #include <unordered_map>
 
-#include "referee/system/files.h"
 #include "referee/record/record_json.h"
+#include "referee/system/files.h"
 
 namespace kalah::journal {
 namespace {
 
-bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+bool is_blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 struct Line {
   std::string_view text;

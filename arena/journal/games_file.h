@@ -16,16 +16,16 @@ namespace kalah::journal {
 // The last line of the file when it cannot be a finished write: it does not
 // parse (a run killed in the middle of a write, or a crash that left zeros).
 struct TornLine {
-  int line = 0;                 // 1-based
-  std::uintmax_t offset = 0;    // where it starts: the file's good prefix ends here
-  std::string error;            // why it does not parse
+  int line = 0;               // 1-based
+  std::uintmax_t offset = 0;  // where it starts: the file's good prefix ends here
+  std::string error;          // why it does not parse
 };
 
 struct GamesFile {
-  std::vector<GameRecord> games;      // file order; the first line of each id only
-  std::vector<std::string> warnings;  // duplicate ids ("games.jsonl:12: ...")
-  std::optional<TornLine> torn;       // an unparsable last line (not in `games`)
-  bool missing_final_newline = false; // the last line parsed but has no '\n' after it
+  std::vector<GameRecord> games;       // file order; the first line of each id only
+  std::vector<std::string> warnings;   // duplicate ids ("games.jsonl:12: ...")
+  std::optional<TornLine> torn;        // an unparsable last line (not in `games`)
+  bool missing_final_newline = false;  // the last line parsed but has no '\n' after it
 };
 
 // Every line must hold one record (record_from_json); blank lines are skipped.

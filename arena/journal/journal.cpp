@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <mutex>
 
-#include "referee/system/files.h"
-#include "referee/system/utc_time.h"
 #include "arena/journal/games_file.h"
 #include "referee/record/record_json.h"
+#include "referee/system/files.h"
+#include "referee/system/utc_time.h"
 
 namespace kalah::journal {
 
@@ -23,7 +23,7 @@ struct Journal::State {
 
   mutable std::mutex mutex;  // guards everything below
   system::FileHandle fd;
-  std::uintmax_t size = 0;   // bytes in games.jsonl, to undo a failed write
+  std::uintmax_t size = 0;  // bytes in games.jsonl, to undo a failed write
   std::vector<GameRecord> games;
   std::unordered_set<std::string> ids;
 };
@@ -75,8 +75,7 @@ constexpr const char* kFreshAdvice = "; use --fresh to start over (the old files
 
 const std::vector<std::string>& results_files() {
   static const std::vector<std::string> files = {
-      kGamesFile,      kMetaFile,   "standings.json", "standings.md",
-      "standings.csv", "games.pgn", "report.html", "sprt.json",
+      kGamesFile, kMetaFile, "standings.json", "standings.md", "standings.csv", "games.pgn", "report.html", "sprt.json",
   };
   return files;
 }
@@ -101,8 +100,8 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
     Expected<TournamentMeta> stored = read_meta(meta_path);
     if (!stored) return Error{stored.error() + kFreshAdvice};
     if (!same_tournament(*stored, meta))
-      return Error{dir.string() + " was written by a different configuration (" +
-                   describe_difference(*stored, meta) + ")" + kFreshAdvice};
+      return Error{dir.string() + " was written by a different configuration (" + describe_difference(*stored, meta) +
+                   ")" + kFreshAdvice};
     state->meta = *stored;
   } else {
     if (has_games && fs::file_size(games_path, ec) > 0)
@@ -122,7 +121,8 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
       if (auto error = system::truncate_file(games_path, file.torn->offset)) return Error{*error};
       state->warnings.push_back(games_path.string() + ":" + std::to_string(file.torn->line) +
                                 ": removed an incomplete last line, left by a run that was stopped while "
-                                "writing it (" + file.torn->error + "); that game will be played again");
+                                "writing it (" +
+                                file.torn->error + "); that game will be played again");
     } else if (file.missing_final_newline) {
       if (auto error = append_newline(games_path)) return Error{*error};
       state->warnings.push_back(games_path.string() + ": the last line had no newline; added one");

@@ -7,8 +7,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
-#include "referee/system/files.h"
 #include "referee/record/json_text.h"
+#include "referee/system/files.h"
 
 namespace kalah::journal {
 namespace {
@@ -124,6 +124,5 @@ std::string describe_difference(const TournamentMeta& stored, const TournamentMe
   for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
   return out;
 }
-
 
 }  // namespace kalah::journal

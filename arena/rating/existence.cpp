@@ -23,70 +23,70 @@ bool scored(const PairResult& r) { return r.games > 0.0 && r.points_first > 0.0;
 bool conceded(const PairResult& r) { return r.games > 0.0 && r.points_first < r.games; }
 
 std::vector<bool> reachable(int players, const std::vector<std::vector<int>>& adjacency) {
-    std::vector<bool> seen(players, false);
-    std::vector<int> stack{0};
-    seen[0] = true;
-    while (!stack.empty()) {
-        const int u = stack.back();
-        stack.pop_back();
-        for (int v : adjacency[u])
-            if (!seen[v]) {
-                seen[v] = true;
-                stack.push_back(v);
-            }
-    }
-    return seen;
+  std::vector<bool> seen(players, false);
+  std::vector<int> stack{0};
+  seen[0] = true;
+  while (!stack.empty()) {
+    const int u = stack.back();
+    stack.pop_back();
+    for (int v : adjacency[u])
+      if (!seen[v]) {
+        seen[v] = true;
+        stack.push_back(v);
+      }
+  }
+  return seen;
 }
 
 bool strongly_connected(int players, std::span<const PairResult> results) {
-    if (players <= 1) return true;
-    std::vector<std::vector<int>> forward(players), backward(players);
-    auto edge = [&](int from, int to) {  // `from` scored points against `to`
-        forward[from].push_back(to);
-        backward[to].push_back(from);
-    };
-    for (const PairResult& r : results) {
-        if (scored(r)) edge(r.first, r.second);
-        if (conceded(r)) edge(r.second, r.first);
-    }
-    for (const auto* adjacency : {&forward, &backward})
-        for (bool seen : reachable(players, *adjacency))
-            if (!seen) return false;
-    return true;
+  if (players <= 1) return true;
+  std::vector<std::vector<int>> forward(players), backward(players);
+  auto edge = [&](int from, int to) {  // `from` scored points against `to`
+    forward[from].push_back(to);
+    backward[to].push_back(from);
+  };
+  for (const PairResult& r : results) {
+    if (scored(r)) edge(r.first, r.second);
+    if (conceded(r)) edge(r.second, r.first);
+  }
+  for (const auto* adjacency : {&forward, &backward})
+    for (bool seen : reachable(players, *adjacency))
+      if (!seen) return false;
+  return true;
 }
 
 // Is there d with d_second - d_first <= delta for every cell where the first mover
 // scored, and d_first - d_second <= -delta for every cell where the second scored?
 bool difference_constraints_feasible(int players, std::span<const PairResult> results, int delta) {
-    struct Edge {
-        int from, to, weight;  // d_to <= d_from + weight
-    };
-    std::vector<Edge> edges;
-    for (const PairResult& r : results) {
-        if (scored(r)) edges.push_back({r.first, r.second, delta});
-        if (conceded(r)) edges.push_back({r.second, r.first, -delta});
-    }
-    std::vector<long> distance(players, 0);  // virtual source at distance 0 to all
-    for (int round = 0; round <= players; ++round) {
-        bool changed = false;
-        for (const Edge& e : edges)
-            if (distance[e.from] + e.weight < distance[e.to]) {
-                distance[e.to] = distance[e.from] + e.weight;
-                changed = true;
-            }
-        if (!changed) return true;
-    }
-    return false;  // still relaxing after `players` rounds: a negative cycle
+  struct Edge {
+    int from, to, weight;  // d_to <= d_from + weight
+  };
+  std::vector<Edge> edges;
+  for (const PairResult& r : results) {
+    if (scored(r)) edges.push_back({r.first, r.second, delta});
+    if (conceded(r)) edges.push_back({r.second, r.first, -delta});
+  }
+  std::vector<long> distance(players, 0);  // virtual source at distance 0 to all
+  for (int round = 0; round <= players; ++round) {
+    bool changed = false;
+    for (const Edge& e : edges)
+      if (distance[e.from] + e.weight < distance[e.to]) {
+        distance[e.to] = distance[e.from] + e.weight;
+        changed = true;
+      }
+    if (!changed) return true;
+  }
+  return false;  // still relaxing after `players` rounds: a negative cycle
 }
 
 }  // namespace
 
 bool mle_exists(int players, std::span<const PairResult> results, bool first_mover) {
-    assert(players >= 0);
-    if (!strongly_connected(players, results)) return false;
-    if (!first_mover) return true;
-    return !difference_constraints_feasible(players, results, +1) &&
-           !difference_constraints_feasible(players, results, -1);
+  assert(players >= 0);
+  if (!strongly_connected(players, results)) return false;
+  if (!first_mover) return true;
+  return !difference_constraints_feasible(players, results, +1) &&
+         !difference_constraints_feasible(players, results, -1);
 }
 
 }  // namespace kalah::rating

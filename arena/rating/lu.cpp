@@ -10,51 +10,51 @@ namespace kalah::rating {
 void Matrix::fill(double value) { std::fill(data_.begin(), data_.end(), value); }
 
 bool Lu::factor(const Matrix& a) {
-    const std::size_t n = a.size();
-    lu_ = a;
-    perm_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) perm_[i] = i;
+  const std::size_t n = a.size();
+  lu_ = a;
+  perm_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) perm_[i] = i;
 
-    double scale = 0.0;
-    for (std::size_t r = 0; r < n; ++r)
-        for (std::size_t c = 0; c < n; ++c) scale = std::max(scale, std::abs(a(r, c)));
-    if (!(scale > 0.0) || !std::isfinite(scale)) return n == 0;
-    // A pivot this far below the largest entry means the matrix is singular up to
-    // rounding; continuing would turn rounding noise into huge ratings.
-    const double tiny = scale * 1e-13;
+  double scale = 0.0;
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t c = 0; c < n; ++c) scale = std::max(scale, std::abs(a(r, c)));
+  if (!(scale > 0.0) || !std::isfinite(scale)) return n == 0;
+  // A pivot this far below the largest entry means the matrix is singular up to
+  // rounding; continuing would turn rounding noise into huge ratings.
+  const double tiny = scale * 1e-13;
 
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t pivot = k;
-        for (std::size_t r = k + 1; r < n; ++r)
-            if (std::abs(lu_(r, k)) > std::abs(lu_(pivot, k))) pivot = r;
-        if (!(std::abs(lu_(pivot, k)) > tiny)) return false;
-        if (pivot != k) {
-            for (std::size_t c = 0; c < n; ++c) std::swap(lu_(k, c), lu_(pivot, c));
-            std::swap(perm_[k], perm_[pivot]);
-        }
-        const double inv = 1.0 / lu_(k, k);
-        for (std::size_t r = k + 1; r < n; ++r) {
-            const double f = lu_(r, k) * inv;
-            lu_(r, k) = f;
-            if (f == 0.0) continue;
-            for (std::size_t c = k + 1; c < n; ++c) lu_(r, c) -= f * lu_(k, c);
-        }
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t pivot = k;
+    for (std::size_t r = k + 1; r < n; ++r)
+      if (std::abs(lu_(r, k)) > std::abs(lu_(pivot, k))) pivot = r;
+    if (!(std::abs(lu_(pivot, k)) > tiny)) return false;
+    if (pivot != k) {
+      for (std::size_t c = 0; c < n; ++c) std::swap(lu_(k, c), lu_(pivot, c));
+      std::swap(perm_[k], perm_[pivot]);
     }
-    return true;
+    const double inv = 1.0 / lu_(k, k);
+    for (std::size_t r = k + 1; r < n; ++r) {
+      const double f = lu_(r, k) * inv;
+      lu_(r, k) = f;
+      if (f == 0.0) continue;
+      for (std::size_t c = k + 1; c < n; ++c) lu_(r, c) -= f * lu_(k, c);
+    }
+  }
+  return true;
 }
 
 void Lu::solve(std::span<double> b) const {
-    const std::size_t n = lu_.size();
-    assert(b.size() == n);
-    std::vector<double> x(n);
-    for (std::size_t i = 0; i < n; ++i) x[i] = b[perm_[i]];
-    for (std::size_t i = 0; i < n; ++i)  // L y = P b, unit diagonal
-        for (std::size_t j = 0; j < i; ++j) x[i] -= lu_(i, j) * x[j];
-    for (std::size_t i = n; i-- > 0;) {  // U x = y
-        for (std::size_t j = i + 1; j < n; ++j) x[i] -= lu_(i, j) * x[j];
-        x[i] /= lu_(i, i);
-    }
-    std::copy(x.begin(), x.end(), b.begin());
+  const std::size_t n = lu_.size();
+  assert(b.size() == n);
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = b[perm_[i]];
+  for (std::size_t i = 0; i < n; ++i)  // L y = P b, unit diagonal
+    for (std::size_t j = 0; j < i; ++j) x[i] -= lu_(i, j) * x[j];
+  for (std::size_t i = n; i-- > 0;) {  // U x = y
+    for (std::size_t j = i + 1; j < n; ++j) x[i] -= lu_(i, j) * x[j];
+    x[i] /= lu_(i, i);
+  }
+  std::copy(x.begin(), x.end(), b.begin());
 }
 
 }  // namespace kalah::rating

@@ -12,32 +12,32 @@ namespace kalah::rating {
 
 // Square row-major matrix.
 class Matrix {
-public:
-    explicit Matrix(std::size_t n = 0) : n_(n), data_(n * n, 0.0) {}
+ public:
+  explicit Matrix(std::size_t n = 0) : n_(n), data_(n * n, 0.0) {}
 
-    std::size_t size() const { return n_; }
-    double& operator()(std::size_t row, std::size_t col) { return data_[row * n_ + col]; }
-    double operator()(std::size_t row, std::size_t col) const { return data_[row * n_ + col]; }
-    void fill(double value);
+  std::size_t size() const { return n_; }
+  double& operator()(std::size_t row, std::size_t col) { return data_[row * n_ + col]; }
+  double operator()(std::size_t row, std::size_t col) const { return data_[row * n_ + col]; }
+  void fill(double value);
 
-private:
-    std::size_t n_;
-    std::vector<double> data_;
+ private:
+  std::size_t n_;
+  std::vector<double> data_;
 };
 
 // LU decomposition with partial (row) pivoting: P A = L U, stored in place.
 class Lu {
-public:
-    // Factorises `a`; returns false if it is singular to working precision, in
-    // which case solve() must not be called.
-    bool factor(const Matrix& a);
+ public:
+  // Factorises `a`; returns false if it is singular to working precision, in
+  // which case solve() must not be called.
+  bool factor(const Matrix& a);
 
-    // Overwrites b with the solution x of A x = b.
-    void solve(std::span<double> b) const;
+  // Overwrites b with the solution x of A x = b.
+  void solve(std::span<double> b) const;
 
-private:
-    Matrix lu_;
-    std::vector<std::size_t> perm_;
+ private:
+  Matrix lu_;
+  std::vector<std::size_t> perm_;
 };
 
 }  // namespace kalah::rating

@@ -14,37 +14,37 @@ namespace kalah::rating {
 // Draws count half a point, so 0 <= points_first <= games. Aggregating games this
 // way makes the fit cost O(pairs) per iteration, however many games were played.
 struct PairResult {
-    int first = 0;
-    int second = 0;
-    double games = 0.0;
-    double points_first = 0.0;
+  int first = 0;
+  int second = 0;
+  double games = 0.0;
+  double points_first = 0.0;
 };
 
 // When to add the weak prior (virtual draws) that keeps ratings finite.
 enum class Prior {
-    when_needed,  // only if the plain maximum-likelihood estimate does not exist
-    always,
+  when_needed,  // only if the plain maximum-likelihood estimate does not exist
+  always,
 };
 
 struct FitOptions {
-    bool first_mover = false;       // also fit a first-mover advantage h (Elo)
-    std::optional<int> anchor;      // hold this player at anchor_elo; otherwise sum of ratings = 0
-    double anchor_elo = 0.0;
-    Prior prior = Prior::when_needed;
-    double prior_draws = 2.0;       // virtual draws per player (and for h) when the prior applies
-    int max_iterations = 100;
-    double tolerance = 1e-7;        // Elo: stop once the largest Newton step is below this
+  bool first_mover = false;   // also fit a first-mover advantage h (Elo)
+  std::optional<int> anchor;  // hold this player at anchor_elo; otherwise sum of ratings = 0
+  double anchor_elo = 0.0;
+  Prior prior = Prior::when_needed;
+  double prior_draws = 2.0;  // virtual draws per player (and for h) when the prior applies
+  int max_iterations = 100;
+  double tolerance = 1e-7;  // Elo: stop once the largest Newton step is below this
 };
 
 struct Rating {
-    std::vector<double> elo;   // per player
-    std::vector<double> ci95;  // +- half-width, 1.96 standard errors
-    double first_mover_elo = 0.0;   // 0 unless FitOptions::first_mover
-    double first_mover_ci95 = 0.0;
-    std::vector<std::vector<double>> covariance;  // of elo, players x players (Elo^2)
-    int iterations = 0;        // Newton steps taken
-    bool converged = false;
-    bool prior_used = false;   // virtual draws were added (see docs/RATING.md)
+  std::vector<double> elo;       // per player
+  std::vector<double> ci95;      // +- half-width, 1.96 standard errors
+  double first_mover_elo = 0.0;  // 0 unless FitOptions::first_mover
+  double first_mover_ci95 = 0.0;
+  std::vector<std::vector<double>> covariance;  // of elo, players x players (Elo^2)
+  int iterations = 0;                           // Newton steps taken
+  bool converged = false;
+  bool prior_used = false;  // virtual draws were added (see docs/RATING.md)
 };
 
 // Fits all ratings. Preconditions (asserted): players >= 0; every result has

@@ -20,9 +20,7 @@ std::size_t reason_index(Termination reason) {
 }
 
 // Score of the engine that started as South.
-double south_points(Outcome o) {
-  return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0;
-}
+double south_points(Outcome o) { return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0; }
 
 double finite_or(double x, double fallback) { return std::isfinite(x) ? x : fallback; }
 
@@ -50,9 +48,12 @@ void add_move_times(const GameRecord& g, EngineStanding& south, EngineStanding& 
 void add_result(EngineStanding& e, double points) {
   ++e.games;
   e.points += points;
-  if (points == 1.0) ++e.wins;
-  else if (points == 0.5) ++e.draws;
-  else ++e.losses;
+  if (points == 1.0)
+    ++e.wins;
+  else if (points == 0.5)
+    ++e.draws;
+  else
+    ++e.losses;
 }
 
 }  // namespace

@@ -14,14 +14,14 @@ namespace kalah::rating {
 
 struct EngineStanding {
   std::string name;
-  int rank = 0;        // 1 = best
-  double elo = 0;      // Bradley–Terry MLE, mean 0 over all engines
-  double ci95 = 0;     // +- half-width of the 95% interval
+  int rank = 0;     // 1 = best
+  double elo = 0;   // Bradley–Terry MLE, mean 0 over all engines
+  double ci95 = 0;  // +- half-width of the 95% interval
   int games = 0;
-  double points = 0;   // a win 1, a draw 1/2
+  double points = 0;     // a win 1, a draw 1/2
   double score_pct = 0;  // 100 * points / games; 0 without games
   int wins = 0, draws = 0, losses = 0;
-  int forfeits = 0;    // games lost by forfeit (also counted in losses)
+  int forfeits = 0;                                              // games lost by forfeit (also counted in losses)
   std::array<int, kForfeitReasons.size()> forfeits_by_reason{};  // in the order of kalah::kForfeitReasons
   std::optional<double> los_next;  // P(stronger than the next engine in the ranking); none for the last
   // Elo above the next engine in the ranking and the 95% half-width of that
@@ -58,8 +58,8 @@ struct Standings {
   std::vector<std::vector<CrossCell>> crosstable;  // [row][column], both in rank order
   std::array<int, kTerminations> terminations{};   // indexed by Termination
   FirstMover first_mover;
-  int games = 0;    // games counted
-  int ignored = 0;  // records not counted: no result, an engine against itself, or an empty name
+  int games = 0;            // games counted
+  int ignored = 0;          // records not counted: no result, an engine against itself, or an empty name
   bool prior_used = false;  // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
 };
 

@@ -10,9 +10,8 @@ std::string standings_csv(const Standings& s) {
       "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
       "forfeit_illegal,forfeit_protocol,forfeit_startup,los_next,diff_next,diff_next_ci95\n";
   for (const EngineStanding& e : s.engines) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name), fixed(e.elo, 1),
-                       fixed(e.ci95, 1), e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws,
-                       e.losses, e.forfeits);
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name), fixed(e.elo, 1), fixed(e.ci95, 1),
+                       e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits);
     for (int count : e.forfeits_by_reason) out += "," + std::to_string(count);
     out += "," + (e.los_next ? fixed(*e.los_next, 4) : std::string());
     out += "," + (e.diff_next ? fixed(*e.diff_next, 1) : std::string());

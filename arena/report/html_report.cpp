@@ -236,17 +236,19 @@ std::string summary_tables(const Standings& s) {
       out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>\n", to_string(static_cast<Termination>(t)),
                          s.terminations[t]);
   out += "</tbody></table>\n";
-  out += "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
-         "each engine chose.</p>\n<table><thead><tr><th class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th>"
-         "<th>Max ms</th></tr></thead><tbody>\n";
+  out +=
+      "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
+      "each engine chose.</p>\n<table><thead><tr><th class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th>"
+      "<th>Max ms</th></tr></thead><tbody>\n";
   for (const EngineStanding& e : s.engines)
     out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(e.name),
                        e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1));
   out += "</tbody></table>\n";
   const FirstMover& fm = s.first_mover;
-  out += "<h2>First-mover advantage</h2>\n<p class=\"note\">The engine that started as South moved first. "
-         "Elo (fit) is the first-mover term of the rating fit; Elo (South's score) comes from South's results "
-         "alone.</p>\n";
+  out +=
+      "<h2>First-mover advantage</h2>\n<p class=\"note\">The engine that started as South moved first. "
+      "Elo (fit) is the first-mover term of the rating fit; Elo (South's score) comes from South's results "
+      "alone.</p>\n";
   out += fmt::format(
       "<table><thead><tr><th>Games</th><th>South wins</th><th>Draws</th><th>South losses</th><th>South score</th>"
       "<th>Elo (fit)</th><th>Elo (South's score)</th><th>LOS</th></tr></thead><tbody>\n"
@@ -295,8 +297,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
 <div id="moves"></div>
 </section>
 )html";
-  out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) +
-         "</script>\n";
+  out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) + "</script>\n";
   out += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
   return out;
 }

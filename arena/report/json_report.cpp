@@ -15,17 +15,15 @@ std::string standings_json(const Standings& s, const std::string& event) {
   root["games"] = s.games;
   root["ignored_records"] = s.ignored;
   root["rating"] = json::object{
-      {"model", "bradley-terry"},
-      {"first_mover_term", true},
-      {"normalisation", "mean 0"},
-      {"interval", "95%"},
-      {"prior_used", s.prior_used},
+      {"model", "bradley-terry"}, {"first_mover_term", true},   {"normalisation", "mean 0"},
+      {"interval", "95%"},        {"prior_used", s.prior_used},
   };
 
   json::array engines;
   for (const EngineStanding& e : s.engines) {
     json::object reasons;
-    for (std::size_t r = 0; r < kForfeitReasons.size(); ++r) reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
+    for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
+      reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
     json::object o;
     o["rank"] = e.rank;
     o["name"] = e.name;
@@ -43,7 +41,8 @@ std::string standings_json(const Standings& s, const std::string& event) {
       o["los_next"] = rounded(*e.los_next, 4);
     else
       o["los_next"] = nullptr;
-    o["time"] = {{"moves", e.moves_timed}, {"mean_ms", rounded(e.mean_move_ms, 2)}, {"max_ms", rounded(e.max_move_ms, 2)}};
+    o["time"] = {
+        {"moves", e.moves_timed}, {"mean_ms", rounded(e.mean_move_ms, 2)}, {"max_ms", rounded(e.max_move_ms, 2)}};
     if (e.diff_next) {
       o["diff_next"] = rounded(*e.diff_next, 2);
       o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);

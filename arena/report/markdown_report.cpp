@@ -15,9 +15,9 @@ void standings_table(std::string& out, const Standings& s) {
   out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const EngineStanding& e : s.engines)
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} | {} | {} |\n", e.rank,
-                       markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games,
-                       fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits,
-                       diff_text(e), diff_ci_text(e), los_text(e));
+                       markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
+                       fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits, diff_text(e), diff_ci_text(e),
+                       los_text(e));
 }
 
 void crosstable(std::string& out, const Standings& s) {
@@ -82,8 +82,9 @@ std::string standings_markdown(const Standings& s, const std::string& event) {
   bool any_timed = false;
   for (const EngineStanding& e : s.engines) any_timed = any_timed || e.moves_timed > 0;
   if (any_timed) {
-    out += "\n## Time use\n\nThinking time per move as the referee measured it (request sent to answer read), "
-           "over the moves each engine chose.\n\n| Engine | Moves | Mean ms | Max ms |\n|:---|---:|---:|---:|\n";
+    out +=
+        "\n## Time use\n\nThinking time per move as the referee measured it (request sent to answer read), "
+        "over the moves each engine chose.\n\n| Engine | Moves | Mean ms | Max ms |\n|:---|---:|---:|---:|\n";
     for (const EngineStanding& e : s.engines)
       out += fmt::format("| {} | {} | {} | {} |\n", markdown_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1),
                          fixed(e.max_move_ms, 1));
@@ -91,8 +92,9 @@ std::string standings_markdown(const Standings& s, const std::string& event) {
 
   const FirstMover& fm = s.first_mover;
   out += "\n## First-mover advantage\n\n";
-  out += "The engine that started as South moved first. Elo (fit): the first-mover term of the rating fit; "
-         "Elo (South's score): from South's results alone.\n\n";
+  out +=
+      "The engine that started as South moved first. Elo (fit): the first-mover term of the rating fit; "
+      "Elo (South's score): from South's results alone.\n\n";
   out += "| Games | South wins | Draws | South losses | South score | Elo (fit) | Elo (South's score) | LOS |\n";
   out += "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   out += fmt::format("| {} | {} | {} | {} | {}% | {} | {} | {} |\n", fm.games, fm.wins, fm.draws, fm.losses,

@@ -27,8 +27,8 @@ std::string comment_text(std::string_view text) {
   if (text.size() > kMaxComment) text = text.substr(0, kMaxComment);
   std::string out;
   for (char c : text) {
-    const bool unsafe = c == '{' || c == '}' || c == '[' || c == ']' || c == '"' || c == '\\' || c == '%' ||
-                        c == ';' || static_cast<unsigned char>(c) < 0x20;
+    const bool unsafe = c == '{' || c == '}' || c == '[' || c == ']' || c == '"' || c == '\\' || c == '%' || c == ';' ||
+                        static_cast<unsigned char>(c) < 0x20;
     out += unsafe ? ' ' : c;
   }
   return out;
@@ -37,8 +37,8 @@ std::string comment_text(std::string_view text) {
 // "2026-12-02T12:00:00Z" -> "2026.12.02"; PGN's unknown date otherwise.
 std::string pgn_date(const std::string& iso) {
   const auto digit = [&](std::size_t i) { return iso[i] >= '0' && iso[i] <= '9'; };
-  const bool ok = iso.size() >= 10 && iso[4] == '-' && iso[7] == '-' && digit(0) && digit(1) && digit(2) &&
-                  digit(3) && digit(5) && digit(6) && digit(8) && digit(9);
+  const bool ok = iso.size() >= 10 && iso[4] == '-' && iso[7] == '-' && digit(0) && digit(1) && digit(2) && digit(3) &&
+                  digit(5) && digit(6) && digit(8) && digit(9);
   return ok ? iso.substr(0, 4) + "." + iso.substr(5, 2) + "." + iso.substr(8, 2) : "????.??.??";
 }
 
@@ -85,8 +85,10 @@ void write_game(std::string& out, const GameRecord& g, const std::string& event)
     text.add(to_string(g.moves[i]));
   }
   if (g.forfeit)
-    text.add("{" + comment_text(g.forfeit->engine + " forfeits (" + to_string(g.forfeit->reason) + ")" +
-                                (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail)) + "}");
+    text.add("{" +
+             comment_text(g.forfeit->engine + " forfeits (" + to_string(g.forfeit->reason) + ")" +
+                          (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail)) +
+             "}");
   text.add(result);
   out += text.finish();
   out += "\n";

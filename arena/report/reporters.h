@@ -16,9 +16,9 @@ using rating::EngineStanding;
 using rating::FirstMover;
 using rating::Standings;
 
-std::string standings_json(const Standings& standings, const std::string& event);  // standings.json
-std::string standings_markdown(const Standings& standings, const std::string& event);  // standings.md
-std::string standings_csv(const Standings& standings);  // standings.csv
+std::string standings_json(const Standings& standings, const std::string& event);       // standings.json
+std::string standings_markdown(const Standings& standings, const std::string& event);   // standings.md
+std::string standings_csv(const Standings& standings);                                  // standings.csv
 std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event);  // games.pgn
 std::string report_html(const Standings& standings, const std::vector<GameRecord>& games,
                         const std::string& event);  // report.html

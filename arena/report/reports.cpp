@@ -4,8 +4,8 @@
 #include <optional>
 #include <type_traits>
 
-#include "arena/report/reporters.h"
 #include "arena/rating/standings.h"
+#include "arena/report/reporters.h"
 #include "referee/system/files.h"
 
 namespace kalah::report {

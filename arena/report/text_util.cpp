@@ -36,8 +36,10 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     const std::size_t k = kSpecial.find(c);
-    if (k == std::string_view::npos) out += c;
-    else out += kEntity[k];
+    if (k == std::string_view::npos)
+      out += c;
+    else
+      out += kEntity[k];
   }
   return out;
 }

@@ -9,10 +9,10 @@
 
 namespace kalah::report {
 
-std::string fixed(double x, int decimals);         // "12.5"
-std::string signed_fixed(double x, int decimals);  // "+12.5", "-3.0", "0.0"
+std::string fixed(double x, int decimals);           // "12.5"
+std::string signed_fixed(double x, int decimals);    // "+12.5", "-3.0", "0.0"
 std::string percent(double fraction, int decimals);  // 0.953 -> "95.3%"
-double rounded(double x, int decimals);            // for JSON: 95.42 instead of 95.41667...
+double rounded(double x, int decimals);              // for JSON: 95.42 instead of 95.41667...
 
 std::string html_escape(std::string_view text);
 std::string markdown_escape(std::string_view text);  // | and backslash; newlines become spaces

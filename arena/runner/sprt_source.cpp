@@ -46,8 +46,7 @@ double SprtSource::test_score(const Config& config, const GameRecord& record) {
   return record.south == config.engines[1].name ? south : 1.0 - south;
 }
 
-SprtSource::SprtSource(const Config& config, const std::vector<GameRecord>& journal)
-    : config_(config), pairs_(config) {
+SprtSource::SprtSource(const Config& config, const std::vector<GameRecord>& journal) : config_(config), pairs_(config) {
   assert(config.sprt && config.engines.size() == 2);
   for (const GameRecord& r : journal) {
     std::optional<std::pair<int, int>> where = parse_id(r.id);

@@ -22,9 +22,9 @@
 #include "arena/config/config.h"
 #include "arena/runner/game_source.h"
 #include "arena/schedule/schedule.h"
+#include "referee/record/record.h"
 #include "referee/stats/sprt.h"
 #include "referee/stats/stats.h"
-#include "referee/record/record.h"
 
 namespace kalah::arena {
 
@@ -67,8 +67,8 @@ class SprtSource : public GameSource {
 
   const Config& config_;
   SprtPairs pairs_;
-  std::unordered_set<std::string> journaled_;  // ids already in the journal at the start
-  std::set<int> journaled_pairs_;              // pairs with at least one game in the journal
+  std::unordered_set<std::string> journaled_;                       // ids already in the journal at the start
+  std::set<int> journaled_pairs_;                                   // pairs with at least one game in the journal
   std::map<int, std::array<std::optional<double>, 2>> open_pairs_;  // pairs with one game finished
   SprtStatus status_;
   int pair_ = 0;  // next game to consider: pair_ / game_

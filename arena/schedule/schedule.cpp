@@ -29,12 +29,12 @@ struct Board {
 };
 
 std::string game_id(int round, int south, int north, int pair, int game) {
-  return "r" + std::to_string(round) + "-" + std::to_string(south) + "v" + std::to_string(north) +
-         "-p" + std::to_string(pair) + "-g" + std::to_string(game);
+  return "r" + std::to_string(round) + "-" + std::to_string(south) + "v" + std::to_string(north) + "-p" +
+         std::to_string(pair) + "-g" + std::to_string(game);
 }
 
-void add_round(std::vector<GameSpec>& games, const OpeningSource& openings, int round, int cycle,
-               int pairing_count, const std::vector<Board>& boards) {
+void add_round(std::vector<GameSpec>& games, const OpeningSource& openings, int round, int cycle, int pairing_count,
+               const std::vector<Board>& boards) {
   std::vector<Opening> chosen;
   for (const Board& b : boards)
     chosen.push_back(openings.for_pair(static_cast<std::uint64_t>(cycle) * pairing_count + b.pairing));
@@ -70,7 +70,7 @@ std::vector<int> non_seeds(const Config& c) {
 std::vector<std::vector<Pairing>> berger_table(int players) {
   if (players < 2) return {};
   const int n = players % 2 ? players + 1 : players;  // with the bye
-  const int fixed = n - 1;  // the circle turns around this player (the bye for odd counts)
+  const int fixed = n - 1;                            // the circle turns around this player (the bye for odd counts)
   const int turning = n - 1;
   std::vector<std::vector<Pairing>> rounds;
   for (int r = 0; r < n - 1; ++r) {
@@ -79,8 +79,7 @@ std::vector<std::vector<Pairing>> berger_table(int players) {
     const int base = r * (n / 2) % turning;
     std::vector<Pairing> boards;
     boards.push_back(r % 2 ? Pairing{fixed, base} : Pairing{base, fixed});
-    for (int i = 1; i < n / 2; ++i)
-      boards.push_back(Pairing{(base + i) % turning, (base - i + turning) % turning});
+    for (int i = 1; i < n / 2; ++i) boards.push_back(Pairing{(base + i) % turning, (base - i + turning) % turning});
     if (n != players)
       std::erase_if(boards, [&](const Pairing& p) { return p.first == players || p.second == players; });
     rounds.push_back(std::move(boards));
@@ -153,8 +152,7 @@ std::vector<GameSpec> make_schedule(const Config& c) {
       std::vector<Board> boards;
       for (int o = 0; o < static_cast<int>(others.size()); ++o)
         for (int s = 0; s < seeds; ++s)
-          boards.push_back({s * static_cast<int>(others.size()) + o,
-                            Pairing{c.tournament.seed_engines[s], others[o]}});
+          boards.push_back({s * static_cast<int>(others.size()) + o, Pairing{c.tournament.seed_engines[s], others[o]}});
       add_round(games, openings, cycle + 1, cycle, count, boards);
     }
   }

@@ -15,14 +15,14 @@
 namespace kalah::arena {
 
 struct GameSpec {
-  std::string id;         // "r{round}-{south}v{north}-p{pair}-g{game_in_pair}", engine indices
-  int round = 0;          // 1-based; the PGN Round
-  int pairing = 0;        // which two engines: an index into pairings(config)
-  int pair = 0;           // 0-based game pair of this pairing (0 .. rounds-1; the pair number in SPRT)
-  int game_in_pair = 0;   // 0, or 1 for the colour-swapped replay
-  int south = 0;          // engine indices into Config::engines
+  std::string id;        // "r{round}-{south}v{north}-p{pair}-g{game_in_pair}", engine indices
+  int round = 0;         // 1-based; the PGN Round
+  int pairing = 0;       // which two engines: an index into pairings(config)
+  int pair = 0;          // 0-based game pair of this pairing (0 .. rounds-1; the pair number in SPRT)
+  int game_in_pair = 0;  // 0, or 1 for the colour-swapped replay
+  int south = 0;         // engine indices into Config::engines
   int north = 0;
-  Opening opening;        // the same for both games of a pair
+  Opening opening;  // the same for both games of a pair
 
   friend bool operator==(const GameSpec&, const GameSpec&) = default;
 };

@@ -277,7 +277,8 @@ int Search::search_root(const Position& root, int depth, std::vector<Move>& root
       best_move = m;
       alpha = std::max(alpha, s);
       // The best move so far is searched first next time.
-      std::rotate(root_moves.begin(), root_moves.begin() + static_cast<long>(i), root_moves.begin() + static_cast<long>(i) + 1);
+      std::rotate(root_moves.begin(), root_moves.begin() + static_cast<long>(i),
+                  root_moves.begin() + static_cast<long>(i) + 1);
     }
   }
   if (!aborted_) store(hash(root), best, horizon_ ? depth : kComplete, kExact, best_move);
@@ -296,8 +297,7 @@ std::vector<Move> Search::principal_variation(const Position& root, int max_leng
   return pv;
 }
 
-Result Search::run(const Position& root, const Limits& limits,
-                   const std::function<void(const Result&)>& on_iteration) {
+Result Search::run(const Position& root, const Limits& limits, const std::function<void(const Result&)>& on_iteration) {
   assert(!root.over);
   limits_ = limits;
   start_ = std::chrono::steady_clock::now();
@@ -379,8 +379,7 @@ Move AlphaBetaBot::choose(const bot::SearchContext& context) {
   limits.nodes = context.limits.nodes;
   limits.time_ms = context.search_time_ms();
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
-    context.report({.depth = it.depth, .score = protocol_score(it.score), .nodes = it.nodes, .time = it.time_ms,
-                    .pv = it.pv, .text = {}});
+    context.report(bot::search_info(it.depth, protocol_score(it.score), it.nodes, it.time_ms, it.pv));
   });
   return r.best;
 }

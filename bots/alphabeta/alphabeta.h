@@ -79,8 +79,7 @@ class Search {
 
   // Iterative deepening from `root` (a position with a legal move). Calls
   // `on_iteration` after every completed iteration.
-  Result run(const Position& root, const Limits& limits,
-             const std::function<void(const Result&)>& on_iteration = {});
+  Result run(const Position& root, const Limits& limits, const std::function<void(const Result&)>& on_iteration = {});
 
   // Static evaluation from the view of the player to move (not for finished games).
   int evaluate(const Position& p) const;
@@ -95,9 +94,9 @@ class Search {
   struct Entry {
     std::uint64_t key = 0;
     std::int16_t score = 0;
-    std::uint8_t depth = 0;   // kComplete: the value is exact to the end of the game
-    std::uint8_t bound = 0;   // Bound
-    std::uint8_t move = 0;    // Move::pit, 0xff for none
+    std::uint8_t depth = 0;  // kComplete: the value is exact to the end of the game
+    std::uint8_t bound = 0;  // Bound
+    std::uint8_t move = 0;   // Move::pit, 0xff for none
     std::uint8_t generation = 0;
   };
   enum Bound : std::uint8_t { kNone, kLower, kUpper, kExact };

@@ -124,8 +124,8 @@ class Loop {
   }
 
   void search() {
-    SearchContext context{variant_, position_, history_, go_, stop_,
-                          [this](const kep::Info& info) { send(kep::format(info)); }};
+    SearchContext context{variant_, position_, history_,
+                          go_,      stop_,     [this](const kep::Info& info) { send(kep::format(info)); }};
     const Move m = bot_.choose(context);
     send(kep::format(kep::BestMove{m}));
   }
@@ -150,6 +150,16 @@ class Loop {
 
 std::vector<kep::OptionDecl> SeededBot::options() const {
   return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};
+}
+
+kep::Info search_info(int depth, int score, long long nodes, long long time_ms, const std::vector<Move>& pv) {
+  kep::Info info;
+  info.depth = depth;
+  info.score = score;
+  info.nodes = nodes;
+  info.time = time_ms;
+  info.pv = pv;
+  return info;
 }
 
 std::optional<long long> integer_value(std::string_view text) {

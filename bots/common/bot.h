@@ -21,7 +21,7 @@ namespace kalah::bot {
 
 struct SearchContext {
   const Variant& variant;
-  const Position& position;         // the side to move is the bot's side
+  const Position& position;          // the side to move is the bot's side
   const std::vector<Move>& history;  // every move since the start
   const kep::Go& limits;
   const std::atomic<bool>& stop;
@@ -34,6 +34,9 @@ struct SearchContext {
   // nullopt for depth/nodes.
   std::optional<long long> search_time_ms() const;
 };
+
+// The info line of one finished search iteration.
+kep::Info search_info(int depth, int score, long long nodes, long long time_ms, const std::vector<Move>& pv);
 
 class Bot {
  public:

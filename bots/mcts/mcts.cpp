@@ -14,9 +14,7 @@ long long elapsed_ms(std::chrono::steady_clock::time_point since) {
 // Whether the player to move is the one who started the game (as South).
 inline bool first_to_move(const Position& p) { return player_to_move(p) == Seat::First; }
 
-double first_player_reward(Outcome o) {
-  return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0;
-}
+double first_player_reward(Outcome o) { return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0; }
 
 }  // namespace
 
@@ -243,9 +241,8 @@ Move MctsBot::choose(const bot::SearchContext& context) {
     limits.playouts = 1000LL << std::min(*context.limits.depth, 10);
   }
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
-    // The score is the win rate in percent.
-    context.report({.depth = it.depth, .score = static_cast<int>(std::lround(it.win_rate * 100)),
-                    .nodes = it.playouts, .time = it.time_ms, .pv = it.pv, .text = {}});
+    const int win_percent = static_cast<int>(std::lround(it.win_rate * 100));  // the score MCTS reports
+    context.report(bot::search_info(it.depth, win_percent, it.playouts, it.time_ms, it.pv));
   });
   return r.best;
 }

@@ -30,8 +30,12 @@ struct Rules {
   bool majority = false;
 
   static Rules of(const Variant& v) {
-    return Rules{v.pits, v.total_seeds(), v.capture == Capture::Empty, v.ending == Ending::NoMove,
-                 v.remainder == Remainder::None, v.majority};
+    return Rules{v.pits,
+                 v.total_seeds(),
+                 v.capture == Capture::Empty,
+                 v.ending == Ending::NoMove,
+                 v.remainder == Remainder::None,
+                 v.majority};
   }
   // With the remainder going to its owner every seed ends in a store, so a
   // value (a change of store difference) always has the parity of the seeds
@@ -45,8 +49,8 @@ struct Board {
   // that play() can sow with a few 128-bit additions.
   static constexpr int kCells = M <= 8 ? 16 : 2 * M;
   alignas(16) std::array<std::uint8_t, kCells> pits{};
-  std::uint8_t seeds = 0;         // in all pits
-  std::uint16_t own_store = 0;    // only read with the majority rule
+  std::uint8_t seeds = 0;       // in all pits
+  std::uint16_t own_store = 0;  // only read with the majority rule
   std::uint16_t other_store = 0;
 
   int own_seeds() const {

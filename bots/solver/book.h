@@ -16,9 +16,9 @@
 namespace kalah::solver {
 
 struct BookOptions {
-  int plies = 6;          // opening length
-  int count = 100;        // lines wanted
-  int max_margin = 0;     // keep |exact margin| <= this
+  int plies = 6;       // opening length
+  int count = 100;     // lines wanted
+  int max_margin = 0;  // keep |exact margin| <= this
   std::uint64_t seed = 1;
   // Give up on a position whose solve takes longer (it is skipped, not kept).
   std::optional<std::chrono::milliseconds> per_position;
@@ -32,7 +32,7 @@ struct BookLine {
 struct BookStats {
   std::size_t candidates = 0;  // distinct running positions at that many plies
   std::size_t solved = 0;
-  std::size_t skipped = 0;     // over the time limit
+  std::size_t skipped = 0;  // over the time limit
 };
 
 // Every distinct position (first line that reaches it) `plies` pit moves from

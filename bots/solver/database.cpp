@@ -1,6 +1,5 @@
 #include "bots/solver/database.h"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -205,8 +204,7 @@ constexpr std::uint32_t kVersion = 2;  // 2: bytes hold value ^ 0x80
 
 std::string DbKey::name() const {
   return "p" + std::to_string(pits) + (capture == Capture::Empty ? "-empty" : "-standard") +
-         (ending == Ending::NoMove ? "-no-move" : "-side-empty") +
-         (remainder == Remainder::None ? "-none" : "-owner");
+         (ending == Ending::NoMove ? "-no-move" : "-side-empty") + (remainder == Remainder::None ? "-none" : "-owner");
 }
 
 int levels_for_memory(int pits, std::uint64_t bytes, int max_levels) {
@@ -258,8 +256,9 @@ std::filesystem::path Database::file_in(const std::filesystem::path& dir) const 
 
 void Database::build(int threads, const std::atomic<bool>* cancel) {
   const auto start = Clock::now();
-  const Rules rules{key_.pits, 0, key_.capture == Capture::Empty, key_.ending == Ending::NoMove,
-                    key_.remainder == Remainder::None, false};
+  const Rules rules{
+      key_.pits, 0, key_.capture == Capture::Empty, key_.ending == Ending::NoMove, key_.remainder == Remainder::None,
+      false};
   threads = std::max(1, threads);
   for (int level = ready() + 1; level <= target_; ++level) {
     const std::uint64_t first = index_.offset(level), last = index_.offset(level + 1);

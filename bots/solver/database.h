@@ -44,14 +44,14 @@ int levels_for_memory(int pits, std::uint64_t bytes, int max_levels);
 
 // How a database came to be in memory, for the statistics.
 struct DbStats {
-  int levels = -1;       // K: positions with 0..K seeds are complete
+  int levels = -1;         // K: positions with 0..K seeds are complete
   int loaded_levels = -1;  // of which read from the cache file
   std::uint64_t entries = 0;
   double load_seconds = 0;
   double build_seconds = 0;
   bool saved = false;
-  std::string file;     // the cache file, if any
-  std::string note;     // e.g. "cache file corrupt (checksum), rebuilt"
+  std::string file;  // the cache file, if any
+  std::string note;  // e.g. "cache file corrupt (checksum), rebuilt"
 };
 
 class Database {

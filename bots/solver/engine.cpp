@@ -73,8 +73,8 @@ void SolverBot::prepare(const Variant& v) {
   // variant (or new options) starts afresh.
   exact_ = ExactSolver::supports(v) ? std::make_unique<ExactSolver>(v, options_.hash_mb, options_.threads) : nullptr;
   const DbKey key = DbKey::of(v);
-  const int levels = std::min(levels_for_memory(v.pits, std::uint64_t(options_.db_memory_mb) << 20, Database::kMaxLevels),
-                              v.total_seeds());
+  const int levels = std::min(
+      levels_for_memory(v.pits, std::uint64_t(options_.db_memory_mb) << 20, Database::kMaxLevels), v.total_seeds());
   std::shared_ptr<Database> db = db_;
   if (v.majority || levels < 0 || !ExactSolver::supports(v))
     db = nullptr;
@@ -96,9 +96,10 @@ void SolverBot::prepare(const Variant& v) {
     exact_->set_database(db_);
   }
   // The database in the background, used by the searches as far as it is ready.
-  if (build) db_thread_ = std::thread([db, dir = options_.cache_dir, threads = options_.threads, this] {
-    db->load_or_build(dir, threads, &db_cancel_);
-  });
+  if (build)
+    db_thread_ = std::thread([db, dir = options_.cache_dir, threads = options_.threads, this] {
+      db->load_or_build(dir, threads, &db_cancel_);
+    });
 }
 
 void SolverBot::new_game(const Variant& v) {

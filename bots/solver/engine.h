@@ -11,9 +11,9 @@
 #include <string>
 #include <thread>
 
+#include "bots/alphabeta/alphabeta.h"
 #include "bots/common/bot.h"
 #include "bots/solver/database.h"
-#include "bots/alphabeta/alphabeta.h"
 #include "bots/solver/oracle.h"
 #include "bots/solver/solver.h"
 

@@ -93,9 +93,8 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
     return 2;
   }
   if (start.over) {
-    std::printf("%s\nthe game is over\n", signed_number(store(*v, start, start.to_move) -
-                                                         store(*v, start, opponent(start.to_move)))
-                                              .c_str());
+    std::printf("%s\nthe game is over\n",
+                signed_number(store(*v, start, start.to_move) - store(*v, start, opponent(start.to_move))).c_str());
     return 0;
   }
 
@@ -150,10 +149,10 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
   }
   std::printf("variant: %s\n", to_string(*v).c_str());
   std::printf("position: %s (%s to move)\n", to_notation(*v, start).c_str(), to_string(start.to_move));
-  std::printf("search: %.3f s (the value after %.3f s), %llu nodes, %d null-window passes, %d thread%s, %.1f M nodes/s\n",
-              search.seconds, value_seconds, static_cast<unsigned long long>(search.nodes), search.passes, eo.threads,
-              eo.threads == 1 ? "" : "s",
-              search.seconds > 0 ? search.nodes / search.seconds / 1e6 : 0.0);
+  std::printf(
+      "search: %.3f s (the value after %.3f s), %llu nodes, %d null-window passes, %d thread%s, %.1f M nodes/s\n",
+      search.seconds, value_seconds, static_cast<unsigned long long>(search.nodes), search.passes, eo.threads,
+      eo.threads == 1 ? "" : "s", search.seconds > 0 ? search.nodes / search.seconds / 1e6 : 0.0);
   std::printf("table: %llu of %llu entries used (%s, paged in in %.3f s)%s\n",
               static_cast<unsigned long long>(solver.table().used_estimate()),
               static_cast<unsigned long long>(solver.table().buckets() * 4),
@@ -162,7 +161,6 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
   print_database(db.get(), *v);
   return 0;
 }
-
 
 struct BookCommand {
   std::string variant = "pits=6 seeds=4";
@@ -200,8 +198,8 @@ int book(const BookCommand& bc, const EngineOptions& eo) {
     std::fflush(stdout);
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("# %zu lines kept; %zu of %zu distinct positions solved, %zu over the time limit; %.1f s\n",
-              lines.size(), stats.solved, stats.candidates, stats.skipped, seconds);
+  std::printf("# %zu lines kept; %zu of %zu distinct positions solved, %zu over the time limit; %.1f s\n", lines.size(),
+              stats.solved, stats.candidates, stats.skipped, seconds);
   if (static_cast<int>(lines.size()) < o.count) {
     std::fprintf(stderr, "kalah-solver: only %zu of the %d lines asked for\n", lines.size(), o.count);
     return lines.empty() ? 1 : 0;
@@ -217,7 +215,9 @@ int main(int argc, char** argv) {
   EngineOptions eo;
   std::string cache_dir = eo.cache_dir.string();
   auto common = [&](CLI::App* a) {
-    a->add_option("--hash-mb", eo.hash_mb, "transposition table size (MB)")->capture_default_str()->check(CLI::Range(1, 65536));
+    a->add_option("--hash-mb", eo.hash_mb, "transposition table size (MB)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 65536));
     a->add_option("--db-mb", eo.db_memory_mb, "memory for the endgame database (MB), 0 for none")
         ->capture_default_str()
         ->check(CLI::Range(0, 65536));
@@ -249,12 +249,15 @@ int main(int argc, char** argv) {
   BookCommand bc;
   book_cmd->add_option("--variant", bc.variant, "variant keys")->capture_default_str();
   book_cmd->add_option("--plies", bc.options.plies, "opening length")->capture_default_str()->check(CLI::Range(1, 16));
-  book_cmd->add_option("--count", bc.options.count, "lines wanted")->capture_default_str()->check(CLI::Range(1, 1000000));
+  book_cmd->add_option("--count", bc.options.count, "lines wanted")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   book_cmd->add_option("--max-margin", bc.options.max_margin, "keep openings whose exact margin is at most this")
       ->capture_default_str()
       ->check(CLI::Range(0, 255));
   book_cmd->add_option("--seed", bc.options.seed, "order in which candidates are tried")->capture_default_str();
-  book_cmd->add_option("--limit-ms", bc.limit_ms, "skip a position whose solve takes longer")->check(CLI::Range(1LL, 86400000LL));
+  book_cmd->add_option("--limit-ms", bc.limit_ms, "skip a position whose solve takes longer")
+      ->check(CLI::Range(1LL, 86400000LL));
   book_cmd->add_flag("--no-cache", bc.no_cache, "neither read nor write the database cache");
   try {
     app.parse(argc, argv);

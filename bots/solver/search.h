@@ -42,9 +42,7 @@ class BusySet {
   }
 
  private:
-  std::atomic<std::uint64_t>& slot(std::uint64_t key) const {
-    return slots_[(key * 0x9e3779b97f4a7c15ULL) >> 52];
-  }
+  std::atomic<std::uint64_t>& slot(std::uint64_t key) const { return slots_[(key * 0x9e3779b97f4a7c15ULL) >> 52]; }
   mutable std::atomic<std::uint64_t> slots_[4096] = {};
 };
 
@@ -83,14 +81,14 @@ struct SearchShared {
   TranspositionTable* near_tt = nullptr;
   int near_margin = 0;
   const Database* db = nullptr;
-  int db_levels = -1;  // positions with up to this many seeds are looked up
+  int db_levels = -1;                       // positions with up to this many seeds are looked up
   const std::atomic<bool>* stop = nullptr;  // set by the caller: give up
   std::atomic<bool>* pass_done = nullptr;   // set when another thread finished this pass
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   BusySet* busy = nullptr;  // with helper threads
   int share_margin = 10;    // ... at nodes with k > db_levels + margin
-  int etc_margin = 2;   // enhanced transposition cutoffs at nodes with k > db_levels + margin
-  int store_margin = 1;  // no table entries for nodes with k <= db_levels + margin
+  int etc_margin = 2;       // enhanced transposition cutoffs at nodes with k > db_levels + margin
+  int store_margin = 1;     // no table entries for nodes with k <= db_levels + margin
   // Told about every finished MTD(f) pass: gamma, result, nodes, seconds.
   const std::function<void(int, int, std::uint64_t, double)>* on_pass = nullptr;
 };
@@ -228,7 +226,8 @@ class Search {
     // Insertion sort: at most M children.
     if constexpr (M > 1)
       for (int j = 1; j < n; ++j)
-        for (int i = j; i > 0 && children[i].order > children[i - 1].order; --i) std::swap(children[i], children[i - 1]);
+        for (int i = j; i > 0 && children[i].order > children[i - 1].order; --i)
+          std::swap(children[i], children[i - 1]);
     if (M > 1 && helper_ && ply < 2 && n > 1) std::rotate(children, children + (helper_ + ply) % n, children + n);
 
     // With helper threads, big subtrees that another thread is searching

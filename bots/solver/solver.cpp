@@ -116,7 +116,10 @@ class SizedImpl final : public ExactSolver::Impl {
   }
 
  private:
-  void prepare(SearchShared& shared) { shared.index = &index_; shared.exact_keys = exact_; }
+  void prepare(SearchShared& shared) {
+    shared.index = &index_;
+    shared.exact_keys = exact_;
+  }
 
   std::optional<int> pass(const Board<M>& b, int gamma, SearchShared& shared, int threads, SolveStats& stats) {
     ++stats.passes;
@@ -164,8 +167,8 @@ class SizedImpl final : public ExactSolver::Impl {
       }
     }
     if (result) {
-      stats.log.push_back({gamma, *result, stats.nodes - nodes_before,
-                           std::chrono::duration<double>(Clock::now() - start).count()});
+      stats.log.push_back(
+          {gamma, *result, stats.nodes - nodes_before, std::chrono::duration<double>(Clock::now() - start).count()});
       const SolveStats::Pass& p = stats.log.back();
       if (shared.on_pass) (*shared.on_pass)(p.gamma, p.result, p.nodes, p.seconds);
     }
@@ -177,9 +180,7 @@ class SizedImpl final : public ExactSolver::Impl {
   bool exact_ = true;
 };
 
-int own_diff(const Variant& v, const Position& p) {
-  return store(v, p, p.to_move) - store(v, p, opponent(p.to_move));
-}
+int own_diff(const Variant& v, const Position& p) { return store(v, p, p.to_move) - store(v, p, opponent(p.to_move)); }
 
 }  // namespace
 
@@ -205,7 +206,6 @@ void ExactSolver::set_near_table(int near_margin, std::size_t near_kb) {
   near_margin_ = near_margin;
   near_tt_ = near_margin > 0 ? std::make_unique<TranspositionTable>(std::max<std::size_t>(1, near_kb >> 10)) : nullptr;
 }
-
 
 void ExactSolver::set_margins(int etc_margin, int store_margin) {
   etc_margin_ = etc_margin;

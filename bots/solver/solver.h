@@ -35,8 +35,8 @@ struct SolveStats {
   int passes = 0;           // null-window searches
   double seconds = 0;
   struct Pass {
-    int gamma;        // the test: value >= gamma (as a future change of the difference)
-    int result;       // the bound it returned
+    int gamma;   // the test: value >= gamma (as a future change of the difference)
+    int result;  // the bound it returned
     std::uint64_t nodes;
     double seconds;
   };

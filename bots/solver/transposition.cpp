@@ -28,7 +28,8 @@ std::uint64_t TranspositionTable::used_estimate() const {
   const std::size_t stride = buckets() / sample;
   std::uint64_t used = 0;
   for (std::size_t i = 0; i < sample; ++i)
-    for (const Entry& e : table_[i * stride].entries) used += (e.data.load(std::memory_order_relaxed) >> 40 & 0xff) != 0;
+    for (const Entry& e : table_[i * stride].entries)
+      used += (e.data.load(std::memory_order_relaxed) >> 40 & 0xff) != 0;
   return used * (buckets() / sample);
 }
 

@@ -24,8 +24,8 @@ struct TTData {
   std::uint8_t work = 0;     // 1 + log2 of the nodes that proved the bounds; 0 = empty
 
   std::uint64_t pack() const {
-    return std::uint64_t(std::uint16_t(lower)) | std::uint64_t(std::uint16_t(upper)) << 16 |
-           std::uint64_t(move) << 32 | std::uint64_t(work) << 40;
+    return std::uint64_t(std::uint16_t(lower)) | std::uint64_t(std::uint16_t(upper)) << 16 | std::uint64_t(move) << 32 |
+           std::uint64_t(work) << 40;
   }
   static TTData unpack(std::uint64_t w) {
     TTData d;
@@ -76,9 +76,7 @@ class TranspositionTable {
     Entry entries[4];
   };
 
-  Bucket& bucket(std::uint64_t key) const {
-    return table_[(key * 0x9e3779b97f4a7c15ULL) >> shift_ & mask_];
-  }
+  Bucket& bucket(std::uint64_t key) const { return table_[(key * 0x9e3779b97f4a7c15ULL) >> shift_ & mask_]; }
 
   LargeArray<Bucket> table_;
   std::size_t mask_ = 0;

@@ -5,13 +5,13 @@
 
 #include <fmt/core.h>
 
-#include "referee/stats/stats.h"
 #include "referee/app/commands.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
 #include "referee/process/engine_process.h"
 #include "referee/record/record_json.h"
 #include "referee/rules/opening.h"
+#include "referee/stats/stats.h"
 #include "referee/system/executable.h"
 
 namespace kalah::referee_app {
@@ -45,14 +45,23 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptio
     if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
     const std::string key = token.substr(0, eq);
     const std::string value = token.substr(eq + 1);
-    if (key == "cmd") e.cmd_as_written = value;
-    else if (key == "name") e.name = value;
-    else if (key == "arg") e.args.push_back(value);
-    else if (key == "dir") e.dir = value;
-    else if (key == "stderr") e.stderr_file = value;
-    else if (key == "protocol" && parse_protocol(value)) e.protocol = *parse_protocol(value);
-    else if (key.rfind("option.", 0) == 0 && key.size() > 7) e.options.push_back({key.substr(7), value});
-    else throw UsageError("--engine: unknown key '" + key + "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
+    if (key == "cmd")
+      e.cmd_as_written = value;
+    else if (key == "name")
+      e.name = value;
+    else if (key == "arg")
+      e.args.push_back(value);
+    else if (key == "dir")
+      e.dir = value;
+    else if (key == "stderr")
+      e.stderr_file = value;
+    else if (key == "protocol" && parse_protocol(value))
+      e.protocol = *parse_protocol(value);
+    else if (key.rfind("option.", 0) == 0 && key.size() > 7)
+      e.options.push_back({key.substr(7), value});
+    else
+      throw UsageError("--engine: unknown key '" + key +
+                       "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
   }
   if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
@@ -113,7 +122,8 @@ int run_match(const MatchOptions& o) {
     if (g % 2 == 0) {
       std::mt19937_64 rng(o.seed * 1000003 + static_cast<std::uint64_t>(g / 2));
       std::optional<Opening> random = random_opening(*variant, o.openings_plies, rng);
-      if (!random) throw UsageError(fmt::format("no {}-ply opening leaves a game of this variant running", o.openings_plies));
+      if (!random)
+        throw UsageError(fmt::format("no {}-ply opening leaves a game of this variant running", o.openings_plies));
       opening = std::move(*random);
     }
     const int south = g % 2;
@@ -140,9 +150,11 @@ int run_match(const MatchOptions& o) {
 }  // namespace
 
 void add_match_command(cli::Commands& commands) {
-  auto [cmd, o] = commands.add<MatchOptions>("match", "Play games between two engines; one JSON line per game", run_match);
+  auto [cmd, o] =
+      commands.add<MatchOptions>("match", "Play games between two engines; one JSON line per game", run_match);
   cmd->add_option("--engine", o->engines,
-                  "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]... (give twice)")
+                  "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]... "
+                  "(give twice)")
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");

@@ -18,7 +18,7 @@ struct PerftOptions {
 };
 
 int run_perft(const PerftOptions& o) {
-    Expected<Variant> variant = parse_variant(o.variant);
+  Expected<Variant> variant = parse_variant(o.variant);
   if (!variant) throw UsageError(variant.error());
   const Position start = start_position(*variant);
   for (int d = 1; d <= o.depth; ++d) {
@@ -37,11 +37,11 @@ int run_perft(const PerftOptions& o) {
 }  // namespace
 
 void add_perft_command(cli::Commands& commands) {
-  auto [cmd, opts] = commands.add<PerftOptions>("perft", "Count move paths from the start, one line '<depth> <count>' per depth", run_perft);
+  auto [cmd, opts] = commands.add<PerftOptions>(
+      "perft", "Count move paths from the start, one line '<depth> <count>' per depth", run_perft);
   cmd->add_option("--variant", opts->variant, "Variant tokens, e.g. \"pits=6 seeds=4 capture=empty\"");
   cmd->add_option("--depth", opts->depth, "Deepest depth to count")->check(CLI::Range(0, 40));
   cmd->add_flag("--time", opts->timing, "Also print the time and leaves per second of each depth");
 }
-
 
 }  // namespace kalah::referee_app

@@ -60,7 +60,8 @@ int run_replay(const ReplayOptions& o) {
 }  // namespace
 
 void add_replay_command(cli::Commands& commands) {
-  auto [cmd, opts] = commands.add<ReplayOptions>("replay", "Play a move list from the start and print the position as JSON", run_replay);
+  auto [cmd, opts] = commands.add<ReplayOptions>(
+      "replay", "Play a move list from the start and print the position as JSON", run_replay);
   cmd->add_option("--variant", opts->variant, "Variant tokens; missing keys are standard");
   cmd->add_option("--moves", opts->moves, "Moves separated by spaces: pit numbers 1..m or 'swap'");
 }

@@ -124,9 +124,7 @@ Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowe
         reply.fault = Fault{Termination::Protocol, "line too long: " + kep::shorten(line_)};
         return reply;
       case process::Status::Eof:
-      case process::Status::Error:
-        reply.fault = crash_fault("(while thinking)");
-        return reply;
+      case process::Status::Error: reply.fault = crash_fault("(while thinking)"); return reply;
     }
     if (parse(reply)) return reply;
   }
@@ -168,8 +166,7 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl&
   if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)");
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
-    if (status == process::Status::Timeout)
-      return Fault{Termination::Protocol, "no readyok within " + ms(ping)};
+    if (status == process::Status::Timeout) return Fault{Termination::Protocol, "no readyok within " + ms(ping)};
     if (status != process::Status::Ok) return crash_fault("(waiting for readyok)");
     if (std::holds_alternative<kep::ReadyOk>(kep::parse_engine_line(line_))) return std::nullopt;
   }

@@ -3,19 +3,18 @@
 // down (quit, grace period, SIGKILL to its process group) when destroyed.
 #pragma once
 
-#include <mutex>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "referee/engine/engine_spec.h"
-#include "referee/process/engine_process.h"
 #include "referee/game/player.h"
-
+#include "referee/process/engine_process.h"
 
 namespace kalah {
 

@@ -30,16 +30,16 @@ struct EngineOption {
 };
 
 struct EngineSpec {
-  std::string name;                   // unique among the engines of a tournament or match
-  std::string cmd_as_written;         // the command as the operator wrote it
-  std::filesystem::path cmd;          // the executable to start (absolute once resolved)
+  std::string name;            // unique among the engines of a tournament or match
+  std::string cmd_as_written;  // the command as the operator wrote it
+  std::filesystem::path cmd;   // the executable to start (absolute once resolved)
   std::vector<std::string> args;
   std::filesystem::path dir;          // working directory; empty = the arena's
   std::vector<EngineOption> options;  // sent with setoption, in this order
   Protocol protocol = Protocol::Kep;
   RestartPolicy restart = RestartPolicy::OnCrash;
-  std::filesystem::path stderr_file;  // the engine's stderr is appended here; empty = discarded
-  std::filesystem::path comm_log;     // every line exchanged is appended here; empty = none
+  std::filesystem::path stderr_file;          // the engine's stderr is appended here; empty = discarded
+  std::filesystem::path comm_log;             // every line exchanged is appended here; empty = none
   std::chrono::milliseconds quit_grace{200};  // after quit, before SIGKILL
 };
 

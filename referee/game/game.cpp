@@ -74,8 +74,8 @@ class Game {
       if (reply.elapsed_ms > static_cast<double>(allowed.count()))
         return forfeit(who, {Termination::Time, late_detail(reply.elapsed_ms, allowed)});
       if (!is_legal(s_.variant, pos_, reply.move))
-        return forfeit(who, {Termination::Illegal, "bestmove " + to_string(reply.move) + " (legal: " +
-                                                       legal_list(s_.variant, pos_) + ")"});
+        return forfeit(who, {Termination::Illegal,
+                             "bestmove " + to_string(reply.move) + " (legal: " + legal_list(s_.variant, pos_) + ")"});
       charge(who, reply.elapsed_ms);
       before = pos_;
       last = reply.move;
@@ -85,8 +85,8 @@ class Game {
     }
     record_.result = outcome(s_.variant, pos_);
     const bool engines_moved = record_.moves.size() > s_.opening.size();
-    record_.termination = engines_moved && ended_by_majority(s_.variant, before, last) ? Termination::Majority
-                                                                                       : Termination::Normal;
+    record_.termination =
+        engines_moved && ended_by_majority(s_.variant, before, last) ? Termination::Majority : Termination::Normal;
   }
 
   kep::Go go_command() const {

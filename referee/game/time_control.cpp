@@ -55,7 +55,8 @@ Expected<TimeControl> parse_fischer(std::string_view text) {
   const std::optional<double> inc = plus == std::string_view::npos ? 0.0 : parse_seconds(text.substr(plus + 1));
   if (!base || !inc) return Error{what};
   if (!(*base > 0) || !(*inc >= 0) || *base > 86'400 || *inc > 3'600)
-    return Error{"'" + std::string(text) + "': the base time must be > 0 and at most a day, the increment >= 0 "
+    return Error{"'" + std::string(text) +
+                 "': the base time must be > 0 and at most a day, the increment >= 0 "
                  "and at most an hour"};
   TimeControl t;
   t.mode = TimeControl::Mode::Fischer;

@@ -19,11 +19,11 @@ struct TimeControl {
     Nodes,     // go nodes <nodes>, bounded by hard_limit_ms
   };
   Mode mode = Mode::Fischer;
-  std::int64_t base_ms = 10000;  // Fischer
-  std::int64_t inc_ms = 100;     // Fischer
-  std::int64_t movetime_ms = 0;  // MoveTime
-  int depth = 0;                 // Depth
-  std::int64_t nodes = 0;        // Nodes
+  std::int64_t base_ms = 10000;        // Fischer
+  std::int64_t inc_ms = 100;           // Fischer
+  std::int64_t movetime_ms = 0;        // MoveTime
+  int depth = 0;                       // Depth
+  std::int64_t nodes = 0;              // Nodes
   std::int64_t margin_ms = 50;         // grace beyond the allowed time before a time forfeit
   std::int64_t hard_limit_ms = 60000;  // per move in Depth and Nodes modes
   std::int64_t startup_ms = 5000;      // from starting an engine to the end of its handshake

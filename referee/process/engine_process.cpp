@@ -18,8 +18,8 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
-#include <utility>
 #include <span>
+#include <utility>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -402,8 +402,7 @@ struct EngineProcess::Impl {
       // deadline: it still picks up what is already in the pipe.)
       if (!first && Clock::now() >= deadline) return Status::Timeout;
       switch (fill(deadline)) {
-        case Fill::Data:
-          break;
+        case Fill::Data: break;
         case Fill::Full:
           if (!skipping) {
             line.assign(buffer, 0, std::min(buffer.size(), kTooLongExcerpt));
@@ -413,13 +412,9 @@ struct EngineProcess::Impl {
           }
           buffer.clear();
           break;
-        case Fill::Timeout:
-          return Status::Timeout;
-        case Fill::Eof:
-          eof = true;
-          break;
-        case Fill::Error:
-          return Status::Error;
+        case Fill::Timeout: return Status::Timeout;
+        case Fill::Eof: eof = true; break;
+        case Fill::Error: return Status::Error;
       }
     }
   }
@@ -478,8 +473,7 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
     bp::process_stdio stdio{in.read_end.get(), out.write_end.get(), child_stderr.get()};
     try {
       // Pitfall 3: the error_code overload only works when given an executor, not the io_context.
-      auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args,
-                           stdio, setup);
+      auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args, stdio, setup);
       if (!ec) {
         impl->pid = proc.id();
         // From here on this module owns the child: basic_process would SIGKILL and reap only the
@@ -526,9 +520,7 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
 
 int EngineProcess::pid() const { return impl_->pid; }
 
-bool EngineProcess::write_line(std::string_view line, Deadline deadline) {
-  return impl_->write_line(line, deadline);
-}
+bool EngineProcess::write_line(std::string_view line, Deadline deadline) { return impl_->write_line(line, deadline); }
 
 bool EngineProcess::write_lines(std::span<const std::string_view> lines, Deadline deadline) {
   return impl_->write_lines(lines, deadline);
@@ -544,15 +536,11 @@ ReadResult EngineProcess::read_line(Deadline deadline) {
   return result;
 }
 
-Status EngineProcess::read_line(Deadline deadline, std::string& line) {
-  return impl_->read_line(deadline, line);
-}
+Status EngineProcess::read_line(Deadline deadline, std::string& line) { return impl_->read_line(deadline, line); }
 
 std::optional<ExitInfo> EngineProcess::exit_status() { return impl_->exit_status(); }
 
-std::optional<ExitInfo> EngineProcess::wait_for_exit(Deadline deadline) {
-  return impl_->wait_for_exit(deadline);
-}
+std::optional<ExitInfo> EngineProcess::wait_for_exit(Deadline deadline) { return impl_->wait_for_exit(deadline); }
 
 void EngineProcess::shutdown(std::chrono::milliseconds grace) { impl_->shutdown(grace); }
 

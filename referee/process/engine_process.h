@@ -30,10 +30,10 @@ using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
 struct SpawnSpec {
-  std::string command;            // a path, or a bare name looked up in PATH; made absolute
-  std::vector<std::string> args;  // argv[1..]
-  std::string working_dir;        // empty: inherit the arena's working directory
-  std::string stderr_log_path;    // empty: /dev/null; otherwise appended to (created if missing)
+  std::string command;                     // a path, or a bare name looked up in PATH; made absolute
+  std::vector<std::string> args;           // argv[1..]
+  std::string working_dir;                 // empty: inherit the arena's working directory
+  std::string stderr_log_path;             // empty: /dev/null; otherwise appended to (created if missing)
   std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
 };
 
@@ -62,7 +62,7 @@ struct ReadResult {
 struct ExitInfo {
   enum class Kind { Exited, Signaled };
   Kind kind = Kind::Exited;
-  int value = 0;                 // the exit code, or the signal number
+  int value = 0;  // the exit code, or the signal number
   bool core_dumped = false;
   bool killed_by_arena = false;  // still running when this module sent SIGKILL (grace over, kill())
 

@@ -38,8 +38,8 @@ std::string ExitInfo::describe() const {
   if (kind == Kind::Exited) return fmt::format("exited with code {}", value);
   // sigabbrev_np (glibc >= 2.32) gives "KILL" for 9; it returns null for unknown numbers.
   const char* abbrev = ::sigabbrev_np(value);
-  std::string text = abbrev ? fmt::format("killed by signal {} (SIG{})", value, abbrev)
-                            : fmt::format("killed by signal {}", value);
+  std::string text =
+      abbrev ? fmt::format("killed by signal {} (SIG{})", value, abbrev) : fmt::format("killed by signal {}", value);
   if (core_dumped) text += ", core dumped";
   return text;
 }

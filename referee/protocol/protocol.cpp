@@ -62,14 +62,22 @@ Expected<Command> parse_go(const Words& w) {
     long long value = 0;
     if (i + 1 >= w.size() || !to_number(w[i + 1], value) || value < 0)
       return Error{"go: '" + std::string(key) + "' needs a non-negative number"};
-    if (key == "stime") clock.stime = value, has_clock = true;
-    else if (key == "ntime") clock.ntime = value, has_clock = true;
-    else if (key == "sinc") clock.sinc = value, has_clock = true;
-    else if (key == "ninc") clock.ninc = value, has_clock = true;
-    else if (key == "movetime") go.movetime = value;
-    else if (key == "depth") go.depth = static_cast<int>(value);
-    else if (key == "nodes") go.nodes = value;
-    else return Error{"go: unknown limit '" + std::string(key) + "'"};
+    if (key == "stime")
+      clock.stime = value, has_clock = true;
+    else if (key == "ntime")
+      clock.ntime = value, has_clock = true;
+    else if (key == "sinc")
+      clock.sinc = value, has_clock = true;
+    else if (key == "ninc")
+      clock.ninc = value, has_clock = true;
+    else if (key == "movetime")
+      go.movetime = value;
+    else if (key == "depth")
+      go.depth = static_cast<int>(value);
+    else if (key == "nodes")
+      go.nodes = value;
+    else
+      return Error{"go: unknown limit '" + std::string(key) + "'"};
   }
   if (has_clock) go.clock = clock;
   return Command{go};
@@ -114,7 +122,8 @@ Expected<Command> parse_command(std::string_view raw) {
   if (verb == "setoption") {
     if (w[1] != "name" || line.find(" value ") == std::string_view::npos)
       return Error{"setoption: expected 'setoption name <name> value <value>'"};
-    return Command{SetOption{std::string(between(line, "name ", " value ")), std::string(between(line, " value ", ""))}};
+    return Command{
+        SetOption{std::string(between(line, "name ", " value ")), std::string(between(line, " value ", ""))}};
   }
   if (verb == "newgame") {
     Expected<Variant> v = parse_variant(w.rest(1, line));
@@ -196,10 +205,14 @@ EngineMessage parse_engine_line(std::string_view raw) {
       }
       long long value = 0;
       if (i + 1 < w.size() && to_number(w[i + 1], value)) {
-        if (key == "depth") info.depth = static_cast<int>(value);
-        else if (key == "score") info.score = static_cast<int>(value);
-        else if (key == "nodes") info.nodes = value;
-        else if (key == "time") info.time = value;
+        if (key == "depth")
+          info.depth = static_cast<int>(value);
+        else if (key == "score")
+          info.score = static_cast<int>(value);
+        else if (key == "nodes")
+          info.nodes = value;
+        else if (key == "time")
+          info.time = value;
         ++i;  // unknown numeric fields are skipped with their value
       }
     }

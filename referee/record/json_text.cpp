@@ -15,10 +15,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   if (c < 0x80) return 1;
   std::size_t n;
   std::uint32_t cp;
-  if ((c & 0xE0) == 0xC0) n = 2, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0) n = 3, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0) n = 4, cp = c & 0x07;
-  else return 0;
+  if ((c & 0xE0) == 0xC0)
+    n = 2, cp = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0)
+    n = 3, cp = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0)
+    n = 4, cp = c & 0x07;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;

@@ -14,8 +14,8 @@
 namespace kalah {
 
 struct JsonTextOptions {
-  int indent = 0;           // 0: one line, no spaces; otherwise pretty-printed with this indent
-  bool html_safe = false;   // write < > & as \u003c \u003e \u0026 (for embedding in <script>)
+  int indent = 0;          // 0: one line, no spaces; otherwise pretty-printed with this indent
+  bool html_safe = false;  // write < > & as \u003c \u003e \u0026 (for embedding in <script>)
 };
 
 std::string json_text(const boost::json::value& value, const JsonTextOptions& options = {});

@@ -31,9 +31,9 @@ inline constexpr std::array<Termination, 5> kForfeitReasons = {
 constexpr bool is_forfeit(Termination t) { return t >= Termination::Time; }
 
 struct Forfeit {
-  std::string engine;  // the name of the engine that lost by forfeit
+  std::string engine;                       // the name of the engine that lost by forfeit
   Termination reason = Termination::Crash;  // one of kForfeitReasons
-  std::string detail;  // e.g. "exited with code 3", "bestmove 9 (legal: 1 2 4)"
+  std::string detail;                       // e.g. "exited with code 3", "bestmove 9 (legal: 1 2 4)"
 };
 
 // Per-move data: the time the mover took and what it reported.
@@ -45,20 +45,20 @@ struct MoveInfo {
 };
 
 struct GameRecord {
-  std::string id;     // unique within a tournament, stable across resumes
+  std::string id;  // unique within a tournament, stable across resumes
   int round = 0;
   std::string south;  // engine names at the start of the game
   std::string north;
   Variant variant;
-  std::vector<Move> opening;  // forced opening moves (part of `moves` too)
-  std::vector<Move> moves;    // all moves played, opening included
-  std::vector<MoveInfo> move_info;  // one per move after the opening
+  std::vector<Move> opening;          // forced opening moves (part of `moves` too)
+  std::vector<Move> moves;            // all moves played, opening included
+  std::vector<MoveInfo> move_info;    // one per move after the opening
   Outcome result = Outcome::Ongoing;  // from the view of the engine that started as South
   int store_south = 0;
   int store_north = 0;
   Termination termination = Termination::Normal;
   std::optional<Forfeit> forfeit;
-  bool swapped = false;  // a pie swap happened
+  bool swapped = false;    // a pie swap happened
   std::string started_at;  // ISO 8601 UTC
   double duration_ms = 0;
 };

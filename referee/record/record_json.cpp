@@ -91,8 +91,8 @@ class Fields {
     if (v.is_uint64() && hi >= 0 && v.get_uint64() <= static_cast<unsigned long long>(hi))
       return static_cast<long long>(v.get_uint64());
     if (v.is_int64() || v.is_uint64())
-      throw BadField{"field '" + where + "': " + json_text(v) + " is out of range " + std::to_string(lo) +
-                     ".." + std::to_string(hi)};
+      throw BadField{"field '" + where + "': " + json_text(v) + " is out of range " + std::to_string(lo) + ".." +
+                     std::to_string(hi)};
     fail(where, "a whole number", v);
   }
 
@@ -157,8 +157,8 @@ Forfeit forfeit_from_json(const json::value& v) {
   const std::string text = f.string("reason");
   const std::optional<Termination> reason = parse_termination(text);
   if (!reason || !is_forfeit(*reason))
-    throw BadField{"field 'forfeit.reason': expected one of time, crash, illegal, protocol, startup, got \"" +
-                   text + "\""};
+    throw BadField{"field 'forfeit.reason': expected one of time, crash, illegal, protocol, startup, got \"" + text +
+                   "\""};
   out.reason = *reason;
   out.detail = f.string("detail");
   f.check_all_used();
@@ -225,8 +225,10 @@ GameRecord record_from_fields(const json::value& value) {
   const std::string termination = f.string("termination");
   const std::optional<Termination> t = parse_termination(termination);
   if (!t)
-    throw BadField{"field 'termination': expected one of normal, majority, adjudicated, time, crash, illegal, "
-                   "protocol, startup, got \"" + termination + "\""};
+    throw BadField{
+        "field 'termination': expected one of normal, majority, adjudicated, time, crash, illegal, "
+        "protocol, startup, got \"" +
+        termination + "\""};
   r.termination = *t;
 
   const json::value& forfeit = f.get("forfeit");
@@ -236,8 +238,10 @@ GameRecord record_from_fields(const json::value& value) {
   const json::array& times = f.array("times_ms");
   const json::array& info = f.array("info");
   if (times.size() != info.size())
-    throw BadField{"fields 'times_ms' and 'info' must have the same length (one entry per move after the "
-                   "opening), got " + std::to_string(times.size()) + " and " + std::to_string(info.size())};
+    throw BadField{
+        "fields 'times_ms' and 'info' must have the same length (one entry per move after the "
+        "opening), got " +
+        std::to_string(times.size()) + " and " + std::to_string(info.size())};
   r.move_info.reserve(times.size());
   for (std::size_t i = 0; i < times.size(); ++i) {
     MoveInfo m = info_from_json(info[i], i);
@@ -286,8 +290,8 @@ json::object to_json(const GameRecord& r) {
   o["stores"] = json::array{r.store_south, r.store_north};
   o["termination"] = to_string(r.termination);
   if (r.forfeit)
-    o["forfeit"] = json::object{{"engine", r.forfeit->engine}, {"reason", to_string(r.forfeit->reason)},
-                                {"detail", r.forfeit->detail}};
+    o["forfeit"] = json::object{
+        {"engine", r.forfeit->engine}, {"reason", to_string(r.forfeit->reason)}, {"detail", r.forfeit->detail}};
   else
     o["forfeit"] = nullptr;
   o["swapped"] = r.swapped;

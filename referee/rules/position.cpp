@@ -159,13 +159,9 @@ void apply(const Variant& v, Position& p, Move mv) {
   settle(v, p);
 }
 
-int store(const Variant& v, const Position& p, Side s) {
-  return p.cells[s == Side::South ? v.pits : 2 * v.pits + 1];
-}
+int store(const Variant& v, const Position& p, Side s) { return p.cells[s == Side::South ? v.pits : 2 * v.pits + 1]; }
 
-int seeds_on_side(const Variant& v, const Position& p, Side s) {
-  return row_sum(p, row_start(v, s), v.pits);
-}
+int seeds_on_side(const Variant& v, const Position& p, Side s) { return row_sum(p, row_start(v, s), v.pits); }
 
 Outcome outcome(const Variant& v, const Position& p) {
   if (!p.over) return Outcome::Ongoing;
@@ -199,9 +195,7 @@ std::string to_notation(const Variant& v, const Position& p) {
 
 Expected<Position> parse_notation(const Variant& v, std::string_view text) {
   const int m = v.pits;
-  auto bad = [&](const std::string& why) {
-    return Error{"bad position '" + std::string(text) + "': " + why};
-  };
+  auto bad = [&](const std::string& why) { return Error{"bad position '" + std::string(text) + "': " + why}; };
   std::vector<std::string_view> words;
   for (size_t i = 0; i < text.size();) {
     size_t j = text.find(' ', i);

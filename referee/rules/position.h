@@ -41,8 +41,8 @@ struct Move {
   friend constexpr bool operator==(Move, Move) = default;
 };
 
-std::string to_string(Move m);                      // "3" or "swap"
-Expected<Move> parse_move(std::string_view text);    // syntax only; legality is legal()
+std::string to_string(Move m);                     // "3" or "swap"
+Expected<Move> parse_move(std::string_view text);  // syntax only; legality is legal()
 
 // At most 16 pits plus the swap.
 struct MoveList {

@@ -40,8 +40,7 @@ Expected<Variant> parse_variant(std::string_view text) {
   std::set<std::string_view> seen;
   for (std::string_view token : split_words(text)) {
     size_t eq = token.find('=');
-    if (eq == std::string_view::npos)
-      return Error{"variant token '" + std::string(token) + "' is not key=value"};
+    if (eq == std::string_view::npos) return Error{"variant token '" + std::string(token) + "' is not key=value"};
     std::string_view key = token.substr(0, eq);
     std::string_view value = token.substr(eq + 1);
     if (!seen.insert(key).second) return Error{"variant key '" + std::string(key) + "' given twice"};

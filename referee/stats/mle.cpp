@@ -91,7 +91,7 @@ double solve_secular(const Pdf& shifted) {
   // Domain where every 1 + x a_i > 0: (-1/highest, -1/lowest), open-ended on a side without poles.
   double lo = highest > 0 ? -1 / highest + kEdge : -kFar;
   double hi = lowest < 0 ? -1 / lowest - kEdge : kFar;
-  if (!(lo < 0 && 0 < hi)) return 0;  // absurdly large shifts: x = 0 is the only safe point
+  if (!(lo < 0 && 0 < hi)) return 0;         // absurdly large shifts: x = 0 is the only safe point
   if (secular(shifted, lo) <= 0) return lo;  // no sign change: the optimum is at the edge
   if (secular(shifted, hi) >= 0) return hi;
 

@@ -56,10 +56,10 @@ struct Summary {
   double samples = 0;  // games (trinomial) or pairs (pentanomial), as counted (before the 1e-3 rule)
   double score = 0.5;  // mean score per game
   double elo = 0;
-  double elo95 = 0;    // half-width: (Elo(score + z se) - Elo(score - z se)) / 2, z = 1.96
-  double los = 0.5;    // probability that the first engine is the stronger one
-  double nelo = 0;     // (score - 1/2) / per-game sd, scaled by 800 / ln 10
-  double nelo95 = 0;   // half-width of the nElo 95% interval
+  double elo95 = 0;   // half-width: (Elo(score + z se) - Elo(score - z se)) / 2, z = 1.96
+  double los = 0.5;   // probability that the first engine is the stronger one
+  double nelo = 0;    // (score - 1/2) / per-game sd, scaled by 800 / ln 10
+  double nelo95 = 0;  // half-width of the nElo 95% interval
 };
 
 Summary summarize(const Trinomial& games);

@@ -19,8 +19,7 @@ std::string path_variable() {
   return path ? path : "/usr/local/bin:/usr/bin:/bin";
 }
 
-Expected<fs::path> find_executable(std::string_view command, std::string_view path_variable,
-                                   const fs::path& work_dir) {
+Expected<fs::path> find_executable(std::string_view command, std::string_view path_variable, const fs::path& work_dir) {
   const std::string quoted = "'" + std::string(command) + "'";
   if (command.empty()) return Error{"the command is empty"};
   if (command.find('/') != std::string_view::npos) {

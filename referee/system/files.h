@@ -58,7 +58,8 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& pa
 
 // Removes the temporaries that write_file_atomically left in `dir` when its process was killed
 // mid-write: only names of its pattern written on this machine by a process that no longer runs,
-// so a writer at work (here or on another machine sharing the folder) is never disturbed. Returns the names removed (nothing when `dir` cannot be read).
+// so a writer at work (here or on another machine sharing the folder) is never disturbed. Returns the names removed
+// (nothing when `dir` cannot be read).
 std::vector<std::string> remove_stale_temporaries(const std::filesystem::path& dir);
 
 // Cuts `path` to `size` bytes and syncs it.

@@ -35,7 +35,9 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -64,38 +66,48 @@ struct Options {
   std::exit(2);
 }
 
+// The switches and the options that take a number, by their command-line names.
+template <class T>
+using Flag = std::pair<std::string_view, T Options::*>;
+// A table, laid out as one.
+// clang-format off
+const Flag<bool> kSwitches[] = {
+    {"--crash-at-start", &Options::crash_at_start}, {"--illegal", &Options::illegal}, {"--garbage", &Options::garbage},
+    {"--endless-line", &Options::endless_line}, {"--close-stdout", &Options::close_stdout},
+    {"--ignore-sigterm", &Options::ignore_sigterm}, {"--ignore-quit", &Options::ignore_quit},
+    {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
+    {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}};
+const Flag<int> kNumbers[] = {
+    {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms}};
+// clang-format on
+
+// "--moves 3,1,2": the pits to play in turn.
+std::vector<int> parse_moves(const char* text) {
+  std::vector<int> moves;
+  for (const char* p = text; *p != '\0';) {
+    char* end = nullptr;
+    moves.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+    if (end == p) usage(text);
+    p = (*end == ',') ? end + 1 : end;
+  }
+  if (moves.empty()) usage(text);
+  return moves;
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto number = [&] {
-      if (i + 1 >= argc) usage(argv[i]);
-      return std::atoi(argv[++i]);
-    };
-    if (a == "--crash-at-start") o.crash_at_start = true;
-    else if (a == "--crash-on-go") o.crash_on_go = number();
-    else if (a == "--hang-on-go") o.hang_on_go = number();
-    else if (a == "--slow") o.slow_ms = number();
-    else if (a == "--illegal") o.illegal = true;
-    else if (a == "--garbage") o.garbage = true;
-    else if (a == "--endless-line") o.endless_line = true;
-    else if (a == "--close-stdout") o.close_stdout = true;
-    else if (a == "--ignore-sigterm") o.ignore_sigterm = true;
-    else if (a == "--ignore-quit") o.ignore_quit = true;
-    else if (a == "--grandchild") o.grandchild = true;
-    else if (a == "--print-fds") o.print_fds = true;
-    else if (a == "--print-cwd") o.print_cwd = true;
-    else if (a == "--stderr-flood") o.stderr_flood = true;
-    else if (a == "--crlf") o.crlf = true;
-    else if (a == "--moves" && i + 1 < argc) {
-      o.moves.clear();
-      for (const char* p = argv[++i]; *p != '\0';) {
-        char* end = nullptr;
-        o.moves.push_back(static_cast<int>(std::strtol(p, &end, 10)));
-        if (end == p) usage(argv[i]);
-        p = (*end == ',') ? end + 1 : end;
-      }
-      if (o.moves.empty()) usage(argv[i]);
+    const std::string_view a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (const auto s = std::find_if(std::begin(kSwitches), std::end(kSwitches), [&](auto& e) { return e.first == a; });
+        s != std::end(kSwitches)) {
+      o.*(s->second) = true;
+    } else if (const auto n =
+                   std::find_if(std::begin(kNumbers), std::end(kNumbers), [&](auto& e) { return e.first == a; });
+               n != std::end(kNumbers) && has_value) {
+      o.*(n->second) = std::atoi(argv[++i]);
+    } else if (a == "--moves" && has_value) {
+      o.moves = parse_moves(argv[++i]);
     } else {
       usage(argv[i]);
     }
