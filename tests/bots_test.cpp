@@ -4,6 +4,7 @@
 // against a plain minimax written here, and short matches against greedy and
 // random players written here. End to end: the engine executables through
 // pipes for `stop` and the clock (loose upper bounds only, never tight timing).
+// One file past 400 lines: the two searching bots share the reference minimax and the match helpers.
 //
 // The DISABLED_ matches at the end are measurements, not tests:
 //   bots_test --gtest_also_run_disabled_tests --gtest_filter='BotsMatch.*'

@@ -1,5 +1,7 @@
 // The journal line format (referee/record) and the append-only journal with
 // resume support (arena/journal).
+// Past 400 lines: the line format and the journal share the record fixtures, and each repair on resume
+// (torn line, duplicates, fresh) is its own scenario.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -2,6 +2,7 @@
 // misbehaviour), tests/engines/instant_engine, and /bin/sh for raw byte streams.
 //
 // Timing asserts are loose upper bounds only (a 50 ms deadline must be noticed well within 2 s).
+// Past 400 lines: one scenario per misbehaviour and per cleanup rule of docs/PROCESSES.md.
 #include "referee/process/engine_process.h"
 
 #include <dirent.h>

@@ -1,3 +1,6 @@
+// The Bradley-Terry fit (arena/rating): closed forms for two players, a first-mover term, the prior
+// only when no finite MLE exists, covariance and intervals, LOS. Past 400 lines: each property has a
+// fixed expected number, and the checks share the simulated tournaments at the top.
 #include "arena/rating/rating.h"
 
 #include <gtest/gtest.h>

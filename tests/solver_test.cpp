@@ -4,6 +4,8 @@
 // database and its cache files, and the engine in-process and as a process.
 //
 // Every random generator is seeded; a failure prints the seed.
+// Every random generator is seeded; a failure prints the seed. Past 400 lines: one file, so that the
+// index, the generator and the databases share the minimax that checks them.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>

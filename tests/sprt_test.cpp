@@ -1,6 +1,8 @@
 // Tests for SPRT matches: SprtSource (pairs, pentanomial bins from the test engine's view, stopping,
 // max_pairs, resuming) with fake game records, and the `arena stats` / `arena sprt` / `arena run`
 // commands end to end through the built executable and the bundled bots.
+// commands end to end through the built executable and the bundled bots. Past 400 lines: the source
+// and the commands share the fixtures of a match.
 
 #include <sys/wait.h>
 #include <unistd.h>
