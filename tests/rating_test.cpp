@@ -1,6 +1,7 @@
-// The Bradley-Terry fit (arena/rating): closed forms for two players, a first-mover term, the prior
-// only when no finite MLE exists, covariance and intervals, LOS. Past 400 lines: each property has a
-// fixed expected number, and the checks share the simulated tournaments at the top.
+// The Bradley-Terry fit (arena/rating): the two-player closed form, anchoring, the likelihood
+// equations with and without the first-mover term, simulated pools and interval coverage, finite
+// ratings without a finite MLE (the prior), LOS, the tally. Past 400 lines: the properties share the
+// simulation helpers at the top.
 #include "arena/rating/rating.h"
 
 #include <gtest/gtest.h>
