@@ -551,30 +551,27 @@ SearchOutput read_search(Engine& e) {
   return out;
 }
 
+// Sends `go` and reads the search to its bestmove; the search must have reported and answered.
+SearchOutput search(Engine& engine, const std::string& go) {
+  engine.send(go);
+  SearchOutput out = read_search(engine);
+  EXPECT_FALSE(out.bestmove.empty()) << go;
+  EXPECT_FALSE(out.infos.empty()) << go;
+  if (out.infos.empty()) out.infos.emplace_back();
+  return out;
+}
+
 TEST(BotsEngine, HonoursGoDepthAndGoNodes) {
   Engine ab(kEngines[0]);
   ASSERT_TRUE(ab.started());
   start_game(ab, Variant{}, "");
-  ab.send("go depth 4");
-  const SearchOutput by_depth = read_search(ab);
-  ASSERT_FALSE(by_depth.bestmove.empty());
-  ASSERT_FALSE(by_depth.infos.empty());
-  EXPECT_EQ(by_depth.infos.back().depth, 4);
-
-  ab.send("go nodes 3000");
-  const SearchOutput by_nodes = read_search(ab);
-  ASSERT_FALSE(by_nodes.bestmove.empty());
-  ASSERT_FALSE(by_nodes.infos.empty());
-  EXPECT_LE(by_nodes.infos.back().nodes.value_or(0), 3000);
+  EXPECT_EQ(search(ab, "go depth 4").infos.back().depth, 4);
+  EXPECT_LE(search(ab, "go nodes 3000").infos.back().nodes.value_or(0), 3000);
 
   Engine mc(kEngines[1]);
   ASSERT_TRUE(mc.started());
   start_game(mc, Variant{}, "");
-  mc.send("go nodes 500");
-  const SearchOutput playouts = read_search(mc);
-  ASSERT_FALSE(playouts.bestmove.empty());
-  ASSERT_FALSE(playouts.infos.empty());
-  EXPECT_EQ(playouts.infos.back().nodes, 500);
+  EXPECT_EQ(search(mc, "go nodes 500").infos.back().nodes, 500);
 }
 
 // ---- measurements (disabled: run by hand, see the top of the file) -------------

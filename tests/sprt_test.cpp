@@ -359,6 +359,14 @@ SprtRun run_sprt(const std::string& args, const fs::path& out) {
   return r;
 }
 
+// The same in a fresh folder of its own, removed afterwards.
+json::object sprt_json_of(const std::string& name, const std::string& args) {
+  const fs::path out = fresh_dir(name);
+  json::object sprt = run_sprt(args, out).sprt;
+  fs::remove_all(out);
+  return sprt;
+}
+
 // Two engines that differ clearly in strength, one ply of search each.
 const std::string kRandomVsGreedy =
     "--base " + kBots + "kalah-random --test " + kBots + "kalah-greedy --depth 1 --elo0 0 --elo1 50 --openings-plies 2";
@@ -384,24 +392,21 @@ TEST(SprtCommand, StrongerTestEngineReachesH1) {
 TEST(SprtCommand, AlphaBetaAtDepthSixAgainstDepthTwoReachesH1) {
   // Two versions of one engine that differ clearly in strength: the depth is an
   // engine option, the generous move time never binds.
-  const fs::path out = fresh_dir("depth");
-  const SprtRun r = run_sprt("--base " + kBots + "kalah-alphabeta --base-option Depth=2 --test " + kBots +
-                                 "kalah-alphabeta --test-option Depth=6 --movetime 5000 --elo0 0 --elo1 50",
-                             out);
-  EXPECT_EQ(string_of(r.sprt, "decision"), "H1");
-  EXPECT_GT(number(r.sprt, "elo"), 0);
-  fs::remove_all(out);
+  const json::object o =
+      sprt_json_of("depth", "--base " + kBots + "kalah-alphabeta --base-option Depth=2 --test " + kBots +
+                                "kalah-alphabeta --test-option Depth=6 --movetime 5000 "
+                                "--elo0 0 --elo1 50");
+  EXPECT_EQ(string_of(o, "decision"), "H1");
+  EXPECT_GT(number(o, "elo"), 0);
 }
 
 TEST(SprtCommand, SameEngineTwiceDoesNotReachH1) {
-  const fs::path out = fresh_dir("self");
   // Concurrency 1 keeps the seeded random bots' games reproducible.
-  const SprtRun r = run_sprt("--base " + kBots + "kalah-random --test " + kBots +
-                                 "kalah-random --depth 1 --elo0 0 --elo1 50 --openings-plies 2 --max-pairs 30",
-                             out);
-  EXPECT_NE(string_of(r.sprt, "decision"), "H1");
-  EXPECT_LE(number(r.sprt, "pairs"), 30);
-  fs::remove_all(out);
+  const json::object o = sprt_json_of("self", "--base " + kBots + "kalah-random --test " + kBots +
+                                                  "kalah-random --depth 1 --elo0 0 --elo1 50 --openings-plies 2 "
+                                                  "--max-pairs 30");
+  EXPECT_NE(string_of(o, "decision"), "H1");
+  EXPECT_LE(number(o, "pairs"), 30);
 }
 
 TEST(SprtCommand, RunWithAnSprtTableRunsTheSprt) {
