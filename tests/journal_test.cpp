@@ -263,8 +263,12 @@ class JournalTest : public ::testing::Test {
     return m;
   }
 
-  journal::Journal open(bool fresh = false, journal::TournamentMeta m = meta()) {
-    Expected<journal::Journal> j = journal::Journal::open(dir_, std::move(m), fresh);
+  // `loaded` (if given) receives the games the journal already holds.
+  journal::Journal open(bool fresh = false, journal::TournamentMeta m = meta(),
+                        std::vector<GameRecord>* loaded = nullptr) {
+    Expected<journal::Journal> j = journal::Journal::open(dir_, std::move(m), fresh, [&](GameRecord&& g) {
+      if (loaded) loaded->push_back(std::move(g));
+    });
     EXPECT_TRUE(j.ok()) << j.error();
     return std::move(j).value();
   }
@@ -296,9 +300,10 @@ TEST_F(JournalTest, AppendWritesOneLinePerGameAndReopenLoadsThem) {
   for (const GameRecord& g : played) expected += to_json_line(g) + "\n";
   EXPECT_EQ(read_all(games()), expected);
 
-  journal::Journal j = open();
+  std::vector<GameRecord> loaded;
+  journal::Journal j = open(false, meta(), &loaded);
   EXPECT_TRUE(j.warnings().empty());
-  const std::vector<GameRecord> loaded = j.games();
+  EXPECT_EQ(j.size(), played.size());
   ASSERT_EQ(loaded.size(), played.size());
   for (std::size_t i = 0; i < played.size(); ++i) expect_same(loaded[i], played[i]);
 }
@@ -311,7 +316,7 @@ TEST_F(JournalTest, CompletedIdsCoverLoadedAndAppendedGames) {
   }
   journal::Journal j = open();
   ASSERT_TRUE(j.append(random_game("r2-a", "alpha", "gamma", 3)).ok());
-  EXPECT_EQ(j.completed_ids(), (std::unordered_set<std::string>{"r1-a", "r1-b", "r2-a"}));
+  for (const char* id : {"r1-a", "r1-b", "r2-a"}) EXPECT_TRUE(j.is_completed(id)) << id;
   EXPECT_TRUE(j.is_completed("r1-b"));
   EXPECT_FALSE(j.is_completed("r2-b"));
   EXPECT_EQ(j.size(), 3u);
@@ -428,13 +433,15 @@ TEST_F(JournalTest, DuplicateIdsKeepTheFirstAndWarn) {
   }
   GameRecord copy = random_game("g0", "beta", "gamma", 99);
   write_all(games(), read_all(games()) + to_json_line(copy) + "\n");
-  journal::Journal j = open();
+  std::vector<GameRecord> loaded;
+  journal::Journal j = open(false, meta(), &loaded);
   ASSERT_EQ(j.warnings().size(), 1u);
   EXPECT_NE(j.warnings()[0].find("games.jsonl:3: game 'g0' is already on line 1; this copy is ignored"),
             std::string::npos)
       << j.warnings()[0];
   ASSERT_EQ(j.size(), 2u);
-  EXPECT_EQ(j.games()[0].south, "alpha");
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(loaded[0].south, "alpha");
 }
 
 TEST_F(JournalTest, DifferentConfigurationIsRefusedSayingWhatDiffers) {
@@ -546,9 +553,10 @@ TEST_F(JournalTest, ReadResultsChangesNothing) {
   ASSERT_TRUE(results.ok()) << results.error();
   EXPECT_TRUE(results->has_meta);
   EXPECT_EQ(results->meta.engines, meta().engines);
-  EXPECT_EQ(results->games.size(), 2u);
-  ASSERT_EQ(results->warnings.size(), 1u);
-  EXPECT_NE(results->warnings[0].find("games.jsonl:3: incomplete last line ignored"), std::string::npos);
+  ASSERT_EQ(results->journals.size(), 1u);
+  EXPECT_EQ(results->journals[0].games, games());
+  EXPECT_EQ(results->shard_count, 0);
+  EXPECT_TRUE(results->warnings.empty());
   EXPECT_EQ(read_all(games()), content);
 
   // Without tournament.json the engine names come from the games.
@@ -556,8 +564,76 @@ TEST_F(JournalTest, ReadResultsChangesNothing) {
   results = journal::read_results(dir_);
   ASSERT_TRUE(results.ok());
   EXPECT_FALSE(results->has_meta);
-  EXPECT_EQ(results->meta.engines, (std::vector<std::string>{"alpha", "beta", "gamma"}));
+  EXPECT_TRUE(results->meta.engines.empty());
   EXPECT_FALSE(journal::read_results(dir_ / "nowhere").ok());
+}
+
+// ---- the shards of a results directory
+
+class ShardedResultsTest : public JournalTest {
+ protected:
+  // Opens shards/I-of-N as a shard journal of `m` and appends `games` to it.
+  void shard(int index, int count, const std::vector<GameRecord>& games, journal::TournamentMeta m = meta(),
+             int planned = 4) {
+    m.shard = journal::ShardMeta{index, count, planned};
+    const fs::path dir = dir_ / "shards" / (std::to_string(index) + "-of-" + std::to_string(count));
+    Expected<journal::Journal> j = journal::Journal::open(dir, std::move(m), false);
+    ASSERT_TRUE(j.ok()) << j.error();
+    journal::Journal journal = std::move(j).value();
+    for (const GameRecord& g : games) ASSERT_TRUE(journal.append(g).ok());
+  }
+};
+
+TEST_F(ShardedResultsTest, FindsEveryShardInIndexOrderAndNamesTheMissingOnes) {
+  shard(3, 4, {random_game("c", "alpha", "beta", 3)});
+  shard(1, 4, {random_game("a", "alpha", "beta", 1), random_game("b", "beta", "alpha", 2)});
+  fs::create_directories(dir_ / "shards" / "2-of-4");  // a task that never got to open its journal
+  Expected<journal::StoredResults> r = journal::read_results(dir_);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->has_meta);
+  EXPECT_FALSE(r->meta.shard);
+  EXPECT_EQ(r->meta.engines, meta().engines);
+  EXPECT_EQ(r->shard_count, 4);
+  ASSERT_EQ(r->journals.size(), 2u);
+  EXPECT_EQ(r->journals[0].label, "shard 1/4");
+  EXPECT_EQ(r->journals[1].label, "shard 3/4");
+  EXPECT_EQ(r->journals[1].shard->games, 4);
+  EXPECT_EQ(r->missing_shards, (std::vector<int>{2, 4}));
+}
+
+TEST_F(ShardedResultsTest, RefusesAShardOfAnotherConfiguration) {
+  shard(1, 2, {random_game("a", "alpha", "beta", 1)});
+  shard(2, 2, {random_game("b", "alpha", "beta", 2)}, meta("fp-2"));
+  Expected<journal::StoredResults> r = journal::read_results(dir_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("2-of-2: a shard of a different configuration"), std::string::npos) << r.error();
+}
+
+TEST_F(ShardedResultsTest, RefusesShardsOfTwoSplits) {
+  shard(1, 2, {random_game("a", "alpha", "beta", 1)});
+  shard(1, 3, {random_game("b", "alpha", "beta", 2)});
+  Expected<journal::StoredResults> r = journal::read_results(dir_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("shards of two splits (1-of-2 and 1-of-3)"), std::string::npos) << r.error();
+}
+
+TEST_F(ShardedResultsTest, RefusesAShardWithoutItsMetaFileAndAnEmptyDirectory) {
+  fs::create_directories(dir_);
+  EXPECT_NE(journal::read_results(dir_).error().find("no journal in this directory"), std::string::npos)
+      << journal::read_results(dir_).error();
+  fs::create_directories(dir_ / "shards" / "1-of-2");
+  write_all(dir_ / "shards" / "1-of-2" / "games.jsonl", to_json_line(random_game("a", "alpha", "beta", 1)) + "\n");
+  Expected<journal::StoredResults> r = journal::read_results(dir_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("without its tournament.json"), std::string::npos) << r.error();
+}
+
+TEST_F(ShardedResultsTest, AShardJournalIsNotResumedAsAnotherShard) {
+  shard(1, 2, {random_game("a", "alpha", "beta", 1)});
+  journal::TournamentMeta other = meta();
+  other.shard = journal::ShardMeta{2, 2, 4};
+  Expected<journal::Journal> j = journal::Journal::open(dir_ / "shards" / "1-of-2", other, false);
+  EXPECT_FALSE(j.ok());
 }
 
 }  // namespace

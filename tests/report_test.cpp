@@ -545,21 +545,100 @@ TEST(ReportAll, WritesEveryFile) {
   std::vector<fs::path> dirs = {fs::temp_directory_path() / ("kalah-report-test-" + std::to_string(::getpid()))};
   if (const char* examples = std::getenv("KALAH_REPORT_EXAMPLES")) dirs.emplace_back(examples);
   for (const fs::path& dir : dirs) {
-    ASSERT_TRUE(write_all_reports(dir, games, names, "example"));
+    fs::create_directories(dir);
+    {
+      std::ofstream out(dir / "games.jsonl");
+      for (const GameRecord& g : games) out << to_json_line(g) << "\n";
+    }
+    const Expected<ReportSummary> written = write_reports(
+        dir, {.journals = {{dir / "games.jsonl", "example"}}, .engine_names = names, .event = "example", .notes = {}});
+    ASSERT_TRUE(written) << written.error();
+    EXPECT_EQ(written->games, games.size());
     for (const char* file : kReportFiles) {
       EXPECT_TRUE(fs::exists(dir / file)) << file;
       EXPECT_FALSE(fs::exists(dir / (std::string(file) + ".tmp"))) << file;
     }
     EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(rating::compute_standings(games, names)));
+    EXPECT_EQ(read_all(dir / "games.pgn"), games_pgn(games, "example"));
     if (dir == dirs.front()) fs::remove_all(dir);
   }
-  if (dirs.size() > 1) {
-    std::ofstream out(dirs[1] / "games.jsonl");
-    for (const GameRecord& g : games) out << to_json_line(g) << "\n";
-  }
-  const Expected<std::vector<std::string>> failed = write_all_reports("/proc/no-such-dir/x", games, names, "e");
+  const fs::path missing = "/proc/no-such-dir/x";
+  const Expected<ReportSummary> failed = write_reports(
+      missing, {.journals = {{missing / "games.jsonl", "x"}}, .engine_names = names, .event = "e", .notes = {}});
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().find("/proc/no-such-dir/x"), std::string::npos) << failed.error();
+}
+
+// ---- merging journals, streamed
+
+class MergeReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override { fs::create_directories(dir_); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path journal(const std::string& name, const std::vector<GameRecord>& games, const std::string& tail = "") {
+    const fs::path path = dir_ / name;
+    std::ofstream out(path);
+    for (const GameRecord& g : games) out << to_json_line(g) << "\n";
+    out << tail;
+    return path;
+  }
+
+  std::vector<GameRecord> games(int from, int to) {
+    Variant v;
+    v.pits = 4;
+    v.seeds = 3;
+    std::vector<GameRecord> out;
+    const std::vector<std::string> names = {"alpha", "beta", "gamma"};
+    for (int n = from; n < to; ++n) out.push_back(random_game(n, names[n % 3], names[(n + 1) % 3], 50 + n, v));
+    return out;
+  }
+
+  fs::path dir_ = fs::temp_directory_path() / ("kalah-merge-test-" + std::to_string(::getpid()));
+};
+
+TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
+  const std::vector<GameRecord> all = games(0, 30);
+  const std::vector<GameRecord> first(all.begin(), all.begin() + 20), second(all.begin() + 15, all.end());
+  // The second journal repeats five games of the first and was cut in the middle of a line.
+  const fs::path a = journal("a.jsonl", first);
+  const fs::path b = journal("b.jsonl", second, "{\"id\":\"half");
+  const Expected<ReportSummary> merged =
+      write_reports(dir_ / "out", {.journals = {{a, "shard 1/3", 20}, {b, "shard 2/3", 20}},
+                                   .engine_names = {"alpha", "beta", "gamma"},
+                                   .event = "merged",
+                                   .notes = {"shard 3/3 has no journal"}});
+  ASSERT_TRUE(merged) << merged.error();
+  EXPECT_EQ(merged->games, 30u);
+  EXPECT_EQ(merged->standings.games, 30);
+  EXPECT_EQ(read_all(dir_ / "out" / "standings.csv"),
+            standings_csv(rating::compute_standings(all, {"alpha", "beta", "gamma"})));
+  EXPECT_EQ(read_all(dir_ / "out" / "games.pgn"), games_pgn(all, "merged"));
+  // The second holds 15 games of its 20 (five of them also in the first): incomplete.
+  EXPECT_EQ(merged->notes,
+            (std::vector<std::string>{"shard 3/3 has no journal", "shard 2/3 is incomplete: 15 of 20 games"}));
+  ASSERT_EQ(merged->warnings.size(), 2u);
+  EXPECT_NE(merged->warnings[0].find("b.jsonl:16: incomplete last line ignored"), std::string::npos)
+      << merged->warnings[0];
+  EXPECT_NE(merged->warnings[1].find("5 games are also in an earlier journal"), std::string::npos)
+      << merged->warnings[1];
+  const std::string md = read_all(dir_ / "out" / "standings.md");
+  EXPECT_NE(md.find("> **Note:** shard 2/3 is incomplete: 15 of 20 games"), std::string::npos) << md;
+  EXPECT_NE(read_all(dir_ / "out" / "standings.json").find("\"notes\""), std::string::npos);
+}
+
+TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
+  const std::size_t n = kViewerGames + 25;
+  const std::vector<GameRecord> all = games(0, static_cast<int>(n));
+  const fs::path a = journal("a.jsonl", all);
+  const Expected<ReportSummary> written =
+      write_reports(dir_ / "out", {.journals = {{a, "a"}}, .engine_names = {}, .event = "big", .notes = {}});
+  ASSERT_TRUE(written) << written.error();
+  const std::string html = read_all(dir_ / "out" / "report.html");
+  EXPECT_NE(html.find(fmt::format("The viewer holds the last {} of the {} games", kViewerGames, n)), std::string::npos);
+  EXPECT_EQ(html.find("\"id\":\"" + all[24].id + "\""), std::string::npos) << "an early game is left out";
+  EXPECT_NE(html.find("\"id\":\"" + all[25].id + "\""), std::string::npos);
+  EXPECT_NE(html.find("\"id\":\"" + all.back().id + "\""), std::string::npos);
 }
 
 }  // namespace

@@ -179,7 +179,9 @@ TEST_F(RunnerTest, ForfeitsAreJournaledWithTheirReason) {
   Runner runner(config, journal, source, nullptr, scripted(ledger, "e1"));
   EXPECT_EQ(runner.run(2).played, 6);
   int forfeits = 0;
-  for (const GameRecord& g : journal.games()) {
+  Expected<journal::GamesFile> file = journal::read_games(journal.games_path());
+  ASSERT_TRUE(file.ok()) << file.error();
+  for (const GameRecord& g : file->games) {
     const bool e1_plays = g.south == "e1" || g.north == "e1";
     if (!e1_plays) {
       EXPECT_FALSE(g.forfeit) << g.id;
@@ -278,7 +280,7 @@ TEST_F(RunnerTest, FlowWritesReportsAndResumes) {
   Expected<int> second = play_schedule(config, options, quiet);
   ASSERT_TRUE(second.ok()) << second.error();
   EXPECT_EQ(ledger.created, created) << "a resumed finished tournament starts no engine";
-  Expected<journal::StoredResults> stored = journal::read_results(dir_ / "rr");
+  Expected<journal::GamesFile> stored = journal::read_games(dir_ / "rr" / "games.jsonl");
   ASSERT_TRUE(stored.ok()) << stored.error();
   EXPECT_EQ(stored->games.size(), 12u);
   std::fclose(quiet);

@@ -356,5 +356,73 @@ TEST(ScheduleSprt, PairsAlternateColoursOnOneOpening) {
   EXPECT_EQ(SprtPairs(c).pair(37), sprt.pair(37));
 }
 
+// ---- shards
+
+TEST(ScheduleShards, EveryGameInExactlyOneShardWithWholePairsAndBalancedCounts) {
+  for (int engines : {2, 3, 5, 8})
+    for (int rounds : {1, 2, 3}) {
+      const Config c = make_config(engines, rounds);
+      const std::vector<GameSpec> all = make_schedule(c);
+      const int pairs = count_pairs(all);
+      EXPECT_EQ(pairs * 2, static_cast<int>(all.size()));
+      for (int n : {1, 2, 3, 4, 7}) {
+        if (n > pairs) {
+          EXPECT_TRUE(shard_problem(c, n)) << engines << " engines, " << n << " shards";
+          continue;
+        }
+        EXPECT_FALSE(shard_problem(c, n));
+        std::map<std::string, int> shard_of;
+        std::size_t smallest = all.size(), largest = 0;
+        for (int i = 1; i <= n; ++i) {
+          const std::vector<GameSpec> part = shard_games(all, Shard{i, n});
+          smallest = std::min(smallest, part.size());
+          largest = std::max(largest, part.size());
+          std::map<std::pair<int, int>, int> games_of_pair;
+          for (const GameSpec& g : part) {
+            EXPECT_TRUE(shard_of.emplace(g.id, i).second) << g.id << " is in two shards";
+            ++games_of_pair[{g.pairing, g.pair}];
+          }
+          for (const auto& [pair, count] : games_of_pair) EXPECT_EQ(count, 2) << "a pair is split";
+          // Schedule order within the shard: a subsequence of the whole.
+          std::size_t at = 0;
+          for (const GameSpec& g : part) {
+            while (at < all.size() && all[at].id != g.id) ++at;
+            EXPECT_LT(at, all.size()) << g.id << " out of order";
+          }
+        }
+        EXPECT_EQ(shard_of.size(), all.size());
+        EXPECT_LE(largest - smallest, 2u) << "shards differ by one pair at most";
+      }
+    }
+}
+
+TEST(ScheduleShards, TheSplitIsFixedGameForGame) {
+  // Five engines, one round: 10 pairs dealt in turn to 3 shards (4, 3 and 3 pairs).
+  const Config c = make_config(5, 1);
+  const std::vector<GameSpec> all = make_schedule(c);
+  std::vector<std::string> first;
+  for (const GameSpec& g : shard_games(all, Shard{1, 3})) first.push_back(g.id);
+  EXPECT_EQ(first.size(), 8u);
+  EXPECT_EQ(shard_games(all, Shard{2, 3}).size(), 6u);
+  EXPECT_EQ(shard_games(all, Shard{3, 3}).size(), 6u);
+  // Pair k goes to shard k mod 3 + 1: the first shard holds the pairs of first appearance 0, 3, 6, 9.
+  std::vector<std::string> expected;
+  std::map<std::pair<int, int>, int> ordinal;
+  for (const GameSpec& g : all) {
+    const int k = ordinal.try_emplace({g.pairing, g.pair}, static_cast<int>(ordinal.size())).first->second;
+    if (k % 3 == 0) expected.push_back(g.id);
+  }
+  EXPECT_EQ(first, expected);
+}
+
+TEST(ScheduleShards, ParsesIOverNAndRefusesTheRest) {
+  EXPECT_EQ(*parse_shard("2/4"), (Shard{2, 4}));
+  EXPECT_EQ(*parse_shard("1/1"), (Shard{1, 1}));
+  EXPECT_EQ(parse_shard("2/4")->text(), "2-of-4");
+  for (const char* bad : {"5/4", "0/4", "a/b", "1/0", "", "/", "1/", "/4", "-1/4", "1/4/2", "1.5/4", " 1/4"})
+    EXPECT_FALSE(parse_shard(bad).ok()) << bad;
+  EXPECT_NE(parse_shard("5/4").error().find("1 to 4"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kalah::arena

@@ -77,7 +77,7 @@ int play_out(const Config& c, SprtSource& source, double test_score) {
 
 TEST(SprtSource, HandsOutBothGamesOfAPairInPairOrder) {
   const Config c = sprt_config();
-  SprtSource source(c, {});
+  SprtSource source(c);
   std::vector<std::string> ids;
   for (int i = 0; i < 4; ++i) ids.push_back(source.next()->id);
   EXPECT_EQ(ids, (std::vector<std::string>{"sprt-p0-g0", "sprt-p0-g1", "sprt-p1-g0", "sprt-p1-g1"}));
@@ -87,7 +87,7 @@ TEST(SprtSource, HandsOutBothGamesOfAPairInPairOrder) {
 
 TEST(SprtSource, PairCountsOnlyWhenBothGamesAreDone) {
   const Config c = sprt_config();
-  SprtSource source(c, {});
+  SprtSource source(c);
   const GameSpec g0 = *source.next();
   const GameSpec g1 = *source.next();
   const GameSpec h0 = *source.next();
@@ -104,7 +104,7 @@ TEST(SprtSource, PairCountsOnlyWhenBothGamesAreDone) {
 
 TEST(SprtSource, PentanomialBinsAreFromTheTestEnginesView) {
   const Config c = sprt_config();
-  SprtSource source(c, {});
+  SprtSource source(c);
   auto finish_pair = [&](Outcome first, Outcome second) {
     const GameSpec a = *source.next();
     const GameSpec b = *source.next();
@@ -143,7 +143,7 @@ TEST(SprtSource, TestScoreFromRecordNames) {
 
 TEST(SprtSource, StopsAtH1ForAClearlyStrongerTestEngine) {
   const Config c = sprt_config(0, 50);
-  SprtSource source(c, {});
+  SprtSource source(c);
   const int games = play_out(c, source, 1.0);
   EXPECT_EQ(source.decision(), Decision::H1);
   EXPECT_TRUE(source.stopped());
@@ -155,14 +155,14 @@ TEST(SprtSource, StopsAtH1ForAClearlyStrongerTestEngine) {
 
 TEST(SprtSource, StopsAtH0ForAClearlyWeakerTestEngine) {
   const Config c = sprt_config(0, 50);
-  SprtSource source(c, {});
+  SprtSource source(c);
   play_out(c, source, 0.0);
   EXPECT_EQ(source.decision(), Decision::H0);
 }
 
 TEST(SprtSource, PairsAlreadyHandedOutFinishAfterTheDecision) {
   const Config c = sprt_config(0, 50);
-  SprtSource source(c, {});
+  SprtSource source(c);
   // Many workers have taken games before any finishes: far more pairs than H1 needs.
   std::vector<GameSpec> out;
   for (int i = 0; i < 200; ++i) out.push_back(*source.next());
@@ -175,7 +175,7 @@ TEST(SprtSource, PairsAlreadyHandedOutFinishAfterTheDecision) {
 
 TEST(SprtSource, RespectsMaxPairs) {
   const Config c = sprt_config(0, 50, 5);
-  SprtSource source(c, {});
+  SprtSource source(c);
   EXPECT_EQ(source.total(), 10);
   EXPECT_EQ(play_out(c, source, 0.5), 10);
   EXPECT_EQ(source.status().pairs, 5);
@@ -189,7 +189,8 @@ TEST(SprtSource, ResumesCountingResultsAlreadyInTheJournal) {
       journaled(c, 0, 0, 1), journaled(c, 0, 1, 1),  // a whole pair: WW
       journaled(c, 2, 1, 0),                         // half of pair 2 (pair 1 never finished a game)
   };
-  SprtSource source(c, journal);
+  SprtSource source(c);
+  for (const GameRecord& r : journal) source.add_journaled(r);
   EXPECT_EQ(source.status().pairs, 1);
   EXPECT_EQ(source.status().games, 3);
   EXPECT_EQ(source.status().pentanomial.counts[4], 1);
@@ -209,7 +210,8 @@ TEST(SprtSource, ResumeAfterTheDecisionOnlyCompletesBegunPairs) {
   for (int p = 0; p < 40; ++p)
     for (int g = 0; g < 2; ++g) journal.push_back(journaled(c, p, g, 1));
   journal.push_back(journaled(c, 41, 0, 1));  // pair 40 had no finished game, pair 41 one
-  SprtSource source(c, journal);
+  SprtSource source(c);
+  for (const GameRecord& r : journal) source.add_journaled(r);
   EXPECT_EQ(source.decision(), Decision::H1);
   EXPECT_EQ(source.next()->id, "sprt-p41-g1");
   EXPECT_FALSE(source.next());

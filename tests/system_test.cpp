@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
 #include "referee/system/utc_time.h"
@@ -133,6 +134,73 @@ TEST_F(SystemTest, StaleTemporariesOfDeadWritersAreRemovedAndLiveOnesKept) {
 }
 
 // ---- executables
+
+// ---- the results-directory lock
+
+TEST_F(SystemTest, ADirectoryLockRefusesASecondHolderNamingTheFirst) {
+  Expected<DirectoryLock> first = DirectoryLock::acquire(dir_);
+  ASSERT_TRUE(first.ok()) << first.error();
+  // flock locks belong to an open file: a second open in this very process is a second holder.
+  Expected<DirectoryLock> second = DirectoryLock::acquire(dir_);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().find(dir_.string() + " is in use by pid " + std::to_string(::getpid()) + " on host "),
+            std::string::npos)
+      << second.error();
+  first = Error{"released"};  // the lock goes with its descriptor
+  EXPECT_TRUE(DirectoryLock::acquire(dir_).ok());
+}
+
+TEST_F(SystemTest, ADirectoryLockDiesWithAKilledHolder) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    Expected<DirectoryLock> held = DirectoryLock::acquire(dir_);
+    const char c = held.ok() ? 'y' : 'n';
+    if (::write(ready[1], &c, 1) != 1) ::_exit(1);
+    ::pause();
+    ::_exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  ASSERT_EQ(c, 'y');
+  Expected<DirectoryLock> refused = DirectoryLock::acquire(dir_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("in use by pid " + std::to_string(child)), std::string::npos) << refused.error();
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(DirectoryLock::acquire(dir_).ok()) << "the kernel dropped the killed holder's lock";
+}
+
+TEST_F(SystemTest, AtomicFileStreamsLargeContentAndCommitsOnce) {
+  const fs::path target = dir_ / "big.txt";
+  make_file(target, "old", fs::perms::owner_read | fs::perms::owner_write);
+  std::string expected;
+  {
+    AtomicFile file;
+    ASSERT_FALSE(AtomicFile::create(target, file));
+    for (int i = 0; i < 50'000; ++i) {
+      const std::string line = "line " + std::to_string(i) + " " + std::string(i % 97, 'x') + "\n";
+      expected += line;
+      ASSERT_FALSE(file.write(line));
+    }
+    EXPECT_EQ(read(target), "old") << "nothing is visible before commit";
+    ASSERT_FALSE(file.commit(Durability::Rebuildable));
+  }
+  EXPECT_EQ(read(target), expected);
+  EXPECT_EQ(names(), (std::set<std::string>{"big.txt"}));
+  {
+    AtomicFile abandoned;
+    ASSERT_FALSE(AtomicFile::create(target, abandoned));
+    ASSERT_FALSE(abandoned.write("never committed"));
+  }
+  EXPECT_EQ(read(target), expected);
+  EXPECT_EQ(names(), (std::set<std::string>{"big.txt"})) << "an abandoned file leaves no temporary";
+}
 
 TEST_F(SystemTest, FindsExecutablesByPathOrOnPath) {
   fs::create_directories(dir_ / "bin");

@@ -1,5 +1,6 @@
-// `arena report DIR`: rewrite every report from the journal alone.
-#include <algorithm>
+// `arena report DIR` (alias `arena merge DIR`): every report again from a results folder's
+// journals, merging the shards of a sharded run (docs/SCALE.md). Reads complete lines only, so
+// it may run while the tournament is still being played; it takes no lock.
 #include <memory>
 #include <string>
 
@@ -8,7 +9,6 @@
 
 #include "arena/app/commands.h"
 #include "arena/journal/journal.h"
-#include "arena/rating/standings.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 
@@ -19,26 +19,43 @@ int report(const std::string& dir) {
   Expected<journal::StoredResults> stored = journal::read_results(dir);
   if (!stored) throw UsageError(stored.error());
   for (const std::string& w : stored->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
-  std::vector<std::string> names = stored->meta.engines;
-  // Without the meta file, the engines are the names that appear in the games.
-  for (const GameRecord& r : stored->games)
-    for (const std::string& n : {r.south, r.north})
-      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-  const std::string event = std::filesystem::path(dir).filename().string();
-  Expected<std::vector<std::string>> written = report::write_all_reports(dir, stored->games, names, event);
+
+  report::ReportInput input;
+  input.engine_names = stored->meta.engines;
+  input.event = std::filesystem::path(dir).filename().string();
+  for (const journal::StoredJournal& j : stored->journals)
+    input.journals.push_back({j.games, j.label, j.shard ? static_cast<std::size_t>(j.shard->games) : 0});
+  for (int missing : stored->missing_shards)
+    input.notes.push_back(
+        fmt::format("shard {}/{} has no journal: none of its games were played (or its task "
+                    "failed before the first game)",
+                    missing, stored->shard_count));
+
+  Expected<report::ReportSummary> written = report::write_reports(dir, input);
   if (!written) throw UsageError(written.error());
-  fmt::print("{}\n", report::format_standings_table(rating::compute_standings(stored->games, names)));
-  fmt::print("wrote {} in {}\n", fmt::join(*written, ", "), dir);
+  for (const std::string& w : written->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+  fmt::print("{}\n", report::format_standings_table(written->standings));
+  if (stored->shard_count > 0)
+    fmt::print("merged {} games from {} of {} shards\n", written->games,
+               stored->shard_count - static_cast<int>(stored->missing_shards.size()), stored->shard_count);
+  for (const std::string& note : written->notes) fmt::print("note: {}\n", note);
+  fmt::print("wrote {} in {}\n", fmt::join(written->written, ", "), dir);
   return 0;
 }
 
 }  // namespace
 
 void add_report_command(cli::Commands& commands) {
-  auto dir = std::make_shared<std::string>();
-  CLI::App* cmd = commands.add("report", "Rewrite standings, crosstable, PGN and HTML from a results folder",
-                               [dir] { return report(*dir); });
-  cmd->add_option("dir", *dir, "A tournament's results folder, e.g. results/quick")->required();
+  for (const char* name : {"report", "merge"}) {
+    auto dir = std::make_shared<std::string>();
+    CLI::App* cmd = commands.add(name,
+                                 std::string(name) == "report"
+                                     ? "Rewrite standings, crosstable, PGN and HTML from a results folder, merging "
+                                       "its shards"
+                                     : "The same as `arena report`: merge the shards of a results folder",
+                                 [dir] { return report(*dir); });
+    cmd->add_option("dir", *dir, "A tournament's results folder, e.g. results/quick")->required();
+  }
 }
 
 }  // namespace kalah::arena_app

@@ -5,6 +5,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/config.h"
 #include "arena/flow/matches.h"
+#include "arena/schedule/schedule.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -14,6 +15,7 @@ struct RunOptions {
   int concurrency = 0;
   std::string out;
   bool fresh = false;
+  std::string shard;
 };
 
 int run(const RunOptions& o) {
@@ -22,6 +24,12 @@ int run(const RunOptions& o) {
   arena::Config config = std::move(loaded).value();
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;
+  if (!o.shard.empty()) {
+    Expected<arena::Shard> shard = arena::parse_shard(o.shard);
+    if (!shard) throw UsageError(shard.error());
+    if (std::optional<std::string> problem = arena::shard_problem(config, shard->count)) throw UsageError(*problem);
+    config.shard = *shard;
+  }
   arena::FlowOptions flow;
   flow.fresh = o.fresh;
   // An [sprt] table makes it a match until the test decides.
@@ -39,6 +47,9 @@ void add_run_command(cli::Commands& commands) {
   cmd->add_option("--concurrency", o->concurrency, "Games at once (overrides the config)")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)");
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
+  cmd->add_option("--shard", o->shard,
+                  "Play only shard I of N (1-based, e.g. 2/4) into <output>/<name>/shards/I-of-N/; "
+                  "merge with `arena report`");
 }
 
 }  // namespace kalah::arena_app

@@ -35,6 +35,40 @@ int Config::engine_index(std::string_view name) const {
   return -1;
 }
 
+std::filesystem::path Config::journal_dir() const {
+  return shard ? results_dir() / "shards" / shard->text() : results_dir();
+}
+
+EngineSpec Config::engine_for_game(int engine, const std::string& game_id) const {
+  EngineSpec spec = engines[static_cast<std::size_t>(engine)];
+  std::string path = spec.stderr_file.string();
+  auto replace_all = [&](std::string_view key, const std::string& value) {
+    for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key, at + value.size()))
+      path.replace(at, key.size(), value);
+  };
+  replace_all("{shard}", shard ? shard->text() : "all");
+  replace_all("{game}", game_id);
+  spec.stderr_file = path;
+  return spec;
+}
+
+Expected<Shard> parse_shard(std::string_view text) {
+  const std::string bad = "--shard '" + std::string(text) + "': ";
+  const std::size_t slash = text.find('/');
+  auto number = [](std::string_view digits) -> std::optional<int> {
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return std::nullopt;
+    return std::stoi(std::string(digits));
+  };
+  if (slash == std::string_view::npos) return Error{bad + "expected I/N, e.g. 2/4 (shard 2 of 4)"};
+  const std::optional<int> index = number(text.substr(0, slash)), count = number(text.substr(slash + 1));
+  if (!index || !count) return Error{bad + "expected I/N with whole numbers, e.g. 2/4 (shard 2 of 4)"};
+  if (*count < 1) return Error{bad + "the number of shards must be at least 1"};
+  if (*index < 1 || *index > *count)
+    return Error{bad + "shards are numbered 1 to " + std::to_string(*count) + " (1-based)"};
+  return Shard{*index, *count};
+}
+
 namespace {
 
 constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();

@@ -56,6 +56,17 @@ struct SprtConfig {
   int max_pairs = 0;         // 0 = until a bound is crossed
 };
 
+// One part of a sharded tournament (docs/SCALE.md): `arena run --shard I/N`.
+struct Shard {
+  int index = 1;  // 1-based
+  int count = 1;
+  std::string text() const { return std::to_string(index) + "-of-" + std::to_string(count); }  // "2-of-4"
+  friend bool operator==(const Shard&, const Shard&) = default;
+};
+
+// "I/N" with 1 <= I <= N (digits only); an operator-facing error otherwise.
+Expected<Shard> parse_shard(std::string_view text);
+
 struct Config {
   std::string source;  // the config file as named in messages
   TournamentConfig tournament;
@@ -64,9 +75,16 @@ struct Config {
   OpeningsConfig openings;
   std::optional<SprtConfig> sprt;   // present iff the file has an [sprt] table
   std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
+  std::optional<Shard> shard;       // set by `arena run --shard`, never by the file
 
   // <output>/<name>: where the journal and the reports go.
   std::filesystem::path results_dir() const { return tournament.output / tournament.name; }
+  // Where this run's journal goes: results_dir(), or results_dir()/shards/I-of-N for a shard.
+  std::filesystem::path journal_dir() const;
+  // Engine `engine` as started for game `game_id`: "{shard}" in its stderr path becomes the shard
+  // ("2-of-4", "all" unsharded) and "{game}" the id of the game the process is started for (an
+  // engine process lives on across games, so its file holds every game it played from then on).
+  EngineSpec engine_for_game(int engine, const std::string& game_id) const;
   // The index of the engine with this name, or -1.
   int engine_index(std::string_view name) const;
 };

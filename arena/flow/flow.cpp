@@ -7,7 +7,6 @@
 
 #include "arena/flow/interrupts.h"
 #include "arena/flow/tournament_meta.h"
-#include "arena/journal/journal.h"
 #include "arena/report/reports.h"
 #include "referee/process/engine_process.h"
 
@@ -15,25 +14,29 @@ namespace kalah::arena {
 
 Expected<FlowResult> run_tournament(const Config& config, RunListener& listener, const FlowOptions& options) {
   FlowResult out;
-  out.dir = config.results_dir();
+  out.dir = config.journal_dir();
   for (const EngineSpec& e : config.engines) out.engines.push_back(e.name);
 
-  Expected<journal::Journal> opened = journal::Journal::open(out.dir, tournament_meta(config), options.fresh);
+  rating::StandingsBuilder all(out.engines);
+  Expected<journal::Journal> opened =
+      journal::Journal::open(out.dir, tournament_meta(config), options.fresh, [&](GameRecord&& record) {
+        all.add(record);
+        listener.resumed(record);
+      });
   if (!opened) return Error{opened.error()};
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
-  out.games = journal.games();
 
-  GameSource& source = listener.start(out.games);
+  GameSource& source = listener.start(journal, all);
   std::fflush(stdout);
   // Engines' own children are re-parented to us when an engine dies, so that they can be reaped.
   process::become_subreaper();
   Runner runner(
       config, journal, source,
       [&](const GameSpec&, const GameRecord& record) {
-        out.games.push_back(record);
-        listener.game_done(record, out.games);
+        all.add(record);
+        listener.game_done(record, all);
       },
       options.players);
   {
@@ -42,12 +45,23 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     out.run = runner.run(config.tournament.concurrency);
   }
   listener.stopped(out.run);
+  out.games = journal.size();
 
-  Expected<std::vector<std::string>> written =
-      report::write_all_reports(out.dir, out.games, out.engines, config.tournament.name);
+  if (config.shard) {
+    out.standings = all.standings();
+  } else {
+    // The reports read the journal again, streamed, rather than keep every game in memory.
+    Expected<report::ReportSummary> written =
+        report::write_reports(out.dir, {.journals = {{out.journal, out.dir.string()}},
+                                        .engine_names = out.engines,
+                                        .event = config.tournament.name,
+                                        .notes = {}});
+    if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
+    if (!written) return Error{written.error()};
+    out.reports = std::move(written->written);
+    out.standings = std::move(written->standings);
+  }
   if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
-  if (!written) return Error{written.error()};
-  out.reports = std::move(written).value();
   return out;
 }
 

@@ -1,7 +1,10 @@
-// The one way a tournament is played, whatever chose its games: open (or resume) the journal,
-// play what a GameSource hands out on the configured number of workers, stop cleanly on Ctrl-C or
-// SIGTERM, then write every report from the journal. `arena run` and `arena sprt` are thin
-// commands over it; each brings a RunListener that makes the source and shows the progress.
+// The one way a tournament is played, whatever chose its games: lock and open (or resume) the
+// journal, play what a GameSource hands out on the configured number of workers, stop cleanly on
+// Ctrl-C or SIGTERM, then write every report from the journal. `arena run` and `arena sprt` are
+// thin commands over it; each brings a RunListener that makes the source and shows the progress.
+// Memory does not grow with the games played: finished games are summed (StandingsBuilder) and
+// written to the journal, never kept. A shard (Config::shard) writes its journal only; its
+// reports come from the merge (`arena report`).
 #pragma once
 
 #include <filesystem>
@@ -9,6 +12,8 @@
 #include <vector>
 
 #include "arena/config/config.h"
+#include "arena/journal/journal.h"
+#include "arena/rating/standings.h"
 #include "arena/runner/game_source.h"
 #include "arena/runner/runner.h"
 #include "referee/record/record.h"
@@ -21,11 +26,13 @@ namespace kalah::arena {
 class RunListener {
  public:
   virtual ~RunListener() = default;
-  // The journal is open and holds `done`. Returns where the games to play come from; the source
-  // stays the listener's and must live until the flow returns.
-  virtual GameSource& start(const std::vector<GameRecord>& done) = 0;
-  // A game is safely in the journal; `all` holds every game so far, this one last.
-  virtual void game_done(const GameRecord& record, const std::vector<GameRecord>& all) = 0;
+  // Each game already in the journal, in file order, while the journal is opened.
+  virtual void resumed(const GameRecord& /*record*/) {}
+  // The journal is open; `done` sums the games it holds. Returns where the games to play come
+  // from; the source stays the listener's and must live until the flow returns.
+  virtual GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) = 0;
+  // A game is safely in the journal; `all` sums every game so far, this one included.
+  virtual void game_done(const GameRecord& record, const rating::StandingsBuilder& all) = 0;
   // No game is being played any more (the source ran dry, an interrupt, or a journal failure);
   // called before the reports are written.
   virtual void stopped(const RunResult& /*result*/) {}
@@ -38,19 +45,20 @@ struct FlowOptions {
 };
 
 struct FlowResult {
-  std::filesystem::path dir;         // the results directory
+  std::filesystem::path dir;         // the results directory (a shard's own folder for a shard)
   std::filesystem::path journal;     // its games.jsonl
   std::vector<std::string> engines;  // names, in config order
-  std::vector<GameRecord> games;     // every game in the journal at the end
+  std::size_t games = 0;             // games in the journal at the end
+  rating::Standings standings;       // of those games
   RunResult run;                     // games played now; interrupted or not
-  std::vector<std::string> reports;  // the report files written, by name
+  std::vector<std::string> reports;  // the report files written, by name (none for a shard)
 };
 
 // Plays (or resumes) `config`'s tournament with the games `listener` hands out and writes the
 // reports into config.results_dir(). Journal warnings (a repaired torn line, files moved aside)
-// go to stderr. Errors, all operator-facing: the journal cannot be opened, belongs to another
-// tournament or cannot be written; a report cannot be written. A journal failure still writes
-// the reports of what is safe first.
+// go to stderr. Errors, all operator-facing: the directory is locked by another run; the journal
+// cannot be opened, belongs to another tournament or cannot be written; a report cannot be
+// written. A journal failure still writes the reports of what is safe first.
 Expected<FlowResult> run_tournament(const Config& config, RunListener& listener, const FlowOptions& options = {});
 
 }  // namespace kalah::arena

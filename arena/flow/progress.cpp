@@ -19,30 +19,24 @@ std::string duration(double seconds) {
 
 }  // namespace
 
-Progress::Progress(int total, std::vector<std::string> engines, const std::vector<GameRecord>& done,
-                   int progress_interval, int rating_interval, std::FILE* out)
+Progress::Progress(int total, const rating::StandingsBuilder& done, int progress_interval, int rating_interval,
+                   std::FILE* out)
     : total_(total),
-      done_(static_cast<int>(done.size())),
-      done_at_start_(static_cast<int>(done.size())),
-      engines_(std::move(engines)),
+      done_(done.games()),
+      done_at_start_(done.games()),
       progress_interval_(progress_interval),
       rating_interval_(rating_interval),
       out_(out),
-      tty_(::isatty(::fileno(out)) != 0) {
-  for (const GameRecord& r : done) {
-    points_[r.south] += r.result == Outcome::FirstWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
-    points_[r.north] += r.result == Outcome::SecondWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
-  }
-}
+      tty_(::isatty(::fileno(out)) != 0) {}
 
-std::string Progress::line() const {
+std::string Progress::line(const rating::StandingsBuilder& all) const {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const int new_games = done_ - done_at_start_;
   const double rate = elapsed > 0 ? new_games / elapsed : 0;
   std::string leader = "-";
   double best = -1;
-  for (const auto& [name, pts] : points_)
-    if (pts > best) best = pts, leader = name;
+  for (std::size_t i = 0; i < all.names().size(); ++i)
+    if (all.points(i) > best) best = all.points(i), leader = all.names()[i];
   std::string eta = "-";
   if (total_ > 0 && rate > 0) eta = duration((total_ - done_) / rate);
   const std::string of = total_ > 0 ? fmt::format("{}/{}", done_, total_) : fmt::format("{}", done_);
@@ -50,26 +44,25 @@ std::string Progress::line() const {
                      duration(elapsed), eta, leader, best < 0 ? 0 : best);
 }
 
-void Progress::game_done(const GameRecord& r, const std::vector<GameRecord>& all) {
+void Progress::game_done(const GameRecord&, const rating::StandingsBuilder& all) {
   ++done_;
-  points_[r.south] += r.result == Outcome::FirstWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
-  points_[r.north] += r.result == Outcome::SecondWins ? 1 : r.result == Outcome::Draw ? 0.5 : 0;
+  const bool plain_due = progress_interval_ > 0 && (done_ - done_at_start_) % progress_interval_ == 0;
   if (tty_) {
-    fmt::print(out_, "\r\033[K{}", line());
-  } else if (progress_interval_ > 0 && (done_ - done_at_start_) % progress_interval_ == 0) {
-    fmt::print(out_, "{}\n", line());
+    fmt::print(out_, "\r\033[K{}", line(all));
+  } else if (plain_due) {
+    fmt::print(out_, "{}\n", line(all));
     printed_ = done_;
   }
   if (rating_interval_ > 0 && done_ % rating_interval_ == 0) {
     if (tty_) fmt::print(out_, "\n");
-    fmt::print(out_, "{}\n", report::format_standings_table(rating::compute_standings(all, engines_)));
+    fmt::print(out_, "{}\n", report::format_standings_table(all.standings()));
   }
   std::fflush(out_);
 }
 
-void Progress::finish() {
+void Progress::finish(const rating::StandingsBuilder& all) {
   if (!tty_ && printed_ == done_) return;  // the last plain line said it all
-  fmt::print(out_, "{}{}\n", tty_ ? "\r\033[K" : "", line());
+  fmt::print(out_, "{}{}\n", tty_ ? "\r\033[K" : "", line(all));
   std::fflush(out_);
 }
 

@@ -4,31 +4,29 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "arena/rating/standings.h"
 #include "referee/record/record.h"
 
 namespace kalah::arena {
 
 class Progress {
  public:
-  Progress(int total, std::vector<std::string> engines, const std::vector<GameRecord>& done, int progress_interval,
-           int rating_interval, std::FILE* out);
-  // `all` holds every finished game of the tournament, this one included.
-  void game_done(const GameRecord& r, const std::vector<GameRecord>& all);
-  void finish();
+  // `total`: games of the whole run (-1: open-ended); `done` sums those already played.
+  Progress(int total, const rating::StandingsBuilder& done, int progress_interval, int rating_interval, std::FILE* out);
+  // `all` sums every finished game of the tournament, this one included.
+  void game_done(const GameRecord& r, const rating::StandingsBuilder& all);
+  void finish(const rating::StandingsBuilder& all);
 
  private:
-  std::string line() const;
+  std::string line(const rating::StandingsBuilder& all) const;
 
   int total_;
   int done_ = 0;
   int printed_ = -1;  // done_ when the last plain line was printed
   int done_at_start_ = 0;
-  std::vector<std::string> engines_;
-  std::map<std::string, double> points_;
   int progress_interval_;
   int rating_interval_;
   std::FILE* out_;

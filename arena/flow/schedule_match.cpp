@@ -1,6 +1,5 @@
 // play_schedule: a round robin or gauntlet from its schedule.
 #include <optional>
-#include <unordered_set>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -18,36 +17,37 @@ class ScheduleListener : public RunListener {
  public:
   ScheduleListener(const Config& config, std::FILE* out) : config_(config), out_(out) {}
 
-  GameSource& start(const std::vector<GameRecord>& done) override {
-    const std::vector<GameSpec> schedule = make_schedule(config_);
-    std::unordered_set<std::string> done_ids;
-    for (const GameRecord& r : done) done_ids.insert(r.id);
+  GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) override {
+    all_ = &done;
+    std::vector<GameSpec> schedule = make_schedule(config_);
+    if (config_.shard) schedule = shard_games(schedule, *config_.shard);
     std::vector<GameSpec> pending;
     for (const GameSpec& g : schedule)
-      if (!done_ids.contains(g.id)) pending.push_back(g);
-    std::vector<std::string> names;
-    for (const EngineSpec& e : config_.engines) names.push_back(e.name);
-    fmt::print(out_, "{}: {} {} engines, {} games ({} done), {}, {}, concurrency {}\n", config_.tournament.name,
-               to_string(config_.tournament.type), names.size(), schedule.size(), schedule.size() - pending.size(),
-               to_string(config_.variant), config_.time.describe(), config_.tournament.concurrency);
+      if (!journal.is_completed(g.id)) pending.push_back(g);
+    fmt::print(out_, "{}{}: {} {} engines, {} games ({} done), {}, {}, concurrency {}\n", config_.tournament.name,
+               config_.shard ? fmt::format(" shard {}/{}", config_.shard->index, config_.shard->count) : "",
+               to_string(config_.tournament.type), config_.engines.size(), schedule.size(),
+               schedule.size() - pending.size(), to_string(config_.variant), config_.time.describe(),
+               config_.tournament.concurrency);
     std::fflush(out_);
-    progress_.emplace(static_cast<int>(schedule.size()), names, done, config_.tournament.progress_interval,
+    progress_.emplace(static_cast<int>(schedule.size()), done, config_.tournament.progress_interval,
                       config_.tournament.rating_interval, out_);
     source_.emplace(std::move(pending));
     return *source_;
   }
 
-  void game_done(const GameRecord& record, const std::vector<GameRecord>& all) override {
+  void game_done(const GameRecord& record, const rating::StandingsBuilder& all) override {
     progress_->game_done(record, all);
   }
 
-  void stopped(const RunResult&) override { progress_->finish(); }
+  void stopped(const RunResult&) override { progress_->finish(*all_); }
 
  private:
   const Config& config_;
   std::FILE* out_;
   std::optional<Progress> progress_;
   std::optional<ScheduleSource> source_;
+  const rating::StandingsBuilder* all_ = nullptr;
 };
 
 }  // namespace
@@ -58,11 +58,16 @@ Expected<int> play_schedule(const Config& config, const FlowOptions& options, st
   if (!played) return Error{played.error()};
   const FlowResult& r = *played;
   if (r.run.interrupted) {
-    fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games.size(),
+    fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
                r.journal.string());
     return kInterrupted;
   }
-  fmt::print(out, "{}\n", report::format_standings_table(rating::compute_standings(r.games, r.engines)));
+  fmt::print(out, "{}\n", report::format_standings_table(r.standings));
+  if (config.shard) {
+    fmt::print(out, "shard {}/{}: {} games in {}; when every shard is done, merge them with: arena report {}\n",
+               config.shard->index, config.shard->count, r.games, r.journal.string(), config.results_dir().string());
+    return 0;
+  }
   fmt::print(out, "results: {}/ ({})\n", r.dir.string(), fmt::join(r.reports, ", "));
   return 0;
 }

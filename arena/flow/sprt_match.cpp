@@ -81,23 +81,25 @@ std::string outcome_sentence(const Config& config, const SprtStatus& s) {
 
 class SprtListener : public RunListener {
  public:
-  SprtListener(const Config& config, std::FILE* out) : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+  SprtListener(const Config& config, std::FILE* out)
+      : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0), source_(config) {}
 
-  GameSource& start(const std::vector<GameRecord>& done) override {
-    source_.emplace(config_, done);
+  void resumed(const GameRecord& record) override { source_.add_journaled(record); }
+
+  GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder&) override {
     fmt::print(out_, "{}: SPRT '{}' (test) vs '{}' (base), {}{}, {}, {}, concurrency {}\n", config_.tournament.name,
                config_.engines[1].name, config_.engines[0].name, stats::describe(config_.sprt->params),
                config_.sprt->max_pairs > 0 ? fmt::format(" max_pairs={}", config_.sprt->max_pairs) : "",
                to_string(config_.variant), config_.time.describe(), config_.tournament.concurrency);
-    if (!done.empty())
-      fmt::print(out_, "resuming: {} games ({} pairs) already played\n", done.size(), source_->status().pairs);
-    pairs_shown_ = source_->status().pairs;
+    if (journal.size() > 0)
+      fmt::print(out_, "resuming: {} games ({} pairs) already played\n", journal.size(), source_.status().pairs);
+    pairs_shown_ = source_.status().pairs;
     write_json(false);
-    return *source_;
+    return source_;
   }
 
-  void game_done(const GameRecord&, const std::vector<GameRecord>&) override {
-    const SprtStatus& s = source_->status();
+  void game_done(const GameRecord&, const rating::StandingsBuilder&) override {
+    const SprtStatus& s = source_.status();
     if (s.pairs == pairs_shown_) return;
     pairs_shown_ = s.pairs;
     fmt::print(out_, "{}{}{}", tty_ ? "\r\033[K" : "", status_line(s), tty_ ? "" : "\n");
@@ -108,17 +110,17 @@ class SprtListener : public RunListener {
   void stopped(const RunResult& result) override {
     if (tty_ && pairs_shown_ > 0) fmt::print(out_, "\n");
     final_error_ = write_sprt_json(config_.results_dir(),
-                                   sprt_json(config_, source_->status(), !result.interrupted && result.error.empty()));
+                                   sprt_json(config_, source_.status(), !result.interrupted && result.error.empty()));
   }
 
-  const SprtStatus& status() const { return source_->status(); }
+  const SprtStatus& status() const { return source_.status(); }
   // Why the last sprt.json could not be written, or empty.
   const std::string& final_error() const { return final_error_; }
 
  private:
   // While playing, a failure is warned about once and the match goes on; the last write decides.
   void write_json(bool finished) {
-    std::string error = write_sprt_json(config_.results_dir(), sprt_json(config_, source_->status(), finished));
+    std::string error = write_sprt_json(config_.results_dir(), sprt_json(config_, source_.status(), finished));
     if (error.empty() || warned_) return;
     warned_ = true;
     fmt::print(stderr, "\narena: warning: {}\n", error);
@@ -127,7 +129,7 @@ class SprtListener : public RunListener {
   const Config& config_;
   std::FILE* out_;
   bool tty_;
-  std::optional<SprtSource> source_;
+  SprtSource source_;
   int pairs_shown_ = 0;
   bool warned_ = false;
   std::string final_error_;
@@ -156,7 +158,7 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
   }
   const std::string& base = config.engines[0].name;
   const std::string& test = config.engines[1].name;
-  fmt::print(out, "\n{}\n", report::format_standings_table(rating::compute_standings(r.games, r.engines)));
+  fmt::print(out, "\n{}\n", report::format_standings_table(r.standings));
   fmt::print(out, "SPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
   fmt::print(out, "Pairs   {} (LL-LD-D-WD-WW {}), games {} (W {:g}, D {:g}, L {:g})\n", s.pairs,
              report::penta_text(s.pentanomial), s.games, s.trinomial.wins, s.trinomial.draws, s.trinomial.losses);

@@ -1,5 +1,7 @@
 #include "arena/flow/tournament_meta.h"
 
+#include "arena/schedule/schedule.h"
+
 namespace kalah::arena {
 
 journal::TournamentMeta tournament_meta(const Config& c) {
@@ -16,6 +18,10 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   meta.settings["variant"] = to_string(c.variant);
   meta.settings["time"] = c.time.describe();
   meta.settings["seed"] = std::to_string(c.tournament.seed);
+  if (c.shard) {
+    const int games = c.sprt ? 0 : static_cast<int>(shard_games(make_schedule(c), *c.shard).size());
+    meta.shard = journal::ShardMeta{c.shard->index, c.shard->count, games};
+  }
   return meta;
 }
 

@@ -1,11 +1,14 @@
-// Reading a games.jsonl journal (docs/FORMATS.md). Read-only: Journal::open
-// decides what to do with a torn last line.
+// Reading a games.jsonl journal (docs/FORMATS.md), streamed: one record in memory at a time, so
+// that a million-game journal is read in bounded memory. Read-only: Journal::open decides what to
+// do with a torn last line.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "referee/record/record.h"
@@ -14,26 +17,61 @@
 namespace kalah::journal {
 
 // The last line of the file when it cannot be a finished write: it does not
-// parse (a run killed in the middle of a write, or a crash that left zeros).
+// parse (a run killed in the middle of a write, a crash that left zeros, or a
+// line another process is writing right now).
 struct TornLine {
   int line = 0;               // 1-based
   std::uintmax_t offset = 0;  // where it starts: the file's good prefix ends here
   std::string error;          // why it does not parse
 };
 
-struct GamesFile {
-  std::vector<GameRecord> games;       // file order; the first line of each id only
-  std::vector<std::string> warnings;   // duplicate ids ("games.jsonl:12: ...")
-  std::optional<TornLine> torn;        // an unparsable last line (not in `games`)
+// What a scan saw besides the records it handed out.
+struct ScanSummary {
+  std::size_t games = 0;               // records handed out
+  std::size_t duplicates = 0;          // lines skipped because their id came earlier in this file
+  std::size_t elsewhere = 0;           // lines skipped because an earlier file (a merge) had their id
+  std::vector<std::string> warnings;   // one per duplicate in this file ("games.jsonl:12: ...")
+  std::optional<TornLine> torn;        // an unparsable last line (not handed out)
   bool missing_final_newline = false;  // the last line parsed but has no '\n' after it
 };
 
-// Every line must hold one record (record_from_json); blank lines are skipped.
-// A bad line before the last one is an error "games.jsonl:LINE: message";
-// a bad last line is reported in `torn` instead.
-Expected<GamesFile> parse_games(std::string_view content, const std::string& file_name);
+// Where each id was first seen, shared by the scans of several journals (a merge of shards) so
+// that a game is counted once whichever file holds it.
+class SeenIds {
+ public:
+  struct Seen {
+    std::string file;
+    int line = 0;
+  };
+  // Where `id` was first seen, or nullopt after recording it as seen at `file`:`line`.
+  std::optional<Seen> first_seen(const std::string& id, const std::string& file, int line);
+  std::size_t size() const { return ids_.size(); }
+  bool contains(const std::string& id) const { return ids_.contains(id); }
 
-// parse_games on a file; an error if it cannot be read.
+ private:
+  std::vector<std::string> files_;
+  std::unordered_map<std::string, std::pair<int, int>> ids_;  // id -> (index in files_, line)
+};
+
+using GameVisitor = std::function<void(GameRecord&&)>;
+
+// Hands every record of `file` to `visit`, in file order, skipping (with a warning) an id that
+// `seen` already holds. Every line must hold one record (record_from_json); blank lines are
+// skipped. A bad line before the last one is an error "games.jsonl:LINE: message"; a bad last
+// line is reported in `torn` instead.
+Expected<ScanSummary> scan_games(const std::filesystem::path& file, const GameVisitor& visit, SeenIds& seen);
+// The same over text already in memory; `file_name` names it in messages.
+Expected<ScanSummary> scan_games_text(std::string_view content, const std::string& file_name, const GameVisitor& visit,
+                                      SeenIds& seen);
+
+// Every record of a small journal at once (tests, tools): scan_games into a vector.
+struct GamesFile {
+  std::vector<GameRecord> games;  // file order; the first line of each id only
+  std::vector<std::string> warnings;
+  std::optional<TornLine> torn;
+  bool missing_final_newline = false;
+};
+Expected<GamesFile> parse_games(std::string_view content, const std::string& file_name);
 Expected<GamesFile> read_games(const std::filesystem::path& file);
 
 }  // namespace kalah::journal

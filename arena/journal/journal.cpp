@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 
 #include "arena/journal/games_file.h"
 #include "referee/record/record_json.h"
+#include "referee/system/directory_lock.h"
 #include "referee/system/files.h"
 #include "referee/system/utc_time.h"
 
@@ -17,6 +19,7 @@ namespace kalah::journal {
 namespace fs = std::filesystem;
 
 struct Journal::State {
+  std::optional<system::DirectoryLock> lock;  // first, so that it is released last
   fs::path dir;
   TournamentMeta meta;
   std::vector<std::string> warnings;
@@ -24,8 +27,8 @@ struct Journal::State {
   mutable std::mutex mutex;  // guards everything below
   system::FileHandle fd;
   std::uintmax_t size = 0;  // bytes in games.jsonl, to undo a failed write
-  std::vector<GameRecord> games;
-  std::unordered_set<std::string> ids;
+  std::size_t games = 0;
+  SeenIds ids;
 };
 
 namespace {
@@ -80,13 +83,17 @@ const std::vector<std::string>& results_files() {
   return files;
 }
 
-Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool fresh) {
+Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool fresh, const GameVisitor& on_game) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir.string() + ": cannot create the results directory: " + ec.message()};
 
   auto state = std::make_unique<State>();
   state->dir = dir;
+  // Nothing in the directory is touched before the lock is ours.
+  Expected<system::DirectoryLock> lock = system::DirectoryLock::acquire(dir);
+  if (!lock) return Error{lock.error()};
+  state->lock.emplace(std::move(lock).value());
   // Half-written replacements of tournament.json, reports or sprt.json from a killed run.
   for (const std::string& name : system::remove_stale_temporaries(dir))
     state->warnings.push_back("removed " + (dir / name).string() + ", left by a run that was killed while writing it");
@@ -113,9 +120,15 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
   }
 
   if (has_games) {
-    Expected<GamesFile> loaded = read_games(games_path);
+    Expected<ScanSummary> loaded = scan_games(
+        games_path,
+        [&](GameRecord&& g) {
+          ++state->games;
+          if (on_game) on_game(std::move(g));
+        },
+        state->ids);
     if (!loaded) return Error{loaded.error()};
-    GamesFile file = std::move(loaded).value();
+    ScanSummary file = std::move(loaded).value();
     for (std::string& w : file.warnings) state->warnings.push_back(std::move(w));
     if (file.torn) {
       if (auto error = system::truncate_file(games_path, file.torn->offset)) return Error{*error};
@@ -127,8 +140,6 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
       if (auto error = append_newline(games_path)) return Error{*error};
       state->warnings.push_back(games_path.string() + ": the last line had no newline; added one");
     }
-    state->games = std::move(file.games);
-    for (const GameRecord& g : state->games) state->ids.insert(g.id);
   }
 
   state->fd = system::FileHandle(::open(games_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
@@ -154,7 +165,7 @@ Expected<std::size_t> Journal::append(const GameRecord& record) {
 
   const fs::path path = games_path();
   std::lock_guard lock(state_->mutex);
-  if (state_->ids.count(record.id)) return Error{"game '" + record.id + "' is already in " + path.string()};
+  if (state_->ids.contains(record.id)) return Error{"game '" + record.id + "' is already in " + path.string()};
   if (auto error = system::write_all(state_->fd.get(), line, path)) {
     // Take back a partial line so that later appends do not follow garbage.
     if (::ftruncate(state_->fd.get(), static_cast<off_t>(state_->size)) != 0) {
@@ -163,37 +174,42 @@ Expected<std::size_t> Journal::append(const GameRecord& record) {
     return Error{*error};
   }
   state_->size += line.size();
-  state_->games.push_back(record);
-  state_->ids.insert(record.id);
+  ++state_->games;
+  state_->ids.first_seen(record.id, path.string(), static_cast<int>(state_->games));
   // The line is in the file either way; if the sync fails its durability is
   // unknown, which the caller must hear about (but the game is not lost or repeated).
   if (::fdatasync(state_->fd.get()) != 0) return Error{system::system_error_text(path, "cannot sync")};
-  return state_->games.size();
-}
-
-std::vector<GameRecord> Journal::games() const {
-  std::lock_guard lock(state_->mutex);
   return state_->games;
-}
-
-std::unordered_set<std::string> Journal::completed_ids() const {
-  std::lock_guard lock(state_->mutex);
-  return state_->ids;
 }
 
 bool Journal::is_completed(const std::string& id) const {
   std::lock_guard lock(state_->mutex);
-  return state_->ids.count(id) != 0;
+  return state_->ids.contains(id);
 }
 
 std::size_t Journal::size() const {
   std::lock_guard lock(state_->mutex);
-  return state_->games.size();
+  return state_->games;
 }
 
 const std::vector<std::string>& Journal::warnings() const { return state_->warnings; }
 const TournamentMeta& Journal::meta() const { return state_->meta; }
 const fs::path& Journal::dir() const { return state_->dir; }
+
+namespace {
+
+// "2-of-4" -> {2, 4}; nullopt for any other name.
+std::optional<std::pair<int, int>> shard_folder(const std::string& name) {
+  const std::size_t of = name.find("-of-");
+  if (of == std::string::npos || of == 0 || of + 4 >= name.size()) return std::nullopt;
+  const std::string i = name.substr(0, of), n = name.substr(of + 4);
+  if (i.find_first_not_of("0123456789") != std::string::npos ||
+      n.find_first_not_of("0123456789") != std::string::npos || i.size() > 6 || n.size() > 6)
+    return std::nullopt;
+  return std::pair{std::stoi(i), std::stoi(n)};
+}
+
+}  // namespace
 
 Expected<StoredResults> read_results(const fs::path& dir) {
   std::error_code ec;
@@ -206,23 +222,61 @@ Expected<StoredResults> read_results(const fs::path& dir) {
     out.meta = *meta;
     out.has_meta = true;
   }
-  const fs::path games_path = dir / kGamesFile;
-  if (!path_exists(games_path)) return Error{games_path.string() + ": no journal in this directory"};
-  Expected<GamesFile> loaded = read_games(games_path);
-  if (!loaded) return Error{loaded.error()};
-  GamesFile file = std::move(loaded).value();
-  out.warnings = std::move(file.warnings);
-  if (file.torn)
-    out.warnings.push_back(games_path.string() + ":" + std::to_string(file.torn->line) +
-                           ": incomplete last line ignored (" + file.torn->error + ")");
-  out.games = std::move(file.games);
-  if (!out.has_meta) {
-    auto add = [&](const std::string& name) {
-      if (std::find(out.meta.engines.begin(), out.meta.engines.end(), name) == out.meta.engines.end())
-        out.meta.engines.push_back(name);
-    };
-    for (const GameRecord& g : out.games) add(g.south), add(g.north);
+  if (path_exists(dir / kGamesFile)) out.journals.push_back({dir / kGamesFile, dir.string(), std::nullopt});
+
+  // The shards, by index; every one must belong to this tournament and to one split.
+  std::map<int, StoredJournal> shards;
+  std::string count_from;  // the folder that fixed shard_count
+  const fs::path shards_dir = dir / "shards";
+  if (fs::is_directory(shards_dir, ec)) {
+    std::vector<fs::path> folders;
+    for (const auto& entry : fs::directory_iterator(shards_dir, ec))
+      if (entry.is_directory(ec)) folders.push_back(entry.path());
+    std::sort(folders.begin(), folders.end());
+    for (const fs::path& folder : folders) {
+      const std::string name = folder.filename().string();
+      const std::optional<std::pair<int, int>> where = shard_folder(name);
+      if (!where || where->first < 1 || where->first > where->second) {
+        out.warnings.push_back(folder.string() + ": not a shard folder (I-of-N); ignored");
+        continue;
+      }
+      if (!path_exists(folder / kMetaFile)) {
+        if (!path_exists(folder / kGamesFile)) continue;  // a shard that never started
+        return Error{folder.string() + ": a shard journal without its " + kMetaFile +
+                     ", so it cannot be checked against the others; move the folder away to merge the rest"};
+      }
+      Expected<TournamentMeta> meta = read_meta(folder / kMetaFile);
+      if (!meta) return Error{meta.error()};
+      if (!meta->shard || meta->shard->index != where->first || meta->shard->count != where->second)
+        return Error{folder.string() + ": its " + kMetaFile + " does not describe shard " + name};
+      TournamentMeta plain = *meta;
+      plain.shard.reset();
+      if (!out.has_meta) {
+        out.meta = plain;
+        out.has_meta = true;
+      } else if (!same_tournament(out.meta, plain)) {
+        return Error{folder.string() + ": a shard of a different configuration (" +
+                     describe_difference(out.meta, plain) + "); merge only the shards of one tournament"};
+      }
+      if (out.shard_count == 0) {
+        out.shard_count = where->second;
+        count_from = name;
+      } else if (out.shard_count != where->second) {
+        return Error{shards_dir.string() + ": shards of two splits (" + count_from + " and " + name +
+                     "); a tournament is merged from one split only: move the other split's folders away"};
+      }
+      if (!path_exists(folder / kGamesFile)) continue;
+      shards[where->first] = {folder / kGamesFile,
+                              "shard " + std::to_string(where->first) + "/" + std::to_string(where->second),
+                              meta->shard};
+    }
   }
+  for (auto& [index, journal] : shards) out.journals.push_back(std::move(journal));
+  for (int i = 1; i <= out.shard_count; ++i)
+    if (!shards.contains(i)) out.missing_shards.push_back(i);
+  if (out.journals.empty())
+    return Error{dir.string() + ": no journal in this directory (neither " + kGamesFile + " nor shards/I-of-N/" +
+                 kGamesFile + ")"};
   return out;
 }
 

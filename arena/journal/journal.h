@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "arena/journal/games_file.h"
 #include "arena/journal/meta.h"
 #include "referee/record/record.h"
 #include "referee/rules/expected.h"
@@ -23,18 +24,21 @@ inline constexpr const char* kMetaFile = "tournament.json";
 class Journal {
  public:
   // Opens (creating it if needed) the results directory `dir` for a run of the
-  // tournament described by `meta` (its created_at is filled in here).
+  // tournament described by `meta` (its created_at is filled in here), first taking the
+  // directory's lock (system::DirectoryLock) for as long as the Journal lives.
   // - No journal yet: writes tournament.json and starts an empty games.jsonl.
   // - A journal of the same tournament (same fingerprint and engines): loads it.
-  //   A torn last line is cut off and reported in warnings(); a last line
-  //   without its newline gets one; duplicate ids keep their first line.
+  //   Each game in it is handed to `on_game` (if given), in file order, one at a time: the
+  //   journal itself keeps only the ids. A torn last line is cut off and reported in
+  //   warnings(); a last line without its newline gets one; duplicate ids keep their first line.
   // - A journal of a different tournament: an error saying what differs,
   //   unless `fresh`.
   // - `fresh`: every file the arena writes in `dir` that exists is first moved
   //   aside to <file>.bak (or .bak2, .bak3, ... : never overwritten, never deleted).
   // Errors: unreadable or unwritable files, a bad line before the last one
   // ("games.jsonl:17: ..."), a journal without tournament.json.
-  static Expected<Journal> open(const std::filesystem::path& dir, TournamentMeta meta, bool fresh);
+  static Expected<Journal> open(const std::filesystem::path& dir, TournamentMeta meta, bool fresh,
+                                const GameVisitor& on_game = {});
 
   Journal(Journal&&) noexcept;
   Journal& operator=(Journal&&) noexcept;
@@ -45,9 +49,6 @@ class Journal {
   // journal, a game without a result. Returns the number of games now in the journal.
   Expected<std::size_t> append(const GameRecord& record);
 
-  // Every game in the journal: those loaded by open(), then those appended, in file order.
-  std::vector<GameRecord> games() const;
-  std::unordered_set<std::string> completed_ids() const;
   bool is_completed(const std::string& id) const;
   std::size_t size() const;
 
@@ -67,15 +68,25 @@ class Journal {
 // meta file and every report (names as in arena/report/reports.h).
 const std::vector<std::string>& results_files();
 
-// What is in a results directory, read without changing anything (for
-// `arena report DIR`): a torn last line is skipped with a warning. tournament.json
-// is optional here; without it `meta.engines` lists the names found in the games.
+// What is in a results directory, read without changing anything (for `arena report DIR`):
+// its own journal (an unsharded run) and/or the journals of its shards, shards/I-of-N/, each
+// checked against the others (docs/SCALE.md). tournament.json is optional for an unsharded
+// journal; without any, the engines are the names found in the games.
+struct StoredJournal {
+  std::filesystem::path games;     // the games.jsonl
+  std::string label;               // "results/x" or "shard 2/4"
+  std::optional<ShardMeta> shard;  // for a shard's journal
+};
 struct StoredResults {
-  TournamentMeta meta;
+  TournamentMeta meta;  // the tournament's (without shard); engines empty when no meta file exists
   bool has_meta = false;
-  std::vector<GameRecord> games;
+  std::vector<StoredJournal> journals;  // the directory's own first, then the shards by index
+  int shard_count = 0;                  // 0: not sharded
+  std::vector<int> missing_shards;      // 1-based indexes of shards with no journal yet
   std::vector<std::string> warnings;
 };
+// Errors: no such directory; no journal at all; a shard from another configuration or split into a
+// different number of shards; a shard folder without its tournament.json.
 Expected<StoredResults> read_results(const std::filesystem::path& dir);
 
 }  // namespace kalah::journal

@@ -36,6 +36,8 @@ std::string meta_to_text(const TournamentMeta& meta) {
   for (const auto& [key, value] : meta.settings) settings[key] = value;
   o["settings"] = std::move(settings);
   o["created_at"] = meta.created_at;
+  if (meta.shard)
+    o["shard"] = json::object{{"index", meta.shard->index}, {"count", meta.shard->count}, {"games", meta.shard->games}};
   return json_text(o, {.indent = 2}) + "\n";
 }
 
@@ -47,7 +49,8 @@ Expected<TournamentMeta> meta_from_text(std::string_view text) {
   const json::object& o = v.get_object();
   for (const auto& kv : o) {
     const std::string_view key = kv.key();
-    if (key != "format" && key != "fingerprint" && key != "engines" && key != "settings" && key != "created_at")
+    if (key != "format" && key != "fingerprint" && key != "engines" && key != "settings" && key != "created_at" &&
+        key != "shard")
       return Error{"unknown field '" + std::string(key) + "'"};
   }
   const json::value* format = o.if_contains("format");
@@ -76,6 +79,18 @@ Expected<TournamentMeta> meta_from_text(std::string_view text) {
     if (!created->is_string()) return Error{"field 'created_at' must be a string"};
     meta.created_at = std::string(created->get_string());
   }
+  if (const json::value* shard = o.if_contains("shard")) {
+    const json::object* so = shard->if_object();
+    auto number = [&](const char* key) -> std::optional<int> {
+      const json::value* v = so ? so->if_contains(key) : nullptr;
+      if (v == nullptr || !v->is_int64() || v->get_int64() < 0 || v->get_int64() > 1'000'000'000) return std::nullopt;
+      return static_cast<int>(v->get_int64());
+    };
+    const std::optional<int> index = number("index"), count = number("count"), games = number("games");
+    if (!index || !count || !games || *index < 1 || *index > *count)
+      return Error{"field 'shard' must be {\"index\": I, \"count\": N, \"games\": G} with 1 <= I <= N"};
+    meta.shard = ShardMeta{*index, *count, *games};
+  }
   return meta;
 }
 
@@ -88,7 +103,7 @@ Expected<TournamentMeta> read_meta(const std::filesystem::path& file) {
 }
 
 bool same_tournament(const TournamentMeta& stored, const TournamentMeta& wanted) {
-  return stored.fingerprint == wanted.fingerprint && stored.engines == wanted.engines;
+  return stored.fingerprint == wanted.fingerprint && stored.engines == wanted.engines && stored.shard == wanted.shard;
 }
 
 std::string describe_difference(const TournamentMeta& stored, const TournamentMeta& wanted) {

@@ -4,12 +4,21 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "referee/rules/expected.h"
 
 namespace kalah::journal {
+
+// Which part of a sharded tournament a journal holds (docs/SCALE.md).
+struct ShardMeta {
+  int index = 0;  // 1-based
+  int count = 0;
+  int games = 0;  // games of the schedule in this shard; 0 for an open-ended SPRT stream
+  friend bool operator==(const ShardMeta&, const ShardMeta&) = default;
+};
 
 struct TournamentMeta {
   // Opaque to the journal (the caller's digest of the configuration); equal
@@ -19,7 +28,8 @@ struct TournamentMeta {
   // Optional readable settings ("variant" -> "pits=6 seeds=4 ...", "time" -> "2000+20ms"):
   // never compared for equality, only used to say what differs.
   std::map<std::string, std::string> settings;
-  std::string created_at;  // ISO 8601 UTC; filled in when the file is first written
+  std::string created_at;          // ISO 8601 UTC; filled in when the file is first written
+  std::optional<ShardMeta> shard;  // a shard's journal; none for a whole tournament
 
   friend bool operator==(const TournamentMeta&, const TournamentMeta&) = default;
 };
@@ -29,7 +39,7 @@ Expected<TournamentMeta> meta_from_text(std::string_view text);
 Expected<TournamentMeta> read_meta(const std::filesystem::path& file);
 
 // Whether a journal written under `stored` may be continued under `wanted`:
-// the fingerprints and the engine lists must be equal.
+// the fingerprints, the engine lists and the shards must be equal.
 bool same_tournament(const TournamentMeta& stored, const TournamentMeta& wanted);
 
 // What differs, for the operator: "engines: removed 'x', added 'y'; time: 2000+20ms -> 1000+10ms".

@@ -58,65 +58,76 @@ void add_result(EngineStanding& e, double points) {
 
 }  // namespace
 
-Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
-  // Engines by index, in input order; names met only in games are appended.
-  std::vector<EngineStanding> engines;
-  std::unordered_map<std::string, int> index;
-  auto engine_index = [&](const std::string& name) {
-    auto [it, inserted] = index.emplace(name, static_cast<int>(engines.size()));
-    if (inserted) {
-      engines.emplace_back();
-      engines.back().name = name;
-    }
-    return it->second;
-  };
-  for (const std::string& name : engine_names) engine_index(name);
+StandingsBuilder::StandingsBuilder(const std::vector<std::string>& engine_names) {
+  for (const std::string& name : engine_names) index_of(name);
+}
 
-  struct Counted {
-    int south, north;
-    double south_points;
-  };
-  std::vector<Counted> counted;
-  Standings s;
-  stats::Trinomial south_games;
-  for (const GameRecord& g : games) {
-    if (g.result == Outcome::Ongoing || g.south.empty() || g.north.empty() || g.south == g.north) {
-      ++s.ignored;
-      continue;
-    }
-    const int a = engine_index(g.south);
-    const int b = engine_index(g.north);
-    const double p = south_points(g.result);
-    counted.push_back({a, b, p});
-    south_games.add(p);
-    add_move_times(g, engines[a], engines[b]);
-    ++s.terminations[static_cast<std::size_t>(g.termination)];
-    if (g.forfeit) {
-      // A forfeit names the engine that lost it; anything else is not a forfeit of ours.
-      auto it = index.find(g.forfeit->engine);
-      if (it != index.end() && (it->second == a || it->second == b)) {
-        EngineStanding& loser = engines[it->second];
-        ++loser.forfeits;
-        if (const std::size_t r = reason_index(g.forfeit->reason); r < kForfeitReasons.size())
-          ++loser.forfeits_by_reason[r];
-      }
+int StandingsBuilder::index_of(const std::string& name) {
+  auto [it, inserted] = index_.emplace(name, static_cast<int>(names_.size()));
+  if (inserted) {
+    names_.push_back(name);
+    engines_.emplace_back();
+    engines_.back().name = name;
+    for (std::vector<ColourCell>& row : by_colour_) row.emplace_back();
+    by_colour_.emplace_back(names_.size());
+  }
+  return it->second;
+}
+
+void StandingsBuilder::add(const GameRecord& g) {
+  if (g.result == Outcome::Ongoing || g.south.empty() || g.north.empty() || g.south == g.north) {
+    ++ignored_;
+    return;
+  }
+  ++counted_;
+  const int a = index_of(g.south);
+  const int b = index_of(g.north);
+  const double p = south_points(g.result);
+  south_games_.add(p);
+  add_result(engines_[a], p);
+  add_result(engines_[b], 1.0 - p);
+  by_colour_[a][b].games += 1;
+  by_colour_[a][b].south_points += p;
+  add_move_times(g, engines_[a], engines_[b]);
+  ++terminations_[static_cast<std::size_t>(g.termination)];
+  if (g.forfeit) {
+    // A forfeit names the engine that lost it; anything else is not a forfeit of ours.
+    auto it = index_.find(g.forfeit->engine);
+    if (it != index_.end() && (it->second == a || it->second == b)) {
+      EngineStanding& loser = engines_[it->second];
+      ++loser.forfeits;
+      if (const std::size_t r = reason_index(g.forfeit->reason); r < kForfeitReasons.size())
+        ++loser.forfeits_by_reason[r];
     }
   }
-  s.games = static_cast<int>(counted.size());
+}
 
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
+  StandingsBuilder builder(engine_names);
+  for (const GameRecord& g : games) builder.add(g);
+  return builder.standings();
+}
+
+Standings StandingsBuilder::standings() const {
+  Standings s;
+  s.games = counted_;
+  s.ignored = ignored_;
+  s.terminations = terminations_;
+  std::vector<EngineStanding> engines = engines_;
   const int n = static_cast<int>(engines.size());
   std::vector<std::vector<CrossCell>> cross(n, std::vector<CrossCell>(n));
   Tally tally(n);
-  for (const Counted& c : counted) {
-    add_result(engines[c.south], c.south_points);
-    add_result(engines[c.north], 1.0 - c.south_points);
-    cross[c.south][c.north].games += 1;
-    cross[c.south][c.north].points += c.south_points;
-    cross[c.north][c.south].games += 1;
-    cross[c.north][c.south].points += 1.0 - c.south_points;
-    tally.add(c.south, c.north, c.south_points);
-  }
-
+  const stats::Trinomial& south_games = south_games_;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      const ColourCell& c = by_colour_[a][b];
+      if (c.games == 0) continue;
+      cross[a][b].games += c.games;
+      cross[a][b].points += c.south_points;
+      cross[b][a].games += c.games;
+      cross[b][a].points += c.games - c.south_points;
+      tally.add_games(a, b, c.games, c.south_points);
+    }
   const std::vector<PairResult> results = tally.results();
   FitOptions options;
   options.first_mover = true;

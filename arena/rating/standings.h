@@ -6,9 +6,11 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "referee/record/record.h"
+#include "referee/stats/stats.h"
 
 namespace kalah::rating {
 
@@ -63,8 +65,43 @@ struct Standings {
   bool prior_used = false;  // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
 };
 
-// Engines are `engine_names` (in that order) plus any other name found in the
-// games. Ranking: by Elo, then points, then name; engines without games last.
+// The standings built one game at a time, so that a journal of any length is summed in memory
+// that grows with the number of engines only (counts per engine and per ordered pair, never the
+// games themselves). Feed it each game once; standings() can be asked at any point.
+class StandingsBuilder {
+ public:
+  explicit StandingsBuilder(const std::vector<std::string>& engine_names);
+
+  void add(const GameRecord& game);
+
+  // Engines are the names given (in that order) plus any other name found in the games.
+  // Ranking: by Elo, then points, then name; engines without games last.
+  Standings standings() const;
+
+  int games() const { return counted_ + ignored_; }  // every game added
+  // Points so far (a win 1, a draw 1/2) of each engine, by index in names().
+  const std::vector<std::string>& names() const { return names_; }
+  double points(std::size_t engine) const { return engines_[engine].points; }
+
+ private:
+  // Games between two engines with `south` moving first.
+  struct ColourCell {
+    int games = 0;
+    double south_points = 0;
+  };
+  int index_of(const std::string& name);
+
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, int> index_;
+  std::vector<EngineStanding> engines_;             // counts only; ranked in standings()
+  std::vector<std::vector<ColourCell>> by_colour_;  // [south][north]
+  std::array<int, kTerminations> terminations_{};
+  stats::Trinomial south_games_;  // South's W/D/L
+  int counted_ = 0;
+  int ignored_ = 0;
+};
+
+// A StandingsBuilder fed with `games`.
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
 
 }  // namespace kalah::rating

@@ -18,6 +18,14 @@ void Tally::add(int first, int second, double points_first) {
   cell.points_first += points_first;
 }
 
+void Tally::add_games(int first, int second, double games, double points_first) {
+  assert(first >= 0 && first < players_ && second >= 0 && second < players_ && first != second);
+  assert(points_first >= 0.0 && points_first <= games);
+  Cell& cell = cells_[static_cast<std::size_t>(first) * players_ + second];
+  cell.games += games;
+  cell.points_first += points_first;
+}
+
 std::vector<PairResult> Tally::results() const {
   std::vector<PairResult> out;
   for (int a = 0; a < players_; ++a)

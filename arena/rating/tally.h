@@ -14,6 +14,8 @@ class Tally {
 
   // One finished game; points_first is 1 (first mover won), 0.5 (draw) or 0.
   void add(int first, int second, double points_first);
+  // `games` games at once, in which `first` scored `points_first` in all.
+  void add_games(int first, int second, double games, double points_first);
 
   int players() const { return players_; }
 

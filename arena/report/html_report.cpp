@@ -25,7 +25,7 @@ h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bott
 table{border-collapse:collapse;margin:.5em 0;background:#fff}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
 th{background:#f0f0f0}td.name,th.name{text-align:left}td.self{background:#eee}
-p.note{color:#555;max-width:60em}
+p.note{color:#555;max-width:60em}p.warn{background:#fff3cd;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
 svg text{font-size:12px;fill:#222}
 #games{max-height:24em;overflow:auto;display:inline-block;border:1px solid #ddd}
 #games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:#eef4ff}
@@ -261,7 +261,8 @@ std::string summary_tables(const Standings& s) {
 
 }  // namespace
 
-std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event) {
+std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event,
+                        const Notes& notes, std::size_t total_games) {
   json::array data;
   data.reserve(games.size());
   for (const GameRecord& g : games) data.emplace_back(replay(g));
@@ -270,6 +271,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
+  for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a "
       "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "
@@ -283,8 +285,13 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games.</p>\n";
   out += crosstable(s);
   out += "<h2>Terminations</h2>\n" + summary_tables(s);
-  out += R"html(<h2>Games</h2>
-<p><input type="text" id="filter" placeholder="filter: id, engine, termination" size="32"></p>
+  out += "<h2>Games</h2>\n";
+  if (total_games > games.size())
+    out += fmt::format(
+        "<p class=\"note\">The viewer holds the last {} of the {} games, so that this page stays small; every game "
+        "is in games.pgn and, with every detail, in the journal (games.jsonl).</p>\n",
+        games.size(), total_games);
+  out += R"html(<p><input type="text" id="filter" placeholder="filter: id, engine, termination" size="32"></p>
 <div id="games"><table><thead><tr><th>Id</th><th>Round</th><th>South</th><th>North</th><th>Result</th><th>Termination</th><th>Plies</th></tr></thead><tbody id="game-rows"></tbody></table></div>
 <section id="viewer" hidden>
 <h2 id="title"></h2>

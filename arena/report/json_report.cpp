@@ -9,9 +9,14 @@ namespace kalah::report {
 
 namespace json = boost::json;
 
-std::string standings_json(const Standings& s, const std::string& event) {
+std::string standings_json(const Standings& s, const std::string& event, const Notes& notes) {
   json::object root;
   root["event"] = event;
+  if (!notes.empty()) {
+    json::array list;
+    for (const std::string& note : notes) list.emplace_back(note);
+    root["notes"] = std::move(list);
+  }
   root["games"] = s.games;
   root["ignored_records"] = s.ignored;
   root["rating"] = json::object{

@@ -64,7 +64,10 @@ class Movetext {
   std::string text_, line_;
 };
 
-void write_game(std::string& out, const GameRecord& g, const std::string& event) {
+}  // namespace
+
+std::string pgn_game(const GameRecord& g, const std::string& event) {
+  std::string out;
   const char* result = to_string(g.result);
   out += fmt::format("[Event \"{}\"]\n", tag_value(event));
   out += "[Site \"Kalah Arena\"]\n";
@@ -92,13 +95,12 @@ void write_game(std::string& out, const GameRecord& g, const std::string& event)
   text.add(result);
   out += text.finish();
   out += "\n";
+  return out;
 }
-
-}  // namespace
 
 std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event) {
   std::string out;
-  for (const GameRecord& g : games) write_game(out, g, event);
+  for (const GameRecord& g : games) out += pgn_game(g, event);
   return out;
 }
 

@@ -16,12 +16,22 @@ using rating::EngineStanding;
 using rating::FirstMover;
 using rating::Standings;
 
-std::string standings_json(const Standings& standings, const std::string& event);       // standings.json
-std::string standings_markdown(const Standings& standings, const std::string& event);   // standings.md
-std::string standings_csv(const Standings& standings);                                  // standings.csv
-std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event);  // games.pgn
-std::string report_html(const Standings& standings, const std::vector<GameRecord>& games,
-                        const std::string& event);  // report.html
+// What a report says besides the standings: where its games came from when that is not simply
+// one finished journal (a merge with incomplete shards, ...), one sentence each.
+using Notes = std::vector<std::string>;
+
+std::string standings_json(const Standings& standings, const std::string& event,
+                           const Notes& notes = {});  // standings.json
+std::string standings_markdown(const Standings& standings, const std::string& event,
+                               const Notes& notes = {});  // standings.md
+std::string standings_csv(const Standings& standings);    // standings.csv
+// games.pgn is the games one after the other.
+std::string pgn_game(const GameRecord& game, const std::string& event);
+std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event);
+// report.html. `shown` are the games its viewer embeds: all of them, or the last ones of a big run
+// (`total_games` says how many there are in all; 0 means all are shown).
+std::string report_html(const Standings& standings, const std::vector<GameRecord>& shown, const std::string& event,
+                        const Notes& notes = {}, std::size_t total_games = 0);
 
 // The standings as a plain-text table for the terminal (printed live during a run).
 std::string format_standings_table(const Standings& standings);

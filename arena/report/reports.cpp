@@ -1,10 +1,13 @@
 #include "arena/report/reports.h"
 
+#include <deque>
 #include <functional>
 #include <optional>
 #include <type_traits>
 
-#include "arena/rating/standings.h"
+#include <fmt/core.h>
+
+#include "arena/journal/games_file.h"
 #include "arena/report/reporters.h"
 #include "referee/system/files.h"
 
@@ -15,30 +18,73 @@ namespace fs = std::filesystem;
 
 }  // namespace
 
-Expected<std::vector<std::string>> write_all_reports(const fs::path& dir, const std::vector<GameRecord>& games,
-                                                     const std::vector<std::string>& engine_names,
-                                                     const std::string& event_name) {
+Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& input) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir.string() + ": cannot create the directory: " + ec.message()};
-  const Standings standings = rating::compute_standings(games, engine_names);
-  const std::function<std::string()> reporters[] = {
-      [&] { return standings_markdown(standings, event_name); },
-      [&] { return standings_json(standings, event_name); },
-      [&] { return standings_csv(standings); },
-      [&] { return games_pgn(games, event_name); },
-      [&] { return report_html(standings, games, event_name); },
-  };
-  static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(reporters)>);
-  std::vector<std::string> written;
-  for (std::size_t i = 0; i < std::size(kReportFiles); ++i) {
-    // Reports can always be rebuilt from the journal: no fsync.
-    if (std::optional<std::string> error =
-            system::write_file_atomically(dir / kReportFiles[i], reporters[i](), system::Durability::Rebuildable))
-      return Error{*error};
-    written.push_back(kReportFiles[i]);
+
+  // One pass over the journals feeds all three consumers.
+  rating::StandingsBuilder builder(input.engine_names);
+  system::AtomicFile pgn;
+  if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
+  std::deque<GameRecord> recent;
+  ReportSummary out;
+  journal::SeenIds seen;
+  out.notes = input.notes;
+  for (const ReportJournal& journal : input.journals) {
+    const fs::path& file = journal.path;
+    Expected<journal::ScanSummary> scanned = journal::scan_games(
+        file,
+        [&](GameRecord&& g) {
+          builder.add(g);
+          pgn.write(pgn_game(g, input.event));
+          recent.push_back(std::move(g));
+          if (recent.size() > kViewerGames) recent.pop_front();
+        },
+        seen);
+    if (!scanned) return Error{scanned.error()};
+    journal::ScanSummary summary = std::move(scanned).value();
+    out.games += summary.games;
+    for (std::string& w : summary.warnings) out.warnings.push_back(std::move(w));
+    if (summary.torn)
+      out.warnings.push_back(file.string() + ":" + std::to_string(summary.torn->line) +
+                             ": incomplete last line ignored (" + summary.torn->error + ")");
+    if (summary.elsewhere > 0)
+      out.warnings.push_back(fmt::format("{}: {} games are also in an earlier journal and were counted once",
+                                         file.string(), summary.elsewhere));
+    const std::size_t held = summary.games + summary.elsewhere;
+    if (journal.expected_games > 0 && held < journal.expected_games)
+      out.notes.push_back(fmt::format("{} is incomplete: {} of {} games", journal.label, held, journal.expected_games));
   }
-  return written;
+  out.standings = builder.standings();
+  const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
+  recent.clear();
+
+  const Standings& s = out.standings;
+  // Reports can always be rebuilt from the journal: no fsync.
+  constexpr auto kRebuildable = system::Durability::Rebuildable;
+  const std::function<std::optional<std::string>()> writers[] = {
+      [&] {
+        return system::write_file_atomically(dir / kReportFiles[0], standings_markdown(s, input.event, out.notes),
+                                             kRebuildable);
+      },
+      [&] {
+        return system::write_file_atomically(dir / kReportFiles[1], standings_json(s, input.event, out.notes),
+                                             kRebuildable);
+      },
+      [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
+      [&] { return pgn.commit(kRebuildable); },
+      [&] {
+        return system::write_file_atomically(dir / kReportFiles[4],
+                                             report_html(s, shown, input.event, out.notes, out.games), kRebuildable);
+      },
+  };
+  static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(writers)>);
+  for (std::size_t i = 0; i < std::size(kReportFiles); ++i) {
+    if (std::optional<std::string> error = writers[i]()) return Error{*error};
+    out.written.push_back(kReportFiles[i]);
+  }
+  return out;
 }
 
 }  // namespace kalah::report

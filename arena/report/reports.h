@@ -1,26 +1,52 @@
-// Writes every report of a results directory: used when a tournament's play stops and by
-// `arena report DIR`.
+// Writes every report of a results directory from its journals, streamed: the standings are summed
+// game by game (rating::StandingsBuilder), games.pgn is written as the games are read, and the
+// HTML viewer keeps only the last kViewerGames games, so a report of a million games needs memory
+// for the engines and a thousand games, not for the million. Used when a tournament's play stops
+// and by `arena report DIR` (which also merges the journals of a sharded run).
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "referee/record/record.h"
+#include "arena/rating/standings.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::report {
 
-// The files write_all_reports writes, in this order.
+// The files write_reports writes, in this order.
 inline constexpr const char* kReportFiles[] = {"standings.md", "standings.json", "standings.csv", "games.pgn",
                                                "report.html"};
 
-// Computes the standings of `games` (engines: `engine_names` plus any other name in the games) and
-// writes every report into `dir`, each file replaced atomically. Returns the names written, or
-// an error naming the path that could not be written.
-Expected<std::vector<std::string>> write_all_reports(const std::filesystem::path& dir,
-                                                     const std::vector<GameRecord>& games,
-                                                     const std::vector<std::string>& engine_names,
-                                                     const std::string& event_name);
+// How many games report.html embeds in its viewer at most: the last ones (docs/SCALE.md).
+inline constexpr std::size_t kViewerGames = 1000;
+
+// One journal to read. With `expected_games` > 0, a journal holding fewer distinct games is named
+// in a note ("shard 3/4 is incomplete: 120 of 250 games").
+struct ReportJournal {
+  std::filesystem::path path;
+  std::string label;
+  std::size_t expected_games = 0;
+};
+
+struct ReportInput {
+  // The journals to read, in order; a game id met again in a later one is counted once.
+  std::vector<ReportJournal> journals;
+  std::vector<std::string> engine_names;  // plus any other name found in the games
+  std::string event;
+  std::vector<std::string> notes;  // shown at the top of standings.md/.json and report.html
+};
+
+struct ReportSummary {
+  std::vector<std::string> written;  // file names, in kReportFiles order
+  rating::Standings standings;
+  std::size_t games = 0;              // distinct games read
+  std::vector<std::string> warnings;  // duplicate ids, an incomplete last line (a game being written)
+  std::vector<std::string> notes;     // the input's notes and the incomplete journals, as printed in the reports
+};
+
+// Reads the journals (a torn or half-written last line is skipped with a warning) and replaces every
+// report in `dir` atomically. Errors name the file that could not be read or written.
+Expected<ReportSummary> write_reports(const std::filesystem::path& dir, const ReportInput& input);
 
 }  // namespace kalah::report

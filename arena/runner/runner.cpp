@@ -32,7 +32,7 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
   return s;
 }
 
-Player& Runner::player(Engines& cache, int engine, int keep) {
+Player& Runner::player(Engines& cache, int engine, int keep, const std::string& game_id) {
   auto it = cache.find(engine);
   if (it != cache.end()) return *it->second;
   // Keep a worker's engines alive across its games, but not without bound: in
@@ -41,7 +41,7 @@ Player& Runner::player(Engines& cache, int engine, int keep) {
   constexpr size_t kMaxEnginesPerWorker = 4;
   for (auto i = cache.begin(); i != cache.end() && cache.size() >= kMaxEnginesPerWorker;)
     i = i->first == keep ? std::next(i) : cache.erase(i);
-  return *cache.emplace(engine, make_player_(config_.engines[engine])).first->second;
+  return *cache.emplace(engine, make_player_(config_.engine_for_game(engine, game_id))).first->second;
 }
 
 void Runner::work() {
@@ -53,8 +53,8 @@ void Runner::work() {
       spec = source_.next();
     }
     if (!spec) break;
-    Player& south = player(engines, spec->south, spec->north);
-    Player& north = player(engines, spec->north, spec->south);
+    Player& south = player(engines, spec->south, spec->north, spec->id);
+    Player& north = player(engines, spec->north, spec->south, spec->id);
     {
       std::lock_guard lock(mutex_);
       if (stop_) break;

@@ -48,7 +48,7 @@ class Runner {
  private:
   using Engines = std::map<int, std::unique_ptr<Player>>;
   void work();
-  Player& player(Engines& cache, int engine, int keep);
+  Player& player(Engines& cache, int engine, int keep, const std::string& game_id);
 
   const Config& config_;
   journal::Journal& journal_;

@@ -46,17 +46,18 @@ double SprtSource::test_score(const Config& config, const GameRecord& record) {
   return record.south == config.engines[1].name ? south : 1.0 - south;
 }
 
-SprtSource::SprtSource(const Config& config, const std::vector<GameRecord>& journal) : config_(config), pairs_(config) {
+SprtSource::SprtSource(const Config& config) : config_(config), pairs_(config) {
   assert(config.sprt && config.engines.size() == 2);
-  for (const GameRecord& r : journal) {
-    std::optional<std::pair<int, int>> where = parse_id(r.id);
-    if (!where || !journaled_.insert(r.id).second) continue;
-    journaled_pairs_.insert(where->first);
-    record_result(where->first, where->second, test_score(config, r));
-  }
   // With no finished pair yet: the bounds, LLR 0 and the (finite) statistics of an empty sample.
   status_.summary = stats::summarize(status_.pentanomial);
   status_.sprt = stats::sprt(status_.pentanomial, config_.sprt->params);
+}
+
+void SprtSource::add_journaled(const GameRecord& r) {
+  std::optional<std::pair<int, int>> where = parse_id(r.id);
+  if (!where || !journaled_.insert(r.id).second) return;
+  journaled_pairs_.insert(where->first);
+  record_result(where->first, where->second, test_score(config_, r));
 }
 
 bool SprtSource::stopped() const { return !may_start_new_pair(); }

@@ -41,8 +41,9 @@ struct SprtStatus {
 class SprtSource : public GameSource {
  public:
   // `config` must have an [sprt] table and two engines (asserted) and outlive the source.
-  // `journal` is every game already played (Journal::games()); games with other ids are ignored.
-  SprtSource(const Config& config, const std::vector<GameRecord>& journal);
+  explicit SprtSource(const Config& config);
+  // A game already in the journal, before the first next(); games with other ids are ignored.
+  void add_journaled(const GameRecord& record);
 
   std::optional<GameSpec> next() override;
   void finished(const GameSpec& spec, const GameRecord& record) override;

@@ -1,5 +1,8 @@
 #include "arena/schedule/schedule.h"
 
+#include <algorithm>
+#include <map>
+
 #include <cassert>
 #include <random>
 #include <utility>
@@ -180,6 +183,43 @@ std::array<GameSpec, 2> SprtPairs::pair(int pair_index) const {
 GameSpec sprt_game(const Config& config, int pair_index, int game_in_pair) {
   assert(game_in_pair == 0 || game_in_pair == 1);
   return SprtPairs(config).pair(pair_index)[game_in_pair];
+}
+
+namespace {
+
+// The ordinal of each game's pair, in order of first appearance.
+std::vector<int> pair_ordinals(const std::vector<GameSpec>& schedule) {
+  std::map<std::pair<int, int>, int> ordinal;
+  std::vector<int> out;
+  out.reserve(schedule.size());
+  for (const GameSpec& g : schedule)
+    out.push_back(ordinal.try_emplace({g.pairing, g.pair}, static_cast<int>(ordinal.size())).first->second);
+  return out;
+}
+
+}  // namespace
+
+std::vector<GameSpec> shard_games(const std::vector<GameSpec>& schedule, const Shard& shard) {
+  const std::vector<int> ordinals = pair_ordinals(schedule);
+  std::vector<GameSpec> out;
+  for (std::size_t i = 0; i < schedule.size(); ++i)
+    if (ordinals[i] % shard.count == shard.index - 1) out.push_back(schedule[i]);
+  return out;
+}
+
+int count_pairs(const std::vector<GameSpec>& schedule) {
+  const std::vector<int> ordinals = pair_ordinals(schedule);
+  return ordinals.empty() ? 0 : *std::max_element(ordinals.begin(), ordinals.end()) + 1;
+}
+
+std::optional<std::string> shard_problem(const Config& config, int count) {
+  if (count < 1) return "the number of shards must be at least 1";
+  if (config.sprt) return std::nullopt;
+  const int pairs = count_pairs(make_schedule(config));
+  if (count > pairs)
+    return config.source + ": " + std::to_string(count) + " shards but the tournament has only " +
+           std::to_string(pairs) + " colour-swapped game pairs; use at most " + std::to_string(pairs) + " shards";
+  return std::nullopt;
 }
 
 }  // namespace kalah::arena

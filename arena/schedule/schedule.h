@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,19 @@ class OpeningSource {
 // workers start on different pairings (and in a round robin on disjoint engines). Pair k of the
 // openings is cycle * pairings + pairing. Games: pairings x rounds x 2.
 std::vector<GameSpec> make_schedule(const Config& config);
+
+// The games of one shard of `schedule` (make_schedule's list), in schedule order. The schedule's
+// colour-swapped game pairs, numbered in the order their first game appears, are dealt out in turn:
+// pair k goes to shard k mod N + 1. Both games of a pair stay in one shard (the pair shares an
+// opening and is what the SPRT and the pentanomial count), every shard gets a slice of every round,
+// and shard sizes differ by one pair at most. Every game costs the same expected work today (one
+// time control for all engines), so equal counts are equal work. Ids are those of the schedule.
+std::vector<GameSpec> shard_games(const std::vector<GameSpec>& schedule, const Shard& shard);
+// The number of colour-swapped game pairs in `schedule`.
+int count_pairs(const std::vector<GameSpec>& schedule);
+// Why `config` cannot be played as `count` shards, or nullopt: a schedule with fewer game pairs
+// than shards (an empty shard is a mistake, not a task). An SPRT splits into any number of streams.
+std::optional<std::string> shard_problem(const Config& config, int count);
 
 // SPRT: an endless run of pairs between engine 0 (base) and engine 1 (test). Game 0 of a pair has
 // the base as South, game 1 the test; ids are "sprt-p{pair}-g{game}", round = pair + 1.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace kalah::system {
 
@@ -97,24 +98,70 @@ pid_t temporary_pid(std::string_view name) {
 
 }  // namespace
 
+std::optional<std::string> AtomicFile::create(const std::filesystem::path& path, AtomicFile& out) {
+  out = AtomicFile();
+  out.path_ = path;
+  out.temporary_ = temporary_for(path);
+  out.fd_ = FileHandle(::open(out.temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (!out.fd_.is_open()) {
+    const std::filesystem::path temporary = std::exchange(out.temporary_, {});
+    return system_error_text(temporary, "cannot create");
+  }
+  return std::nullopt;
+}
+
+AtomicFile::AtomicFile(AtomicFile&& other) noexcept { *this = std::move(other); }
+
+AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
+  if (this == &other) return *this;
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  path_ = std::move(other.path_);
+  temporary_ = std::exchange(other.temporary_, {});
+  fd_ = std::move(other.fd_);
+  buffer_ = std::move(other.buffer_);
+  error_ = std::exchange(other.error_, std::nullopt);
+  return *this;
+}
+
+AtomicFile::~AtomicFile() {
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+std::optional<std::string> AtomicFile::flush() {
+  if (!error_ && !buffer_.empty()) error_ = write_all(fd_.get(), buffer_, temporary_);
+  buffer_.clear();
+  return error_;
+}
+
+std::optional<std::string> AtomicFile::write(std::string_view data) {
+  if (error_) return error_;
+  constexpr std::size_t kBuffer = 1 << 20;
+  if (buffer_.size() + data.size() > kBuffer) {
+    if (flush()) return error_;
+    if (data.size() > kBuffer) return error_ = write_all(fd_.get(), data, temporary_);
+  }
+  buffer_.append(data);
+  return std::nullopt;
+}
+
+std::optional<std::string> AtomicFile::commit(Durability durability) {
+  if (temporary_.empty()) return path_.string() + ": nothing to commit";
+  if (flush()) return error_;
+  if (durability == Durability::Durable && ::fsync(fd_.get()) != 0) return system_error_text(temporary_, "cannot sync");
+  fd_ = FileHandle();
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) return system_error_text(path_, "cannot replace");
+  temporary_.clear();
+  if (durability == Durability::Rebuildable) return std::nullopt;
+  return sync_directory(path_.has_parent_path() ? path_.parent_path() : std::filesystem::path("."));
+}
+
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
                                                  std::span<const std::string_view> parts, Durability durability) {
-  const std::filesystem::path temporary = temporary_for(path);
-  auto fail = [&](std::optional<std::string> error) {
-    ::unlink(temporary.c_str());
-    return error;
-  };
-  {
-    FileHandle fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-    if (!fd.is_open()) return system_error_text(temporary, "cannot create");
-    for (std::string_view part : parts)
-      if (auto error = write_all(fd.get(), part, temporary)) return fail(error);
-    if (durability == Durability::Durable && ::fsync(fd.get()) != 0)
-      return fail(system_error_text(temporary, "cannot sync"));
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) return fail(system_error_text(path, "cannot replace"));
-  if (durability == Durability::Rebuildable) return std::nullopt;
-  return sync_directory(path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
+  AtomicFile file;
+  if (auto error = AtomicFile::create(path, file)) return error;
+  for (std::string_view part : parts)
+    if (auto error = file.write(part)) return error;
+  return file.commit(durability);
 }
 
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path, std::string_view content,

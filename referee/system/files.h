@@ -56,6 +56,28 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& pa
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path, std::string_view content,
                                                  Durability durability = Durability::Durable);
 
+// The same, for content too large to hold at once: write() it piece by piece, then commit(). A
+// file destroyed without commit() leaves `path` as it was (its temporary is removed).
+class AtomicFile {
+ public:
+  static std::optional<std::string> create(const std::filesystem::path& path, AtomicFile& out);
+  AtomicFile() = default;
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&& other) noexcept;
+  ~AtomicFile();
+
+  // Buffered; an error is kept and returned again by commit().
+  std::optional<std::string> write(std::string_view data);
+  std::optional<std::string> commit(Durability durability);
+
+ private:
+  std::optional<std::string> flush();
+  std::filesystem::path path_, temporary_;
+  FileHandle fd_;
+  std::string buffer_;
+  std::optional<std::string> error_;
+};
+
 // Removes the temporaries that write_file_atomically left in `dir` when its process was killed
 // mid-write: only names of its pattern written on this machine by a process that no longer runs,
 // so a writer at work (here or on another machine sharing the folder) is never disturbed. Returns the names removed

@@ -1,0 +1,45 @@
+#include "referee/system/directory_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace kalah::system {
+namespace {
+
+std::string holder_text() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0 || host[0] == 0) std::strcpy(host, "localhost");
+  return "pid " + std::to_string(::getpid()) + " on host " + host;
+}
+
+}  // namespace
+
+Expected<DirectoryLock> DirectoryLock::acquire(const std::filesystem::path& dir) {
+  const std::filesystem::path path = dir / kLockFile;
+  FileHandle fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!fd.is_open()) return Error{system_error_text(path, "cannot open the lock file")};
+  while (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == EWOULDBLOCK) {
+      std::string holder;
+      read_file(path, holder);
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+      return Error{dir.string() + " is in use by " + (holder.empty() ? "another process" : holder) +
+                   "; wait for it to finish or stop it (a second writer would interleave the journal)"};
+    }
+    return Error{system_error_text(path, "cannot be locked") +
+                 " (this filesystem does not support flock; the run is refused rather than run unlocked: "
+                 "put the results on a filesystem that does, or mount it with locking enabled)"};
+  }
+  const std::string text = holder_text() + "\n";
+  if (::ftruncate(fd.get(), 0) != 0) return Error{system_error_text(path, "cannot write")};
+  if (::pwrite(fd.get(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+    return Error{system_error_text(path, "cannot write")};
+  return DirectoryLock(std::move(fd));
+}
+
+}  // namespace kalah::system
