@@ -12,6 +12,10 @@ using cli::UsageError;
 void add_run_command(cli::Commands& commands);
 // `arena report DIR`: every report again from a results folder's journal.
 void add_report_command(cli::Commands& commands);
+// `arena plan CONFIG --shards N`: the split of a tournament into shards.
+void add_plan_command(cli::Commands& commands);
+// `arena slurm CONFIG --shards N`: a Slurm job array of the shards and a merge job.
+void add_slurm_command(cli::Commands& commands);
 // `arena sprt`: a regression match from a config or from options.
 void add_sprt_command(cli::Commands& commands);
 // `arena stats`: Elo, LOS, nElo and the SPRT of given counts.

@@ -8,11 +8,15 @@ int main(int argc, char** argv) {
       "  arena run configs/quick.toml                 play (or resume) a tournament\n"
       "  arena run configs/quick.toml --fresh         start over, moving old results aside\n"
       "  arena report results/quick                   rewrite standings, PGN and HTML from the journal\n"
+      "  arena run configs/quick.toml --shard 2/4     play only shard 2 of 4 (merge: arena report)\n"
+      "  arena slurm configs/quick.toml --shards 4    a Slurm job array of 4 shards and its merge job\n"
       "  arena sprt --base OLD --test NEW --tc 10+0.1 play game pairs until the SPRT decides\n"
       "  arena stats --penta 10,100,200,120,15        Elo, LOS, nElo (and --sprt) from counts\n");
   kalah::cli::Commands commands(app);
   kalah::arena_app::add_run_command(commands);
   kalah::arena_app::add_report_command(commands);
+  kalah::arena_app::add_plan_command(commands);
+  kalah::arena_app::add_slurm_command(commands);
   kalah::arena_app::add_sprt_command(commands);
   kalah::arena_app::add_stats_command(commands);
   return commands.main(argc, argv);

@@ -1,0 +1,248 @@
+// Scale-out end to end (docs/SCALE.md), with the real `arena` executable and deterministic bots:
+// a tournament played as shards and merged equals the same tournament played in one run, game for
+// game; a second run on a locked results folder is refused at once; bad shard arguments touch
+// nothing. The Slurm tests submit through a real (one-node) Slurm started by tools/slurm-local.sh
+// and are skipped, saying why, where none answers.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "tests/e2e_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace json = boost::json;
+
+const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
+
+// Four deterministic engines at a fixed depth, each game with new processes: the same game id
+// gives the same game wherever and whenever it is played.
+std::string deterministic_config(const fs::path& output, const std::string& name = "det", int rounds = 2) {
+  std::string engines;
+  auto engine = [&](const std::string& engine_name, const fs::path& cmd, const std::string& args) {
+    engines += "\n[[engine]]\nname = \"" + engine_name + "\"\ncmd = \"" + cmd.string() + "\"\nargs = [" + args +
+               "]\nrestart = \"always\"\n";
+  };
+  engine("random", kRandom, "");
+  engine("random7", kRandom, "\"--seed\", \"7\"");
+  engine("greedy", kGreedy, "");
+  engine("alphabeta", kAlphaBeta, "");
+  return "[tournament]\nname = \"" + name + "\"\nrounds = " + std::to_string(rounds) +
+         "\nconcurrency = 2\nseed = 5\noutput = \"" + output.string() +
+         "\"\nprogress_interval = 0\n\n[time]\ndepth = 3\n\n[openings]\nrandom_plies = 2\n" + engines;
+}
+
+// Every game of a results folder (its own journal and its shards'), by id: moves and result.
+std::map<std::string, std::string> games_of(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  std::vector<fs::path> journals;
+  if (fs::exists(dir / "games.jsonl")) journals.push_back(dir / "games.jsonl");
+  if (fs::exists(dir / "shards"))
+    for (const auto& e : fs::directory_iterator(dir / "shards")) journals.push_back(e.path() / "games.jsonl");
+  for (const fs::path& j : journals)
+    for (const std::string& line : read_lines(j)) {
+      const json::object o = json::parse(line).as_object();
+      out[std::string(o.at("id").as_string())] = json::serialize(o.at("moves")) + " " + json::serialize(o.at("result"));
+    }
+  return out;
+}
+
+// The standings without the measured think times: engine -> elo, points, W-D-L, rank.
+std::map<std::string, std::string> standings_of(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  const json::value v = json::parse(read_file(dir / "standings.json"));
+  for (const json::value& e : v.at("engines").as_array()) {
+    const json::object& o = e.as_object();
+    out[std::string(o.at("name").as_string())] =
+        json::serialize(o.at("rank")) + " " + json::serialize(o.at("elo")) + " " + json::serialize(o.at("points")) +
+        " " + json::serialize(o.at("wins")) + "-" + json::serialize(o.at("draws")) + "-" +
+        json::serialize(o.at("losses"));
+  }
+  return out;
+}
+
+class ScaleE2E : public ::testing::Test {
+ protected:
+  RunResult arena(std::vector<std::string> args, std::chrono::milliseconds limit = std::chrono::milliseconds(120000)) {
+    args.insert(args.begin(), kArena.string());
+    return run(args, tmp_.path(), limit);
+  }
+
+  fs::path write_config(const std::string& text, const std::string& file = "t.toml") {
+    const fs::path path = tmp_.path() / file;
+    write_file(path, text);
+    return path;
+  }
+
+  TempDir tmp_;
+};
+
+TEST_F(ScaleE2E, ShardsMergedEqualOneRunGameForGame) {
+  const fs::path one = tmp_.path() / "one", split = tmp_.path() / "split";
+  const fs::path config_one = write_config(deterministic_config(one), "one.toml");
+  const fs::path config_split = write_config(deterministic_config(split), "split.toml");
+
+  const RunResult whole = arena({"run", config_one.string()});
+  ASSERT_EQ(whole.status.code, 0) << whole.summary();
+
+  const RunResult plan = arena({"plan", config_split.string(), "--shards", "3"});
+  ASSERT_EQ(plan.status.code, 0) << plan.summary();
+  EXPECT_NE(plan.out.find("24 games in 12 colour-swapped pairs, as 3 shards"), std::string::npos) << plan.out;
+  EXPECT_TRUE(std::regex_search(plan.out, std::regex(R"(1/3\s+4\s+8\s+r1-)"))) << plan.out;
+
+  // Shards 3 and 1 finish; the merge says shard 2 has not run, then merges all three.
+  for (const char* shard : {"3/3", "1/3"}) {
+    const RunResult r = arena({"run", config_split.string(), "--shard", shard});
+    ASSERT_EQ(r.status.code, 0) << r.summary();
+    EXPECT_NE(r.out.find("merge them with: arena report"), std::string::npos) << r.out;
+  }
+  EXPECT_FALSE(fs::exists(split / "det" / "standings.json")) << "shard tasks write only their journals";
+  RunResult merged = arena({"report", (split / "det").string()});
+  ASSERT_EQ(merged.status.code, 0) << merged.summary();
+  EXPECT_NE(merged.out.find("merged 16 games from 2 of 3 shards"), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("note: shard 2/3 has no journal"), std::string::npos) << merged.out;
+
+  const RunResult second = arena({"run", config_split.string(), "--shard", "2/3"});
+  ASSERT_EQ(second.status.code, 0) << second.summary();
+  merged = arena({"merge", (split / "det").string()});
+  ASSERT_EQ(merged.status.code, 0) << merged.summary();
+  EXPECT_NE(merged.out.find("merged 24 games from 3 of 3 shards"), std::string::npos) << merged.out;
+  EXPECT_EQ(merged.out.find("note:"), std::string::npos) << merged.out;
+
+  EXPECT_EQ(games_of(split / "det"), games_of(one / "det"));
+  EXPECT_EQ(games_of(one / "det").size(), 24u);
+  EXPECT_EQ(standings_of(split / "det"), standings_of(one / "det"));
+  for (const char* file : {"standings.md", "standings.csv", "games.pgn", "report.html"})
+    EXPECT_TRUE(fs::exists(split / "det" / file)) << file;
+
+  // A resumed shard has nothing left to play.
+  const RunResult again = arena({"run", config_split.string(), "--shard", "2/3"});
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_NE(again.out.find("(8 done)"), std::string::npos) << again.out;
+}
+
+TEST_F(ScaleE2E, BadShardArgumentsAndEmptyMergesExitTwoTouchingNothing) {
+  const fs::path out = tmp_.path() / "out";
+  const fs::path config = write_config(deterministic_config(out));
+  for (const char* shard : {"5/4", "0/4", "a/b", "13/13"}) {
+    const RunResult r = arena({"run", config.string(), "--shard", shard});
+    EXPECT_EQ(r.status.code, 2) << shard << "\n" << r.summary();
+    EXPECT_NE(r.err.find("shard"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(out)) << "no results folder was created";
+  const RunResult too_many = arena({"plan", config.string(), "--shards", "13"});
+  EXPECT_EQ(too_many.status.code, 2);
+  EXPECT_NE(too_many.err.find("13 shards but the tournament has only 12 colour-swapped game pairs"), std::string::npos)
+      << too_many.err;
+
+  fs::create_directories(tmp_.path() / "empty");
+  const RunResult empty = arena({"report", (tmp_.path() / "empty").string()});
+  EXPECT_EQ(empty.status.code, 2);
+  EXPECT_NE(empty.err.find("no journal in this directory"), std::string::npos) << empty.err;
+  const RunResult missing = arena({"merge", (tmp_.path() / "nowhere").string()});
+  EXPECT_EQ(missing.status.code, 2);
+
+  // --submit without sbatch on PATH: refused before anything is written.
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  const RunResult no_sbatch = arena({"slurm", config.string(), "--shards", "2", "--submit"});
+  ::setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(no_sbatch.status.code, 2) << no_sbatch.summary();
+  EXPECT_NE(no_sbatch.err.find("sbatch"), std::string::npos) << no_sbatch.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(ScaleE2E, ASecondRunOnTheSameResultsIsRefusedAndAKilledOneLeavesNoLock) {
+  const fs::path out = tmp_.path() / "out";
+  // Slow games: mcts thinks for its whole movetime.
+  const std::string config_text = "[tournament]\nname = \"busy\"\nrounds = 20\noutput = \"" + out.string() +
+                                  "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 50\n\n[[engine]]\nname = "
+                                  "\"a\"\ncmd = \"" +
+                                  kMcts.string() + "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + kMcts.string() + "\"\n";
+  const fs::path config = write_config(config_text);
+  Child first({kArena.string(), "run", config.string()}, tmp_.path() / "first.out", tmp_.path() / "first.err");
+  const fs::path lock = out / "busy" / "arena.lock";
+  for (int i = 0; i < 500 && read_file(lock).empty(); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_FALSE(read_file(lock).empty()) << "the first run took the lock";
+
+  const RunResult second = arena({"run", config.string()}, 20s);
+  EXPECT_EQ(second.status.code, 2) << second.summary();
+  EXPECT_NE(second.err.find((out / "busy").string() + " is in use by pid " + std::to_string(first.pid()) + " on host "),
+            std::string::npos)
+      << second.err;
+  EXPECT_LT(second.seconds, 5.0) << "refused at once, not after waiting";
+
+  first.signal(SIGKILL);
+  first.wait(5s);
+  const std::size_t journaled = read_lines(out / "busy" / "games.jsonl").size();
+  // The kernel dropped the dead run's lock: the next run resumes (and is interrupted at once here).
+  Child third({kArena.string(), "run", config.string()}, tmp_.path() / "third.out", tmp_.path() / "third.err");
+  for (int i = 0; i < 500 && read_file(tmp_.path() / "third.out").find("done)") == std::string::npos; ++i)
+    std::this_thread::sleep_for(10ms);
+  third.signal(SIGINT);
+  const ExitStatus status = third.wait(20s);
+  EXPECT_EQ(status.code, 130) << read_file(tmp_.path() / "third.err");
+  EXPECT_NE(read_file(tmp_.path() / "third.out").find("(" + std::to_string(journaled) + " done)"), std::string::npos)
+      << read_file(tmp_.path() / "third.out");
+  std::set<std::string> ids;
+  for (const std::string& line : read_lines(out / "busy" / "games.jsonl"))
+    EXPECT_TRUE(ids.insert(std::string(json::parse(line).at("id").as_string())).second) << "a game twice: " << line;
+}
+
+// ---- a real Slurm
+
+// Why Slurm cannot be used here, or "" when a controller answers.
+std::string slurm_unavailable() {
+  for (const char* tool : {"sbatch", "squeue", "scontrol"})
+    if (std::system(("command -v " + std::string(tool) + " >/dev/null 2>&1").c_str()) != 0)
+      return std::string(tool) + " is not installed (as root: tools/slurm-local.sh start)";
+  if (std::system("scontrol ping >/dev/null 2>&1") != 0)
+    return "no Slurm controller answers `scontrol ping` (as root: tools/slurm-local.sh start)";
+  return "";
+}
+
+// Waits until none of `jobs` is pending or running any more.
+bool wait_for_jobs(const std::string& jobs, std::chrono::seconds limit) {
+  const Clock::time_point end = Clock::now() + limit;
+  while (Clock::now() < end) {
+    const std::string cmd = "test -z \"$(squeue -h -j " + jobs + " 2>/dev/null)\"";
+    if (std::system(cmd.c_str()) == 0) return true;
+    std::this_thread::sleep_for(500ms);
+  }
+  return false;
+}
+
+TEST_F(ScaleE2E, SlurmArrayOfFourShardsAndItsMergeEqualOneRun) {
+  if (const std::string why = slurm_unavailable(); !why.empty()) GTEST_SKIP() << "Slurm: " << why;
+  const fs::path one = tmp_.path() / "one", split = tmp_.path() / "split";
+  const fs::path config_one = write_config(deterministic_config(one), "one.toml");
+  const fs::path config_split = write_config(deterministic_config(split), "split.toml");
+  const RunResult whole = arena({"run", config_one.string()});
+  ASSERT_EQ(whole.status.code, 0) << whole.summary();
+
+  const RunResult submitted =
+      arena({"slurm", config_split.string(), "--shards", "4", "--cpus-per-task", "1", "--time", "10", "--submit"});
+  ASSERT_EQ(submitted.status.code, 0) << submitted.summary();
+  std::smatch ids;
+  ASSERT_TRUE(std::regex_search(submitted.out, ids,
+                                std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
+      << submitted.out;
+  ASSERT_TRUE(wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s)) << "the jobs did not finish in 4 minutes";
+  const fs::path results = split / "det";
+  const std::string merge_log = read_file(results / "slurm" / "merge.out");
+  EXPECT_NE(merge_log.find("merged 24 games from 4 of 4 shards"), std::string::npos) << merge_log;
+  for (int i = 1; i <= 4; ++i)
+    EXPECT_TRUE(fs::exists(results / "shards" / (std::to_string(i) + "-of-4") / "games.jsonl")) << i;
+  EXPECT_EQ(games_of(results), games_of(one / "det"));
+  EXPECT_EQ(standings_of(results), standings_of(one / "det"));
+}
+
+}  // namespace
+}  // namespace kalah::e2e
