@@ -32,11 +32,11 @@ TEST(SlurmScripts, AnArrayTaskPerShardAndAMergeThatRunsAfterAnyEnd) {
   ASSERT_TRUE(s.ok()) << s.error();
   EXPECT_EQ(s->dir, "/shared/results/league/slurm");
   EXPECT_TRUE(s->run.starts_with("#!/bin/bash\n"));
-  for (const char* line : {"#SBATCH --array=1-8\n", "#SBATCH --cpus-per-task=3\n", "#SBATCH --requeue\n",
-                           "#SBATCH --chdir=/home/u\n", "#SBATCH --ntasks=1\n",
-                           "#SBATCH --output=/shared/results/league/slurm/shard-%a-of-8.out\n",
-                           "exec /opt/kalah/arena run /home/u/league.toml --shard \"${SLURM_ARRAY_TASK_ID}/8\" "
-                           "--concurrency \"${SLURM_CPUS_PER_TASK:-3}\" --out /shared/results\n"})
+  for (const char* line :
+       {"#SBATCH --array=1-8\n", "#SBATCH --cpus-per-task=3\n", "#SBATCH --requeue\n", "#SBATCH --chdir=/home/u\n",
+        "#SBATCH --ntasks=1\n", "#SBATCH --output=/shared/results/league/slurm/shard-%a-of-8.out\n",
+        "exec /opt/kalah/arena run /home/u/league.toml --shard \"${SLURM_ARRAY_TASK_ID}/8\" "
+        "--concurrency \"${SLURM_CPUS_PER_TASK:-3}\" --out /shared/results\n"})
     EXPECT_TRUE(has(s->run, line)) << line << "\n" << s->run;
   EXPECT_FALSE(has(s->run, "--partition")) << "the cluster's default unless asked";
   EXPECT_FALSE(has(s->run, "--time"));

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <regex>
 #include <set>
 #include <string>
@@ -60,13 +61,26 @@ std::map<std::string, std::string> standings_of(const fs::path& dir) {
   const json::value v = json::parse(read_file(dir / "standings.json"));
   for (const json::value& e : v.at("engines").as_array()) {
     const json::object& o = e.as_object();
-    out[std::string(o.at("name").as_string())] =
-        json::serialize(o.at("rank")) + " " + json::serialize(o.at("elo")) + " " + json::serialize(o.at("points")) +
-        " " + json::serialize(o.at("wins")) + "-" + json::serialize(o.at("draws")) + "-" +
-        json::serialize(o.at("losses"));
+    out[std::string(o.at("name").as_string())] = json::serialize(o.at("rank")) + " " + json::serialize(o.at("elo")) +
+                                                 " " + json::serialize(o.at("points")) + " " +
+                                                 json::serialize(o.at("wins")) + "-" + json::serialize(o.at("draws")) +
+                                                 "-" + json::serialize(o.at("losses"));
   }
   return out;
 }
+
+// An SPRT between two deterministic bots of clearly different strength, `test` the stronger unless
+// `swapped`.
+std::string sprt_config(const fs::path& output, bool swapped = false) {
+  const fs::path base = swapped ? kGreedy : kRandom, test = swapped ? kRandom : kGreedy;
+  return "[tournament]\nname = \"sp\"\nseed = 3\noutput = \"" + output.string() +
+         "\"\nprogress_interval = 0\n\n[time]\ndepth = 2\n\n[openings]\nrandom_plies = 2\n\n[sprt]\nelo0 = 0\nelo1 = "
+         "20\nalpha = 0.05\nbeta = 0.05\n\n[[engine]]\nname = \"base\"\ncmd = \"" +
+         base.string() + "\"\n\n[[engine]]\nname = \"test\"\ncmd = \"" + test.string() + "\"\n";
+}
+
+// sprt.json of a results folder.
+json::object sprt_json_of(const fs::path& dir) { return json::parse(read_file(dir / "sprt.json")).as_object(); }
 
 class ScaleE2E : public ::testing::Test {
  protected:
@@ -196,6 +210,43 @@ TEST_F(ScaleE2E, ASecondRunOnTheSameResultsIsRefusedAndAKilledOneLeavesNoLock) {
     EXPECT_TRUE(ids.insert(std::string(json::parse(line).at("id").as_string())).second) << "a game twice: " << line;
 }
 
+TEST_F(ScaleE2E, SprtShardsRunTogetherStopTogetherAndTheMergeGatesOnTheDecision) {
+  for (const bool swapped : {false, true}) {
+    const fs::path out = tmp_.path() / (swapped ? "h0" : "h1");
+    const fs::path config = write_config(sprt_config(out, swapped), swapped ? "h0.toml" : "h1.toml");
+    std::vector<std::unique_ptr<Child>> shards;
+    for (int i = 1; i <= 3; ++i)
+      shards.push_back(std::make_unique<Child>(
+          std::vector<std::string>{kArena.string(), "run", config.string(), "--shard", std::to_string(i) + "/3"},
+          tmp_.path() / ("shard" + std::to_string(i) + ".out"), tmp_.path() / ("shard" + std::to_string(i) + ".err")));
+    for (int i = 1; i <= 3; ++i) {
+      const ExitStatus status = shards[static_cast<std::size_t>(i - 1)]->wait(120s);
+      const std::string printed = read_file(tmp_.path() / ("shard" + std::to_string(i) + ".out"));
+      EXPECT_EQ(status.code, 0) << "a decision is not a failed task\n"
+                                << printed << read_file(tmp_.path() / ("shard" + std::to_string(i) + ".err"));
+      EXPECT_NE(printed.find(swapped ? "says: H0 accepted" : "says: H1 accepted"), std::string::npos) << printed;
+    }
+    // Every shard played: the test ran on their pairs together.
+    for (int i = 1; i <= 3; ++i)
+      EXPECT_GE(read_lines(out / "sp" / "shards" / (std::to_string(i) + "-of-3") / "games.jsonl").size(), 2u) << i;
+
+    const RunResult merged = arena({"report", (out / "sp").string()});
+    EXPECT_EQ(merged.status.code, swapped ? 1 : 0) << merged.summary();
+    const json::object sprt = sprt_json_of(out / "sp");
+    EXPECT_EQ(sprt.at("decision").as_string(), swapped ? "H0" : "H1");
+    EXPECT_TRUE(sprt.at("finished").as_bool());
+    // The decision is the test over every finished pair in the journals: recomputed, the same.
+    std::size_t games = 0;
+    for (int i = 1; i <= 3; ++i)
+      games += read_lines(out / "sp" / "shards" / (std::to_string(i) + "-of-3") / "games.jsonl").size();
+    EXPECT_EQ(static_cast<std::size_t>(sprt.at("games").as_int64()), games);
+    const RunResult again = arena({"report", (out / "sp").string()});
+    EXPECT_EQ(again.status.code, merged.status.code);
+    EXPECT_EQ(read_file(out / "sp" / "sprt.json"),
+              json::serialize(sprt).empty() ? "" : read_file(out / "sp" / "sprt.json"));
+  }
+}
+
 // ---- a real Slurm
 
 // Why Slurm cannot be used here, or "" when a controller answers.
@@ -231,8 +282,8 @@ TEST_F(ScaleE2E, SlurmArrayOfFourShardsAndItsMergeEqualOneRun) {
       arena({"slurm", config_split.string(), "--shards", "4", "--cpus-per-task", "1", "--time", "10", "--submit"});
   ASSERT_EQ(submitted.status.code, 0) << submitted.summary();
   std::smatch ids;
-  ASSERT_TRUE(std::regex_search(submitted.out, ids,
-                                std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
+  ASSERT_TRUE(
+      std::regex_search(submitted.out, ids, std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
       << submitted.out;
   ASSERT_TRUE(wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s)) << "the jobs did not finish in 4 minutes";
   const fs::path results = split / "det";
@@ -242,6 +293,27 @@ TEST_F(ScaleE2E, SlurmArrayOfFourShardsAndItsMergeEqualOneRun) {
     EXPECT_TRUE(fs::exists(results / "shards" / (std::to_string(i) + "-of-4") / "games.jsonl")) << i;
   EXPECT_EQ(games_of(results), games_of(one / "det"));
   EXPECT_EQ(standings_of(results), standings_of(one / "det"));
+}
+
+TEST_F(ScaleE2E, SlurmSprtArrayOfFourTasksReachesADecision) {
+  if (const std::string why = slurm_unavailable(); !why.empty()) GTEST_SKIP() << "Slurm: " << why;
+  const fs::path out = tmp_.path() / "out";
+  const fs::path config = write_config(sprt_config(out));
+  const RunResult submitted = arena({"slurm", config.string(), "--shards", "4", "--cpus-per-task", "1", "--submit"});
+  ASSERT_EQ(submitted.status.code, 0) << submitted.summary();
+  std::smatch ids;
+  ASSERT_TRUE(
+      std::regex_search(submitted.out, ids, std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
+      << submitted.out;
+  ASSERT_TRUE(wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s)) << "the jobs did not finish in 4 minutes";
+  const fs::path results = out / "sp";
+  for (int i = 1; i <= 4; ++i) {
+    const std::string log = read_file(results / "slurm" / ("shard-" + std::to_string(i) + "-of-4.out"));
+    EXPECT_NE(log.find("says: H1 accepted"), std::string::npos) << "task " << i << ":\n" << log;
+  }
+  const std::string merge_log = read_file(results / "slurm" / "merge.out");
+  EXPECT_NE(merge_log.find("H1 accepted"), std::string::npos) << merge_log;
+  EXPECT_EQ(sprt_json_of(results).at("decision").as_string(), "H1");
 }
 
 }  // namespace

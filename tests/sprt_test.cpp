@@ -17,6 +17,9 @@
 
 #include <boost/json.hpp>
 
+#include "referee/record/record_json.h"
+#include "tests/temp_dir.h"
+
 #include "arena/runner/sprt_source.h"
 
 namespace {
@@ -215,6 +218,43 @@ TEST(SprtSource, ResumeAfterTheDecisionOnlyCompletesBegunPairs) {
   EXPECT_EQ(source.decision(), Decision::H1);
   EXPECT_EQ(source.next()->id, "sprt-p41-g1");
   EXPECT_FALSE(source.next());
+}
+
+TEST(SprtSource, AShardPlaysEveryNthPairAndCountsThePeersGames) {
+  Config c = sprt_config(0, 50, 9);
+  c.shard = kalah::arena::Shard{2, 3};
+  const kalah::test::TempDir dir("kalah-sprt-shard");
+  const std::filesystem::path peer = dir.path() / "peer.jsonl";
+  SprtSource source(c, {peer, dir.path() / "not-yet.jsonl"});
+  // The peer (shard 1) finished pair 0 and is writing pair 3: its last line is still half a line.
+  {
+    std::ofstream out(peer);
+    for (int game : {0, 1}) out << kalah::to_json_line(journaled(c, 0, game, 1)) << "\n";
+    const std::string half = kalah::to_json_line(journaled(c, 3, 0, 1));
+    out << kalah::to_json_line(journaled(c, 3, 1, 1)) << "\n" << half.substr(0, half.size() / 2);
+  }
+  std::vector<std::string> ids;
+  while (std::optional<GameSpec> spec = source.next()) {
+    ids.push_back(spec->id);
+    source.finished(*spec, record_for(c, *spec, 0.5));
+  }
+  // Pairs 1, 4 and 7 of max_pairs 9 are this shard's.
+  EXPECT_EQ(ids, (std::vector<std::string>{"sprt-p1-g0", "sprt-p1-g1", "sprt-p4-g0", "sprt-p4-g1", "sprt-p7-g0",
+                                           "sprt-p7-g1"}));
+  // Its own three pairs and the peer's pair 0; pair 3 has one game in, the half line is not read.
+  EXPECT_EQ(source.status().pairs, 4);
+  EXPECT_EQ(source.status().games, 9);
+  EXPECT_TRUE(source.peer_error().empty()) << source.peer_error();
+  // The peer completes its line: read once, not twice.
+  {
+    std::ofstream out(peer, std::ios::app);
+    const std::string half = kalah::to_json_line(journaled(c, 3, 0, 1));
+    out << half.substr(half.size() / 2) << "\n";
+  }
+  source.refresh();
+  source.refresh();
+  EXPECT_EQ(source.status().pairs, 5);
+  EXPECT_EQ(source.status().games, 10);
 }
 
 TEST(SprtSource, ParsesOnlySprtIds) {

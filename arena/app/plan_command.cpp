@@ -36,9 +36,10 @@ int plan(const PlanOptions& o) {
   if (config.sprt) {
     fmt::print("{}: SPRT '{}' (test) vs '{}' (base), open-ended, as {} streams\n", config.tournament.name,
                config.engines[1].name, config.engines[0].name, o.shards);
-    fmt::print("game pair k (ids sprt-pK-g0, sprt-pK-g1) is played by shard k mod {} + 1; every shard reads the "
-               "others' journals and all stop when the test decides\n",
-               o.shards);
+    fmt::print(
+        "game pair k (ids sprt-pK-g0, sprt-pK-g1) is played by shard k mod {} + 1; every shard reads the "
+        "others' journals and all stop when the test decides\n",
+        o.shards);
     for (int i = 1; i <= o.shards; ++i)
       fmt::print("shard {}/{}: pairs {}, {}, {}, ...\n", i, o.shards, i - 1, i - 1 + o.shards, i - 1 + 2 * o.shards);
     return 0;
@@ -57,7 +58,8 @@ int plan(const PlanOptions& o) {
   }
   if (o.ids)
     for (int i = 1; i <= o.shards; ++i)
-      for (const arena::GameSpec& g : parts[static_cast<std::size_t>(i - 1)]) fmt::print("{}/{} {}\n", i, o.shards, g.id);
+      for (const arena::GameSpec& g : parts[static_cast<std::size_t>(i - 1)])
+        fmt::print("{}/{} {}\n", i, o.shards, g.id);
   return 0;
 }
 
@@ -132,12 +134,16 @@ void add_slurm_command(cli::Commands& commands) {
   auto [cmd, o] = commands.add<SlurmCommandOptions>(
       "slurm", "Write (and with --submit, submit) a Slurm job array of shards and its merge job", slurm);
   cmd->add_option("config", o->config, "The tournament's TOML file")->required();
-  cmd->add_option("--shards", o->shards, "Number of shards: one array task each")->required()->check(CLI::Range(1, 100000));
+  cmd->add_option("--shards", o->shards, "Number of shards: one array task each")
+      ->required()
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--partition", o->partition, "Slurm partition (default: the cluster's)");
   cmd->add_option("--time", o->time, "Time limit per task, in Slurm's form (e.g. 2:00:00)");
-  cmd->add_option("--cpus-per-task", o->cpus_per_task, "CPUs per task, and games at once (default: the config's concurrency)")
+  cmd->add_option("--cpus-per-task", o->cpus_per_task,
+                  "CPUs per task, and games at once (default: the config's concurrency)")
       ->check(CLI::Range(1, 1024));
-  cmd->add_option("--throttle", o->throttle, "At most this many tasks at once (--array=1-N%K)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--throttle", o->throttle, "At most this many tasks at once (--array=1-N%K)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)");
   cmd->add_flag("--submit", o->submit, "Submit the array and the merge job with sbatch and print their job ids");
 }

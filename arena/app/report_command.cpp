@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "arena/app/commands.h"
+#include "arena/flow/matches.h"
 #include "arena/journal/journal.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
@@ -40,7 +41,14 @@ int report(const std::string& dir) {
                stored->shard_count - static_cast<int>(stored->missing_shards.size()), stored->shard_count);
   for (const std::string& note : written->notes) fmt::print("note: {}\n", note);
   fmt::print("wrote {} in {}\n", fmt::join(written->written, ", "), dir);
-  return 0;
+  // An SPRT's merge ends with its decision, as an exit code a CI job can gate on.
+  const auto type = stored->meta.settings.find("type");
+  if (type == stored->meta.settings.end() || type->second != "sprt") return 0;
+  std::fflush(stdout);
+  Expected<int> decision = arena::report_sprt(dir, *stored, written->standings);
+  if (!decision) throw UsageError(decision.error());
+  fmt::print("wrote sprt.json in {}\n", dir);
+  return *decision;
 }
 
 }  // namespace

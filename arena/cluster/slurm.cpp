@@ -24,9 +24,10 @@ bool plain(std::string_view text) {
 
 std::optional<std::string> check_plain(const fs::path& path, std::string_view what) {
   if (plain(path.string())) return std::nullopt;
-  return fmt::format("{} '{}' has whitespace, quotes or shell characters, which a #SBATCH line cannot hold; "
-                     "use a path without them",
-                     what, path.string());
+  return fmt::format(
+      "{} '{}' has whitespace, quotes or shell characters, which a #SBATCH line cannot hold; "
+      "use a path without them",
+      what, path.string());
 }
 
 std::string header(const Config& config, const SlurmOptions& o) {
@@ -44,12 +45,12 @@ Expected<SlurmScripts> slurm_scripts(const Config& config, const SlurmOptions& o
   if (o.cpus_per_task < 0 || o.throttle < 0) return Error{"--cpus-per-task and --throttle must not be negative"};
   for (const auto& [value, what] : {std::pair{&o.partition, "--partition"}, std::pair{&o.time, "--time"}})
     if (!value->empty() && value->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                                   "_.:,-") != std::string::npos)
+                                                    "_.:,-") != std::string::npos)
       return Error{fmt::format("{} '{}': only letters, digits and _ . : , - are allowed", what, *value)};
   const fs::path results = o.output / config.tournament.name;
-  for (const auto& [path, what] : {std::pair{&o.arena, "the arena executable"}, std::pair{&o.config, "the config"},
-                                   std::pair{&o.work_dir, "the working directory"},
-                                   std::pair{&results, "the results folder"}})
+  for (const auto& [path, what] :
+       {std::pair{&o.arena, "the arena executable"}, std::pair{&o.config, "the config"},
+        std::pair{&o.work_dir, "the working directory"}, std::pair{&results, "the results folder"}})
     if (auto problem = check_plain(*path, what)) return Error{*problem};
 
   const int cpus = o.cpus_per_task > 0 ? o.cpus_per_task : config.tournament.concurrency;
@@ -111,8 +112,8 @@ Expected<std::vector<fs::path>> write_slurm_scripts(const SlurmScripts& s) {
   fs::create_directories(s.dir, ec);
   if (ec) return Error{s.dir.string() + ": cannot create the directory: " + ec.message()};
   std::vector<fs::path> written;
-  for (const auto& [name, text] : {std::pair{"run.sbatch", &s.run}, std::pair{"merge.sbatch", &s.merge},
-                                   std::pair{"submit.sh", &s.submit}}) {
+  for (const auto& [name, text] :
+       {std::pair{"run.sbatch", &s.run}, std::pair{"merge.sbatch", &s.merge}, std::pair{"submit.sh", &s.submit}}) {
     const fs::path path = s.dir / name;
     if (auto error = system::write_file_atomically(path, *text)) return Error{*error};
     ::chmod(path.c_str(), 0755);

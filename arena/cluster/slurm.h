@@ -14,11 +14,11 @@
 namespace kalah::arena {
 
 struct SlurmOptions {
-  int shards = 0;              // array tasks, 1..N
-  std::string partition;       // --partition; empty: the cluster's default
-  std::string time;            // --time (Slurm's forms: "30", "2:00:00", "1-12"); empty: the default
-  int cpus_per_task = 0;       // --cpus-per-task and each task's concurrency; 0: the config's concurrency
-  int throttle = 0;            // --array=1-N%K: at most K tasks at once; 0: no limit
+  int shards = 0;                  // array tasks, 1..N
+  std::string partition;           // --partition; empty: the cluster's default
+  std::string time;                // --time (Slurm's forms: "30", "2:00:00", "1-12"); empty: the default
+  int cpus_per_task = 0;           // --cpus-per-task and each task's concurrency; 0: the config's concurrency
+  int throttle = 0;                // --array=1-N%K: at most K tasks at once; 0: no limit
   std::filesystem::path arena;     // this executable, absolute
   std::filesystem::path config;    // the config file, absolute
   std::filesystem::path work_dir;  // where the tasks run (the config's relative paths resolve from here)

@@ -6,6 +6,7 @@
 
 #include "arena/config/config.h"
 #include "arena/flow/flow.h"
+#include "arena/journal/journal.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::arena {
@@ -14,6 +15,11 @@ namespace kalah::arena {
 // (Ctrl-C or SIGTERM; running the same command again resumes it).
 inline constexpr int kInterrupted = 130;
 
+// The exit codes of an SPRT's merge (`arena report` on its results): the decision as a gate.
+inline constexpr int kSprtH1 = 0;
+inline constexpr int kSprtH0 = 1;
+inline constexpr int kSprtUndecided = 3;
+
 // `arena run`: every game of the schedule not yet in the journal, a progress line as they finish,
 // the standings table at the end. Errors are operator-facing (journal, reports).
 Expected<int> play_schedule(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
@@ -21,6 +27,15 @@ Expected<int> play_schedule(const Config& config, const FlowOptions& options = {
 // `arena sprt`, and `arena run` on a config with an [sprt] table: colour-swapped pairs between
 // engines[0] (base) and engines[1] (test) until the SPRT decides or max_pairs; a line per finished
 // pair, <results>/sprt.json rewritten after every pair and at the end, the decision last.
+// A shard (config.shard) plays its own pairs while it reads the other shards' journals, stops when
+// the test over all of them decides, and exits 0 whatever the decision.
 Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+
+// `arena report` on an SPRT's results folder (`stored`, whose standings are `standings`): the test
+// over every finished pair of every journal, printed as play_sprt prints it, and sprt.json written
+// into `dir`. Returns kSprtH1, kSprtH0 or kSprtUndecided. An error if tournament.json does not
+// hold the test's parameters.
+Expected<int> report_sprt(const std::filesystem::path& dir, const journal::StoredResults& stored,
+                          const rating::Standings& standings, std::FILE* out = stdout);
 
 }  // namespace kalah::arena

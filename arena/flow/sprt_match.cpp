@@ -2,12 +2,14 @@
 // pentanomial SPRT decides (arena/runner/sprt_source.h), with sprt.json kept current.
 #include <unistd.h>
 
+#include <map>
 #include <optional>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
 
 #include "arena/flow/matches.h"
+#include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/reporters.h"
 #include "arena/report/stats_text.h"
@@ -81,8 +83,8 @@ std::string outcome_sentence(const Config& config, const SprtStatus& s) {
 
 class SprtListener : public RunListener {
  public:
-  SprtListener(const Config& config, std::FILE* out)
-      : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0), source_(config) {}
+  SprtListener(const Config& config, std::FILE* out, std::vector<fs::path> peers)
+      : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0), source_(config, std::move(peers)) {}
 
   void resumed(const GameRecord& record) override { source_.add_journaled(record); }
 
@@ -109,18 +111,19 @@ class SprtListener : public RunListener {
 
   void stopped(const RunResult& result) override {
     if (tty_ && pairs_shown_ > 0) fmt::print(out_, "\n");
-    final_error_ = write_sprt_json(config_.results_dir(),
+    final_error_ = write_sprt_json(config_.journal_dir(),
                                    sprt_json(config_, source_.status(), !result.interrupted && result.error.empty()));
   }
 
   const SprtStatus& status() const { return source_.status(); }
+  SprtSource& source() { return source_; }
   // Why the last sprt.json could not be written, or empty.
   const std::string& final_error() const { return final_error_; }
 
  private:
   // While playing, a failure is warned about once and the match goes on; the last write decides.
   void write_json(bool finished) {
-    std::string error = write_sprt_json(config_.results_dir(), sprt_json(config_, source_.status(), finished));
+    std::string error = write_sprt_json(config_.journal_dir(), sprt_json(config_, source_.status(), finished));
     if (error.empty() || warned_) return;
     warned_ = true;
     fmt::print(stderr, "\narena: warning: {}\n", error);
@@ -135,6 +138,18 @@ class SprtListener : public RunListener {
   std::string final_error_;
 };
 
+// The closing lines of an SPRT, the same for a match, a shard and a merge.
+void print_result(const Config& config, const SprtStatus& s, const rating::Standings& standings, std::FILE* out) {
+  const std::string& base = config.engines[0].name;
+  const std::string& test = config.engines[1].name;
+  fmt::print(out, "\n{}\n", report::format_standings_table(standings));
+  fmt::print(out, "SPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
+  fmt::print(out, "Pairs   {} (LL-LD-D-WD-WW {}), games {} (W {:g}, D {:g}, L {:g})\n", s.pairs,
+             report::penta_text(s.pentanomial), s.games, s.trinomial.wins, s.trinomial.draws, s.trinomial.losses);
+  fmt::print(out, "{}{}", report::summary_text(s.summary), report::sprt_text(s.sprt, config.sprt->params));
+  fmt::print(out, "{}\n", outcome_sentence(config, s));
+}
+
 }  // namespace
 
 Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::FILE* out) {
@@ -144,28 +159,104 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
     if (e.protocol != Protocol::Kep)
       return Error{fmt::format("{}: engine '{}': protocol '{}' is not supported by this version (only kep)",
                                config.source, e.name, to_string(e.protocol))};
+  // A shard reads the journals of the others.
+  std::vector<fs::path> peers;
+  if (config.shard)
+    for (int j = 1; j <= config.shard->count; ++j)
+      if (j != config.shard->index)
+        peers.push_back(config.results_dir() / "shards" / Shard{j, config.shard->count}.text() / "games.jsonl");
 
-  SprtListener listener(config, out);
-  Expected<FlowResult> played = run_tournament(config, listener, options);
-  if (!played) return Error{played.error()};
-  if (!listener.final_error().empty()) return Error{listener.final_error()};
-  const FlowResult& r = *played;
-  const SprtStatus& s = listener.status();
-  if (r.run.interrupted) {
-    fmt::print(out, "interrupted after {} pairs (LLR {:.2f}); run the same command again to resume\n", s.pairs,
-               s.sprt.llr);
-    return kInterrupted;
+  while (true) {
+    SprtListener listener(config, out, peers);
+    Expected<FlowResult> played = run_tournament(config, listener, options);
+    if (!played) return Error{played.error()};
+    if (!listener.final_error().empty()) return Error{listener.final_error()};
+    const FlowResult& r = *played;
+    const SprtStatus& s = listener.status();
+    if (r.run.interrupted) {
+      fmt::print(out, "interrupted after {} pairs (LLR {:.2f}); run the same command again to resume\n", s.pairs,
+                 s.sprt.llr);
+      return kInterrupted;
+    }
+    if (!config.shard) {
+      print_result(config, s, r.standings, out);
+      fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
+      return 0;
+    }
+    // A shard ends on the test's state over every shard: after a last look at the others, the pairs
+    // that were in flight when the bound was crossed may have undone the decision.
+    listener.source().refresh();
+    if (!listener.source().stopped()) {
+      fmt::print(out, "the other shards' last pairs undid the decision (LLR {:.2f}); playing on\n",
+                 listener.status().sprt.llr);
+      continue;
+    }
+    if (!listener.source().peer_error().empty())
+      fmt::print(stderr, "arena: warning: {}\n", listener.source().peer_error());
+    fmt::print(out, "shard {}/{} stops: the test over all shards so far ({} pairs) says: {}\n", config.shard->index,
+               config.shard->count, listener.status().pairs, outcome_sentence(config, listener.status()));
+    fmt::print(out, "this shard played {} games ({}); merge every shard with: arena report {}\n", r.games,
+               r.journal.string(), config.results_dir().string());
+    return 0;
   }
-  const std::string& base = config.engines[0].name;
-  const std::string& test = config.engines[1].name;
-  fmt::print(out, "\n{}\n", report::format_standings_table(r.standings));
-  fmt::print(out, "SPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
-  fmt::print(out, "Pairs   {} (LL-LD-D-WD-WW {}), games {} (W {:g}, D {:g}, L {:g})\n", s.pairs,
-             report::penta_text(s.pentanomial), s.games, s.trinomial.wins, s.trinomial.draws, s.trinomial.losses);
-  fmt::print(out, "{}{}", report::summary_text(s.summary), report::sprt_text(s.sprt, config.sprt->params));
-  fmt::print(out, "{}\n", outcome_sentence(config, s));
-  fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
-  return 0;
+}
+
+Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored, const rating::Standings& standings,
+                          std::FILE* out) {
+  const std::map<std::string, std::string>& settings = stored.meta.settings;
+  auto number = [&](const std::string& key) -> std::optional<double> {
+    auto it = settings.find("sprt." + key);
+    if (it == settings.end()) return std::nullopt;
+    try {
+      return std::stod(it->second);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  Config config;
+  config.source = (dir / journal::kMetaFile).string();
+  config.tournament.name = dir.filename().string();
+  SprtConfig sprt;
+  const std::optional<double> elo0 = number("elo0"), elo1 = number("elo1"), alpha = number("alpha"),
+                              beta = number("beta"), max_pairs = number("max_pairs");
+  auto model = settings.find("sprt.model");
+  if (!elo0 || !elo1 || !alpha || !beta || !max_pairs || model == settings.end() || stored.meta.engines.size() != 2)
+    return Error{config.source +
+                 " does not hold the SPRT's parameters (written by an older arena?): "
+                 "the standings were merged, but the test cannot be recomputed"};
+  sprt.params.elo0 = *elo0;
+  sprt.params.elo1 = *elo1;
+  sprt.params.alpha = *alpha;
+  sprt.params.beta = *beta;
+  sprt.params.model =
+      model->second == stats::to_string(stats::Model::Normalized) ? stats::Model::Normalized : stats::Model::Logistic;
+  sprt.max_pairs = static_cast<int>(*max_pairs);
+  config.sprt = sprt;
+  for (const std::string& name : stored.meta.engines) {
+    EngineSpec e;
+    e.name = name;
+    config.engines.push_back(e);
+  }
+
+  // Every finished pair of every journal: the decision is the test on all of them (docs/SCALE.md).
+  SprtSource source(config);
+  journal::SeenIds seen;
+  for (const journal::StoredJournal& j : stored.journals) {
+    Expected<journal::ScanSummary> scanned = journal::scan_games(
+        j.games, [&](GameRecord&& r) { source.add_journaled(r); }, seen);
+    if (!scanned) return Error{scanned.error()};
+  }
+  const SprtStatus& s = source.status();
+  print_result(config, s, standings, out);
+  const bool finished =
+      s.sprt.decision != stats::Decision::Continue || (config.sprt->max_pairs > 0 && s.pairs >= config.sprt->max_pairs);
+  if (std::string error = write_sprt_json(dir, sprt_json(config, s, finished)); !error.empty()) return Error{error};
+  switch (s.sprt.decision) {
+    case stats::Decision::H1: return kSprtH1;
+    case stats::Decision::H0: return kSprtH0;
+    case stats::Decision::Continue: break;
+  }
+  return kSprtUndecided;
 }
 
 }  // namespace kalah::arena

@@ -1,5 +1,7 @@
 #include "arena/flow/tournament_meta.h"
 
+#include <fmt/core.h>
+
 #include "arena/schedule/schedule.h"
 
 namespace kalah::arena {
@@ -11,6 +13,14 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   if (c.sprt) {
     meta.settings["type"] = "sprt";
     meta.settings["sprt"] = stats::describe(c.sprt->params);
+    // Exactly, so that a merge of the shards can run the same test (arena report).
+    const stats::SprtParams& p = c.sprt->params;
+    meta.settings["sprt.elo0"] = fmt::format("{}", p.elo0);
+    meta.settings["sprt.elo1"] = fmt::format("{}", p.elo1);
+    meta.settings["sprt.alpha"] = fmt::format("{}", p.alpha);
+    meta.settings["sprt.beta"] = fmt::format("{}", p.beta);
+    meta.settings["sprt.model"] = stats::to_string(p.model);
+    meta.settings["sprt.max_pairs"] = std::to_string(c.sprt->max_pairs);
   } else {
     meta.settings["type"] = to_string(c.tournament.type);
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);

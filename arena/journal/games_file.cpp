@@ -127,6 +127,37 @@ Expected<ScanSummary> scan_games(const std::filesystem::path& file, const GameVi
   return scanner.finish();
 }
 
+Expected<std::size_t> JournalTail::read_new(const GameVisitor& visit) {
+  system::FileHandle fd(::open(file_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.is_open()) {
+    if (errno == ENOENT) return std::size_t{0};
+    return Error{system::system_error_text(file_, "cannot open")};
+  }
+  std::string text;
+  std::string buffer(1 << 16, '\0');
+  for (off_t at = static_cast<off_t>(offset_);;) {
+    const ssize_t n = ::pread(fd.get(), buffer.data(), buffer.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{system::system_error_text(file_, "cannot read")};
+    if (n == 0) break;
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+    at += n;
+  }
+  std::size_t handed = 0;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string_view line = std::string_view(text).substr(start, end - start);
+    if (!is_blank(line)) {
+      Expected<GameRecord> record = record_from_json(line);
+      if (!record) break;  // torn: read again from here next time
+      visit(std::move(record).value());
+      ++handed;
+    }
+    offset_ += end + 1 - start;
+  }
+  return handed;
+}
+
 namespace {
 
 Expected<GamesFile> collect(const std::function<Expected<ScanSummary>(const GameVisitor&, SeenIds&)>& scan) {

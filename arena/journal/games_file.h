@@ -64,6 +64,23 @@ Expected<ScanSummary> scan_games(const std::filesystem::path& file, const GameVi
 Expected<ScanSummary> scan_games_text(std::string_view content, const std::string& file_name, const GameVisitor& visit,
                                       SeenIds& seen);
 
+// Follows a journal that another process is appending to (the other shards of an SPRT): each
+// read_new() hands out the records of the complete lines written since the last call. A line is
+// consumed only once it ends in '\n' and parses, so a line being written, or a torn line that its
+// writer will cut off and write again, is read again next time from the same offset. The file need
+// not exist yet.
+class JournalTail {
+ public:
+  explicit JournalTail(std::filesystem::path file) : file_(std::move(file)) {}
+  // Returns the number of records handed out, or an error if the file exists but cannot be read.
+  Expected<std::size_t> read_new(const GameVisitor& visit);
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  std::uintmax_t offset_ = 0;  // the end of the last line consumed
+};
+
 // Every record of a small journal at once (tests, tools): scan_games into a vector.
 struct GamesFile {
   std::vector<GameRecord> games;  // file order; the first line of each id only

@@ -46,8 +46,14 @@ double SprtSource::test_score(const Config& config, const GameRecord& record) {
   return record.south == config.engines[1].name ? south : 1.0 - south;
 }
 
-SprtSource::SprtSource(const Config& config) : config_(config), pairs_(config) {
+SprtSource::SprtSource(const Config& config, std::vector<std::filesystem::path> peers)
+    : config_(config), pairs_(config) {
   assert(config.sprt && config.engines.size() == 2);
+  if (config.shard) {
+    pair_ = config.shard->index - 1;
+    stride_ = config.shard->count;
+  }
+  for (std::filesystem::path& p : peers) peers_.emplace_back(std::move(p));
   // With no finished pair yet: the bounds, LLR 0 and the (finite) statistics of an empty sample.
   status_.summary = stats::summarize(status_.pentanomial);
   status_.sprt = stats::sprt(status_.pentanomial, config_.sprt->params);
@@ -57,7 +63,20 @@ void SprtSource::add_journaled(const GameRecord& r) {
   std::optional<std::pair<int, int>> where = parse_id(r.id);
   if (!where || !journaled_.insert(r.id).second) return;
   journaled_pairs_.insert(where->first);
+  count(r);
+}
+
+void SprtSource::count(const GameRecord& r) {
+  std::optional<std::pair<int, int>> where = parse_id(r.id);
+  if (!where || !counted_.insert(r.id).second) return;
   record_result(where->first, where->second, test_score(config_, r));
+}
+
+void SprtSource::refresh() {
+  for (journal::JournalTail& peer : peers_) {
+    Expected<std::size_t> read = peer.read_new([&](GameRecord&& r) { count(r); });
+    if (!read && peer_error_.empty()) peer_error_ = read.error();
+  }
 }
 
 bool SprtSource::stopped() const { return !may_start_new_pair(); }
@@ -69,6 +88,7 @@ bool SprtSource::may_start_new_pair() const {
 }
 
 std::optional<GameSpec> SprtSource::next() {
+  if (!peers_.empty() && game_ == 0) refresh();
   while (true) {
     if (game_ == 0 && !journaled_pairs_.contains(pair_) && !may_start_new_pair()) {
       // Only the missing games of pairs begun in an earlier run are left to hand out.
@@ -79,7 +99,7 @@ std::optional<GameSpec> SprtSource::next() {
     GameSpec spec = pairs_.pair(pair_)[game_];
     if (++game_ == 2) {
       game_ = 0;
-      ++pair_;
+      pair_ += stride_;
     }
     if (journaled_.contains(spec.id)) continue;
     ++in_flight_;
@@ -90,6 +110,7 @@ std::optional<GameSpec> SprtSource::next() {
 void SprtSource::finished(const GameSpec& spec, const GameRecord& record) {
   assert(in_flight_ > 0);
   --in_flight_;
+  if (!counted_.insert(record.id).second) return;
   const double south = south_score(record.result);
   record_result(spec.pair, spec.game_in_pair, spec.south == 1 ? south : 1.0 - south);
 }

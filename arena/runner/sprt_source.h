@@ -9,9 +9,15 @@
 //
 // Resuming: games already in the journal are never handed out again, and their results count from
 // the start. A pair with one game in the journal gets its other game first, whatever the decision.
+//
+// A shard (Config::shard, I of N) plays pairs I-1, I-1+N, I-1+2N, ... and, before each new pair,
+// reads what the other shards appended to their journals since it last looked (JournalTail), so the
+// test runs on the pairs of all shards together and every shard stops when it decides
+// (docs/SCALE.md). The pair limit is global: no shard starts a pair numbered max_pairs or more.
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -20,6 +26,7 @@
 #include <vector>
 
 #include "arena/config/config.h"
+#include "arena/journal/games_file.h"
 #include "arena/runner/game_source.h"
 #include "arena/schedule/schedule.h"
 #include "referee/record/record.h"
@@ -41,9 +48,14 @@ struct SprtStatus {
 class SprtSource : public GameSource {
  public:
   // `config` must have an [sprt] table and two engines (asserted) and outlive the source.
-  explicit SprtSource(const Config& config);
+  // `peers`: the journals of the other shards, read before each new pair.
+  explicit SprtSource(const Config& config, std::vector<std::filesystem::path> peers = {});
   // A game already in the journal, before the first next(); games with other ids are ignored.
   void add_journaled(const GameRecord& record);
+  // Reads the peers' new games now (next() does it before each new pair). A peer that cannot be
+  // read is skipped this time; the first such error is kept in peer_error().
+  void refresh();
+  const std::string& peer_error() const { return peer_error_; }
 
   std::optional<GameSpec> next() override;
   void finished(const GameSpec& spec, const GameRecord& record) override;
@@ -65,6 +77,7 @@ class SprtSource : public GameSource {
  private:
   void record_result(int pair, int game, double test_score);
   bool may_start_new_pair() const;
+  void count(const GameRecord& record);  // a game of any shard, once
 
   const Config& config_;
   SprtPairs pairs_;
@@ -74,7 +87,11 @@ class SprtSource : public GameSource {
   SprtStatus status_;
   int pair_ = 0;  // next game to consider: pair_ / game_
   int game_ = 0;
+  int stride_ = 1;  // the number of shards: this source plays every stride_-th pair
   int in_flight_ = 0;
+  std::vector<journal::JournalTail> peers_;
+  std::unordered_set<std::string> counted_;  // ids of every game counted, own and peers'
+  std::string peer_error_;
 };
 
 }  // namespace kalah::arena
