@@ -6,14 +6,14 @@
 #                                      (default 24000 and 1000000 games; a 1M journal is ~2.5 GB)
 #   bench/scale.sh run [GAMES]         `arena run` of two instant engines for GAMES games (100000):
 #                                      RSS and games/s sampled every 5 s
-#   bench/scale.sh rate [ENGINES]      a round robin of ENGINES instant engines (200: 39800 games):
-#                                      games/s per 2000 games, to see whether it decays
+#   bench/scale.sh rate [ENGINES [CMD]] a round robin of ENGINES copies of CMD (200 instant engines:
+#                                      39800 games): games/s every 30 s, to see whether it decays
 #   bench/scale.sh shards [K...]       1, 2 and 4 shards of one tournament run side by side on this
 #                                      machine with engines on a fixed 5 ms per move: wall time
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${BUILD_DIR:-build}"
-arena="$PWD/$build/arena"
+arena="${ARENA:-$PWD/$build/arena}"  # ARENA=... times another build of the arena
 instant="$PWD/$build/tests/engines/instant_engine"
 scratch="${SCALE_DIR:-/tmp/kalah-scale}"
 mkdir -p "$scratch"
@@ -76,9 +76,8 @@ run() {
 }
 
 rate() {
-  local engines=${1:-200} cfg
-  cfg=$(config rate 200 1 "$instant")
-  [ "$engines" = 200 ] || cfg=$(config rate "$engines" 1 "$instant")
+  local engines=${1:-200} cmd=${2:-$instant} cfg
+  cfg=$(config rate "$engines" 1 "$cmd")
   rm -rf "$scratch/results/rate"
   "$arena" run "$cfg" >"$scratch/rate.log" 2>&1 &
   local pid=$!
