@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
     for (int game = 0; game < 2 && written < games; ++game, ++written) {
       const int south = game == 0 ? a : b, north = game == 0 ? b : a;
       const std::string id = fmt::format("r{}-{}v{}-p{}-g{}", round, south, north, pair / pairings, game);
-      out[static_cast<std::size_t>(pair % parts)] << to_json_line(random_game(rng, id, round, names[south], names[north]))
-                                                  << '\n';
+      out[static_cast<std::size_t>(pair % parts)]
+          << to_json_line(random_game(rng, id, round, names[south], names[north])) << '\n';
     }
   }
   fmt::print("wrote {} games for {} engines into {}{}\n", written, engines, dir,
