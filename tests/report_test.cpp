@@ -627,6 +627,22 @@ TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
   EXPECT_NE(read_all(dir_ / "out" / "standings.json").find("\"notes\""), std::string::npos);
 }
 
+TEST_F(MergeReportTest, TheBuilderGivesTheSameStandingsAtEveryPointAsAFreshComputation) {
+  const std::vector<GameRecord> all = games(0, 60);
+  const std::vector<std::string> names = {"alpha", "beta"};  // gamma only appears in the games
+  rating::StandingsBuilder builder(names);
+  std::vector<GameRecord> so_far;
+  for (const GameRecord& g : all) {
+    builder.add(g);
+    so_far.push_back(g);
+    if (so_far.size() % 15 != 0) continue;
+    EXPECT_EQ(standings_json(builder.standings(), "e"), standings_json(rating::compute_standings(so_far, names), "e"))
+        << so_far.size() << " games";
+    EXPECT_EQ(builder.games(), static_cast<int>(so_far.size()));
+  }
+  EXPECT_EQ(builder.names(), (std::vector<std::string>{"alpha", "beta", "gamma"}));
+}
+
 TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
   const std::size_t n = kViewerGames + 25;
   const std::vector<GameRecord> all = games(0, static_cast<int>(n));
