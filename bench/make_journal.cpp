@@ -17,46 +17,11 @@
 #include <fmt/core.h>
 
 #include "arena/journal/meta.h"
+#include "bench/synthetic_game.h"
 #include "referee/record/record_json.h"
-#include "referee/rules/position.h"
 
 namespace fs = std::filesystem;
 using namespace kalah;
-
-namespace {
-
-GameRecord random_game(std::mt19937_64& rng, std::string id, int round, std::string south, std::string north) {
-  GameRecord g;
-  g.id = std::move(id);
-  g.round = round;
-  g.south = std::move(south);
-  g.north = std::move(north);
-  g.started_at = "2026-12-03T12:00:00Z";
-  Position p = start_position(g.variant);
-  while (!p.over) {
-    const MoveList legal = legal_moves(g.variant, p);
-    const Move m = legal.moves[std::uniform_int_distribution<int>(0, legal.size - 1)(rng)];
-    if (g.moves.size() < 2) {
-      g.opening.push_back(m);
-    } else {
-      MoveInfo info;
-      info.time_ms = 0.1 * static_cast<double>(1 + rng() % 500);
-      info.depth = static_cast<int>(4 + rng() % 10);
-      info.score = static_cast<int>(rng() % 41) - 20;
-      info.nodes = static_cast<long long>(rng() % 200000);
-      g.move_info.push_back(info);
-    }
-    g.moves.push_back(m);
-    apply(g.variant, p, m);
-  }
-  g.result = outcome(g.variant, p);
-  g.store_south = store(g.variant, p, Side::South);
-  g.store_north = store(g.variant, p, Side::North);
-  g.duration_ms = 0.1 * static_cast<double>(g.moves.size() * (1 + rng() % 500));
-  return g;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Writes a results folder with a synthetic journal (benchmarks)", "make-journal"};
@@ -104,7 +69,7 @@ int main(int argc, char** argv) {
       const int south = game == 0 ? a : b, north = game == 0 ? b : a;
       const std::string id = fmt::format("r{}-{}v{}-p{}-g{}", round, south, north, pair / pairings, game);
       out[static_cast<std::size_t>(pair % parts)]
-          << to_json_line(random_game(rng, id, round, names[south], names[north])) << '\n';
+          << to_json_line(bench::synthetic_game(rng, id, round, names[south], names[north])) << '\n';
     }
   }
   fmt::print("wrote {} games for {} engines into {}{}\n", written, engines, dir,

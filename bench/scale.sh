@@ -64,26 +64,24 @@ sample() {
   done
 }
 
-run() {
-  local games=${1:-100000} cfg
-  cfg=$(config run2 2 $((games / 2)) "$instant")
-  rm -rf "$scratch/results/run2"
-  "$arena" run "$cfg" >"$scratch/run2.log" 2>&1 &
+# sampled NAME CONFIG EVERY: a fresh run of CONFIG (tournament NAME), sampled every EVERY seconds
+sampled() {
+  rm -rf "$scratch/results/$1"
+  "$arena" run "$2" >"$scratch/$1.log" 2>&1 &
   local pid=$!
   printf '%8s %8s %8s %8s\n' seconds games rss_mb games/s
-  sample "$pid" "$scratch/results/run2/games.jsonl" 5
+  sample "$pid" "$scratch/results/$1/games.jsonl" "$3"
   wait "$pid"
 }
 
+run() {
+  local games=${1:-100000}
+  sampled run2 "$(config run2 2 $((games / 2)) "$instant")" 5
+}
+
 rate() {
-  local engines=${1:-200} cmd=${2:-$instant} cfg
-  cfg=$(config rate "$engines" 1 "$cmd")
-  rm -rf "$scratch/results/rate"
-  "$arena" run "$cfg" >"$scratch/rate.log" 2>&1 &
-  local pid=$!
-  printf '%8s %8s %8s %8s\n' seconds games rss_mb games/s
-  sample "$pid" "$scratch/results/rate/games.jsonl" 30
-  wait "$pid"
+  local engines=${1:-200} cmd=${2:-$instant}
+  sampled rate "$(config rate "$engines" 1 "$cmd")" 30
 }
 
 shards() {

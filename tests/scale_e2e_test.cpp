@@ -82,11 +82,48 @@ std::string sprt_config(const fs::path& output, bool swapped = false) {
 // sprt.json of a results folder.
 json::object sprt_json_of(const fs::path& dir) { return json::parse(read_file(dir / "sprt.json")).as_object(); }
 
+// Why Slurm cannot be used here, or "" when a controller answers.
+std::string slurm_unavailable() {
+  for (const char* tool : {"sbatch", "squeue", "scontrol"})
+    if (std::system(("command -v " + std::string(tool) + " >/dev/null 2>&1").c_str()) != 0)
+      return std::string(tool) + " is not installed (as root: tools/slurm-local.sh start)";
+  if (std::system("scontrol ping >/dev/null 2>&1") != 0)
+    return "no Slurm controller answers `scontrol ping` (as root: tools/slurm-local.sh start)";
+  return "";
+}
+
+// Waits until none of `jobs` is pending or running any more.
+bool wait_for_jobs(const std::string& jobs, std::chrono::seconds limit) {
+  const Clock::time_point end = Clock::now() + limit;
+  while (Clock::now() < end) {
+    const std::string cmd = "test -z \"$(squeue -h -j " + jobs + " 2>/dev/null)\"";
+    if (std::system(cmd.c_str()) == 0) return true;
+    std::this_thread::sleep_for(500ms);
+  }
+  return false;
+}
+
 class ScaleE2E : public ::testing::Test {
  protected:
   RunResult arena(std::vector<std::string> args, std::chrono::milliseconds limit = std::chrono::milliseconds(120000)) {
     args.insert(args.begin(), kArena.string());
     return run(args, tmp_.path(), limit);
+  }
+
+  // `arena slurm CONFIG --shards 4 --submit` on one CPU per task, then waits for the array and the
+  // merge job to leave the queue.
+  ::testing::AssertionResult submit_and_wait(const fs::path& config, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"slurm", config.string(), "--shards", "4", "--cpus-per-task", "1", "--submit"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunResult submitted = arena(args);
+    if (submitted.status.code != 0) return ::testing::AssertionFailure() << submitted.summary();
+    std::smatch ids;
+    if (!std::regex_search(submitted.out, ids,
+                           std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
+      return ::testing::AssertionFailure() << "no job ids in: " << submitted.out;
+    if (!wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s))
+      return ::testing::AssertionFailure() << "the jobs did not finish in 4 minutes";
+    return ::testing::AssertionSuccess();
   }
 
   fs::path write_config(const std::string& text, const std::string& file = "t.toml") {
@@ -249,27 +286,6 @@ TEST_F(ScaleE2E, SprtShardsRunTogetherStopTogetherAndTheMergeGatesOnTheDecision)
 
 // ---- a real Slurm
 
-// Why Slurm cannot be used here, or "" when a controller answers.
-std::string slurm_unavailable() {
-  for (const char* tool : {"sbatch", "squeue", "scontrol"})
-    if (std::system(("command -v " + std::string(tool) + " >/dev/null 2>&1").c_str()) != 0)
-      return std::string(tool) + " is not installed (as root: tools/slurm-local.sh start)";
-  if (std::system("scontrol ping >/dev/null 2>&1") != 0)
-    return "no Slurm controller answers `scontrol ping` (as root: tools/slurm-local.sh start)";
-  return "";
-}
-
-// Waits until none of `jobs` is pending or running any more.
-bool wait_for_jobs(const std::string& jobs, std::chrono::seconds limit) {
-  const Clock::time_point end = Clock::now() + limit;
-  while (Clock::now() < end) {
-    const std::string cmd = "test -z \"$(squeue -h -j " + jobs + " 2>/dev/null)\"";
-    if (std::system(cmd.c_str()) == 0) return true;
-    std::this_thread::sleep_for(500ms);
-  }
-  return false;
-}
-
 TEST_F(ScaleE2E, SlurmArrayOfFourShardsAndItsMergeEqualOneRun) {
   if (const std::string why = slurm_unavailable(); !why.empty()) GTEST_SKIP() << "Slurm: " << why;
   const fs::path one = tmp_.path() / "one", split = tmp_.path() / "split";
@@ -278,14 +294,7 @@ TEST_F(ScaleE2E, SlurmArrayOfFourShardsAndItsMergeEqualOneRun) {
   const RunResult whole = arena({"run", config_one.string()});
   ASSERT_EQ(whole.status.code, 0) << whole.summary();
 
-  const RunResult submitted =
-      arena({"slurm", config_split.string(), "--shards", "4", "--cpus-per-task", "1", "--time", "10", "--submit"});
-  ASSERT_EQ(submitted.status.code, 0) << submitted.summary();
-  std::smatch ids;
-  ASSERT_TRUE(
-      std::regex_search(submitted.out, ids, std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
-      << submitted.out;
-  ASSERT_TRUE(wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s)) << "the jobs did not finish in 4 minutes";
+  ASSERT_TRUE(submit_and_wait(config_split, {"--time", "10"}));
   const fs::path results = split / "det";
   const std::string merge_log = read_file(results / "slurm" / "merge.out");
   EXPECT_NE(merge_log.find("merged 24 games from 4 of 4 shards"), std::string::npos) << merge_log;
@@ -299,13 +308,7 @@ TEST_F(ScaleE2E, SlurmSprtArrayOfFourTasksReachesADecision) {
   if (const std::string why = slurm_unavailable(); !why.empty()) GTEST_SKIP() << "Slurm: " << why;
   const fs::path out = tmp_.path() / "out";
   const fs::path config = write_config(sprt_config(out));
-  const RunResult submitted = arena({"slurm", config.string(), "--shards", "4", "--cpus-per-task", "1", "--submit"});
-  ASSERT_EQ(submitted.status.code, 0) << submitted.summary();
-  std::smatch ids;
-  ASSERT_TRUE(
-      std::regex_search(submitted.out, ids, std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
-      << submitted.out;
-  ASSERT_TRUE(wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s)) << "the jobs did not finish in 4 minutes";
+  ASSERT_TRUE(submit_and_wait(config));
   const fs::path results = out / "sp";
   for (int i = 1; i <= 4; ++i) {
     const std::string log = read_file(results / "slurm" / ("shard-" + std::to_string(i) + "-of-4.out"));
