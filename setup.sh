@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake make g++ python3
+packages=(cmake make g++ python3 bubblewrap
   libboost1.81-dev libboost-filesystem1.81-dev libboost-json1.81-dev
   libfmt-dev libtomlplusplus-dev libcli11-dev libgtest-dev libbenchmark-dev)
 

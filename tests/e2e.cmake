@@ -11,3 +11,11 @@ add_dependencies(arena_e2e_test arena kalah-random kalah-greedy kalah-mcts)
 
 kalah_add_test(scale_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/scale_e2e_test.cpp LIBS kalah_rules Boost::json)
 add_dependencies(scale_e2e_test arena kalah-random kalah-greedy kalah-alphabeta kalah-mcts)
+
+# Untrusted engines in the sandbox: one at a time (they look for any process left in the sandbox uids).
+add_executable(sandbox_e2e_test ${CMAKE_CURRENT_SOURCE_DIR}/sandbox_e2e_test.cpp)
+target_link_libraries(sandbox_e2e_test PRIVATE kalah_engine Boost::json GTest::gtest_main Threads::Threads)
+target_compile_definitions(sandbox_e2e_test PRIVATE KALAH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+                                                    KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
+gtest_discover_tests(sandbox_e2e_test DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
+add_dependencies(sandbox_e2e_test arena hostile_engine instant_engine)

@@ -16,6 +16,7 @@
 #include "arena/config/openings.h"
 #include "arena/config/paths.h"
 #include "arena/config/toml_table.h"
+#include "referee/engine/sandbox.h"
 #include "referee/system/executable.h"
 
 namespace kalah::arena {
@@ -165,8 +166,9 @@ class Parser {
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
             {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval", "progress_interval",
-             "seed_engines", "max_plies"});
+             "seed_engines", "max_plies", "sandbox", "keep_sandbox", "memory_mb", "max_file_mb", "max_processes"});
     TournamentConfig& out = c.tournament;
+    read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     auto name = t.string("name");
     if (!name) t.missing("name");
     if (!valid_tournament_name(*name))
@@ -188,6 +190,28 @@ class Parser {
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
+  }
+
+  // sandbox, keep_sandbox and the limits: in [tournament] for every engine, in [[engine]] for one.
+  void read_sandbox_keys(const Table& t, SandboxMode& mode, bool& keep, EngineLimits& limits) const {
+    mode = t.choice<SandboxMode>("sandbox", {{to_string(SandboxMode::None), SandboxMode::None},
+                                             {to_string(SandboxMode::Bwrap), SandboxMode::Bwrap}})
+               .value_or(mode);
+    keep = t.on_off("keep_sandbox").value_or(keep);
+    limits.memory_mb = t.integer("memory_mb", 1, 1'000'000).value_or(limits.memory_mb);
+    limits.max_file_mb = t.integer("max_file_mb", 1, 1'000'000).value_or(limits.max_file_mb);
+    limits.max_processes = static_cast<int>(t.integer("max_processes", 1, 100'000).value_or(limits.max_processes));
+  }
+
+  // A sandbox or limit that this machine cannot enforce is refused here, never run without it.
+  void check_sandbox(const Table& t, const EngineSpec& e) const {
+    auto fail = [&](std::string_view key, const std::string& message) {
+      if (t.has(key)) t.fail_at(key, "engine." + std::string(key) + ": " + message);
+      t.fail_at("name", "engine " + in_quotes(e.name) + " (" + std::string(key) + " from [tournament]): " + message);
+    };
+    if (e.sandbox == SandboxMode::Bwrap)
+      if (std::optional<std::string> problem = sandbox_unavailable()) fail("sandbox", *problem);
+    if (std::optional<std::string> problem = limits_problem(e)) fail("max_processes", *problem);
   }
 
   void read_variant(const toml::table& table, Config& c) const {
@@ -342,7 +366,8 @@ class Parser {
 
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
     Table t(loc_, table, "engine", "[[engine]]",
-            {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr"});
+            {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
+             "memory_mb", "max_file_mb", "max_processes"});
     EngineSpec e;
     auto name = t.string("name");
     if (!name) t.missing("name");
@@ -381,6 +406,13 @@ class Parser {
       e.dir = *found;
     }
 
+    // "{dir}" in an argument is the engine's folder, absolute: how a sandboxed engine (whose working
+    // directory is private) names its own files.
+    const std::string dir_text = e.dir.string();
+    for (std::string& arg : e.args)
+      for (std::size_t at = arg.find("{dir}"); at != std::string::npos; at = arg.find("{dir}", at + dir_text.size()))
+        arg.replace(at, 5, dir_text);
+
     if (const toml::node* options = t.find("options")) read_options(t, *options, e);
 
     // The words are the referee's (to_string), so the config and `referee match` accept the same.
@@ -391,6 +423,14 @@ class Parser {
                                                     {to_string(RestartPolicy::Always), RestartPolicy::Always}})
                     .value_or(RestartPolicy::OnCrash);
     if (auto log = t.string("stderr")) e.stderr_file = absolute_from(work_dir_, *log);
+
+    e.sandbox = c.tournament.sandbox;
+    e.keep_sandbox = c.tournament.keep_sandbox;
+    e.limits = c.tournament.limits;
+    read_sandbox_keys(t, e.sandbox, e.keep_sandbox, e.limits);
+    // In a sandbox the engine sees its `dir` only when one is given: never the whole working directory.
+    if (e.sandbox == SandboxMode::Bwrap && !t.has("dir")) e.dir.clear();
+    check_sandbox(t, e);
 
     name_lines.push_back(static_cast<int>(t.find("name")->source().begin.line));
     c.engines.push_back(std::move(e));

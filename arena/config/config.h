@@ -37,6 +37,10 @@ struct TournamentConfig {
   int progress_interval = 10;                // games between plain progress lines off a terminal; 0 = only at the end
   std::vector<int> seed_engines;             // gauntlet only: indices into Config::engines; empty for round robin
   int max_plies = 1000;                      // a game still running after this many plies is adjudicated
+  // Defaults for every engine (each [[engine]] may override them): docs/SECURITY.md.
+  SandboxMode sandbox = SandboxMode::None;
+  bool keep_sandbox = false;
+  EngineLimits limits;
 
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };

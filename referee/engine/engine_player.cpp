@@ -1,5 +1,7 @@
 #include "referee/engine/engine_player.h"
 
+#include <csignal>
+
 #include <fmt/core.h>
 
 #include "referee/engine/mankalah_player.h"
@@ -66,6 +68,7 @@ void ProcessPlayer::stop() {
   if (spec_.protocol == Protocol::Kep) log('>', "quit");
   process_->shutdown(spec_.quit_grace);
   process_.reset();
+  sandbox_.reset();
   if (comm_log_) std::fflush(comm_log_);
 }
 
@@ -73,6 +76,7 @@ void ProcessPlayer::kill_now() {
   set_kill_switch({});
   if (process_) process_->kill();
   process_.reset();
+  sandbox_.reset();
 }
 
 void ProcessPlayer::forfeited() {
@@ -84,24 +88,29 @@ void ProcessPlayer::forfeited() {
 std::string ProcessPlayer::describe_exit() {
   if (!process_) return "not running";
   const auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
-  return exit ? exit->describe() : "still running";
+  return exit ? engine_exit(spec_.sandbox, *exit).describe() : "still running";
 }
 
 Fault ProcessPlayer::crash_fault(const char* while_doing) {
-  const auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
+  auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
+  if (exit) exit = engine_exit(spec_.sandbox, *exit);
   std::string detail = exit ? exit->describe() : "closed its output but kept running";
+  // The limits that may have ended it: the kernel says so only for the file size (SIGXFSZ).
+  const EngineLimits& l = spec_.limits;
+  if (exit && exit->signaled() && exit->value == SIGXFSZ && l.max_file_mb > 0)
+    detail += fmt::format(": it wrote past its file-size limit (max_file_mb = {})", l.max_file_mb);
+  else if (l.memory_mb > 0 || l.max_processes > 0)
+    detail += fmt::format(" (limits set: memory_mb = {}, max_processes = {})", l.memory_mb, l.max_processes);
   return Fault{Termination::Crash, detail + " " + while_doing};
 }
 
 std::optional<Fault> ProcessPlayer::spawn() {
   stop();
   ++starts_;
-  process::SpawnSpec spawn;
-  spawn.command = spec_.cmd.string();
-  spawn.args = spec_.args;
-  spawn.working_dir = spec_.dir.string();
-  spawn.stderr_log_path = spec_.stderr_file.string();
-  auto spawned = process::EngineProcess::spawn(spawn);
+  Expected<Sandbox> box = Sandbox::prepare(spec_, spec_.stderr_file);
+  if (!box) return Fault{Termination::Startup, box.error()};
+  sandbox_.emplace(std::move(box).value());
+  auto spawned = process::EngineProcess::spawn(sandbox_->spawn());
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return Fault{Termination::Startup, error->message};
   process_ = std::move(std::get<std::unique_ptr<process::EngineProcess>>(spawned));
   set_kill_switch(process_->kill_switch());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "referee/engine/engine_spec.h"
+#include "referee/engine/sandbox.h"
 #include "referee/game/player.h"
 #include "referee/process/engine_process.h"
 
@@ -52,7 +53,8 @@ class ProcessPlayer : public Player {
 
   EngineSpec spec_;
   std::unique_ptr<process::EngineProcess> process_;
-  std::string line_;  // reused read buffer
+  std::optional<Sandbox> sandbox_;  // of the running process; released after it is gone
+  std::string line_;                // reused read buffer
 
  private:
   void set_kill_switch(process::KillSwitch kill_switch);

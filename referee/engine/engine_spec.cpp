@@ -12,4 +12,6 @@ std::optional<Protocol> parse_protocol(std::string_view text) {
 
 const char* to_string(RestartPolicy r) { return r == RestartPolicy::OnCrash ? "on-crash" : "always"; }
 
+const char* to_string(SandboxMode m) { return m == SandboxMode::Bwrap ? "bwrap" : "none"; }
+
 }  // namespace kalah

@@ -29,6 +29,21 @@ struct EngineOption {
   friend bool operator==(const EngineOption&, const EngineOption&) = default;
 };
 
+// Where an engine runs (docs/SECURITY.md).
+enum class SandboxMode {
+  None,   // as the arena's user, seeing what the arena sees: for engines you trust
+  Bwrap,  // in a bubblewrap sandbox: no network, read-only system, private working dir and /tmp
+};
+const char* to_string(SandboxMode m);  // "none", "bwrap"
+
+// Kernel limits on one engine process; 0 = no limit.
+struct EngineLimits {
+  long long memory_mb = 0;    // RLIMIT_DATA
+  long long max_file_mb = 0;  // RLIMIT_FSIZE
+  int max_processes = 0;      // RLIMIT_NPROC under the engine's own uid (the arena must be root)
+  friend bool operator==(const EngineLimits&, const EngineLimits&) = default;
+};
+
 struct EngineSpec {
   std::string name;            // unique among the engines of a tournament or match
   std::string cmd_as_written;  // the command as the operator wrote it
@@ -41,6 +56,9 @@ struct EngineSpec {
   std::filesystem::path stderr_file;          // the engine's stderr is appended here; empty = discarded
   std::filesystem::path comm_log;             // every line exchanged is appended here; empty = none
   std::chrono::milliseconds quit_grace{200};  // after quit, before SIGKILL
+  SandboxMode sandbox = SandboxMode::None;
+  bool keep_sandbox = false;  // keep the sandbox's private working directory after the engine exits
+  EngineLimits limits;
 };
 
 }  // namespace kalah

@@ -5,9 +5,11 @@
 #include "referee/process/engine_process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/close_range.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -72,6 +74,8 @@ std::mutex& spawn_mutex() {
 struct ChildSetup {
   pid_t arena_pid;
   const char* working_dir;  // nullptr: inherit
+  ResourceLimits limits;
+  std::optional<RunAs> run_as;
 
   // In the forked child, before exec: async-signal-safe calls only (the arena has other threads).
   template <typename Launcher>
@@ -86,6 +90,19 @@ struct ChildSetup {
     if (::sigaction(SIGPIPE, &dfl, nullptr) != 0) return last_errno();
     // Own process group: the arena kills the engine and everything it forked with one killpg.
     if (::setpgid(0, 0) != 0) return last_errno();
+    for (const auto& [resource, value] :
+         {std::pair{RLIMIT_DATA, limits.data_bytes}, std::pair{RLIMIT_FSIZE, limits.file_bytes},
+          std::pair{RLIMIT_NPROC, limits.processes}}) {
+      if (value == 0) continue;
+      const struct rlimit limit { static_cast<rlim_t>(value), static_cast<rlim_t>(value) };
+      if (::setrlimit(resource, &limit) != 0) return last_errno();
+    }
+    // Another user before the death signal: a change of credentials clears PR_SET_PDEATHSIG.
+    if (run_as) {
+      if (::setgroups(0, nullptr) != 0) return last_errno();
+      if (::setresgid(run_as->gid, run_as->gid, run_as->gid) != 0) return last_errno();
+      if (::setresuid(run_as->uid, run_as->uid, run_as->uid) != 0) return last_errno();
+    }
     // Die with the arena. Fires when the spawning *thread* exits. The spawning thread is blocked in
     // the launcher until exec, so it cannot exit before this line; the process can, hence the check.
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return last_errno();
@@ -469,7 +486,8 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   {
     std::lock_guard lock(spawn_mutex());
     bp::posix::default_launcher launcher;
-    ChildSetup setup{::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str()};
+    ChildSetup setup{::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(), spec.limits,
+                     spec.run_as};
     bp::process_stdio stdio{in.read_end.get(), out.write_end.get(), child_stderr.get()};
     try {
       // Pitfall 3: the error_code overload only works when given an executor, not the io_context.

@@ -29,12 +29,27 @@ namespace kalah::process {
 using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
+// Kernel limits set in the child before exec (docs/SECURITY.md). 0 leaves a limit as the arena has it.
+struct ResourceLimits {
+  unsigned long long data_bytes = 0;  // RLIMIT_DATA: heap and private mappings (not RLIMIT_AS)
+  unsigned long long file_bytes = 0;  // RLIMIT_FSIZE: a bigger write raises SIGXFSZ
+  unsigned long long processes = 0;   // RLIMIT_NPROC: every process of the child's real uid counts
+};
+
+// Who the child runs as: set (supplementary groups dropped) before exec. Needs the arena to be root.
+struct RunAs {
+  unsigned uid = 0;
+  unsigned gid = 0;
+};
+
 struct SpawnSpec {
   std::string command;                     // a path, or a bare name looked up in PATH; made absolute
   std::vector<std::string> args;           // argv[1..]
   std::string working_dir;                 // empty: inherit the arena's working directory
   std::string stderr_log_path;             // empty: /dev/null; otherwise appended to (created if missing)
   std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
+  ResourceLimits limits;
+  std::optional<RunAs> run_as;  // none: the arena's own user
 };
 
 // An operator-facing reason why the engine could not be started (missing or non-executable file, bad

@@ -1,0 +1,199 @@
+#include "referee/engine/sandbox.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "referee/system/executable.h"
+
+namespace kalah {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_root() { return ::geteuid() == 0; }
+
+// The uids of live sandboxed engines (root only): each engine process gets one no other live engine has.
+class UidPool {
+ public:
+  std::optional<unsigned> take() {
+    std::lock_guard lock(mutex_);
+    for (unsigned i = 0; i < kSandboxUids; ++i) {
+      const unsigned uid = kSandboxFirstUid + (next_ + i) % kSandboxUids;
+      if (used_.insert(uid).second) {
+        next_ = (next_ + i + 1) % kSandboxUids;  // round the range: a freed uid rests before reuse
+        return uid;
+      }
+    }
+    return std::nullopt;
+  }
+  void give_back(unsigned uid) {
+    std::lock_guard lock(mutex_);
+    used_.erase(uid);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<unsigned> used_;
+  unsigned next_ = 0;
+};
+
+UidPool& uids() {
+  static UidPool pool;
+  return pool;
+}
+
+// /bin, /lib ... as the host has them: a link into /usr (merged /usr, Debian 12) or a directory.
+void add_system_dirs(std::vector<std::string>& a) {
+  a.insert(a.end(), {"--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"});
+  for (const char* name : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+    std::error_code ec;
+    if (fs::is_symlink(name, ec)) {
+      a.insert(a.end(), {"--symlink", fs::read_symlink(name, ec).string(), name});
+    } else if (fs::is_directory(name, ec)) {
+      a.insert(a.end(), {"--ro-bind", name, name});
+    }
+  }
+}
+
+bool inside(const fs::path& path, const fs::path& dir) {
+  if (dir.empty()) return false;
+  const fs::path rel = path.lexically_normal().lexically_relative(dir.lexically_normal());
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+}  // namespace
+
+std::optional<std::string> sandbox_unavailable() {
+  static const std::optional<std::string> problem = []() -> std::optional<std::string> {
+    Expected<fs::path> bwrap = system::find_executable("bwrap", system::path_variable(), fs::current_path());
+    if (!bwrap)
+      return "sandbox = \"bwrap\" needs bubblewrap, which is not installed (apt-get install bubblewrap)";
+    // A sandbox like the engines' (as the uid they get), running `true`.
+    process::SpawnSpec probe;
+    probe.command = bwrap->string();
+    probe.args = {"--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--proc", "/proc",
+                  "--dev", "/dev", "--", "true"};
+    std::optional<unsigned> uid;
+    if (is_root()) {
+      uid = uids().take();
+      if (uid) probe.run_as = process::RunAs{*uid, *uid};
+    }
+    auto spawned = process::EngineProcess::spawn(probe);
+    std::optional<std::string> failure;
+    if (auto* error = std::get_if<process::SpawnError>(&spawned)) {
+      failure = error->message;
+    } else {
+      auto& child = std::get<std::unique_ptr<process::EngineProcess>>(spawned);
+      const auto exit = child->wait_for_exit(process::Clock::now() + std::chrono::seconds(10));
+      if (!exit || exit->signaled() || exit->value != 0)
+        failure = exit ? exit->describe() : std::string("did not finish in 10 s");
+    }
+    if (uid) uids().give_back(*uid);
+    if (!failure) return std::nullopt;
+    return fmt::format("sandbox = \"bwrap\": a test sandbox did not start ({}{}); bubblewrap needs user namespaces "
+                       "(a container may forbid them: allow them, or run the arena on the host; "
+                       "check /proc/sys/user/max_user_namespaces > 0)",
+                       failure->substr(0, 200), is_root() ? fmt::format(", as uid {}", kSandboxFirstUid) : "");
+  }();
+  return problem;
+}
+
+process::ExitInfo engine_exit(SandboxMode mode, const process::ExitInfo& exit) {
+  if (mode != SandboxMode::Bwrap || exit.kind != process::ExitInfo::Kind::Exited || exit.value <= 128 ||
+      exit.value > 128 + 64)
+    return exit;
+  process::ExitInfo inner = exit;
+  inner.kind = process::ExitInfo::Kind::Signaled;
+  inner.value = exit.value - 128;
+  return inner;
+}
+
+std::optional<std::string> limits_problem(const EngineSpec& spec) {
+  if (spec.limits.max_processes > 0 && !(spec.sandbox == SandboxMode::Bwrap && is_root()))
+    return "max_processes can only be enforced for a sandboxed engine (sandbox = \"bwrap\") of an arena running as "
+           "root, where each engine gets a uid of its own; otherwise RLIMIT_NPROC would count every process of your "
+           "user. Remove the key, or run the arena as root with the sandbox";
+  return std::nullopt;
+}
+
+Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stderr_file) {
+  Sandbox box;
+  process::SpawnSpec& s = box.spawn_;
+  s.stderr_log_path = stderr_file.string();
+  // A bwrap helper process and the sandbox's init (PID namespace) run under the engine's uid too.
+  constexpr int kSandboxProcesses = 2;
+  s.limits.data_bytes = static_cast<unsigned long long>(spec.limits.memory_mb) << 20;
+  s.limits.file_bytes = static_cast<unsigned long long>(spec.limits.max_file_mb) << 20;
+  if (spec.limits.max_processes > 0)
+    s.limits.processes = static_cast<unsigned long long>(spec.limits.max_processes + kSandboxProcesses);
+  if (spec.sandbox == SandboxMode::None) {
+    s.command = spec.cmd.string();
+    s.args = spec.args;
+    s.working_dir = spec.dir.string();
+    return box;
+  }
+
+  if (auto problem = sandbox_unavailable()) return Error{*problem};
+  static std::atomic<unsigned> counter{0};
+  box.private_dir_ = fs::temp_directory_path() / fmt::format("kalah-sandbox-{}-{}", ::getpid(), counter++);
+  box.keep_ = spec.keep_sandbox;
+  std::error_code ec;
+  fs::remove_all(box.private_dir_, ec);
+  if (::mkdir(box.private_dir_.c_str(), 0700) != 0)
+    return Error{fmt::format("cannot create the sandbox directory {}", box.private_dir_.string())};
+  if (is_root()) {
+    box.uid_ = uids().take();
+    if (!box.uid_) return Error{"no free sandbox uid: more than 2000 sandboxed engines at once"};
+    s.run_as = process::RunAs{*box.uid_, *box.uid_};
+    if (::chown(box.private_dir_.c_str(), *box.uid_, *box.uid_) != 0)
+      return Error{fmt::format("cannot hand {} to uid {}", box.private_dir_.string(), *box.uid_)};
+  }
+  const std::string work = box.private_dir_.string();
+  std::vector<std::string> a = {"--unshare-all", "--die-with-parent", "--new-session", "--clearenv"};
+  add_system_dirs(a);
+  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  // After the private /tmp, so that paths under /tmp stay visible.
+  a.insert(a.end(), {"--bind", work, work});
+  if (!spec.dir.empty()) a.insert(a.end(), {"--ro-bind", spec.dir.string(), spec.dir.string()});
+  if (!inside(spec.cmd, "/usr") && !inside(spec.cmd, spec.dir))
+    a.insert(a.end(), {"--ro-bind", spec.cmd.string(), spec.cmd.string()});
+  a.insert(a.end(), {"--chdir", work, "--setenv", "HOME", work, "--setenv", "TMPDIR", "/tmp", "--setenv", "PATH",
+                     "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--", spec.cmd.string()});
+  a.insert(a.end(), spec.args.begin(), spec.args.end());
+  Expected<fs::path> bwrap = system::find_executable("bwrap", system::path_variable(), fs::current_path());
+  s.command = bwrap ? bwrap->string() : "bwrap";
+  s.args = std::move(a);
+  return box;
+}
+
+Sandbox::Sandbox(Sandbox&& other) noexcept { *this = std::move(other); }
+
+Sandbox& Sandbox::operator=(Sandbox&& other) noexcept {
+  if (this == &other) return *this;
+  release();
+  spawn_ = std::move(other.spawn_);
+  private_dir_ = std::exchange(other.private_dir_, {});
+  keep_ = other.keep_;
+  uid_ = std::exchange(other.uid_, std::nullopt);
+  return *this;
+}
+
+Sandbox::~Sandbox() { release(); }
+
+void Sandbox::release() {
+  if (!private_dir_.empty() && !keep_) {
+    std::error_code ec;
+    fs::remove_all(private_dir_, ec);
+  }
+  private_dir_.clear();
+  if (uid_) uids().give_back(*uid_);
+  uid_.reset();
+}
+
+}  // namespace kalah

@@ -1,0 +1,61 @@
+// Running an untrusted engine (docs/SECURITY.md): the bubblewrap command line around it, a private
+// working directory, its own unprivileged uid when the arena is root, and the kernel limits.
+//
+// Inside the sandbox an engine sees /usr, /etc and the /bin, /lib links read-only, a fresh /proc
+// and /dev, an empty /tmp of its own, its `dir` read-only at its own absolute path, its executable
+// read-only, and a private writable working directory (also $HOME). It has no network (--unshare-all),
+// its own PID namespace, a new session (it cannot reach the arena's terminal) and dies with the arena
+// (--die-with-parent). It sees neither the results folder nor other engines' folders.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/engine/engine_spec.h"
+#include "referee/process/engine_process.h"
+#include "referee/rules/expected.h"
+
+namespace kalah {
+
+// First uid of the range sandboxed engines run under when the arena is root: one uid per live
+// engine process, so that RLIMIT_NPROC counts that engine's processes only.
+inline constexpr unsigned kSandboxFirstUid = 61000;
+inline constexpr unsigned kSandboxUids = 2000;
+
+// Why sandboxed engines cannot run on this machine (bubblewrap missing, user namespaces disabled),
+// with how to fix it; nullopt when a test sandbox starts. Probed once, then remembered.
+std::optional<std::string> sandbox_unavailable();
+
+// Why `limits` cannot be enforced for `spec` here, or nullopt: max_processes needs the arena to run
+// as root (each engine then gets its own uid); without it the limit would count every process of
+// the arena's user.
+std::optional<std::string> limits_problem(const EngineSpec& spec);
+
+// How the engine inside a sandbox ended, from how bubblewrap ended: bwrap exits with 128 + N when
+// the engine was killed by signal N, so a kernel limit's signal (SIGXFSZ) can still be named.
+process::ExitInfo engine_exit(SandboxMode mode, const process::ExitInfo& exit);
+
+// One started sandbox: the spawn to run, and what to clean up when the process is gone.
+class Sandbox {
+ public:
+  // Builds the spawn for `spec` (with its limits); for SandboxMode::None, the plain spawn.
+  static Expected<Sandbox> prepare(const EngineSpec& spec, const std::filesystem::path& stderr_file);
+  Sandbox(Sandbox&&) noexcept;
+  Sandbox& operator=(Sandbox&&) noexcept;
+  ~Sandbox();  // removes the private directory (unless keep_sandbox) and returns the uid
+
+  const process::SpawnSpec& spawn() const { return spawn_; }
+  const std::filesystem::path& private_dir() const { return private_dir_; }
+
+ private:
+  Sandbox() = default;
+  void release();
+  process::SpawnSpec spawn_;
+  std::filesystem::path private_dir_;  // empty without a sandbox
+  bool keep_ = false;
+  std::optional<unsigned> uid_;
+};
+
+}  // namespace kalah

@@ -1,0 +1,119 @@
+// An engine that answers the KEP handshake, then tries one thing an untrusted engine must not be able to do, reports on stderr
+// what happened ("hostile: <attempt>: <result>"), then becomes instant_engine (exec'd from its own
+// folder) and plays normally. The sandbox tests (tests/sandbox_e2e_test.cpp) run it under the
+// arena and check that each attempt fails or ends in the right forfeit.
+//
+//   hostile_engine connect PORT       TCP connect to 127.0.0.1:PORT
+//   hostile_engine write PATH         create PATH and write to it
+//   hostile_engine read PATH          open PATH (a file or a folder) for reading
+//   hostile_engine fork-bomb          fork until it fails; the children sleep
+//   hostile_engine alloc MB           allocate and touch MB megabytes; exits 3 if it cannot
+//   hostile_engine file MB            write MB megabytes into ./big
+//   hostile_engine kill-parent        SIGKILL its parent and every process it may signal
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void report(const std::string& attempt, const std::string& result) {
+  std::fprintf(stderr, "hostile: %s: %s\n", attempt.c_str(), result.c_str());
+  std::fflush(stderr);
+}
+
+std::string outcome(bool ok) { return ok ? "SUCCEEDED" : std::string("failed: ") + std::strerror(errno); }
+
+void attempt(const std::string& what, const char* arg) {
+  if (what == "connect") {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(static_cast<uint16_t>(std::atoi(arg)));
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    report("connect", fd < 0 ? outcome(false) : outcome(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0));
+  } else if (what == "write") {
+    const int fd = ::open(arg, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    report(std::string("write ") + arg, outcome(fd >= 0 && ::write(fd, "pwned\n", 6) == 6));
+  } else if (what == "read") {
+    report(std::string("read ") + arg, outcome(::open(arg, O_RDONLY) >= 0));
+  } else if (what == "fork-bomb") {
+    int children = 0;
+    while (children < 10000) {
+      const pid_t pid = ::fork();
+      if (pid < 0) break;
+      if (pid == 0) {
+        ::pause();
+        ::_exit(0);
+      }
+      ++children;
+    }
+    report("fork-bomb", "stopped after " + std::to_string(children) + " children: " + std::strerror(errno));
+  } else if (what == "alloc") {
+    const std::size_t bytes = static_cast<std::size_t>(std::atoll(arg)) << 20;
+    char* p = static_cast<char*>(std::malloc(bytes));
+    if (p == nullptr) {
+      report("alloc", "failed: " + std::string(std::strerror(errno)));
+      std::exit(3);
+    }
+    for (std::size_t i = 0; i < bytes; i += 4096) p[i] = 1;
+    report("alloc", "SUCCEEDED");
+  } else if (what == "file") {
+    const int fd = ::open("big", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char> block(1 << 20, 'x');
+    long long written = 0;
+    for (int i = 0; fd >= 0 && i < std::atoi(arg); ++i) {
+      if (::write(fd, block.data(), block.size()) != static_cast<ssize_t>(block.size())) break;
+      written += 1;
+    }
+    report("file", "wrote " + std::to_string(written) + " MB: " + std::strerror(errno));
+  } else if (what == "kill-parent") {
+    const pid_t parent = ::getppid();
+    const bool parent_killed = parent > 1 && ::kill(parent, SIGKILL) == 0;
+    report("kill-parent " + std::to_string(parent), outcome(parent_killed));
+    // Everything it may signal except itself (kill(-1) spares the caller).
+    report("kill-all", outcome(::kill(-1, SIGKILL) == 0));
+  } else {
+    report(what, "unknown attempt");
+  }
+}
+
+}  // namespace
+
+// Reads one line from stdin a byte at a time, so that nothing meant for instant_engine is consumed.
+bool read_line(std::string& line) {
+  line.clear();
+  char c = 0;
+  while (true) {
+    if (::read(0, &c, 1) != 1) return false;
+    if (c == '\n') return true;
+    line += c;
+  }
+}
+
+int main(int argc, char** argv) {
+  // The handshake first, so that what follows happens to an engine that has started properly.
+  std::string line;
+  while (true) {
+    if (!read_line(line)) return 0;
+    if (line.rfind("kep", 0) == 0) break;
+  }
+  std::printf("id name hostile\nkepok\n");
+  std::fflush(stdout);
+  if (argc >= 2) attempt(argv[1], argc >= 3 ? argv[2] : "");
+  std::string self = argv[0];
+  const std::string instant = self.substr(0, self.rfind('/') + 1) + "instant_engine";
+  char* args[] = {const_cast<char*>(instant.c_str()), nullptr};
+  ::execv(instant.c_str(), args);
+  report("exec " + instant, outcome(false));
+  return 127;
+}

@@ -1,0 +1,210 @@
+// Untrusted engines end to end (docs/SECURITY.md): tests/engines/hostile_engine tries one forbidden
+// thing inside the bubblewrap sandbox, in a real `arena run` against a plain engine, and reports on
+// its stderr (which the arena captures) what happened. Each attempt must fail or end in the right
+// forfeit, the tournament must finish (exit 0), and no process may be left running. Skipped, with
+// the reason, where bubblewrap cannot start a sandbox (no user namespaces).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "referee/engine/sandbox.h"
+#include "tests/e2e_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace json = boost::json;
+
+const fs::path kEngines = KALAH_BINARY_DIR "/tests/engines";
+
+// The uids of processes still alive in the sandbox uid range.
+std::vector<std::string> sandboxed_processes() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string status = read_file(entry.path() / "status");
+    std::smatch uid;
+    if (!std::regex_search(status, uid, std::regex(R"(\nUid:\s+(\d+))"))) continue;
+    const unsigned long u = std::stoul(uid[1]);
+    if (u >= kSandboxFirstUid && u < kSandboxFirstUid + kSandboxUids)
+      out.push_back(entry.path().filename().string() + " (uid " + uid[1].str() + ")");
+  }
+  return out;
+}
+
+class SandboxE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+    // The sandboxed engine runs as another user: let it through the test's folder to nothing but
+    // what the sandbox binds (the folder itself stays unreadable from inside: it is not bound).
+    ::chmod(tmp_.path().c_str(), 0711);
+    sandbox_dirs_before_ = sandbox_dirs();
+  }
+
+  static std::set<std::string> sandbox_dirs() {
+    std::set<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec))
+      if (e.path().filename().string().starts_with("kalah-sandbox-")) out.insert(e.path().string());
+    return out;
+  }
+
+  struct Played {
+    RunResult run;
+    std::string report;                // what the hostile engine wrote on its stderr
+    std::vector<json::object> games;  // the journal
+  };
+
+  // A round of two games: the hostile engine (sandboxed, with `limits` TOML lines) against a plain one.
+  Played play(const std::vector<std::string>& attempt, const std::string& limits = "") {
+    std::string args;
+    for (const std::string& a : attempt) args += (args.empty() ? "\"" : ", \"") + a + "\"";
+    const std::string n = std::to_string(++plays_);
+    const fs::path err = tmp_.path() / ("hostile" + n + ".err");
+    const std::string config =
+        "[tournament]\nname = \"box\"\noutput = \"" + (tmp_.path() / ("results" + n)).string() +
+        "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 2000\n\n[[engine]]\nname = \"hostile\"\ncmd = \"" +
+        (kEngines / "hostile_engine").string() + "\"\nargs = [" + args + "]\ndir = \"" + kEngines.string() +
+        "\"\nstderr = \"" + err.string() + "\"\nsandbox = \"bwrap\"\n" + limits + "\n[[engine]]\nname = \"plain\"\ncmd = \"" +
+        (kEngines / "instant_engine").string() + "\"\n";
+    write_file(tmp_.path() / "box.toml", config);
+    Played p;
+    p.run = run({kArena.string(), "run", (tmp_.path() / "box.toml").string()}, tmp_.path(), 60s);
+    p.report = read_file(err);
+    for (const std::string& line : read_lines(tmp_.path() / ("results" + n) / "box" / "games.jsonl"))
+      p.games.push_back(json::parse(line).as_object());
+    return p;
+  }
+
+  void expect_contained(const Played& p) {
+    EXPECT_EQ(p.run.status.code, 0) << p.run.summary();
+    EXPECT_EQ(p.games.size(), 2u) << "the tournament went on";
+    for (int i = 0; i < 100 && !sandboxed_processes().empty(); ++i) std::this_thread::sleep_for(20ms);
+    EXPECT_TRUE(sandboxed_processes().empty()) << "left running: " << sandboxed_processes().front();
+    EXPECT_EQ(sandbox_dirs(), sandbox_dirs_before_) << "the private working folders are removed";
+  }
+
+  TempDir tmp_;
+  std::set<std::string> sandbox_dirs_before_;
+  int plays_ = 0;
+};
+
+TEST_F(SandboxE2E, NoNetwork) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_in at{};
+  at.sin_family = AF_INET;
+  at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&at), sizeof at), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t size = sizeof at;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&at), &size);
+  const Played p = play({"connect", std::to_string(ntohs(at.sin_port))});
+  expect_contained(p);
+  // Its own network namespace has only a loopback of its own: nothing answers there.
+  EXPECT_NE(p.report.find("hostile: connect: failed"), std::string::npos) << p.report;
+  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "nobody connected";
+  ::close(listener);
+}
+
+TEST_F(SandboxE2E, NoWritesOutsideItsOwnFolder) {
+  for (const fs::path& target : {fs::path("/root/kalah-pwned"), tmp_.path() / "results2" / "box" / "pwned",
+                                 fs::path("/usr/kalah-pwned"), tmp_.path() / "pwned"}) {
+    const Played p = play({"write", target.string()});
+    expect_contained(p);
+    EXPECT_NE(p.report.find("hostile: write " + target.string() + ": failed"), std::string::npos) << p.report;
+    EXPECT_FALSE(fs::exists(target)) << target;
+  }
+}
+
+TEST_F(SandboxE2E, NoReadingOtherFolders) {
+  write_file(tmp_.path() / "secret.txt", "the other engine's book\n");
+  ::chmod((tmp_.path() / "secret.txt").c_str(), 0644);
+  const Played p = play({"read", (tmp_.path() / "secret.txt").string()});
+  expect_contained(p);
+  EXPECT_NE(p.report.find("secret.txt: failed: No such file or directory"), std::string::npos) << p.report;
+}
+
+TEST_F(SandboxE2E, AForkBombStopsAtItsLimit) {
+  const Played p = play({"fork-bomb"}, "max_processes = 8\n");
+  expect_contained(p);
+  std::smatch n;
+  ASSERT_TRUE(std::regex_search(p.report, n, std::regex(R"(hostile: fork-bomb: stopped after (\d+) children)")))
+      << p.report;
+  EXPECT_LE(std::stoi(n[1]), 16) << "capped at twice the limit";
+}
+
+TEST_F(SandboxE2E, TooMuchMemoryIsACrashNamingTheLimit) {
+  const Played p = play({"alloc", "2048"}, "memory_mb = 256\n");
+  expect_contained(p);
+  EXPECT_NE(p.report.find("hostile: alloc: failed"), std::string::npos) << p.report;
+  int forfeits = 0;
+  for (const json::object& g : p.games) {
+    if (!g.contains("forfeit")) continue;
+    ++forfeits;
+    const json::object& f = g.at("forfeit").as_object();
+    EXPECT_EQ(f.at("engine").as_string(), "hostile");
+    EXPECT_EQ(f.at("reason").as_string(), "crash");
+    EXPECT_NE(std::string(f.at("detail").as_string()).find("memory_mb = 256"), std::string::npos) << f;
+  }
+  EXPECT_EQ(forfeits, 2);
+}
+
+TEST_F(SandboxE2E, ABigFileIsStoppedByTheKernel) {
+  const Played p = play({"file", "1024"}, "max_file_mb = 10\n");
+  expect_contained(p);
+  for (const json::object& g : p.games) {
+    ASSERT_TRUE(g.contains("forfeit")) << g;
+    const std::string detail(g.at("forfeit").as_object().at("detail").as_string());
+    EXPECT_NE(detail.find("SIGXFSZ"), std::string::npos) << detail;
+    EXPECT_NE(detail.find("file-size limit (max_file_mb = 10)"), std::string::npos) << detail;
+  }
+}
+
+TEST_F(SandboxE2E, ItCannotSignalTheArena) {
+  const Played p = play({"kill-parent"});
+  expect_contained(p);
+  EXPECT_EQ(p.report.find("SUCCEEDED"), std::string::npos) << p.report;
+}
+
+TEST_F(SandboxE2E, APythonEngineRunsInside) {
+  const fs::path python_dir = KALAH_SOURCE_DIR "/bots/python";
+  const std::string config = "[tournament]\nname = \"py\"\noutput = \"" + (tmp_.path() / "results").string() +
+                             "\"\nprogress_interval = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\n\n[time]\nmovetime_ms = "
+                             "2000\n\n[[engine]]\nname = \"python\"\ncmd = \"/usr/bin/python3\"\ndir = \"" +
+                             python_dir.string() + "\"\nargs = [\"{dir}/random_bot.py\"]\n\n[[engine]]\nname = "
+                             "\"plain\"\ncmd = \"" + (kEngines / "instant_engine").string() + "\"\n";
+  write_file(tmp_.path() / "py.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp_.path() / "py.toml").string()}, tmp_.path(), 60s);
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const std::vector<std::string> games = read_lines(tmp_.path() / "results" / "py" / "games.jsonl");
+  EXPECT_EQ(games.size(), 2u);
+  for (const std::string& g : games) EXPECT_NE(g.find("\"forfeit\":null"), std::string::npos) << g;
+  for (int i = 0; i < 100 && !sandboxed_processes().empty(); ++i) std::this_thread::sleep_for(20ms);
+  EXPECT_TRUE(sandboxed_processes().empty());
+}
+
+TEST_F(SandboxE2E, ALimitThatCannotBeEnforcedIsRefusedAtLoad) {
+  const std::string config = "[tournament]\nname = \"x\"\n\n[time]\nmovetime_ms = 10\n\n[[engine]]\nname = \"a\"\ncmd "
+                             "= \"" + (kEngines / "instant_engine").string() +
+                             "\"\nmax_processes = 4\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
+                             (kEngines / "instant_engine").string() + "\"\n";
+  write_file(tmp_.path() / "x.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp_.path() / "x.toml").string()}, tmp_.path(), 20s);
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("x.toml:10:17: engine.max_processes: max_processes can only be enforced for a sandboxed engine"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace kalah::e2e
