@@ -19,3 +19,6 @@ target_compile_definitions(sandbox_e2e_test PRIVATE KALAH_SOURCE_DIR="${CMAKE_SO
                                                     KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
 gtest_discover_tests(sandbox_e2e_test DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
 add_dependencies(sandbox_e2e_test arena hostile_engine instant_engine)
+
+kalah_add_test(bad_input_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_test.cpp LIBS kalah_rules)
+add_dependencies(bad_input_test arena referee)

@@ -3,11 +3,11 @@
 // its stderr (which the arena captures) what happened. Each attempt must fail or end in the right
 // forfeit, the tournament must finish (exit 0), and no process may be left running. Skipped, with
 // the reason, where bubblewrap cannot start a sandbox (no user namespaces).
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 
 #include <regex>
 #include <set>
@@ -61,7 +61,7 @@ class SandboxE2E : public ::testing::Test {
 
   struct Played {
     RunResult run;
-    std::string report;                // what the hostile engine wrote on its stderr
+    std::string report;               // what the hostile engine wrote on its stderr
     std::vector<json::object> games;  // the journal
   };
 
@@ -75,8 +75,8 @@ class SandboxE2E : public ::testing::Test {
         "[tournament]\nname = \"box\"\noutput = \"" + (tmp_.path() / ("results" + n)).string() +
         "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 2000\n\n[[engine]]\nname = \"hostile\"\ncmd = \"" +
         (kEngines / "hostile_engine").string() + "\"\nargs = [" + args + "]\ndir = \"" + kEngines.string() +
-        "\"\nstderr = \"" + err.string() + "\"\nsandbox = \"bwrap\"\n" + limits + "\n[[engine]]\nname = \"plain\"\ncmd = \"" +
-        (kEngines / "instant_engine").string() + "\"\n";
+        "\"\nstderr = \"" + err.string() + "\"\nsandbox = \"bwrap\"\n" + limits +
+        "\n[[engine]]\nname = \"plain\"\ncmd = \"" + (kEngines / "instant_engine").string() + "\"\n";
     write_file(tmp_.path() / "box.toml", config);
     Played p;
     p.run = run({kArena.string(), "run", (tmp_.path() / "box.toml").string()}, tmp_.path(), 60s);
@@ -181,8 +181,10 @@ TEST_F(SandboxE2E, APythonEngineRunsInside) {
   const std::string config = "[tournament]\nname = \"py\"\noutput = \"" + (tmp_.path() / "results").string() +
                              "\"\nprogress_interval = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\n\n[time]\nmovetime_ms = "
                              "2000\n\n[[engine]]\nname = \"python\"\ncmd = \"/usr/bin/python3\"\ndir = \"" +
-                             python_dir.string() + "\"\nargs = [\"{dir}/random_bot.py\"]\n\n[[engine]]\nname = "
-                             "\"plain\"\ncmd = \"" + (kEngines / "instant_engine").string() + "\"\n";
+                             python_dir.string() +
+                             "\"\nargs = [\"{dir}/random_bot.py\"]\n\n[[engine]]\nname = "
+                             "\"plain\"\ncmd = \"" +
+                             (kEngines / "instant_engine").string() + "\"\n";
   write_file(tmp_.path() / "py.toml", config);
   const RunResult r = run({kArena.string(), "run", (tmp_.path() / "py.toml").string()}, tmp_.path(), 60s);
   ASSERT_EQ(r.status.code, 0) << r.summary();
@@ -194,10 +196,11 @@ TEST_F(SandboxE2E, APythonEngineRunsInside) {
 }
 
 TEST_F(SandboxE2E, ALimitThatCannotBeEnforcedIsRefusedAtLoad) {
-  const std::string config = "[tournament]\nname = \"x\"\n\n[time]\nmovetime_ms = 10\n\n[[engine]]\nname = \"a\"\ncmd "
-                             "= \"" + (kEngines / "instant_engine").string() +
-                             "\"\nmax_processes = 4\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
-                             (kEngines / "instant_engine").string() + "\"\n";
+  const std::string config =
+      "[tournament]\nname = \"x\"\n\n[time]\nmovetime_ms = 10\n\n[[engine]]\nname = \"a\"\ncmd "
+      "= \"" +
+      (kEngines / "instant_engine").string() + "\"\nmax_processes = 4\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
+      (kEngines / "instant_engine").string() + "\"\n";
   write_file(tmp_.path() / "x.toml", config);
   const RunResult r = run({kArena.string(), "run", (tmp_.path() / "x.toml").string()}, tmp_.path(), 20s);
   EXPECT_EQ(r.status.code, 2) << r.summary();

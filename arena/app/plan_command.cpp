@@ -144,7 +144,7 @@ void add_slurm_command(cli::Commands& commands) {
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--throttle", o->throttle, "At most this many tasks at once (--array=1-N%K)")
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)");
+  cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)")->check(cli::non_empty());
   cmd->add_flag("--submit", o->submit, "Submit the array and the merge job with sbatch and print their job ids");
 }
 

@@ -45,7 +45,7 @@ void add_run_command(cli::Commands& commands) {
       commands.add<RunOptions>("run", "Play a tournament from a TOML config (resumes an unfinished one)", run);
   cmd->add_option("config", o->config, "The tournament's TOML file")->required();
   cmd->add_option("--concurrency", o->concurrency, "Games at once (overrides the config)")->check(CLI::Range(1, 256));
-  cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)");
+  cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)")->check(cli::non_empty());
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
   cmd->add_option("--shard", o->shard,
                   "Play only shard I of N (1-based, e.g. 2/4) into <output>/<name>/shards/I-of-N/; "

@@ -94,7 +94,7 @@ void add_sprt_command(cli::Commands& commands) {
   cmd->add_option("--max-pairs", m.max_pairs, "Stop after this many pairs; 0 = until decided")
       ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--concurrency", m.concurrency, "Games at once")->check(CLI::Range(1, 256));
-  cmd->add_option("--out", m.out, "Output folder (default results)");
+  cmd->add_option("--out", m.out, "Output folder (default results)")->check(cli::non_empty());
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
 }
 

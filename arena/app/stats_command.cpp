@@ -52,7 +52,11 @@ std::vector<double> parse_counts(std::string_view option, std::string_view text,
   std::vector<double> counts;
   for (std::string_view p : parts) {
     std::optional<double> x = parse_number(p);
-    if (!x || *x < 0) throw UsageError(fmt::format("{}: '{}' is not a count (a number >= 0) in '{}'", option, p, text));
+    // Counts of games or pairs: whole numbers, and no more than any run plays.
+    constexpr double kMaxCount = 1e12;
+    if (!x || *x < 0 || *x != std::floor(*x) || *x > kMaxCount)
+      throw UsageError(fmt::format("{}: '{}' is not a count (a whole number from 0 to 10^12) in '{}'", option,
+                                   p.substr(0, 32), text.substr(0, 200)));
     counts.push_back(*x);
   }
   return counts;

@@ -77,15 +77,24 @@ constexpr std::int64_t kOneDayMs = 86'400'000;
 constexpr std::int64_t kOneHourMs = 3'600'000;
 constexpr std::int64_t kBillion = 1'000'000'000;
 
-// The whole file, or why not ("does not exist", "is a directory", "cannot be read").
+// A config is a small text file; anything bigger is a mistake (a log, an image, /dev/zero).
+constexpr std::uintmax_t kMaxConfigBytes = 4 << 20;
+
+// The whole file, or why not ("does not exist", "is a directory", "cannot be read", too big).
 Expected<std::string> read_file(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return Error{"does not exist"};
   if (fs::is_directory(path, ec)) return Error{"is a directory"};
+  if (!fs::is_regular_file(path, ec)) return Error{"is not a regular file (a config is a TOML text file)"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot be read"};
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Read at most one byte more than allowed, whatever the size said: the file may be growing.
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) return Error{"cannot be read"};
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxConfigBytes)
+    return Error{"is larger than " + std::to_string(kMaxConfigBytes >> 20) + " MB, too big for a config file"};
   return text;
 }
 

@@ -15,6 +15,18 @@ CLI::App* Commands::add(const std::string& name, const std::string& description,
 }
 
 int Commands::main(int argc, char** argv) {
+  // A first word that is no option and no command: say so, and what the commands are.
+  std::string names;
+  bool known = false;
+  for (const CLI::App* command : app_.get_subcommands({})) {
+    names += (names.empty() ? "" : ", ") + command->get_name();
+    known = known || (argc > 1 && command->check_name(argv[1]));
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    fmt::print(stderr, "{}: unknown command '{}'; the commands are: {} (see {} --help)\n", app_.get_name(),
+               std::string_view(argv[1]).substr(0, 64), names, app_.get_name());
+    return 2;
+  }
   try {
     app_.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

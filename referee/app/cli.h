@@ -18,6 +18,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// For an option whose empty value would otherwise quietly mean its default (--out ""): refused.
+inline CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); }, "");
+}
+
 class Commands {
  public:
   // `app` holds the subcommands; exactly one must be given.

@@ -72,13 +72,22 @@ bool inside(const fs::path& path, const fs::path& dir) {
 std::optional<std::string> sandbox_unavailable() {
   static const std::optional<std::string> problem = []() -> std::optional<std::string> {
     Expected<fs::path> bwrap = system::find_executable("bwrap", system::path_variable(), fs::current_path());
-    if (!bwrap)
-      return "sandbox = \"bwrap\" needs bubblewrap, which is not installed (apt-get install bubblewrap)";
+    if (!bwrap) return "sandbox = \"bwrap\" needs bubblewrap, which is not installed (apt-get install bubblewrap)";
     // A sandbox like the engines' (as the uid they get), running `true`.
     process::SpawnSpec probe;
     probe.command = bwrap->string();
-    probe.args = {"--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--proc", "/proc",
-                  "--dev", "/dev", "--", "true"};
+    probe.args = {"--unshare-all",
+                  "--die-with-parent",
+                  "--new-session",
+                  "--ro-bind",
+                  "/",
+                  "/",
+                  "--proc",
+                  "/proc",
+                  "--dev",
+                  "/dev",
+                  "--",
+                  "true"};
     std::optional<unsigned> uid;
     if (is_root()) {
       uid = uids().take();
@@ -96,10 +105,11 @@ std::optional<std::string> sandbox_unavailable() {
     }
     if (uid) uids().give_back(*uid);
     if (!failure) return std::nullopt;
-    return fmt::format("sandbox = \"bwrap\": a test sandbox did not start ({}{}); bubblewrap needs user namespaces "
-                       "(a container may forbid them: allow them, or run the arena on the host; "
-                       "check /proc/sys/user/max_user_namespaces > 0)",
-                       failure->substr(0, 200), is_root() ? fmt::format(", as uid {}", kSandboxFirstUid) : "");
+    return fmt::format(
+        "sandbox = \"bwrap\": a test sandbox did not start ({}{}); bubblewrap needs user namespaces "
+        "(a container may forbid them: allow them, or run the arena on the host; "
+        "check /proc/sys/user/max_user_namespaces > 0)",
+        failure->substr(0, 200), is_root() ? fmt::format(", as uid {}", kSandboxFirstUid) : "");
   }();
   return problem;
 }

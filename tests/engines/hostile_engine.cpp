@@ -1,7 +1,7 @@
-// An engine that answers the KEP handshake, then tries one thing an untrusted engine must not be able to do, reports on stderr
-// what happened ("hostile: <attempt>: <result>"), then becomes instant_engine (exec'd from its own
-// folder) and plays normally. The sandbox tests (tests/sandbox_e2e_test.cpp) run it under the
-// arena and check that each attempt fails or ends in the right forfeit.
+// An engine that answers the KEP handshake, then tries one thing an untrusted engine must not be able to do, reports on
+// stderr what happened ("hostile: <attempt>: <result>"), then becomes instant_engine (exec'd from its own folder) and
+// plays normally. The sandbox tests (tests/sandbox_e2e_test.cpp) run it under the arena and check that each attempt
+// fails or ends in the right forfeit.
 //
 //   hostile_engine connect PORT       TCP connect to 127.0.0.1:PORT
 //   hostile_engine write PATH         create PATH and write to it
@@ -10,12 +10,12 @@
 //   hostile_engine alloc MB           allocate and touch MB megabytes; exits 3 if it cannot
 //   hostile_engine file MB            write MB megabytes into ./big
 //   hostile_engine kill-parent        SIGKILL its parent and every process it may signal
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -40,7 +40,8 @@ void attempt(const std::string& what, const char* arg) {
     to.sin_family = AF_INET;
     to.sin_port = htons(static_cast<uint16_t>(std::atoi(arg)));
     to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    report("connect", fd < 0 ? outcome(false) : outcome(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0));
+    report("connect",
+           fd < 0 ? outcome(false) : outcome(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0));
   } else if (what == "write") {
     const int fd = ::open(arg, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     report(std::string("write ") + arg, outcome(fd >= 0 && ::write(fd, "pwned\n", 6) == 6));

@@ -1,0 +1,60 @@
+// Bad input found by review (issue 13, item 5), each once a crash, a hang or a silent default: now an
+// exit code 2 with a message that says what is wrong, through the real executables.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/e2e_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+class BadInput : public ::testing::Test {
+ protected:
+  RunResult run_it(const std::vector<std::string>& argv) { return run(argv, tmp_.path(), 20s); }
+
+  // Exit 2, and `message` on stderr.
+  void expect_refused(const std::vector<std::string>& argv, const std::string& message) {
+    const RunResult r = run_it(argv);
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+
+  TempDir tmp_;
+};
+
+TEST_F(BadInput, ConfigsThatAreNotSmallTextFiles) {
+  // Read whole, /dev/zero never ended; a directory or a 2 GB file are refused before reading.
+  expect_refused({kArena.string(), "run", "/dev/zero"}, "/dev/zero: the config file is not a regular file");
+  expect_refused({kArena.string(), "run", tmp_.path().string()}, "the config file is a directory");
+  const fs::path huge = tmp_.path() / "huge.toml";
+  write_file(huge, "[tournament]\nname = \"x\"\n");
+  fs::resize_file(huge, 2ull << 30);  // sparse: no disk used
+  expect_refused({kArena.string(), "run", huge.string()}, "is larger than 4 MB, too big for a config file");
+}
+
+TEST_F(BadInput, AnEmptyOutputFolderIsNotTheDefault) {
+  const fs::path config = KALAH_SOURCE_DIR "/configs/quick.toml";
+  for (const char* command : {"run", "slurm"}) {
+    std::vector<std::string> argv = {kArena.string(), command, config.string(), "--out", ""};
+    if (std::string(command) != "run") argv.insert(argv.end(), {"--shards", "2"});
+    expect_refused(argv, "--out: must not be empty");
+  }
+}
+
+TEST_F(BadInput, AnUnknownCommandListsTheCommands) {
+  expect_refused({kArena.string(), "frobnicate"},
+                 "arena: unknown command 'frobnicate'; the commands are: run, report, merge, plan, slurm, sprt, stats");
+  expect_refused({kReferee.string(), "frob"}, "referee: unknown command 'frob'; the commands are: perft, replay, match");
+}
+
+TEST_F(BadInput, StatsCountsAreWholeNumbersOfSaneSize) {
+  for (const char* counts : {"1.5,2,3", "-1,2,3", "1e30,2,3", "nan,2,3", "inf,2,3"})
+    expect_refused({kArena.string(), "stats", "--wdl", counts}, "is not a count (a whole number from 0 to 10^12)");
+  const RunResult ok = run_it({kArena.string(), "stats", "--wdl", "10,20,30"});
+  EXPECT_EQ(ok.status.code, 0) << ok.summary();
+}
+
+}  // namespace
+}  // namespace kalah::e2e
