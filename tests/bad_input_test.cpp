@@ -46,7 +46,8 @@ TEST_F(BadInput, AnEmptyOutputFolderIsNotTheDefault) {
 TEST_F(BadInput, AnUnknownCommandListsTheCommands) {
   expect_refused({kArena.string(), "frobnicate"},
                  "arena: unknown command 'frobnicate'; the commands are: run, report, merge, plan, slurm, sprt, stats");
-  expect_refused({kReferee.string(), "frob"}, "referee: unknown command 'frob'; the commands are: perft, replay, match");
+  expect_refused({kReferee.string(), "frob"},
+                 "referee: unknown command 'frob'; the commands are: perft, replay, match");
 }
 
 TEST_F(BadInput, StatsCountsAreWholeNumbersOfSaneSize) {
