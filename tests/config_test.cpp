@@ -87,7 +87,7 @@ const BadCase kBadCases[] = {
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, seed_engines, max_plies, sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, pin, cpus"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie"},
@@ -366,7 +366,9 @@ cmd = "/bin/cat"
                                             .max_plies = 400,
                                             .sandbox = SandboxMode::None,
                                             .keep_sandbox = false,
-                                            .limits = {}}));
+                                            .limits = {},
+                                            .pin = false,
+                                            .cpus = {}}));
 
   Variant v;
   v.pits = 7;

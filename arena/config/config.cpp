@@ -5,6 +5,10 @@
 // splitting the sections into files would scatter that one list of rules.
 #include "arena/config/config.h"
 
+#include <sched.h>
+
+#include <set>
+
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -51,6 +55,72 @@ EngineSpec Config::engine_for_game(int engine, const std::string& game_id) const
   replace_all("{game}", game_id);
   spec.stderr_file = path;
   return spec;
+}
+
+Expected<std::vector<int>> parse_cpu_list(std::string_view text) {
+  std::set<int> cpus;
+  auto number = [](std::string_view digits) -> std::optional<int> {
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return std::nullopt;
+    return std::stoi(std::string(digits));
+  };
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view part = text.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t dash = part.find('-');
+    const std::optional<int> lo = number(part.substr(0, dash));
+    const std::optional<int> hi = dash == std::string_view::npos ? lo : number(part.substr(dash + 1));
+    if (!lo || !hi || *lo > *hi || *hi >= CPU_SETSIZE)
+      return Error{"'" + std::string(text.substr(0, 64)) + "' is not a CPU list such as \"0-3,6\""};
+    for (int c = *lo; c <= *hi; ++c) cpus.insert(c);
+  }
+  if (cpus.empty()) return Error{"the CPU list is empty"};
+  return std::vector<int>(cpus.begin(), cpus.end());
+}
+
+namespace {
+
+std::string cpu_text(const std::vector<int>& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]) + (j > i ? "-" + std::to_string(cpus[j]) : "");
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<std::vector<std::vector<int>>> cpu_slots(const Config& config) {
+  const TournamentConfig& t = config.tournament;
+  if (!t.pin && t.cpus.empty()) return std::vector<std::vector<int>>{};
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (::sched_getaffinity(0, sizeof mine, &mine) != 0) return Error{"cannot read the arena's CPU affinity"};
+  std::vector<int> allowed;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &mine)) allowed.push_back(c);
+  std::vector<int> pool = allowed;
+  if (!t.cpus.empty()) {
+    for (int c : t.cpus)
+      if (!CPU_ISSET(c, &mine))
+        return Error{"tournament.cpus names CPU " + std::to_string(c) + ", which the arena may not use (it may use " +
+                     cpu_text(allowed) + ")"};
+    pool = t.cpus;
+  }
+  const int slots = std::max(1, t.concurrency);
+  if (static_cast<int>(pool.size()) < slots)
+    return Error{"concurrency " + std::to_string(slots) + " needs at least " + std::to_string(slots) +
+                 " CPUs to give each game its own, but only " + std::to_string(pool.size()) + " (" + cpu_text(pool) +
+                 ") are available: lower the concurrency or give more CPUs"};
+  const std::size_t each = pool.size() / static_cast<std::size_t>(slots);
+  std::vector<std::vector<int>> out;
+  for (int i = 0; i < slots; ++i)
+    out.emplace_back(pool.begin() + static_cast<long>(i * each), pool.begin() + static_cast<long>((i + 1) * each));
+  return out;
 }
 
 Expected<Shard> parse_shard(std::string_view text) {
@@ -175,9 +245,16 @@ class Parser {
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
             {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval", "progress_interval",
-             "seed_engines", "max_plies", "sandbox", "keep_sandbox", "memory_mb", "max_file_mb", "max_processes"});
+             "seed_engines", "max_plies", "sandbox", "keep_sandbox", "memory_mb", "max_file_mb", "max_processes", "pin",
+             "cpus"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
+    out.pin = t.on_off("pin").value_or(false);
+    if (auto cpus = t.string("cpus")) {
+      Expected<std::vector<int>> list = parse_cpu_list(*cpus);
+      if (!list) t.fail_at("cpus", "tournament.cpus: " + list.error());
+      out.cpus = *list;
+    }
     auto name = t.string("name");
     if (!name) t.missing("name");
     if (!valid_tournament_name(*name))

@@ -41,6 +41,10 @@ struct TournamentConfig {
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;
   EngineLimits limits;
+  // CPU isolation: each concurrent game slot gets its own CPUs (`pin`, from the CPUs the arena may use,
+  // or from `cpus`); both engines of a game run there. Empty and false: no pinning.
+  bool pin = false;
+  std::vector<int> cpus;
 
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };
@@ -92,6 +96,15 @@ struct Config {
   // The index of the engine with this name, or -1.
   int engine_index(std::string_view name) const;
 };
+
+// The CPUs of each game slot (worker) under `pin`/`cpus`: concurrency disjoint, equal sets taken in
+// order from the CPUs the arena may run on (sched_getaffinity, so a Slurm or taskset cpuset is
+// honoured) or from `cpus`. Empty without pinning. Errors: fewer CPUs than game slots, or `cpus`
+// naming a CPU the arena may not use.
+Expected<std::vector<std::vector<int>>> cpu_slots(const Config& config);
+
+// "0-3,6" -> {0, 1, 2, 3, 6}; an error for anything else.
+Expected<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // Reads and validates a config file. Relative paths inside it (`cmd`, `dir`, `openings.file`) are
 // resolved as documented in docs/CONFIG.md, against the current working directory and the

@@ -17,6 +17,8 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   out.dir = config.journal_dir();
   for (const EngineSpec& e : config.engines) out.engines.push_back(e.name);
 
+  // Pinning that cannot be done is refused before the journal is touched.
+  if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
   rating::StandingsBuilder all(out.engines);
   Expected<journal::Journal> opened =
       journal::Journal::open(out.dir, tournament_meta(config), options.fresh, [&](GameRecord&& record) {

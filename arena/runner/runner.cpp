@@ -32,7 +32,7 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
   return s;
 }
 
-Player& Runner::player(Engines& cache, int engine, int keep, const std::string& game_id) {
+Player& Runner::player(Engines& cache, int engine, int keep, const std::string& game_id, int slot) {
   auto it = cache.find(engine);
   if (it != cache.end()) return *it->second;
   // Keep a worker's engines alive across its games, but not without bound: in
@@ -41,10 +41,12 @@ Player& Runner::player(Engines& cache, int engine, int keep, const std::string& 
   constexpr size_t kMaxEnginesPerWorker = 4;
   for (auto i = cache.begin(); i != cache.end() && cache.size() >= kMaxEnginesPerWorker;)
     i = i->first == keep ? std::next(i) : cache.erase(i);
-  return *cache.emplace(engine, make_player_(config_.engine_for_game(engine, game_id))).first->second;
+  EngineSpec spec = config_.engine_for_game(engine, game_id);
+  if (static_cast<std::size_t>(slot) < slot_cpus_.size()) spec.cpus = slot_cpus_[static_cast<std::size_t>(slot)];
+  return *cache.emplace(engine, make_player_(spec)).first->second;
 }
 
-void Runner::work() {
+void Runner::work(int slot) {
   Engines engines;
   while (!stop_) {
     std::optional<GameSpec> spec;
@@ -53,8 +55,8 @@ void Runner::work() {
       spec = source_.next();
     }
     if (!spec) break;
-    Player& south = player(engines, spec->south, spec->north, spec->id);
-    Player& north = player(engines, spec->north, spec->south, spec->id);
+    Player& south = player(engines, spec->south, spec->north, spec->id, slot);
+    Player& north = player(engines, spec->north, spec->south, spec->id, slot);
     {
       std::lock_guard lock(mutex_);
       if (stop_) break;
@@ -82,7 +84,8 @@ void Runner::work() {
 
 RunResult Runner::run(int concurrency) {
   std::vector<std::thread> workers;
-  for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this] { work(); });
+  if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config_)) slot_cpus_ = std::move(slots).value();
+  for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this, i] { work(i); });
   for (std::thread& t : workers) t.join();
   result_.interrupted = stop_ && result_.error.empty();
   return result_;

@@ -36,6 +36,8 @@ class Runner {
   Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game,
          PlayerFactory make_player = process_players());
 
+  // Worker i runs its games (both engines) on cpu_slots(config)[i] when the config pins; the flow
+  // has checked that the slots can be made.
   RunResult run(int concurrency);
 
   // Safe from another thread (the signal thread): games in flight are
@@ -47,8 +49,8 @@ class Runner {
 
  private:
   using Engines = std::map<int, std::unique_ptr<Player>>;
-  void work();
-  Player& player(Engines& cache, int engine, int keep, const std::string& game_id);
+  void work(int slot);
+  Player& player(Engines& cache, int engine, int keep, const std::string& game_id, int slot);
 
   const Config& config_;
   journal::Journal& journal_;
@@ -59,6 +61,7 @@ class Runner {
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;
+  std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
 };
 
 }  // namespace kalah::arena

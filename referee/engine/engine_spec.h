@@ -59,6 +59,7 @@ struct EngineSpec {
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;  // keep the sandbox's private working directory after the engine exits
   EngineLimits limits;
+  std::vector<int> cpus;  // the CPUs its processes may run on; empty: the arena's (set per game slot by pinning)
 };
 
 }  // namespace kalah

@@ -136,6 +136,7 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   Sandbox box;
   process::SpawnSpec& s = box.spawn_;
   s.stderr_log_path = stderr_file.string();
+  s.cpus = spec.cpus;
   // A bwrap helper process and the sandbox's init (PID namespace) run under the engine's uid too.
   constexpr int kSandboxProcesses = 2;
   s.limits.data_bytes = static_cast<unsigned long long>(spec.limits.memory_mb) << 20;

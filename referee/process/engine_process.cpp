@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/close_range.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -76,6 +77,7 @@ struct ChildSetup {
   const char* working_dir;  // nullptr: inherit
   ResourceLimits limits;
   std::optional<RunAs> run_as;
+  cpu_set_t cpus;  // CPU_COUNT 0: leave the affinity as it is
 
   // In the forked child, before exec: async-signal-safe calls only (the arena has other threads).
   template <typename Launcher>
@@ -97,6 +99,7 @@ struct ChildSetup {
       const struct rlimit limit { static_cast<rlim_t>(value), static_cast<rlim_t>(value) };
       if (::setrlimit(resource, &limit) != 0) return last_errno();
     }
+    if (CPU_COUNT(&cpus) > 0 && ::sched_setaffinity(0, sizeof cpus, &cpus) != 0) return last_errno();
     // Another user before the death signal: a change of credentials clears PR_SET_PDEATHSIG.
     if (run_as) {
       if (::setgroups(0, nullptr) != 0) return last_errno();
@@ -486,8 +489,11 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   {
     std::lock_guard lock(spawn_mutex());
     bp::posix::default_launcher launcher;
-    ChildSetup setup{::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(), spec.limits,
-                     spec.run_as};
+    ChildSetup setup{
+        ::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(), spec.limits, spec.run_as, {}};
+    CPU_ZERO(&setup.cpus);
+    for (int cpu : spec.cpus)
+      if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &setup.cpus);
     bp::process_stdio stdio{in.read_end.get(), out.write_end.get(), child_stderr.get()};
     try {
       // Pitfall 3: the error_code overload only works when given an executor, not the io_context.

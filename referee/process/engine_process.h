@@ -50,6 +50,7 @@ struct SpawnSpec {
   std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
   ResourceLimits limits;
   std::optional<RunAs> run_as;  // none: the arena's own user
+  std::vector<int> cpus;        // sched_setaffinity of the child (inherited by all it starts); empty: the arena's
 };
 
 // An operator-facing reason why the engine could not be started (missing or non-executable file, bad

@@ -10,7 +10,9 @@
 //   hostile_engine alloc MB           allocate and touch MB megabytes; exits 3 if it cannot
 //   hostile_engine file MB            write MB megabytes into ./big
 //   hostile_engine kill-parent        SIGKILL its parent and every process it may signal
+//   hostile_engine affinity           report the CPUs it may run on (for the pinning test)
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -83,6 +85,14 @@ void attempt(const std::string& what, const char* arg) {
     report("kill-parent " + std::to_string(parent), outcome(parent_killed));
     // Everything it may signal except itself (kill(-1) spares the caller).
     report("kill-all", outcome(::kill(-1, SIGKILL) == 0));
+  } else if (what == "affinity") {  // not an attack: where it may run, for the pinning test
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::string cpus;
+    if (::sched_getaffinity(0, sizeof set, &set) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
+    report("affinity", cpus);
   } else {
     report(what, "unknown attempt");
   }

@@ -1,0 +1,85 @@
+// CPU isolation (docs/SECURITY.md): `pin` gives each concurrent game slot its own CPUs, taken from the
+// CPUs the arena may use; both engines of a game run there, and what they start inherits it.
+#include <sched.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arena/config/config.h"
+#include "tests/e2e_util.h"
+
+namespace kalah::arena {
+namespace {
+
+std::vector<int> my_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ::sched_getaffinity(0, sizeof set, &set);
+  std::vector<int> out;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) out.push_back(c);
+  return out;
+}
+
+TEST(Pinning, ParsesCpuLists) {
+  EXPECT_EQ(*parse_cpu_list("0-3,6"), (std::vector<int>{0, 1, 2, 3, 6}));
+  EXPECT_EQ(*parse_cpu_list("5,1,1"), (std::vector<int>{1, 5}));
+  for (const char* bad : {"", "a", "3-1", "1-", "-1", "1,,2", "99999", "0-3;6"})
+    EXPECT_FALSE(parse_cpu_list(bad).ok()) << bad;
+}
+
+TEST(Pinning, SlotsAreDisjointEqualAndFromTheAllowedCpus) {
+  Config c;
+  EXPECT_TRUE(cpu_slots(c)->empty()) << "no pinning unless asked";
+  const std::vector<int> mine = my_cpus();
+  c.tournament.pin = true;
+  c.tournament.concurrency = static_cast<int>(mine.size());
+  const Expected<std::vector<std::vector<int>>> slots = cpu_slots(c);
+  ASSERT_TRUE(slots.ok()) << slots.error();
+  ASSERT_EQ(slots->size(), mine.size());
+  std::set<int> seen;
+  for (const std::vector<int>& slot : *slots) {
+    EXPECT_EQ(slot.size(), 1u);
+    for (int cpu : slot) EXPECT_TRUE(seen.insert(cpu).second) << cpu << " in two slots";
+  }
+  EXPECT_EQ(std::vector<int>(seen.begin(), seen.end()), mine);
+
+  c.tournament.concurrency = static_cast<int>(mine.size()) + 1;
+  ASSERT_FALSE(cpu_slots(c).ok());
+  EXPECT_NE(cpu_slots(c).error().find("needs at least"), std::string::npos) << cpu_slots(c).error();
+  c.tournament.concurrency = 1;
+  c.tournament.cpus = {mine.back() + 1000};
+  ASSERT_FALSE(cpu_slots(c).ok());
+  EXPECT_NE(cpu_slots(c).error().find("which the arena may not use"), std::string::npos);
+}
+
+TEST(Pinning, BothEnginesOfAGameRunOnTheirSlotsCpus) {
+  using namespace e2e;
+  const std::vector<int> mine = my_cpus();
+  if (mine.size() < 2)
+    GTEST_SKIP() << "needs 2 CPUs to give two game slots one each; this machine lets the test use " << mine.size();
+  TempDir tmp;
+  const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
+  std::string config = "[tournament]\nname = \"pin\"\nrounds = 4\nconcurrency = 2\npin = true\noutput = \"" +
+                       (tmp.path() / "results").string() + "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 1000\n";
+  for (const char* name : {"a", "b"})
+    config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + (engines / "hostile_engine").string() +
+              "\"\nargs = [\"affinity\"]\nstderr = \"" + (tmp.path() / "affinity.err").string() + "\"\n";
+  write_file(tmp.path() / "pin.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp.path() / "pin.toml").string()}, tmp.path(), 60s);
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  // Every engine process saw exactly one CPU, and the two slots' CPUs were different ones.
+  std::set<std::string> reported;
+  for (const std::string& line : read_lines(tmp.path() / "affinity.err")) {
+    ASSERT_EQ(line.rfind("hostile: affinity: ", 0), 0u) << line;
+    const std::string cpus = line.substr(19);
+    EXPECT_EQ(cpus.find(','), std::string::npos) << "one CPU per slot, not " << cpus;
+    reported.insert(cpus);
+  }
+  EXPECT_EQ(reported.size(), 2u) << "two slots, two CPUs";
+}
+
+}  // namespace
+}  // namespace kalah::arena
