@@ -253,6 +253,16 @@ TEST_F(ArenaFixture, CtrlCStopsCleanlyWithExitCode130AndTheRunResumes) {
   expect_no_engine_left();
 }
 
+TEST_F(ArenaFixture, SigtermStopsCleanlyWithExitCode143) {
+  const TournamentSetup s = slow_tournament();
+  const path config = write_config(s);
+  const e2e::ExitStatus stopped = interrupt_after_two_games(config, s, SIGTERM);
+  EXPECT_EQ(stopped.code, 143) << "128 + SIGTERM, as a shell reports it; signal " << stopped.signal << "\n"
+                               << e2e::read_file(dir_ / "bg.err");
+  expect_no_engine_left();
+  EXPECT_TRUE(read_journal(journal(s)).torn.empty());
+}
+
 TEST_F(ArenaFixture, ChangedConfigAgainstAnExistingJournalIsRefusedUnlessFresh) {
   TournamentSetup s = three_bots();
   s.rounds = 1;

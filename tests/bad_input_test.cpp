@@ -34,6 +34,25 @@ TEST_F(BadInput, ConfigsThatAreNotSmallTextFiles) {
   expect_refused({kArena.string(), "run", huge.string()}, "is larger than 4 MB, too big for a config file");
 }
 
+TEST_F(BadInput, AnEngineLogThatCannotBeWrittenIsAConfigError) {
+  const std::string head =
+      "[tournament]\nname = \"t\"\n\n[time]\nmovetime_ms = 10\n\n[[engine]]\nname = \"a\"\ncmd = \"" +
+      kRandom.string() + "\"\nstderr = \"";
+  const std::string tail = "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + kRandom.string() + "\"\n";
+  const fs::path config = tmp_.path() / "t.toml";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {(tmp_.path() / "no-such-folder" / "a.err").string(), "does not exist (it is not created)"},
+      {tmp_.path().string(), "is not a regular file"},
+  };
+  for (const auto& [log, message] : cases) {
+    write_file(config, head + log + tail);
+    expect_refused({kArena.string(), "run", config.string()}, "t.toml:10:10: engine.stderr: ");
+    expect_refused({kArena.string(), "run", config.string()}, message);
+  }
+  EXPECT_FALSE(fs::exists(tmp_.path() / "no-such-folder")) << "no mkdir";
+  EXPECT_FALSE(fs::exists(tmp_.path() / "results")) << "refused before any game";
+}
+
 TEST_F(BadInput, AnEmptyOutputFolderIsNotTheDefault) {
   const fs::path config = KALAH_SOURCE_DIR "/configs/quick.toml";
   for (const char* command : {"run", "slurm"}) {

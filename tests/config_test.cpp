@@ -298,6 +298,7 @@ TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
 TEST_F(ConfigTest, FullConfigParsesIntoTheExpectedStruct) {
   write(conf_ / "book" / "main.txt", "# main line openings\n3 6 1\n\n2   # one move\n");
   fs::create_directories(work_ / "run");
+  fs::create_directories(work_ / "logs");  // an engine's stderr folder must exist (it is not created)
   const char* text = R"(# every key once
 [tournament]
 name = "full-1.0"

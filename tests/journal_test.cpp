@@ -636,5 +636,17 @@ TEST_F(ShardedResultsTest, AShardJournalIsNotResumedAsAnotherShard) {
   EXPECT_FALSE(j.ok());
 }
 
+TEST(MetaDifference, AFingerprintOfKeyValueLinesNamesAtMostThreeKeysClipped) {
+  journal::TournamentMeta a, b;
+  a.fingerprint = "kalah-arena-config 1\nrounds=2\nseed=1\nengine.0=name=\"x\" cmd=\"/a\"\nengine.1=y\nengine.2=z\n";
+  b.fingerprint = "kalah-arena-config 1\nrounds=3\nseed=1\nengine.0=name=\"x\" cmd=\"/" + std::string(500, 'b') +
+                  "\"\nengine.1=Y\nengine.2=Z\n";
+  const std::string text = journal::describe_difference(a, b);
+  EXPECT_EQ(text.find("kalah-arena-config"), std::string::npos) << "never both fingerprints: " << text;
+  EXPECT_NE(text.find("engine.0: name=\"x\" cmd=\"/a\" -> name=\"x\" cmd=\"/bbb"), std::string::npos) << text;
+  EXPECT_NE(text.find("...; engine.1: y -> Y; engine.2: z -> Z; and 1 more"), std::string::npos) << text;
+  EXPECT_LT(text.size(), 400u) << text;
+}
+
 }  // namespace
 }  // namespace kalah

@@ -6,6 +6,7 @@
 #include "arena/config/config.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <set>
 
@@ -166,6 +167,21 @@ Expected<std::string> read_file(const fs::path& path) {
   if (text.size() > kMaxConfigBytes)
     return Error{"is larger than " + std::to_string(kMaxConfigBytes >> 20) + " MB, too big for a config file"};
   return text;
+}
+
+// Why the engine's stderr log cannot be appended to, checked at load rather than at the first game.
+// A folder part with a {shard} or {game} placeholder is known only later and is not checked.
+std::optional<std::string> stderr_problem(const fs::path& file) {
+  const fs::path folder = file.parent_path();
+  std::error_code ec;
+  if (file.string().find('{') == std::string::npos && fs::exists(file, ec) && !fs::is_regular_file(file, ec))
+    return file.string() + " is not a regular file";
+  if (folder.string().find('{') != std::string::npos) return std::nullopt;
+  if (!fs::is_directory(folder, ec)) return "the folder " + folder.string() + " does not exist (it is not created)";
+  if (::access(folder.c_str(), W_OK) != 0 && !fs::exists(file, ec))
+    return "the folder " + folder.string() + " is not writable";
+  if (fs::exists(file, ec) && ::access(file.c_str(), W_OK) != 0) return file.string() + " is not writable";
+  return std::nullopt;
 }
 
 bool valid_tournament_name(std::string_view name) {
@@ -508,7 +524,10 @@ class Parser {
     e.restart = t.choice<RestartPolicy>("restart", {{to_string(RestartPolicy::OnCrash), RestartPolicy::OnCrash},
                                                     {to_string(RestartPolicy::Always), RestartPolicy::Always}})
                     .value_or(RestartPolicy::OnCrash);
-    if (auto log = t.string("stderr")) e.stderr_file = absolute_from(work_dir_, *log);
+    if (auto log = t.string("stderr")) {
+      e.stderr_file = absolute_from(work_dir_, *log);
+      if (auto problem = stderr_problem(e.stderr_file)) t.fail_at("stderr", "engine.stderr: " + *problem);
+    }
 
     e.sandbox = c.tournament.sandbox;
     e.keep_sandbox = c.tournament.keep_sandbox;

@@ -45,6 +45,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     std::optional<InterruptWatcher> watcher;
     if (options.watch_signals) watcher.emplace([&] { runner.interrupt(); });
     out.run = runner.run(config.tournament.concurrency);
+    if (watcher) out.interrupt_signal = watcher->signal();
   }
   listener.stopped(out.run);
   out.games = journal.size();

@@ -51,6 +51,7 @@ struct FlowResult {
   std::size_t games = 0;             // games in the journal at the end
   rating::Standings standings;       // of those games
   RunResult run;                     // games played now; interrupted or not
+  int interrupt_signal = 0;          // SIGINT or SIGTERM when a signal interrupted the run
   std::vector<std::string> reports;  // the report files written, by name (none for a shard)
 };
 

@@ -26,6 +26,7 @@ InterruptWatcher::InterruptWatcher(std::function<void()> on_interrupt) : on_inte
       if (sigwait(&set, &sig) != 0) continue;
       if (sig == SIGUSR1) return;
       if (!fired_) {
+        signal_ = sig;
         fired_ = true;
         on_interrupt_();
       }

@@ -15,11 +15,13 @@ class InterruptWatcher {
   explicit InterruptWatcher(std::function<void()> on_interrupt);
   ~InterruptWatcher();  // stops the watcher and restores the signal mask
   bool fired() const { return fired_; }
+  int signal() const { return signal_; }  // the signal that fired it (SIGINT or SIGTERM), or 0
 
  private:
   std::function<void()> on_interrupt_;
   std::thread thread_;
   std::atomic<bool> fired_{false};
+  std::atomic<int> signal_{0};
 };
 
 }  // namespace kalah::arena

@@ -11,9 +11,11 @@
 
 namespace kalah::arena {
 
-// The exit code of a tournament that was played: 0 when it ran to its end, 130 when interrupted
-// (Ctrl-C or SIGTERM; running the same command again resumes it).
+// The exit code of a tournament that was played: 0 when it ran to its end, 128 + the signal when a
+// signal interrupted it, as a shell reports it (130 for Ctrl-C, 143 for SIGTERM; running the same
+// command again resumes it); kInterrupted when it was stopped otherwise.
 inline constexpr int kInterrupted = 130;
+inline int interrupted_exit_code(int signal) { return signal > 0 ? 128 + signal : kInterrupted; }
 
 // The exit codes of an SPRT's merge (`arena report` on its results): the decision as a gate.
 inline constexpr int kSprtH1 = 0;

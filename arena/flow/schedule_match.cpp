@@ -60,7 +60,7 @@ Expected<int> play_schedule(const Config& config, const FlowOptions& options, st
   if (r.run.interrupted) {
     fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
                r.journal.string());
-    return kInterrupted;
+    return interrupted_exit_code(r.interrupt_signal);
   }
   fmt::print(out, "{}\n", report::format_standings_table(r.standings));
   if (config.shard) {

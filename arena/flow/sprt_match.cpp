@@ -176,7 +176,7 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
     if (r.run.interrupted) {
       fmt::print(out, "interrupted after {} pairs (LLR {:.2f}); run the same command again to resume\n", s.pairs,
                  s.sprt.llr);
-      return kInterrupted;
+      return interrupted_exit_code(r.interrupt_signal);
     }
     if (!config.shard) {
       print_result(config, s, r.standings, out);

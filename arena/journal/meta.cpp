@@ -25,6 +25,46 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
+namespace {
+
+// A user's string in a message: at most `limit` characters.
+std::string clip(std::string_view text, std::size_t limit = 80) {
+  return text.size() <= limit ? std::string(text) : std::string(text.substr(0, limit)) + "...";
+}
+
+// The fingerprint is "key=value" lines (arena's fingerprint()): the keys whose lines differ, at most
+// three, each value clipped. An opaque fingerprint is named by its first characters only.
+std::vector<std::string> fingerprint_differences(const std::string& stored, const std::string& wanted) {
+  auto lines = [](const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = std::min(text.find('\n', start), text.size());
+      const std::string line = text.substr(start, end - start);
+      const std::size_t eq = line.find('=');
+      if (eq != std::string::npos) out[line.substr(0, eq)] = line.substr(eq + 1);
+      start = end + 1;
+    }
+    return out;
+  };
+  const std::map<std::string, std::string> a = lines(stored), b = lines(wanted);
+  std::vector<std::string> out;
+  std::size_t differing = 0;
+  std::map<std::string, std::pair<std::string, std::string>> merged;
+  for (const auto& [k, v] : a) merged[k].first = v;
+  for (const auto& [k, v] : b) merged[k].second = v;
+  for (const auto& [key, values] : merged) {
+    if (values.first == values.second) continue;
+    if (++differing <= 3) out.push_back(clip(key, 40) + ": " + clip(values.first) + " -> " + clip(values.second));
+  }
+  if (differing > 3) out.push_back("and " + std::to_string(differing - 3) + " more");
+  if (out.empty())
+    out.push_back("the configuration fingerprint differs (" + clip(stored, 16) + " -> " + clip(wanted, 16) + ")");
+  return out;
+}
+
+}  // namespace
+
 std::string meta_to_text(const TournamentMeta& meta) {
   json::object o;
   o["format"] = kFormat;
@@ -133,7 +173,7 @@ std::string describe_difference(const TournamentMeta& stored, const TournamentMe
   }
   if (parts.empty()) {
     if (stored.fingerprint == wanted.fingerprint) return "nothing differs";
-    return "the configuration fingerprint differs (" + stored.fingerprint + " -> " + wanted.fingerprint + ")";
+    parts = fingerprint_differences(stored.fingerprint, wanted.fingerprint);
   }
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
