@@ -64,6 +64,20 @@ TEST(Protocol, EngineMessagesRoundTrip) {
   }
 }
 
+// Found by fuzz_kep: a depth beyond int was cast and wrapped around into a negative one.
+TEST(Protocol, NumbersBeyondIntAreRefusedOrDroppedNeverWrapped) {
+  EXPECT_FALSE(parse_command("go stime 610 depth 494992992990990").ok());
+  const Expected<Command> ok = parse_command("go depth 2147483647");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(format(*ok), "go depth 2147483647");
+  const EngineMessage m = parse_engine_line("info depth 99999999999 score -99999999999 nodes 7");
+  const Info* info = std::get_if<Info>(&m);
+  ASSERT_NE(info, nullptr);
+  EXPECT_FALSE(info->depth);
+  EXPECT_FALSE(info->score);
+  EXPECT_EQ(info->nodes, 7);
+}
+
 TEST(Protocol, InfoFieldsAreParsed) {
   const Info i = message<Info>("info depth 7 seldepth 9 score 4 nodes 1000 nps 5 time 12 pv 3 swap 2");
   EXPECT_EQ(i.depth, 7);

@@ -1,5 +1,7 @@
 #include "referee/protocol/protocol.h"
 
+#include <limits>
+
 #include <charconv>
 
 #include "referee/rules/words.h"
@@ -72,8 +74,10 @@ Expected<Command> parse_go(const Words& w) {
       clock.ninc = value, has_clock = true;
     else if (key == "movetime")
       go.movetime = value;
-    else if (key == "depth")
+    else if (key == "depth" && value <= std::numeric_limits<int>::max())
       go.depth = static_cast<int>(value);
+    else if (key == "depth")
+      return Error{"go: depth " + std::string(w[i + 1]) + " is out of range"};
     else if (key == "nodes")
       go.nodes = value;
     else
@@ -205,11 +209,11 @@ EngineMessage parse_engine_line(std::string_view raw) {
       }
       long long value = 0;
       if (i + 1 < w.size() && to_number(w[i + 1], value)) {
-        if (key == "depth")
-          info.depth = static_cast<int>(value);
-        else if (key == "score")
-          info.score = static_cast<int>(value);
-        else if (key == "nodes")
+        // An engine's figure that does not fit is dropped, never wrapped around into a wrong one.
+        const bool fits = value >= std::numeric_limits<int>::min() && value <= std::numeric_limits<int>::max();
+        if (key == "depth" || key == "score") {
+          if (fits) (key == "depth" ? info.depth : info.score) = static_cast<int>(value);
+        } else if (key == "nodes")
           info.nodes = value;
         else if (key == "time")
           info.time = value;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Fuzzing (docs/SECURITY.md, "Fuzzing"): builds the libFuzzer targets of tests/fuzz with clang-14
+# (ASan + UBSan + coverage) into build-fuzz/, then runs each for SECONDS (default 1800) or 10 million
+# executions, whichever comes first, starting from tests/fuzz/corpus/<target>/ (new inputs go to
+# build-fuzz/corpus/, the repository's corpus is not changed). Prints executions, executions/s and
+# the verdict per target; exits 1 on any crash, leak or UBSan report (the reproducer is in
+# build-fuzz/artifacts/). CI runs it with 30 seconds per target.
+#
+#   bench/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-1800}
+dir=build-fuzz
+if ! command -v clang++-14 >/dev/null 2>&1 || [ ! -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  apt-get install -y -q --no-install-recommends clang-14 libfuzzer-14-dev >/dev/null
+fi
+CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_FUZZ=ON \
+  -DKALAH_BUILD_TESTS=OFF -DKALAH_BUILD_BENCH=OFF >/dev/null
+cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_config fuzz_journal fuzz_parsers >/dev/null
+mkdir -p "$dir/artifacts"
+status=0
+printf '%-14s %12s %10s %s\n' target executions exec/s verdict
+for target in kep config journal parsers; do
+  mkdir -p "$dir/corpus/$target"
+  log="$dir/fuzz_$target.log"
+  if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$dir/fuzz/fuzz_$target" -max_total_time="$seconds" -runs=10000000 -print_final_stats=1 -rss_limit_mb=4096 \
+    -artifact_prefix="$dir/artifacts/$target-" "$dir/corpus/$target" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+    verdict="ok: 0 crashes, 0 leaks, 0 UBSan reports"
+  else
+    verdict="FAILED (see $log and $dir/artifacts/)"
+    status=1
+  fi
+  runs=$(awk '/stat::number_of_executed_units:/ {print $2}' "$log" | tail -1)
+  rate=$(awk '/stat::average_exec_per_sec:/ {print $2}' "$log" | tail -1)
+  printf '%-14s %12s %10s %s\n' "fuzz_$target" "${runs:-?}" "${rate:-?}" "$verdict"
+done
+exit $status
