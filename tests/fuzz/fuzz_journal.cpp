@@ -14,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!kalah::record_from_json(kalah::to_json_line(*record))) std::abort();
   }
   kalah::journal::SeenIds seen;
-  (void)kalah::journal::scan_games_text(text, "fuzz.jsonl", [](kalah::GameRecord&&) {}, seen);
+  (void)kalah::journal::scan_games_text(
+      text, "fuzz.jsonl", [](kalah::GameRecord&&) {}, seen);
   return 0;
 }
