@@ -214,6 +214,15 @@ TEST_F(MatchFixture, GarbageLineIsAProtocolForfeit) {
   EXPECT_NE(detail.find("hello world"), std::string::npos) << detail;
 }
 
+TEST_F(MatchFixture, AStaleBestmoveIsAProtocolForfeitNotTheAnswerToTheNextGo) {
+  const e2e::RunResult r = match_bad({"--stale-bestmove"});
+  expect_clean_exit(r);
+  const auto g = games();
+  ASSERT_EQ(g.size(), 1u) << r.summary();
+  const std::string detail = expect_forfeit(g, 0, "bad", "protocol");
+  EXPECT_NE(detail.find("bestmove before it was asked (a stale answer): bestmove 1"), std::string::npos) << detail;
+}
+
 TEST_F(MatchFixture, EndlessLineIsAProtocolForfeitWithTheLineCut) {
   // A generous clock: the line limit, not the clock, must end this game.
   const e2e::RunResult r = match_bad({"--endless-line"}, 1, {"--tc", "10+0"});

@@ -185,6 +185,17 @@ Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std:
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   // One write per ply: the position and the go command together.
   const std::string request = kep::format(kep::PositionCmd{moves}) + "\n" + kep::format(go);
+  // What the engine said since its last answer, it said unasked: a bestmove among it would be taken for
+  // the answer to this request (a stale move). Info and blank lines are harmless.
+  for (;;) {
+    if (static_cast<process::Status>(read(SteadyClock::now())) != process::Status::Ok) break;
+    if (std::holds_alternative<kep::BestMove>(kep::parse_engine_line(line_)))
+      return Reply{
+          Fault{Termination::Protocol, "bestmove before it was asked (a stale answer): " + kep::shorten(line_)},
+          {},
+          0,
+          {}};
+  }
   const Deadline start = SteadyClock::now();
   if (!send(request, start + allowed)) return Reply{crash_fault("(on go)"), {}, 0, {}};
   return await_move(start, allowed, [&](Reply& reply) {

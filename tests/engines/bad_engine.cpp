@@ -58,6 +58,7 @@ struct Options {
   bool print_cwd = false;
   bool stderr_flood = false;
   bool crlf = false;
+  bool stale_bestmove = false;  // a bestmove right after readyok, before anyone asked
   std::vector<int> moves{1};
 };
 
@@ -76,7 +77,7 @@ const Flag<bool> kSwitches[] = {
     {"--endless-line", &Options::endless_line}, {"--close-stdout", &Options::close_stdout},
     {"--ignore-sigterm", &Options::ignore_sigterm}, {"--ignore-quit", &Options::ignore_quit},
     {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
-    {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}};
+    {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove}};
 const Flag<int> kNumbers[] = {
     {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms}};
 // clang-format on
@@ -201,6 +202,7 @@ int main(int argc, char** argv) {
       }
     } else if (verb == "isready") {
       say("readyok");
+      if (opt.stale_bestmove) say("bestmove 1");
     } else if (verb == "go") {
       ++gos;
       if (opt.crash_on_go > 0 && gos == opt.crash_on_go) std::abort();
