@@ -69,6 +69,19 @@ TEST_F(BadInput, AnUnknownCommandListsTheCommands) {
                  "referee: unknown command 'frob'; the commands are: perft, replay, match");
 }
 
+TEST_F(BadInput, RefereeMatchNamesFollowTheConfigRules) {
+  const std::string engine = "cmd=" + kRandom.string();
+  for (const char* name : {"name= a", "name=a\"b", "name=back\\slash"})
+    expect_refused({kReferee.string(), "match", "--engine", engine, name, "--engine", engine, "name=b", "--games", "1"},
+                   "is not usable: 1 to 64 characters");
+  expect_refused({kReferee.string(), "match", "--engine", engine, "name=same", "--engine", engine, "name=same"},
+                 "the two engines are both named 'same'");
+}
+
+TEST_F(BadInput, AbsurdPerftDepthsAreRefused) {
+  expect_refused({kReferee.string(), "perft", "--depth", "40"}, "--depth: Value 40 not in range 0 to 24");
+}
+
 TEST_F(BadInput, StatsCountsAreWholeNumbersOfSaneSize) {
   for (const char* counts : {"1.5,2,3", "-1,2,3", "1e30,2,3", "nan,2,3", "inf,2,3"})
     expect_refused({kArena.string(), "stats", "--wdl", counts}, "is not a count (a whole number from 0 to 10^12)");

@@ -200,12 +200,6 @@ bool has_control(std::string_view s) {
 }
 
 // Engine names end up in tables, PGN tags and JSON: keep them plain.
-bool valid_engine_name(std::string_view name) {
-  if (name.empty() || name.size() > 64 || has_control(name)) return false;
-  if (name.front() == ' ' || name.back() == ' ') return false;
-  return name.find_first_of("\"\\") == std::string_view::npos;
-}
-
 class Parser {
  public:
   Parser(std::string path, fs::path base_dir, fs::path work_dir)

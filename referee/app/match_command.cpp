@@ -1,4 +1,5 @@
 // `referee match`: N games between two engines, one JSON line per game.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -38,6 +39,10 @@ struct MatchOptions {
   std::string comm_log;
 };
 
+bool names_given(const std::vector<std::string>& tokens) {
+  return std::any_of(tokens.begin(), tokens.end(), [](const std::string& t) { return t.rfind("name=", 0) == 0; });
+}
+
 EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptions& o) {
   EngineSpec e;
   for (const std::string& token : tokens) {
@@ -65,6 +70,8 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptio
   }
   if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
+  if (!valid_engine_name(e.name))
+    throw UsageError("--engine: name '" + e.name.substr(0, 80) + "' is not usable: " + kEngineNameRule);
   Expected<std::filesystem::path> found =
       system::find_executable(e.cmd_as_written, system::path_variable(), std::filesystem::current_path());
   if (!found) throw UsageError("engine '" + e.name + "': " + found.error());
@@ -103,7 +110,13 @@ int run_match(const MatchOptions& o) {
   if (!variant) throw UsageError("--variant: " + variant.error());
   const TimeControl time = time_control(o);
   EngineSpec configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
-  if (configs[0].name == configs[1].name) configs[1].name += "-2";
+  if (configs[0].name == configs[1].name) {
+    // Two names the user wrote are a mistake, as in a config; a name taken from the command (self-play of one
+    // binary) gets a suffix instead.
+    if (names_given(o.engines[0]) && names_given(o.engines[1]))
+      throw UsageError("the two engines are both named '" + configs[0].name + "'; give each its own name=NAME");
+    configs[names_given(o.engines[1]) ? 0 : 1].name += "-2";
+  }
 
   std::ofstream file;
   if (!o.out.empty()) {

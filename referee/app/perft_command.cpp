@@ -40,7 +40,7 @@ void add_perft_command(cli::Commands& commands) {
   auto [cmd, opts] = commands.add<PerftOptions>(
       "perft", "Count move paths from the start, one line '<depth> <count>' per depth", run_perft);
   cmd->add_option("--variant", opts->variant, "Variant tokens, e.g. \"pits=6 seeds=4 capture=empty\"");
-  cmd->add_option("--depth", opts->depth, "Deepest depth to count")->check(CLI::Range(0, 40));
+  cmd->add_option("--depth", opts->depth, "Deepest depth to count")->check(CLI::Range(0, 24));
   cmd->add_flag("--time", opts->timing, "Also print the time and leaves per second of each depth");
 }
 

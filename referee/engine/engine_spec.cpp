@@ -14,4 +14,11 @@ const char* to_string(RestartPolicy r) { return r == RestartPolicy::OnCrash ? "o
 
 const char* to_string(SandboxMode m) { return m == SandboxMode::Bwrap ? "bwrap" : "none"; }
 
+bool valid_engine_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\') return false;
+  return name.front() != ' ' && name.back() != ' ';
+}
+
 }  // namespace kalah
