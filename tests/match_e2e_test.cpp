@@ -243,6 +243,15 @@ TEST_F(MatchFixture, ClosedStdoutWhileRunningIsACrashForfeit) {
   EXPECT_NE(detail.find("closed its output"), std::string::npos) << detail;
 }
 
+TEST_F(MatchFixture, ClosedStdinWhileRunningIsACrashForfeitThatSaysSo) {
+  const e2e::RunResult r = match_bad({"--close-stdin"});
+  expect_clean_exit(r);
+  const auto g = games();
+  ASSERT_EQ(g.size(), 1u) << r.summary();
+  const std::string detail = expect_forfeit(g, 0, "bad", "crash");
+  EXPECT_NE(detail.find("closed its input (stdin) but kept running"), std::string::npos) << detail;
+}
+
 TEST_F(MatchFixture, EngineIgnoringSigtermIsATimeForfeitAndIsKilled) {
   const e2e::RunResult r = match_bad({"--ignore-sigterm", "--hang-on-go", "1"});
   expect_clean_exit(r);

@@ -522,6 +522,15 @@ std::string read_all(const fs::path& path) {
   return s.str();
 }
 
+// The names of the temporary files (".<name>.tmp-<host>-<pid>-<n>", referee/system/files.h) in `dir`.
+std::vector<std::string> temporaries_in(const fs::path& dir) {
+  std::vector<std::string> found;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir))
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos)
+      found.push_back(entry.path().filename().string());
+  return found;
+}
+
 // Writes the reports of a small tournament. With KALAH_REPORT_EXAMPLES=DIR set,
 // they are also written to DIR (docs/FORMATS.md quotes them).
 TEST(ReportAll, WritesEveryFile) {
@@ -554,10 +563,8 @@ TEST(ReportAll, WritesEveryFile) {
         dir, {.journals = {{dir / "games.jsonl", "example"}}, .engine_names = names, .event = "example", .notes = {}});
     ASSERT_TRUE(written) << written.error();
     EXPECT_EQ(written->games, games.size());
-    for (const char* file : kReportFiles) {
-      EXPECT_TRUE(fs::exists(dir / file)) << file;
-      EXPECT_FALSE(fs::exists(dir / (std::string(file) + ".tmp"))) << file;
-    }
+    for (const char* file : kReportFiles) EXPECT_TRUE(fs::exists(dir / file)) << file;
+    EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
     EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(rating::compute_standings(games, names)));
     EXPECT_EQ(read_all(dir / "games.pgn"), games_pgn(games, "example"));
     if (dir == dirs.front()) fs::remove_all(dir);
@@ -567,6 +574,25 @@ TEST(ReportAll, WritesEveryFile) {
       missing, {.journals = {{missing / "games.jsonl", "x"}}, .engine_names = names, .event = "e", .notes = {}});
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().find("/proc/no-such-dir/x"), std::string::npos) << failed.error();
+}
+
+// A report that fails half-way (here report.html cannot replace a directory of that name) says why and
+// leaves no temporary file behind: neither the one that failed nor those written before it.
+TEST(WriteReports, AFailureLeavesNoTemporaryFileBehind) {
+  const fs::path dir = fs::temp_directory_path() / ("kalah-report-fail-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "report.html" / "occupied");
+  Variant variant;
+  {
+    std::ofstream out(dir / "games.jsonl");
+    for (int n = 1; n <= 4; ++n) out << to_json_line(random_game(n, "a", "b", 7 + n, variant, std::nullopt)) << "\n";
+  }
+  const Expected<ReportSummary> written = write_reports(
+      dir, {.journals = {{dir / "games.jsonl", "t"}}, .engine_names = {"a", "b"}, .event = "t", .notes = {}});
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.error().find("report.html"), std::string::npos) << written.error();
+  EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
+  fs::remove_all(dir);
 }
 
 // ---- merging journals, streamed

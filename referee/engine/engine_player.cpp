@@ -91,10 +91,13 @@ std::string ProcessPlayer::describe_exit() {
   return exit ? engine_exit(spec_.sandbox, *exit).describe() : "still running";
 }
 
-Fault ProcessPlayer::crash_fault(const char* while_doing) {
+Fault ProcessPlayer::crash_fault(const char* while_doing, bool writing) {
   auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
   if (exit) exit = engine_exit(spec_.sandbox, *exit);
-  std::string detail = exit ? exit->describe() : "closed its output but kept running";
+  std::string detail = exit      ? exit->describe()
+                       : writing ? (process_->input_closed() ? "closed its input (stdin) but kept running"
+                                                             : "stopped reading its input (stdin) but kept running")
+                                 : "closed its output (stdout) but kept running";
   // The limits that may have ended it: the kernel says so only for the file size (SIGXFSZ).
   const EngineLimits& l = spec_.limits;
   if (exit && exit->signaled() && exit->value == SIGXFSZ && l.max_file_mb > 0)
@@ -127,7 +130,9 @@ Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowe
     switch (status) {
       case process::Status::Ok: break;
       case process::Status::Timeout:
-        reply.fault = Fault{Termination::Time, "no move within " + ms(allowed)};
+        // An engine that closed its stdin could never have been told to move: not a time forfeit.
+        reply.fault = process_->input_closed() ? crash_fault("(while thinking)", true)
+                                               : Fault{Termination::Time, "no move within " + ms(allowed)};
         return reply;
       case process::Status::TooLong:
         reply.fault = Fault{Termination::Protocol, "line too long: " + kep::shorten(line_)};
@@ -172,10 +177,12 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl&
   }
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
-  if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)");
+  if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)", true);
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
-    if (status == process::Status::Timeout) return Fault{Termination::Protocol, "no readyok within " + ms(ping)};
+    if (status == process::Status::Timeout)
+      return process_->input_closed() ? crash_fault("(waiting for readyok)", true)
+                                      : Fault{Termination::Protocol, "no readyok within " + ms(ping)};
     if (status != process::Status::Ok) return crash_fault("(waiting for readyok)");
     if (std::holds_alternative<kep::ReadyOk>(kep::parse_engine_line(line_))) return std::nullopt;
   }
@@ -197,7 +204,7 @@ Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std:
           {}};
   }
   const Deadline start = SteadyClock::now();
-  if (!send(request, start + allowed)) return Reply{crash_fault("(on go)"), {}, 0, {}};
+  if (!send(request, start + allowed)) return Reply{crash_fault("(on go)", true), {}, 0, {}};
   return await_move(start, allowed, [&](Reply& reply) {
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* best = std::get_if<kep::BestMove>(&m)) {

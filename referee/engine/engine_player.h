@@ -42,8 +42,9 @@ class ProcessPlayer : public Player {
   bool send(const std::string& text, Deadline deadline);
   // Reads one line into line_ (logged when it is a line).
   int read(Deadline deadline);  // a process::Status
-  // A crash fault naming how the engine ended (waits briefly for its exit).
-  Fault crash_fault(const char* while_doing);
+  // A crash fault naming how the engine ended (waits briefly for its exit). `writing`: a write to the
+  // engine failed (rather than a read), so a live engine closed or stopped reading its stdin.
+  Fault crash_fault(const char* while_doing, bool writing = false);
   std::string describe_exit();
   void log(char direction, std::string_view line);
   void kill_now();

@@ -61,7 +61,7 @@ Reply MankalahPlayer::play(const std::vector<Move>& moves, const kep::Go& /*go*/
   request += changes(moves, me_);
   request.pop_back();  // send() ends the last line
   const auto start = SteadyClock::now();
-  if (!send(request, start + allowed)) return Reply{crash_fault("(on move request)"), {}, 0, {}};
+  if (!send(request, start + allowed)) return Reply{crash_fault("(on move request)", true), {}, 0, {}};
   return await_move(start, allowed, [&](Reply& reply) {
     if (line_ == "SWAP") {
       reply.move = Move::swap();

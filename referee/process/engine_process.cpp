@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/close_range.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -561,6 +562,13 @@ ReadResult EngineProcess::read_line(Deadline deadline) {
 }
 
 Status EngineProcess::read_line(Deadline deadline, std::string& line) { return impl_->read_line(deadline, line); }
+
+bool EngineProcess::input_closed() const {
+  if (!impl_->to_engine.is_open()) return true;
+  pollfd p{impl_->to_engine.native_handle(), POLLOUT, 0};
+  // The writing end of a pipe whose reading end is closed everywhere polls as POLLERR.
+  return ::poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
+}
 
 std::optional<ExitInfo> EngineProcess::exit_status() { return impl_->exit_status(); }
 

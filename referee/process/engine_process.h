@@ -139,6 +139,10 @@ class EngineProcess {
   ReadResult read_line(Deadline deadline);
   Status read_line(Deadline deadline, std::string& line);
 
+  // True when nobody reads the engine's stdin any more (it closed it, or it is gone): a write would fail
+  // with EPIPE. Non-blocking.
+  bool input_closed() const;
+
   // Non-blocking: nullopt while the engine runs; once it has exited, how (and it is reaped by then).
   std::optional<ExitInfo> exit_status();
   bool running() { return !exit_status().has_value(); }

@@ -13,6 +13,7 @@
 //   --garbage              answer "hello world" instead of a bestmove
 //   --endless-line         on go, write 'x' forever without a newline
 //   --close-stdout         after the handshake close fd 1, then sleep forever
+//   --close-stdin          after the handshake close fd 0, then sleep forever
 //   --ignore-sigterm       ignore SIGTERM and SIGINT; never quit (neither on quit nor at end of input)
 //   --ignore-quit          ignore quit (but exit 0 at end of input)
 //   --grandchild           fork a child that sleeps forever holding the pipes; on kep report
@@ -51,6 +52,7 @@ struct Options {
   bool garbage = false;
   bool endless_line = false;
   bool close_stdout = false;
+  bool close_stdin = false;
   bool ignore_sigterm = false;
   bool ignore_quit = false;
   bool grandchild = false;
@@ -75,6 +77,7 @@ using Flag = std::pair<std::string_view, T Options::*>;
 const Flag<bool> kSwitches[] = {
     {"--crash-at-start", &Options::crash_at_start}, {"--illegal", &Options::illegal}, {"--garbage", &Options::garbage},
     {"--endless-line", &Options::endless_line}, {"--close-stdout", &Options::close_stdout},
+    {"--close-stdin", &Options::close_stdin},
     {"--ignore-sigterm", &Options::ignore_sigterm}, {"--ignore-quit", &Options::ignore_quit},
     {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
     {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove}};
@@ -198,6 +201,10 @@ int main(int argc, char** argv) {
       write_all(1, reply.data(), reply.size());
       if (opt.close_stdout) {
         ::close(1);
+        sleep_forever();
+      }
+      if (opt.close_stdin) {
+        ::close(0);
         sleep_forever();
       }
     } else if (verb == "isready") {
