@@ -186,6 +186,24 @@ TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNot
   expect_no_engine_left();
 }
 
+TEST_F(ArenaFixture, JournalGamesThatAreNotInTheScheduleAreReportedWithTheirCountAndFirstId) {
+  const TournamentSetup s = three_bots();
+  const path config = write_config(s);
+  ASSERT_EQ(arena({"run", config.string()}).status.code, 0);
+  // Two games pasted in from elsewhere: ids this schedule never makes.
+  std::string line = e2e::read_file(journal(s));
+  line = line.substr(0, line.find('\n') + 1);
+  const std::string id =
+      line.substr(line.find("\"id\":\"") + 6, line.find("\",\"round\"") - line.find("\"id\":\"") - 6);
+  std::ofstream(journal(s), std::ios::app)
+      << std::regex_replace(line, std::regex(id), "pasted-1") << std::regex_replace(line, std::regex(id), "pasted-2");
+  const e2e::RunResult again = arena({"run", config.string()});
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_NE(again.err.find("holds 2 games whose id is not in this tournament's schedule (the first: 'pasted-1')"),
+            std::string::npos)
+      << again.summary();
+}
+
 TEST_F(ArenaFixture, MoreEnginesThanAWorkerKeepsAliveStillCompletes) {
   // Six engines: a worker holds at most four, so it quits some between games;
   // it must never quit the opponent of the game it is starting.

@@ -1,5 +1,8 @@
 // play_schedule: a round robin or gauntlet from its schedule.
 #include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -15,12 +18,28 @@ namespace {
 
 class ScheduleListener : public RunListener {
  public:
-  ScheduleListener(const Config& config, std::FILE* out) : config_(config), out_(out) {}
+  ScheduleListener(const Config& config, std::FILE* out) : config_(config), out_(out) {
+    schedule_ = make_schedule(config_);
+    if (config_.shard) schedule_ = shard_games(schedule_, *config_.shard);
+    for (const GameSpec& g : schedule_) scheduled_ids_.insert(g.id);
+  }
+
+  // A game the schedule does not have (a journal edited or pasted together by hand) still counts in
+  // the standings, as every journaled game does, but never silently: start() reports it.
+  void resumed(const GameRecord& record) override {
+    if (scheduled_ids_.contains(record.id)) return;
+    if (++unscheduled_ == 1) first_unscheduled_ = record.id;
+  }
 
   GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) override {
     all_ = &done;
-    std::vector<GameSpec> schedule = make_schedule(config_);
-    if (config_.shard) schedule = shard_games(schedule, *config_.shard);
+    if (unscheduled_ > 0)
+      fmt::print(stderr,
+                 "arena: warning: {} holds {} game{} whose id is not in this tournament's schedule (the first: "
+                 "'{}'); {} counted in the standings and reports like the others\n",
+                 journal.games_path().string(), unscheduled_, unscheduled_ == 1 ? "" : "s",
+                 first_unscheduled_.substr(0, 80), unscheduled_ == 1 ? "it is" : "they are");
+    const std::vector<GameSpec>& schedule = schedule_;
     std::vector<GameSpec> pending;
     for (const GameSpec& g : schedule)
       if (!journal.is_completed(g.id)) pending.push_back(g);
@@ -45,6 +64,10 @@ class ScheduleListener : public RunListener {
  private:
   const Config& config_;
   std::FILE* out_;
+  std::vector<GameSpec> schedule_;
+  std::unordered_set<std::string> scheduled_ids_;
+  std::size_t unscheduled_ = 0;
+  std::string first_unscheduled_;  // in journal order
   std::optional<Progress> progress_;
   std::optional<ScheduleSource> source_;
   const rating::StandingsBuilder* all_ = nullptr;
