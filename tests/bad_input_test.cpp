@@ -78,6 +78,21 @@ TEST_F(BadInput, RefereeMatchNamesFollowTheConfigRules) {
                  "the two engines are both named 'same'");
 }
 
+// Every command that takes a Fischer clock refuses a base or increment that is not a finite, sane number.
+TEST_F(BadInput, TimeControlsWithNanInfOrOverflowAreRefused) {
+  const std::string engine = "cmd=" + kRandom.string();
+  for (const char* tc : {"nan+0", "inf+0", "5+nan", "5+inf", "1e300+0", "5+1e300", "inf"}) {
+    const std::string expected = std::string("--tc '") + tc + "': expected SECONDS or SECONDS+INCREMENT";
+    expect_refused({kReferee.string(), "match", "--engine", engine, "--engine", engine, "--tc", tc}, expected);
+    expect_refused({kArena.string(), "sprt", "--base", kRandom.string(), "--test", kRandom.string(), "--tc", tc},
+                   expected);
+  }
+  for (const char* tc : {"-5+0", "5+-1", "0+0"})
+    expect_refused({kReferee.string(), "match", "--engine", engine, "--engine", engine, "--tc", tc},
+                   "the base time must be > 0 and at most a day, the increment >= 0 and at most an hour");
+  EXPECT_FALSE(fs::exists(tmp_.path() / "results")) << "refused before any game";
+}
+
 TEST_F(BadInput, AbsurdPerftDepthsAreRefused) {
   expect_refused({kReferee.string(), "perft", "--depth", "40"}, "--depth: Value 40 not in range 0 to 24");
 }

@@ -87,7 +87,7 @@ const BadCase kBadCases[] = {
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, seed_engines, max_plies, sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, pin, cpus"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, pin, cpus"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie"},
@@ -104,7 +104,7 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
      "command = \"/bin/true\"\n",
      "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
-     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes"},
+     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb"},
     {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
      "t.toml:3:10: tournament.rounds must be an integer, not a string"},
     {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",

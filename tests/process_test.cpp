@@ -568,6 +568,74 @@ TEST(Process, StderrFloodDoesNotBlockTheEngine) {
   EXPECT_EQ(expect_line(*engine), "readyok");
 }
 
+// ---- the stderr relay (SpawnSpec::relay_stderr) ---------------------------------------------------------
+
+SpawnSpec relayed(const test::TempDir& dir, std::vector<std::string> args, unsigned long long cap) {
+  SpawnSpec spec;
+  spec.command = "sh";
+  spec.args = std::move(args);
+  spec.stderr_log_path = (dir.path() / "engine.log").string();
+  spec.relay_stderr = true;
+  spec.max_stderr_bytes = cap;
+  return spec;
+}
+
+TEST(Process, RelayedStderrReachesTheLogIncludingTheLastWords) {
+  test::TempDir dir("kalah-process-test");
+  auto engine = spawn_ok(relayed(dir, {"-c", "echo early >&2; echo ready; read x; echo last words >&2; exit 4"}, 0));
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(expect_line(*engine), "ready");
+  ASSERT_TRUE(engine->write_line("go", after(kPatience)));
+  EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::Eof);
+  engine->shutdown(1s);
+  EXPECT_EQ(test::file_text(dir.path() / "engine.log"), "early\nlast words\n");
+}
+
+TEST(Process, RelayedStderrPastItsCapEndsTheReadAndIsCutInTheLog) {
+  test::TempDir dir("kalah-process-test");
+  // 1 MiB to stderr, then a line on stdout that must not be taken for an answer.
+  auto engine = spawn_ok(relayed(dir, {"-c", "head -c 1048576 /dev/zero | tr '\\0' e >&2; echo bestmove 1"}, 1000));
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::OutputLimit);
+  EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::OutputLimit) << "until the budget is reset";
+  engine->kill();
+  const std::string log = test::file_text(dir.path() / "engine.log");
+  EXPECT_EQ(log.substr(0, 1000), std::string(1000, 'e'));
+  EXPECT_EQ(log.substr(1000),
+            "\n[kalah-arena: this engine wrote more than 1000 bytes to stderr in one game; the rest is not kept]\n");
+}
+
+TEST(Process, TheStderrBudgetIsPerGame) {
+  test::TempDir dir("kalah-process-test");
+  // 600 bytes per request: two requests pass a 1000-byte cap, unless the budget is reset between them.
+  auto engine = spawn_ok(relayed(
+      dir, {"-c", "while read x; do head -c 600 /dev/zero | tr '\\0' e >&2; sleep 0.05; echo done; done"}, 1000));
+  ASSERT_TRUE(engine);
+  for (int game = 0; game < 3; ++game) {
+    engine->reset_output_budget();
+    ASSERT_TRUE(engine->write_line("go", after(kPatience)));
+    EXPECT_EQ(expect_line(*engine), "done") << "game " << game;
+  }
+  ASSERT_TRUE(engine->write_line("go", after(kPatience)));  // no reset: 600 + 600 bytes
+  EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::OutputLimit);
+  engine->kill();
+}
+
+TEST(Process, ARelayedLogIsNotCountedAgainstTheEnginesFileLimit) {
+  test::TempDir dir("kalah-process-test");
+  std::ofstream(dir.path() / "engine.log") << std::string(200'000, 'o');
+  SpawnSpec spec = relayed(dir, {"-c", "head -c 100000 /dev/zero | tr '\\0' e >&2; echo alive"}, 0);
+  spec.limits.file_bytes = 50'000;  // the log is four times bigger already
+  auto engine = spawn_ok(spec);
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(expect_line(*engine), "alive");
+  const auto exit = engine->wait_for_exit(after(kPatience));
+  ASSERT_TRUE(exit);
+  EXPECT_TRUE(exit->exited()) << exit->describe();
+  engine->shutdown(1s);
+  EXPECT_EQ(std::filesystem::file_size(dir.path() / "engine.log"), 300'000u);
+}
+
 // ---- spawn errors ------------------------------------------------------------------------------------
 
 std::string spawn_error(const SpawnSpec& spec) {

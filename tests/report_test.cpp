@@ -81,6 +81,8 @@ std::vector<GameRecord> hand_games() {
 
 const std::vector<std::string> kEngines = {"gamma", "beta", "alpha"};  // deliberately not in rank order
 
+std::string fixed_1(double x) { return fmt::format("{:.1f}", x); }
+
 const EngineStanding& find(const Standings& s, const std::string& name) {
   for (const EngineStanding& e : s.engines)
     if (e.name == name) return e;
@@ -268,13 +270,49 @@ TEST(ReportCsv, HeaderAndRowsAreExact) {
   const auto f1 = [](double x) { return fmt::format("{:.1f}", x); };
   const std::string expected =
       "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
-      "forfeit_illegal,forfeit_protocol,forfeit_startup,los_next,diff_next,diff_next_ci95\n" +
-      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,{:.4f},{},{}\n", f1(e(0).elo), f1(e(0).ci95),
+      "forfeit_illegal,forfeit_protocol,forfeit_startup,forfeit_file_size,forfeit_output,los_next,diff_next,"
+      "diff_next_ci95\n" +
+      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,0,0,{:.4f},{},{}\n", f1(e(0).elo), f1(e(0).ci95),
                   *e(0).los_next, f1(*e(0).diff_next), f1(*e(0).diff_next_ci95)) +
-      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,{:.4f},{},{}\n", f1(e(1).elo), f1(e(1).ci95),
+      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,0,0,{:.4f},{},{}\n", f1(e(1).elo), f1(e(1).ci95),
                   *e(1).los_next, f1(*e(1).diff_next), f1(*e(1).diff_next_ci95)) +
-      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,,,\n", f1(e(2).elo), f1(e(2).ci95));
+      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,0,0,,,\n", f1(e(2).elo), f1(e(2).ci95));
   EXPECT_EQ(standings_csv(s), expected);
+}
+
+// The limits of untrusted engines (docs/SECURITY.md) are forfeit reasons of their own: they survive the
+// journal, have their own CSV columns, and the Markdown table shows a reason's column only when it occurs.
+TEST(ReportForfeits, LimitReasonsHaveTheirOwnColumns) {
+  const std::vector<GameRecord> games = {
+      game(1, "alpha", "beta", "0-1", Termination::FileSize,
+           Forfeit{"alpha", Termination::FileSize, "killed by signal 25 (SIGXFSZ): it wrote past its file-size limit"}),
+      game(2, "beta", "alpha", "1-0", Termination::Output,
+           Forfeit{"alpha", Termination::Output, "wrote more than its max_output_kb = 64 KB to stderr in this game"}),
+      game(3, "alpha", "beta", "1-0")};
+  for (const GameRecord& g : games) {
+    const Expected<GameRecord> back = record_from_json(to_json_line(g));
+    ASSERT_TRUE(back) << back.error();
+    EXPECT_EQ(back->termination, g.termination);
+    if (g.forfeit) {
+      EXPECT_EQ(back->forfeit->reason, g.forfeit->reason);
+    }
+  }
+  EXPECT_NE(to_json_line(games[0]).find(R"("reason":"file-size")"), std::string::npos);
+  EXPECT_NE(to_json_line(games[1]).find(R"("reason":"output")"), std::string::npos);
+
+  const Standings s = rating::compute_standings(games, {"alpha", "beta"});
+  const std::string csv = standings_csv(s);
+  EXPECT_NE(csv.find(",forfeit_startup,forfeit_file_size,forfeit_output,"), std::string::npos) << csv;
+  const EngineStanding& alpha = find(s, "alpha");
+  EXPECT_EQ(alpha.forfeits, 2);
+  EXPECT_NE(
+      csv.find(fmt::format("alpha,{},{},3,1.0,33.3,1,0,2,2,0,0,0,0,0,1,1,", fixed_1(alpha.elo), fixed_1(alpha.ci95))),
+      std::string::npos)
+      << csv;
+  const std::string md = standings_markdown(s, "limits", {});
+  EXPECT_NE(md.find("| Engine | Forfeits | file-size | output |\n|:---|---:|---:|---:|\n| alpha | 2 | 1 | 1 |"),
+            std::string::npos)
+      << md;
 }
 
 TEST(ReportCsv, NamesWithCommasAreQuoted) {

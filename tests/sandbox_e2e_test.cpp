@@ -165,9 +165,37 @@ TEST_F(SandboxE2E, ABigFileIsStoppedByTheKernel) {
   for (const json::object& g : p.games) {
     ASSERT_TRUE(g.contains("forfeit")) << g;
     const std::string detail(g.at("forfeit").as_object().at("detail").as_string());
+    EXPECT_EQ(g.at("forfeit").as_object().at("reason").as_string(), "file-size") << g;
     EXPECT_NE(detail.find("SIGXFSZ"), std::string::npos) << detail;
     EXPECT_NE(detail.find("file-size limit (max_file_mb = 10)"), std::string::npos) << detail;
   }
+}
+
+// The engine's stderr log is written by the arena when its own writes are limited: a log already bigger
+// than max_file_mb (earlier games) does not kill it.
+TEST_F(SandboxE2E, TheStderrLogDoesNotCountAgainstTheFileLimit) {
+  write_file(tmp_.path() / "hostile1.err", std::string(3 << 20, 'o'));
+  const Played p = play({"stderr", "2"}, "max_file_mb = 1\n");
+  expect_contained(p);
+  EXPECT_NE(p.report.find("hostile: stderr: wrote 2 MB"), std::string::npos) << p.report.substr(0, 200);
+  for (const json::object& g : p.games) EXPECT_TRUE(g.at("forfeit").is_null()) << g;
+}
+
+// max_output_kb: what the engine writes to stderr in one game, beyond it an `output` forfeit; the log
+// keeps the first max_output_kb and says where it stopped.
+TEST_F(SandboxE2E, StderrPastItsLimitIsAnOutputForfeitAndTheLogStaysSmall) {
+  const Played p = play({"stderr", "50"}, "max_output_kb = 64\n");
+  expect_contained(p);
+  for (const json::object& g : p.games) {
+    ASSERT_TRUE(g.contains("forfeit") && !g.at("forfeit").is_null()) << g;
+    const json::object& f = g.at("forfeit").as_object();
+    EXPECT_EQ(f.at("engine").as_string(), "hostile");
+    EXPECT_EQ(f.at("reason").as_string(), "output") << f;
+    EXPECT_NE(std::string(f.at("detail").as_string()).find("max_output_kb = 64 KB"), std::string::npos) << f;
+  }
+  EXPECT_NE(p.report.find("hostile: stderr: writing 50 MB"), std::string::npos) << p.report.substr(0, 200);
+  EXPECT_NE(p.report.find("more than 65536 bytes to stderr in one game; the rest is not kept"), std::string::npos);
+  EXPECT_LT(p.report.size(), 2u * (64 << 10) + 4096) << "two games, at most 64 KB each";
 }
 
 TEST_F(SandboxE2E, ItCannotSignalTheArena) {

@@ -255,8 +255,8 @@ class Parser {
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
             {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval", "progress_interval",
-             "seed_engines", "max_plies", "sandbox", "keep_sandbox", "memory_mb", "max_file_mb", "max_processes", "pin",
-             "cpus"});
+             "seed_engines", "max_plies", "sandbox", "keep_sandbox", "memory_mb", "max_file_mb", "max_processes",
+             "max_output_kb", "pin", "cpus"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.pin = t.on_off("pin").value_or(false);
@@ -297,6 +297,7 @@ class Parser {
     limits.memory_mb = t.integer("memory_mb", 1, 1'000'000).value_or(limits.memory_mb);
     limits.max_file_mb = t.integer("max_file_mb", 1, 1'000'000).value_or(limits.max_file_mb);
     limits.max_processes = static_cast<int>(t.integer("max_processes", 1, 100'000).value_or(limits.max_processes));
+    limits.max_output_kb = t.integer("max_output_kb", 1, 1'000'000'000).value_or(limits.max_output_kb);
   }
 
   // A sandbox or limit that this machine cannot enforce is refused here, never run without it.
@@ -463,7 +464,7 @@ class Parser {
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
     Table t(loc_, table, "engine", "[[engine]]",
             {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
-             "memory_mb", "max_file_mb", "max_processes"});
+             "memory_mb", "max_file_mb", "max_processes", "max_output_kb"});
     EngineSpec e;
     auto name = t.string("name");
     if (!name) t.missing("name");

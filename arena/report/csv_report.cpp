@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "arena/report/reporters.h"
@@ -6,9 +8,14 @@
 namespace kalah::report {
 
 std::string standings_csv(const Standings& s) {
-  std::string out =
-      "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
-      "forfeit_illegal,forfeit_protocol,forfeit_startup,los_next,diff_next,diff_next_ci95\n";
+  std::string out = "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits";
+  // forfeit_time, forfeit_crash, ..., forfeit_file_size: one column per reason, in kForfeitReasons order.
+  for (Termination reason : kForfeitReasons) {
+    std::string column = std::string(",forfeit_") + to_string(reason);
+    std::replace(column.begin(), column.end(), '-', '_');
+    out += column;
+  }
+  out += ",los_next,diff_next,diff_next_ci95\n";
   for (const EngineStanding& e : s.engines) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name), fixed(e.elo, 1), fixed(e.ci95, 1),
                        e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits);

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "arena/report/reporters.h"
@@ -34,16 +37,22 @@ void crosstable(std::string& out, const Standings& s) {
   }
 }
 
+// One column per reason that some engine forfeited by (the JSON and CSV reports list them all).
 void forfeits_table(std::string& out, const Standings& s) {
+  std::vector<std::size_t> shown;
+  for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
+    if (std::any_of(s.engines.begin(), s.engines.end(),
+                    [r](const EngineStanding& e) { return e.forfeits_by_reason[r] > 0; }))
+      shown.push_back(r);
   out += "| Engine | Forfeits |";
-  for (Termination reason : kForfeitReasons) out += std::string(" ") + to_string(reason) + " |";
+  for (std::size_t r : shown) out += std::string(" ") + to_string(kForfeitReasons[r]) + " |";
   out += "\n|:---|---:|";
-  for (std::size_t r = 0; r < kForfeitReasons.size(); ++r) out += "---:|";
+  for (std::size_t i = 0; i < shown.size(); ++i) out += "---:|";
   out += "\n";
   for (const EngineStanding& e : s.engines) {
     if (e.forfeits == 0) continue;
     out += "| " + markdown_escape(e.name) + " | " + std::to_string(e.forfeits) + " |";
-    for (int count : e.forfeits_by_reason) out += " " + std::to_string(count) + " |";
+    for (std::size_t r : shown) out += " " + std::to_string(e.forfeits_by_reason[r]) + " |";
     out += "\n";
   }
 }

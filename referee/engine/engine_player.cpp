@@ -91,18 +91,24 @@ std::string ProcessPlayer::describe_exit() {
   return exit ? engine_exit(spec_.sandbox, *exit).describe() : "still running";
 }
 
+Fault ProcessPlayer::output_fault(const char* while_doing) {
+  return Fault{Termination::Output, fmt::format("wrote more than its max_output_kb = {} KB to stderr in this game {}",
+                                                spec_.limits.max_output_kb, while_doing)};
+}
+
 Fault ProcessPlayer::crash_fault(const char* while_doing, bool writing) {
   auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
   if (exit) exit = engine_exit(spec_.sandbox, *exit);
+  const EngineLimits& l = spec_.limits;
+  if (exit && exit->signaled() && exit->value == SIGXFSZ)
+    return Fault{Termination::FileSize, fmt::format("{}: it wrote past its file-size limit (max_file_mb = {}) {}",
+                                                    exit->describe(), l.max_file_mb, while_doing)};
   std::string detail = exit      ? exit->describe()
                        : writing ? (process_->input_closed() ? "closed its input (stdin) but kept running"
                                                              : "stopped reading its input (stdin) but kept running")
                                  : "closed its output (stdout) but kept running";
-  // The limits that may have ended it: the kernel says so only for the file size (SIGXFSZ).
-  const EngineLimits& l = spec_.limits;
-  if (exit && exit->signaled() && exit->value == SIGXFSZ && l.max_file_mb > 0)
-    detail += fmt::format(": it wrote past its file-size limit (max_file_mb = {})", l.max_file_mb);
-  else if (l.memory_mb > 0 || l.max_processes > 0)
+  // The limits that may have ended it, which the kernel does not name (a failed allocation or fork).
+  if (l.memory_mb > 0 || l.max_processes > 0)
     detail += fmt::format(" (limits set: memory_mb = {}, max_processes = {})", l.memory_mb, l.max_processes);
   return Fault{Termination::Crash, detail + " " + while_doing};
 }
@@ -139,6 +145,7 @@ Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowe
         return reply;
       case process::Status::Eof:
       case process::Status::Error: reply.fault = crash_fault("(while thinking)"); return reply;
+      case process::Status::OutputLimit: reply.fault = output_fault("(while thinking)"); return reply;
     }
     if (parse(reply)) return reply;
   }
@@ -157,6 +164,10 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout) return fail("no kepok within " + ms(startup));
+    if (status == process::Status::OutputLimit) {
+      kill_now();
+      return output_fault("(before kepok)");
+    }
     if (status != process::Status::Ok)
       return fail(std::string(process::to_string(status)) + " before kepok: " + describe_exit());
     kep::EngineMessage m = kep::parse_engine_line(line_);
@@ -174,6 +185,8 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl&
   if (process_ && (spec_.restart == RestartPolicy::Always || !process_->running())) stop();
   if (!process_) {
     if (std::optional<Fault> f = start(std::chrono::milliseconds(time.startup_ms))) return f;
+  } else {
+    process_->reset_output_budget();  // max_output_kb is per game; a new process counts its start-up too
   }
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
@@ -183,6 +196,7 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl&
     if (status == process::Status::Timeout)
       return process_->input_closed() ? crash_fault("(waiting for readyok)", true)
                                       : Fault{Termination::Protocol, "no readyok within " + ms(ping)};
+    if (status == process::Status::OutputLimit) return output_fault("(waiting for readyok)");
     if (status != process::Status::Ok) return crash_fault("(waiting for readyok)");
     if (std::holds_alternative<kep::ReadyOk>(kep::parse_engine_line(line_))) return std::nullopt;
   }

@@ -45,6 +45,8 @@ class ProcessPlayer : public Player {
   // A crash fault naming how the engine ended (waits briefly for its exit). `writing`: a write to the
   // engine failed (rather than a read), so a live engine closed or stopped reading its stdin.
   Fault crash_fault(const char* while_doing, bool writing = false);
+  // An `output` fault: the engine wrote more than max_output_kb to its stderr in this game.
+  Fault output_fault(const char* while_doing);
   std::string describe_exit();
   void log(char direction, std::string_view line);
   void kill_now();

@@ -38,9 +38,10 @@ const char* to_string(SandboxMode m);  // "none", "bwrap"
 
 // Kernel limits on one engine process; 0 = no limit.
 struct EngineLimits {
-  long long memory_mb = 0;    // RLIMIT_DATA
-  long long max_file_mb = 0;  // RLIMIT_FSIZE
-  int max_processes = 0;      // RLIMIT_NPROC under the engine's own uid (the arena must be root)
+  long long memory_mb = 0;      // RLIMIT_DATA
+  long long max_file_mb = 0;    // RLIMIT_FSIZE
+  int max_processes = 0;        // RLIMIT_NPROC under the engine's own uid (the arena must be root)
+  long long max_output_kb = 0;  // stderr kept per game (the arena relays it); more is an `output` forfeit
   friend bool operator==(const EngineLimits&, const EngineLimits&) = default;
 };
 

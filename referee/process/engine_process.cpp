@@ -154,6 +154,7 @@ struct EngineProcess::Impl {
   asio::readable_pipe from_engine{ioc};  // the engine's stdout
   asio::posix::stream_descriptor pidfd{ioc};
   asio::steady_timer timer{ioc};
+  asio::readable_pipe from_stderr{ioc};  // the engine's stderr, when relayed (SpawnSpec::relay_stderr)
 
   pid_t pid = -1;
   std::size_t max_line;
@@ -162,6 +163,13 @@ struct EngineProcess::Impl {
   bool skipping = false;  // discarding the rest of a TooLong line
   bool eof = false;
   std::optional<ExitInfo> exit;  // set exactly when the leader has been reaped
+
+  // The stderr relay: a read stays armed on from_stderr and copies into the log, up to the cap.
+  detail::UniqueFd stderr_log;
+  unsigned long long stderr_cap = 0;    // 0: no cap
+  unsigned long long stderr_bytes = 0;  // since the start or the last reset_output_budget()
+  bool stderr_over = false;             // stderr_bytes passed the cap; what follows is discarded
+  std::array<char, 4096> stderr_chunk{};
 
   // Completion state of the operations started by one call; written by their handlers.
   bool io_done = false;
@@ -206,6 +214,56 @@ struct EngineProcess::Impl {
       timer.cancel(ignored);
       step();
     }
+  }
+
+  // ---- the stderr relay ------------------------------------------------------------------------------
+
+  void relay_stderr() {
+    from_stderr.async_read_some(asio::buffer(stderr_chunk), [this](const error_code& ec, std::size_t n) {
+      copy_stderr(stderr_chunk.data(), n);
+      if (!ec) relay_stderr();
+    });
+  }
+
+  void copy_stderr(const char* data, std::size_t n) {
+    if (n == 0 || stderr_over) return;
+    std::size_t keep = n;
+    if (stderr_cap > 0 && stderr_bytes + n > stderr_cap) {
+      keep = static_cast<std::size_t>(stderr_cap - stderr_bytes);
+      stderr_over = true;
+    }
+    stderr_bytes += n;
+    write_log(data, keep);
+    if (stderr_over) {
+      const std::string mark = fmt::format(
+          "\n[kalah-arena: this engine wrote more than {} bytes to stderr in one game; the rest is not kept]\n",
+          stderr_cap);
+      write_log(mark.data(), mark.size());
+    }
+  }
+
+  // A log that cannot be written (a full disk) loses the engine's diagnostics, never the game.
+  void write_log(const char* data, std::size_t n) {
+    while (n > 0 && stderr_log.get() >= 0) {
+      const ssize_t w = ::write(stderr_log.get(), data, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return;
+      data += w;
+      n -= static_cast<std::size_t>(w);
+    }
+  }
+
+  // What is left in the pipe once the engine is gone (its last words), without waiting, then close it.
+  void drain_stderr() {
+    if (!from_stderr.is_open()) return;
+    for (int i = 0; i < 64; ++i) {
+      const ssize_t n = ::read(from_stderr.native_handle(), stderr_chunk.data(), stderr_chunk.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      copy_stderr(stderr_chunk.data(), static_cast<std::size_t>(n));
+    }
+    error_code ignored;
+    from_stderr.close(ignored);
   }
 
   // ---- exit handling -------------------------------------------------------------------------------
@@ -291,6 +349,7 @@ struct EngineProcess::Impl {
     error_code ignored;
     to_engine.close(ignored);
     from_engine.close(ignored);
+    drain_stderr();
   }
 
   void shutdown(std::chrono::milliseconds grace) {
@@ -364,7 +423,7 @@ struct EngineProcess::Impl {
 
   // ---- reading -------------------------------------------------------------------------------------
 
-  enum class Fill { Data, Full, Timeout, Eof, Error };
+  enum class Fill { Data, Full, Timeout, Eof, Error, OutputLimit };
 
   // Waits until the buffer holds a '\n', is full, the pipe ends, or the deadline passes. Bytes read
   // before a timeout stay in the buffer (the read_until operation keeps the string's size exact).
@@ -376,8 +435,9 @@ struct EngineProcess::Impl {
                              io_done = true;
                            });
     start_timer(deadline);
-    run_until([this] { return io_done || timer_done; });
+    run_until([this] { return io_done || timer_done || stderr_over; });
     settle(from_engine);
+    if (stderr_over) return Fill::OutputLimit;
     if (!io_ec) return Fill::Data;
     if (io_ec == asio::error::not_found) return Fill::Full;
     if (io_ec == asio::error::eof) return Fill::Eof;
@@ -401,6 +461,7 @@ struct EngineProcess::Impl {
   Status read_line(Deadline deadline, std::string& line) {
     line.clear();
     for (bool first = true;; first = false) {
+      if (stderr_over) return Status::OutputLimit;
       if (skipping) {
         const auto nl = buffer.find('\n');
         if (nl == std::string::npos) {
@@ -436,6 +497,7 @@ struct EngineProcess::Impl {
         case Fill::Timeout: return Status::Timeout;
         case Fill::Eof: eof = true; break;
         case Fill::Error: return Status::Error;
+        case Fill::OutputLimit: return Status::OutputLimit;
       }
     }
   }
@@ -464,6 +526,12 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   // Every descriptor is close-on-exec from birth; the child gets its ends through dup2 onto 0, 1, 2.
   auto err_target = detail::open_stderr_target(spec.stderr_log_path);
   if (auto* err = std::get_if<SpawnError>(&err_target)) return std::move(*err);
+  std::optional<detail::Pipe> relay;  // the child writes its stderr into it, the log is ours
+  if (spec.relay_stderr) {
+    auto stderr_pipe = detail::make_pipe();
+    if (auto* err = std::get_if<SpawnError>(&stderr_pipe)) return std::move(*err);
+    relay = std::move(std::get<detail::Pipe>(stderr_pipe));
+  }
   auto stdin_pipe = detail::make_pipe();
   if (auto* err = std::get_if<SpawnError>(&stdin_pipe)) return std::move(*err);
   auto stdout_pipe = detail::make_pipe();
@@ -495,7 +563,8 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
     CPU_ZERO(&setup.cpus);
     for (int cpu : spec.cpus)
       if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &setup.cpus);
-    bp::process_stdio stdio{in.read_end.get(), out.write_end.get(), child_stderr.get()};
+    bp::process_stdio stdio{in.read_end.get(), out.write_end.get(),
+                            relay ? relay->write_end.get() : child_stderr.get()};
     try {
       // Pitfall 3: the error_code overload only works when given an executor, not the io_context.
       auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args, stdio, setup);
@@ -517,6 +586,11 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   // The child's ends now live in the child only.
   in.read_end.reset();
   out.write_end.reset();
+  if (relay) {
+    relay->write_end.reset();
+    impl->stderr_log = std::move(child_stderr);
+    impl->stderr_cap = spec.max_stderr_bytes;
+  }
   child_stderr.reset();
 
   // Our own pidfd for the exit watch. Safe: the child is not reaped, so its pid cannot have been reused.
@@ -534,11 +608,18 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   if (!ec) out.read_end.release();
   if (!ec) impl->pidfd.assign(pidfd.get(), ec);
   if (!ec) pidfd.release();
+  if (!ec && relay) {
+    // Non-blocking, so that drain_stderr() never waits.
+    ::fcntl(relay->read_end.get(), F_SETFL, ::fcntl(relay->read_end.get(), F_GETFL) | O_NONBLOCK);
+    impl->from_stderr.assign(relay->read_end.get(), ec);
+    if (!ec) relay->read_end.release();
+  }
   if (ec) {
     impl->kill();
     return failure("", ec.message(), ec.value());
   }
   impl->arm_exit_watch();
+  if (impl->from_stderr.is_open()) impl->relay_stderr();
   return std::unique_ptr<EngineProcess>(new EngineProcess(std::move(impl)));
 }
 #pragma GCC diagnostic pop
@@ -562,6 +643,11 @@ ReadResult EngineProcess::read_line(Deadline deadline) {
 }
 
 Status EngineProcess::read_line(Deadline deadline, std::string& line) { return impl_->read_line(deadline, line); }
+
+void EngineProcess::reset_output_budget() {
+  impl_->stderr_bytes = 0;
+  impl_->stderr_over = false;
+}
 
 bool EngineProcess::input_closed() const {
   if (!impl_->to_engine.is_open()) return true;

@@ -43,10 +43,16 @@ struct RunAs {
 };
 
 struct SpawnSpec {
-  std::string command;                     // a path, or a bare name looked up in PATH; made absolute
-  std::vector<std::string> args;           // argv[1..]
-  std::string working_dir;                 // empty: inherit the arena's working directory
-  std::string stderr_log_path;             // empty: /dev/null; otherwise appended to (created if missing)
+  std::string command;            // a path, or a bare name looked up in PATH; made absolute
+  std::vector<std::string> args;  // argv[1..]
+  std::string working_dir;        // empty: inherit the arena's working directory
+  std::string stderr_log_path;    // empty: /dev/null; otherwise appended to (created if missing)
+  // Relay: the child's stderr is a pipe that this module copies into the log, so the child's own file
+  // limit (RLIMIT_FSIZE) does not count the log, and the copy can be capped (max_stderr_bytes, 0: none).
+  // Without it the child writes the log itself. The relay is read whenever the arena waits on the
+  // engine; while it does not, an engine that fills the pipe (64 KiB) waits in its write.
+  bool relay_stderr = false;
+  unsigned long long max_stderr_bytes = 0;
   std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
   ResourceLimits limits;
   std::optional<RunAs> run_as;  // none: the arena's own user
@@ -61,13 +67,14 @@ struct SpawnError {
 };
 
 enum class Status {
-  Ok,       // `line` holds one line, without its '\n' (and without a trailing '\r')
-  Timeout,  // the deadline passed before a full line arrived; partial data is kept for the next read
-  Eof,      // the engine closed its stdout; `line` holds an unterminated last fragment, if any
-  TooLong,  // the line exceeded max_line_bytes; `line` holds its first 256 bytes, the rest is skipped
-  Error,    // an I/O error, or the process was already shut down
+  Ok,           // `line` holds one line, without its '\n' (and without a trailing '\r')
+  Timeout,      // the deadline passed before a full line arrived; partial data is kept for the next read
+  Eof,          // the engine closed its stdout; `line` holds an unterminated last fragment, if any
+  TooLong,      // the line exceeded max_line_bytes; `line` holds its first 256 bytes, the rest is skipped
+  Error,        // an I/O error, or the process was already shut down
+  OutputLimit,  // the relayed stderr passed max_stderr_bytes (since the start or reset_output_budget())
 };
-const char* to_string(Status s);  // "ok", "timeout", "eof", "too-long", "error"
+const char* to_string(Status s);  // "ok", "timeout", "eof", "too-long", "error", "output-limit"
 
 struct ReadResult {
   Status status = Status::Error;
@@ -138,6 +145,9 @@ class EngineProcess {
   // it waits on the pipe and a timer. The second form reuses `line`'s storage (no allocation per line).
   ReadResult read_line(Deadline deadline);
   Status read_line(Deadline deadline, std::string& line);
+
+  // Starts a new stderr budget (a new game): the bytes relayed so far no longer count.
+  void reset_output_budget();
 
   // True when nobody reads the engine's stdin any more (it closed it, or it is gone): a write would fail
   // with EPIPE. Non-blocking.

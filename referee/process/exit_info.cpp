@@ -17,6 +17,7 @@ const char* to_string(Status s) {
     case Status::Eof: return "eof";
     case Status::TooLong: return "too-long";
     case Status::Error: return "error";
+    case Status::OutputLimit: return "output-limit";
   }
   return "?";
 }

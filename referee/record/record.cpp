@@ -7,8 +7,8 @@ namespace kalah {
 namespace {
 
 // Index = the enum's value; the words are the journal's `termination` values.
-constexpr std::array<const char*, 8> kTerminationNames = {
-    "normal", "majority", "adjudicated", "time", "crash", "illegal", "protocol", "startup",
+constexpr std::array<const char*, kTerminations> kTerminationNames = {
+    "normal", "majority", "adjudicated", "time", "crash", "illegal", "protocol", "startup", "file-size", "output",
 };
 
 }  // namespace

@@ -20,14 +20,17 @@ enum class Termination {
   Illegal,
   Protocol,
   Startup,
+  FileSize,  // killed by SIGXFSZ: it wrote past its max_file_mb (RLIMIT_FSIZE)
+  Output,    // wrote more than max_output_kb to its stderr in one game
 };
-inline constexpr int kTerminations = 8;
+inline constexpr int kTerminations = 10;
 const char* to_string(Termination t);  // "normal", "majority", ...
 std::optional<Termination> parse_termination(std::string_view text);
 
 // The terminations that are an engine's forfeit, in the order reports list them.
-inline constexpr std::array<Termination, 5> kForfeitReasons = {
-    Termination::Time, Termination::Crash, Termination::Illegal, Termination::Protocol, Termination::Startup};
+inline constexpr std::array<Termination, 7> kForfeitReasons = {
+    Termination::Time,    Termination::Crash,    Termination::Illegal, Termination::Protocol,
+    Termination::Startup, Termination::FileSize, Termination::Output};
 constexpr bool is_forfeit(Termination t) { return t >= Termination::Time; }
 
 struct Forfeit {

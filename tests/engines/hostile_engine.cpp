@@ -10,6 +10,7 @@
 //   hostile_engine alloc MB           allocate and touch MB megabytes; exits 3 if it cannot
 //   hostile_engine file MB            write MB megabytes into ./big
 //   hostile_engine kill-parent        SIGKILL its parent and every process it may signal
+//   hostile_engine stderr MB          write MB megabytes to stderr (to fill the organiser's disk through the log)
 //   hostile_engine affinity           report the CPUs it may run on (for the pinning test)
 #include <fcntl.h>
 #include <sched.h>
@@ -79,6 +80,15 @@ void attempt(const std::string& what, const char* arg) {
       written += 1;
     }
     report("file", "wrote " + std::to_string(written) + " MB: " + std::strerror(errno));
+  } else if (what == "stderr") {
+    report("stderr", "writing " + std::string(arg) + " MB");
+    const std::string block(1 << 20, 'e');
+    long long written = 0;
+    for (int i = 0; i < std::atoi(arg); ++i) {
+      if (::write(2, block.data(), block.size()) != static_cast<ssize_t>(block.size())) break;
+      written += 1;
+    }
+    report("stderr", "wrote " + std::to_string(written) + " MB");
   } else if (what == "kill-parent") {
     const pid_t parent = ::getppid();
     const bool parent_killed = parent > 1 && ::kill(parent, SIGKILL) == 0;
