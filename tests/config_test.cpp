@@ -87,7 +87,7 @@ const BadCase kBadCases[] = {
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, seed_engines, max_plies, sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, pin, cpus"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie"},
@@ -368,6 +368,7 @@ cmd = "/bin/cat"
                                             .sandbox = SandboxMode::None,
                                             .keep_sandbox = false,
                                             .limits = {},
+                                            .restart = RestartPolicy::OnCrash,
                                             .pin = false,
                                             .cpus = {}}));
 
@@ -419,6 +420,34 @@ TEST_F(ConfigTest, SwitchesAcceptOnOffStrings) {
   ASSERT_TRUE(result.ok()) << result.error();
   EXPECT_TRUE(result->variant.majority);
   EXPECT_FALSE(result->variant.pie);
+}
+
+// restart and the limits in [tournament] are every engine's defaults; an [[engine]] key overrides them.
+TEST_F(ConfigTest, TournamentRestartAndLimitsAreEveryEnginesDefaults) {
+  auto result = parse(R"([tournament]
+name = "t"
+restart = "always"
+max_output_kb = 64
+max_file_mb = 5
+[time]
+base_ms = 1000
+[[engine]]
+name = "a"
+cmd = "/bin/true"
+[[engine]]
+name = "b"
+cmd = "/bin/true"
+restart = "on-crash"
+max_output_kb = 8
+)");
+  ASSERT_TRUE(result.ok()) << result.error();
+  const Config& c = *result;
+  EXPECT_EQ(c.engines[0].restart, RestartPolicy::Always);
+  EXPECT_EQ(c.engines[0].limits.max_output_kb, 64);
+  EXPECT_EQ(c.engines[0].limits.max_file_mb, 5);
+  EXPECT_EQ(c.engines[1].restart, RestartPolicy::OnCrash);
+  EXPECT_EQ(c.engines[1].limits.max_output_kb, 8);
+  EXPECT_EQ(c.engines[1].limits.max_file_mb, 5);
 }
 
 TEST_F(ConfigTest, GauntletSeedDefaultsToTheFirstEngine) {

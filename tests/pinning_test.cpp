@@ -3,7 +3,9 @@
 #include <sched.h>
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,46 @@ TEST(Pinning, BothEnginesOfAGameRunOnTheirSlotsCpus) {
     reported.insert(cpus);
   }
   EXPECT_EQ(reported.size(), 2u) << "two slots, two CPUs";
+}
+
+// A hog next to normal games (RUN_SERIAL: nothing else may load the machine). With pin = true the hog's
+// sixteen spinning processes share only its own slot's CPU (and end with its game: restart = "always"),
+// so the games it does not play in have no time forfeit. The tolerance is the clock itself: every answer
+// within movetime_ms + margin_ms (40 + 50 ms). Measured on 2 CPUs: pinned, the slowest answer in those
+// games took 39–42 ms; the same run unpinned had 2 time forfeits there (docs/SECURITY.md).
+TEST(Pinning, ABusyLoopHurtsOnlyItsOwnGame) {
+  using namespace e2e;
+  const std::vector<int> mine = my_cpus();
+  if (mine.size() < 2)
+    GTEST_SKIP() << "needs 2 CPUs to give two game slots one each; this machine lets the test use " << mine.size();
+  TempDir tmp;
+  const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
+  std::string config =
+      "[tournament]\nname = \"hog\"\nconcurrency = 2\npin = true\noutput = \"" + (tmp.path() / "results").string() +
+      "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 40\n\n"
+      // restart = "always": the hog's spinners die with its game, not with its worker.
+      "[[engine]]\nname = \"hog\"\ncmd = \"" +
+      (engines / "hostile_engine").string() + "\"\nargs = [\"busy\", \"16\"]\nrestart = \"always\"\nstderr = \"" +
+      (tmp.path() / "hog.err").string() + "\"\n";
+  for (const char* name : {"mcts-a", "mcts-b", "mcts-c"})
+    config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" +
+              (fs::path(KALAH_BINARY_DIR) / "bots" / "kalah-mcts").string() + "\"\n";
+  write_file(tmp.path() / "hog.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp.path() / "hog.toml").string()}, tmp.path(), 240s);
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(read_file(tmp.path() / "hog.err").find("hostile: busy: 16 spinning processes"), std::string::npos);
+  int others = 0;
+  for (const std::string& line : read_lines(tmp.path() / "results" / "hog" / "games.jsonl")) {
+    if (line.find("\"hog\"") != std::string::npos) continue;  // its own games may suffer
+    ++others;
+    EXPECT_NE(line.find("\"forfeit\":null"), std::string::npos) << line;
+    std::smatch times;
+    ASSERT_TRUE(std::regex_search(line, times, std::regex(R"re("times_ms":\[([^\]]*)\])re"))) << line;
+    std::stringstream list(times[1].str());
+    for (std::string t; std::getline(list, t, ',');)
+      EXPECT_LE(std::stod(t), 40.0 + 50.0) << "an answer past movetime + margin: " << line;
+  }
+  EXPECT_EQ(others, 6) << "three pairings without the hog, two colours each";
 }
 
 }  // namespace

@@ -256,9 +256,10 @@ class Parser {
     Table t(loc_, *table, "tournament", "[tournament]",
             {"name", "type", "rounds", "concurrency", "seed", "output", "rating_interval", "progress_interval",
              "seed_engines", "max_plies", "sandbox", "keep_sandbox", "memory_mb", "max_file_mb", "max_processes",
-             "max_output_kb", "pin", "cpus"});
+             "max_output_kb", "restart", "pin", "cpus"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
+    out.restart = read_restart(t).value_or(out.restart);
     out.pin = t.on_off("pin").value_or(false);
     if (auto cpus = t.string("cpus")) {
       Expected<std::vector<int>> list = parse_cpu_list(*cpus);
@@ -286,6 +287,12 @@ class Parser {
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
+  }
+
+  // restart: in [tournament] for every engine, in [[engine]] for one.
+  static std::optional<RestartPolicy> read_restart(const Table& t) {
+    return t.choice<RestartPolicy>("restart", {{to_string(RestartPolicy::OnCrash), RestartPolicy::OnCrash},
+                                               {to_string(RestartPolicy::Always), RestartPolicy::Always}});
   }
 
   // sandbox, keep_sandbox and the limits: in [tournament] for every engine, in [[engine]] for one.
@@ -516,9 +523,7 @@ class Parser {
     e.protocol = t.choice<Protocol>("protocol", {{to_string(Protocol::Kep), Protocol::Kep},
                                                  {to_string(Protocol::Mankalah), Protocol::Mankalah}})
                      .value_or(Protocol::Kep);
-    e.restart = t.choice<RestartPolicy>("restart", {{to_string(RestartPolicy::OnCrash), RestartPolicy::OnCrash},
-                                                    {to_string(RestartPolicy::Always), RestartPolicy::Always}})
-                    .value_or(RestartPolicy::OnCrash);
+    e.restart = read_restart(t).value_or(c.tournament.restart);
     if (auto log = t.string("stderr")) {
       e.stderr_file = absolute_from(work_dir_, *log);
       if (auto problem = stderr_problem(e.stderr_file)) t.fail_at("stderr", "engine.stderr: " + *problem);

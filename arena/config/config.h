@@ -41,6 +41,7 @@ struct TournamentConfig {
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;
   EngineLimits limits;
+  RestartPolicy restart = RestartPolicy::OnCrash;
   // CPU isolation: each concurrent game slot gets its own CPUs (`pin`, from the CPUs the arena may use,
   // or from `cpus`); both engines of a game run there. Empty and false: no pinning.
   bool pin = false;

@@ -1,5 +1,7 @@
 #include "arena/runner/runner.h"
 
+#include <sched.h>
+
 #include <iterator>
 #include <map>
 #include <memory>
@@ -47,6 +49,16 @@ Player& Runner::player(Engines& cache, int engine, int keep, const std::string& 
 }
 
 void Runner::work(int slot) {
+  // The thread that times this slot's games runs on the slot's CPUs too: unpinned, it could be woken on
+  // a CPU that a hog in another slot keeps busy and read an answer late (a time forfeit the engine did
+  // not cause). Linux applies sched_setaffinity(0, ...) to the calling thread only.
+  if (static_cast<std::size_t>(slot) < slot_cpus_.size()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu : slot_cpus_[static_cast<std::size_t>(slot)])
+      if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &set);
+    ::sched_setaffinity(0, sizeof set, &set);
+  }
   Engines engines;
   while (!stop_) {
     std::optional<GameSpec> spec;

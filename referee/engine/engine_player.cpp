@@ -181,6 +181,10 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
   return std::nullopt;
 }
 
+void EnginePlayer::game_over(const std::vector<Move>& /*moves*/) {
+  if (spec_.restart == RestartPolicy::Always) stop();
+}
+
 std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl& time) {
   if (process_ && (spec_.restart == RestartPolicy::Always || !process_->running())) stop();
   if (!process_) {

@@ -75,6 +75,9 @@ class EnginePlayer : public ProcessPlayer {
 
   std::optional<Fault> new_game(const Variant& v, const TimeControl& time) override;
   Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
+  // With restart = "always" the process ends with its game, so that nothing it left running (a search,
+  // processes it started) goes on beside the next game of its worker.
+  void game_over(const std::vector<Move>& moves) override;
 
   // Starts the engine and completes the handshake within `deadline` (new_game does it when needed).
   std::optional<Fault> start(std::chrono::milliseconds deadline);

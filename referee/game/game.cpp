@@ -41,8 +41,8 @@ class Game {
   GameRecord play() {
     const auto t0 = std::chrono::steady_clock::now();
     run();
-    for (Player* p : players_) p->game_over(record_.moves);
     record_.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (Player* p : players_) p->game_over(record_.moves);
     record_.store_south = store(s_.variant, pos_, Side::South);
     record_.store_north = store(s_.variant, pos_, Side::North);
     record_.swapped = pos_.swapped;

@@ -169,6 +169,8 @@ struct EngineProcess::Impl {
   unsigned long long stderr_cap = 0;    // 0: no cap
   unsigned long long stderr_bytes = 0;  // since the start or the last reset_output_budget()
   bool stderr_over = false;             // stderr_bytes passed the cap; what follows is discarded
+  bool stderr_reading = false;          // a read is armed (its handler has not run yet)
+  bool stderr_closing = false;          // drain_stderr() runs: the handler does not re-arm
   std::array<char, 4096> stderr_chunk{};
 
   // Completion state of the operations started by one call; written by their handlers.
@@ -219,9 +221,11 @@ struct EngineProcess::Impl {
   // ---- the stderr relay ------------------------------------------------------------------------------
 
   void relay_stderr() {
+    stderr_reading = true;
     from_stderr.async_read_some(asio::buffer(stderr_chunk), [this](const error_code& ec, std::size_t n) {
+      stderr_reading = false;
       copy_stderr(stderr_chunk.data(), n);
-      if (!ec) relay_stderr();
+      if (!ec && !stderr_closing) relay_stderr();
     });
   }
 
@@ -254,8 +258,16 @@ struct EngineProcess::Impl {
   }
 
   // What is left in the pipe once the engine is gone (its last words), without waiting, then close it.
+  // The armed read may already hold a chunk (the reactor reads before it queues the handler): cancel it
+  // and run its handler first, so that chunk is kept and comes before the rest.
   void drain_stderr() {
     if (!from_stderr.is_open()) return;
+    stderr_closing = true;
+    while (stderr_reading) {
+      error_code ignored;
+      from_stderr.cancel(ignored);
+      step();
+    }
     for (int i = 0; i < 64; ++i) {
       const ssize_t n = ::read(from_stderr.native_handle(), stderr_chunk.data(), stderr_chunk.size());
       if (n < 0 && errno == EINTR) continue;

@@ -12,6 +12,7 @@
 //   hostile_engine kill-parent        SIGKILL its parent and every process it may signal
 //   hostile_engine stderr MB          write MB megabytes to stderr (to fill the organiser's disk through the log)
 //   hostile_engine affinity           report the CPUs it may run on (for the pinning test)
+//   hostile_engine busy N             start N processes that spin forever (they die with its process group)
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -95,6 +96,16 @@ void attempt(const std::string& what, const char* arg) {
     report("kill-parent " + std::to_string(parent), outcome(parent_killed));
     // Everything it may signal except itself (kill(-1) spares the caller).
     report("kill-all", outcome(::kill(-1, SIGKILL) == 0));
+  } else if (what == "busy") {
+    int started = 0;
+    for (int i = 0; i < std::atoi(arg); ++i) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        for (;;) asm volatile("" ::: "memory");  // spins; the barrier keeps the loop from being removed
+      }
+      if (pid > 0) ++started;
+    }
+    report("busy", std::to_string(started) + " spinning processes");
   } else if (what == "affinity") {  // not an attack: where it may run, for the pinning test
     cpu_set_t set;
     CPU_ZERO(&set);
