@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -19,7 +20,9 @@
 
 #include "arena/config/config.h"
 #include "arena/flow/flow.h"
+#include "arena/flow/live_report.h"
 #include "arena/flow/matches.h"
+#include "arena/flow/progress.h"
 #include "arena/journal/journal.h"
 #include "arena/runner/runner.h"
 #include "arena/schedule/schedule.h"
@@ -122,6 +125,63 @@ class RunnerTest : public ::testing::Test {
   test::TempDir temp_{"kalah-runner-test"};
   const fs::path& dir_ = temp_.path();
 };
+
+// With slow engines "0.0 games/s" said nothing: the unit follows the pace.
+TEST(Progress, PaceIsShownInAUnitThatFits) {
+  EXPECT_EQ(pace_text(0, 10), "- games/s");
+  EXPECT_EQ(pace_text(5, 0), "- games/s");
+  EXPECT_EQ(pace_text(37, 10), "3.7 games/s");
+  EXPECT_EQ(pace_text(10, 10), "1.0 games/s");
+  EXPECT_EQ(pace_text(9, 10), "54.0 games/min");
+  EXPECT_EQ(pace_text(1, 60), "1.0 games/min");
+  EXPECT_EQ(pace_text(1, 61), "1.0 min/game");
+  EXPECT_EQ(pace_text(2, 300), "2.5 min/game");
+}
+
+// The live report rewrites the standings and the page from a copy of the run's sums, says it is live,
+// and stops cleanly; the test waits for the rewrite with a deadline, it does not time it.
+TEST(FlowLiveReport, RewritesThePageWithALiveNoteAndStops) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("kalah-live-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  rating::StandingsBuilder all({"a", "b"});
+  std::mutex lock;
+  LiveReport live(dir, "live-test", 0, std::chrono::milliseconds(20), all, lock);
+  live.set_total_games(10);
+  for (int i = 0; i < 3; ++i) {
+    GameRecord g;
+    g.id = "g" + std::to_string(i);
+    g.south = i % 2 ? "a" : "b";
+    g.north = i % 2 ? "b" : "a";
+    g.result = Outcome::FirstWins;
+    std::lock_guard hold(lock);
+    all.add(g);
+    live.add(g);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (live.rewrites() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  live.stop();
+  ASSERT_GE(live.rewrites(), 1);
+  const int rewrites = live.rewrites();
+  for (const char* file : {"report.html", "standings.md", "standings.json", "standings.csv"})
+    EXPECT_TRUE(std::filesystem::exists(dir / file)) << file;
+  std::ifstream html(dir / "report.html");
+  const std::string page((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("Live: 3 of 10 games so far"), std::string::npos);
+  EXPECT_NE(page.find("g2"), std::string::npos) << "the embedded games";
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_EQ(live.rewrites(), rewrites) << "nothing after stop()";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FlowLiveReport, TheNoteSaysHowFarTheRunIs) {
+  EXPECT_EQ(live_note(12, 24, std::chrono::seconds(30)),
+            "Live: 12 of 24 games so far; rewritten every 30 s until the run ends (reload to update).");
+  EXPECT_EQ(live_note(7, 0, std::chrono::milliseconds(1500)),
+            "Live: 7 games so far; rewritten every 1.5 s until the run ends (reload to update).");
+}
 
 TEST_F(RunnerTest, PlaysEveryGameOnceAndJournalsItBeforeReportingIt) {
   const Config config = round_robin(4, 2, 2);

@@ -1,11 +1,14 @@
 #include "arena/flow/flow.h"
 
+#include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 
 #include <fmt/core.h>
 
 #include "arena/flow/interrupts.h"
+#include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
 #include "arena/report/reports.h"
 #include "referee/process/engine_process.h"
@@ -20,9 +23,20 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   // Pinning that cannot be done is refused before the journal is touched.
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
   rating::StandingsBuilder all(out.engines);
+  // `all` is read by the live report's thread; every change to it happens under this lock.
+  std::mutex all_lock;
+  std::optional<LiveReport> live;
+  if (!config.shard && config.tournament.report_every > 0)
+    live.emplace(out.dir, config.tournament.name, 0, std::chrono::seconds(config.tournament.report_every), all,
+                 all_lock);
+  auto count = [&](const GameRecord& record) {
+    std::lock_guard lock(all_lock);
+    all.add(record);
+    if (live) live->add(record);
+  };
   Expected<journal::Journal> opened =
       journal::Journal::open(out.dir, tournament_meta(config), options.fresh, [&](GameRecord&& record) {
-        all.add(record);
+        count(record);
         listener.resumed(record);
       });
   if (!opened) return Error{opened.error()};
@@ -31,13 +45,14 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   out.journal = journal.games_path();
 
   GameSource& source = listener.start(journal, all);
+  if (live) live->set_total_games(listener.planned_games());
   std::fflush(stdout);
   // Engines' own children are re-parented to us when an engine dies, so that they can be reaped.
   process::become_subreaper();
   Runner runner(
       config, journal, source,
       [&](const GameSpec&, const GameRecord& record) {
-        all.add(record);
+        count(record);
         listener.game_done(record, all);
       },
       options.players);
@@ -47,6 +62,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     out.run = runner.run(config.tournament.concurrency);
     if (watcher) out.interrupt_signal = watcher->signal();
   }
+  if (live) live->stop();  // the final reports below replace the live ones
   listener.stopped(out.run);
   out.games = journal.size();
 

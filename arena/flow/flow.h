@@ -31,6 +31,9 @@ class RunListener {
   // The journal is open; `done` sums the games it holds. Returns where the games to play come
   // from; the source stays the listener's and must live until the flow returns.
   virtual GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) = 0;
+  // How many games the run will have in all, for the live report's "k of n" (0: open-ended). Asked
+  // after start().
+  virtual int planned_games() const { return 0; }
   // A game is safely in the journal; `all` sums every game so far, this one included.
   virtual void game_done(const GameRecord& record, const rating::StandingsBuilder& all) = 0;
   // No game is being played any more (the source ran dry, an interrupt, or a journal failure);

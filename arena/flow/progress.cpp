@@ -19,6 +19,14 @@ std::string duration(double seconds) {
 
 }  // namespace
 
+std::string pace_text(int games, double seconds) {
+  if (games <= 0 || seconds <= 0) return "- games/s";
+  const double per_second = games / seconds;
+  if (per_second >= 1) return fmt::format("{:.1f} games/s", per_second);
+  if (per_second * 60 >= 1) return fmt::format("{:.1f} games/min", per_second * 60);
+  return fmt::format("{:.1f} min/game", seconds / 60 / games);
+}
+
 Progress::Progress(int total, const rating::StandingsBuilder& done, int progress_interval, int rating_interval,
                    std::FILE* out)
     : total_(total),
@@ -40,7 +48,7 @@ std::string Progress::line(const rating::StandingsBuilder& all) const {
   std::string eta = "-";
   if (total_ > 0 && rate > 0) eta = duration((total_ - done_) / rate);
   const std::string of = total_ > 0 ? fmt::format("{}/{}", done_, total_) : fmt::format("{}", done_);
-  return fmt::format("games {} | {:.1f} games/s | elapsed {} | eta {} | leader {} ({:g} pts)", of, rate,
+  return fmt::format("games {} | {} | elapsed {} | eta {} | leader {} ({:g} pts)", of, pace_text(new_games, elapsed),
                      duration(elapsed), eta, leader, best < 0 ? 0 : best);
 }
 

@@ -12,6 +12,10 @@
 
 namespace kalah::arena {
 
+// The pace of a run in a unit that shows it: "3.7 games/s", "12.5 games/min" (under one game a second),
+// "2.4 min/game" (under one game a minute); "-" before the first game.
+std::string pace_text(int games, double seconds);
+
 class Progress {
  public:
   // `total`: games of the whole run (-1: open-ended); `done` sums those already played.

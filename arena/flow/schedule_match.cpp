@@ -55,6 +55,8 @@ class ScheduleListener : public RunListener {
     return *source_;
   }
 
+  int planned_games() const override { return static_cast<int>(schedule_.size()); }
+
   void game_done(const GameRecord& record, const rating::StandingsBuilder& all) override {
     progress_->game_done(record, all);
   }
