@@ -175,6 +175,14 @@ TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNot
                            "games.pgn", "report.html"})
     EXPECT_TRUE(e2e::fs::exists(tournament_dir(s) / file)) << file;
   EXPECT_NE(e2e::read_file(tournament_dir(s) / "games.pgn").find("[White \""), std::string::npos);
+  // The "About" section: what the engines announced in their handshake, recorded by the run.
+  const std::string meta = e2e::read_file(tournament_dir(s) / "tournament.json");
+  EXPECT_NE(meta.find("\"run.engine.greedy.id\": \"kalah-greedy by Kalah Arena\""), std::string::npos) << meta;
+  EXPECT_NE(meta.find("\"run.arena_version\": "), std::string::npos) << meta;
+  const std::string page = e2e::read_file(tournament_dir(s) / "report.html");
+  EXPECT_NE(page.find("<section id=\"about\">"), std::string::npos);
+  EXPECT_NE(page.find("kalah-greedy by Kalah Arena"), std::string::npos);
+  EXPECT_EQ(page.find("Live: "), std::string::npos) << "the final page is not live";
   for (const EngineEntry& e : s.engines)
     EXPECT_NE(e2e::read_file(tournament_dir(s) / "standings.csv").find(e.name), std::string::npos) << e.name;
   expect_no_engine_left();

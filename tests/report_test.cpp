@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "arena/rating/standings.h"
+#include "arena/report/context.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 #include "referee/record/record_json.h"
@@ -315,6 +317,61 @@ TEST(ReportForfeits, LimitReasonsHaveTheirOwnColumns) {
       << md;
 }
 
+// ---------------------------------------------------------------- the "About" section
+
+TEST(ReportContext, ComesFromTheSettingsAndTheDatesInDisplayOrder) {
+  const std::map<std::string, std::string> settings = {
+      {"variant", "pits=4 seeds=3 capture=empty ending=no-move remainder=none majority=on pie=on"},
+      {"time", "10+0.1"},
+      {"openings", "book main.txt (2 lines, in order)"},
+      {"type", "round-robin"},
+      {"rounds", "2"},
+      {"seed", "7"},
+      {"run.concurrency", "2"},
+      {"run.arena_version", "abc1234"},
+      {"run.machine", "Some CPU, 2 CPUs"},
+      {"engine.a.command", "/home/alice/bots/a --book /home/alice/b.txt"},
+      {"engine.a.options", "Depth=3"},
+      {"run.engine.a.id", "A 1.0 by Alice"},
+      {"run.engine.a.limits", "sandbox=bwrap memory_mb=64"},
+      {"engine.b.command", "b"}};
+  const Context c = make_context(settings, {"a", "b", "ghost"}, "2026-12-01", "2026-12-03", false);
+  std::vector<std::string> labels;
+  for (const auto& [label, text] : c.about) labels.push_back(label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"Played", "Variant", "Time control", "Openings", "Tournament",
+                                              "Concurrency", "Seed", "Arena", "Machine"}));
+  EXPECT_EQ(c.about[0].second, "2026-12-01 to 2026-12-03 (UTC)");
+  EXPECT_EQ(c.about[1].second,
+            "Kalah(4,3): 4 pits a side, 3 seeds in each; empty capture (the last seed in an own empty pit is always "
+            "captured, with the facing pit); the game ends when the player to move has no seeds; seeds left in pits "
+            "are not scored; it also ends when a store holds more than half of the seeds; pie rule (North may swap "
+            "after South's first move). Keys: pits=4 seeds=3 capture=empty ending=no-move remainder=none majority=on "
+            "pie=on");
+  EXPECT_EQ(c.about[4].second, "round-robin, 2 rounds");
+  EXPECT_EQ(c.about[7].second, "kalah-arena abc1234");
+  ASSERT_EQ(c.engines.size(), 2u) << "an engine the settings do not know is left out";
+  EXPECT_EQ(c.engines[0].command, "/home/alice/bots/a --book /home/alice/b.txt");
+  EXPECT_EQ(c.engines[0].announced, "A 1.0 by Alice");
+  EXPECT_EQ(c.engines[0].limits, "sandbox=bwrap memory_mb=64");
+
+  const Context published = make_context(settings, {"a", "b"}, "2026-12-01", "2026-12-01", true);
+  EXPECT_EQ(published.about[0].second, "2026-12-01 (UTC)");
+  EXPECT_EQ(published.engines[0].command, "~/bots/a --book ~/b.txt");
+
+  const std::string html = context_html(c);
+  EXPECT_NE(html.find("<section id=\"about\">"), std::string::npos);
+  EXPECT_NE(html.find("<dt>Time control</dt><dd>10+0.1</dd>"), std::string::npos);
+  EXPECT_NE(html.find("A 1.0 by Alice"), std::string::npos);
+  const std::string md = context_markdown(c);
+  EXPECT_NE(md.find("- **Time control**: 10+0.1\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| a | /home/alice/bots/a --book /home/alice/b.txt | Depth=3 | A 1.0 by Alice | sandbox=bwrap "
+                    "memory\\_mb=64 |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(context_markdown(Context{}), "");
+  EXPECT_EQ(context_html(Context{}), "");
+}
+
 TEST(ReportCsv, NamesWithCommasAreQuoted) {
   std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
   const std::string csv = standings_csv(rating::compute_standings(games, {}));
@@ -597,8 +654,12 @@ TEST(ReportAll, WritesEveryFile) {
       std::ofstream out(dir / "games.jsonl");
       for (const GameRecord& g : games) out << to_json_line(g) << "\n";
     }
-    const Expected<ReportSummary> written = write_reports(
-        dir, {.journals = {{dir / "games.jsonl", "example"}}, .engine_names = names, .event = "example", .notes = {}});
+    const Expected<ReportSummary> written = write_reports(dir, {.journals = {{dir / "games.jsonl", "example"}},
+                                                                .engine_names = names,
+                                                                .event = "example",
+                                                                .notes = {},
+                                                                .settings = {},
+                                                                .publish = false});
     ASSERT_TRUE(written) << written.error();
     EXPECT_EQ(written->games, games.size());
     for (const char* file : kReportFiles) EXPECT_TRUE(fs::exists(dir / file)) << file;
@@ -608,8 +669,12 @@ TEST(ReportAll, WritesEveryFile) {
     if (dir == dirs.front()) fs::remove_all(dir);
   }
   const fs::path missing = "/proc/no-such-dir/x";
-  const Expected<ReportSummary> failed = write_reports(
-      missing, {.journals = {{missing / "games.jsonl", "x"}}, .engine_names = names, .event = "e", .notes = {}});
+  const Expected<ReportSummary> failed = write_reports(missing, {.journals = {{missing / "games.jsonl", "x"}},
+                                                                 .engine_names = names,
+                                                                 .event = "e",
+                                                                 .notes = {},
+                                                                 .settings = {},
+                                                                 .publish = false});
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().find("/proc/no-such-dir/x"), std::string::npos) << failed.error();
 }
@@ -625,8 +690,12 @@ TEST(WriteReports, AFailureLeavesNoTemporaryFileBehind) {
     std::ofstream out(dir / "games.jsonl");
     for (int n = 1; n <= 4; ++n) out << to_json_line(random_game(n, "a", "b", 7 + n, variant, std::nullopt)) << "\n";
   }
-  const Expected<ReportSummary> written = write_reports(
-      dir, {.journals = {{dir / "games.jsonl", "t"}}, .engine_names = {"a", "b"}, .event = "t", .notes = {}});
+  const Expected<ReportSummary> written = write_reports(dir, {.journals = {{dir / "games.jsonl", "t"}},
+                                                              .engine_names = {"a", "b"},
+                                                              .event = "t",
+                                                              .notes = {},
+                                                              .settings = {},
+                                                              .publish = false});
   ASSERT_FALSE(written);
   EXPECT_NE(written.error().find("report.html"), std::string::npos) << written.error();
   EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
@@ -671,7 +740,9 @@ TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
       write_reports(dir_ / "out", {.journals = {{a, "shard 1/3", 20}, {b, "shard 2/3", 20}},
                                    .engine_names = {"alpha", "beta", "gamma"},
                                    .event = "merged",
-                                   .notes = {"shard 3/3 has no journal"}});
+                                   .notes = {"shard 3/3 has no journal"},
+                                   .settings = {},
+                                   .publish = false});
   ASSERT_TRUE(merged) << merged.error();
   EXPECT_EQ(merged->games, 30u);
   EXPECT_EQ(merged->standings.games, 30);
@@ -711,8 +782,9 @@ TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
   const std::size_t n = kViewerGames + 25;
   const std::vector<GameRecord> all = games(0, static_cast<int>(n));
   const fs::path a = journal("a.jsonl", all);
-  const Expected<ReportSummary> written =
-      write_reports(dir_ / "out", {.journals = {{a, "a"}}, .engine_names = {}, .event = "big", .notes = {}});
+  const Expected<ReportSummary> written = write_reports(
+      dir_ / "out",
+      {.journals = {{a, "a"}}, .engine_names = {}, .event = "big", .notes = {}, .settings = {}, .publish = false});
   ASSERT_TRUE(written) << written.error();
   const std::string html = read_all(dir_ / "out" / "report.html");
   EXPECT_NE(html.find(fmt::format("The viewer holds the last {} of the {} games", kViewerGames, n)), std::string::npos);

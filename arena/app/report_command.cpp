@@ -16,7 +16,7 @@
 namespace kalah::arena_app {
 namespace {
 
-int report(const std::string& dir) {
+int report(const std::string& dir, bool publish) {
   Expected<journal::StoredResults> stored = journal::read_results(dir);
   if (!stored) throw UsageError(stored.error());
   for (const std::string& w : stored->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
@@ -24,6 +24,8 @@ int report(const std::string& dir) {
   report::ReportInput input;
   input.engine_names = stored->meta.engines;
   input.event = std::filesystem::path(dir).filename().string();
+  input.settings = stored->meta.settings;
+  input.publish = publish;
   for (const journal::StoredJournal& j : stored->journals)
     input.journals.push_back({j.games, j.label, j.shard ? static_cast<std::size_t>(j.shard->games) : 0});
   for (int missing : stored->missing_shards)
@@ -56,13 +58,16 @@ int report(const std::string& dir) {
 void add_report_command(cli::Commands& commands) {
   for (const char* name : {"report", "merge"}) {
     auto dir = std::make_shared<std::string>();
+    auto publish = std::make_shared<bool>(false);
     CLI::App* cmd = commands.add(name,
                                  std::string(name) == "report"
                                      ? "Rewrite standings, crosstable, PGN and HTML from a results folder, merging "
                                        "its shards"
                                      : "The same as `arena report`: merge the shards of a results folder",
-                                 [dir] { return report(*dir); });
+                                 [dir, publish] { return report(*dir, *publish); });
     cmd->add_option("dir", *dir, "A tournament's results folder, e.g. results/quick")->required();
+    cmd->add_flag("--publish", *publish,
+                  "Leave local paths and your user name out of the engine commands shown in the reports");
   }
 }
 

@@ -254,25 +254,11 @@ class Parser {
     const toml::table* table = section(root, "tournament");
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
-            {"name",
-             "type",
-             "rounds",
-             "concurrency",
-             "seed",
-             "output",
-             "rating_interval",
-             "progress_interval",
-             "report_every",
-             "seed_engines",
-             "max_plies",
-             "sandbox",
-             "keep_sandbox",
-             "memory_mb",
-             "max_file_mb",
-             "max_processes",
-             "max_output_kb",
-             "restart",
-             "pin",
+            {"name",          "type",          "rounds",          "concurrency",
+             "seed",          "output",        "rating_interval", "progress_interval",
+             "report_every",  "publish",       "seed_engines",    "max_plies",
+             "sandbox",       "keep_sandbox",  "memory_mb",       "max_file_mb",
+             "max_processes", "max_output_kb", "restart",         "pin",
              "cpus"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
@@ -302,6 +288,7 @@ class Parser {
     out.rating_interval = static_cast<int>(t.integer("rating_interval", 0, kBillion).value_or(0));
     out.progress_interval = static_cast<int>(t.integer("progress_interval", 0, kBillion).value_or(10));
     out.report_every = static_cast<int>(t.integer("report_every", 0, 86'400).value_or(30));
+    out.publish = t.on_off("publish").value_or(false);
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");

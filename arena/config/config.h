@@ -35,6 +35,7 @@ struct TournamentConfig {
   std::filesystem::path output = "results";  // as written (relative to the working directory)
   int rating_interval = 0;                   // games between standings prints; 0 = only at the end
   int progress_interval = 10;                // games between plain progress lines off a terminal; 0 = only at the end
+  bool publish = false;                      // reports leave local paths and the user's name out of engine commands
   int report_every = 30;                     // seconds between live rewrites of report.html and standings; 0 = off
   std::vector<int> seed_engines;             // gauntlet only: indices into Config::engines; empty for round robin
   int max_plies = 1000;                      // a game still running after this many plies is adjudicated

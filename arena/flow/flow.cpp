@@ -10,6 +10,7 @@
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
+#include "arena/report/context.h"
 #include "arena/report/reports.h"
 #include "referee/process/engine_process.h"
 
@@ -43,6 +44,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
+  if (std::optional<std::string> error = journal.update_settings(run_settings(config))) return Error{*error};
+  if (live)
+    live->set_context(report::make_context(journal.meta().settings, out.engines, "", "", config.tournament.publish));
 
   GameSource& source = listener.start(journal, all);
   if (live) live->set_total_games(listener.planned_games());
@@ -65,6 +69,10 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (live) live->stop();  // the final reports below replace the live ones
   listener.stopped(out.run);
   out.games = journal.size();
+  std::map<std::string, std::string> identities;
+  for (const auto& [name, id] : out.run.identities) identities["run.engine." + name + ".id"] = id;
+  if (std::optional<std::string> error = journal.update_settings(identities))
+    fmt::print(stderr, "arena: warning: {}\n", *error);
 
   if (config.shard) {
     out.standings = all.standings();
@@ -74,7 +82,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
         report::write_reports(out.dir, {.journals = {{out.journal, out.dir.string()}},
                                         .engine_names = out.engines,
                                         .event = config.tournament.name,
-                                        .notes = {}});
+                                        .notes = {},
+                                        .settings = journal.meta().settings,
+                                        .publish = config.tournament.publish});
     if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
     if (!written) return Error{written.error()};
     out.reports = std::move(written->written);

@@ -70,6 +70,7 @@ void LiveReport::rewrite() {
   std::optional<rating::StandingsBuilder> snapshot;
   std::vector<GameRecord> shown;
   int total = 0;
+  report::Context context;
   {
     std::lock_guard lock(lock_);
     if (!changed_) return;
@@ -77,14 +78,16 @@ void LiveReport::rewrite() {
     snapshot.emplace(all_);
     shown.assign(recent_.begin(), recent_.end());
     total = total_games_;
+    context = context_;
   }
   const rating::Standings s = snapshot->standings();
   const report::Notes notes = {live_note(snapshot->games(), total, every_)};
   const std::pair<const char*, std::string> files[] = {
-      {"standings.md", report::standings_markdown(s, event_, notes)},
+      {"standings.md", report::standings_markdown(s, event_, notes, context)},
       {"standings.json", report::standings_json(s, event_, notes)},
       {"standings.csv", report::standings_csv(s)},
-      {"report.html", report::report_html(s, shown, event_, notes, static_cast<std::size_t>(snapshot->games()))},
+      {"report.html",
+       report::report_html(s, shown, event_, notes, static_cast<std::size_t>(snapshot->games()), context)},
   };
   for (const auto& [name, text] : files) {
     // The final reports replace these when the run ends; a failed live rewrite loses nothing.

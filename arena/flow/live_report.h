@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "arena/rating/standings.h"
+#include "arena/report/context.h"
 #include "referee/record/record.h"
 
 namespace kalah::arena {
@@ -35,6 +36,11 @@ class LiveReport {
     std::lock_guard lock(lock_);
     total_games_ = total;
   }
+  // The "About" section of the live pages (the dates are left out until the final reports).
+  void set_context(report::Context context) {
+    std::lock_guard lock(lock_);
+    context_ = std::move(context);
+  }
   // A game was added to `all` (call with `lock` held).
   void add(const GameRecord& record);
   // No more rewrites; returns once a rewrite in progress is done. Idempotent.
@@ -47,7 +53,8 @@ class LiveReport {
 
   std::filesystem::path dir_;
   std::string event_;
-  int total_games_;  // guarded by lock_
+  int total_games_;          // guarded by lock_
+  report::Context context_;  // guarded by lock_
   std::chrono::milliseconds every_;
   const rating::StandingsBuilder& all_;
   std::mutex& lock_;               // guards all_, recent_, changed_

@@ -3,8 +3,47 @@
 #include <fmt/core.h>
 
 #include "arena/schedule/schedule.h"
+#include "referee/system/build_info.h"
 
 namespace kalah::arena {
+
+std::string describe_openings(const OpeningsConfig& o) {
+  if (!o.book.empty())
+    return fmt::format("book {} ({} line{}, {})", o.file.filename().string(), o.book.size(),
+                       o.book.size() == 1 ? "" : "s", o.order == OpeningOrder::Random ? "random order" : "in order");
+  if (o.random_plies > 0)
+    return fmt::format("a random opening of {} pl{} per game pair, played with both colours", o.random_plies,
+                       o.random_plies == 1 ? "y" : "ies");
+  return "none: every game from the start position";
+}
+
+std::string describe_command(const EngineSpec& e) {
+  auto word = [](const std::string& w) {
+    return w.empty() || w.find_first_of(" \t'\"") != std::string::npos ? "'" + w + "'" : w;
+  };
+  std::string text = word(e.cmd_as_written);
+  for (const std::string& a : e.args) text += " " + word(a);
+  return text;
+}
+
+std::map<std::string, std::string> run_settings(const Config& c) {
+  std::map<std::string, std::string> out;
+  out["run.arena_version"] = system::arena_version();
+  out["run.machine"] = system::machine_description();
+  out["run.concurrency"] =
+      std::to_string(c.tournament.concurrency) + (c.tournament.pin ? ", each game on CPUs of its own" : "");
+  for (const EngineSpec& e : c.engines) {
+    std::string limits;
+    auto add = [&](const std::string& item) { limits += (limits.empty() ? "" : " ") + item; };
+    if (e.sandbox != SandboxMode::None) add(std::string("sandbox=") + to_string(e.sandbox));
+    if (e.limits.memory_mb > 0) add(fmt::format("memory_mb={}", e.limits.memory_mb));
+    if (e.limits.max_file_mb > 0) add(fmt::format("max_file_mb={}", e.limits.max_file_mb));
+    if (e.limits.max_processes > 0) add(fmt::format("max_processes={}", e.limits.max_processes));
+    if (e.limits.max_output_kb > 0) add(fmt::format("max_output_kb={}", e.limits.max_output_kb));
+    out["run.engine." + e.name + ".limits"] = limits;
+  }
+  return out;
+}
 
 journal::TournamentMeta tournament_meta(const Config& c) {
   journal::TournamentMeta meta;
@@ -26,6 +65,13 @@ journal::TournamentMeta tournament_meta(const Config& c) {
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);
   }
   meta.settings["variant"] = to_string(c.variant);
+  meta.settings["openings"] = describe_openings(c.openings);
+  for (const EngineSpec& e : c.engines) {
+    meta.settings["engine." + e.name + ".command"] = describe_command(e);
+    std::string options;
+    for (const EngineOption& o : e.options) options += (options.empty() ? "" : " ") + o.name + "=" + o.value;
+    if (!options.empty()) meta.settings["engine." + e.name + ".options"] = options;
+  }
   meta.settings["time"] = c.time.describe();
   meta.settings["seed"] = std::to_string(c.tournament.seed);
   if (c.shard) {

@@ -192,6 +192,18 @@ std::size_t Journal::size() const {
   return state_->games;
 }
 
+std::optional<std::string> Journal::update_settings(const std::map<std::string, std::string>& changes) {
+  std::lock_guard lock(state_->mutex);
+  bool changed = false;
+  for (const auto& [key, value] : changes) {
+    std::string& slot = state_->meta.settings[key];
+    changed = changed || slot != value;
+    slot = value;
+  }
+  if (!changed) return std::nullopt;
+  return system::write_file_atomically(state_->dir / kMetaFile, meta_to_text(state_->meta));
+}
+
 const std::vector<std::string>& Journal::warnings() const { return state_->warnings; }
 const TournamentMeta& Journal::meta() const { return state_->meta; }
 const fs::path& Journal::dir() const { return state_->dir; }

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -51,6 +53,11 @@ class Journal {
 
   bool is_completed(const std::string& id) const;
   std::size_t size() const;
+
+  // Sets readable settings (TournamentMeta::settings) that a run learns or that change between resumed
+  // runs without changing the tournament (the arena version, the engines' announced names), and rewrites
+  // tournament.json atomically. The fingerprint and the engines never change here.
+  std::optional<std::string> update_settings(const std::map<std::string, std::string>& changes);
 
   // What open() noticed and repaired (torn line, duplicates, files moved aside).
   const std::vector<std::string>& warnings() const;

@@ -20,6 +20,10 @@ struct ShardMeta {
   friend bool operator==(const ShardMeta&, const ShardMeta&) = default;
 };
 
+// Settings whose key starts with this describe a run rather than the tournament ("run.arena_version",
+// "run.engine.<name>.id"): Journal::update_settings sets them, and they never count as a difference.
+inline constexpr const char* kRunSettingPrefix = "run.";
+
 struct TournamentMeta {
   // Opaque to the journal (the caller's digest of the configuration); equal
   // fingerprints mean the same tournament.

@@ -38,6 +38,8 @@ svg text{font-size:12px;fill:#222}
 .controls button{font-size:14px;min-width:2.5em}
 #moves{max-width:60em}#moves span{display:inline-block;padding:0 4px;margin:1px;border-radius:3px;cursor:pointer}
 #moves span.cur{background:#ffd700}#moves span.op{color:#777}
+dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0}
+.scroll{max-width:100%;overflow-x:auto}.scroll td.name{white-space:normal}
 )css";
 
 constexpr const char* kScript = R"js(
@@ -262,7 +264,7 @@ std::string summary_tables(const Standings& s) {
 }  // namespace
 
 std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event,
-                        const Notes& notes, std::size_t total_games) {
+                        const Notes& notes, std::size_t total_games, const Context& context) {
   json::array data;
   data.reserve(games.size());
   for (const GameRecord& g : games) data.emplace_back(replay(g));
@@ -272,6 +274,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
   for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  out += context_html(context);
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a "
       "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "arena/rating/standings.h"
+#include "arena/report/context.h"
 #include "referee/record/record.h"
 
 namespace kalah::report {
@@ -22,16 +23,16 @@ using Notes = std::vector<std::string>;
 
 std::string standings_json(const Standings& standings, const std::string& event,
                            const Notes& notes = {});  // standings.json
-std::string standings_markdown(const Standings& standings, const std::string& event,
-                               const Notes& notes = {});  // standings.md
-std::string standings_csv(const Standings& standings);    // standings.csv
+std::string standings_markdown(const Standings& standings, const std::string& event, const Notes& notes = {},
+                               const Context& context = {});  // standings.md
+std::string standings_csv(const Standings& standings);        // standings.csv
 // games.pgn is the games one after the other.
 std::string pgn_game(const GameRecord& game, const std::string& event);
 std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event);
 // report.html. `shown` are the games its viewer embeds: all of them, or the last ones of a big run
 // (`total_games` says how many there are in all; 0 means all are shown).
 std::string report_html(const Standings& standings, const std::vector<GameRecord>& shown, const std::string& event,
-                        const Notes& notes = {}, std::size_t total_games = 0);
+                        const Notes& notes = {}, std::size_t total_games = 0, const Context& context = {});
 
 // The standings as a plain-text table for the terminal (printed live during a run).
 std::string format_standings_table(const Standings& standings);

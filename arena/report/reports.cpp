@@ -28,6 +28,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
   std::deque<GameRecord> recent;
+  std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
   ReportSummary out;
   journal::SeenIds seen;
   out.notes = input.notes;
@@ -37,6 +38,11 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         file,
         [&](GameRecord&& g) {
           builder.add(g);
+          if (g.started_at.size() >= 10) {
+            const std::string day = g.started_at.substr(0, 10);
+            if (first_day.empty() || day < first_day) first_day = day;
+            if (day > last_day) last_day = day;
+          }
           pgn.write(pgn_game(g, input.event));
           recent.push_back(std::move(g));
           if (recent.size() > kViewerGames) recent.pop_front();
@@ -61,12 +67,13 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   recent.clear();
 
   const Standings& s = out.standings;
+  const Context context = make_context(input.settings, input.engine_names, first_day, last_day, input.publish);
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
   const std::function<std::optional<std::string>()> writers[] = {
       [&] {
-        return system::write_file_atomically(dir / kReportFiles[0], standings_markdown(s, input.event, out.notes),
-                                             kRebuildable);
+        return system::write_file_atomically(dir / kReportFiles[0],
+                                             standings_markdown(s, input.event, out.notes, context), kRebuildable);
       },
       [&] {
         return system::write_file_atomically(dir / kReportFiles[1], standings_json(s, input.event, out.notes),
@@ -75,8 +82,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
       [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
       [&] { return pgn.commit(kRebuildable); },
       [&] {
-        return system::write_file_atomically(dir / kReportFiles[4],
-                                             report_html(s, shown, input.event, out.notes, out.games), kRebuildable);
+        return system::write_file_atomically(
+            dir / kReportFiles[4], report_html(s, shown, input.event, out.notes, out.games, context), kRebuildable);
       },
   };
   static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(writers)>);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct ReportInput {
   std::vector<std::string> engine_names;  // plus any other name found in the games
   std::string event;
   std::vector<std::string> notes;  // shown at the top of standings.md/.json and report.html
+  // tournament.json's readable settings, for the "About" section (arena/report/context.h); with
+  // `publish`, local paths and the user's name are left out of it.
+  std::map<std::string, std::string> settings;
+  bool publish = false;
 };
 
 struct ReportSummary {

@@ -76,7 +76,10 @@ void Runner::work(int slot) {
       active_.insert(&north);
     }
     GameRecord record = play_game(south, north, settings_for(config_, *spec));
+    std::string identities[2] = {south.identity(), north.identity()};
     std::lock_guard lock(mutex_);
+    if (!identities[0].empty()) result_.identities.emplace(south.name(), std::move(identities[0]));
+    if (!identities[1].empty()) result_.identities.emplace(north.name(), std::move(identities[1]));
     active_.erase(&south);
     active_.erase(&north);
     // A game cut short by an interrupt is not a result: it is played again on resume.

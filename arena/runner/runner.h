@@ -21,6 +21,8 @@ struct RunResult {
   int played = 0;
   bool interrupted = false;
   std::string error;  // the journal could not be written: the run stopped
+  // What each engine said about itself (Player::identity) the first time it did, by engine name.
+  std::map<std::string, std::string> identities;
 };
 
 // Makes the player for one engine of the config. The runner's default starts engine processes

@@ -172,6 +172,7 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
       return fail(std::string(process::to_string(status)) + " before kepok: " + describe_exit());
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* id = std::get_if<kep::IdName>(&m)) id_name_ = id->name;
+    if (auto* author = std::get_if<kep::IdAuthor>(&m)) id_author_ = author->author;
     if (std::holds_alternative<kep::KepOk>(m)) break;
     // Banners, option declarations and anything unknown are fine before kepok.
   }
@@ -179,6 +180,13 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     if (!send(kep::format(kep::SetOption{name, value}), deadline)) return fail("could not set option " + name);
   }
   return std::nullopt;
+}
+
+std::string EnginePlayer::identity() const {
+  // Clipped: it goes into reports, and an engine may say anything.
+  std::string text = id_name_.substr(0, 100);
+  if (!id_author_.empty()) text += (text.empty() ? "by " : " by ") + id_author_.substr(0, 100);
+  return text;
 }
 
 void EnginePlayer::game_over(const std::vector<Move>& /*moves*/) {

@@ -83,9 +83,11 @@ class EnginePlayer : public ProcessPlayer {
   std::optional<Fault> start(std::chrono::milliseconds deadline);
   // What the engine said about itself in the handshake.
   const std::string& engine_id_name() const { return id_name_; }
+  std::string identity() const override;
 
  private:
   std::string id_name_;
+  std::string id_author_;
 };
 
 // Makes the player for an engine's protocol.

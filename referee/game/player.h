@@ -42,6 +42,8 @@ class Player {
   // Ends the player's part in the game now, from any thread (an interrupted run): a move being
   // awaited comes back at once as a fault. The game is abandoned, not recorded.
   virtual void abort() {}
+  // What the engine said about itself ("AlphaBeta 2 by J. Doe"), once it has; empty when it did not.
+  virtual std::string identity() const { return {}; }
 };
 
 }  // namespace kalah

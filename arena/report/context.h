@@ -1,0 +1,51 @@
+// What a reader who opens a report cold needs to know about the tournament: when and under which rules
+// it was played, by which engines, with which arena on which machine. It comes from tournament.json's
+// readable settings (arena/flow/tournament_meta.cpp writes them; docs/FORMATS.md lists the keys) and the
+// dates of the games, and is shown at the top of report.html and standings.md.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "referee/rules/variant.h"
+
+namespace kalah::report {
+
+struct EngineContext {
+  std::string name;
+  std::string command;    // as written in the config, with its arguments
+  std::string options;    // "Depth=12 Seed=3"
+  std::string announced;  // what it said in the handshake: "AlphaBeta 2 by J. Doe"
+  std::string limits;     // "sandbox=bwrap memory_mb=512"; empty when none
+};
+
+struct Context {
+  std::vector<std::pair<std::string, std::string>> about;  // label, text; in display order
+  std::vector<EngineContext> engines;
+  bool empty() const { return about.empty() && engines.empty(); }
+};
+
+// `settings`: tournament.json's: "variant", "time", "openings", "type", "rounds", "seed",
+// "engine.<name>.command", "engine.<name>.options", and what the last run recorded: "run.concurrency",
+// "run.arena_version", "run.machine", "run.engine.<name>.id", "run.engine.<name>.limits". `engines`: the names in
+// order; `first_day`, `last_day`: "YYYY-MM-DD" of the first and last game (empty without games). With `publish`, what
+// would show the organiser's machine in engine commands (the home folder, the user name) is replaced:
+// "/home/alice/bots/x" -> "~/bots/x".
+Context make_context(const std::map<std::string, std::string>& settings, const std::vector<std::string>& engines,
+                     const std::string& first_day, const std::string& last_day, bool publish);
+
+// "Kalah(6,4): 6 pits a side, 4 seeds in each; standard capture (...); the game ends when either side is
+// empty; seeds left in pits go to their side's owner; no majority end; no pie rule".
+std::string variant_in_words(const Variant& v);
+
+// Local details out of a text that is about to be published: the home folder of the arena's user (and any
+// /home/<name>) becomes "~", the user's name "user".
+std::string redact_local(std::string text);
+
+std::string context_markdown(const Context& context);  // a "## About" section; empty for an empty context
+std::string context_html(const Context& context);      // a <section id="about">; empty for an empty context
+
+}  // namespace kalah::report

@@ -1,0 +1,16 @@
+// What a published report says about where it came from: the arena's version and the machine.
+#pragma once
+
+#include <string>
+
+namespace kalah::system {
+
+// `git describe --always --dirty` of the source tree at build time ("5bdd7a9", "v1.2-3-g5bdd7a9-dirty"),
+// or "unknown" when it was not built from a git checkout.
+const char* arena_version();
+
+// "Intel(R) Xeon(R) CPU @ 2.20GHz, 2 CPUs": the CPU model from /proc/cpuinfo and the CPUs this process
+// may run on (its affinity mask). "unknown CPU" when /proc/cpuinfo says nothing.
+std::string machine_description();
+
+}  // namespace kalah::system
