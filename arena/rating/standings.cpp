@@ -88,6 +88,8 @@ void StandingsBuilder::add(const GameRecord& g) {
   add_result(engines_[b], 1.0 - p);
   by_colour_[a][b].games += 1;
   by_colour_[a][b].south_points += p;
+  by_colour_[a][b].south_wins += g.result == Outcome::FirstWins ? 1 : 0;
+  by_colour_[a][b].draws += g.result == Outcome::Draw ? 1 : 0;
   add_move_times(g, engines_[a], engines_[b]);
   ++terminations_[static_cast<std::size_t>(g.termination)];
   if (g.forfeit) {
@@ -124,6 +126,12 @@ Standings StandingsBuilder::standings() const {
       if (c.games == 0) continue;
       cross[a][b].games += c.games;
       cross[a][b].points += c.south_points;
+      cross[a][b].wins += c.south_wins;
+      cross[a][b].draws += c.draws;
+      cross[a][b].losses += c.games - c.south_wins - c.draws;
+      cross[b][a].wins += c.games - c.south_wins - c.draws;
+      cross[b][a].draws += c.draws;
+      cross[b][a].losses += c.south_wins;
       cross[b][a].games += c.games;
       cross[b][a].points += c.games - c.south_points;
       tally.add_games(a, b, c.games, c.south_points);

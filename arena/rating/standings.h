@@ -40,7 +40,8 @@ struct EngineStanding {
 // The games of the row engine against the column engine, both colours.
 struct CrossCell {
   int games = 0;
-  double points = 0;  // scored by the row engine
+  double points = 0;                    // scored by the row engine
+  int wins = 0, draws = 0, losses = 0;  // of the row engine
 };
 
 // How the engine that started as South did. `elo` is the first-move advantage
@@ -88,6 +89,7 @@ class StandingsBuilder {
   struct ColourCell {
     int games = 0;
     double south_points = 0;
+    int south_wins = 0, draws = 0;
   };
   int index_of(const std::string& name);
 

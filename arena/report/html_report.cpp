@@ -20,82 +20,150 @@ namespace {
 namespace json = boost::json;
 
 constexpr const char* kStyle = R"css(
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#222;background:#fafafa}
-h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.5em 0;background:#fff}
-th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
-th{background:#f0f0f0}td.name,th.name{text-align:left}td.self{background:#eee}
-p.note{color:#555;max-width:60em}p.warn{background:#fff3cd;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
-svg text{font-size:12px;fill:#222}
-#games{max-height:24em;overflow:auto;display:inline-block;border:1px solid #ddd}
-#games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:#eef4ff}
-#games tr.sel{background:#dbe7ff}
+:root{--fg:#222;--bg:#fafafa;--card:#fff;--line:#ddd;--head:#f0f0f0;--muted:#555;--sel:#dbe7ff;--hover:#eef4ff;--grid:#e4e4e4}
+@media (prefers-color-scheme:dark){:root{--fg:#ddd;--bg:#161616;--card:#1f1f1f;--line:#444;--head:#2a2a2a;--muted:#aaa;--sel:#2d3f66;--hover:#263352;--grid:#333}}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:var(--fg);background:var(--bg)}
+@media (max-width:600px){body{padding:.5em .6em}}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid var(--line)}
+table{border-collapse:collapse;margin:.5em 0;background:var(--card)}
+th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;white-space:nowrap}
+th{background:var(--head)}td.name,th.name{text-align:left}td.self{background:var(--head)}
+a{color:inherit}
+.scroll{max-width:100%;overflow-x:auto}.scroll td.name{white-space:normal}
+p.note{color:var(--muted);max-width:60em}p.warn{background:#fff3cd;color:#222;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
+svg{max-width:100%;height:auto}svg text{font-size:12px;fill:var(--fg)}
+dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0}
+@media (max-width:600px){dl.about{grid-template-columns:1fr}dl.about dd{margin-bottom:.4em}}
+#games{max-height:24em;overflow:auto;max-width:100%;border:1px solid var(--line)}
+#games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:var(--hover)}
+#games th{cursor:pointer;position:sticky;top:0}#games tr.sel{background:var(--sel)}
 .board{display:inline-grid;gap:6px;padding:10px;background:#c49a6c;border-radius:14px;margin:.4em 0}
 .pit,.store{background:#8a5a2b;color:#fff;border-radius:50%;width:44px;height:44px;display:flex;align-items:center;justify-content:center;font-weight:bold;font-size:16px}
+@media (max-width:600px){.board{gap:3px;padding:6px}.pit,.store{width:30px;height:30px;font-size:13px}}
 .store{border-radius:22px;height:auto;grid-row:1/3}
 .pit.last{outline:3px solid #ffd700}
-.side{font-weight:bold}.side.tomove::after{content:"  \2190 to move";font-weight:normal;color:#a33}
+.side{font-weight:bold}.side.tomove::after{content:"  \2190 to move";font-weight:normal;color:#c44}
 .controls button{font-size:14px;min-width:2.5em}
 #moves{max-width:60em}#moves span{display:inline-block;padding:0 4px;margin:1px;border-radius:3px;cursor:pointer}
-#moves span.cur{background:#ffd700}#moves span.op{color:#777}
-dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0}
-.scroll{max-width:100%;overflow-x:auto}.scroll td.name{white-space:normal}
+#moves span.cur{background:#ffd700;color:#222}#moves span.op{color:var(--muted)}
+#moves b.x{color:#2a8a2a}#moves b.c{color:#c44}
+@media print{#filter,.controls,#games{display:none}#viewer[hidden]{display:none}.scroll{overflow:visible}body{max-width:none}}
 )css";
 
+// The viewer: the game list (filter, sort by a column), a board that steps through a game, the plies
+// numbered one by one (extra turns and captures marked), and the engines' scores and depths per ply.
+// `#game-<id>` opens a game; `#game-<id>/end` (or `/<ply>`) opens it at that ply.
 constexpr const char* kScript = R"js(
 (function(){
 const games=JSON.parse(document.getElementById('games-data').textContent);
 const $=id=>document.getElementById(id);
-let g=null,ply=0,selRow=null;
+let g=null,ply=0,selRow=null,sortKey=null,sortDir=1;
+const byId=new Map(games.map((x,i)=>[x.id,i]));
 function owner(side,sw){return (side==='s')!==sw?g.south:g.north;}
-function cell(cls,text,col,row){const d=document.createElement('div');d.className=cls;d.textContent=text;d.style.gridColumn=col;if(row)d.style.gridRow=row;return d;}
+function cell(cls,text,col,row,id){const d=document.createElement('div');d.className=cls;d.textContent=text;d.style.gridColumn=col;if(row)d.style.gridRow=row;if(id)d.id=id;return d;}
 function draw(){
   const m=g.pits,b=g.boards[ply],sw=g.swapped[ply]==='1',turn=g.turn[ply],board=$('board');
   let last=-1;
   if(ply>0){const mv=g.moves[ply-1];if(mv!=='swap'){last=(g.turn[ply-1]==='s'?0:m+1)+Number(mv)-1;}}
-  board.replaceChildren();board.style.gridTemplateColumns='repeat('+(m+2)+',44px)';
-  board.appendChild(cell('store',b[2*m+1],'1','1 / 3'));
+  board.replaceChildren();board.style.gridTemplateColumns='repeat('+(m+2)+',auto)';
+  board.appendChild(cell('store',b[2*m+1],'1','1 / 3','store-n'));
   for(let k=0;k<m;k++){const i=2*m-k;const c=cell('pit'+(i===last?' last':''),b[i],String(k+2),'1');c.title='North pit '+(m-k);board.appendChild(c);}
   for(let k=0;k<m;k++){const c=cell('pit'+(k===last?' last':''),b[k],String(k+2),'2');c.title='South pit '+(k+1);board.appendChild(c);}
-  board.appendChild(cell('store',b[m],String(m+2),'1 / 3'));
+  board.appendChild(cell('store',b[m],String(m+2),'1 / 3','store-s'));
   const over=ply===g.moves.length&&!g.note;
   $('north').textContent='North: '+owner('n',sw);$('south').textContent='South: '+owner('s',sw);
   $('north').className='side'+(!over&&turn==='n'?' tomove':'');$('south').className='side'+(!over&&turn==='s'?' tomove':'');
   let info='Ply '+ply+' of '+g.moves.length;
-  if(ply>0){const side=g.turn[ply-1],mv=g.moves[ply-1];info+=': '+owner(side,g.swapped[ply-1]==='1')+(mv==='swap'?' swaps':' plays pit '+mv);
-    const t=g.times[ply-1-g.opening];if(ply>g.opening&&t!==undefined)info+=' ('+t+' ms)';else if(ply<=g.opening)info+=' (opening)';}
+  if(ply>0){const side=g.turn[ply-1],mv=g.moves[ply-1],f=g.flags[ply-1];
+    info+=': '+owner(side,g.swapped[ply-1]==='1')+(mv==='swap'?' swaps':' plays pit '+mv)+(f==='x'?', extra turn':f==='c'?', captures':'');
+    const k=ply-1-g.opening;
+    if(ply>g.opening&&g.times[k]!==undefined){info+=' ('+g.times[k]+' ms';if(g.depth[k]!=null)info+=', depth '+g.depth[k];if(g.score[k]!=null)info+=', score '+g.score[k];info+=')';}
+    else if(ply<=g.opening)info+=' (opening)';}
   if(ply===g.moves.length)info+='. Result '+g.result+' ('+g.termination+(g.forfeit?': '+g.forfeit:'')+')'+(g.note?'. '+g.note:'');
   $('info').textContent=info;$('ply').value=ply;
   const spans=$('moves').children;for(let i=0;i<spans.length;i++)spans[i].classList.toggle('cur',i===ply-1);
 }
-function show(i,row){
+// The engines' scores from South's point of view (an engine reports its own), one point per ply.
+function graph(){
+  const pts=[];let lo=0,hi=0;
+  g.score.forEach((v,k)=>{if(v==null)return;const p=k+g.opening;const south=(g.turn[p]==='s')!==(g.swapped[p]==='1');const y=south?v:-v;pts.push([p+1,y,g.depth[k]]);lo=Math.min(lo,y);hi=Math.max(hi,y);});
+  const svg=$('graph');svg.replaceChildren();
+  if(!pts.length){svg.style.display='none';return;}
+  svg.style.display='';
+  const W=600,H=120,n=Math.max(1,g.moves.length),span=Math.max(1,hi-lo);
+  const X=p=>10+p/n*(W-20),Y=v=>10+(hi-v)/span*(H-20);
+  const NS=svg.namespaceURI;  // no URL in the page: it is the SVG element's own
+  const mk=(tag,attrs)=>{const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);svg.appendChild(e);return e;};
+  mk('line',{x1:10,x2:W-10,y1:Y(0),y2:Y(0),stroke:'#888'});
+  mk('polyline',{points:pts.map(q=>X(q[0])+','+Y(q[1])).join(' '),fill:'none',stroke:'#4a7bd0','stroke-width':2});
+  pts.forEach(q=>{const c=mk('circle',{cx:X(q[0]),cy:Y(q[1]),r:3,fill:'#4a7bd0'});const t=document.createElementNS(NS,'title');t.textContent='ply '+q[0]+': '+q[1]+(q[2]!=null?' (depth '+q[2]+')':'');c.appendChild(t);c.onclick=()=>{ply=q[0];draw();};});
+  const lab=mk('text',{x:12,y:22});lab.textContent='score for South, max '+hi+', min '+lo;
+}
+function show(i,row,at){
   g=games[i];ply=0;$('viewer').hidden=false;
   $('title').textContent=g.id+' (round '+g.round+'): '+g.south+' vs '+g.north+', '+g.result;
   $('variant').textContent=g.variant;
   const ms=$('moves');ms.replaceChildren();
-  g.moves.forEach((mv,k)=>{const s=document.createElement('span');s.textContent=(k%2===0?(k/2+1)+'. ':'')+mv;if(k<g.opening)s.className='op';s.onclick=()=>{ply=k+1;draw();};ms.appendChild(s);});
+  g.moves.forEach((mv,k)=>{const s=document.createElement('span');
+    s.append((k+1)+'. '+(g.turn[k]==='s'?'S':'N')+' '+mv);
+    const f=g.flags[k];if(f==='x'||f==='c'){const b=document.createElement('b');b.className=f;b.textContent=f==='x'?'+':'×';b.title=f==='x'?'extra turn':'capture';s.append(b);}
+    if(k<g.opening)s.className='op';s.onclick=()=>{ply=k+1;draw();};ms.appendChild(s);});
   $('ply').max=g.moves.length;
-  if(selRow)selRow.classList.remove('sel');selRow=row;if(row)row.classList.add('sel');
-  draw();
+  if(selRow)selRow.classList.remove('sel');selRow=row||document.querySelector('#game-rows tr[data-i="'+i+'"]');if(selRow)selRow.classList.add('sel');
+  if(at==='end')ply=g.moves.length;else if(at!==undefined&&at!=='')ply=Math.max(0,Math.min(g.moves.length,Number(at)||0));
+  graph();draw();
 }
+function fromHash(){
+  const m=/^#game-(.+?)(?:\/(end|\d+))?$/.exec(decodeURIComponent(location.hash));
+  if(m&&byId.has(m[1])){show(byId.get(m[1]),null,m[2]);$('viewer').scrollIntoView();}
+}
+const cols=[x=>x.id,x=>x.round,x=>x.south,x=>x.north,x=>x.result,x=>x.termination,x=>x.moves.length];
 function list(){
-  const f=$('filter').value.toLowerCase(),body=$('game-rows');body.replaceChildren();
-  games.forEach((x,i)=>{
-    if(f&&!(x.id+' '+x.south+' '+x.north+' '+x.termination).toLowerCase().includes(f))return;
-    const tr=document.createElement('tr');
-    for(const v of [x.id,x.round,x.south,x.north,x.result,x.termination,x.moves.length]){const td=document.createElement('td');td.textContent=v;tr.appendChild(td);}
-    tr.onclick=()=>show(i,tr);body.appendChild(tr);
-  });
+  const words=$('filter').value.toLowerCase().split(/\s+/).filter(w=>w),body=$('game-rows');body.replaceChildren();
+  const order=games.map((x,i)=>i);
+  if(sortKey!==null)order.sort((a,b)=>{const u=cols[sortKey](games[a]),v=cols[sortKey](games[b]);return (u<v?-1:u>v?1:0)*sortDir;});
+  for(const i of order){const x=games[i];
+    const text=(x.id+' '+x.south+' '+x.north+' '+x.result+' '+x.termination).toLowerCase();
+    if(!words.every(w=>text.includes(w)))continue;
+    const tr=document.createElement('tr');tr.dataset.i=i;
+    cols.forEach((c,k)=>{const td=document.createElement('td');if(k===0){const a=document.createElement('a');a.href='#game-'+x.id;a.textContent=x.id;td.appendChild(a);}else td.textContent=c(x);tr.appendChild(td);});
+    tr.onclick=e=>{if(e.target.tagName!=='A')location.hash='game-'+x.id;};body.appendChild(tr);}
 }
+document.querySelectorAll('#games th').forEach((th,k)=>{th.title='sort';th.onclick=()=>{sortDir=sortKey===k?-sortDir:1;sortKey=k;list();};});
 function step(d){if(!g)return;ply=Math.max(0,Math.min(g.moves.length,ply+d));draw();}
 $('first').onclick=()=>step(-1e9);$('prev').onclick=()=>step(-1);$('next').onclick=()=>step(1);$('last').onclick=()=>step(1e9);
 $('ply').oninput=e=>{ply=Number(e.target.value);draw();};
 $('filter').oninput=list;
+document.querySelectorAll('a[data-filter]').forEach(a=>a.onclick=e=>{e.preventDefault();$('filter').value=a.dataset.filter;list();$('games').scrollIntoView();});
 document.addEventListener('keydown',e=>{if(e.target.tagName==='INPUT'&&e.target.type==='text')return;
   if(e.key==='ArrowLeft')step(-1);else if(e.key==='ArrowRight')step(1);else if(e.key==='Home')step(-1e9);else if(e.key==='End')step(1e9);});
-list();
+window.addEventListener('hashchange',fromHash);
+list();fromHash();
 })();
 )js";
+
+// Where the last seed of `m` lands: sowing skips the opponent's store (docs/RULES.md).
+int landing_cell(const Variant& v, const Position& p, Move m) {
+  const bool south = p.to_move == Side::South;
+  int i = (south ? 0 : v.pits + 1) + m.pit - 1;
+  const int skip = south ? v.north_store() : v.south_store();
+  for (int seeds = p.cells[i]; seeds > 0; --seeds) {
+    i = (i + 1) % v.cells();
+    if (i == skip) i = (i + 1) % v.cells();
+  }
+  return i;
+}
+
+// What a ply did: 'x' an extra turn (the mover moves again), 'c' a capture (the last seed, in an own
+// empty pit, went to the store with the facing pit), '-' neither. A capture on the ply that ends the
+// game is not told apart from the end's sweep and shows as '-'.
+char ply_flag(const Variant& v, const Position& before, const Position& after, Move m) {
+  if (m.is_swap() || after.over) return '-';
+  if (after.to_move == before.to_move) return 'x';
+  const int last = landing_cell(v, before, m);
+  const bool own_pit = before.to_move == Side::South ? last < v.pits : (last > v.pits && last < v.north_store());
+  return own_pit && after.cells[last] == 0 ? 'c' : '-';
+}
 
 // The board after every ply, from the rules library.
 json::object replay(const GameRecord& g) {
@@ -112,18 +180,26 @@ json::object replay(const GameRecord& g) {
   };
   snapshot();
   json::array moves;
+  std::string flags;
   for (std::size_t i = 0; i < g.moves.size(); ++i) {
     if (!is_legal(v, p, g.moves[i])) {
       note = "Move " + std::to_string(i + 1) + " (" + to_string(g.moves[i]) +
              ") is not legal in this position; the replay stops there.";
       break;
     }
+    const Position before = p;
     apply(v, p, g.moves[i]);
+    flags += ply_flag(v, before, p, g.moves[i]);
     moves.emplace_back(to_string(g.moves[i]));
     snapshot();
   }
-  json::array times;
-  for (const MoveInfo& m : g.move_info) times.emplace_back(rounded(m.time_ms, 1));
+  // Per move after the opening: the time, and the depth and score of the engine's last info line.
+  json::array times, depth, score;
+  for (const MoveInfo& m : g.move_info) {
+    times.emplace_back(rounded(m.time_ms, 1));
+    depth.emplace_back(m.depth ? json::value(*m.depth) : json::value(nullptr));
+    score.emplace_back(m.score ? json::value(*m.score) : json::value(nullptr));
+  }
 
   json::object o{{"id", g.id},
                  {"round", g.round},
@@ -143,7 +219,10 @@ json::object replay(const GameRecord& g) {
   o["boards"] = std::move(boards);
   o["turn"] = turn;
   o["swapped"] = swapped;
+  o["flags"] = flags;
   o["times"] = std::move(times);
+  o["depth"] = std::move(depth);
+  o["score"] = std::move(score);
   o["note"] = note;
   return o;
 }
@@ -224,8 +303,17 @@ std::string crosstable(const Standings& s) {
   out += "</tr></thead><tbody>\n";
   for (std::size_t r = 0; r < s.engines.size(); ++r) {
     out += "<tr><th class=\"name\">" + html_escape(s.engines[r].name) + "</th>";
-    for (std::size_t c = 0; c < s.engines.size(); ++c)
-      out += r == c ? "<td class=\"self\"></td>" : "<td>" + cross_points(s.crosstable[r][c]) + "</td>";
+    for (std::size_t c = 0; c < s.engines.size(); ++c) {
+      const CrossCell& cell = s.crosstable[r][c];
+      if (r == c || cell.games == 0) {
+        out += r == c ? "<td class=\"self\"></td>" : "<td></td>";
+        continue;
+      }
+      // Points / games, then W-D-L; a click lists the pair's games.
+      out += fmt::format("<td><a href=\"#games\" data-filter=\"{} {}\">{}<br><small>{}-{}-{}</small></a></td>",
+                         html_escape(s.engines[r].name), html_escape(s.engines[c].name), cross_points(cell), cell.wins,
+                         cell.draws, cell.losses);
+    }
     out += "</tr>\n";
   }
   return out + "</tbody></table>\n";
@@ -252,10 +340,10 @@ std::string summary_tables(const Standings& s) {
       "Elo (fit) is the first-mover term of the rating fit; Elo (South's score) comes from South's results "
       "alone.</p>\n";
   out += fmt::format(
-      "<table><thead><tr><th>Games</th><th>South wins</th><th>Draws</th><th>South losses</th><th>South score</th>"
-      "<th>Elo (fit)</th><th>Elo (South's score)</th><th>LOS</th></tr></thead><tbody>\n"
+      "<div class=\"scroll\"><table><thead><tr><th>Games</th><th>South wins</th><th>Draws</th><th>South losses</th>"
+      "<th>South score</th><th>Elo (fit)</th><th>Elo (South's score)</th><th>LOS</th></tr></thead><tbody>\n"
       "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td><td>{}</td><td>{}</td><td>{}</td></tr>\n"
-      "</tbody></table>\n",
+      "</tbody></table></div>\n",
       fm.games, fm.wins, fm.draws, fm.losses, fixed(fm.score_pct, 1), elo_with_ci(fm.elo, fm.ci95),
       elo_with_ci(fm.raw_elo, fm.raw_ci95), percent(fm.los, 1));
   return out;
@@ -283,10 +371,12 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
-  out += "<h2>Standings</h2>\n" + standings_table(s);
+  out += "<h2>Standings</h2>\n<div class=\"scroll\">" + standings_table(s) + "</div>\n";
   out += "<h2>Elo</h2>\n" + elo_chart(s);
-  out += "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games.</p>\n";
-  out += crosstable(s);
+  out +=
+      "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games, and its "
+      "wins-draws-losses; click a cell for the pair's games.</p>\n";
+  out += "<div class=\"scroll\">" + crosstable(s) + "</div>\n";
   out += "<h2>Terminations</h2>\n" + summary_tables(s);
   out += "<h2>Games</h2>\n";
   if (total_games > games.size())
@@ -294,7 +384,8 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
         "<p class=\"note\">The viewer holds the last {} of the {} games, so that this page stays small; every game "
         "is in games.pgn and, with every detail, in the journal (games.jsonl).</p>\n",
         games.size(), total_games);
-  out += R"html(<p><input type="text" id="filter" placeholder="filter: id, engine, termination" size="32"></p>
+  out +=
+      R"html(<p><input type="text" id="filter" placeholder="filter: words of id, engines, result, termination" size="32"></p>
 <div id="games"><table><thead><tr><th>Id</th><th>Round</th><th>South</th><th>North</th><th>Result</th><th>Termination</th><th>Plies</th></tr></thead><tbody id="game-rows"></tbody></table></div>
 <section id="viewer" hidden>
 <h2 id="title"></h2>
@@ -305,6 +396,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
 <p class="controls"><button id="first" title="start (Home)">|&lt;</button> <button id="prev" title="back (Left)">&lt;</button> <input type="range" id="ply" min="0" max="0" value="0"> <button id="next" title="forward (Right)">&gt;</button> <button id="last" title="end (End)">&gt;|</button></p>
 <p id="info"></p>
 <div id="moves"></div>
+<svg id="graph" viewBox="0 0 600 120" width="600" height="120" role="img" aria-label="score per ply"></svg>
 </section>
 )html";
   out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) + "</script>\n";
