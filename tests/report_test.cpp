@@ -372,6 +372,21 @@ TEST(ReportContext, ComesFromTheSettingsAndTheDatesInDisplayOrder) {
   EXPECT_EQ(context_html(Context{}), "");
 }
 
+// The viewer marks what each ply did. Kalah(6,4): South 3 ends in its store (an extra turn); South 6 and
+// North 3 end on the other side; South 1 sows 5 seeds from pit 1 into its empty pit 6 and takes North's
+// pit 1 (5 seeds) with it: a capture.
+TEST(ReportHtml, PliesAreMarkedForExtraTurnsAndCaptures) {
+  GameRecord g = game(1, "a", "b", "1-0");
+  g.moves = {Move::at(3), Move::at(6), Move::at(3), Move::at(1)};
+  g.move_info.resize(4);
+  g.move_info[1].depth = 7;
+  g.move_info[1].score = -3;
+  const std::string html = report_html(rating::compute_standings({g}, {"a", "b"}), {g}, "flags");
+  EXPECT_NE(html.find(R"("flags":"x--c")"), std::string::npos);
+  EXPECT_NE(html.find(R"("depth":[null,7,null,null],"score":[null,-3,null,null])"), std::string::npos);
+  EXPECT_NE(html.find("[0,5,1,6,6,0,8,0,5,0,6,5,5,1]"), std::string::npos) << "the board after the capture";
+}
+
 TEST(ReportCsv, NamesWithCommasAreQuoted) {
   std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
   const std::string csv = standings_csv(rating::compute_standings(games, {}));
