@@ -1,0 +1,111 @@
+// report.html in a real browser (Debian's chromium, headless): the report of a real small tournament,
+// rendered with its scripts run. The DOM holds every engine, the "About" section and every game id; a
+// screenshot at 360 and at 1280 pixels wide is not blank; opening `#game-<id>/end` shows the final stores
+// the journal recorded. Skipped, with the reason, where chromium or python3-pil is not installed
+// (.ci/run installs both).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "tests/e2e_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace json = boost::json;
+
+const fs::path kChromium = "/usr/bin/chromium";
+const fs::path kPython = "/usr/bin/python3";  // Debian's, where python3-pil installs
+
+class Browser : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kChromium)) GTEST_SKIP() << "chromium is not installed (apt-get install chromium)";
+    const RunResult pil = run({kPython.string(), "-c", "import PIL"}, tmp_.path(), 30s);
+    if (pil.status.code != 0) GTEST_SKIP() << "python3-pil is not installed (apt-get install python3-pil)";
+  }
+
+  // The tournament, played once for the whole suite's tests.
+  fs::path play() {
+    const std::string config =
+        "[tournament]\nname = \"web\"\nrounds = 2\noutput = \"" + (tmp_.path() / "results").string() +
+        "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 20\n\n[openings]\nrandom_plies = 2\n" +
+        "\n[[engine]]\nname = \"random\"\ncmd = \"" + kRandom.string() +
+        "\"\noptions = { Seed = 5 }\n\n[[engine]]\nname = \"greedy\"\ncmd = \"" + kGreedy.string() + "\"\n";
+    write_file(tmp_.path() / "web.toml", config);
+    const RunResult r = run({kArena.string(), "run", (tmp_.path() / "web.toml").string()}, tmp_.path(), 120s);
+    EXPECT_EQ(r.status.code, 0) << r.summary();
+    return tmp_.path() / "results" / "web";
+  }
+
+  RunResult chromium(std::vector<std::string> args, const std::string& url) {
+    std::vector<std::string> argv = {kChromium.string(), "--headless", "--no-sandbox", "--disable-gpu",
+                                     "--user-data-dir=" + (tmp_.path() / "profile").string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back(url);
+    return run(argv, tmp_.path(), 120s);
+  }
+
+  // Distinct colours in a PNG: a blank page has one or two.
+  int colours(const fs::path& png) {
+    const RunResult r = run({kPython.string(), "-c",
+                             "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1]).convert('RGB')\n"
+                             "print(len(im.getcolors(1 << 24)))",
+                             png.string()},
+                            tmp_.path(), 60s);
+    EXPECT_EQ(r.status.code, 0) << r.summary();
+    return r.status.code == 0 ? std::stoi(r.out) : 0;
+  }
+
+  TempDir tmp_;
+};
+
+TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
+  const fs::path dir = play();
+  const std::string page = "file://" + (dir / "report.html").string();
+  std::vector<json::object> games;
+  for (const std::string& line : read_lines(dir / "games.jsonl")) games.push_back(json::parse(line).as_object());
+  ASSERT_EQ(games.size(), 4u);
+
+  const RunResult dom = chromium({"--dump-dom"}, page);
+  ASSERT_EQ(dom.status.code, 0) << dom.summary();
+  for (const char* engine : {"random", "greedy"}) EXPECT_NE(dom.out.find(engine), std::string::npos) << engine;
+  EXPECT_NE(dom.out.find("<section id=\"about\">"), std::string::npos);
+  EXPECT_NE(dom.out.find("<dt>Time control</dt>"), std::string::npos);
+  for (const json::object& g : games) {
+    const std::string id(g.at("id").as_string());
+    EXPECT_NE(dom.out.find("href=\"#game-" + id + "\""), std::string::npos) << "the list links game " << id;
+  }
+
+  for (const int width : {360, 1280}) {
+    const fs::path shot = tmp_.path() / ("shot" + std::to_string(width) + ".png");
+    const RunResult r = chromium(
+        {"--screenshot=" + shot.string(), "--window-size=" + std::to_string(width) + ",2000", "--hide-scrollbars"},
+        page);
+    ASSERT_EQ(r.status.code, 0) << r.summary();
+    ASSERT_TRUE(fs::exists(shot)) << r.summary();
+    EXPECT_GT(colours(shot), 20) << "a blank page at " << width << " px";
+  }
+
+  // Every game, opened at its end from the URL, shows the stores of the journal.
+  for (const json::object& g : games) {
+    const std::string id(g.at("id").as_string());
+    const RunResult end = chromium({"--dump-dom"}, page + "#game-" + id + "/end");
+    ASSERT_EQ(end.status.code, 0) << end.summary();
+    std::smatch south, north;
+    ASSERT_TRUE(std::regex_search(end.out, south, std::regex(R"(id="store-s"[^>]*>(\d+)<)"))) << id;
+    ASSERT_TRUE(std::regex_search(end.out, north, std::regex(R"(id="store-n"[^>]*>(\d+)<)"))) << id;
+    const json::array& stores = g.at("stores").as_array();
+    EXPECT_EQ(std::stoll(south[1]), stores[0].as_int64()) << id;
+    EXPECT_EQ(std::stoll(north[1]), stores[1].as_int64()) << id;
+    const std::string plies = std::to_string(g.at("moves").as_array().size());
+    EXPECT_NE(end.out.find("Ply " + plies + " of " + plies), std::string::npos) << id;
+  }
+}
+
+}  // namespace
+}  // namespace kalah::e2e
