@@ -17,6 +17,7 @@
 
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
+#include "arena/report/elo_history.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 #include "referee/record/record_json.h"
@@ -385,6 +386,35 @@ TEST(ReportHtml, PliesAreMarkedForExtraTurnsAndCaptures) {
   EXPECT_NE(html.find(R"("flags":"x--c")"), std::string::npos);
   EXPECT_NE(html.find(R"("depth":[null,7,null,null],"score":[null,-3,null,null])"), std::string::npos);
   EXPECT_NE(html.find("[0,5,1,6,6,0,8,0,5,0,6,5,5,1]"), std::string::npos) << "the board after the capture";
+}
+
+// The Elo-over-games chart: at most kMaxPoints checkpoints however long the run, increasing, ending
+// at the last game, and the last one equal to the final standings.
+TEST(ReportEloHistory, KeepsAFewCheckpointsEndingAtTheFinalStandings) {
+  rating::StandingsBuilder builder({"a", "b", "c"});
+  EloHistoryRecorder recorder;
+  const char* names[] = {"a", "b", "c"};
+  for (int n = 1; n <= 3000; ++n) {
+    GameRecord g = game(n, names[n % 3], names[(n + 1) % 3], n % 5 == 0 ? "1/2-1/2" : n % 2 ? "1-0" : "0-1");
+    builder.add(g);
+    recorder.game_added(builder);
+  }
+  const Standings final = builder.standings();
+  const EloHistory h = recorder.finish(builder, final);
+  EXPECT_LE(h.games.size(), EloHistoryRecorder::kMaxPoints + 1);
+  EXPECT_GE(h.games.size(), EloHistoryRecorder::kMaxPoints / 2);
+  EXPECT_TRUE(std::is_sorted(h.games.begin(), h.games.end()));
+  EXPECT_EQ(std::adjacent_find(h.games.begin(), h.games.end()), h.games.end()) << "no checkpoint twice";
+  EXPECT_EQ(h.games.back(), 3000);
+  ASSERT_EQ(h.names.size(), 3u);
+  for (std::size_t e = 0; e < 3; ++e) {
+    EXPECT_EQ(h.names[e], final.engines[e].name);
+    EXPECT_DOUBLE_EQ(h.series[e].back().elo, final.engines[e].elo);
+    EXPECT_DOUBLE_EQ(h.series[e].back().ci95, final.engines[e].ci95);
+  }
+  const std::string html = report_html(final, {}, "history", {}, 0, {}, h);
+  EXPECT_NE(html.find("<svg id=\"elo-history\""), std::string::npos);
+  EXPECT_EQ(report_html(final, {}, "history").find("elo-history"), std::string::npos) << "no history, no chart";
 }
 
 TEST(ReportCsv, NamesWithCommasAreQuoted) {

@@ -272,6 +272,59 @@ std::string elo_chart(const Standings& s) {
   return out;
 }
 
+// Each engine's Elo after every checkpoint of the run, with its 95% band; engines in ranking order.
+std::string elo_history_chart(const EloHistory& h) {
+  if (h.games.size() < 2 || h.names.empty()) return "";
+  constexpr const char* kColours[] = {"#4a7bd0", "#d0704a", "#3a9a5a", "#9a5ac0", "#c0a030",
+                                      "#30a0b0", "#b04070", "#707070", "#6a8a20", "#a06030"};
+  double lo = 0, hi = 0;
+  for (const std::vector<EloPoint>& series : h.series)
+    for (const EloPoint& p : series)
+      if (p.rated) lo = std::min(lo, p.elo - p.ci95), hi = std::max(hi, p.elo + p.ci95);
+  lo = std::max(lo, -2000.0), hi = std::min(hi, 2000.0);
+  const double span = std::max(1.0, hi - lo);
+  constexpr double kLeft = 50, kWidth = 620, kTop = 10, kHeight = 220;
+  const double most = std::max(1, h.games.back());
+  const auto x = [&](int games) { return kLeft + games / most * kWidth; };
+  const auto y = [&](double elo) { return kTop + (hi - std::clamp(elo, lo, hi)) / span * kHeight; };
+  const double legend = 18.0 * static_cast<double>(h.names.size());
+  std::string out = fmt::format(
+      "<svg id=\"elo-history\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
+      "aria-label=\"Elo over the games played, with 95% bands\">\n",
+      kLeft + kWidth + 150, std::max(kTop + kHeight + 30, legend + 20));
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#888\"/>\n", kLeft, y(0),
+                     kLeft + kWidth);
+  out += fmt::format(
+      "<text x=\"{0}\" y=\"{1:.1f}\" text-anchor=\"end\">{2}</text><text x=\"{0}\" y=\"{3:.1f}\" "
+      "text-anchor=\"end\">{4}</text><text x=\"{0}\" y=\"{5:.1f}\" text-anchor=\"end\">0</text>\n",
+      kLeft - 4, y(hi) + 10, signed_fixed(hi, 0), y(lo), signed_fixed(lo, 0), y(0) + 4);
+  out += fmt::format("<text x=\"{}\" y=\"{}\">0</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{} games</text>\n",
+                     kLeft, kTop + kHeight + 18, kLeft + kWidth, kTop + kHeight + 18, h.games.back());
+  for (std::size_t e = h.series.size(); e-- > 0;) {  // the leader drawn last, on top
+    const char* colour = kColours[e % std::size(kColours)];
+    std::string band_top, band_bottom, line;
+    for (std::size_t k = 0; k < h.games.size(); ++k) {
+      const EloPoint& p = h.series[e][k];
+      if (!p.rated) continue;
+      band_top += fmt::format("{:.1f},{:.1f} ", x(h.games[k]), y(p.elo + p.ci95));
+      band_bottom = fmt::format("{:.1f},{:.1f} ", x(h.games[k]), y(p.elo - p.ci95)) + band_bottom;
+      line += fmt::format("{:.1f},{:.1f} ", x(h.games[k]), y(p.elo));
+    }
+    if (line.empty()) continue;
+    out += fmt::format("<polygon points=\"{}{}\" fill=\"{}\" fill-opacity=\"0.12\" stroke=\"none\"/>\n", band_top,
+                       band_bottom, colour);
+    out += fmt::format(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>\n", line,
+        colour, html_escape(h.names[e]));
+    out += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{:.1f}\" "
+        "y=\"{:.1f}\">{}</text>\n",
+        kLeft + kWidth + 14, kTop + 18.0 * static_cast<double>(e), colour, kLeft + kWidth + 30,
+        kTop + 18.0 * static_cast<double>(e) + 11, html_escape(h.names[e]));
+  }
+  return out + "</svg>\n";
+}
+
 std::string standings_table(const Standings& s) {
   std::string out =
       "<table><thead><tr><th>Rank</th><th class=\"name\">Engine</th><th>Elo</th><th>±</th><th>Games</th>"
@@ -352,7 +405,8 @@ std::string summary_tables(const Standings& s) {
 }  // namespace
 
 std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event,
-                        const Notes& notes, std::size_t total_games, const Context& context) {
+                        const Notes& notes, std::size_t total_games, const Context& context,
+                        const EloHistory& history) {
   json::array data;
   data.reserve(games.size());
   for (const GameRecord& g : games) data.emplace_back(replay(g));
@@ -373,6 +427,12 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
                    : "");
   out += "<h2>Standings</h2>\n<div class=\"scroll\">" + standings_table(s) + "</div>\n";
   out += "<h2>Elo</h2>\n" + elo_chart(s);
+  if (const std::string chart = elo_history_chart(history); !chart.empty())
+    out += fmt::format(
+               "<h3>Elo over the games</h3>\n<p class=\"note\">Each engine's rating refitted at {} points of the run "
+               "(as the journal was read), with its 95% band.</p>\n",
+               history.games.size()) +
+           chart;
   out +=
       "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games, and its "
       "wins-draws-losses; click a cell for the pair's games.</p>\n";

@@ -7,6 +7,7 @@
 
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
+#include "arena/report/elo_history.h"
 #include "referee/record/record.h"
 
 namespace kalah::report {
@@ -32,7 +33,8 @@ std::string games_pgn(const std::vector<GameRecord>& games, const std::string& e
 // report.html. `shown` are the games its viewer embeds: all of them, or the last ones of a big run
 // (`total_games` says how many there are in all; 0 means all are shown).
 std::string report_html(const Standings& standings, const std::vector<GameRecord>& shown, const std::string& event,
-                        const Notes& notes = {}, std::size_t total_games = 0, const Context& context = {});
+                        const Notes& notes = {}, std::size_t total_games = 0, const Context& context = {},
+                        const EloHistory& history = {});
 
 // The standings as a plain-text table for the terminal (printed live during a run).
 std::string format_standings_table(const Standings& standings);

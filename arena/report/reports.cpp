@@ -29,6 +29,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
   std::deque<GameRecord> recent;
   std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
+  EloHistoryRecorder history;
   ReportSummary out;
   journal::SeenIds seen;
   out.notes = input.notes;
@@ -38,6 +39,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         file,
         [&](GameRecord&& g) {
           builder.add(g);
+          history.game_added(builder);
           if (g.started_at.size() >= 10) {
             const std::string day = g.started_at.substr(0, 10);
             if (first_day.empty() || day < first_day) first_day = day;
@@ -68,6 +70,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
 
   const Standings& s = out.standings;
   const Context context = make_context(input.settings, input.engine_names, first_day, last_day, input.publish);
+  const EloHistory elo_history = history.finish(builder, s);
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
   const std::function<std::optional<std::string>()> writers[] = {
@@ -83,7 +86,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
       [&] { return pgn.commit(kRebuildable); },
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[4], report_html(s, shown, input.event, out.notes, out.games, context), kRebuildable);
+            dir / kReportFiles[4], report_html(s, shown, input.event, out.notes, out.games, context, elo_history),
+            kRebuildable);
       },
   };
   static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(writers)>);
