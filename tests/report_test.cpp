@@ -417,6 +417,23 @@ TEST(ReportEloHistory, KeepsAFewCheckpointsEndingAtTheFinalStandings) {
   EXPECT_EQ(report_html(final, {}, "history").find("elo-history"), std::string::npos) << "no history, no chart";
 }
 
+// The mean depth is over the moves an engine reported a depth for, credited to the engine that moved.
+TEST(ReportStandings, MeanDepthIsOverTheMovesThatReportedOne) {
+  GameRecord g = game(1, "a", "b", "1-0");
+  g.moves = {Move::at(3), Move::at(6), Move::at(3), Move::at(1)};  // a (extra turn), a, b, a
+  g.opening.clear();
+  g.move_info.resize(4);
+  g.move_info[0].depth = 4;
+  g.move_info[1].depth = 8;
+  g.move_info[2].depth = 5;
+  const Standings s = rating::compute_standings({g}, {"a", "b"});
+  EXPECT_EQ(find(s, "a").moves_with_depth, 2);
+  EXPECT_DOUBLE_EQ(find(s, "a").mean_depth, 6.0);
+  EXPECT_EQ(find(s, "b").moves_with_depth, 1);
+  EXPECT_DOUBLE_EQ(find(s, "b").mean_depth, 5.0);
+  EXPECT_NE(standings_json(s, "d").find(R"("mean_depth": 6)"), std::string::npos) << standings_json(s, "d");
+}
+
 TEST(ReportCsv, NamesWithCommasAreQuoted) {
   std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
   const std::string csv = standings_csv(rating::compute_standings(games, {}));

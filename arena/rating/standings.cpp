@@ -34,7 +34,12 @@ void add_move_times(const GameRecord& g, EngineStanding& south, EngineStanding& 
     if (!is_legal(g.variant, p, g.moves[k])) return;
     if (k >= first_timed && k - first_timed < g.move_info.size()) {
       EngineStanding& mover = player_to_move(p) == Seat::First ? south : north;
-      const double t = g.move_info[k - first_timed].time_ms;
+      const MoveInfo& info = g.move_info[k - first_timed];
+      if (info.depth) {
+        mover.mean_depth += *info.depth;  // a sum until compute_standings divides it
+        ++mover.moves_with_depth;
+      }
+      const double t = info.time_ms;
       if (std::isfinite(t) && t >= 0) {
         mover.mean_move_ms += t;  // a sum until compute_standings divides it
         mover.max_move_ms = std::max(mover.max_move_ms, t);
@@ -147,6 +152,7 @@ Standings StandingsBuilder::standings() const {
     e.ci95 = finite_or(fit.ci95[i], 0.0);
     e.score_pct = e.games > 0 ? 100.0 * e.points / e.games : 0.0;
     e.mean_move_ms = e.moves_timed > 0 ? e.mean_move_ms / e.moves_timed : 0.0;
+    e.mean_depth = e.moves_with_depth > 0 ? e.mean_depth / e.moves_with_depth : 0.0;
   }
 
   // Rank order: by Elo, then points, then name; engines without games last.

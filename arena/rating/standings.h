@@ -35,6 +35,9 @@ struct EngineStanding {
   int moves_timed = 0;
   double mean_move_ms = 0;  // 0 without moves
   double max_move_ms = 0;
+  // The depth the engine reported (its last info line) for its moves, where it reported one.
+  int moves_with_depth = 0;
+  double mean_depth = 0;  // 0 without such moves
 };
 
 // The games of the row engine against the column engine, both colours.

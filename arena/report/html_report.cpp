@@ -381,11 +381,13 @@ std::string summary_tables(const Standings& s) {
   out += "</tbody></table>\n";
   out +=
       "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
-      "each engine chose.</p>\n<table><thead><tr><th class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th>"
-      "<th>Max ms</th></tr></thead><tbody>\n";
+      "each engine chose, and the mean depth it reported (where it did).</p>\n<table><thead><tr><th "
+      "class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th><th>Max ms</th><th>Mean depth</th></tr></thead>"
+      "<tbody>\n";
   for (const EngineStanding& e : s.engines)
-    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(e.name),
-                       e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1));
+    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
+                       e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
   out += "</tbody></table>\n";
   const FirstMover& fm = s.first_mover;
   out +=

@@ -46,8 +46,10 @@ std::string standings_json(const Standings& s, const std::string& event, const N
       o["los_next"] = rounded(*e.los_next, 4);
     else
       o["los_next"] = nullptr;
-    o["time"] = {
-        {"moves", e.moves_timed}, {"mean_ms", rounded(e.mean_move_ms, 2)}, {"max_ms", rounded(e.max_move_ms, 2)}};
+    o["time"] = {{"moves", e.moves_timed},
+                 {"mean_ms", rounded(e.mean_move_ms, 2)},
+                 {"max_ms", rounded(e.max_move_ms, 2)},
+                 {"mean_depth", e.moves_with_depth > 0 ? json::value(rounded(e.mean_depth, 2)) : json::value(nullptr)}};
     if (e.diff_next) {
       o["diff_next"] = rounded(*e.diff_next, 2);
       o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);

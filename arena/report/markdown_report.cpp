@@ -96,10 +96,12 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
   if (any_timed) {
     out +=
         "\n## Time use\n\nThinking time per move as the referee measured it (request sent to answer read), "
-        "over the moves each engine chose.\n\n| Engine | Moves | Mean ms | Max ms |\n|:---|---:|---:|---:|\n";
+        "over the moves each engine chose, and the mean depth it reported (where it did).\n\n"
+        "| Engine | Moves | Mean ms | Max ms | Mean depth |\n|:---|---:|---:|---:|---:|\n";
     for (const EngineStanding& e : s.engines)
-      out += fmt::format("| {} | {} | {} | {} |\n", markdown_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1),
-                         fixed(e.max_move_ms, 1));
+      out +=
+          fmt::format("| {} | {} | {} | {} | {} |\n", markdown_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1),
+                      fixed(e.max_move_ms, 1), e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
   }
 
   const FirstMover& fm = s.first_mover;
