@@ -434,6 +434,28 @@ TEST(ReportStandings, MeanDepthIsOverTheMovesThatReportedOne) {
   EXPECT_NE(standings_json(s, "d").find(R"("mean_depth": 6)"), std::string::npos) << standings_json(s, "d");
 }
 
+// The two games of a colour-swapped pair (schedule ids "r1-0v1-p0-g0" / "r1-1v0-p0-g1", or an SPRT's
+// "sprt-p3-g0" / "sprt-p3-g1") make one pentanomial count per crosstable cell; half a pair makes none.
+TEST(ReportStandings, ColourSwappedPairsArePentanomialCounts) {
+  auto with_id = [](GameRecord g, const std::string& id) {
+    g.id = id;
+    return g;
+  };
+  const std::vector<GameRecord> games = {
+      with_id(game(1, "a", "b", "1-0"), "r1-0v1-p0-g0"), with_id(game(2, "b", "a", "1/2-1/2"), "r1-1v0-p0-g1"),
+      with_id(game(3, "a", "b", "1-0"), "r1-0v1-p1-g0"), with_id(game(4, "a", "b", "1-0"), "sprt-p3-g0"),
+      with_id(game(5, "b", "a", "0-1"), "sprt-p3-g1"),   with_id(game(6, "b", "a", "1-0"), "not-a-pair")};
+  const Standings s = rating::compute_standings(games, {"a", "b"});
+  ASSERT_EQ(s.engines[0].name, "a");
+  EXPECT_EQ(s.crosstable[0][1].penta, (std::array<int, 5>{0, 0, 0, 1, 1}));
+  EXPECT_EQ(s.crosstable[1][0].penta, (std::array<int, 5>{1, 1, 0, 0, 0}));
+  EXPECT_EQ(s.crosstable[0][1].pairs(), 2);
+  EXPECT_EQ(s.crosstable[0][1].wins, 4);
+  EXPECT_EQ(s.crosstable[0][1].draws, 1);
+  EXPECT_EQ(s.crosstable[0][1].losses, 1);
+  EXPECT_NE(report_html(s, {}, "p").find("[0 0 0 1 1]"), std::string::npos);
+}
+
 TEST(ReportCsv, NamesWithCommasAreQuoted) {
   std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
   const std::string csv = standings_csv(rating::compute_standings(games, {}));

@@ -61,6 +61,27 @@ void add_result(EngineStanding& e, double points) {
     ++e.losses;
 }
 
+// Which colour-swapped pair a game belongs to, from the schedule's ids (arena/schedule/schedule.cpp):
+// "r3-1v0-p2-g1" and "r3-0v1-p2-g0" are the two games of one pair, as are "sprt-p7-g0" and "sprt-p7-g1".
+// The engines' names are part of the key. Empty for an id of another shape: no pair.
+std::string pair_key(const GameRecord& g) {
+  const std::string& id = g.id;
+  const std::size_t game = id.rfind("-g");
+  if (game == std::string::npos || game + 2 >= id.size() ||
+      id.find_first_not_of("0123456789", game + 2) != std::string::npos)
+    return {};
+  std::string key = id.substr(0, game);
+  // "r3-1v0-p2": order the two engine numbers, which swap with the colours.
+  const std::size_t dash = key.find('-'), v = key.find('v', dash + 1), dash2 = key.find('-', dash + 1);
+  if (dash != std::string::npos && v != std::string::npos && dash2 != std::string::npos && v < dash2) {
+    std::string x = key.substr(dash + 1, v - dash - 1), y = key.substr(v + 1, dash2 - v - 1);
+    if (y < x) std::swap(x, y);
+    key = key.substr(0, dash + 1) + x + "v" + y + key.substr(dash2);
+  }
+  const bool ordered = g.south < g.north;
+  return key + '\n' + (ordered ? g.south : g.north) + '\n' + (ordered ? g.north : g.south);
+}
+
 }  // namespace
 
 StandingsBuilder::StandingsBuilder(const std::vector<std::string>& engine_names) {
@@ -75,6 +96,8 @@ int StandingsBuilder::index_of(const std::string& name) {
     engines_.back().name = name;
     for (std::vector<ColourCell>& row : by_colour_) row.emplace_back();
     by_colour_.emplace_back(names_.size());
+    for (auto& row : penta_) row.emplace_back();
+    penta_.emplace_back(names_.size());
   }
   return it->second;
 }
@@ -96,6 +119,18 @@ void StandingsBuilder::add(const GameRecord& g) {
   by_colour_[a][b].south_wins += g.result == Outcome::FirstWins ? 1 : 0;
   by_colour_[a][b].draws += g.result == Outcome::Draw ? 1 : 0;
   add_move_times(g, engines_[a], engines_[b]);
+  if (std::string key = pair_key(g); !key.empty()) {
+    auto [it, first] = open_pairs_.try_emplace(std::move(key), HalfPair{a, p});
+    if (!first) {
+      const HalfPair half = it->second;
+      open_pairs_.erase(it);
+      const int other = half.first == a ? b : a;
+      const double second = half.first == a ? p : 1.0 - p;  // the first engine's points in this game
+      const std::size_t bin = stats::pentanomial_bin(half.first_points, second);
+      ++penta_[half.first][other][bin];
+      ++penta_[other][half.first][4 - bin];
+    }
+  }
   ++terminations_[static_cast<std::size_t>(g.termination)];
   if (g.forfeit) {
     // A forfeit names the engine that lost it; anything else is not a forfeit of ours.
@@ -141,6 +176,8 @@ Standings StandingsBuilder::standings() const {
       cross[b][a].points += c.games - c.south_points;
       tally.add_games(a, b, c.games, c.south_points);
     }
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) cross[a][b].penta = penta_[a][b];
   const std::vector<PairResult> results = tally.results();
   FitOptions options;
   options.first_mover = true;

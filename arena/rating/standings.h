@@ -45,6 +45,10 @@ struct CrossCell {
   int games = 0;
   double points = 0;                    // scored by the row engine
   int wins = 0, draws = 0, losses = 0;  // of the row engine
+  // Colour-swapped game pairs (the two games of one opening, docs/CONFIG.md "Schedule") by the row engine's
+  // points in the pair: [0] = 0 (LL) ... [4] = 2 (WW). A pair counts once both its games are in.
+  std::array<int, 5> penta{};
+  int pairs() const { return penta[0] + penta[1] + penta[2] + penta[3] + penta[4]; }
 };
 
 // How the engine that started as South did. `elo` is the first-move advantage
@@ -100,6 +104,14 @@ class StandingsBuilder {
   std::unordered_map<std::string, int> index_;
   std::vector<EngineStanding> engines_;             // counts only; ranked in standings()
   std::vector<std::vector<ColourCell>> by_colour_;  // [south][north]
+  // Game pairs: the first game of a pair waits here for its partner (keyed by pair_key); a finished
+  // pair is counted in penta_ of the engine that was South in the first game.
+  struct HalfPair {
+    int first = 0;            // engine index
+    double first_points = 0;  // its points in the first game
+  };
+  std::unordered_map<std::string, HalfPair> open_pairs_;
+  std::vector<std::vector<std::array<int, 5>>> penta_;  // [engine][opponent]
   std::array<int, kTerminations> terminations_{};
   stats::Trinomial south_games_;  // South's W/D/L
   int counted_ = 0;

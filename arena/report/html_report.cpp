@@ -8,6 +8,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -363,9 +364,13 @@ std::string crosstable(const Standings& s) {
         continue;
       }
       // Points / games, then W-D-L; a click lists the pair's games.
-      out += fmt::format("<td><a href=\"#games\" data-filter=\"{} {}\">{}<br><small>{}-{}-{}</small></a></td>",
+      std::string penta;
+      if (cell.pairs() > 0)
+        penta = fmt::format("<br><small title=\"game pairs scoring 0, 1/2, 1, 3/2, 2\">[{}]</small>",
+                            fmt::join(cell.penta, " "));
+      out += fmt::format("<td><a href=\"#games\" data-filter=\"{} {}\">{}<br><small>{}-{}-{}</small>{}</a></td>",
                          html_escape(s.engines[r].name), html_escape(s.engines[c].name), cross_points(cell), cell.wins,
-                         cell.draws, cell.losses);
+                         cell.draws, cell.losses, penta);
     }
     out += "</tr>\n";
   }
@@ -437,7 +442,8 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
            chart;
   out +=
       "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games, and its "
-      "wins-draws-losses; click a cell for the pair's games.</p>\n";
+      "wins-draws-losses; for colour-swapped game pairs (one opening played with both colours), the pairs in which "
+      "it scored 0, 1/2, 1, 3/2 and 2 points [pentanomial]. Click a cell for the pair's games.</p>\n";
   out += "<div class=\"scroll\">" + crosstable(s) + "</div>\n";
   out += "<h2>Terminations</h2>\n" + summary_tables(s);
   out += "<h2>Games</h2>\n";
