@@ -1,8 +1,9 @@
-// report.html in a real browser (Debian's chromium, headless): the report of a real small tournament,
+// The reports in the tools that read them. report.html in a real browser (Debian's chromium, headless):
+// the report of a real small tournament,
 // rendered with its scripts run. The DOM holds every engine, the "About" section and every game id; a
 // screenshot at 360 and at 1280 pixels wide is not blank; opening `#game-<id>/end` shows the final stores
-// the journal recorded. Skipped, with the reason, where chromium or python3-pil is not installed
-// (.ci/run installs both).
+// the journal recorded. games.pgn in pgn-extract: it reads exactly the games of the journal. Skipped, with
+// the reason, where chromium and python3-pil, or pgn-extract, are not installed (.ci/run installs them).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -105,6 +106,39 @@ TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
     const std::string plies = std::to_string(g.at("moves").as_array().size());
     EXPECT_NE(end.out.find("Ply " + plies + " of " + plies), std::string::npos) << id;
   }
+}
+
+const fs::path kPgnExtract = "/usr/games/pgn-extract";
+
+// games.pgn of a real run (with forfeits: a crashing engine) through pgn-extract, game for game.
+TEST(PgnTools, PgnExtractReadsExactlyTheJournalsGames) {
+  if (!fs::exists(kPgnExtract)) GTEST_SKIP() << "pgn-extract is not installed (apt-get install pgn-extract)";
+  TempDir tmp;
+  const std::string config =
+      "[tournament]\nname = \"pgn\"\nrounds = 2\noutput = \"" + (tmp.path() / "results").string() +
+      "\"\nprogress_interval = 0\n\n[time]\nbase_ms = 2000\ninc_ms = 20\n\n[openings]\nrandom_plies = 2\n" +
+      "\n[[engine]]\nname = \"random\"\ncmd = \"" + kRandom.string() + "\"\n\n[[engine]]\nname = \"greedy\"\ncmd = \"" +
+      kGreedy.string() + "\"\n\n[[engine]]\nname = \"crashy\"\ncmd = \"" + kBadEngine.string() +
+      "\"\nargs = [\"--crash-on-go\", \"3\"]\n";
+  write_file(tmp.path() / "pgn.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp.path() / "pgn.toml").string()}, tmp.path(), 120s);
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const fs::path dir = tmp.path() / "results" / "pgn";
+  const std::size_t games = read_lines(dir / "games.jsonl").size();
+  ASSERT_EQ(games, 12u);
+  const std::string pgn = read_file(dir / "games.pgn");
+  EXPECT_NE(pgn.find("[TimeControl \"2+0.02\"]"), std::string::npos);
+  EXPECT_NE(pgn.find("[Termination \"rules infraction\"]\n"), std::string::npos) << "the crashes";
+  EXPECT_NE(pgn.find("[KalahTermination \"crash\"]\n"), std::string::npos);
+
+  const RunResult extract =
+      run({kPgnExtract.string(), "-s", "-o", (tmp.path() / "out.pgn").string(), (dir / "games.pgn").string()},
+          tmp.path(), 60s);
+  ASSERT_EQ(extract.status.code, 0) << extract.summary();
+  EXPECT_EQ(extract.err, "") << "pgn-extract complained";
+  std::size_t read_back = 0;
+  for (const std::string& line : read_lines(tmp.path() / "out.pgn")) read_back += line.rfind("[Event ", 0) == 0;
+  EXPECT_EQ(read_back, games) << "each game read once, none lost";
 }
 
 }  // namespace

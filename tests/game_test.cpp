@@ -279,9 +279,15 @@ TEST(Game, TimeControlDescriptions) {
   t.base_ms = 2000;
   t.inc_ms = 20;
   EXPECT_EQ(t.describe(), "2+0.02");
+  EXPECT_EQ(t.pgn(), "2+0.02");
   t.base_ms = 60000;
   t.inc_ms = 0;
   EXPECT_EQ(t.describe(), "60+0");
+  EXPECT_EQ(t.pgn(), "60") << "sudden death, as the PGN standard writes it";
+  t.mode = TimeControl::Mode::MoveTime;
+  EXPECT_EQ(t.pgn(), "-");
+  t.mode = TimeControl::Mode::Depth;
+  EXPECT_EQ(t.pgn(), "-");
 }
 
 // The one parser of chess-style clocks (`referee match --tc`, `arena sprt --tc`).

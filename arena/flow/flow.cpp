@@ -44,7 +44,11 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
-  if (std::optional<std::string> error = journal.update_settings(run_settings(config))) return Error{*error};
+  // The readable settings as this arena writes them (a journal started by an older one gains the new
+  // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
+  std::map<std::string, std::string> settings = tournament_meta(config).settings;
+  settings.merge(run_settings(config));
+  if (std::optional<std::string> error = journal.update_settings(settings)) return Error{*error};
   if (live)
     live->set_context(report::make_context(journal.meta().settings, out.engines, "", "", config.tournament.publish));
 

@@ -73,6 +73,7 @@ journal::TournamentMeta tournament_meta(const Config& c) {
     if (!options.empty()) meta.settings["engine." + e.name + ".options"] = options;
   }
   meta.settings["time"] = c.time.describe();
+  meta.settings["time.pgn"] = c.time.pgn();
   meta.settings["seed"] = std::to_string(c.tournament.seed);
   if (c.shard) {
     const int games = c.sprt ? 0 : static_cast<int>(shard_games(make_schedule(c), *c.shard).size());

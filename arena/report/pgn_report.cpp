@@ -1,11 +1,12 @@
-// PGN as rating tools read it. Ordo finds the [White "..."], [Black "..."] and
-// [Result "..."] tags line by line; BayesElo tokenises the whole file and skips
-// the movetext up to the game-termination token. Both only ever need the tags
-// and the result, so the Kalah moves (pit numbers and `swap`) can be written as
-// plain symbols: no movetext token starts with "1-", "0-" or "1/", which would
-// read as a result, and comments are stripped of characters that could look
-// like a tag or end the comment early.
+// games.pgn: PGN that chess tools read game for game (docs/FORMATS.md). The tags are the standard seven
+// plus TimeControl and Termination in the standard's own words; what is Kalah-specific has tags of its
+// own (Kalah*). The plies are not chess moves, so they go into a brace comment ("S3 S6 N3 S1": the side
+// that moved, then its pit) and the movetext proper is the result alone: pgn-extract, Ordo and BayesElo
+// see a game without moves, never a move number they would try to read as SAN. Comments are stripped of
+// characters that could end them early or look like a tag.
 #include <fmt/format.h>
+
+#include "referee/rules/position.h"
 
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -64,9 +65,42 @@ class Movetext {
   std::string text_, line_;
 };
 
+// The PGN standard's Termination values; ours is in [KalahTermination].
+const char* pgn_termination(Termination t) {
+  switch (t) {
+    case Termination::Normal:
+    case Termination::Majority: return "normal";
+    case Termination::Adjudicated: return "adjudication";
+    case Termination::Time: return "time forfeit";
+    case Termination::Crash:
+    case Termination::Illegal:
+    case Termination::Protocol:
+    case Termination::Startup:
+    case Termination::FileSize:
+    case Termination::Output: return "rules infraction";
+  }
+  return "normal";
+}
+
+// "S3 S6 N3 S1": each ply with the side that made it (the board side: after a pie swap the first
+// player sits North), replayed with the rules library; a ply the rules reject ends the list.
+std::string plies_text(const GameRecord& g) {
+  Position p = start_position(g.variant);
+  std::string out;
+  for (const Move m : g.moves) {
+    if (!is_legal(g.variant, p, m)) {
+      out += (out.empty() ? "" : " ") + std::string("(not legal: ") + to_string(m) + ")";
+      break;
+    }
+    out += (out.empty() ? "" : " ") + std::string(p.to_move == Side::South ? "S" : "N") + to_string(m);
+    apply(g.variant, p, m);
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string pgn_game(const GameRecord& g, const std::string& event) {
+std::string pgn_game(const GameRecord& g, const std::string& event, const std::string& time_control) {
   std::string out;
   const char* result = to_string(g.result);
   out += fmt::format("[Event \"{}\"]\n", tag_value(event));
@@ -76,16 +110,28 @@ std::string pgn_game(const GameRecord& g, const std::string& event) {
   out += fmt::format("[White \"{}\"]\n", tag_value(g.south));
   out += fmt::format("[Black \"{}\"]\n", tag_value(g.north));
   out += fmt::format("[Result \"{}\"]\n", result);
+  out += fmt::format("[TimeControl \"{}\"]\n", tag_value(time_control.empty() ? "?" : time_control));
+  out += fmt::format("[Termination \"{}\"]\n", pgn_termination(g.termination));
   out += fmt::format("[Variant \"{}\"]\n", to_string(g.variant));
-  out += fmt::format("[Termination \"{}\"]\n", to_string(g.termination));
+  out += fmt::format("[KalahTermination \"{}\"]\n", to_string(g.termination));
   out += fmt::format("[GameId \"{}\"]\n", tag_value(g.id));
   out += fmt::format("[Stores \"{}-{}\"]\n", g.store_south, g.store_north);
   out += fmt::format("[PlyCount \"{}\"]\n\n", g.moves.size());
 
   Movetext text;
-  for (std::size_t i = 0; i < g.moves.size(); ++i) {
-    if (i % 2 == 0) text.add(std::to_string(i / 2 + 1) + ".");
-    text.add(to_string(g.moves[i]));
+  if (!g.moves.empty()) {
+    // One comment, wrapped like the rest of the movetext: a line break inside a comment is a space.
+    const std::string plies = plies_text(g);
+    std::size_t start = 0;
+    std::string first = "{plies:";
+    text.add(first);
+    while (start < plies.size()) {
+      std::size_t end = plies.find(' ', start);
+      if (end == std::string::npos) end = plies.size();
+      text.add(comment_text(plies.substr(start, end - start)));
+      start = end + 1;
+    }
+    text.add("}");
   }
   if (g.forfeit)
     text.add("{" +
@@ -98,9 +144,9 @@ std::string pgn_game(const GameRecord& g, const std::string& event) {
   return out;
 }
 
-std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event) {
+std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event, const std::string& time_control) {
   std::string out;
-  for (const GameRecord& g : games) out += pgn_game(g, event);
+  for (const GameRecord& g : games) out += pgn_game(g, event, time_control);
   return out;
 }
 

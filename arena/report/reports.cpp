@@ -30,6 +30,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   std::deque<GameRecord> recent;
   std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
   EloHistoryRecorder history;
+  const auto pgn_clock = input.settings.find("time.pgn");
+  const std::string time_control = pgn_clock == input.settings.end() ? "?" : pgn_clock->second;
   ReportSummary out;
   journal::SeenIds seen;
   out.notes = input.notes;
@@ -45,7 +47,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
             if (first_day.empty() || day < first_day) first_day = day;
             if (day > last_day) last_day = day;
           }
-          pgn.write(pgn_game(g, input.event));
+          pgn.write(pgn_game(g, input.event, time_control));
           recent.push_back(std::move(g));
           if (recent.size() > kViewerGames) recent.pop_front();
         },

@@ -38,6 +38,11 @@ std::string TimeControl::describe() const {
   return "";
 }
 
+std::string TimeControl::pgn() const {
+  if (mode != Mode::Fischer) return "-";
+  return inc_ms == 0 ? seconds(base_ms) : seconds(base_ms) + "+" + seconds(inc_ms);
+}
+
 const char* to_string(TimeControl::Mode m) {
   switch (m) {
     case TimeControl::Mode::Fischer: return "fischer";

@@ -31,6 +31,9 @@ struct TimeControl {
 
   // "10+0.1", "movetime 100", "depth 6", "nodes 1000".
   std::string describe() const;
+  // The PGN standard's TimeControl tag: "10+0.1" (base+increment in seconds), "60" without an
+  // increment, "-" where no clock applies (move time, depth, nodes).
+  std::string pgn() const;
 };
 
 const char* to_string(TimeControl::Mode m);  // "fischer", "movetime", "depth", "nodes"
