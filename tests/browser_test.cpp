@@ -110,20 +110,25 @@ TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
 
 const fs::path kPgnExtract = "/usr/games/pgn-extract";
 
-// games.pgn of a real run (with forfeits: a crashing engine) through pgn-extract, game for game.
-TEST(PgnTools, PgnExtractReadsExactlyTheJournalsGames) {
-  if (!fs::exists(kPgnExtract)) GTEST_SKIP() << "pgn-extract is not installed (apt-get install pgn-extract)";
-  TempDir tmp;
+// A real run with forfeits (a crashing engine): 12 games in dir/results/pgn.
+fs::path play_with_forfeits(const fs::path& dir) {
   const std::string config =
-      "[tournament]\nname = \"pgn\"\nrounds = 2\noutput = \"" + (tmp.path() / "results").string() +
+      "[tournament]\nname = \"pgn\"\nrounds = 2\noutput = \"" + (dir / "results").string() +
       "\"\nprogress_interval = 0\n\n[time]\nbase_ms = 2000\ninc_ms = 20\n\n[openings]\nrandom_plies = 2\n" +
       "\n[[engine]]\nname = \"random\"\ncmd = \"" + kRandom.string() + "\"\n\n[[engine]]\nname = \"greedy\"\ncmd = \"" +
       kGreedy.string() + "\"\n\n[[engine]]\nname = \"crashy\"\ncmd = \"" + kBadEngine.string() +
       "\"\nargs = [\"--crash-on-go\", \"3\"]\n";
-  write_file(tmp.path() / "pgn.toml", config);
-  const RunResult r = run({kArena.string(), "run", (tmp.path() / "pgn.toml").string()}, tmp.path(), 120s);
-  ASSERT_EQ(r.status.code, 0) << r.summary();
-  const fs::path dir = tmp.path() / "results" / "pgn";
+  write_file(dir / "pgn.toml", config);
+  const RunResult r = run({kArena.string(), "run", (dir / "pgn.toml").string()}, dir, 120s);
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  return dir / "results" / "pgn";
+}
+
+// games.pgn of a real run through pgn-extract, game for game.
+TEST(PgnTools, PgnExtractReadsExactlyTheJournalsGames) {
+  if (!fs::exists(kPgnExtract)) GTEST_SKIP() << "pgn-extract is not installed (apt-get install pgn-extract)";
+  TempDir tmp;
+  const fs::path dir = play_with_forfeits(tmp.path());
   const std::size_t games = read_lines(dir / "games.jsonl").size();
   ASSERT_EQ(games, 12u);
   const std::string pgn = read_file(dir / "games.pgn");
@@ -139,6 +144,35 @@ TEST(PgnTools, PgnExtractReadsExactlyTheJournalsGames) {
   std::size_t read_back = 0;
   for (const std::string& line : read_lines(tmp.path() / "out.pgn")) read_back += line.rfind("[Event ", 0) == 0;
   EXPECT_EQ(read_back, games) << "each game read once, none lost";
+}
+
+// The JSON records against their schemas (docs/schema/), with Debian's python3-jsonschema: every line of a
+// real journal with forfeits, and its standings.json; a line that breaks the schema is caught.
+TEST(Schemas, TheRecordsOfARealRunFollowTheirSchemas) {
+  TempDir tmp;
+  if (run({kPython.string(), "-c", "import jsonschema"}, tmp.path(), 30s).status.code != 0)
+    GTEST_SKIP() << "python3-jsonschema is not installed (apt-get install python3-jsonschema)";
+  const fs::path dir = play_with_forfeits(tmp.path());
+  const fs::path tool = KALAH_SOURCE_DIR "/tools/check-schema.py";
+  const fs::path schemas = KALAH_SOURCE_DIR "/docs/schema";
+  const RunResult games = run({kPython.string(), tool.string(), "--lines", (schemas / "games.schema.json").string(),
+                               (dir / "games.jsonl").string()},
+                              tmp.path(), 60s);
+  EXPECT_EQ(games.status.code, 0) << games.summary();
+  EXPECT_NE(games.out.find("checked 12 documents, 0 problems"), std::string::npos) << games.out;
+  const RunResult standings = run({kPython.string(), tool.string(), (schemas / "standings.schema.json").string(),
+                                   (dir / "standings.json").string()},
+                                  tmp.path(), 60s);
+  EXPECT_EQ(standings.status.code, 0) << standings.summary();
+
+  std::string line = read_lines(dir / "games.jsonl").front();
+  line.replace(line.find("\"termination\":\""), 15, "\"termination\":\"weird\",\"x\":\"");
+  write_file(tmp.path() / "bad.jsonl", line + "\n");
+  const RunResult bad = run({kPython.string(), tool.string(), "--lines", (schemas / "games.schema.json").string(),
+                             (tmp.path() / "bad.jsonl").string()},
+                            tmp.path(), 60s);
+  EXPECT_EQ(bad.status.code, 1) << bad.summary();
+  EXPECT_NE(bad.out.find("bad.jsonl:1: "), std::string::npos) << bad.out;
 }
 
 }  // namespace

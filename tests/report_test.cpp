@@ -20,6 +20,7 @@
 #include "arena/report/elo_history.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
+#include "arena/report/text_util.h"
 #include "referee/record/record_json.h"
 
 namespace kalah::report {
@@ -454,6 +455,25 @@ TEST(ReportStandings, ColourSwappedPairsArePentanomialCounts) {
   EXPECT_EQ(s.crosstable[0][1].draws, 1);
   EXPECT_EQ(s.crosstable[0][1].losses, 1);
   EXPECT_NE(report_html(s, {}, "p").find("[0 0 0 1 1]"), std::string::npos);
+}
+
+// Engine names are anybody's text: in a spreadsheet they stay text, in Markdown they stay plain.
+TEST(ReportCsv, NamesCannotBecomeFormulasOrMarkup) {
+  EXPECT_EQ(csv_field("=1+2"), "'=1+2");
+  EXPECT_EQ(csv_field("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(csv_field("+cmd"), "'+cmd");
+  EXPECT_EQ(csv_field("-x"), "'-x");
+  EXPECT_EQ(csv_field("=a,b"), "\"'=a,b\"");
+  EXPECT_EQ(csv_field("plain-name"), "plain-name");
+  EXPECT_EQ(markdown_escape("a|b*c_[d]<e>&#~`"), "a\\|b\\*c\\_\\[d\\]&lt;e&gt;&amp;\\#\\~\\`");
+  const std::vector<GameRecord> games = {game(1, "=1+2", "a|b<i>", "1-0"), game(2, "a|b<i>", "=1+2", "0-1")};
+  const Standings s = rating::compute_standings(games, {"=1+2", "a|b<i>"});
+  const std::string csv = standings_csv(s);
+  EXPECT_NE(csv.find("\n1,'=1+2,"), std::string::npos) << csv;
+  const std::string md = standings_markdown(s, "e");
+  EXPECT_NE(md.find("a\\|b&lt;i&gt;"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<i>"), std::string::npos) << md;
+  EXPECT_EQ(report_html(s, games, "e").find("<i>"), std::string::npos);
 }
 
 TEST(ReportCsv, NamesWithCommasAreQuoted) {

@@ -67,7 +67,12 @@ std::string standings_json(const Standings& s, const std::string& event, const N
     json::object against;
     for (std::size_t c = 0; c < s.engines.size(); ++c) {
       const CrossCell& cell = s.crosstable[r][c];
-      if (cell.games > 0) against[s.engines[c].name] = json::object{{"games", cell.games}, {"points", cell.points}};
+      if (cell.games == 0) continue;
+      json::array penta;
+      for (int count : cell.penta) penta.emplace_back(count);
+      against[s.engines[c].name] =
+          json::object{{"games", cell.games}, {"points", cell.points}, {"wins", cell.wins},
+                       {"draws", cell.draws}, {"losses", cell.losses}, {"pentanomial", std::move(penta)}};
     }
     cross.emplace_back(json::object{{"name", s.engines[r].name}, {"against", std::move(against)}});
   }

@@ -47,13 +47,33 @@ std::string html_escape(std::string_view text) {
 std::string markdown_escape(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`') out += '\\';
+    // Markdown's emphasis, code, links, tables and headings, and the HTML a renderer lets through.
+    if (c == '<') {
+      out += "&lt;";
+      continue;
+    }
+    if (c == '>') {
+      out += "&gt;";
+      continue;
+    }
+    if (c == '&') {
+      out += "&amp;";
+      continue;
+    }
+    if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '[' || c == ']' || c == '#' || c == '~')
+      out += '\\';
     out += (c == '\n' || c == '\r') ? ' ' : c;
   }
   return out;
 }
 
 std::string csv_field(std::string_view text) {
+  // A spreadsheet reads a cell that starts with = + - @ (or a tab or carriage return) as a formula:
+  // a leading ' makes it text (the OWASP advice on CSV injection).
+  std::string cell;
+  if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) cell = "'";
+  cell += text;
+  text = cell;
   if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
   std::string out = "\"";
   for (char c : text) {

@@ -15,8 +15,10 @@ std::string percent(double fraction, int decimals);  // 0.953 -> "95.3%"
 double rounded(double x, int decimals);              // for JSON: 95.42 instead of 95.41667...
 
 std::string html_escape(std::string_view text);
-std::string markdown_escape(std::string_view text);  // | and backslash; newlines become spaces
-std::string csv_field(std::string_view text);        // quoted when it holds , " or a newline
+// Markdown's special characters escaped (| \\ * _ ` [ ] # ~), < > & as HTML entities; newlines become spaces.
+std::string markdown_escape(std::string_view text);
+// Quoted when it holds , " or a newline; a ' before a leading = + - @ (no spreadsheet formula).
+std::string csv_field(std::string_view text);
 
 // "+95.4 ± 30.2"
 std::string elo_with_ci(double elo, double ci95);
