@@ -97,6 +97,44 @@ TEST_F(BadInput, AbsurdPerftDepthsAreRefused) {
   expect_refused({kReferee.string(), "perft", "--depth", "40"}, "--depth: Value 40 not in range 0 to 24");
 }
 
+// `arena report`: nothing to report is said, not written as empty tables; an anchor must be an engine of
+// the tournament and a finite Elo; a journal of forfeits only still gives every report.
+TEST_F(BadInput, ReportsOfNothingAndBadAnchorsAreRefusedAndForfeitsOnlyRender) {
+  fs::create_directories(tmp_.path() / "empty");
+  write_file(tmp_.path() / "empty" / "games.jsonl", "");
+  expect_refused({kArena.string(), "report", (tmp_.path() / "empty").string()},
+                 "no games to report yet (its journal is empty)");
+  EXPECT_FALSE(fs::exists(tmp_.path() / "empty" / "report.html"));
+
+  const std::string config = "[tournament]\nname = \"lost\"\noutput = \"" + (tmp_.path() / "results").string() +
+                             "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 50\n\n[[engine]]\nname = "
+                             "\"a\"\ncmd = \"" +
+                             kBadEngine.string() +
+                             "\"\nargs = [\"--crash-at-start\"]\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
+                             kBadEngine.string() + "\"\nargs = [\"--crash-on-go\", \"1\"]\n";
+  write_file(tmp_.path() / "lost.toml", config);
+  const RunResult played = run_it({kArena.string(), "run", (tmp_.path() / "lost.toml").string()});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  const fs::path dir = tmp_.path() / "results" / "lost";
+  for (const std::string& line : read_lines(dir / "games.jsonl"))
+    EXPECT_EQ(line.find("\"forfeit\":null"), std::string::npos) << "every game is a forfeit: " << line;
+  const RunResult reported = run_it({kArena.string(), "report", dir.string()});
+  EXPECT_EQ(reported.status.code, 0) << reported.summary();
+  for (const char* file : {"standings.md", "standings.json", "standings.csv", "games.pgn", "report.html"})
+    EXPECT_TRUE(fs::exists(dir / file)) << file;
+  const std::string json = read_file(dir / "standings.json");
+  EXPECT_EQ(json.find("nan"), std::string::npos);
+  EXPECT_EQ(json.find("inf"), std::string::npos);
+
+  for (const char* bad : {"nosuch=1500", "a", "a=", "=1500", "a=abc", "a=nan", "a=inf", "a=1e300"})
+    expect_refused({kArena.string(), "report", dir.string(), "--anchor", bad}, "--anchor");
+  expect_refused({kArena.string(), "report", dir.string(), "--anchor", "nosuch=1500"},
+                 "--anchor: no engine named 'nosuch' in " + dir.string() + "; the engines are: a, b");
+  EXPECT_EQ(run_it({kArena.string(), "report", dir.string(), "--anchor", "b=1500"}).status.code, 0);
+  EXPECT_NE(read_file(dir / "standings.json").find(R"("anchor": {"engine": "b", "elo": 1500})"), std::string::npos)
+      << read_file(dir / "standings.json");
+}
+
 TEST_F(BadInput, StatsCountsAreWholeNumbersOfSaneSize) {
   for (const char* counts : {"1.5,2,3", "-1,2,3", "1e30,2,3", "nan,2,3", "inf,2,3"})
     expect_refused({kArena.string(), "stats", "--wdl", counts}, "is not a count (a whole number from 0 to 10^12)");

@@ -83,7 +83,7 @@ const BadCase kBadCases[] = {
      "t.toml:1:12: Error while parsing table header: expected ']', saw '\\n'"},
     {"unknown top-level table", "[tournment]\nname = \"t\"\n",
      "t.toml:1:2: unknown table or key \"tournment\" at the top level; known: [tournament], "
-     "[variant], [time], [openings], [sprt], [[engine]]"},
+     "[variant], [time], [openings], [sprt], [rating], [[engine]]"},
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
@@ -233,6 +233,14 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"b\"]\n[time]\nbase_ms = 100\n"
      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
      "t.toml:4:16: tournament.seed_engines names every engine; a gauntlet needs at least one other"},
+    {"rating anchor that is not an engine",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[rating]\nanchor = \"c\"\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n",
+     "t.toml:6:10: rating.anchor \"c\" is not an engine of this tournament (they are: a, b)"},
+    {"rating anchor_elo without an anchor",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[rating]\nanchor_elo = 1500\n[[engine]]\nname = \"a\"\ncmd "
+     "= \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n",
+     "t.toml:6:14: rating.anchor_elo needs rating.anchor (the engine held at that Elo)"},
 };
 
 TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
@@ -449,6 +457,14 @@ max_output_kb = 8
   EXPECT_EQ(c.engines[1].restart, RestartPolicy::OnCrash);
   EXPECT_EQ(c.engines[1].limits.max_output_kb, 8);
   EXPECT_EQ(c.engines[1].limits.max_file_mb, 5);
+}
+
+TEST_F(ConfigTest, RatingAnchorIsAnEngineAndAnElo) {
+  auto result = parse(std::string(kMinimal) + "[rating]\nanchor = \"b\"\nanchor_elo = 1500.5\n");
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result->rating.anchor, "b");
+  EXPECT_EQ(result->rating.anchor_elo, 1500.5);
+  EXPECT_TRUE(parse(kMinimal)->rating.anchor.empty());
 }
 
 TEST_F(ConfigTest, GauntletSeedDefaultsToTheFirstEngine) {

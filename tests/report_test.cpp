@@ -476,6 +476,32 @@ TEST(ReportCsv, NamesCannotBecomeFormulasOrMarkup) {
   EXPECT_EQ(report_html(s, games, "e").find("<i>"), std::string::npos);
 }
 
+// An anchor moves every rating by the same amount (the likelihood sees differences only): holding beta
+// at 1500 adds exactly 1500 - beta's rating to each engine's; beta's own interval becomes 0 and the
+// others' are relative to it. The reports say where the ratings are held.
+TEST(ReportStandings, AnAnchorShiftsEveryRatingByTheSameAmount) {
+  rating::StandingsBuilder plain(kEngines);
+  rating::StandingsBuilder anchored(kEngines);
+  anchored.set_anchor(rating::Anchor{"beta", 1500});
+  for (const GameRecord& g : hand_games()) {
+    plain.add(g);
+    anchored.add(g);
+  }
+  const Standings a = plain.standings();
+  const Standings b = anchored.standings();
+  ASSERT_TRUE(b.anchor);
+  const double shift = 1500 - find(a, "beta").elo;
+  for (const char* name : {"alpha", "beta", "gamma"}) EXPECT_NEAR(find(b, name).elo, find(a, name).elo + shift, 1e-6);
+  EXPECT_NEAR(find(b, "beta").elo, 1500, 1e-9);
+  EXPECT_NEAR(find(b, "beta").ci95, 0, 1e-6);
+  EXPECT_GT(find(b, "alpha").ci95, 0);
+  EXPECT_NEAR(*find(b, "alpha").diff_next, *find(a, "alpha").diff_next, 1e-6) << "differences do not move";
+  EXPECT_NE(standings_markdown(b, "x").find("beta held at 1500 (± relative to it)"), std::string::npos);
+  EXPECT_NE(standings_json(b, "x").find(R"x("normalisation": "beta held at 1500 (± relative to it)")x"),
+            std::string::npos);
+  EXPECT_NE(standings_json(a, "x").find(R"("normalisation": "mean 0")"), std::string::npos);
+}
+
 TEST(ReportCsv, NamesWithCommasAreQuoted) {
   std::vector<GameRecord> games = {game(1, "a,b", "say \"hi\"", "1-0")};
   const std::string csv = standings_csv(rating::compute_standings(games, {}));
@@ -784,7 +810,8 @@ TEST(ReportAll, WritesEveryFile) {
                                                                 .event = "example",
                                                                 .notes = {},
                                                                 .settings = {},
-                                                                .publish = false});
+                                                                .publish = false,
+                                                                .anchor = {}});
     ASSERT_TRUE(written) << written.error();
     EXPECT_EQ(written->games, games.size());
     for (const char* file : kReportFiles) EXPECT_TRUE(fs::exists(dir / file)) << file;
@@ -799,7 +826,8 @@ TEST(ReportAll, WritesEveryFile) {
                                                                  .event = "e",
                                                                  .notes = {},
                                                                  .settings = {},
-                                                                 .publish = false});
+                                                                 .publish = false,
+                                                                 .anchor = {}});
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().find("/proc/no-such-dir/x"), std::string::npos) << failed.error();
 }
@@ -820,7 +848,8 @@ TEST(WriteReports, AFailureLeavesNoTemporaryFileBehind) {
                                                               .event = "t",
                                                               .notes = {},
                                                               .settings = {},
-                                                              .publish = false});
+                                                              .publish = false,
+                                                              .anchor = {}});
   ASSERT_FALSE(written);
   EXPECT_NE(written.error().find("report.html"), std::string::npos) << written.error();
   EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
@@ -867,7 +896,8 @@ TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
                                    .event = "merged",
                                    .notes = {"shard 3/3 has no journal"},
                                    .settings = {},
-                                   .publish = false});
+                                   .publish = false,
+                                   .anchor = {}});
   ASSERT_TRUE(merged) << merged.error();
   EXPECT_EQ(merged->games, 30u);
   EXPECT_EQ(merged->standings.games, 30);
@@ -907,9 +937,13 @@ TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
   const std::size_t n = kViewerGames + 25;
   const std::vector<GameRecord> all = games(0, static_cast<int>(n));
   const fs::path a = journal("a.jsonl", all);
-  const Expected<ReportSummary> written = write_reports(
-      dir_ / "out",
-      {.journals = {{a, "a"}}, .engine_names = {}, .event = "big", .notes = {}, .settings = {}, .publish = false});
+  const Expected<ReportSummary> written = write_reports(dir_ / "out", {.journals = {{a, "a"}},
+                                                                       .engine_names = {},
+                                                                       .event = "big",
+                                                                       .notes = {},
+                                                                       .settings = {},
+                                                                       .publish = false,
+                                                                       .anchor = {}});
   ASSERT_TRUE(written) << written.error();
   const std::string html = read_all(dir_ / "out" / "report.html");
   EXPECT_NE(html.find(fmt::format("The viewer holds the last {} of the {} games", kViewerGames, n)), std::string::npos);

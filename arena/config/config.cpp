@@ -10,6 +10,7 @@
 
 #include <set>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -216,6 +217,7 @@ class Parser {
     if (const toml::table* t = section(root, "sprt")) read_sprt(*t, c);
     read_engines(root, c);
     read_seed_engines(root, c);
+    if (const toml::table* t = section(root, "rating")) read_rating(*t, c);
     if (c.sprt && c.engines.size() != 2)
       loc_.fail(
           root["sprt"].node()->source(),
@@ -227,7 +229,8 @@ class Parser {
   [[noreturn]] void fail_top(const std::string& message) const { throw ConfigFailure{loc_.at(1, 1) + message}; }
 
   void check_top_level(const toml::table& root) const {
-    static constexpr std::string_view known[] = {"tournament", "variant", "time", "openings", "sprt", "engine"};
+    static constexpr std::string_view known[] = {"tournament", "variant", "time",  "openings",
+                                                 "sprt",       "rating",  "engine"};
     const toml::key* first_unknown = nullptr;
     for (auto&& [key, value] : root) {
       bool is_known = false;
@@ -237,7 +240,7 @@ class Parser {
     if (first_unknown)
       loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
                                              " at the top level; known: [tournament], [variant], [time], [openings], "
-                                             "[sprt], [[engine]]");
+                                             "[sprt], [rating], [[engine]]");
   }
 
   // The table `name`, nullptr when absent; anything else than a table is an error.
@@ -426,6 +429,26 @@ class Parser {
       t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") has no openings");
     c.openings.file = path;
     c.openings.book = std::move(book).value();
+  }
+
+  // [rating]: the reports' rating list can be anchored on one engine (read after the engines).
+  void read_rating(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "rating", "[rating]", {"anchor", "anchor_elo"});
+    auto anchor = t.string("anchor");
+    auto elo = t.number("anchor_elo");
+    if (!anchor && elo) t.fail_at("anchor_elo", "rating.anchor_elo needs rating.anchor (the engine held at that Elo)");
+    if (!anchor) return;
+    if (c.engine_index(*anchor) < 0) {
+      std::string names;
+      for (const EngineSpec& e : c.engines) names += (names.empty() ? "" : ", ") + e.name;
+      t.fail_at("anchor", "rating.anchor " + in_quotes(*anchor) +
+                              " is not an engine of this tournament (they are: " + names + ")");
+    }
+    if (elo && (!std::isfinite(*elo) || std::abs(*elo) > 100'000))
+      t.fail_at("anchor_elo",
+                "rating.anchor_elo must be a finite number within ±100000, not " + detail::format_number(*elo));
+    c.rating.anchor = *anchor;
+    c.rating.anchor_elo = elo.value_or(0);
   }
 
   void read_sprt(const toml::table& table, Config& c) const {

@@ -62,6 +62,12 @@ struct OpeningsConfig {
   OpeningOrder order = OpeningOrder::Sequential;  // how book lines are handed out
 };
 
+// [rating]: what the reports' rating list is anchored on (docs/RATING.md, "Anchors").
+struct RatingConfig {
+  std::string anchor;  // an engine name; empty: no anchor (ratings have mean 0)
+  double anchor_elo = 0;
+};
+
 struct SprtConfig {
   stats::SprtParams params;  // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
   int max_pairs = 0;         // 0 = until a bound is crossed
@@ -85,6 +91,7 @@ struct Config {
   TimeControl time;
   OpeningsConfig openings;
   std::optional<SprtConfig> sprt;   // present iff the file has an [sprt] table
+  RatingConfig rating;              // [rating]: the anchor of the reports' rating list
   std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
   std::optional<Shard> shard;       // set by `arena run --shard`, never by the file
 

@@ -16,6 +16,15 @@
 
 namespace kalah::arena {
 
+namespace {
+
+std::optional<rating::Anchor> config_anchor(const Config& c) {
+  if (c.rating.anchor.empty()) return std::nullopt;
+  return rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
+}
+
+}  // namespace
+
 Expected<FlowResult> run_tournament(const Config& config, RunListener& listener, const FlowOptions& options) {
   FlowResult out;
   out.dir = config.journal_dir();
@@ -24,6 +33,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   // Pinning that cannot be done is refused before the journal is touched.
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
   rating::StandingsBuilder all(out.engines);
+  all.set_anchor(config_anchor(config));
   // `all` is read by the live report's thread; every change to it happens under this lock.
   std::mutex all_lock;
   std::optional<LiveReport> live;
@@ -88,7 +98,8 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
                                         .event = config.tournament.name,
                                         .notes = {},
                                         .settings = journal.meta().settings,
-                                        .publish = config.tournament.publish});
+                                        .publish = config.tournament.publish,
+                                        .anchor = config_anchor(config)});
     if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
     if (!written) return Error{written.error()};
     out.reports = std::move(written->written);

@@ -181,6 +181,12 @@ Standings StandingsBuilder::standings() const {
   const std::vector<PairResult> results = tally.results();
   FitOptions options;
   options.first_mover = true;
+  if (anchor_)
+    if (const auto it = index_.find(anchor_->engine); it != index_.end()) {
+      options.anchor = it->second;
+      options.anchor_elo = anchor_->elo;
+      s.anchor = anchor_;
+    }
   const Rating fit = rating::fit(n, results, options);
   s.prior_used = fit.prior_used;
   for (int i = 0; i < n; ++i) {

@@ -63,14 +63,23 @@ struct FirstMover {
   double los = 0.5;  // P(moving first is an advantage), from South's W/D/L
 };
 
+// A rating list's fixed point: this engine's Elo is held at `elo` and every other rating is relative
+// to it (docs/RATING.md, "Anchors"); without one the ratings have mean 0.
+struct Anchor {
+  std::string engine;
+  double elo = 0;
+  friend bool operator==(const Anchor&, const Anchor&) = default;
+};
+
 struct Standings {
   std::vector<EngineStanding> engines;             // in rank order
   std::vector<std::vector<CrossCell>> crosstable;  // [row][column], both in rank order
   std::array<int, kTerminations> terminations{};   // indexed by Termination
   FirstMover first_mover;
-  int games = 0;            // games counted
-  int ignored = 0;          // records not counted: no result, an engine against itself, or an empty name
-  bool prior_used = false;  // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
+  int games = 0;                 // games counted
+  int ignored = 0;               // records not counted: no result, an engine against itself, or an empty name
+  bool prior_used = false;       // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
+  std::optional<Anchor> anchor;  // the anchor the fit used; none: mean 0
 };
 
 // The standings built one game at a time, so that a journal of any length is summed in memory
@@ -81,6 +90,8 @@ class StandingsBuilder {
   explicit StandingsBuilder(const std::vector<std::string>& engine_names);
 
   void add(const GameRecord& game);
+  // Fit with this engine held at a fixed Elo (ignored while no engine of that name is known).
+  void set_anchor(std::optional<Anchor> anchor) { anchor_ = std::move(anchor); }
 
   // Engines are the names given (in that order) plus any other name found in the games.
   // Ranking: by Elo, then points, then name; engines without games last.
@@ -116,6 +127,7 @@ class StandingsBuilder {
   stats::Trinomial south_games_;  // South's W/D/L
   int counted_ = 0;
   int ignored_ = 0;
+  std::optional<Anchor> anchor_;
 };
 
 // A StandingsBuilder fed with `games`.

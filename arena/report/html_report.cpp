@@ -425,10 +425,10 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
   out += context_html(context);
   out += fmt::format(
-      "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a "
+      "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a "
       "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "
       "of that difference; LOS next: likelihood of being stronger than the next engine.{}</p>\n",
-      s.games,
+      s.games, html_escape(normalisation_text(s)),
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");

@@ -20,9 +20,11 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   root["games"] = s.games;
   root["ignored_records"] = s.ignored;
   root["rating"] = json::object{
-      {"model", "bradley-terry"}, {"first_mover_term", true},   {"normalisation", "mean 0"},
+      {"model", "bradley-terry"}, {"first_mover_term", true},   {"normalisation", normalisation_text(s)},
       {"interval", "95%"},        {"prior_used", s.prior_used},
   };
+  if (s.anchor)
+    root["rating"].as_object()["anchor"] = json::object{{"engine", s.anchor->engine}, {"elo", s.anchor->elo}};
 
   json::array engines;
   for (const EngineStanding& e : s.engines) {

@@ -65,11 +65,11 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
   for (const std::string& note : notes) out += "> **Note:** " + markdown_escape(note) + "\n\n";
   out += context_markdown(context);
   out += fmt::format(
-      "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once (mean 0, with a first-mover "
+      "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a first-mover "
       "term); ± is the 95% interval. Elo over next: the difference to the next engine and the 95% interval of "
       "that difference (never wider than the two ± added). LOS next: "
       "likelihood that the engine is stronger than the next one.{}\n\n",
-      s.games,
+      s.games, markdown_escape(normalisation_text(s)),
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never "
                      "lost or never won where it matters), so a weak prior of virtual draws keeps every rating "
                      "finite (docs/RATING.md)."

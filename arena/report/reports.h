@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct ReportInput {
   // `publish`, local paths and the user's name are left out of it.
   std::map<std::string, std::string> settings;
   bool publish = false;
+  std::optional<rating::Anchor> anchor;  // a rating list's fixed point; none: mean 0
 };
 
 struct ReportSummary {

@@ -83,6 +83,11 @@ std::string csv_field(std::string_view text) {
   return out + "\"";
 }
 
+std::string normalisation_text(const rating::Standings& s) {
+  if (!s.anchor) return "mean 0";
+  return s.anchor->engine + " held at " + fmt::format("{:g}", s.anchor->elo) + " (± relative to it)";
+}
+
 std::string elo_with_ci(double elo, double ci95) { return signed_fixed(elo, 1) + " ± " + fixed(ci95, 1); }
 
 std::string cross_points(const rating::CrossCell& cell) {

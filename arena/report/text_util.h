@@ -20,6 +20,9 @@ std::string markdown_escape(std::string_view text);
 // Quoted when it holds , " or a newline; a ' before a leading = + - @ (no spreadsheet formula).
 std::string csv_field(std::string_view text);
 
+// How the ratings are placed: "mean 0", or "alpha held at 1500 (± relative to it)" with an anchor.
+std::string normalisation_text(const rating::Standings& s);
+
 // "+95.4 ± 30.2"
 std::string elo_with_ci(double elo, double ci95);
 
