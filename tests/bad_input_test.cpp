@@ -135,6 +135,44 @@ TEST_F(BadInput, ReportsOfNothingAndBadAnchorsAreRefusedAndForfeitsOnlyRender) {
       << read_file(dir / "standings.json");
 }
 
+// `arena report A B --out L`: one rating list over several tournaments (their game ids repeat: each
+// tournament's games count), only of one variant unless asked, and only into a folder of its own.
+TEST_F(BadInput, ARatingListSpansTournamentsOfOneVariant) {
+  auto tournament = [&](const std::string& name, const std::string& other, const std::string& variant) {
+    const std::string config = "[tournament]\nname = \"" + name + "\"\nrounds = 2\noutput = \"" +
+                               (tmp_.path() / "results").string() + "\"\nprogress_interval = 0\n" + variant +
+                               "\n[time]\nmovetime_ms = 20\n\n[[engine]]\nname = \"greedy\"\ncmd = \"" +
+                               kGreedy.string() + "\"\n\n[[engine]]\nname = \"" + other + "\"\ncmd = \"" +
+                               kRandom.string() + "\"\n";
+    write_file(tmp_.path() / (name + ".toml"), config);
+    const RunResult r = run_it({kArena.string(), "run", (tmp_.path() / (name + ".toml")).string()});
+    EXPECT_EQ(r.status.code, 0) << r.summary();
+    return (tmp_.path() / "results" / name).string();
+  };
+  const std::string a = tournament("a", "random", ""), b = tournament("b", "random-2", "");
+  const std::string c = tournament("c", "random", "\n[variant]\npits = 4\n");
+  const std::string list = (tmp_.path() / "list").string();
+  const RunResult r = run_it({kArena.string(), "report", a, b, "--out", list});
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("One rating list over 2 tournaments: " + a + " (4 games), " + b + " (4 games)"),
+            std::string::npos)
+      << r.out;
+  const std::string json = read_file(fs::path(list) / "standings.json");
+  EXPECT_NE(json.find("\"games\": 8,"), std::string::npos) << "the same ids in both count twice: " << json;
+  EXPECT_NE(json.find("\"name\": \"greedy\""), std::string::npos);
+  EXPECT_NE(json.find("\"name\": \"random-2\""), std::string::npos);
+  for (const char* file : {"standings.md", "standings.csv", "games.pgn", "report.html"})
+    EXPECT_TRUE(fs::exists(fs::path(list) / file)) << file;
+
+  expect_refused({kArena.string(), "report", a, b}, "a rating list over several results folders needs --out DIR");
+  expect_refused({kArena.string(), "report", a, c, "--out", list},
+                 c +
+                     " was played under 'pits=4 seeds=4 capture=standard ending=side-empty remainder=owner "
+                     "majority=off pie=off' but " +
+                     a + " under 'pits=6");
+  EXPECT_EQ(run_it({kArena.string(), "report", a, c, "--out", list, "--allow-mixed-variants"}).status.code, 0);
+}
+
 TEST_F(BadInput, StatsCountsAreWholeNumbersOfSaneSize) {
   for (const char* counts : {"1.5,2,3", "-1,2,3", "1e30,2,3", "nan,2,3", "inf,2,3"})
     expect_refused({kArena.string(), "stats", "--wdl", counts}, "is not a count (a whole number from 0 to 10^12)");

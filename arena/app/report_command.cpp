@@ -38,52 +38,90 @@ rating::Anchor parse_anchor(const std::string& text, const std::vector<std::stri
   return rating::Anchor{name, elo};
 }
 
-int report(const std::string& dir, bool publish, const std::string& anchor) {
-  Expected<journal::StoredResults> stored = journal::read_results(dir);
-  if (!stored) throw UsageError(stored.error());
-  for (const std::string& w : stored->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+struct ReportOptions {
+  std::vector<std::string> dirs;
+  std::string out;
+  std::string anchor;
+  bool publish = false;
+  bool allow_mixed_variants = false;
+};
 
-  // Reports of nothing would be empty tables that look like a result: say so instead.
+// Reports of nothing would be empty tables that look like a result: say so instead.
+void require_games(const std::string& dir, const journal::StoredResults& stored) {
   std::uintmax_t bytes = 0;
-  for (const journal::StoredJournal& j : stored->journals) {
+  for (const journal::StoredJournal& j : stored.journals) {
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(j.games, ec);
     if (!ec) bytes += size;
   }
   if (bytes == 0)
     throw UsageError(fmt::format("{}: no games to report yet (its journal{} empty); run the tournament first", dir,
-                                 stored->journals.size() == 1 ? " is" : "s are"));
+                                 stored.journals.size() == 1 ? " is" : "s are"));
+}
+
+std::string setting(const journal::StoredResults& stored, const std::string& key) {
+  const auto it = stored.meta.settings.find(key);
+  return it == stored.meta.settings.end() ? std::string() : it->second;
+}
+
+int report(const ReportOptions& o) {
+  std::vector<journal::StoredResults> all;
+  for (const std::string& dir : o.dirs) {
+    Expected<journal::StoredResults> stored = journal::read_results(dir);
+    if (!stored) throw UsageError(stored.error());
+    for (const std::string& w : stored->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+    require_games(dir, *stored);
+    all.push_back(std::move(stored).value());
+  }
+  const bool list = all.size() > 1;
+  if (list && o.out.empty())
+    throw UsageError("a rating list over several results folders needs --out DIR for its reports");
+  const std::string out = o.out.empty() ? o.dirs.front() : o.out;
+  // One rating list assumes one game: the same engine under other rules is another player.
+  for (std::size_t i = 1; i < all.size() && !o.allow_mixed_variants; ++i)
+    if (setting(all[i], "variant") != setting(all[0], "variant"))
+      throw UsageError(
+          fmt::format("{} was played under '{}' but {} under '{}': a rating list mixes variants only "
+                      "with --allow-mixed-variants",
+                      o.dirs[i], setting(all[i], "variant"), o.dirs[0], setting(all[0], "variant")));
 
   report::ReportInput input;
-  input.engine_names = stored->meta.engines;
-  input.event = std::filesystem::path(dir).filename().string();
-  input.settings = stored->meta.settings;
-  input.publish = publish;
-  if (!anchor.empty()) input.anchor = parse_anchor(anchor, stored->meta.engines, dir);
-  for (const journal::StoredJournal& j : stored->journals)
-    input.journals.push_back({j.games, j.label, j.shard ? static_cast<std::size_t>(j.shard->games) : 0});
-  for (int missing : stored->missing_shards)
-    input.notes.push_back(
-        fmt::format("shard {}/{} has no journal: none of its games were played (or its task "
-                    "failed before the first game)",
-                    missing, stored->shard_count));
+  input.event = std::filesystem::path(out).filename().string();
+  if (input.event.empty()) input.event = std::filesystem::path(out).parent_path().filename().string();
+  input.publish = o.publish;
+  if (!list) input.settings = all[0].meta.settings;  // a list's "About" would mix tournaments
+  for (std::size_t t = 0; t < all.size(); ++t) {
+    const journal::StoredResults& stored = all[t];
+    for (const std::string& name : stored.meta.engines)
+      if (std::find(input.engine_names.begin(), input.engine_names.end(), name) == input.engine_names.end())
+        input.engine_names.push_back(name);
+    for (const journal::StoredJournal& j : stored.journals)
+      input.journals.push_back({j.games, (list ? o.dirs[t] + ": " : "") + j.label,
+                                j.shard ? static_cast<std::size_t>(j.shard->games) : 0, o.dirs[t]});
+    for (int missing : stored.missing_shards)
+      input.notes.push_back(
+          fmt::format("{}shard {}/{} has no journal: none of its games were played (or its task "
+                      "failed before the first game)",
+                      list ? o.dirs[t] + ": " : "", missing, stored.shard_count));
+  }
+  if (!o.anchor.empty())
+    input.anchor = parse_anchor(o.anchor, input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
 
-  Expected<report::ReportSummary> written = report::write_reports(dir, input);
+  Expected<report::ReportSummary> written = report::write_reports(out, input);
   if (!written) throw UsageError(written.error());
   for (const std::string& w : written->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
   fmt::print("{}\n", report::format_standings_table(written->standings));
-  if (stored->shard_count > 0)
+  if (!list && all[0].shard_count > 0)
     fmt::print("merged {} games from {} of {} shards\n", written->games,
-               stored->shard_count - static_cast<int>(stored->missing_shards.size()), stored->shard_count);
+               all[0].shard_count - static_cast<int>(all[0].missing_shards.size()), all[0].shard_count);
   for (const std::string& note : written->notes) fmt::print("note: {}\n", note);
-  fmt::print("wrote {} in {}\n", fmt::join(written->written, ", "), dir);
+  fmt::print("wrote {} in {}\n", fmt::join(written->written, ", "), out);
   // An SPRT's merge ends with its decision, as an exit code a CI job can gate on.
-  const auto type = stored->meta.settings.find("type");
-  if (type == stored->meta.settings.end() || type->second != "sprt") return 0;
+  if (list || setting(all[0], "type") != "sprt") return 0;
   std::fflush(stdout);
-  Expected<int> decision = arena::report_sprt(dir, *stored, written->standings);
+  Expected<int> decision = arena::report_sprt(out, all[0], written->standings);
   if (!decision) throw UsageError(decision.error());
-  fmt::print("wrote sprt.json in {}\n", dir);
+  fmt::print("wrote sprt.json in {}\n", out);
   return *decision;
 }
 
@@ -91,19 +129,23 @@ int report(const std::string& dir, bool publish, const std::string& anchor) {
 
 void add_report_command(cli::Commands& commands) {
   for (const char* name : {"report", "merge"}) {
-    auto dir = std::make_shared<std::string>();
-    auto publish = std::make_shared<bool>(false);
-    auto anchor = std::make_shared<std::string>();
+    auto o = std::make_shared<ReportOptions>();
     CLI::App* cmd = commands.add(name,
                                  std::string(name) == "report"
                                      ? "Rewrite standings, crosstable, PGN and HTML from a results folder, merging "
-                                       "its shards"
+                                       "its shards; or one rating list over several folders (--out)"
                                      : "The same as `arena report`: merge the shards of a results folder",
-                                 [dir, publish, anchor] { return report(*dir, *publish, *anchor); });
-    cmd->add_option("dir", *dir, "A tournament's results folder, e.g. results/quick")->required();
-    cmd->add_option("--anchor", *anchor,
+                                 [o] { return report(*o); });
+    cmd->add_option("dirs", o->dirs,
+                    "A tournament's results folder, e.g. results/quick; several make one rating list (with --out)")
+        ->required();
+    cmd->add_option("--out", o->out,
+                    "Write the reports here (required with several folders; default: the one folder itself)");
+    cmd->add_flag("--allow-mixed-variants", o->allow_mixed_variants,
+                  "Let a rating list mix tournaments played under different variants");
+    cmd->add_option("--anchor", o->anchor,
                     "Hold this engine at this Elo in the rating list, e.g. alphabeta=1500 (default: mean 0)");
-    cmd->add_flag("--publish", *publish,
+    cmd->add_flag("--publish", o->publish,
                   "Leave local paths and your user name out of the engine commands shown in the reports");
   }
 }

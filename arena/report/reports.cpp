@@ -2,8 +2,10 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -34,7 +36,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   const auto pgn_clock = input.settings.find("time.pgn");
   const std::string time_control = pgn_clock == input.settings.end() ? "?" : pgn_clock->second;
   ReportSummary out;
-  journal::SeenIds seen;
+  std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
+  std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
   out.notes = input.notes;
   for (const ReportJournal& journal : input.journals) {
     const fs::path& file = journal.path;
@@ -52,10 +55,13 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
           recent.push_back(std::move(g));
           if (recent.size() > kViewerGames) recent.pop_front();
         },
-        seen);
+        seen[journal.tournament]);
     if (!scanned) return Error{scanned.error()};
     journal::ScanSummary summary = std::move(scanned).value();
     out.games += summary.games;
+    if (per_tournament.empty() || per_tournament.back().first != journal.tournament)
+      per_tournament.emplace_back(journal.tournament, 0);
+    per_tournament.back().second += summary.games;
     for (std::string& w : summary.warnings) out.warnings.push_back(std::move(w));
     if (summary.torn)
       out.warnings.push_back(file.string() + ":" + std::to_string(summary.torn->line) +
@@ -66,6 +72,14 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
     const std::size_t held = summary.games + summary.elsewhere;
     if (journal.expected_games > 0 && held < journal.expected_games)
       out.notes.push_back(fmt::format("{} is incomplete: {} of {} games", journal.label, held, journal.expected_games));
+  }
+  if (per_tournament.size() > 1) {
+    std::string list;
+    for (const auto& [name, games] : per_tournament)
+      list += fmt::format("{}{} ({} game{})", list.empty() ? "" : ", ", name, games, games == 1 ? "" : "s");
+    out.notes.push_back(
+        fmt::format("One rating list over {} tournaments: {}. An engine name is one player in all of them.",
+                    per_tournament.size(), list));
   }
   out.standings = builder.standings();
   const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));

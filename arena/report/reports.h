@@ -29,6 +29,9 @@ struct ReportJournal {
   std::filesystem::path path;
   std::string label;
   std::size_t expected_games = 0;
+  // The tournament it belongs to, for a rating list over several (`arena report A B --out L`): game ids
+  // are unique within a tournament only, and the reports say how many games each one gave.
+  std::string tournament{};
 };
 
 struct ReportInput {
