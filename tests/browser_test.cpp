@@ -92,6 +92,11 @@ TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
     EXPECT_GT(colours(shot), 20) << "a blank page at " << width << " px";
   }
 
+  // An id the page does not hold (a big run embeds its last 1000 games) says where the game is.
+  const RunResult missing = chromium({"--dump-dom"}, page + "#game-no-such-id");
+  ASSERT_EQ(missing.status.code, 0) << missing.summary();
+  EXPECT_NE(missing.out.find("Game no-such-id is not embedded in this page"), std::string::npos);
+
   // Every game, opened at its end from the URL, shows the stores of the journal.
   for (const json::object& g : games) {
     const std::string id(g.at("id").as_string());

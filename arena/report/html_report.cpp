@@ -116,7 +116,9 @@ function show(i,row,at){
 }
 function fromHash(){
   const m=/^#game-(.+?)(?:\/(end|\d+))?$/.exec(decodeURIComponent(location.hash));
-  if(m&&byId.has(m[1])){show(byId.get(m[1]),null,m[2]);$('viewer').scrollIntoView();}
+  if(!m)return;
+  if(byId.has(m[1])){$('missing').hidden=true;show(byId.get(m[1]),null,m[2]);$('viewer').scrollIntoView();}
+  else{$('missing').hidden=false;$('missing').textContent='Game '+m[1]+' is not embedded in this page (it holds the last '+games.length+' games); it is in games.pgn (tag GameId) and in the journal, games.jsonl.';$('missing').scrollIntoView();}
 }
 const cols=[x=>x.id,x=>x.round,x=>x.south,x=>x.north,x=>x.result,x=>x.termination,x=>x.moves.length];
 function list(){
@@ -450,10 +452,12 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   if (total_games > games.size())
     out += fmt::format(
         "<p class=\"note\">The viewer holds the last {} of the {} games, so that this page stays small; every game "
-        "is in games.pgn and, with every detail, in the journal (games.jsonl).</p>\n",
+        "is in <a href=\"games.pgn\">games.pgn</a> and, with every detail, in the journal (<a "
+        "href=\"games.jsonl\">games.jsonl</a>), found by its id (docs/SCALE.md).</p>\n",
         games.size(), total_games);
   out +=
       R"html(<p><input type="text" id="filter" placeholder="filter: words of id, engines, result, termination" size="32"></p>
+<p id="missing" class="warn" hidden></p>
 <div id="games"><table><thead><tr><th>Id</th><th>Round</th><th>South</th><th>North</th><th>Result</th><th>Termination</th><th>Plies</th></tr></thead><tbody id="game-rows"></tbody></table></div>
 <section id="viewer" hidden>
 <h2 id="title"></h2>
