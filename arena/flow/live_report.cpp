@@ -1,5 +1,6 @@
 #include "arena/flow/live_report.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -98,6 +99,9 @@ void LiveReport::rewrite() {
     }
   }
   ++rewrites_;
+  // The page's text and the replays were tens of megabytes for a moment. Give them back to the system:
+  // every engine start forks this process, and a fork costs in proportion to its memory (PERFORMANCE.md).
+  ::malloc_trim(0);
 }
 
 }  // namespace kalah::arena
