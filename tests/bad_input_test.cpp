@@ -165,6 +165,8 @@ TEST_F(BadInput, ARatingListSpansTournamentsOfOneVariant) {
     EXPECT_TRUE(fs::exists(fs::path(list) / file)) << file;
 
   expect_refused({kArena.string(), "report", a, b}, "a rating list over several results folders needs --out DIR");
+  expect_refused({kArena.string(), "report", a, b, "--out", a}, "is one of the tournaments of the list");
+  expect_refused({kArena.string(), "report", a, b, a, "--out", list}, a + " is given twice");
   expect_refused({kArena.string(), "report", a, c, "--out", list},
                  c +
                      " was played under 'pits=4 seeds=4 capture=standard ending=side-empty remainder=owner "

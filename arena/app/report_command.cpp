@@ -77,6 +77,15 @@ int report(const ReportOptions& o) {
   if (list && o.out.empty())
     throw UsageError("a rating list over several results folders needs --out DIR for its reports");
   const std::string out = o.out.empty() ? o.dirs.front() : o.out;
+  // A list's reports in one of its own tournaments' folders would replace that tournament's reports.
+  for (std::size_t i = 0; list && i < o.dirs.size(); ++i) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(o.dirs[i], out, ec))
+      throw UsageError("--out " + out + " is one of the tournaments of the list; give the list a folder of its own");
+    for (std::size_t j = 0; j < i; ++j)
+      if (std::filesystem::equivalent(o.dirs[i], o.dirs[j], ec))
+        throw UsageError(o.dirs[i] + " is given twice: each tournament once");
+  }
   // One rating list assumes one game: the same engine under other rules is another player.
   for (std::size_t i = 1; i < all.size() && !o.allow_mixed_variants; ++i)
     if (setting(all[i], "variant") != setting(all[0], "variant"))
