@@ -107,7 +107,8 @@ TEST_F(BadInput, ReportsOfNothingAndBadAnchorsAreRefusedAndForfeitsOnlyRender) {
   EXPECT_FALSE(fs::exists(tmp_.path() / "empty" / "report.html"));
 
   const std::string config = "[tournament]\nname = \"lost\"\noutput = \"" + (tmp_.path() / "results").string() +
-                             "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 50\n\n[[engine]]\nname = "
+                             "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 50\n\n[rating]\nanchor = "
+                             "\"b\"\nanchor_elo = 100\n\n[[engine]]\nname = "
                              "\"a\"\ncmd = \"" +
                              kBadEngine.string() +
                              "\"\nargs = [\"--crash-at-start\"]\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
@@ -123,6 +124,8 @@ TEST_F(BadInput, ReportsOfNothingAndBadAnchorsAreRefusedAndForfeitsOnlyRender) {
   for (const char* file : {"standings.md", "standings.json", "standings.csv", "games.pgn", "report.html"})
     EXPECT_TRUE(fs::exists(dir / file)) << file;
   const std::string json = read_file(dir / "standings.json");
+  EXPECT_NE(json.find(R"("anchor": {"engine": "b", "elo": 100})"), std::string::npos)
+      << "the config's anchor, kept for a later report: " << json;
   EXPECT_EQ(json.find("nan"), std::string::npos);
   EXPECT_EQ(json.find("inf"), std::string::npos);
 

@@ -113,8 +113,13 @@ int report(const ReportOptions& o) {
                       "failed before the first game)",
                       list ? o.dirs[t] + ": " : "", missing, stored.shard_count));
   }
-  if (!o.anchor.empty())
+  if (!o.anchor.empty()) {
     input.anchor = parse_anchor(o.anchor, input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
+  } else if (!list && !setting(all[0], "rating.anchor").empty()) {
+    // The tournament's own [rating] anchor, as its run recorded it.
+    input.anchor = parse_anchor(setting(all[0], "rating.anchor") + "=" + setting(all[0], "rating.anchor_elo"),
+                                input.engine_names, o.dirs[0]);
+  }
 
   Expected<report::ReportSummary> written = report::write_reports(out, input);
   if (!written) throw UsageError(written.error());

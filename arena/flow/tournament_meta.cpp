@@ -66,6 +66,10 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   }
   meta.settings["variant"] = to_string(c.variant);
   meta.settings["openings"] = describe_openings(c.openings);
+  if (!c.rating.anchor.empty()) {  // so that a later `arena report DIR` holds the same engine
+    meta.settings["rating.anchor"] = c.rating.anchor;
+    meta.settings["rating.anchor_elo"] = fmt::format("{}", c.rating.anchor_elo);
+  }
   for (const EngineSpec& e : c.engines) {
     meta.settings["engine." + e.name + ".command"] = describe_command(e);
     std::string options;
