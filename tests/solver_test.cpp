@@ -28,14 +28,14 @@
 #include <gtest/gtest.h>
 
 #include "bots/alphabeta/alphabeta.h"
-#include "bots/solver/board.h"
 #include "bots/solver/book.h"
-#include "bots/solver/database.h"
-#include "bots/solver/dispatch.h"
 #include "bots/solver/engine.h"
-#include "bots/solver/index.h"
 #include "bots/solver/oracle.h"
 #include "bots/solver/solver.h"
+#include "referee/endgame/board.h"
+#include "referee/endgame/database.h"
+#include "referee/endgame/dispatch.h"
+#include "referee/endgame/index.h"
 #include "tests/child_process.h"
 
 namespace kalah::solver {

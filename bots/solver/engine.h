@@ -13,11 +13,14 @@
 
 #include "bots/alphabeta/alphabeta.h"
 #include "bots/common/bot.h"
-#include "bots/solver/database.h"
 #include "bots/solver/oracle.h"
 #include "bots/solver/solver.h"
+#include "referee/endgame/database.h"
 
 namespace kalah::solver {
+
+// The endgame database, its board and its index live in referee/endgame (the arena uses them too).
+using namespace kalah::endgame;
 
 struct EngineOptions {
   std::size_t hash_mb = 128;       // exact search table (the alpha-beta one gets a quarter, at least 1)

@@ -8,9 +8,12 @@
 #include <optional>
 
 #include "bots/alphabeta/alphabeta.h"
-#include "bots/solver/database.h"
+#include "referee/endgame/database.h"
 
 namespace kalah::solver {
+
+// The endgame database, its board and its index live in referee/endgame (the arena uses them too).
+using namespace kalah::endgame;
 
 class DatabaseOracle final : public alphabeta::Oracle {
  public:

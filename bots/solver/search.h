@@ -24,12 +24,15 @@
 #include <cstdint>
 #include <functional>
 
-#include "bots/solver/board.h"
-#include "bots/solver/database.h"
-#include "bots/solver/index.h"
 #include "bots/solver/transposition.h"
+#include "referee/endgame/board.h"
+#include "referee/endgame/database.h"
+#include "referee/endgame/index.h"
 
 namespace kalah::solver {
+
+// The endgame database, its board and its index live in referee/endgame (the arena uses them too).
+using namespace kalah::endgame;
 
 // Positions being searched by some thread right now (a small lossy set).
 class BusySet {

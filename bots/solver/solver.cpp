@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <thread>
 
-#include "bots/solver/dispatch.h"
 #include "bots/solver/search.h"
+#include "referee/endgame/dispatch.h"
 
 namespace kalah::solver {
 

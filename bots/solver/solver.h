@@ -13,11 +13,14 @@
 #include <optional>
 #include <vector>
 
-#include "bots/solver/database.h"
 #include "bots/solver/transposition.h"
+#include "referee/endgame/database.h"
 #include "referee/rules/position.h"
 
 namespace kalah::solver {
+
+// The endgame database, its board and its index live in referee/endgame (the arena uses them too).
+using namespace kalah::endgame;
 
 struct SearchShared;
 

@@ -13,9 +13,12 @@
 #include <cstdint>
 #include <memory>
 
-#include "bots/solver/memory.h"
+#include "referee/endgame/memory.h"
 
 namespace kalah::solver {
+
+// The endgame database, its board and its index live in referee/endgame (the arena uses them too).
+using namespace kalah::endgame;
 
 struct TTData {
   std::int16_t lower = -32768;

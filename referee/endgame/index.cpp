@@ -1,8 +1,8 @@
-#include "bots/solver/index.h"
+#include "referee/endgame/index.h"
 
 #include <limits>
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 CompositionIndex::CompositionIndex(int n, int max_total)
     : n_(n), max_total_(max_total), table_(static_cast<std::size_t>(n) * (max_total + 2)) {
@@ -24,4 +24,4 @@ CompositionIndex::CompositionIndex(int n, int max_total)
   fits_ = size() < kMax;
 }
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 class CompositionIndex {
  public:
@@ -114,4 +114,4 @@ int CompositionIndex::unrank(std::uint64_t index, Cell* c) const {
   return total;
 }
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

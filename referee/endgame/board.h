@@ -14,10 +14,10 @@
 #include <array>
 #include <cstdint>
 
-#include "bots/solver/index.h"
+#include "referee/endgame/index.h"
 #include "referee/rules/position.h"
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 // The rule keys the search needs, from a Variant (the pie rule is handled above
 // the search, at the first two plies).
@@ -307,4 +307,4 @@ Board<M> from_position(const Variant& v, const Position& pos) {
   return b;
 }
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

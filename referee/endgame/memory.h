@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <memory>
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 struct LargeFree {
   std::size_t bytes = 0;
@@ -29,4 +29,4 @@ struct LargeArray {
   static LargeArray make(std::size_t n) { return {large_alloc(n * sizeof(T))}; }
 };
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

@@ -17,11 +17,12 @@
 #include <optional>
 #include <string>
 
-#include "bots/solver/index.h"
-#include "bots/solver/memory.h"
+#include "referee/endgame/index.h"
+#include "referee/endgame/memory.h"
+#include "referee/rules/position.h"
 #include "referee/rules/variant.h"
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 // The variant keys that change database values. The seeds per pit, the pie
 // rule and the majority rule do not (with the majority rule no database is
@@ -99,6 +100,15 @@ class Database {
   DbStats stats_;
 };
 
+// The final store difference with perfect play from p, for the side to move (its store minus the
+// other's, the seeds already in the stores included), when `db` knows it: p has at most `levels`
+// (<= db.ready()) seeds in the pits, the variant has the database's key and no majority rule, and
+// no pie decision is pending. nullopt otherwise.
+std::optional<int> final_margin(const Database& db, int levels, const Variant& v, const Position& p);
+inline std::optional<int> final_margin(const Database& db, const Variant& v, const Position& p) {
+  return final_margin(db, db.ready(), v, p);
+}
+
 // The default cache directory: $XDG_CACHE_HOME/kalah-arena or ~/.cache/kalah-arena
 // (empty if neither variable is set).
 std::filesystem::path default_cache_dir();
@@ -106,4 +116,4 @@ std::filesystem::path default_cache_dir();
 // A 64-bit checksum of a byte range (for the cache files).
 std::uint64_t checksum(const void* data, std::uint64_t size);
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

@@ -1,11 +1,11 @@
-#include "bots/solver/memory.h"
+#include "referee/endgame/memory.h"
 
 #include <sys/mman.h>
 
 #include <cstdint>
 #include <new>
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 namespace {
 constexpr std::size_t kHuge = std::size_t{2} << 20;
@@ -39,4 +39,4 @@ void prefault(void* p, std::size_t bytes) {
   for (std::size_t i = 0; i < bytes; i += 4096) __atomic_fetch_or(bytes_ptr + i, 0, __ATOMIC_RELAXED);
 }
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

@@ -1,4 +1,4 @@
-#include "bots/solver/database.h"
+#include "referee/endgame/database.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,11 +9,11 @@
 #include <thread>
 #include <vector>
 
-#include "bots/solver/board.h"
-#include "bots/solver/dispatch.h"
+#include "referee/endgame/board.h"
+#include "referee/endgame/dispatch.h"
 #include "referee/system/files.h"
 
-namespace kalah::solver {
+namespace kalah::endgame {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -235,6 +235,24 @@ std::uint64_t checksum(const void* data, std::uint64_t size) {
   return h;
 }
 
+std::optional<int> final_margin(const Database& db, int levels, const Variant& v, const Position& p) {
+  if (levels < 0 || p.pie != Pie::None || v.majority || !(db.key() == DbKey::of(v))) return std::nullopt;
+  const int m = v.pits;
+  const int own = p.to_move == Side::South ? 0 : m + 1;
+  const int other = p.to_move == Side::South ? m + 1 : 0;
+  // The database's order: the mover's pits, then the opponent's.
+  std::uint8_t pits[2 * Variant::kMaxPits];
+  int seeds = 0;
+  for (int i = 0; i < m; ++i) {
+    pits[i] = static_cast<std::uint8_t>(p.cells[own + i]);
+    pits[m + i] = static_cast<std::uint8_t>(p.cells[other + i]);
+    seeds += p.cells[own + i] + p.cells[other + i];
+    if (seeds > levels) return std::nullopt;
+  }
+  const int now = store(v, p, p.to_move) - store(v, p, opponent(p.to_move));
+  return now + db.value(db.index().rank(pits));
+}
+
 std::filesystem::path default_cache_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kalah-arena";
   if (const char* home = std::getenv("HOME"); home && *home)
@@ -376,4 +394,4 @@ void Database::load_or_build(const std::filesystem::path& dir, int threads, cons
   }
 }
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame

@@ -7,7 +7,7 @@
 
 #include "referee/rules/variant.h"
 
-namespace kalah::solver {
+namespace kalah::endgame {
 
 template <class F, int... Ms>
 decltype(auto) dispatch_impl(int m, F&& f, std::integer_sequence<int, Ms...>) {
@@ -27,4 +27,4 @@ decltype(auto) dispatch_pits(int m, F&& f) {
   return dispatch_impl(m, std::forward<F>(f), std::make_integer_sequence<int, Variant::kMaxPits>{});
 }
 
-}  // namespace kalah::solver
+}  // namespace kalah::endgame
