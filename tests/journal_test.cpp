@@ -179,8 +179,8 @@ TEST(RecordJson, RejectsBadLinesWithClearMessages) {
       {"{\"id\":", "not valid JSON"},
       {"[1,2]", "the line must be a JSON object, got an array"},
       {mutate(good, "\"id\":\"g1\",", ""), "missing field 'id'"},
-      {mutate(good, "\"schema\":1,", "\"schema\":2,"),
-       "field 'schema': the line is schema 2, written by a newer version of the arena"},
+      {mutate(good, "\"schema\":1,", "\"schema\":3,"),
+       "field 'schema': the line is schema 3, written by a newer version of the arena"},
       {mutate(good, "\"schema\":1,", "\"schema\":0,"), "field 'schema': 0 is out of range"},
       {mutate(good, "\"id\":\"g1\"", "\"id\":\"\""), "field 'id': must not be empty"},
       {mutate(good, "\"round\":1", "\"round\":\"1\""), "field 'round': expected a whole number, got a string"},
@@ -204,6 +204,14 @@ TEST(RecordJson, RejectsBadLinesWithClearMessages) {
        "field 'forfeit.reason': expected one of time, crash, illegal, protocol, startup, got \"slow\""},
       {mutate(good, "\"forfeit\":null", "\"forfeit\":{\"engine\":\"a\",\"reason\":\"time\"}"),
        "missing field 'forfeit.detail'"},
+      {mutate(good, "\"forfeit\":null", "\"forfeit\":null,\"adjudication\":{\"reason\":\"draw\"}"),
+       "field 'adjudication': only an adjudicated game has one, this one is \"normal\""},
+      {mutate(mutate(good, "\"termination\":\"normal\"", "\"termination\":\"adjudicated\""), "\"forfeit\":null",
+              "\"forfeit\":null,\"adjudication\":{\"reason\":\"tired\"}"),
+       "field 'adjudication.reason': expected one of max-plies, store-majority, database, resign, draw, got \"tired\""},
+      {mutate(mutate(good, "\"termination\":\"normal\"", "\"termination\":\"adjudicated\""), "\"forfeit\":null",
+              "\"forfeit\":null,\"adjudication\":{\"reason\":\"database\",\"margin\":\"4\"}"),
+       "field 'adjudication.margin': expected a whole number, got a string"},
       {mutate(good, "\"swapped\":false", "\"swapped\":0"), "field 'swapped': expected true or false, got a number"},
       {mutate(good, "\"times_ms\":[4]", "\"times_ms\":[4,5]"),
        "fields 'times_ms' and 'info' must have the same length"},
@@ -231,6 +239,30 @@ TEST(RecordJson, LinesWithoutASchemaAreVersionOne) {
   Expected<GameRecord> parsed = record_from_json(old);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(to_json_line(*parsed), line);
+}
+
+// An adjudicated game carries its reason (and the database's proven margin); only such a line is
+// written as schema 2, so that journals without one still read in builds that know schema 1 only.
+TEST(RecordJson, AdjudicationsRoundTripAsSchemaTwo) {
+  GameRecord r = random_game("adj", "a", "b", 7);
+  EXPECT_EQ(to_json_line(r).rfind("{\"schema\":1,", 0), 0u);
+  r.termination = Termination::Adjudicated;
+  for (const Adjudication& a :
+       {Adjudication{AdjudicationReason::Database, -6}, Adjudication{AdjudicationReason::Database, 0},
+        Adjudication{AdjudicationReason::StoreMajority, {}}, Adjudication{AdjudicationReason::Resign, {}},
+        Adjudication{AdjudicationReason::Draw, {}}, Adjudication{AdjudicationReason::MaxPlies, {}}}) {
+    r.adjudication = a;
+    const std::string line = to_json_line(r);
+    EXPECT_EQ(line.rfind("{\"schema\":2,", 0), 0u) << line;
+    EXPECT_NE(line.find(std::string("\"adjudication\":{\"reason\":\"") + to_string(a.reason) + "\""), std::string::npos)
+        << line;
+    Expected<GameRecord> back = record_from_json(line);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->adjudication, a);
+    EXPECT_EQ(to_json_line(*back), line);
+  }
+  EXPECT_EQ(describe({AdjudicationReason::Database, -6}), "database: with perfect play North ends 6 seeds ahead");
+  EXPECT_EQ(describe({AdjudicationReason::Database, 0}), "database: with perfect play the stores end level");
 }
 
 TEST(RecordJson, TerminationWordsRoundTrip) {

@@ -80,7 +80,7 @@ function draw(){
     const k=ply-1-g.opening;
     if(ply>g.opening&&g.times[k]!==undefined){info+=' ('+g.times[k]+' ms';if(g.depth[k]!=null)info+=', depth '+g.depth[k];if(g.score[k]!=null)info+=', score '+g.score[k];info+=')';}
     else if(ply<=g.opening)info+=' (opening)';}
-  if(ply===g.moves.length)info+='. Result '+g.result+' ('+g.termination+(g.forfeit?': '+g.forfeit:'')+')'+(g.note?'. '+g.note:'');
+  if(ply===g.moves.length)info+='. Result '+g.result+' ('+g.termination+(g.forfeit?': '+g.forfeit:'')+(g.adjudication?': '+g.adjudication:'')+')'+(g.note?'. '+g.note:'');
   $('info').textContent=info;$('ply').value=ply;
   const spans=$('moves').children;for(let i=0;i<spans.length;i++)spans[i].classList.toggle('cur',i===ply-1);
 }
@@ -215,6 +215,7 @@ json::object replay(const GameRecord& g) {
                    (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail);
   else
     o["forfeit"] = nullptr;
+  if (g.adjudication) o["adjudication"] = describe(*g.adjudication);
   o["variant"] = to_string(v);
   o["pits"] = v.pits;
   o["opening"] = std::min(g.opening.size(), moves.size());

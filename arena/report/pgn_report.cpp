@@ -138,6 +138,7 @@ std::string pgn_game(const GameRecord& g, const std::string& event, const std::s
              comment_text(g.forfeit->engine + " forfeits (" + to_string(g.forfeit->reason) + ")" +
                           (g.forfeit->detail.empty() ? "" : ": " + g.forfeit->detail)) +
              "}");
+  if (g.adjudication) text.add("{" + comment_text("adjudication " + describe(*g.adjudication)) + "}");
   text.add(result);
   out += text.finish();
   out += "\n";

@@ -26,7 +26,7 @@ bool ended_by_majority(const Variant& v, const Position& before, Move m) {
 
 class Game {
  public:
-  Game(Player& south, Player& north, const GameSettings& s) : players_{&south, &north}, s_(s) {
+  Game(Player& south, Player& north, const GameSettings& s) : players_{&south, &north}, s_(s), scores_(s.adjudicate) {
     record_.id = s.id;
     record_.round = s.round;
     record_.south = south.name();
@@ -65,7 +65,8 @@ class Game {
     Move last{};
     Position before = pos_;
     while (!pos_.over) {
-      if (static_cast<int>(record_.moves.size()) >= s_.max_plies) return adjudicate();
+      if (std::optional<Verdict> v = adjudicate_position(s_.adjudicate, s_.variant, pos_)) return adjudicate(*v);
+      if (static_cast<int>(record_.moves.size()) >= s_.max_plies) return adjudicate_max_plies();
       const int who = mover();
       const std::chrono::milliseconds allowed = allowance(who);
       Reply reply = players_[who]->play(record_.moves, go_command(), allowed);
@@ -82,6 +83,10 @@ class Game {
       apply(s_.variant, pos_, reply.move);
       record_.moves.push_back(reply.move);
       record_.move_info.push_back({reply.elapsed_ms, reply.info.depth, reply.info.score, reply.info.nodes});
+      if (pos_.over) break;
+      const int plies = static_cast<int>(record_.moves.size());
+      if (std::optional<Verdict> v = scores_.after_move(static_cast<Seat>(who), reply.info.score, plies))
+        return adjudicate(*v);
     }
     record_.result = outcome(s_.variant, pos_);
     const bool engines_moved = record_.moves.size() > s_.opening.size();
@@ -134,11 +139,18 @@ class Game {
     players_[who]->forfeited();
   }
 
+  void adjudicate(const Verdict& v) {
+    record_.termination = Termination::Adjudicated;
+    record_.result = v.result;
+    record_.adjudication = v.adjudication;
+  }
+
   // Too long: decided as if the game ended now, each side's seeds to its owner.
-  void adjudicate() {
+  void adjudicate_max_plies() {
     const int south = store(s_.variant, pos_, Side::South) + seeds_on_side(s_.variant, pos_, Side::South);
     const int north = store(s_.variant, pos_, Side::North) + seeds_on_side(s_.variant, pos_, Side::North);
     record_.termination = Termination::Adjudicated;
+    record_.adjudication = Adjudication{AdjudicationReason::MaxPlies, {}};
     if (south == north)
       record_.result = Outcome::Draw;
     else
@@ -150,6 +162,7 @@ class Game {
   GameRecord record_;
   Position pos_;
   std::array<double, 2> clock_ms_{};
+  ScoreWatch scores_;
 };
 
 }  // namespace

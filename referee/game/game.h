@@ -1,6 +1,7 @@
 // One game between two players: rules, clocks and forfeits.
 #pragma once
 
+#include "referee/game/adjudication.h"
 #include "referee/game/player.h"
 #include "referee/game/time_control.h"
 #include "referee/record/record.h"
@@ -12,8 +13,9 @@ struct GameSettings {
   int round = 0;
   Variant variant;
   TimeControl time;
-  std::vector<Move> opening;  // legal forced moves played before the engines move
-  int max_plies = 1000;       // adjudicated by material after this many plies
+  std::vector<Move> opening;     // legal forced moves played before the engines move
+  int max_plies = 1000;          // adjudicated by material after this many plies
+  AdjudicationRules adjudicate;  // the early endings: off unless set
 };
 
 // Plays a whole game. `south` starts as South. Never throws for anything a

@@ -14,7 +14,7 @@ namespace kalah {
 enum class Termination {
   Normal,       // the rules ended the game (a side empty / no move)
   Majority,     // a store held more than half of all seeds
-  Adjudicated,  // stopped by the referee (ply limit)
+  Adjudicated,  // stopped by the referee: Adjudication says why
   Time,
   Crash,
   Illegal,
@@ -39,6 +39,27 @@ struct Forfeit {
   std::string detail;                       // e.g. "exited with code 3", "bestmove 9 (legal: 1 2 4)"
 };
 
+// Why the referee stopped a game (Termination::Adjudicated).
+enum class AdjudicationReason {
+  MaxPlies,       // still running after max_plies: scored as if it ended now, each side's seeds to its owner
+  StoreMajority,  // a store holds more than half of all seeds: its owner has won
+  Database,       // few enough seeds in the pits: the endgame database's result with perfect play
+  Resign,         // an engine's own score said it was lost for long enough
+  Draw,           // both engines' scores said it was level for long enough
+};
+const char* to_string(AdjudicationReason r);  // "max-plies", "store-majority", "database", "resign", "draw"
+std::optional<AdjudicationReason> parse_adjudication_reason(std::string_view text);
+
+struct Adjudication {
+  AdjudicationReason reason = AdjudicationReason::MaxPlies;
+  // Database only: the final store difference with perfect play from the adjudicated position,
+  // South's store minus North's (board sides, like `stores`), seeds already stored included.
+  std::optional<int> margin;
+  friend bool operator==(const Adjudication&, const Adjudication&) = default;
+};
+// For people: "database: with perfect play South ends 4 seeds ahead", "resign: ...".
+std::string describe(const Adjudication& a);
+
 // Per-move data: the time the mover took and what it reported.
 struct MoveInfo {
   double time_ms = 0;
@@ -61,8 +82,9 @@ struct GameRecord {
   int store_north = 0;
   Termination termination = Termination::Normal;
   std::optional<Forfeit> forfeit;
-  bool swapped = false;    // a pie swap happened
-  std::string started_at;  // ISO 8601 UTC
+  std::optional<Adjudication> adjudication;  // why, when termination is Adjudicated (absent in old journals)
+  bool swapped = false;                      // a pie swap happened
+  std::string started_at;                    // ISO 8601 UTC
   double duration_ms = 0;
 };
 

@@ -165,6 +165,21 @@ Forfeit forfeit_from_json(const json::value& v) {
   return out;
 }
 
+Adjudication adjudication_from_json(const json::value& v) {
+  Fields f(v, "adjudication");
+  Adjudication out;
+  const std::string text = f.string("reason");
+  const std::optional<AdjudicationReason> reason = parse_adjudication_reason(text);
+  if (!reason)
+    throw BadField{
+        "field 'adjudication.reason': expected one of max-plies, store-majority, database, resign, draw, got \"" +
+        text + "\""};
+  out.reason = *reason;
+  if (f.has("margin")) out.margin = static_cast<int>(f.integer("margin", -kIntMax, kIntMax));
+  f.check_all_used();
+  return out;
+}
+
 json::object info_to_json(const MoveInfo& info) {
   json::object o;
   if (info.depth) o["depth"] = *info.depth;
@@ -233,6 +248,11 @@ GameRecord record_from_fields(const json::value& value) {
 
   const json::value& forfeit = f.get("forfeit");
   if (!forfeit.is_null()) r.forfeit = forfeit_from_json(forfeit);
+  if (f.has("adjudication")) {
+    if (r.termination != Termination::Adjudicated)
+      throw BadField{"field 'adjudication': only an adjudicated game has one, this one is \"" + termination + "\""};
+    r.adjudication = adjudication_from_json(f.get("adjudication"));
+  }
   r.swapped = f.boolean("swapped");
 
   const json::array& times = f.array("times_ms");
@@ -278,7 +298,7 @@ Expected<Variant> variant_from_json(const json::value& value) {
 
 json::object to_json(const GameRecord& r) {
   json::object o;
-  o["schema"] = kRecordSchema;
+  o["schema"] = r.adjudication ? 2 : 1;  // the lowest version that holds the line (record_json.h)
   o["id"] = r.id;
   o["round"] = r.round;
   o["south"] = r.south;
@@ -294,6 +314,11 @@ json::object to_json(const GameRecord& r) {
         {"engine", r.forfeit->engine}, {"reason", to_string(r.forfeit->reason)}, {"detail", r.forfeit->detail}};
   else
     o["forfeit"] = nullptr;
+  if (r.adjudication) {
+    json::object a{{"reason", to_string(r.adjudication->reason)}};
+    if (r.adjudication->margin) a["margin"] = *r.adjudication->margin;
+    o["adjudication"] = std::move(a);
+  }
   o["swapped"] = r.swapped;
   json::array times, info;
   times.reserve(r.move_info.size());
