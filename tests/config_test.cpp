@@ -88,7 +88,7 @@ const BadCase kBadCases[] = {
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, adjudicate"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie"},
@@ -374,6 +374,7 @@ cmd = "/bin/cat"
                                             .progress_interval = 5,
                                             .seed_engines = {1},
                                             .max_plies = 400,
+                                            .adjudicate = {},
                                             .sandbox = SandboxMode::None,
                                             .keep_sandbox = false,
                                             .limits = {},
@@ -605,6 +606,8 @@ TEST_F(ConfigTest, FingerprintCoversTheGamesButNotTheLogistics) {
            {"name = \"t\"\n", "name = \"t\"\nrounds = 2\n"},
            {"name = \"t\"\n", "name = \"t\"\nseed = 2\n"},
            {"name = \"t\"\n", "name = \"t\"\nmax_plies = 10\n"},
+           {"name = \"t\"\n", "name = \"t\"\nadjudicate = { store_majority = true }\n"},
+           {"name = \"t\"\n", "name = \"t\"\nadjudicate = { resign = { movecount = 3, score = 500 } }\n"},
            {"name = \"t\"\n", "name = \"t\"\n[variant]\npie = true\n"},
            {"base_ms = 1000", "base_ms = 1001"},
            {"base_ms = 1000", "base_ms = 1000\nmargin_ms = 1"},
@@ -617,6 +620,60 @@ TEST_F(ConfigTest, FingerprintCoversTheGamesButNotTheLogistics) {
     EXPECT_NE(with(from, to), print);
   }
   EXPECT_EQ(print.substr(0, print.find('\n')), "kalah-arena-config 1");
+}
+
+TEST_F(ConfigTest, AdjudicateReadsEveryRuleAndIsOffUnlessConfigured) {
+  auto with = [&](const std::string& line) {
+    std::string text = kMinimal;
+    text.replace(text.find("name = \"t\"\n"), 11, "name = \"t\"\n" + line + "\n");
+    return parse(text);
+  };
+  Expected<Config> none = parse(kMinimal);
+  ASSERT_TRUE(none.ok()) << none.error();
+  EXPECT_FALSE(none->tournament.adjudicate.any());
+  EXPECT_EQ(fingerprint(*none).find("adjudicate"), std::string::npos);  // old fingerprints stay as they were
+
+  Expected<Config> all = with(
+      "adjudicate = { store_majority = true, database_seeds = 12, draw = { movenumber = 40, movecount = 4, score = 1 "
+      "}, resign = { movecount = 3, score = 20, twosided = true } }");
+  ASSERT_TRUE(all.ok()) << all.error();
+  const AdjudicationConfig& a = all->tournament.adjudicate;
+  EXPECT_TRUE(a.store_majority);
+  EXPECT_EQ(a.database_seeds, 12);
+  EXPECT_EQ(a.draw, (DrawRule{40, 4, 1}));
+  EXPECT_EQ(a.resign, (ResignRule{3, 20, true}));
+  EXPECT_EQ(a.describe(),
+            "store_majority=true database_seeds=12 draw=movenumber:40,movecount:4,score:1 "
+            "resign=movecount:3,score:20,twosided:true");
+  EXPECT_NE(fingerprint(*all).find("\nadjudicate=store_majority=true database_seeds=12 "), std::string::npos);
+
+  const struct {
+    const char* line;
+    const char* message;
+  } bad[] = {
+      {"adjudicate = true", "t.toml:3:14: tournament.adjudicate must be a table"},
+      {"adjudicate = { majority = true }", "t.toml:3:16: unknown key \"majority\" in tournament.adjudicate"},
+      {"adjudicate = { store_majority = 1 }", "t.toml:3:33: tournament.adjudicate.store_majority"},
+      {"adjudicate = { database_seeds = 24 }",
+       "t.toml:3:33: tournament.adjudicate.database_seeds must be from 0 to 23"},
+      {"adjudicate = { database_seeds = -1 }",
+       "t.toml:3:33: tournament.adjudicate.database_seeds must be from 0 to 23"},
+      {"adjudicate = { draw = 3 }", "t.toml:3:23: tournament.adjudicate.draw must be a table"},
+      {"adjudicate = { draw = { movecount = 3 } }", "missing key \"score\" in tournament.adjudicate.draw"},
+      {"adjudicate = { resign = { score = 3 } }", "missing key \"movecount\" in tournament.adjudicate.resign"},
+      {"adjudicate = { resign = { movecount = 3, score = 0 } }", "tournament.adjudicate.resign.score"},
+      {"adjudicate = { resign = { movecount = 3, score = 9, two_sided = true } }",
+       "unknown key \"two_sided\" in tournament.adjudicate.resign"},
+      {"adjudicate = { database_seeds = 10 }\n[variant]\nmajority = true",
+       "t.toml:3:33: tournament.adjudicate.database_seeds: the endgame database does not apply under the majority "
+       "rule"},
+  };
+  for (const auto& c : bad) {
+    SCOPED_TRACE(c.line);
+    Expected<Config> result = with(c.line);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().find(c.message), std::string::npos) << result.error();
+  }
 }
 
 // The bundled examples must load (from the source tree, as the README runs them) whenever the

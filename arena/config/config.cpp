@@ -34,6 +34,24 @@ using detail::Table;
 
 const char* to_string(TournamentType t) { return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet"; }
 
+int max_database_seeds(const Variant& v) {
+  return endgame::levels_for_memory(v.pits, std::uint64_t{1} << 30, endgame::Database::kMaxLevels);
+}
+
+std::string AdjudicationConfig::describe() const {
+  std::string s;
+  auto add = [&s](const std::string& part) { s += (s.empty() ? "" : " ") + part; };
+  if (store_majority) add("store_majority=true");
+  if (database_seeds >= 0) add("database_seeds=" + std::to_string(database_seeds));
+  if (draw)
+    add("draw=movenumber:" + std::to_string(draw->move_number) + ",movecount:" + std::to_string(draw->move_count) +
+        ",score:" + std::to_string(draw->score));
+  if (resign)
+    add("resign=movecount:" + std::to_string(resign->move_count) + ",score:" + std::to_string(resign->score) +
+        ",twosided:" + (resign->two_sided ? "true" : "false"));
+  return s;
+}
+
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
 
 int Config::engine_index(std::string_view name) const {
@@ -215,6 +233,7 @@ class Parser {
     read_time(root, c);
     if (const toml::table* t = section(root, "openings")) read_openings(*t, c);
     if (const toml::table* t = section(root, "sprt")) read_sprt(*t, c);
+    read_adjudicate(root, c);
     read_engines(root, c);
     read_seed_engines(root, c);
     if (const toml::table* t = section(root, "rating")) read_rating(*t, c);
@@ -262,7 +281,7 @@ class Parser {
              "report_every",  "publish",       "seed_engines",    "max_plies",
              "sandbox",       "keep_sandbox",  "memory_mb",       "max_file_mb",
              "max_processes", "max_output_kb", "restart",         "pin",
-             "cpus"});
+             "cpus",          "adjudicate"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.restart = read_restart(t).value_or(out.restart);
@@ -295,6 +314,61 @@ class Parser {
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
+  }
+
+  // tournament.adjudicate, an inline table; read after [variant], which bounds database_seeds.
+  void read_adjudicate(const toml::table& root, Config& c) const {
+    const toml::node* node = root["tournament"]["adjudicate"].node();
+    if (!node) return;
+    const toml::table* table = node->as_table();
+    if (!table)
+      loc_.fail(node->source(),
+                "tournament.adjudicate must be a table (adjudicate = { store_majority = true, ... }), "
+                "not " +
+                    detail::describe(node->type()));
+    Table t(loc_, *table, "tournament.adjudicate", "tournament.adjudicate",
+            {"store_majority", "database_seeds", "draw", "resign"});
+    AdjudicationConfig& out = c.tournament.adjudicate;
+    out.store_majority = t.on_off("store_majority").value_or(false);
+    if (t.has("database_seeds")) {
+      if (c.variant.majority)
+        t.fail_at("database_seeds",
+                  "tournament.adjudicate.database_seeds: the endgame database does not apply under the majority rule "
+                  "(the stores would be part of its key)");
+      const int most = max_database_seeds(c.variant);
+      out.database_seeds = static_cast<int>(*t.integer("database_seeds", 0, most));
+    }
+    if (const toml::table* draw = sub_table(t, "draw")) {
+      Table d(loc_, *draw, "tournament.adjudicate.draw", "tournament.adjudicate.draw",
+              {"movenumber", "movecount", "score"});
+      DrawRule rule;
+      rule.move_number = static_cast<int>(d.integer("movenumber", 0, 100'000).value_or(0));
+      rule.move_count = static_cast<int>(required(d, "movecount", d.integer("movecount", 1, 100'000)));
+      rule.score = static_cast<int>(required(d, "score", d.integer("score", 0, 1'000'000)));
+      out.draw = rule;
+    }
+    if (const toml::table* resign = sub_table(t, "resign")) {
+      Table r(loc_, *resign, "tournament.adjudicate.resign", "tournament.adjudicate.resign",
+              {"movecount", "score", "twosided"});
+      ResignRule rule;
+      rule.move_count = static_cast<int>(required(r, "movecount", r.integer("movecount", 1, 100'000)));
+      rule.score = static_cast<int>(required(r, "score", r.integer("score", 1, 1'000'000)));
+      rule.two_sided = r.on_off("twosided").value_or(false);
+      out.resign = rule;
+    }
+  }
+
+  const toml::table* sub_table(const Table& t, std::string_view key) const {
+    const toml::node* node = t.find(key);
+    if (!node) return nullptr;
+    if (!node->is_table())
+      t.fail_at(key, t.key_name(key) + " must be a table ({ ... }), not " + detail::describe(node->type()));
+    return node->as_table();
+  }
+
+  static std::int64_t required(const Table& t, std::string_view key, std::optional<std::int64_t> value) {
+    if (!value) t.missing(key);
+    return *value;
   }
 
   // restart: in [tournament] for every engine, in [[engine]] for one.

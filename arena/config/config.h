@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "referee/engine/engine_spec.h"
+#include "referee/game/adjudication.h"
 #include "referee/game/time_control.h"
 #include "referee/rules/expected.h"
 #include "referee/rules/position.h"
@@ -25,6 +26,23 @@ namespace kalah::arena {
 
 enum class TournamentType { RoundRobin, Gauntlet };
 const char* to_string(TournamentType t);  // "round-robin", "gauntlet"
+
+// [tournament] adjudicate = { ... } (docs/CONFIG.md, "Adjudication"): when the referee may end a game
+// early. Everything off unless configured.
+struct AdjudicationConfig {
+  bool store_majority = false;
+  int database_seeds = -1;  // -1: no database; else 0..max_database_seeds(variant)
+  std::optional<DrawRule> draw;
+  std::optional<ResignRule> resign;
+
+  bool any() const { return store_majority || database_seeds >= 0 || draw || resign; }
+  // "store_majority=true database_seeds=20 draw=movenumber:40,movecount:4,score:0 resign=..." (only what is set)
+  std::string describe() const;
+  friend bool operator==(const AdjudicationConfig&, const AdjudicationConfig&) = default;
+};
+
+// The largest database_seeds for a variant: the database of that many seeds fits in 1 GiB.
+int max_database_seeds(const Variant& v);
 
 struct TournamentConfig {
   std::string name;  // [A-Za-z0-9._-]+, not "." or ".."; the results go to <output>/<name>/
@@ -39,6 +57,7 @@ struct TournamentConfig {
   int report_every = 30;                     // seconds between live rewrites of report.html and standings; 0 = off
   std::vector<int> seed_engines;             // gauntlet only: indices into Config::engines; empty for round robin
   int max_plies = 1000;                      // a game still running after this many plies is adjudicated
+  AdjudicationConfig adjudicate;             // the early endings; off unless configured
   // Defaults for every engine (each [[engine]] may override them): docs/SECURITY.md.
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;
@@ -129,11 +148,10 @@ Expected<Config> parse_config(std::string_view toml_text, std::string_view path_
                               const std::filesystem::path& work_dir = std::filesystem::current_path());
 
 // A canonical text of everything that decides which games are played and how: type, rounds, seed,
-// seed engines, max_plies, variant, the whole [time] table, openings (the book by content), [sprt]
-// except max_pairs, and each engine's name, cmd as written, args, options and protocol. Not the
-// tournament name, concurrency, output or the intervals, nor an engine's dir, restart or stderr,
-// which change nothing about the games. One `key=value` per line, so two fingerprints can be
-// diffed to say what changed.
+// seed engines, max_plies, adjudicate (when set), variant, the whole [time] table, openings (the book by content),
+// [sprt] except max_pairs, and each engine's name, cmd as written, args, options and protocol. Not the tournament name,
+// concurrency, output or the intervals, nor an engine's dir, restart or stderr, which change nothing about the games.
+// One `key=value` per line, so two fingerprints can be diffed to say what changed.
 std::string fingerprint(const Config& config);
 
 // FNV-1a 64 of fingerprint(), as 16 lowercase hex digits: short enough for a journal header.

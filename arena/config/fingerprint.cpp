@@ -47,6 +47,8 @@ std::string fingerprint(const Config& c) {
   for (int i : t.seed_engines) seeds += (seeds.empty() ? "" : ",") + in_quotes(c.engines[i].name);
   line("seed_engines", "[" + seeds + "]");
   line("max_plies", std::to_string(t.max_plies));
+  // Only when set, so that the fingerprints of configs from before adjudication stay as they were.
+  if (t.adjudicate.any()) line("adjudicate", t.adjudicate.describe());
   line("variant", to_string(c.variant));
 
   const TimeControl& tc = c.time;

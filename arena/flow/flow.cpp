@@ -67,6 +67,11 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   std::fflush(stdout);
   // Engines' own children are re-parented to us when an engine dies, so that they can be reaped.
   process::become_subreaper();
+  std::string database_note;
+  std::shared_ptr<const endgame::Database> database =
+      adjudication_database(config, config.tournament.concurrency, &database_note);
+  if (database) fmt::print("arena: {}\n", database_note);
+  std::fflush(stdout);
   Runner runner(
       config, journal, source,
       [&](const GameSpec&, const GameRecord& record) {
@@ -74,6 +79,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
         listener.game_done(record, all);
       },
       options.players);
+  runner.set_database(database);
   {
     std::optional<InterruptWatcher> watcher;
     if (options.watch_signals) watcher.emplace([&] { runner.interrupt(); });

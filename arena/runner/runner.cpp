@@ -2,10 +2,13 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "referee/engine/engine_player.h"
 
@@ -23,7 +26,26 @@ Runner::Runner(const Config& config, journal::Journal& journal, GameSource& sour
       on_game_(std::move(on_game)),
       make_player_(std::move(make_player)) {}
 
-GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
+std::shared_ptr<const endgame::Database> adjudication_database(const Config& config, int threads, std::string* note) {
+  const int seeds = config.tournament.adjudicate.database_seeds;
+  if (seeds < 0 || config.variant.majority) return nullptr;
+  // No position has more seeds in its pits than the game has seeds.
+  const int levels = std::min(seeds, config.variant.total_seeds());
+  auto db = std::make_shared<endgame::Database>(endgame::DbKey::of(config.variant), levels);
+  db->load_or_build(endgame::default_cache_dir(), threads);
+  if (note) {
+    const endgame::DbStats& st = db->stats();
+    *note = fmt::format("endgame database for adjudication: {} seeds, {:.1f} MiB", db->ready(),
+                        static_cast<double>(st.entries) / (1 << 20));
+    if (st.loaded_levels >= 0) *note += fmt::format(", up to {} seeds read from {}", st.loaded_levels, st.file);
+    if (st.build_seconds > 0) *note += fmt::format(", built in {:.1f} s", st.build_seconds);
+    if (st.saved) *note += ", saved to " + st.file;
+  }
+  return db;
+}
+
+GameSettings Runner::settings_for(const Config& config, const GameSpec& spec,
+                                  std::shared_ptr<const endgame::Database> database) {
   GameSettings s;
   s.id = spec.id;
   s.round = spec.round;
@@ -31,6 +53,14 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
   s.time = config.time;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;
+  const AdjudicationConfig& a = config.tournament.adjudicate;
+  s.adjudicate.store_majority = a.store_majority;
+  s.adjudicate.draw = a.draw;
+  s.adjudicate.resign = a.resign;
+  if (database && a.database_seeds >= 0) {
+    s.adjudicate.database_seeds = a.database_seeds;
+    s.adjudicate.database = std::move(database);
+  }
   return s;
 }
 
@@ -75,7 +105,7 @@ void Runner::work(int slot) {
       active_.insert(&south);
       active_.insert(&north);
     }
-    GameRecord record = play_game(south, north, settings_for(config_, *spec));
+    GameRecord record = play_game(south, north, settings_for(config_, *spec, database_));
     std::string identities[2] = {south.identity(), north.identity()};
     std::lock_guard lock(mutex_);
     if (!identities[0].empty()) result_.identities.emplace(south.name(), std::move(identities[0]));

@@ -30,6 +30,14 @@ struct RunResult {
 using PlayerFactory = std::function<std::unique_ptr<Player>(const EngineSpec&)>;
 PlayerFactory process_players();
 
+// The endgame database that `adjudicate.database_seeds` needs (null when it is not configured):
+// read from the solver's cache directory (endgame::default_cache_dir()) as far as a file there has
+// the levels, built for the rest on `threads` threads and saved back. Called once per run, before
+// the first game; every game thread then reads the same database. `note` (if given) receives a line
+// for people: the levels, the size and where they came from.
+std::shared_ptr<const endgame::Database> adjudication_database(const Config& config, int threads,
+                                                               std::string* note = nullptr);
+
 class Runner {
  public:
   // Called under the runner's lock after each game is safely in the journal.
@@ -46,8 +54,12 @@ class Runner {
   // abandoned (their engines are killed) and nothing more is started.
   void interrupt();
 
-  // What the game loop needs to play `spec` under `config`.
-  static GameSettings settings_for(const Config& config, const GameSpec& spec);
+  // The database for `adjudicate.database_seeds` (adjudication_database); none: no lookups.
+  void set_database(std::shared_ptr<const endgame::Database> db) { database_ = std::move(db); }
+
+  // What the game loop needs to play `spec` under `config` (and the adjudication database).
+  static GameSettings settings_for(const Config& config, const GameSpec& spec,
+                                   std::shared_ptr<const endgame::Database> database = nullptr);
 
  private:
   using Engines = std::map<int, std::unique_ptr<Player>>;
@@ -64,6 +76,7 @@ class Runner {
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;
   std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
+  std::shared_ptr<const endgame::Database> database_;
 };
 
 }  // namespace kalah::arena
