@@ -19,6 +19,8 @@ namespace {
 using e2e::fs::path;
 
 constexpr auto kRunLimit = std::chrono::milliseconds(180000);
+// Answers at once; `--score N` makes it report that score with every move.
+const path kInstant = KALAH_BINARY_DIR "/tests/engines/instant_engine";
 
 struct EngineEntry {
   std::string name;
@@ -164,6 +166,70 @@ class ArenaFixture : public ::testing::Test {
   std::string marker_;
   path results_;
 };
+
+// Adjudication end to end: the config's rules reach the games, the journal says why each adjudicated
+// game ended (schema 2 lines), and games.pgn carries the standard Termination and the reason.
+TEST_F(ArenaFixture, AdjudicatedGamesCarryTheirReasonIntoTheJournalAndPgn) {
+  // The database goes to a cache of the test's own, not the user's.
+  ::setenv("XDG_CACHE_HOME", (dir_ / "cache").c_str(), 1);
+  TournamentSetup s;
+  s.name = "adjudicated";
+  s.rounds = 4;
+  s.engines = {{"random", engine(e2e::kRandom, 'r'), "options = { Seed = 5 }"},
+               {"greedy", engine(e2e::kGreedy, 'g'), ""}};
+  path config = write_config(s);
+  std::string text = e2e::read_file(config);
+  text.replace(text.find("progress_interval = 0\n"), 22,
+               "progress_interval = 0\nadjudicate = { store_majority = true, database_seeds = 10 }\n");
+  e2e::write_file(config, text);
+  const e2e::RunResult run = arena({"run", config.string()});
+  ASSERT_EQ(run.status.code, 0) << run.summary();
+  EXPECT_NE(run.out.find("endgame database for adjudication: 10 seeds"), std::string::npos) << run.out;
+  const JournalContents j = read_journal(journal(s));
+  ASSERT_EQ(j.games.size(), 8u);
+  int adjudicated = 0;
+  for (const GameRecord& g : j.games) {
+    if (g.termination != Termination::Adjudicated) continue;
+    ++adjudicated;
+    ASSERT_TRUE(g.adjudication.has_value()) << g.id;
+    EXPECT_TRUE(g.adjudication->reason == AdjudicationReason::StoreMajority ||
+                g.adjudication->reason == AdjudicationReason::Database)
+        << g.id;
+    EXPECT_EQ(g.adjudication->margin.has_value(), g.adjudication->reason == AdjudicationReason::Database) << g.id;
+  }
+  EXPECT_GT(adjudicated, 0) << e2e::read_file(journal(s));
+  EXPECT_NE(e2e::read_file(journal(s)).find("{\"schema\":2,"), std::string::npos);
+  const std::string pgn = e2e::read_file(tournament_dir(s) / "games.pgn");
+  EXPECT_NE(pgn.find("[Termination \"adjudication\"]"), std::string::npos);
+  EXPECT_TRUE(pgn.find("{adjudication store-majority:") != std::string::npos ||
+              pgn.find("{adjudication database:") != std::string::npos)
+      << pgn;
+  ::unsetenv("XDG_CACHE_HOME");
+
+  // Resign on the engines' own scores: the instant engine reports whatever score it is given.
+  TournamentSetup r;
+  r.name = "resigned";
+  r.rounds = 1;
+  r.engines = {{"hopeless", kInstant, "args = [\"--score\", \"-900\"]"},
+               {"confident", kInstant, "args = [\"--score\", \"900\"]"}};
+  config = write_config(r, "resign.toml");
+  text = e2e::read_file(config);
+  text.replace(text.find("progress_interval = 0\n"), 22,
+               "progress_interval = 0\nadjudicate = { resign = { movecount = 2, score = 500, twosided = true } }\n");
+  e2e::write_file(config, text);
+  const e2e::RunResult resigned = arena({"run", config.string()});
+  ASSERT_EQ(resigned.status.code, 0) << resigned.summary();
+  const JournalContents k = read_journal(journal(r));
+  ASSERT_EQ(k.games.size(), 2u);
+  for (const GameRecord& g : k.games) {
+    EXPECT_EQ(g.termination, Termination::Adjudicated) << g.id;
+    ASSERT_TRUE(g.adjudication.has_value()) << g.id;
+    EXPECT_EQ(g.adjudication->reason, AdjudicationReason::Resign);
+    EXPECT_EQ(g.result, g.south == "hopeless" ? Outcome::SecondWins : Outcome::FirstWins) << g.id;
+  }
+  EXPECT_NE(e2e::read_file(tournament_dir(r) / "games.pgn").find("{adjudication resign:"), std::string::npos);
+  EXPECT_NE(e2e::read_file(tournament_dir(r) / "standings.md").find("confident"), std::string::npos);
+}
 
 TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNothingNew) {
   const TournamentSetup s = three_bots();

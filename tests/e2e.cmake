@@ -7,7 +7,7 @@ add_dependencies(match_e2e_test referee bad_engine kalah-random kalah-greedy)
 kalah_add_test(arena_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/arena_e2e_test.cpp
   LIBS kalah_rules kalah_record_json)
 # kalah-mcts thinks for its whole movetime: it keeps a run going long enough to be interrupted.
-add_dependencies(arena_e2e_test arena kalah-random kalah-greedy kalah-mcts)
+add_dependencies(arena_e2e_test arena kalah-random kalah-greedy kalah-mcts instant_engine)
 
 kalah_add_test(scale_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/scale_e2e_test.cpp LIBS kalah_rules Boost::json)
 add_dependencies(scale_e2e_test arena kalah-random kalah-greedy kalah-alphabeta kalah-mcts)

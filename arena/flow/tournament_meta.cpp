@@ -65,6 +65,7 @@ journal::TournamentMeta tournament_meta(const Config& c) {
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);
   }
   meta.settings["variant"] = to_string(c.variant);
+  if (c.tournament.adjudicate.any()) meta.settings["adjudicate"] = c.tournament.adjudicate.describe();
   meta.settings["openings"] = describe_openings(c.openings);
   if (!c.rating.anchor.empty()) {  // so that a later `arena report DIR` holds the same engine
     meta.settings["rating.anchor"] = c.rating.anchor;

@@ -1,6 +1,7 @@
 // An instant-reply KEP engine for the per-ply overhead benchmark. Standard Kalah(6,4) only: it replays
 // `position startpos moves ...` with a tiny sower and answers every `go` at once with the first non-empty
 // pit of the side to move. `swap` (pie rule) changes neither the board nor the side to move.
+// `--score N` makes it report `info depth 1 score N` before every bestmove (the adjudication tests).
 #include <array>
 #include <iostream>
 #include <sstream>
@@ -41,8 +42,10 @@ struct Board {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
+  std::string info;
+  if (argc == 3 && std::string(argv[1]) == "--score") info = "info depth 1 score " + std::string(argv[2]) + "\n";
   Board board;
   std::string line, word;
   while (std::getline(std::cin, line)) {
@@ -59,7 +62,7 @@ int main() {
         if (word != "startpos" && word != "moves" && word != "swap") board.play(std::stoi(word));
       }
     } else if (word == "go") {
-      std::cout << "bestmove " << board.first_move() << '\n' << std::flush;
+      std::cout << info << "bestmove " << board.first_move() << '\n' << std::flush;
     } else if (word == "quit") {
       return 0;
     }
