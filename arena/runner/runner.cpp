@@ -37,7 +37,8 @@ std::shared_ptr<const endgame::Database> adjudication_database(const Config& con
     const endgame::DbStats& st = db->stats();
     *note = fmt::format("endgame database for adjudication: {} seeds, {:.1f} MiB", db->ready(),
                         static_cast<double>(st.entries) / (1 << 20));
-    if (st.loaded_levels >= 0) *note += fmt::format(", up to {} seeds read from {}", st.loaded_levels, st.file);
+    if (st.loaded_levels >= 0)
+      *note += fmt::format(", up to {} seeds read from {} in {:.1f} s", st.loaded_levels, st.file, st.load_seconds);
     if (st.build_seconds > 0) *note += fmt::format(", built in {:.1f} s", st.build_seconds);
     if (st.saved) *note += ", saved to " + st.file;
   }
