@@ -91,12 +91,12 @@ const BadCase kBadCases[] = {
      "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
-     "remainder, majority, pie"},
+     "remainder, majority, pie, start"},
     {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
      "t.toml:4:1: unknown key \"base\" in [time]; known keys: base_ms, inc_ms, movetime_ms, depth, "
      "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
     {"unknown key in [openings]", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nplies = 2\n",
-     "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order"},
+     "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order, format"},
     {"unknown key in [sprt]",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n",
      "t.toml:8:1: unknown key \"elo2\" in [sprt]; known keys: elo0, elo1, alpha, beta, model, "
@@ -241,6 +241,45 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[rating]\nanchor_elo = 1500\n[[engine]]\nname = \"a\"\ncmd "
      "= \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n",
      "t.toml:6:14: rating.anchor_elo needs rating.anchor (the engine held at that Elo)"},
+    {"mankalah agent with random openings",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nrandom_plies = 2\n[[engine]]\nname = "
+     "\"jar\"\ncmd = \"/bin/true\"\nprotocol = \"mankalah\"\n",
+     "t.toml:10:12: engine \"jar\" speaks the ManKalah protocol, whose agents can only play a whole game from the "
+     "standard start, but this config gives random openings (openings.random_plies): remove that, or play this "
+     "engine in a tournament without openings"},
+    {"mankalah agent with a start position",
+     "[tournament]\nname = \"t\"\n[variant]\nstart = \"4,4,4,4,4,4/4,4,4,4,4,5 0-0 S\"\n[time]\nbase_ms = "
+     "1000\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"jar\"\ncmd = "
+     "\"/bin/true\"\nprotocol = \"mankalah\"\n",
+     "t.toml:13:12: engine \"jar\" speaks the ManKalah protocol, whose agents can only play a whole game from the "
+     "standard start, but this config gives [variant] start: remove that, or play this engine in a tournament "
+     "without openings"},
+    {"mankalah agent with a book",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nfile = \"short.txt\"\n[[engine]]\nname = "
+     "\"jar\"\ncmd = \"/bin/true\"\nprotocol = \"mankalah\"\n",
+     "t.toml:10:12: engine \"jar\" speaks the ManKalah protocol, whose agents can only play a whole game from the "
+     "standard start, but this config gives an openings book (openings.file): remove that, or play this engine "
+     "in a tournament without openings"},
+    {"start position with the wrong pit count",
+     "[tournament]\nname = \"t\"\n[variant]\npits = 4\nstart = \"4,4,4/4,4,4 0-0 S\"\n",
+     "t.toml:5:9: variant.start: bad start position '4,4,4/4,4,4 0-0 S': each side needs 4 pits (the variant's "
+     "pits), not 3 and 3"},
+    {"finished start position", "[tournament]\nname = \"t\"\n[variant]\nstart = \"0,0,0,0,0,0/1,2,3,4,5,6 20-3 S\"\n",
+     "t.toml:4:9: variant.start: bad start position '0,0,0,0,0,0/1,2,3,4,5,6 20-3 S': the game is already over "
+     "there"},
+    {"start position with a negative count",
+     "[tournament]\nname = \"t\"\n[variant]\nstart = \"4,-4,4,4,4,4/4,4,4,4,4,4 0-0 S\"\n",
+     "t.toml:4:9: variant.start: bad start position '4,-4,4,4,4,4/4,4,4,4,4,4 0-0 S': the pits must be seed "
+     "counts (whole numbers >= 0) separated by commas"},
+    {"start position with the pie rule",
+     "[tournament]\nname = \"t\"\n[variant]\npie = \"on\"\nstart = \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\"\n",
+     "t.toml:5:9: variant.start: bad start position '4,4,4,4,4,4/4,4,4,4,4,4 0-0 S': the pie rule applies only "
+     "from the standard start: use pie=off with a start position"},
+    {"book line that is not a position",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nfile = \"short.txt\"\nformat = "
+     "\"positions\"\n",
+     "{conf}/short.txt:1:1: expected a start position (openings.format = \"positions\"), e.g. "
+     "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S"},
 };
 
 TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
@@ -353,7 +392,7 @@ cmd = "/bin/true"
 args = ["--depth", "3"]
 dir = "run"
 options = { Depth = 12, Ratio = 1.5, Ponder = false, Book = "x y" }
-protocol = "mankalah"
+protocol = "kep"
 restart = "always"
 stderr = "logs/a.err"
 
@@ -399,7 +438,7 @@ cmd = "/bin/cat"
 
   EXPECT_EQ(c.openings.file, conf_ / "book" / "main.txt");
   EXPECT_EQ(c.openings.order, OpeningOrder::Random);
-  const std::vector<Opening> book{{Move::at(3), Move::at(6), Move::at(1)}, {Move::at(2)}};
+  const std::vector<OpeningLine> book{{{}, {Move::at(3), Move::at(6), Move::at(1)}}, {{}, {Move::at(2)}}};
   EXPECT_EQ(c.openings.book, book);
 
   ASSERT_TRUE(c.sprt.has_value());
@@ -417,7 +456,7 @@ cmd = "/bin/cat"
   EXPECT_EQ(a.dir, work_ / "run");
   const std::vector<EngineOption> options{{"Book", "x y"}, {"Depth", "12"}, {"Ponder", "false"}, {"Ratio", "1.5"}};
   EXPECT_EQ(a.options, options);
-  EXPECT_EQ(a.protocol, Protocol::Mankalah);
+  EXPECT_EQ(a.protocol, Protocol::Kep);
   EXPECT_EQ(a.restart, RestartPolicy::Always);
   EXPECT_EQ(a.stderr_file, work_ / "logs" / "a.err");
 }
@@ -546,13 +585,13 @@ TEST_F(ConfigTest, LoadConfigReadsTheFileAndResolvesAgainstItsDirectory) {
 TEST(ConfigBook, SkipsCommentsAndBlankLinesAndAcceptsSwap) {
   Variant pie;
   pie.pie = true;
-  auto book = parse_book("# header\n\n  3 swap\t1 \r\n4 # comment\n", "b.txt", pie);
+  auto book = parse_book("# header\n\n  3 swap\t1 \r\n4 # comment\n", "b.txt", pie, start_position(pie));
   ASSERT_TRUE(book.ok()) << book.error();
-  const std::vector<Opening> expected{{Move::at(3), Move::swap(), Move::at(1)}, {Move::at(4)}};
+  const std::vector<OpeningLine> expected{{{}, {Move::at(3), Move::swap(), Move::at(1)}}, {{}, {Move::at(4)}}};
   EXPECT_EQ(*book, expected);
 
   // 3 ends in the store: South moves again, and without the pie rule there is no swap.
-  auto bad = parse_book("3 swap\n", "b.txt", Variant{});
+  auto bad = parse_book("3 swap\n", "b.txt", Variant{}, start_position(Variant{}));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error(), "b.txt:1:3: move swap is not legal here (legal: 1 2 4 5 6)");
 }

@@ -15,8 +15,9 @@ class FakePlayer : public Player {
  public:
   explicit FakePlayer(std::string name, Script script = {}) : name_(std::move(name)), script_(std::move(script)) {}
   const std::string& name() const override { return name_; }
-  std::optional<Fault> new_game(const Variant& v, const TimeControl&) override {
+  std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start, const TimeControl&) override {
     variant_ = v;
+    start_ = start ? *start : start_position(v);
     ++games_;
     return startup_fault;
   }
@@ -25,12 +26,12 @@ class FakePlayer : public Player {
     last_allowed = allowed;
     ++calls;
     if (script_) return script_(variant_, moves, go);
-    return Reply{std::nullopt, legal_moves(variant_, replay(variant_, moves)).moves[0], 1.0, {}};
+    return Reply{std::nullopt, legal_moves(variant_, replay(variant_, moves, start_)).moves[0], 1.0, {}};
   }
   void forfeited() override { ++forfeits; }
 
-  static Position replay(const Variant& v, const std::vector<Move>& moves) {
-    Position p = start_position(v);
+  static Position replay(const Variant& v, const std::vector<Move>& moves, std::optional<Position> start = {}) {
+    Position p = start ? *start : start_position(v);
     for (Move m : moves) apply(v, p, m);
     return p;
   }
@@ -44,6 +45,7 @@ class FakePlayer : public Player {
   std::string name_;
   Script script_;
   Variant variant_;
+  Position start_;
 };
 
 Reply answer(Move m, double ms = 1.0) { return Reply{std::nullopt, m, ms, {}}; }

@@ -7,6 +7,7 @@
 
 #include <sched.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <set>
 
@@ -35,6 +36,12 @@ using detail::Table;
 const char* to_string(TournamentType t) { return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet"; }
 
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
+
+bool OpeningsConfig::has_positions() const {
+  return std::any_of(book.begin(), book.end(), [](const OpeningLine& line) { return line.start.has_value(); });
+}
+
+bool Config::uses_positions() const { return start.has_value() || openings.has_positions(); }
 
 int Config::engine_index(std::string_view name) const {
   for (size_t i = 0; i < engines.size(); ++i)
@@ -328,7 +335,7 @@ class Parser {
 
   void read_variant(const toml::table& table, Config& c) const {
     Table t(loc_, table, "variant", "[variant]",
-            {"pits", "seeds", "capture", "ending", "remainder", "majority", "pie"});
+            {"pits", "seeds", "capture", "ending", "remainder", "majority", "pie", "start"});
     Variant& v = c.variant;
     v.pits = static_cast<int>(t.integer("pits", 1, Variant::kMaxPits).value_or(v.pits));
     v.seeds = static_cast<int>(t.integer("seeds", 1, Variant::kMaxSeeds).value_or(v.seeds));
@@ -340,6 +347,13 @@ class Parser {
                       .value_or(v.remainder);
     v.majority = t.on_off("majority").value_or(v.majority);
     v.pie = t.on_off("pie").value_or(v.pie);
+    if (std::optional<std::string> text = t.string("start")) {
+      Expected<Position> start = parse_start(v, *text);
+      if (!start) t.fail_at("start", "variant.start: " + start.error());
+      c.start = *start;
+      // Without `seeds`, the standard board that holds as many seeds: what engines are told in `newgame`.
+      if (!t.has("seeds")) v.seeds = std::min(Variant::kMaxSeeds, seeds_to_hold(Variant{v.pits, 1}, *start));
+    }
   }
 
   void read_time(const toml::table& root, Config& c) const {
@@ -391,7 +405,7 @@ class Parser {
   }
 
   void read_openings(const toml::table& table, Config& c) const {
-    Table t(loc_, table, "openings", "[openings]", {"random_plies", "file", "order"});
+    Table t(loc_, table, "openings", "[openings]", {"random_plies", "file", "order", "format"});
     OpeningsConfig& out = c.openings;
     if (t.has("random_plies") && t.has("file")) {
       const bool file_later = detail::before(t.key_source("random_plies"), t.key_source("file"));
@@ -404,11 +418,17 @@ class Parser {
     out.order =
         t.choice<OpeningOrder>("order", {{"sequential", OpeningOrder::Sequential}, {"random", OpeningOrder::Random}})
             .value_or(OpeningOrder::Sequential);
+    if (t.has("format") && !t.has("file"))
+      loc_.fail(t.key_source("format"), "openings.format only applies to openings.file");
+    out.format =
+        t.choice<BookFormat>(
+             "format", {{"auto", BookFormat::Auto}, {"moves", BookFormat::Moves}, {"positions", BookFormat::Positions}})
+            .value_or(BookFormat::Auto);
     if (out.random_plies > 0) {
       // The schedule falls back to exactly this search (seed 0), so passing here guarantees
       // that every game pair gets an opening.
       std::mt19937_64 rng(0);
-      if (!random_opening(c.variant, out.random_plies, rng))
+      if (!random_opening(c.variant, c.start_or_standard(), out.random_plies, rng))
         t.fail_at("random_plies", "openings.random_plies: found no " + std::to_string(out.random_plies) +
                                       "-ply opening that leaves the game running in this variant");
     }
@@ -423,7 +443,7 @@ class Parser {
       t.fail_at("file", "openings.file " + in_quotes(file) + " not found (tried " + path.string() + ")");
     auto text = read_file(path);
     if (!text) t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") " + text.error());
-    auto book = parse_book(*text, path.string(), c.variant);
+    auto book = parse_book(*text, path.string(), c.variant, c.start_or_standard(), c.openings.format);
     if (!book) throw ConfigFailure{book.error()};
     if (book->empty())
       t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") has no openings");
@@ -551,6 +571,7 @@ class Parser {
     e.protocol = t.choice<Protocol>("protocol", {{to_string(Protocol::Kep), Protocol::Kep},
                                                  {to_string(Protocol::Mankalah), Protocol::Mankalah}})
                      .value_or(Protocol::Kep);
+    if (e.protocol == Protocol::Mankalah) check_mankalah(t, c, e.name);
     e.restart = read_restart(t).value_or(c.tournament.restart);
     if (auto log = t.string("stderr")) {
       e.stderr_file = absolute_from(work_dir_, *log);
@@ -567,6 +588,25 @@ class Parser {
 
     name_lines.push_back(static_cast<int>(t.find("name")->source().begin.line));
     c.engines.push_back(std::move(e));
+  }
+
+  // ManKalah agents track the board themselves from the standard start, and are told of every move as if
+  // they had seen the game from its first ply: an opening or a start position corrupts their state
+  // (docs/PROTOCOL.md, "Manchester Kalah agents"). The [openings] table and [variant] come first in
+  // the checks; the engine's `protocol` key is where the message points.
+  void check_mankalah(const Table& t, const Config& c, const std::string& name) const {
+    std::string what;
+    if (c.start)
+      what = "[variant] start";
+    else if (c.openings.random_plies > 0)
+      what = "random openings (openings.random_plies)";
+    else if (!c.openings.book.empty())
+      what = "an openings book (openings.file)";
+    if (what.empty()) return;
+    t.fail_at("protocol", "engine " + in_quotes(name) +
+                              " speaks the ManKalah protocol, whose agents can only play a whole game from the "
+                              "standard start, but this config gives " +
+                              what + ": remove that, or play this engine in a tournament without openings");
   }
 
   void read_options(const Table& t, const toml::node& node, EngineSpec& e) const {

@@ -47,7 +47,7 @@ std::string fingerprint(const Config& c) {
   for (int i : t.seed_engines) seeds += (seeds.empty() ? "" : ",") + in_quotes(c.engines[i].name);
   line("seed_engines", "[" + seeds + "]");
   line("max_plies", std::to_string(t.max_plies));
-  line("variant", to_string(c.variant));
+  line("variant", to_string(c.variant) + (c.start ? " start=" + to_start_notation(c.variant, *c.start) : ""));
 
   const TimeControl& tc = c.time;
   std::string limit;
@@ -68,7 +68,10 @@ std::string fingerprint(const Config& c) {
   } else {
     // The book by content, so moving or renaming the file does not matter but editing it does.
     std::uint64_t hash = fnv1a("");
-    for (const auto& opening : o.book) hash = fnv1a(moves_text(opening) + "\n", hash);
+    for (const OpeningLine& opening : o.book)
+      hash = fnv1a((opening.start ? to_start_notation(c.variant, *opening.start) + " " : std::string()) +
+                       moves_text(opening.moves) + "\n",
+                   hash);
     line("openings", std::string("book lines=") + std::to_string(o.book.size()) + " fnv1a=" + hex(hash) +
                          " order=" + to_string(o.order));
   }

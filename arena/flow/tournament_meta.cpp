@@ -10,7 +10,8 @@ namespace kalah::arena {
 std::string describe_openings(const OpeningsConfig& o) {
   if (!o.book.empty())
     return fmt::format("book {} ({} line{}, {})", o.file.filename().string(), o.book.size(),
-                       o.book.size() == 1 ? "" : "s", o.order == OpeningOrder::Random ? "random order" : "in order");
+                       o.book.size() == 1 ? "" : "s", o.order == OpeningOrder::Random ? "random order" : "in order") +
+           (o.has_positions() ? ", with start positions" : "");
   if (o.random_plies > 0)
     return fmt::format("a random opening of {} pl{} per game pair, played with both colours", o.random_plies,
                        o.random_plies == 1 ? "y" : "ies");
@@ -65,6 +66,7 @@ journal::TournamentMeta tournament_meta(const Config& c) {
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);
   }
   meta.settings["variant"] = to_string(c.variant);
+  if (c.start) meta.settings["variant.start"] = to_start_notation(c.variant, *c.start);
   meta.settings["openings"] = describe_openings(c.openings);
   if (!c.rating.anchor.empty()) {  // so that a later `arena report DIR` holds the same engine
     meta.settings["rating.anchor"] = c.rating.anchor;

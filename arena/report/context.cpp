@@ -73,6 +73,7 @@ Context make_context(const std::map<std::string, std::string>& settings, const s
     Expected<Variant> v = parse_variant(variant);
     add("Variant", v ? variant_in_words(*v) + ". Keys: " + variant : variant);
   }
+  add("Start position", setting(settings, "variant.start"));
   add("Time control", setting(settings, "time"));
   add("Openings", setting(settings, "openings"));
   const std::string type = setting(settings, "type");

@@ -29,6 +29,7 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
   s.round = spec.round;
   s.variant = config.variant;
   s.time = config.time;
+  s.start = spec.start;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;
   return s;

@@ -35,7 +35,8 @@ class Game {
     record_.opening = s.opening;
     record_.started_at = system::utc_now_iso8601();
     clock_ms_ = {static_cast<double>(s.time.base_ms), static_cast<double>(s.time.base_ms)};
-    pos_ = start_position(s.variant);
+    record_.start = s.start;
+    pos_ = s.start ? *s.start : start_position(s.variant);
   }
 
   GameRecord play() {
@@ -55,7 +56,7 @@ class Game {
 
   void run() {
     for (int i = 0; i < 2; ++i) {
-      if (std::optional<Fault> f = players_[i]->new_game(s_.variant, s_.time)) return forfeit(i, *f);
+      if (std::optional<Fault> f = players_[i]->new_game(s_.variant, s_.start, s_.time)) return forfeit(i, *f);
     }
     for (Move m : s_.opening) {
       assert(is_legal(s_.variant, pos_, m));

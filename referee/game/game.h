@@ -12,8 +12,9 @@ struct GameSettings {
   int round = 0;
   Variant variant;
   TimeControl time;
-  std::vector<Move> opening;  // legal forced moves played before the engines move
-  int max_plies = 1000;       // adjudicated by material after this many plies
+  std::optional<Position> start;  // the position the game starts from; none: the variant's start
+  std::vector<Move> opening;      // legal forced moves played (from the start) before the engines move
+  int max_plies = 1000;           // adjudicated by material after this many plies
 };
 
 // Plays a whole game. `south` starts as South. Never throws for anything a
