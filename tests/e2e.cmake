@@ -32,4 +32,5 @@ add_dependencies(browser_test arena kalah-random kalah-greedy bad_engine)
 
 kalah_add_test(start_position_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/start_position_e2e_test.cpp
   LIBS kalah_rules kalah_record_json)
-add_dependencies(start_position_e2e_test arena referee instant_engine kalah-random kalah-greedy)
+add_dependencies(start_position_e2e_test arena referee instant_engine kalah-random kalah-greedy kalah-alphabeta
+  kalah-mcts kalah-solver)

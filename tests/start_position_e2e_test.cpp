@@ -155,5 +155,32 @@ TEST_F(StartPositions, RefereePerftReplayAndMatchTakeAStart) {
   EXPECT_EQ(starts, std::set<std::string>{start});
 }
 
+TEST_F(StartPositions, EveryBundledBotPlaysFromABoardWithMoreSeedsThanTheStandardOne) {
+  // 43 seeds on 2 x 4 pits of a seeds=2 variant (standard: 16): the bots size their tables from the
+  // position, not from the variant's seeds.
+  const std::string start = "1,9,0,3/2,12,5,1 4-6 N";
+  for (const char* bot : {"kalah-random", "kalah-greedy", "kalah-alphabeta", "kalah-mcts", "kalah-solver"}) {
+    SCOPED_TRACE(bot);
+    const fs::path cmd = fs::path(KALAH_BINARY_DIR) / "bots" / bot;
+    e2e::RunResult match = e2e::run(
+        {e2e::kReferee.string(), "match", "--engine", "cmd=" + cmd.string(), "--engine", "cmd=" + e2e::kRandom.string(),
+         "--variant", "pits=4 seeds=2", "--start", start, "--games", "2", "--tc", "2+0.02"},
+        dir_.path());
+    ASSERT_EQ(match.status.code, 0) << match.summary();
+    std::size_t begin = 0;
+    int games = 0;
+    while (begin < match.out.size()) {
+      const std::size_t end = match.out.find('\n', begin);
+      Expected<GameRecord> g = record_from_json(std::string_view(match.out).substr(begin, end - begin));
+      ASSERT_TRUE(g.ok()) << g.error();
+      ++games;
+      EXPECT_FALSE(g->forfeit.has_value()) << g->forfeit->detail;
+      EXPECT_EQ(g->store_south + g->store_north, 43);
+      begin = end + 1;
+    }
+    EXPECT_EQ(games, 2);
+  }
+}
+
 }  // namespace
 }  // namespace kalah
