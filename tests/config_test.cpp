@@ -93,7 +93,7 @@ const BadCase kBadCases[] = {
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie, start"},
     {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
-     "t.toml:4:1: unknown key \"base\" in [time]; known keys: base_ms, inc_ms, movetime_ms, depth, "
+     "t.toml:4:1: unknown key \"base\" in [time]; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
      "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
     {"unknown key in [openings]", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nplies = 2\n",
      "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order, format"},
@@ -105,7 +105,7 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
      "command = \"/bin/true\"\n",
      "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
-     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb"},
+     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, time"},
     {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
      "t.toml:3:10: tournament.rounds must be an integer, not a string"},
     {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",
@@ -135,17 +135,37 @@ const BadCase kBadCases[] = {
     {"pie as a number", "[tournament]\nname = \"t\"\n[variant]\npie = 1\n",
      "t.toml:4:7: variant.pie must be true, false, \"on\" or \"off\", not an integer"},
     {"no [time]", "[tournament]\nname = \"t\"\n",
-     "t.toml:1:1: missing table [time]; give exactly one of base_ms (with inc_ms), movetime_ms, "
-     "depth or nodes"},
+     "t.toml:1:1: missing table [time]; give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, depth or "
+     "nodes"},
     {"both movetime and base", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\nmovetime_ms = 100\n",
-     "t.toml:5:1: time.movetime_ms and time.base_ms are two time controls; give exactly one of "
-     "base_ms (with inc_ms), movetime_ms, depth or nodes"},
+     "t.toml:5:1: time.movetime_ms and time.base_ms are two time controls; give exactly one of tc, base_ms (with "
+     "inc_ms and moves), movetime_ms, depth or nodes"},
     {"depth before nodes", "[tournament]\nname = \"t\"\n[time]\nnodes = 1000\ndepth = 4\n",
-     "t.toml:5:1: time.depth and time.nodes are two time controls; give exactly one of base_ms "
-     "(with inc_ms), movetime_ms, depth or nodes"},
+     "t.toml:5:1: time.depth and time.nodes are two time controls; give exactly one of tc, base_ms (with inc_ms and "
+     "moves), movetime_ms, depth or nodes"},
     {"no time control", "[tournament]\nname = \"t\"\n[time]\nmargin_ms = 10\n",
-     "t.toml:3:1: [time] has no time control; give exactly one of base_ms (with inc_ms), "
-     "movetime_ms, depth or nodes"},
+     "t.toml:3:1: [time] has no time control; give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, "
+     "depth or nodes"},
+    {"zero moves per time control", "[tournament]\nname = \"t\"\n[time]\ntc = \"0/60+1\"\n",
+     "t.toml:4:6: time.tc '0/60+1': the moves per time control must be 1 to 1000, not 0"},
+    {"moves with a tc", "[tournament]\nname = \"t\"\n[time]\ntc = \"60+1\"\nmoves = 40\n",
+     "t.toml:5:1: time.moves needs time.base_ms (tc has its own: \"40/60+0.6\")"},
+    {"tc and base_ms", "[tournament]\nname = \"t\"\n[time]\ntc = \"60+1\"\nbase_ms = 40\n",
+     "t.toml:5:1: time.base_ms and time.tc are two time controls; give exactly one of tc, base_ms (with inc_ms and "
+     "moves), movetime_ms, depth or nodes"},
+    {"inf without depth or nodes", "[tournament]\nname = \"t\"\n[time]\ntc = \"inf\"\n",
+     "t.toml:4:6: time.tc = \"inf\" means no clock: give depth or nodes to end each search"},
+    {"inf with movetime", "[tournament]\nname = \"t\"\n[time]\ntc = \"inf\"\nmovetime_ms = 5\n",
+     "t.toml:4:6: time.tc = \"inf\" means no clock: give depth or nodes to end each search, not time.movetime_ms"},
+    {"engine time not a table",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "time = \"1+0\"\n",
+     "t.toml:8:8: engine.time must be a table (time = { tc = \"40/60+0.6\" }), not a string"},
+    {"engine time with two modes",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "time = { tc = \"1+0\", depth = 3 }\n",
+     "t.toml:8:22: engine.time.depth and engine.time.tc are two time controls; give exactly one of tc, base_ms (with "
+     "inc_ms and moves), movetime_ms, depth or nodes"},
     {"increment without base", "[tournament]\nname = \"t\"\n[time]\nmovetime_ms = 100\ninc_ms = 10\n",
      "t.toml:5:1: time.inc_ms needs time.base_ms"},
     {"hard limit with a clock", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\nhard_limit_ms = 10\n",
@@ -341,6 +361,41 @@ TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
   EXPECT_EQ(c.results_dir(), fs::path("results/t"));
   EXPECT_EQ(c.engine_index("b"), 1);
   EXPECT_EQ(c.engine_index("z"), -1);
+}
+
+TEST_F(ConfigTest, TimeControlsAsChessToolsWriteThemAndTimeOdds) {
+  auto result = parse(
+      "[tournament]\nname = \"t\"\n[time]\ntc = \"40/1:00+0.6\"\nmargin_ms = 20\n"
+      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+      "[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\ntime = { tc = \"2:00+1\" }\n"
+      "[[engine]]\nname = \"c\"\ncmd = \"/bin/true\"\ntime = { tc = \"inf\", depth = 6 }\n"
+      "[[engine]]\nname = \"d\"\ncmd = \"/bin/true\"\ntime = { margin_ms = 20 }\n");
+  ASSERT_TRUE(result.ok()) << result.error();
+  const Config& c = *result;
+  EXPECT_EQ(c.time.mode, TimeControl::Mode::Fischer);
+  EXPECT_EQ(c.time.moves, 40);
+  EXPECT_EQ(c.time.base_ms, 60000);
+  EXPECT_EQ(c.time.inc_ms, 600);
+  EXPECT_EQ(c.time.describe(), "40/60+0.6");
+  EXPECT_FALSE(c.engines[0].time.has_value());
+  ASSERT_TRUE(c.engines[1].time.has_value());
+  EXPECT_EQ(c.engines[1].time->describe(), "120+1");
+  EXPECT_EQ(c.engines[1].time->moves, 0);
+  EXPECT_EQ(c.engines[1].time->margin_ms, 20);  // the tournament's, where the engine's table is silent
+  ASSERT_TRUE(c.engines[2].time.has_value());
+  EXPECT_EQ(c.engines[2].time->mode, TimeControl::Mode::Depth);
+  EXPECT_EQ(c.engines[2].time->depth, 6);
+  EXPECT_FALSE(c.engines[3].time.has_value());  // the same as the tournament's: no odds
+  // Time odds are part of what the games depend on.
+  EXPECT_NE(fingerprint(c).find("name=\"b\" cmd=\"/bin/true\" args=[] options={} protocol=kep time={base_ms=120000"),
+            std::string::npos)
+      << fingerprint(c);
+
+  auto plain = parse(
+      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 5000\nmoves = 10\n[[engine]]\nname = \"a\"\ncmd = "
+      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n");
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  EXPECT_EQ(plain->time.describe(), "10/5+0");
 }
 
 TEST_F(ConfigTest, FullConfigParsesIntoTheExpectedStruct) {

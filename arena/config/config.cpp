@@ -357,42 +357,72 @@ class Parser {
   }
 
   void read_time(const toml::table& root, Config& c) const {
-    static const std::string kModes = "give exactly one of base_ms (with inc_ms), movetime_ms, depth or nodes";
     const toml::table* table = section(root, "time");
-    if (!table) fail_top("missing table [time]; " + kModes);
-    Table t(
-        loc_, *table, "time", "[time]",
-        {"base_ms", "inc_ms", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms", "ping_ms", "hard_limit_ms"});
-    TimeControl& out = c.time;
+    if (!table) fail_top("missing table [time]; " + std::string(kTimeModes));
+    const Table t = time_table(*table, "time", "[time]");
+    c.time = read_time_table(t, nullptr);
+  }
+
+  static constexpr std::string_view kTimeModes =
+      "give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, depth or nodes";
+  // [time] or an engine's `time`, with the keys they both take.
+  Table time_table(const toml::table& table, std::string prefix, std::string display) const {
+    return Table(loc_, table, std::move(prefix), std::move(display),
+                 {"tc", "base_ms", "inc_ms", "moves", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
+                  "ping_ms", "hard_limit_ms"});
+  }
+
+  // A [time] table, or an engine's own `time` (time odds) over the tournament's `defaults`: there the
+  // way to limit a move may be left out (the tournament's is kept) and every other key defaults to
+  // the tournament's.
+  TimeControl read_time_table(const Table& t, const TimeControl* defaults) const {
+    TimeControl out = defaults ? *defaults : TimeControl{};
+    const std::string& prefix = t.key_name("");
+    auto name = [&](std::string_view key) { return prefix + std::string(key); };
+    // "tc = 'inf'" says "no clock": then depth or nodes must limit a move.
+    const std::optional<std::string> tc = t.string("tc");
+    const bool infinite = tc && *tc == "inf";
     // The mode keys in file order: the second one is the mistake.
     std::string_view first_mode;
-    for (std::string_view key : {"base_ms", "movetime_ms", "depth", "nodes"}) {
-      if (!t.has(key)) continue;
+    for (std::string_view key : {"tc", "base_ms", "movetime_ms", "depth", "nodes"}) {
+      if (!t.has(key) || (key == "tc" && infinite)) continue;
       if (first_mode.empty()) {
         first_mode = key;
         continue;
       }
       std::string_view later = key, earlier = first_mode;
       if (detail::before(t.key_source(key), t.key_source(first_mode))) std::swap(later, earlier);
-      loc_.fail(t.key_source(later), "time." + std::string(later) + " and time." + std::string(earlier) +
-                                         " are two time controls; " + kModes);
+      loc_.fail(t.key_source(later),
+                name(later) + " and " + name(earlier) + " are two time controls; " + std::string(kTimeModes));
     }
-    if (first_mode.empty()) {
-      if (t.has("inc_ms")) loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
-      loc_.fail(t.source(), "[time] has no time control; " + kModes);
-    }
-    if (t.has("inc_ms") && first_mode != "base_ms") loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
-    if (first_mode == "base_ms") {
+    if (infinite && first_mode != "depth" && first_mode != "nodes")
+      t.fail_at("tc", name("tc") + " = \"inf\" means no clock: give depth or nodes to end each search" +
+                          (first_mode.empty() ? std::string() : ", not " + name(first_mode)));
+    for (std::string_view key : {"inc_ms", "moves"})
+      if (t.has(key) && first_mode != "base_ms")
+        loc_.fail(t.key_source(key), name(key) + " needs " + name("base_ms") +
+                                         (first_mode == "tc" ? " (tc has its own: \"40/60+0.6\")" : ""));
+    if (first_mode.empty() && !defaults)
+      loc_.fail(t.source(), "[time] has no time control; " + std::string(kTimeModes));
+    if (first_mode == "tc") {
+      Expected<TimeControl> clock = parse_fischer(*tc);
+      if (!clock) t.fail_at("tc", name("tc") + " " + clock.error());
+      out.mode = TimeControl::Mode::Fischer;
+      out.base_ms = clock->base_ms;
+      out.inc_ms = clock->inc_ms;
+      out.moves = clock->moves;
+    } else if (first_mode == "base_ms") {
       out.mode = TimeControl::Mode::Fischer;
       out.base_ms = *t.integer("base_ms", 1, kOneDayMs);
       out.inc_ms = t.integer("inc_ms", 0, kOneHourMs).value_or(0);
+      out.moves = static_cast<int>(t.integer("moves", 1, 1000).value_or(0));
     } else if (first_mode == "movetime_ms") {
       out.mode = TimeControl::Mode::MoveTime;
       out.movetime_ms = *t.integer("movetime_ms", 1, kOneHourMs);
     } else if (first_mode == "depth") {
       out.mode = TimeControl::Mode::Depth;
       out.depth = static_cast<int>(*t.integer("depth", 1, 1000));
-    } else {
+    } else if (first_mode == "nodes") {
       out.mode = TimeControl::Mode::Nodes;
       out.nodes = *t.integer("nodes", 1, 1'000'000'000'000'000);
     }
@@ -400,8 +430,9 @@ class Parser {
     out.startup_ms = t.integer("startup_ms", 1, 600'000).value_or(out.startup_ms);
     out.ping_ms = t.integer("ping_ms", 1, 600'000).value_or(out.ping_ms);
     if (t.has("hard_limit_ms") && out.mode != TimeControl::Mode::Depth && out.mode != TimeControl::Mode::Nodes)
-      loc_.fail(t.key_source("hard_limit_ms"), "time.hard_limit_ms only applies with depth or nodes");
+      loc_.fail(t.key_source("hard_limit_ms"), name("hard_limit_ms") + " only applies with depth or nodes");
     out.hard_limit_ms = t.integer("hard_limit_ms", 1, kOneDayMs).value_or(out.hard_limit_ms);
+    return out;
   }
 
   void read_openings(const toml::table& table, Config& c) const {
@@ -519,7 +550,7 @@ class Parser {
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
     Table t(loc_, table, "engine", "[[engine]]",
             {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
-             "memory_mb", "max_file_mb", "max_processes", "max_output_kb"});
+             "memory_mb", "max_file_mb", "max_processes", "max_output_kb", "time"});
     EngineSpec e;
     auto name = t.string("name");
     if (!name) t.missing("name");
@@ -566,6 +597,14 @@ class Parser {
         arg.replace(at, 5, dir_text);
 
     if (const toml::node* options = t.find("options")) read_options(t, *options, e);
+    if (const toml::node* time = t.find("time")) {
+      if (!time->is_table())
+        t.fail_at("time",
+                  "engine.time must be a table (time = { tc = \"40/60+0.6\" }), not " + detail::describe(time->type()));
+      const Table own = time_table(*time->as_table(), "engine.time", "engine.time");
+      e.time = read_time_table(own, &c.time);
+      if (*e.time == c.time) e.time.reset();
+    }
 
     // The words are the referee's (to_string), so the config and `referee match` accept the same.
     e.protocol = t.choice<Protocol>("protocol", {{to_string(Protocol::Kep), Protocol::Kep},

@@ -74,6 +74,10 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   }
   for (const EngineSpec& e : c.engines) {
     meta.settings["engine." + e.name + ".command"] = describe_command(e);
+    if (e.time) {
+      meta.settings["engine." + e.name + ".time"] = e.time->describe();
+      meta.settings["engine." + e.name + ".time.pgn"] = e.time->pgn();
+    }
     std::string options;
     for (const EngineOption& o : e.options) options += (options.empty() ? "" : " ") + o.name + "=" + o.value;
     if (!options.empty()) meta.settings["engine." + e.name + ".options"] = options;

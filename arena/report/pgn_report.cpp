@@ -100,7 +100,9 @@ std::string plies_text(const GameRecord& g) {
 
 }  // namespace
 
-std::string pgn_game(const GameRecord& g, const std::string& event, const std::string& time_control) {
+std::string pgn_game(const GameRecord& g, const std::string& event, const std::string& time_control,
+                     const std::string& white, const std::string& black) {
+  const bool odds = !white.empty() && !black.empty() && white != black;
   std::string out;
   const char* result = to_string(g.result);
   out += fmt::format("[Event \"{}\"]\n", tag_value(event));
@@ -110,7 +112,11 @@ std::string pgn_game(const GameRecord& g, const std::string& event, const std::s
   out += fmt::format("[White \"{}\"]\n", tag_value(g.south));
   out += fmt::format("[Black \"{}\"]\n", tag_value(g.north));
   out += fmt::format("[Result \"{}\"]\n", result);
-  out += fmt::format("[TimeControl \"{}\"]\n", tag_value(time_control.empty() ? "?" : time_control));
+  out += fmt::format("[TimeControl \"{}\"]\n", tag_value(time_control.empty() || odds ? "?" : time_control));
+  if (odds) {
+    out += fmt::format("[WhiteTimeControl \"{}\"]\n", tag_value(white));
+    out += fmt::format("[BlackTimeControl \"{}\"]\n", tag_value(black));
+  }
   out += fmt::format("[Termination \"{}\"]\n", pgn_termination(g.termination));
   out += fmt::format("[Variant \"{}\"]\n", to_string(g.variant));
   // Our own tag, never SetUp/FEN: chess tools would read those as a chess position.

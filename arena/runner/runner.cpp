@@ -28,7 +28,9 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec) {
   s.id = spec.id;
   s.round = spec.round;
   s.variant = config.variant;
-  s.time = config.time;
+  s.time = config.engines[spec.south].time.value_or(config.time);
+  if (const TimeControl& north = config.engines[spec.north].time.value_or(config.time); !(north == s.time))
+    s.second_time = north;
   s.start = spec.start;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;

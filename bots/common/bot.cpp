@@ -16,8 +16,10 @@ std::optional<long long> SearchContext::time_budget_ms() const {
   const long long left = south ? limits.clock->stime : limits.clock->ntime;
   const long long inc = south ? limits.clock->sinc : limits.clock->ninc;
   // A Kalah game lasts ~30-60 of one player's moves; keep a reserve so a slow
-  // answer never runs the clock out.
-  const long long budget = left / 25 + inc * 3 / 4;
+  // answer never runs the clock out. With moves until the next time control
+  // (movestogo), share the clock over those, one more kept in reserve.
+  const long long share = limits.movestogo ? left / (std::min(*limits.movestogo, 25) + 1) : left / 25;
+  const long long budget = share + inc * 3 / 4;
   return std::max(1LL, std::min(budget, left / 3));
 }
 
