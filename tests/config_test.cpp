@@ -473,7 +473,8 @@ cmd = "/bin/cat"
                                             .limits = {},
                                             .restart = RestartPolicy::OnCrash,
                                             .pin = false,
-                                            .cpus = {}}));
+                                            .cpus = {},
+                                            .pgnout = {}}));
 
   Variant v;
   v.pits = 7;

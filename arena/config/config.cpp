@@ -269,7 +269,7 @@ class Parser {
              "report_every",  "publish",       "seed_engines",    "max_plies",
              "sandbox",       "keep_sandbox",  "memory_mb",       "max_file_mb",
              "max_processes", "max_output_kb", "restart",         "pin",
-             "cpus"});
+             "cpus",          "pgnout"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.restart = read_restart(t).value_or(out.restart);
@@ -299,6 +299,7 @@ class Parser {
     out.progress_interval = static_cast<int>(t.integer("progress_interval", 0, kBillion).value_or(10));
     out.report_every = static_cast<int>(t.integer("report_every", 0, 86'400).value_or(30));
     out.publish = t.on_off("publish").value_or(false);
+    if (std::optional<std::string> pgn = t.string("pgnout")) out.pgnout = absolute_from(work_dir_, *pgn);
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");

@@ -49,6 +49,8 @@ struct TournamentConfig {
   // or from `cpus`); both engines of a game run there. Empty and false: no pinning.
   bool pin = false;
   std::vector<int> cpus;
+  // A copy of games.pgn written here too after each run (cutechess's -pgnout); empty: none.
+  std::filesystem::path pgnout;
 
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };

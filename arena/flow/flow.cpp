@@ -134,6 +134,14 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     if (!written) return Error{written.error()};
     out.reports = std::move(written->written);
     out.standings = std::move(written->standings);
+    if (!config.tournament.pgnout.empty()) {
+      // A copy, not a link: the results folder may be moved aside by a later --fresh.
+      const std::filesystem::path& to = config.tournament.pgnout;
+      std::error_code ec;
+      if (to.has_parent_path()) std::filesystem::create_directories(to.parent_path(), ec);
+      std::filesystem::copy_file(out.dir / "games.pgn", to, std::filesystem::copy_options::overwrite_existing, ec);
+      if (ec) return Error{"pgnout: cannot write " + to.string() + ": " + ec.message()};
+    }
   }
   if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
   return out;
