@@ -19,6 +19,19 @@ using e2e::TempDir;
 
 const fs::path kInstant = KALAH_BINARY_DIR "/tests/engines/instant_engine";
 
+// The game lines `referee match` printed.
+std::vector<GameRecord> records(const std::string& out) {
+  std::vector<GameRecord> games;
+  for (std::size_t begin = 0; begin < out.size();) {
+    const std::size_t end = out.find('\n', begin);
+    Expected<GameRecord> g = record_from_json(std::string_view(out).substr(begin, end - begin));
+    EXPECT_TRUE(g.ok()) << g.error();
+    if (g) games.push_back(*g);
+    begin = end == std::string::npos ? out.size() : end + 1;
+  }
+  return games;
+}
+
 class StartPositions : public ::testing::Test {
  protected:
   fs::path write_config(const std::string& variant, const std::string& openings, const fs::path& second) {
@@ -139,19 +152,13 @@ TEST_F(StartPositions, RefereePerftReplayAndMatchTakeAStart) {
       dir_.path());
   ASSERT_EQ(match.status.code, 0) << match.summary();
   std::set<std::string> starts;
-  std::size_t begin = 0;
-  int games = 0;
-  while (begin < match.out.size()) {
-    const std::size_t end = match.out.find('\n', begin);
-    Expected<GameRecord> g = record_from_json(std::string_view(match.out).substr(begin, end - begin));
-    ASSERT_TRUE(g.ok()) << g.error();
-    ++games;
-    EXPECT_FALSE(g->forfeit.has_value());
-    ASSERT_TRUE(g->start.has_value());
-    starts.insert(to_start_notation(g->variant, *g->start));
-    begin = end + 1;
+  const std::vector<GameRecord> games = records(match.out);
+  for (const GameRecord& g : games) {
+    EXPECT_FALSE(g.forfeit.has_value());
+    ASSERT_TRUE(g.start.has_value());
+    starts.insert(to_start_notation(g.variant, *g.start));
   }
-  EXPECT_EQ(games, 2);
+  EXPECT_EQ(games.size(), 2u);
   EXPECT_EQ(starts, std::set<std::string>{start});
 }
 
@@ -167,18 +174,12 @@ TEST_F(StartPositions, EveryBundledBotPlaysFromABoardWithMoreSeedsThanTheStandar
          "--variant", "pits=4 seeds=2", "--start", start, "--games", "2", "--tc", "2+0.02"},
         dir_.path());
     ASSERT_EQ(match.status.code, 0) << match.summary();
-    std::size_t begin = 0;
-    int games = 0;
-    while (begin < match.out.size()) {
-      const std::size_t end = match.out.find('\n', begin);
-      Expected<GameRecord> g = record_from_json(std::string_view(match.out).substr(begin, end - begin));
-      ASSERT_TRUE(g.ok()) << g.error();
-      ++games;
-      EXPECT_FALSE(g->forfeit.has_value()) << g->forfeit->detail;
-      EXPECT_EQ(g->store_south + g->store_north, 43);
-      begin = end + 1;
+    const std::vector<GameRecord> games = records(match.out);
+    for (const GameRecord& g : games) {
+      EXPECT_FALSE(g.forfeit.has_value()) << g.forfeit->detail;
+      EXPECT_EQ(g.store_south + g.store_north, 43);
     }
-    EXPECT_EQ(games, 2);
+    EXPECT_EQ(games.size(), 2u);
   }
 }
 

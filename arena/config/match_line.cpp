@@ -8,17 +8,10 @@
 
 #include <fmt/core.h>
 
-#include "referee/record/json_text.h"
+#include "arena/config/command_line.h"
 
 namespace kalah::arena {
 namespace {
-
-// A TOML basic string: TOML's escapes (quote, backslash, \n, \t, \u and four hex digits ...) are JSON's.
-std::string toml_string(std::string_view text) {
-  std::string out;
-  append_json_string(out, text);
-  return out;
-}
 
 bool is_whole_number(std::string_view text) {
   long long value = 0;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "referee/rules/words.h"
+
 namespace kalah {
 
 const char* to_string(Side s) { return s == Side::South ? "south" : "north"; }
@@ -217,13 +219,7 @@ std::string to_notation(const Variant& v, const Position& p) {
 Expected<Position> parse_notation(const Variant& v, std::string_view text) {
   const int m = v.pits;
   auto bad = [&](const std::string& why) { return Error{"bad position '" + std::string(text) + "': " + why}; };
-  std::vector<std::string_view> words;
-  for (size_t i = 0; i < text.size();) {
-    size_t j = text.find(' ', i);
-    if (j == std::string_view::npos) j = text.size();
-    if (j > i) words.push_back(text.substr(i, j - i));
-    i = j + 1;
-  }
+  const std::vector<std::string_view> words = split_words(text);
   if (words.size() < 2) return bad("expected '<board> <s|n>'");
 
   std::vector<int> numbers;
@@ -326,13 +322,7 @@ std::string to_start_notation(const Variant& v, const Position& p) {
 Expected<Position> parse_start(const Variant& v, std::string_view text) {
   const int m = v.pits;
   auto bad = [&](const std::string& why) { return Error{"bad start position '" + std::string(text) + "': " + why}; };
-  std::vector<std::string_view> words;
-  for (size_t i = 0; i < text.size();) {
-    size_t j = text.find_first_of(" \t", i);
-    if (j == std::string_view::npos) j = text.size();
-    if (j > i) words.push_back(text.substr(i, j - i));
-    i = j + 1;
-  }
+  const std::vector<std::string_view> words = split_words(text);
   if (words.size() != 3)
     return bad("expected '<South's pits>/<North's pits> <South store>-<North store> <S|N>', e.g. '" +
                to_start_notation(v, start_position(v)) + "'");
