@@ -47,7 +47,7 @@ class Variant:
             if key in given:
                 raise ValueError(f"variant key '{key}' given twice")
             if key in ("pits", "seeds"):
-                if not (value.isdigit() and 1 <= int(value) <= 16):
+                if not (_is_number(value) and 1 <= int(value) <= 16):
                     raise ValueError(f"{key} must be a whole number from 1 to 16, not '{value}'")
                 given[key] = int(value)
             elif key in cls.CHOICES:
@@ -176,6 +176,11 @@ class Position:
         return "1-0" if (south > north) != self.swapped else "0-1"
 
 
+def _is_number(text):
+    """Whether int() reads `text` as a whole number written in ASCII digits alone."""
+    return text.isascii() and text.isdigit()
+
+
 def move_text(move):
     return "swap" if move == SWAP else str(move)
 
@@ -184,7 +189,7 @@ def parse_move(text):
     """ "swap" or a pit number; ValueError otherwise (legality is Position.legal_moves())."""
     if text == "swap":
         return SWAP
-    if not text.isdigit() or int(text) < 1:
+    if not _is_number(text) or int(text) < 1:
         raise ValueError(f"'{text}' is not a move (a pit number or 'swap')")
     return int(text)
 
@@ -199,7 +204,7 @@ class Go:
         for key in self.KEYS:
             setattr(self, key, None)
         for key, value in zip(words[::2], words[1::2]):
-            if key in self.KEYS and value.isdigit():
+            if key in self.KEYS and _is_number(value):
                 setattr(self, key, int(value))
 
     def budget_ms(self, side):

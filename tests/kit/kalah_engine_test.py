@@ -43,7 +43,7 @@ class Rules(unittest.TestCase):
         self.assertEqual(str(Variant.parse(text)), text)
         self.assertEqual(str(Variant.parse("")), str(Variant()))
         for bad, named in (("pits=17", "pits"), ("colour=red", "colour"), ("pie=yes", "pie"), ("pits=4 pits=5", "pits"),
-                           ("seeds", "seeds")):
+                           ("seeds", "seeds"), ("seeds=\u00b2", "seeds")):
             with self.assertRaisesRegex(ValueError, named):
                 Variant.parse(bad)
 
@@ -160,6 +160,12 @@ class Loop(unittest.TestCase):
                                "info string bad position: '1,1/1 0-0 S' is not 2 pits/2 pits, the stores and S or N",
                                "info string no legal move: the game is over", "info string ignored: frobnicate"])
         self.assertEqual(engine.calls[0][1], [1, 1])
+
+    def test_words_that_are_not_numbers_are_not_limits_or_moves(self):
+        engine, out = session("position startpos moves \u00b2", "go movetime \u00b9 depth 4 nodes -5")
+        go = engine.calls[0][2]
+        self.assertEqual((go.movetime, go.depth, go.nodes), (None, 4, None))
+        self.assertEqual(out, ["info string illegal move in position: \u00b2", "bestmove 1"])
 
 
 if __name__ == "__main__":
