@@ -1,9 +1,10 @@
 """Kalah Arena's engine kit for Python: the rules and the KEP protocol loop in one standard-library module.
 
 Copy this file next to your bot, subclass Engine, write choose(), and call run(). The rules follow
-docs/RULES.md exactly (the tests replay 240 games of every variant against the C++ rules); the loop
-speaks docs/PROTOCOL.md, including positions that start from a board (`feature positions`) and
-`movestogo`. example_bot.py is a complete bot in about 30 lines.
+docs/RULES.md exactly (tests/kit/kalah_engine_test.py replays the 240 games of every variant in
+tests/data/rules-vectors.jsonl, which the C++ rules pass too); the loop speaks docs/PROTOCOL.md,
+including positions that start from a board (`feature positions`) and `movestogo`. example_bot.py is
+a complete bot in about 30 lines.
 
 Board layout, as everywhere in Kalah Arena, for m pits a side: cells[0..m-1] South's pits from
 South's left, cells[m] South's store, cells[m+1..2m] North's pits from North's left, cells[2m+1]
@@ -237,8 +238,8 @@ class Engine:
         pass
 
     def choose(self, position, history, go):
-        """A legal move of `position` (whose side to move is this bot's); `history` holds the moves
-        played since the start of `position`'s game text, `go` the limits."""
+        """A legal move of `position` (whose side to move is this bot's). `history` holds the moves
+        `position` was given (after startpos or its board), `go` the limits of this move."""
         raise NotImplementedError
 
 
