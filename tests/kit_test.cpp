@@ -210,5 +210,32 @@ TEST(KitPython, TheExampleBotAndTheRandomBotPlayWithoutForfeits) {
   EXPECT_EQ(match(referee, random, greedy, 4, "pits=4 seeds=4 pie=on majority=on", tmp.path()), 4);
 }
 
+// Every combination of the rule keys: the referee checks each of the Python bot's moves with the C++ rules,
+// and the bot replays the other's moves with its own, so a disagreement on a legal move set shows as a
+// forfeit (or as the bot's "illegal move in position" followed by one).
+TEST(KitPython, TheRandomBotAndTheRefereeAgreeOnEveryRuleCombination) {
+  e2e::TempDir tmp;
+  const fs::path referee = KALAH_BINARY_DIR "/referee";
+  const std::vector<std::string> other = {"cmd=" KALAH_BINARY_DIR "/bots/kalah-random", "name=random"};
+  int combination = 0;
+  for (const char* capture : {"standard", "empty"})
+    for (const char* ending : {"side-empty", "no-move"})
+      for (const char* remainder : {"owner", "none"})
+        for (const char* majority : {"off", "on"})
+          for (const char* pie : {"off", "on"}) {
+            ++combination;
+            const std::string variant = "pits=" + std::to_string(1 + combination % 8) +
+                                        " seeds=" + std::to_string(1 + combination % 5) + " capture=" + capture +
+                                        " ending=" + ending + " remainder=" + remainder + " majority=" + majority +
+                                        " pie=" + pie;
+            SCOPED_TRACE(variant);
+            const std::vector<std::string> python = {"cmd=python3",
+                                                     "arg=" KALAH_SOURCE_DIR "/bots/python/random_bot.py",
+                                                     "arg=" + std::to_string(combination), "name=python"};
+            EXPECT_EQ(match(referee, python, other, 4, variant, tmp.path()), 4);
+          }
+  EXPECT_EQ(combination, 32);
+}
+
 }  // namespace
 }  // namespace kalah
