@@ -7,6 +7,10 @@ target_compile_definitions(kit_test PRIVATE
   CMAKE_COMMAND="${CMAKE_COMMAND}" KALAH_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
   KALAH_CXX_COMPILER_ID="${CMAKE_CXX_COMPILER_ID}" KALAH_INSTALL_LIBDIR="${CMAKE_INSTALL_LIBDIR}"
   KALAH_BUILD_TYPE="${CMAKE_BUILD_TYPE}")
+if(KALAH_SANITIZE OR KALAH_TSAN OR KALAH_FUZZ)
+  # The installed libraries of an instrumented build need the sanitizer runtime the template does not link.
+  target_compile_definitions(kit_test PRIVATE KALAH_INSTRUMENTED=1)
+endif()
 # `cmake --install` needs everything it installs built.
 add_dependencies(kit_test referee arena kalah-random kalah-greedy kalah-mcts kalah-alphabeta kalah-solver)
 
