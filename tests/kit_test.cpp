@@ -52,7 +52,8 @@ int expect_no_forfeits(const fs::path& out) {
   return games;
 }
 
-// `referee match` of two engines for `games` games of `variant`; returns the games without forfeits.
+// `referee match` of two engines for `games` games of `variant`; returns how many games it wrote, each
+// checked by expect_no_forfeits().
 int match(const fs::path& referee, const std::vector<std::string>& first, const std::vector<std::string>& second,
           int games, const std::string& variant, const fs::path& dir) {
   static int count = 0;
@@ -61,10 +62,8 @@ int match(const fs::path& referee, const std::vector<std::string>& first, const 
   argv.insert(argv.end(), first.begin(), first.end());
   argv.push_back("--engine");
   argv.insert(argv.end(), second.begin(), second.end());
-  for (const std::string& a :
-       {std::string("--games"), std::to_string(games), std::string("--tc"), std::string("2+0.02"),
-        std::string("--variant"), variant, std::string("--out"), out.string()})
-    argv.push_back(a);
+  argv.insert(argv.end(),
+              {"--games", std::to_string(games), "--tc", "2+0.02", "--variant", variant, "--out", out.string()});
   must_run(argv, dir, std::chrono::minutes(2));
   return expect_no_forfeits(out);
 }
