@@ -88,7 +88,7 @@ const BadCase kBadCases[] = {
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, pgnout"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie, start"},
