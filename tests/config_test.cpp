@@ -398,6 +398,27 @@ TEST_F(ConfigTest, TimeControlsAsChessToolsWriteThemAndTimeOdds) {
   EXPECT_EQ(plain->time.describe(), "10/5+0");
 }
 
+TEST_F(ConfigTest, AStartPositionSetsSeedsAndTheStandardStartIsNone) {
+  auto with_start = [&](const std::string& variant) {
+    return parse("[tournament]\nname = \"t\"\n[variant]\n" + variant +
+                 "\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = "
+                 "\"b\"\ncmd = \"/bin/true\"\n");
+  };
+  auto uneven = with_start("pits = 4\nstart = \"9,0,1,2/3,3,3,3 1-0 N\"");
+  ASSERT_TRUE(uneven.ok()) << uneven.error();
+  ASSERT_TRUE(uneven->start.has_value());
+  EXPECT_EQ(uneven->variant.seeds, 4);  // 25 seeds: a 2 x 4 x 4 board holds 32
+  EXPECT_TRUE(uneven->uses_positions());
+  EXPECT_EQ(to_start_notation(uneven->variant, uneven->start_or_standard()), "9,0,1,2/3,3,3,3 1-0 N");
+  EXPECT_NE(fingerprint(*uneven).find("start=9,0,1,2/3,3,3,3 1-0 N"), std::string::npos);
+
+  auto standard = with_start("start = \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\"");
+  ASSERT_TRUE(standard.ok()) << standard.error();
+  EXPECT_FALSE(standard->start.has_value());
+  EXPECT_FALSE(standard->uses_positions());
+  EXPECT_EQ(standard->variant.seeds, 4);
+}
+
 TEST_F(ConfigTest, FullConfigParsesIntoTheExpectedStruct) {
   write(conf_ / "book" / "main.txt", "# main line openings\n3 6 1\n\n2   # one move\n");
   fs::create_directories(work_ / "run");

@@ -351,9 +351,10 @@ class Parser {
     if (std::optional<std::string> text = t.string("start")) {
       Expected<Position> start = parse_start(v, *text);
       if (!start) t.fail_at("start", "variant.start: " + start.error());
-      c.start = *start;
       // Without `seeds`, the standard board that holds as many seeds: what engines are told in `newgame`.
       if (!t.has("seeds")) v.seeds = std::min(Variant::kMaxSeeds, seeds_to_hold(Variant{v.pits, 1}, *start));
+      // The standard start written out is no start position: engines are sent `startpos` as always.
+      if (!(*start == start_position(v))) c.start = *start;
     }
   }
 

@@ -113,9 +113,10 @@ int run_match(const MatchOptions& o) {
   const TimeControl time = time_control(o);
   EngineSpec configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
   for (const EngineSpec& e : configs)
-    if (start && e.protocol == Protocol::Mankalah)
-      throw UsageError("--start: engine '" + e.name +
-                       "' speaks the ManKalah protocol, whose agents only play from the standard start");
+    if ((start || o.openings_plies > 0) && e.protocol == Protocol::Mankalah)
+      throw UsageError(std::string(start ? "--start" : "--openings-plies") + ": engine '" + e.name +
+                       "' speaks the ManKalah protocol, whose agents only play a whole game from the standard "
+                       "start (docs/PROTOCOL.md)");
   if (configs[0].name == configs[1].name) {
     // Two names the user wrote are a mistake, as in a config; a name taken from the command (self-play of one
     // binary) gets a suffix instead.
