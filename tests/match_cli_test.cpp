@@ -122,6 +122,12 @@ TEST(MatchLine, MistakesNameTheFlag) {
   EXPECT_EQ(error_of({"-engine", "cmd=/no/such/engine", "-engine", "cmd=/bin/true", "-rounds", "2"}),
             "-engine cmd=/no/such/engine: engine.cmd \"/no/such/engine\" not found (tried /no/such/engine)");
   EXPECT_EQ(error_of({"-engine", "name=x", "-engine", "cmd=/bin/true"}), "-engine name=x: cmd=COMMAND is missing");
+  // A ManKalah agent cannot be told of opening moves it never chose.
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=jar", "proto=mankalah", "-engine", "cmd=/bin/true", "-openings",
+                      "plies=2", "-rounds", "2"}),
+            "-engine cmd=/bin/true name=jar proto=mankalah: engine \"jar\" speaks the ManKalah protocol, whose "
+            "agents can only play a whole game from the standard start, but this config gives random openings "
+            "(openings.random_plies): remove that, or play this engine in a tournament without openings");
   EXPECT_EQ(error_of({"-engine", "cmd=/bin/true"}), "give at least two -engine flags");
   EXPECT_EQ(error_of({"stray"}), "'stray': expected a flag such as -engine (see arena match --help)");
 }
