@@ -184,7 +184,7 @@ class ScoringPlayer : public Player {
   ScoringPlayer(std::string name, std::function<std::optional<int>(int)> score)
       : name_(std::move(name)), score_(std::move(score)) {}
   const std::string& name() const override { return name_; }
-  std::optional<Fault> new_game(const Variant& v, const TimeControl&) override {
+  std::optional<Fault> new_game(const Variant& v, const std::optional<Position>&, const TimeControl&) override {
     variant_ = v;
     return std::nullopt;
   }

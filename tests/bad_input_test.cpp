@@ -63,8 +63,9 @@ TEST_F(BadInput, AnEmptyOutputFolderIsNotTheDefault) {
 }
 
 TEST_F(BadInput, AnUnknownCommandListsTheCommands) {
-  expect_refused({kArena.string(), "frobnicate"},
-                 "arena: unknown command 'frobnicate'; the commands are: run, report, merge, plan, slurm, sprt, stats");
+  expect_refused(
+      {kArena.string(), "frobnicate"},
+      "arena: unknown command 'frobnicate'; the commands are: run, match, report, merge, plan, slurm, sprt, stats");
   expect_refused({kReferee.string(), "frob"},
                  "referee: unknown command 'frob'; the commands are: perft, replay, match");
 }

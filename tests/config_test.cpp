@@ -88,15 +88,15 @@ const BadCase kBadCases[] = {
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, adjudicate"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, pgnout, adjudicate"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
-     "remainder, majority, pie"},
+     "remainder, majority, pie, start"},
     {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
-     "t.toml:4:1: unknown key \"base\" in [time]; known keys: base_ms, inc_ms, movetime_ms, depth, "
+     "t.toml:4:1: unknown key \"base\" in [time]; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
      "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
     {"unknown key in [openings]", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nplies = 2\n",
-     "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order"},
+     "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order, format"},
     {"unknown key in [sprt]",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n",
      "t.toml:8:1: unknown key \"elo2\" in [sprt]; known keys: elo0, elo1, alpha, beta, model, "
@@ -105,7 +105,7 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
      "command = \"/bin/true\"\n",
      "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
-     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb"},
+     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, time"},
     {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
      "t.toml:3:10: tournament.rounds must be an integer, not a string"},
     {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",
@@ -135,17 +135,37 @@ const BadCase kBadCases[] = {
     {"pie as a number", "[tournament]\nname = \"t\"\n[variant]\npie = 1\n",
      "t.toml:4:7: variant.pie must be true, false, \"on\" or \"off\", not an integer"},
     {"no [time]", "[tournament]\nname = \"t\"\n",
-     "t.toml:1:1: missing table [time]; give exactly one of base_ms (with inc_ms), movetime_ms, "
-     "depth or nodes"},
+     "t.toml:1:1: missing table [time]; give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, depth or "
+     "nodes"},
     {"both movetime and base", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\nmovetime_ms = 100\n",
-     "t.toml:5:1: time.movetime_ms and time.base_ms are two time controls; give exactly one of "
-     "base_ms (with inc_ms), movetime_ms, depth or nodes"},
+     "t.toml:5:1: time.movetime_ms and time.base_ms are two time controls; give exactly one of tc, base_ms (with "
+     "inc_ms and moves), movetime_ms, depth or nodes"},
     {"depth before nodes", "[tournament]\nname = \"t\"\n[time]\nnodes = 1000\ndepth = 4\n",
-     "t.toml:5:1: time.depth and time.nodes are two time controls; give exactly one of base_ms "
-     "(with inc_ms), movetime_ms, depth or nodes"},
+     "t.toml:5:1: time.depth and time.nodes are two time controls; give exactly one of tc, base_ms (with inc_ms and "
+     "moves), movetime_ms, depth or nodes"},
     {"no time control", "[tournament]\nname = \"t\"\n[time]\nmargin_ms = 10\n",
-     "t.toml:3:1: [time] has no time control; give exactly one of base_ms (with inc_ms), "
-     "movetime_ms, depth or nodes"},
+     "t.toml:3:1: [time] has no time control; give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, "
+     "depth or nodes"},
+    {"zero moves per time control", "[tournament]\nname = \"t\"\n[time]\ntc = \"0/60+1\"\n",
+     "t.toml:4:6: time.tc '0/60+1': the moves per time control must be 1 to 1000, not 0"},
+    {"moves with a tc", "[tournament]\nname = \"t\"\n[time]\ntc = \"60+1\"\nmoves = 40\n",
+     "t.toml:5:1: time.moves needs time.base_ms (tc has its own: \"40/60+0.6\")"},
+    {"tc and base_ms", "[tournament]\nname = \"t\"\n[time]\ntc = \"60+1\"\nbase_ms = 40\n",
+     "t.toml:5:1: time.base_ms and time.tc are two time controls; give exactly one of tc, base_ms (with inc_ms and "
+     "moves), movetime_ms, depth or nodes"},
+    {"inf without depth or nodes", "[tournament]\nname = \"t\"\n[time]\ntc = \"inf\"\n",
+     "t.toml:4:6: time.tc = \"inf\" means no clock: give depth or nodes to end each search"},
+    {"inf with movetime", "[tournament]\nname = \"t\"\n[time]\ntc = \"inf\"\nmovetime_ms = 5\n",
+     "t.toml:4:6: time.tc = \"inf\" means no clock: give depth or nodes to end each search, not time.movetime_ms"},
+    {"engine time not a table",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "time = \"1+0\"\n",
+     "t.toml:8:8: engine.time must be a table (time = { tc = \"40/60+0.6\" }), not a string"},
+    {"engine time with two modes",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "time = { tc = \"1+0\", depth = 3 }\n",
+     "t.toml:8:22: engine.time.depth and engine.time.tc are two time controls; give exactly one of tc, base_ms (with "
+     "inc_ms and moves), movetime_ms, depth or nodes"},
     {"increment without base", "[tournament]\nname = \"t\"\n[time]\nmovetime_ms = 100\ninc_ms = 10\n",
      "t.toml:5:1: time.inc_ms needs time.base_ms"},
     {"hard limit with a clock", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\nhard_limit_ms = 10\n",
@@ -241,6 +261,45 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[rating]\nanchor_elo = 1500\n[[engine]]\nname = \"a\"\ncmd "
      "= \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n",
      "t.toml:6:14: rating.anchor_elo needs rating.anchor (the engine held at that Elo)"},
+    {"mankalah agent with random openings",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nrandom_plies = 2\n[[engine]]\nname = "
+     "\"jar\"\ncmd = \"/bin/true\"\nprotocol = \"mankalah\"\n",
+     "t.toml:10:12: engine \"jar\" speaks the ManKalah protocol, whose agents can only play a whole game from the "
+     "standard start, but this config gives random openings (openings.random_plies): remove that, or play this "
+     "engine in a tournament without openings"},
+    {"mankalah agent with a start position",
+     "[tournament]\nname = \"t\"\n[variant]\nstart = \"4,4,4,4,4,4/4,4,4,4,4,5 0-0 S\"\n[time]\nbase_ms = "
+     "1000\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"jar\"\ncmd = "
+     "\"/bin/true\"\nprotocol = \"mankalah\"\n",
+     "t.toml:13:12: engine \"jar\" speaks the ManKalah protocol, whose agents can only play a whole game from the "
+     "standard start, but this config gives [variant] start: remove that, or play this engine in a tournament "
+     "without openings"},
+    {"mankalah agent with a book",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nfile = \"short.txt\"\n[[engine]]\nname = "
+     "\"jar\"\ncmd = \"/bin/true\"\nprotocol = \"mankalah\"\n",
+     "t.toml:10:12: engine \"jar\" speaks the ManKalah protocol, whose agents can only play a whole game from the "
+     "standard start, but this config gives an openings book (openings.file): remove that, or play this engine "
+     "in a tournament without openings"},
+    {"start position with the wrong pit count",
+     "[tournament]\nname = \"t\"\n[variant]\npits = 4\nstart = \"4,4,4/4,4,4 0-0 S\"\n",
+     "t.toml:5:9: variant.start: bad start position '4,4,4/4,4,4 0-0 S': each side needs 4 pits (the variant's "
+     "pits), not 3 and 3"},
+    {"finished start position", "[tournament]\nname = \"t\"\n[variant]\nstart = \"0,0,0,0,0,0/1,2,3,4,5,6 20-3 S\"\n",
+     "t.toml:4:9: variant.start: bad start position '0,0,0,0,0,0/1,2,3,4,5,6 20-3 S': the game is already over "
+     "there"},
+    {"start position with a negative count",
+     "[tournament]\nname = \"t\"\n[variant]\nstart = \"4,-4,4,4,4,4/4,4,4,4,4,4 0-0 S\"\n",
+     "t.toml:4:9: variant.start: bad start position '4,-4,4,4,4,4/4,4,4,4,4,4 0-0 S': the pits must be seed "
+     "counts (whole numbers >= 0) separated by commas"},
+    {"start position with the pie rule",
+     "[tournament]\nname = \"t\"\n[variant]\npie = \"on\"\nstart = \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\"\n",
+     "t.toml:5:9: variant.start: bad start position '4,4,4,4,4,4/4,4,4,4,4,4 0-0 S': the pie rule applies only "
+     "from the standard start: use pie=off with a start position"},
+    {"book line that is not a position",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nfile = \"short.txt\"\nformat = "
+     "\"positions\"\n",
+     "{conf}/short.txt:1:1: expected a start position (openings.format = \"positions\"), e.g. "
+     "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S"},
 };
 
 TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
@@ -304,6 +363,62 @@ TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
   EXPECT_EQ(c.engine_index("z"), -1);
 }
 
+TEST_F(ConfigTest, TimeControlsAsChessToolsWriteThemAndTimeOdds) {
+  auto result = parse(
+      "[tournament]\nname = \"t\"\n[time]\ntc = \"40/1:00+0.6\"\nmargin_ms = 20\n"
+      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+      "[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\ntime = { tc = \"2:00+1\" }\n"
+      "[[engine]]\nname = \"c\"\ncmd = \"/bin/true\"\ntime = { tc = \"inf\", depth = 6 }\n"
+      "[[engine]]\nname = \"d\"\ncmd = \"/bin/true\"\ntime = { margin_ms = 20 }\n");
+  ASSERT_TRUE(result.ok()) << result.error();
+  const Config& c = *result;
+  EXPECT_EQ(c.time.mode, TimeControl::Mode::Fischer);
+  EXPECT_EQ(c.time.moves, 40);
+  EXPECT_EQ(c.time.base_ms, 60000);
+  EXPECT_EQ(c.time.inc_ms, 600);
+  EXPECT_EQ(c.time.describe(), "40/60+0.6");
+  EXPECT_FALSE(c.engines[0].time.has_value());
+  ASSERT_TRUE(c.engines[1].time.has_value());
+  EXPECT_EQ(c.engines[1].time->describe(), "120+1");
+  EXPECT_EQ(c.engines[1].time->moves, 0);
+  EXPECT_EQ(c.engines[1].time->margin_ms, 20);  // the tournament's, where the engine's table is silent
+  ASSERT_TRUE(c.engines[2].time.has_value());
+  EXPECT_EQ(c.engines[2].time->mode, TimeControl::Mode::Depth);
+  EXPECT_EQ(c.engines[2].time->depth, 6);
+  EXPECT_FALSE(c.engines[3].time.has_value());  // the same as the tournament's: no odds
+  // Time odds are part of what the games depend on.
+  EXPECT_NE(fingerprint(c).find("name=\"b\" cmd=\"/bin/true\" args=[] options={} protocol=kep time={base_ms=120000"),
+            std::string::npos)
+      << fingerprint(c);
+
+  auto plain = parse(
+      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 5000\nmoves = 10\n[[engine]]\nname = \"a\"\ncmd = "
+      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n");
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  EXPECT_EQ(plain->time.describe(), "10/5+0");
+}
+
+TEST_F(ConfigTest, AStartPositionSetsSeedsAndTheStandardStartIsNone) {
+  auto with_start = [&](const std::string& variant) {
+    return parse("[tournament]\nname = \"t\"\n[variant]\n" + variant +
+                 "\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = "
+                 "\"b\"\ncmd = \"/bin/true\"\n");
+  };
+  auto uneven = with_start("pits = 4\nstart = \"9,0,1,2/3,3,3,3 1-0 N\"");
+  ASSERT_TRUE(uneven.ok()) << uneven.error();
+  ASSERT_TRUE(uneven->start.has_value());
+  EXPECT_EQ(uneven->variant.seeds, 4);  // 25 seeds: a 2 x 4 x 4 board holds 32
+  EXPECT_TRUE(uneven->uses_positions());
+  EXPECT_EQ(to_start_notation(uneven->variant, uneven->start_or_standard()), "9,0,1,2/3,3,3,3 1-0 N");
+  EXPECT_NE(fingerprint(*uneven).find("start=9,0,1,2/3,3,3,3 1-0 N"), std::string::npos);
+
+  auto standard = with_start("start = \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\"");
+  ASSERT_TRUE(standard.ok()) << standard.error();
+  EXPECT_FALSE(standard->start.has_value());
+  EXPECT_FALSE(standard->uses_positions());
+  EXPECT_EQ(standard->variant.seeds, 4);
+}
+
 TEST_F(ConfigTest, FullConfigParsesIntoTheExpectedStruct) {
   write(conf_ / "book" / "main.txt", "# main line openings\n3 6 1\n\n2   # one move\n");
   fs::create_directories(work_ / "run");
@@ -353,7 +468,7 @@ cmd = "/bin/true"
 args = ["--depth", "3"]
 dir = "run"
 options = { Depth = 12, Ratio = 1.5, Ponder = false, Book = "x y" }
-protocol = "mankalah"
+protocol = "kep"
 restart = "always"
 stderr = "logs/a.err"
 
@@ -380,7 +495,8 @@ cmd = "/bin/cat"
                                             .limits = {},
                                             .restart = RestartPolicy::OnCrash,
                                             .pin = false,
-                                            .cpus = {}}));
+                                            .cpus = {},
+                                            .pgnout = {}}));
 
   Variant v;
   v.pits = 7;
@@ -400,7 +516,7 @@ cmd = "/bin/cat"
 
   EXPECT_EQ(c.openings.file, conf_ / "book" / "main.txt");
   EXPECT_EQ(c.openings.order, OpeningOrder::Random);
-  const std::vector<Opening> book{{Move::at(3), Move::at(6), Move::at(1)}, {Move::at(2)}};
+  const std::vector<OpeningLine> book{{{}, {Move::at(3), Move::at(6), Move::at(1)}}, {{}, {Move::at(2)}}};
   EXPECT_EQ(c.openings.book, book);
 
   ASSERT_TRUE(c.sprt.has_value());
@@ -418,7 +534,7 @@ cmd = "/bin/cat"
   EXPECT_EQ(a.dir, work_ / "run");
   const std::vector<EngineOption> options{{"Book", "x y"}, {"Depth", "12"}, {"Ponder", "false"}, {"Ratio", "1.5"}};
   EXPECT_EQ(a.options, options);
-  EXPECT_EQ(a.protocol, Protocol::Mankalah);
+  EXPECT_EQ(a.protocol, Protocol::Kep);
   EXPECT_EQ(a.restart, RestartPolicy::Always);
   EXPECT_EQ(a.stderr_file, work_ / "logs" / "a.err");
 }
@@ -547,13 +663,13 @@ TEST_F(ConfigTest, LoadConfigReadsTheFileAndResolvesAgainstItsDirectory) {
 TEST(ConfigBook, SkipsCommentsAndBlankLinesAndAcceptsSwap) {
   Variant pie;
   pie.pie = true;
-  auto book = parse_book("# header\n\n  3 swap\t1 \r\n4 # comment\n", "b.txt", pie);
+  auto book = parse_book("# header\n\n  3 swap\t1 \r\n4 # comment\n", "b.txt", pie, start_position(pie));
   ASSERT_TRUE(book.ok()) << book.error();
-  const std::vector<Opening> expected{{Move::at(3), Move::swap(), Move::at(1)}, {Move::at(4)}};
+  const std::vector<OpeningLine> expected{{{}, {Move::at(3), Move::swap(), Move::at(1)}}, {{}, {Move::at(4)}}};
   EXPECT_EQ(*book, expected);
 
   // 3 ends in the store: South moves again, and without the pie rule there is no swap.
-  auto bad = parse_book("3 swap\n", "b.txt", Variant{});
+  auto bad = parse_book("3 swap\n", "b.txt", Variant{}, start_position(Variant{}));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error(), "b.txt:1:3: move swap is not legal here (legal: 1 2 4 5 6)");
 }

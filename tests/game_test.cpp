@@ -15,8 +15,9 @@ class FakePlayer : public Player {
  public:
   explicit FakePlayer(std::string name, Script script = {}) : name_(std::move(name)), script_(std::move(script)) {}
   const std::string& name() const override { return name_; }
-  std::optional<Fault> new_game(const Variant& v, const TimeControl&) override {
+  std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start, const TimeControl&) override {
     variant_ = v;
+    start_ = start ? *start : start_position(v);
     ++games_;
     return startup_fault;
   }
@@ -25,12 +26,12 @@ class FakePlayer : public Player {
     last_allowed = allowed;
     ++calls;
     if (script_) return script_(variant_, moves, go);
-    return Reply{std::nullopt, legal_moves(variant_, replay(variant_, moves)).moves[0], 1.0, {}};
+    return Reply{std::nullopt, legal_moves(variant_, replay(variant_, moves, start_)).moves[0], 1.0, {}};
   }
   void forfeited() override { ++forfeits; }
 
-  static Position replay(const Variant& v, const std::vector<Move>& moves) {
-    Position p = start_position(v);
+  static Position replay(const Variant& v, const std::vector<Move>& moves, std::optional<Position> start = {}) {
+    Position p = start ? *start : start_position(v);
     for (Move m : moves) apply(v, p, m);
     return p;
   }
@@ -44,6 +45,7 @@ class FakePlayer : public Player {
   std::string name_;
   Script script_;
   Variant variant_;
+  Position start_;
 };
 
 Reply answer(Move m, double ms = 1.0) { return Reply{std::nullopt, m, ms, {}}; }
@@ -89,6 +91,57 @@ TEST(Game, ClockCountsDownAndAddsTheIncrement) {
   ASSERT_GE(south_clocks.size(), 2u);
   EXPECT_EQ(south_clocks[0], 1000);
   EXPECT_EQ(south_clocks[1], 910);
+}
+
+TEST(Game, MovesPerPeriodRefillTheClockAndAreSentAsMovestogo) {
+  // 3 moves in 1 s + 0.01, repeating; every answer takes 100 ms. South's clock before its moves:
+  // 1000, 910, 820 (movestogo 3, 2, 1), then 730 + 1000 = 1730 with movestogo 3 again.
+  std::vector<long long> clocks;
+  std::vector<int> to_go;
+  auto slow = [&](const Variant& v, const std::vector<Move>& moves, const kep::Go& go) {
+    const Position p = FakePlayer::replay(v, moves);
+    if (p.to_move == Side::South) {
+      clocks.push_back(go.clock->stime);
+      to_go.push_back(go.movestogo.value_or(0));
+    }
+    // The highest pit: it never ends in the store from the start, so the turns alternate.
+    const MoveList legal = legal_moves(v, p);
+    return answer(legal.moves[legal.size - 1], 100.0);
+  };
+  FakePlayer a("a", slow), b("b", slow);
+  GameSettings s = clock_settings(1000, 10);
+  s.time.moves = 3;
+  s.max_plies = 8;
+  play_game(a, b, s);
+  ASSERT_GE(clocks.size(), 4u);
+  EXPECT_EQ(std::vector<long long>(clocks.begin(), clocks.begin() + 4), (std::vector<long long>{1000, 910, 820, 1730}));
+  EXPECT_EQ(std::vector<int>(to_go.begin(), to_go.begin() + 4), (std::vector<int>{3, 2, 1, 3}));
+}
+
+TEST(Game, EachPlayerHasItsOwnTimeControlWithTimeOdds) {
+  // The first player has 1 s + 0.01, the second 4 s + 0.1: both see both clocks, each is held to its own.
+  std::vector<kep::Go> gos;
+  auto record = [&](const Variant& v, const std::vector<Move>& moves, const kep::Go& go) {
+    gos.push_back(go);
+    const MoveList legal = legal_moves(v, FakePlayer::replay(v, moves));
+    return answer(legal.moves[legal.size - 1], 10.0);
+  };
+  FakePlayer a("a", record), b("b", record);
+  GameSettings s = clock_settings(1000, 10);
+  s.second_time = s.time;
+  s.second_time->base_ms = 4000;
+  s.second_time->inc_ms = 100;
+  s.max_plies = 2;
+  play_game(a, b, s);
+  ASSERT_EQ(gos.size(), 2u);
+  EXPECT_EQ(gos[0].clock->stime, 1000);
+  EXPECT_EQ(gos[0].clock->ntime, 4000);
+  EXPECT_EQ(gos[0].clock->sinc, 10);
+  EXPECT_EQ(gos[0].clock->ninc, 100);
+  EXPECT_FALSE(gos[0].movestogo.has_value());
+  EXPECT_EQ(gos[1].clock->stime, 1000);  // 1000 - 10 + 10
+  EXPECT_EQ(b.last_allowed, std::chrono::milliseconds(4000 + 50));
+  EXPECT_EQ(a.last_allowed, std::chrono::milliseconds(1000 + 50));
 }
 
 TEST(Game, TheAllowanceIsTheClockPlusTheMargin) {
@@ -306,6 +359,48 @@ TEST(TimeControl, ParsesFischerClocksInSeconds) {
     EXPECT_EQ(t->inc_ms, g.inc_ms);
   }
   EXPECT_EQ(parse_fischer("10+0.1")->describe(), "10+0.1");
+}
+
+TEST(TimeControl, ParsesMovesPerPeriodAndClockTimes) {
+  const struct {
+    const char* text;
+    std::int64_t base_ms, inc_ms;
+    int moves;
+    const char* pgn;
+  } good[] = {{"40/60+0.6", 60000, 600, 40, "40/60+0.6"}, {"40/60", 60000, 0, 40, "40/60"},
+              {"1:30+1", 90000, 1000, 0, "90+1"},         {"1:00:00", 3600000, 0, 0, "3600"},
+              {"5/0:30.5+0", 30500, 0, 5, "5/30.5"},      {"0:00:01.5+0.1", 1500, 100, 0, "1.5+0.1"}};
+  for (const auto& g : good) {
+    SCOPED_TRACE(g.text);
+    Expected<TimeControl> t = parse_fischer(g.text);
+    ASSERT_TRUE(t.ok()) << t.error();
+    EXPECT_EQ(t->base_ms, g.base_ms);
+    EXPECT_EQ(t->inc_ms, g.inc_ms);
+    EXPECT_EQ(t->moves, g.moves);
+    EXPECT_EQ(t->pgn(), g.pgn);
+    EXPECT_EQ(parse_fischer(t->clock_text())->clock_text(), t->clock_text());
+  }
+  const struct {
+    const char* text;
+    const char* message;
+  } bad[] = {
+      {"0/60", "the moves per time control must be 1 to 1000, not 0"},
+      {"1001/60", "the moves per time control must be 1 to 1000"},
+      {"x/60", "expected SECONDS"},
+      {"40/", "expected SECONDS"},
+      {"1:60", "expected SECONDS"},
+      {"1:2:3:4", "expected SECONDS"},
+      {":30", "expected SECONDS"},
+      {"1:-5", "expected SECONDS"},
+      {"inf", "expected SECONDS"},
+      {"25:00:00", "at most a day"},
+  };
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.text);
+    Expected<TimeControl> t = parse_fischer(b.text);
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.error().find(b.message), std::string::npos) << t.error();
+  }
 }
 
 TEST(TimeControl, RejectsWhatIsNotAClock) {

@@ -184,9 +184,10 @@ TEST_P(GoldenHelp, MatchesGoldenFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Executables, GoldenHelp,
-                         testing::Values(HelpCase{"arena", ""}, HelpCase{"arena", "run"}, HelpCase{"arena", "report"},
-                                         HelpCase{"arena", "sprt"}, HelpCase{"arena", "stats"},
-                                         HelpCase{"arena", "plan"}, HelpCase{"arena", "slurm"}, HelpCase{"referee", ""},
+                         testing::Values(HelpCase{"arena", ""}, HelpCase{"arena", "run"}, HelpCase{"arena", "match"},
+                                         HelpCase{"arena", "report"}, HelpCase{"arena", "sprt"},
+                                         HelpCase{"arena", "stats"}, HelpCase{"arena", "plan"},
+                                         HelpCase{"arena", "slurm"}, HelpCase{"referee", ""},
                                          HelpCase{"referee", "match"}, HelpCase{"referee", "perft"},
                                          HelpCase{"referee", "replay"}),
                          [](const testing::TestParamInfo<HelpCase>& info) { return case_name(info.param); });

@@ -72,7 +72,9 @@ TEST(Mankalah, TheFirstChangeShowsTheBoardNorthFirst) {
   struct FirstPit : Player {
     std::string n = "first";
     const std::string& name() const override { return n; }
-    std::optional<Fault> new_game(const Variant&, const TimeControl&) override { return std::nullopt; }
+    std::optional<Fault> new_game(const Variant&, const std::optional<Position>&, const TimeControl&) override {
+      return std::nullopt;
+    }
     Reply play(const std::vector<Move>&, const kep::Go&, std::chrono::milliseconds) override {
       return Reply{std::nullopt, Move::at(1), 1, {}};
     }

@@ -25,11 +25,20 @@ TEST(Protocol, CommandsRoundTrip) {
        {"kep", "isready", "stop", "quit", "setoption name Hash Size value 64 MB",
         "newgame pits=6 seeds=4 capture=empty ending=side-empty remainder=owner majority=off pie=on",
         "position startpos", "position startpos moves 3 6 swap 1", "go stime 1000 ntime 950 sinc 10 ninc 10",
-        "go movetime 250", "go depth 12", "go nodes 100000"}) {
+        "go movetime 250", "go depth 12", "go nodes 100000", "position 4,0,4/4,4,5 1-0 N",
+        "position 4,0,4/4,4,5 1-0 N moves 2 3", "go stime 1000 ntime 950 sinc 10 ninc 10 movestogo 7"}) {
     Expected<Command> c = parse_command(line);
     ASSERT_TRUE(c.ok()) << line << ": " << c.error();
     EXPECT_EQ(format(*c), line);
   }
+}
+
+TEST(Protocol, PositionFromAStartKeepsTheStartAsText) {
+  const PositionCmd p = command<PositionCmd>("position  4,0,4/4,4,5   1-0 N moves 2 swap");
+  EXPECT_EQ(p.start, "4,0,4/4,4,5 1-0 N");
+  EXPECT_EQ(p.moves, (std::vector<Move>{Move::at(2), Move::swap()}));
+  EXPECT_EQ(command<PositionCmd>("position startpos moves 1").start, "");
+  EXPECT_EQ(command<Go>("go stime 5 ntime 5 sinc 0 ninc 0 movestogo 3").movestogo, 3);
 }
 
 TEST(Protocol, SetOptionKeepsSpacesInNameAndValue) {
@@ -50,14 +59,15 @@ TEST(Protocol, GoWithAClock) {
 TEST(Protocol, BadCommandsAreErrors) {
   for (const char* line :
        {"", "hello", "go movetime", "go movetime -5", "go soon 3", "position fen x", "position startpos 3 4",
-        "position startpos moves 3 x", "newgame pits=99", "setoption Hash 3"})
+        "position startpos moves 3 x", "newgame pits=99", "setoption Hash 3", "position", "position 4,4/4,4 0-0",
+        "position 4,4/4,4 0-0 moves 1", "position 4,4/4,4 0-0 S 1", "go stime 9 movestogo 0"})
     EXPECT_FALSE(parse_command(line).ok()) << line;
 }
 
 TEST(Protocol, EngineMessagesRoundTrip) {
   for (const char* line :
-       {"id name Alpha Beta 1.0", "id author A. Turing", "kepok", "readyok", "bestmove 3", "bestmove swap",
-        "info depth 12 score -3 nodes 123456 time 15 pv 3 1 6", "info string hello world",
+       {"id name Alpha Beta 1.0", "id author A. Turing", "feature positions", "kepok", "readyok", "bestmove 3",
+        "bestmove swap", "info depth 12 score -3 nodes 123456 time 15 pv 3 1 6", "info string hello world",
         "option name Hash type spin default 16 min 1 max 1024", "option name Book File type string default my book.txt",
         "option name Ponder type check default false"}) {
     EXPECT_EQ(format(parse_engine_line(line)), line);

@@ -725,6 +725,27 @@ GameRecord random_game(int n, const std::string& south, const std::string& north
   return g;
 }
 
+// Time odds: each side's own clock in tags of its own; a start position in KalahStart, never FEN/SetUp.
+TEST(ReportPgn, TimeOddsAndAStartPositionHaveTagsOfTheirOwn) {
+  const Variant v;
+  GameRecord g = random_game(1, "a", "b", 7, v);
+  std::string pgn = pgn_game(g, "e", "10+0.1", "10+0.1", "10+0.1");
+  EXPECT_NE(pgn.find("[TimeControl \"10+0.1\"]\n[Termination"), std::string::npos) << pgn;
+  pgn = pgn_game(g, "e", "10+0.1", "40/60+0.6", "10+0.1");
+  EXPECT_NE(pgn.find("[TimeControl \"?\"]\n[WhiteTimeControl \"40/60+0.6\"]\n[BlackTimeControl \"10+0.1\"]\n"),
+            std::string::npos)
+      << pgn;
+  EXPECT_EQ(pgn.find("KalahStart"), std::string::npos);
+  g.start = *parse_start(v, "5,5,5,5,5,5/3,3,3,3,3,3 0-0 S");
+  g.moves = {Move::at(1)};
+  pgn = pgn_game(g, "e");
+  EXPECT_NE(pgn.find("[Variant \"" + to_string(v) + "\"]\n[KalahStart \"5,5,5,5,5,5/3,3,3,3,3,3 0-0 S\"]\n"),
+            std::string::npos)
+      << pgn;
+  EXPECT_NE(pgn.find("{plies: S1 }"), std::string::npos) << pgn;
+  EXPECT_EQ(pgn.find("FEN"), std::string::npos);
+}
+
 // The plies are one comment, side and pit per ply, wrapped before 80 columns; outside comments the
 // movetext is the result alone, so chess tools read no move numbers.
 TEST(ReportPgn, PliesAreACommentAndTheMovetextIsTheResult) {

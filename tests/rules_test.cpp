@@ -304,5 +304,66 @@ TEST(Perft, BulkCountingAgreesWithPlayingEveryLeaf) {
   }
 }
 
+TEST(StartPosition, NotationRoundTripsAndNamesEachSideFromItsOwnLeft) {
+  const Variant v = kStandard;
+  EXPECT_EQ(to_start_notation(v, start_position(v)), "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S");
+  Expected<Position> p = parse_start(v, "1,2,3,4,5,6/7,8,9,10,11,12 13-14 N");
+  ASSERT_TRUE(p.ok()) << p.error();
+  // South's pit 1 is cell 0, North's pit 1 is cell m + 1.
+  EXPECT_EQ(p->cells[0], 1);
+  EXPECT_EQ(p->cells[5], 6);
+  EXPECT_EQ(p->cells[6], 13);
+  EXPECT_EQ(p->cells[7], 7);
+  EXPECT_EQ(p->cells[13], 14);
+  EXPECT_EQ(p->to_move, Side::North);
+  EXPECT_EQ(p->pie, Pie::None);
+  EXPECT_EQ(to_start_notation(v, *p), "1,2,3,4,5,6/7,8,9,10,11,12 13-14 N");
+  EXPECT_EQ(seed_total(v, *p), 105);
+  EXPECT_EQ(seeds_to_hold(v, *p), 9);  // 105 seeds need a 2 x 6 x 9 board
+}
+
+TEST(StartPosition, BadStartsAreRefusedWithTheReason) {
+  const Variant v = kStandard;
+  const std::pair<const char*, const char*> cases[] = {
+      {"4,4,4,4,4,4/4,4,4,4,4,4 0-0", "expected '<South's pits>/<North's pits>"},
+      {"4,4,4,4,4/4,4,4,4,4,4 0-0 S", "each side needs 6 pits (the variant's pits), not 5 and 6"},
+      {"4,4,4,4,4,x/4,4,4,4,4,4 0-0 S", "the pits must be seed counts"},
+      {"4,4,4,4,4,4/4,4,4,4,4,4 0+0 S", "expected '<South's pits>"},
+      {"4,4,4,4,4,4/4,4,4,4,4,4 0-a S", "the stores must be two seed counts"},
+      {"4,4,4,4,4,4/4,4,4,4,4,4 0-0 s", "the side to move must be 'S' or 'N'"},
+      {"0,0,0,0,0,0/0,0,0,0,0,0 0-0 S", "it holds 0 seeds; a board of 6 pits takes 1 to 192"},
+      {"99,99,0,0,0,0/0,0,0,0,0,1 0-0 S", "it holds 199 seeds; a board of 6 pits takes 1 to 192"},
+      {"0,0,0,0,0,0/4,4,4,4,4,4 24-0 N", "the game is already over there"},
+  };
+  for (const auto& [text, why] : cases) {
+    Expected<Position> p = parse_start(v, text);
+    ASSERT_FALSE(p.ok()) << text;
+    EXPECT_NE(p.error().find(why), std::string::npos) << text << ": " << p.error();
+  }
+  Variant pie = v;
+  pie.pie = true;
+  EXPECT_FALSE(parse_start(pie, "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S").ok());
+  // With the no-move ending only the mover's empty row ends the game.
+  Variant no_move = v;
+  no_move.ending = Ending::NoMove;
+  EXPECT_TRUE(parse_start(no_move, "0,0,0,0,0,0/4,4,4,4,4,4 0-0 N").ok());
+  EXPECT_FALSE(parse_start(no_move, "0,0,0,0,0,0/4,4,4,4,4,4 0-0 S").ok());
+}
+
+TEST(StartPosition, MajorityCountsTheSeedsOfThisBoardNotOfTheStandardOne) {
+  // 9 seeds in all: North's store holds 4, and a fifth seed ends the game under the majority rule,
+  // although 5 is far from half of the standard board's 48.
+  Variant v = kStandard;
+  v.majority = true;
+  Expected<Position> p = parse_start(v, "1,1,1,0,0,0/1,0,0,0,0,1 0-4 N");
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_FALSE(p->over);
+  const Position next = after(v, *p, Move::at(6));  // its one seed into North's store
+  EXPECT_TRUE(next.over);
+  EXPECT_EQ(outcome(v, next), Outcome::SecondWins);
+  v.majority = false;
+  EXPECT_FALSE(after(v, *p, Move::at(6)).over);
+}
+
 }  // namespace
 }  // namespace kalah

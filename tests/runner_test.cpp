@@ -63,7 +63,7 @@ class ScriptedPlayer : public Player {
 
   const std::string& name() const override { return name_; }
 
-  std::optional<Fault> new_game(const Variant& v, const TimeControl&) override {
+  std::optional<Fault> new_game(const Variant& v, const std::optional<Position>&, const TimeControl&) override {
     variant_ = v;
     moves_made_ = 0;
     std::lock_guard lock(ledger_.mutex);
@@ -262,7 +262,9 @@ class ThinkingPlayer : public Player {
  public:
   ThinkingPlayer(std::string name, std::function<void()> thinking) : name_(std::move(name)), thinking_(thinking) {}
   const std::string& name() const override { return name_; }
-  std::optional<Fault> new_game(const Variant&, const TimeControl&) override { return std::nullopt; }
+  std::optional<Fault> new_game(const Variant&, const std::optional<Position>&, const TimeControl&) override {
+    return std::nullopt;
+  }
   Reply play(const std::vector<Move>&, const kep::Go&, std::chrono::milliseconds) override {
     thinking_();
     std::unique_lock lock(mutex_);

@@ -247,36 +247,36 @@ TEST(ScheduleOpenings, MoreRoundsOnlyAppendGames) {
 
 TEST(ScheduleOpenings, BookIsUsedInOrderAndCycled) {
   Config c = make_config(3, 2, 0);
-  c.openings.book = {{Move::at(1)}, {Move::at(2)}, {Move::at(3)}, {Move::at(4)}};
+  c.openings.book = {{{}, {Move::at(1)}}, {{}, {Move::at(2)}}, {{}, {Move::at(3)}}, {{}, {Move::at(4)}}};
   const auto games = make_schedule(c);
   const OpeningSource source(c);
   for (const GameSpec& g : games) {
     const std::uint64_t k = static_cast<std::uint64_t>(g.pair) * 3 + g.pairing;
-    EXPECT_EQ(g.opening, c.openings.book[k % 4]) << g.id;
-    EXPECT_EQ(g.opening, source.for_pair(k));
+    EXPECT_EQ(g.opening, c.openings.book[k % 4].moves) << g.id;
+    EXPECT_EQ(g.opening, source.for_pair(k).moves);
   }
 }
 
 TEST(ScheduleOpenings, ShuffledBookIsAPermutationFixedBySeed) {
   Config c = make_config(2, 1, 0);
-  for (int i = 1; i <= 6; ++i) c.openings.book.push_back({Move::at(i)});
+  for (int i = 1; i <= 6; ++i) c.openings.book.push_back({{}, {Move::at(i)}});
   c.openings.order = OpeningOrder::Random;
   const OpeningSource source(c);
   std::set<std::string> seen;
   std::vector<Opening> first_six;
   for (std::uint64_t k = 0; k < 6; ++k) {
-    seen.insert(text(source.for_pair(k)));
-    first_six.push_back(source.for_pair(k));
+    seen.insert(text(source.for_pair(k).moves));
+    first_six.push_back(source.for_pair(k).moves);
   }
   EXPECT_EQ(seen.size(), 6u);
-  for (std::uint64_t k = 6; k < 12; ++k) EXPECT_EQ(source.for_pair(k), first_six[k - 6]);
+  for (std::uint64_t k = 6; k < 12; ++k) EXPECT_EQ(source.for_pair(k).moves, first_six[k - 6]);
   EXPECT_EQ(OpeningSource(c).for_pair(3), source.for_pair(3));
 
   int changed = 0;
   for (std::uint64_t seed = 2; seed < 12; ++seed) {
     c.tournament.seed = seed;
     const OpeningSource other(c);
-    for (std::uint64_t k = 0; k < 6; ++k) changed += other.for_pair(k) != first_six[k];
+    for (std::uint64_t k = 0; k < 6; ++k) changed += other.for_pair(k).moves != first_six[k];
   }
   EXPECT_GT(changed, 0);
 }

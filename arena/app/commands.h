@@ -18,6 +18,8 @@ void add_plan_command(cli::Commands& commands);
 void add_slurm_command(cli::Commands& commands);
 // `arena sprt`: a regression match from a config or from options.
 void add_sprt_command(cli::Commands& commands);
+// `arena match -engine ... -each ...`: a tournament from cutechess-style flags.
+void add_match_command(cli::Commands& commands);
 // `arena stats`: Elo, LOS, nElo and the SPRT of given counts.
 void add_stats_command(cli::Commands& commands);
 

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
       "  arena stats --penta 10,100,200,120,15        Elo, LOS, nElo (and --sprt) from counts\n");
   kalah::cli::Commands commands(app);
   kalah::arena_app::add_run_command(commands);
+  kalah::arena_app::add_match_command(commands);
   kalah::arena_app::add_report_command(commands);
   kalah::arena_app::add_plan_command(commands);
   kalah::arena_app::add_slurm_command(commands);

@@ -7,14 +7,14 @@
 #include "referee/rules/words.h"
 
 namespace kalah::arena {
-namespace {
 
-// A TOML basic string: TOML's escapes (quote, backslash, \n, \t, \u and four hex digits ...) are JSON's.
 std::string toml_string(std::string_view text) {
   std::string out;
   append_json_string(out, text);
   return out;
 }
+
+namespace {
 
 // A number as TOML reads it back exactly.
 std::string toml_number(double x) { return fmt::format("{}", x); }

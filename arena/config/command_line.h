@@ -35,6 +35,10 @@ struct SprtCommandLine {
   std::string out;  // output folder
 };
 
+// A TOML basic string ("..."): TOML's escapes (quote, backslash, \n, \t, \u and four hex digits ...)
+// are JSON's. For the command lines written out as TOML.
+std::string toml_string(std::string_view text);
+
 // The config the options describe (relative paths against `work_dir`); errors name the option.
 Expected<Config> sprt_config(const SprtCommandLine& options, const std::filesystem::path& work_dir);
 

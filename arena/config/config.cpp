@@ -7,6 +7,7 @@
 
 #include <sched.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <set>
 
@@ -53,6 +54,12 @@ std::string AdjudicationConfig::describe() const {
 }
 
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
+
+bool OpeningsConfig::has_positions() const {
+  return std::any_of(book.begin(), book.end(), [](const OpeningLine& line) { return line.start.has_value(); });
+}
+
+bool Config::uses_positions() const { return start.has_value() || openings.has_positions(); }
 
 int Config::engine_index(std::string_view name) const {
   for (size_t i = 0; i < engines.size(); ++i)
@@ -281,7 +288,7 @@ class Parser {
              "report_every",  "publish",       "seed_engines",    "max_plies",
              "sandbox",       "keep_sandbox",  "memory_mb",       "max_file_mb",
              "max_processes", "max_output_kb", "restart",         "pin",
-             "cpus",          "adjudicate"});
+             "cpus",          "pgnout",        "adjudicate"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.restart = read_restart(t).value_or(out.restart);
@@ -311,6 +318,7 @@ class Parser {
     out.progress_interval = static_cast<int>(t.integer("progress_interval", 0, kBillion).value_or(10));
     out.report_every = static_cast<int>(t.integer("report_every", 0, 86'400).value_or(30));
     out.publish = t.on_off("publish").value_or(false);
+    if (std::optional<std::string> pgn = t.string("pgnout")) out.pgnout = absolute_from(work_dir_, *pgn);
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
@@ -402,7 +410,7 @@ class Parser {
 
   void read_variant(const toml::table& table, Config& c) const {
     Table t(loc_, table, "variant", "[variant]",
-            {"pits", "seeds", "capture", "ending", "remainder", "majority", "pie"});
+            {"pits", "seeds", "capture", "ending", "remainder", "majority", "pie", "start"});
     Variant& v = c.variant;
     v.pits = static_cast<int>(t.integer("pits", 1, Variant::kMaxPits).value_or(v.pits));
     v.seeds = static_cast<int>(t.integer("seeds", 1, Variant::kMaxSeeds).value_or(v.seeds));
@@ -414,45 +422,83 @@ class Parser {
                       .value_or(v.remainder);
     v.majority = t.on_off("majority").value_or(v.majority);
     v.pie = t.on_off("pie").value_or(v.pie);
+    if (std::optional<std::string> text = t.string("start")) {
+      Expected<Position> start = parse_start(v, *text);
+      if (!start) t.fail_at("start", "variant.start: " + start.error());
+      // Without `seeds`, the standard board that holds as many seeds: what engines are told in `newgame`.
+      if (!t.has("seeds")) v.seeds = std::min(Variant::kMaxSeeds, seeds_to_hold(Variant{v.pits, 1}, *start));
+      // The standard start written out is no start position: engines are sent `startpos` as always.
+      if (!(*start == start_position(v))) c.start = *start;
+    }
   }
 
   void read_time(const toml::table& root, Config& c) const {
-    static const std::string kModes = "give exactly one of base_ms (with inc_ms), movetime_ms, depth or nodes";
     const toml::table* table = section(root, "time");
-    if (!table) fail_top("missing table [time]; " + kModes);
-    Table t(
-        loc_, *table, "time", "[time]",
-        {"base_ms", "inc_ms", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms", "ping_ms", "hard_limit_ms"});
-    TimeControl& out = c.time;
+    if (!table) fail_top("missing table [time]; " + std::string(kTimeModes));
+    const Table t = time_table(*table, "time", "[time]");
+    c.time = read_time_table(t, nullptr);
+  }
+
+  static constexpr std::string_view kTimeModes =
+      "give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, depth or nodes";
+  // [time] or an engine's `time`, with the keys they both take.
+  Table time_table(const toml::table& table, std::string prefix, std::string display) const {
+    return Table(loc_, table, std::move(prefix), std::move(display),
+                 {"tc", "base_ms", "inc_ms", "moves", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
+                  "ping_ms", "hard_limit_ms"});
+  }
+
+  // A [time] table, or an engine's own `time` (time odds) over the tournament's `defaults`: there the
+  // way to limit a move may be left out (the tournament's is kept) and every other key defaults to
+  // the tournament's.
+  TimeControl read_time_table(const Table& t, const TimeControl* defaults) const {
+    TimeControl out = defaults ? *defaults : TimeControl{};
+    const std::string& prefix = t.key_name("");
+    auto name = [&](std::string_view key) { return prefix + std::string(key); };
+    // "tc = 'inf'" says "no clock": then depth or nodes must limit a move.
+    const std::optional<std::string> tc = t.string("tc");
+    const bool infinite = tc && *tc == "inf";
     // The mode keys in file order: the second one is the mistake.
     std::string_view first_mode;
-    for (std::string_view key : {"base_ms", "movetime_ms", "depth", "nodes"}) {
-      if (!t.has(key)) continue;
+    for (std::string_view key : {"tc", "base_ms", "movetime_ms", "depth", "nodes"}) {
+      if (!t.has(key) || (key == "tc" && infinite)) continue;
       if (first_mode.empty()) {
         first_mode = key;
         continue;
       }
       std::string_view later = key, earlier = first_mode;
       if (detail::before(t.key_source(key), t.key_source(first_mode))) std::swap(later, earlier);
-      loc_.fail(t.key_source(later), "time." + std::string(later) + " and time." + std::string(earlier) +
-                                         " are two time controls; " + kModes);
+      loc_.fail(t.key_source(later),
+                name(later) + " and " + name(earlier) + " are two time controls; " + std::string(kTimeModes));
     }
-    if (first_mode.empty()) {
-      if (t.has("inc_ms")) loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
-      loc_.fail(t.source(), "[time] has no time control; " + kModes);
-    }
-    if (t.has("inc_ms") && first_mode != "base_ms") loc_.fail(t.key_source("inc_ms"), "time.inc_ms needs time.base_ms");
-    if (first_mode == "base_ms") {
+    if (infinite && first_mode != "depth" && first_mode != "nodes")
+      t.fail_at("tc", name("tc") + " = \"inf\" means no clock: give depth or nodes to end each search" +
+                          (first_mode.empty() ? std::string() : ", not " + name(first_mode)));
+    for (std::string_view key : {"inc_ms", "moves"})
+      if (t.has(key) && first_mode != "base_ms")
+        loc_.fail(t.key_source(key), name(key) + " needs " + name("base_ms") +
+                                         (first_mode == "tc" ? " (tc has its own: \"40/60+0.6\")" : ""));
+    if (first_mode.empty() && !defaults)
+      loc_.fail(t.source(), "[time] has no time control; " + std::string(kTimeModes));
+    if (first_mode == "tc") {
+      Expected<TimeControl> clock = parse_fischer(*tc);
+      if (!clock) t.fail_at("tc", name("tc") + " " + clock.error());
+      out.mode = TimeControl::Mode::Fischer;
+      out.base_ms = clock->base_ms;
+      out.inc_ms = clock->inc_ms;
+      out.moves = clock->moves;
+    } else if (first_mode == "base_ms") {
       out.mode = TimeControl::Mode::Fischer;
       out.base_ms = *t.integer("base_ms", 1, kOneDayMs);
       out.inc_ms = t.integer("inc_ms", 0, kOneHourMs).value_or(0);
+      out.moves = static_cast<int>(t.integer("moves", 1, 1000).value_or(0));
     } else if (first_mode == "movetime_ms") {
       out.mode = TimeControl::Mode::MoveTime;
       out.movetime_ms = *t.integer("movetime_ms", 1, kOneHourMs);
     } else if (first_mode == "depth") {
       out.mode = TimeControl::Mode::Depth;
       out.depth = static_cast<int>(*t.integer("depth", 1, 1000));
-    } else {
+    } else if (first_mode == "nodes") {
       out.mode = TimeControl::Mode::Nodes;
       out.nodes = *t.integer("nodes", 1, 1'000'000'000'000'000);
     }
@@ -460,12 +506,13 @@ class Parser {
     out.startup_ms = t.integer("startup_ms", 1, 600'000).value_or(out.startup_ms);
     out.ping_ms = t.integer("ping_ms", 1, 600'000).value_or(out.ping_ms);
     if (t.has("hard_limit_ms") && out.mode != TimeControl::Mode::Depth && out.mode != TimeControl::Mode::Nodes)
-      loc_.fail(t.key_source("hard_limit_ms"), "time.hard_limit_ms only applies with depth or nodes");
+      loc_.fail(t.key_source("hard_limit_ms"), name("hard_limit_ms") + " only applies with depth or nodes");
     out.hard_limit_ms = t.integer("hard_limit_ms", 1, kOneDayMs).value_or(out.hard_limit_ms);
+    return out;
   }
 
   void read_openings(const toml::table& table, Config& c) const {
-    Table t(loc_, table, "openings", "[openings]", {"random_plies", "file", "order"});
+    Table t(loc_, table, "openings", "[openings]", {"random_plies", "file", "order", "format"});
     OpeningsConfig& out = c.openings;
     if (t.has("random_plies") && t.has("file")) {
       const bool file_later = detail::before(t.key_source("random_plies"), t.key_source("file"));
@@ -478,11 +525,17 @@ class Parser {
     out.order =
         t.choice<OpeningOrder>("order", {{"sequential", OpeningOrder::Sequential}, {"random", OpeningOrder::Random}})
             .value_or(OpeningOrder::Sequential);
+    if (t.has("format") && !t.has("file"))
+      loc_.fail(t.key_source("format"), "openings.format only applies to openings.file");
+    out.format =
+        t.choice<BookFormat>(
+             "format", {{"auto", BookFormat::Auto}, {"moves", BookFormat::Moves}, {"positions", BookFormat::Positions}})
+            .value_or(BookFormat::Auto);
     if (out.random_plies > 0) {
       // The schedule falls back to exactly this search (seed 0), so passing here guarantees
       // that every game pair gets an opening.
       std::mt19937_64 rng(0);
-      if (!random_opening(c.variant, out.random_plies, rng))
+      if (!random_opening(c.variant, c.start_or_standard(), out.random_plies, rng))
         t.fail_at("random_plies", "openings.random_plies: found no " + std::to_string(out.random_plies) +
                                       "-ply opening that leaves the game running in this variant");
     }
@@ -497,7 +550,7 @@ class Parser {
       t.fail_at("file", "openings.file " + in_quotes(file) + " not found (tried " + path.string() + ")");
     auto text = read_file(path);
     if (!text) t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") " + text.error());
-    auto book = parse_book(*text, path.string(), c.variant);
+    auto book = parse_book(*text, path.string(), c.variant, c.start_or_standard(), c.openings.format);
     if (!book) throw ConfigFailure{book.error()};
     if (book->empty())
       t.fail_at("file", "openings.file " + in_quotes(file) + " (" + path.string() + ") has no openings");
@@ -573,7 +626,7 @@ class Parser {
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
     Table t(loc_, table, "engine", "[[engine]]",
             {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
-             "memory_mb", "max_file_mb", "max_processes", "max_output_kb"});
+             "memory_mb", "max_file_mb", "max_processes", "max_output_kb", "time"});
     EngineSpec e;
     auto name = t.string("name");
     if (!name) t.missing("name");
@@ -620,11 +673,20 @@ class Parser {
         arg.replace(at, 5, dir_text);
 
     if (const toml::node* options = t.find("options")) read_options(t, *options, e);
+    if (const toml::node* time = t.find("time")) {
+      if (!time->is_table())
+        t.fail_at("time",
+                  "engine.time must be a table (time = { tc = \"40/60+0.6\" }), not " + detail::describe(time->type()));
+      const Table own = time_table(*time->as_table(), "engine.time", "engine.time");
+      e.time = read_time_table(own, &c.time);
+      if (*e.time == c.time) e.time.reset();
+    }
 
     // The words are the referee's (to_string), so the config and `referee match` accept the same.
     e.protocol = t.choice<Protocol>("protocol", {{to_string(Protocol::Kep), Protocol::Kep},
                                                  {to_string(Protocol::Mankalah), Protocol::Mankalah}})
                      .value_or(Protocol::Kep);
+    if (e.protocol == Protocol::Mankalah) check_mankalah(t, c, e.name);
     e.restart = read_restart(t).value_or(c.tournament.restart);
     if (auto log = t.string("stderr")) {
       e.stderr_file = absolute_from(work_dir_, *log);
@@ -641,6 +703,25 @@ class Parser {
 
     name_lines.push_back(static_cast<int>(t.find("name")->source().begin.line));
     c.engines.push_back(std::move(e));
+  }
+
+  // ManKalah agents track the board themselves from the standard start, and are told of every move as if
+  // they had seen the game from its first ply: an opening or a start position corrupts their state
+  // (docs/PROTOCOL.md, "Manchester Kalah agents"). The [openings] table and [variant] come first in
+  // the checks; the engine's `protocol` key is where the message points.
+  void check_mankalah(const Table& t, const Config& c, const std::string& name) const {
+    std::string what;
+    if (c.start)
+      what = "[variant] start";
+    else if (c.openings.random_plies > 0)
+      what = "random openings (openings.random_plies)";
+    else if (!c.openings.book.empty())
+      what = "an openings book (openings.file)";
+    if (what.empty()) return;
+    t.fail_at("protocol", "engine " + in_quotes(name) +
+                              " speaks the ManKalah protocol, whose agents can only play a whole game from the "
+                              "standard start, but this config gives " +
+                              what + ": remove that, or play this engine in a tournament without openings");
   }
 
   void read_options(const Table& t, const toml::node& node, EngineSpec& e) const {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arena/config/openings.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/game/adjudication.h"
 #include "referee/game/time_control.h"
@@ -67,6 +68,8 @@ struct TournamentConfig {
   // or from `cpus`); both engines of a game run there. Empty and false: no pinning.
   bool pin = false;
   std::vector<int> cpus;
+  // A copy of games.pgn written here too after each run (cutechess's -pgnout); empty: none.
+  std::filesystem::path pgnout;
 
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };
@@ -77,8 +80,12 @@ const char* to_string(OpeningOrder o);  // "sequential", "random"
 struct OpeningsConfig {
   int random_plies = 0;                           // > 0: a random legal opening of this many plies per game pair
   std::filesystem::path file;                     // the book as resolved (empty: no book)
-  std::vector<std::vector<Move>> book;            // the book's lines, each replayed and checked
+  std::vector<OpeningLine> book;                  // the book's lines, each replayed and checked
   OpeningOrder order = OpeningOrder::Sequential;  // how book lines are handed out
+  BookFormat format = BookFormat::Auto;           // how the book's lines are read
+
+  // Whether some game may start from a position other than the variant's standard start.
+  bool has_positions() const;
 };
 
 // [rating]: what the reports' rating list is anchored on (docs/RATING.md, "Anchors").
@@ -107,6 +114,7 @@ struct Config {
   std::string source;  // the config file as named in messages
   TournamentConfig tournament;
   Variant variant;
+  std::optional<Position> start;  // [variant] start: where every game starts (before openings)
   TimeControl time;
   OpeningsConfig openings;
   std::optional<SprtConfig> sprt;   // present iff the file has an [sprt] table
@@ -122,6 +130,11 @@ struct Config {
   // ("2-of-4", "all" unsharded) and "{game}" the id of the game the process is started for (an
   // engine process lives on across games, so its file holds every game it played from then on).
   EngineSpec engine_for_game(int engine, const std::string& game_id) const;
+  // Where games start when no book line says otherwise: `start` or the variant's standard start.
+  Position start_or_standard() const { return start ? *start : start_position(variant); }
+  // Whether a game may start from a position other than the standard start (a start or a book of
+  // positions): every engine must then take `position <start>` (docs/PROTOCOL.md).
+  bool uses_positions() const;
   // The index of the engine with this name, or -1.
   int engine_index(std::string_view name) const;
 };

@@ -30,6 +30,26 @@ std::string moves_text(const std::vector<Move>& moves) {
 
 }  // namespace
 
+namespace {
+
+// Every key of a time control. `moves` only when set, so journals from before it existed resume.
+std::string time_text(const TimeControl& tc) {
+  std::string limit;
+  switch (tc.mode) {
+    case TimeControl::Mode::Fischer:
+      limit = "base_ms=" + std::to_string(tc.base_ms) + " inc_ms=" + std::to_string(tc.inc_ms);
+      if (tc.moves > 0) limit += " moves=" + std::to_string(tc.moves);
+      break;
+    case TimeControl::Mode::MoveTime: limit = "movetime_ms=" + std::to_string(tc.movetime_ms); break;
+    case TimeControl::Mode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
+    case TimeControl::Mode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
+  }
+  return limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" + std::to_string(tc.startup_ms) +
+         " ping_ms=" + std::to_string(tc.ping_ms) + " hard_limit_ms=" + std::to_string(tc.hard_limit_ms);
+}
+
+}  // namespace
+
 std::string fingerprint(const Config& c) {
   using detail::in_quotes;
   std::string s = "kalah-arena-config 1\n";
@@ -49,28 +69,19 @@ std::string fingerprint(const Config& c) {
   line("max_plies", std::to_string(t.max_plies));
   // Only when set, so that the fingerprints of configs from before adjudication stay as they were.
   if (t.adjudicate.any()) line("adjudicate", t.adjudicate.describe());
-  line("variant", to_string(c.variant));
+  line("variant", to_string(c.variant) + (c.start ? " start=" + to_start_notation(c.variant, *c.start) : ""));
 
-  const TimeControl& tc = c.time;
-  std::string limit;
-  switch (tc.mode) {
-    case TimeControl::Mode::Fischer:
-      limit = "base_ms=" + std::to_string(tc.base_ms) + " inc_ms=" + std::to_string(tc.inc_ms);
-      break;
-    case TimeControl::Mode::MoveTime: limit = "movetime_ms=" + std::to_string(tc.movetime_ms); break;
-    case TimeControl::Mode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
-    case TimeControl::Mode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
-  }
-  line("time", limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" + std::to_string(tc.startup_ms) +
-                   " ping_ms=" + std::to_string(tc.ping_ms) + " hard_limit_ms=" + std::to_string(tc.hard_limit_ms));
-
+  line("time", time_text(c.time));
   const OpeningsConfig& o = c.openings;
   if (o.book.empty()) {
     line("openings", "random_plies=" + std::to_string(o.random_plies));
   } else {
     // The book by content, so moving or renaming the file does not matter but editing it does.
     std::uint64_t hash = fnv1a("");
-    for (const auto& opening : o.book) hash = fnv1a(moves_text(opening) + "\n", hash);
+    for (const OpeningLine& opening : o.book)
+      hash = fnv1a((opening.start ? to_start_notation(c.variant, *opening.start) + " " : std::string()) +
+                       moves_text(opening.moves) + "\n",
+                   hash);
     line("openings", std::string("book lines=") + std::to_string(o.book.size()) + " fnv1a=" + hex(hash) +
                          " order=" + to_string(o.order));
   }
@@ -88,9 +99,9 @@ std::string fingerprint(const Config& c) {
     for (const std::string& a : e.args) args += (args.empty() ? "" : ",") + in_quotes(a);
     for (const EngineOption& op : e.options)
       options += (options.empty() ? "" : ",") + in_quotes(op.name) + ":" + in_quotes(op.value);
-    line("engine." + std::to_string(i), "name=" + in_quotes(e.name) + " cmd=" + in_quotes(e.cmd_as_written) +
-                                            " args=[" + args + "] options={" + options +
-                                            "} protocol=" + to_string(e.protocol));
+    line("engine." + std::to_string(i),
+         "name=" + in_quotes(e.name) + " cmd=" + in_quotes(e.cmd_as_written) + " args=[" + args + "] options={" +
+             options + "} protocol=" + to_string(e.protocol) + (e.time ? " time={" + time_text(*e.time) + "}" : ""));
   }
   return s;
 }

@@ -1,5 +1,6 @@
 #include "arena/config/openings.h"
 
+#include <algorithm>
 #include <string>
 
 namespace kalah::arena {
@@ -19,8 +20,18 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 }  // namespace
 
-Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_view path, const Variant& v) {
-  std::vector<Opening> book;
+const char* to_string(BookFormat f) {
+  switch (f) {
+    case BookFormat::Auto: return "auto";
+    case BookFormat::Moves: return "moves";
+    case BookFormat::Positions: return "positions";
+  }
+  return "?";
+}
+
+Expected<std::vector<OpeningLine>> parse_book(std::string_view text, std::string_view path, const Variant& v,
+                                              const Position& start, BookFormat format) {
+  std::vector<OpeningLine> book;
   int line_number = 0;
   while (!text.empty()) {
     ++line_number;
@@ -29,9 +40,31 @@ Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_vie
     text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
     if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
 
-    Opening opening;
-    Position p = start_position(v);
+    OpeningLine opening;
+    Position p = start;
     size_t i = 0;
+    while (i < line.size() && is_blank(line[i])) ++i;
+    // A position first: its three words, as parse_start() reads them.
+    const size_t first_end = std::min(line.find_first_of(" \t\r", i), line.size());
+    const bool has_position = line.substr(i, first_end - i).find('/') != std::string_view::npos;
+    if (i < line.size() && format == BookFormat::Positions && !has_position)
+      return Error{where(path, line_number, static_cast<int>(i) + 1) +
+                   "expected a start position (openings.format = \"positions\"), e.g. " +
+                   to_start_notation(v, start_position(v))};
+    if (has_position && format == BookFormat::Moves)
+      return Error{where(path, line_number, static_cast<int>(i) + 1) +
+                   "a start position in a book of moves (openings.format = \"moves\")"};
+    if (has_position) {
+      size_t end = i;
+      for (int word = 0; word < 3 && end < line.size(); ++word) {
+        while (end < line.size() && is_blank(line[end])) ++end;
+        while (end < line.size() && !is_blank(line[end])) ++end;
+      }
+      Expected<Position> position = parse_start(v, line.substr(i, end - i));
+      if (!position) return Error{where(path, line_number, static_cast<int>(i) + 1) + position.error()};
+      opening.start = p = *position;
+      i = end;
+    }
     while (i < line.size()) {
       while (i < line.size() && is_blank(line[i])) ++i;
       if (i == line.size()) break;
@@ -46,13 +79,13 @@ Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_vie
         return Error{where(path, line_number, column) + "move " + std::string(token) +
                      " is not legal here (legal: " + legal_list(v, p) + ")"};
       apply(v, p, *move);
-      opening.push_back(*move);
+      opening.moves.push_back(*move);
       if (p.over)
         return Error{where(path, line_number, column) + "the game ends with move " + std::string(token) +
                      "; an opening must leave the game running"};
       i = j;
     }
-    if (!opening.empty()) book.push_back(std::move(opening));
+    if (opening.start || !opening.moves.empty()) book.push_back(std::move(opening));
   }
   return book;
 }

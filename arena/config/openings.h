@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,12 +17,26 @@ namespace kalah::arena {
 
 using kalah::Opening;
 
-// A book: one opening per line as moves separated by spaces or tabs ("3 6 1", "swap" where the pie
-// rule offers it); '#' starts a comment, blank lines are skipped. Every line is replayed from the
-// start position and must be legal and leave the game running. Errors read
-// "path:line:column: message", the column pointing at the offending move.
-Expected<std::vector<Opening>> parse_book(std::string_view text, std::string_view path_for_messages,
-                                          const Variant& variant);
+// What a game pair starts from: a start position (none: the tournament's start) and forced moves.
+struct OpeningLine {
+  std::optional<Position> start;
+  Opening moves;
+  friend bool operator==(const OpeningLine&, const OpeningLine&) = default;
+};
+
+// How a book's lines are read: "auto" takes a line whose first word holds a '/' for a position.
+enum class BookFormat { Auto, Moves, Positions };
+const char* to_string(BookFormat f);  // "auto", "moves", "positions"
+
+// A book: one opening per line; '#' starts a comment, blank lines are skipped. A line is moves
+// separated by spaces or tabs ("3 6 1", "swap" where the pie rule offers it), or a start position
+// in the notation of parse_start() followed by moves, if any ("4,0,5/4,4,4 1-0 N 2 3"). Moves are
+// replayed from the line's position, else from `start` (the tournament's start), and must be legal
+// and leave the game running. Errors read "path:line:column: message", the column pointing at the
+// offending word.
+Expected<std::vector<OpeningLine>> parse_book(std::string_view text, std::string_view path_for_messages,
+                                              const Variant& variant, const Position& start,
+                                              BookFormat format = BookFormat::Auto);
 
 using kalah::kOpeningSearchNodes;
 using kalah::random_opening;

@@ -12,6 +12,7 @@
 #include "arena/flow/tournament_meta.h"
 #include "arena/report/context.h"
 #include "arena/report/reports.h"
+#include "referee/engine/engine_player.h"
 #include "referee/process/engine_process.h"
 
 namespace kalah::arena {
@@ -23,6 +24,33 @@ std::optional<rating::Anchor> config_anchor(const Config& c) {
   return rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
 }
 
+// Games that start from a position need engines that take `position <start>`, which a KEP engine
+// says with `feature positions` in its handshake (docs/PROTOCOL.md, "Start positions"): each engine
+// is started once to ask, before the journal is touched. ManKalah agents were refused at load. An
+// engine that does not start is left to forfeit in its games, as it would without the check.
+std::optional<std::string> positions_problem(const Config& config) {
+  if (!config.uses_positions()) return std::nullopt;
+  const std::string what = config.start ? "[variant] start" : "an openings book with positions";
+  for (int i = 0; i < static_cast<int>(config.engines.size()); ++i) {
+    if (config.engines[i].protocol != Protocol::Kep) continue;
+    EnginePlayer player(config.engine_for_game(i, "check"));
+    const std::optional<Fault> fault = player.start(std::chrono::milliseconds(config.time.startup_ms));
+    const bool takes_positions = !fault && player.has_feature("positions");
+    player.stop();
+    if (fault) {
+      fmt::print(stderr, "arena: warning: engine '{}' did not start to say whether it takes start positions: {}\n",
+                 config.engines[i].name, fault->detail);
+      continue;
+    }
+    if (!takes_positions)
+      return fmt::format(
+          "{}: engine '{}' cannot play from a start position: it did not announce 'feature positions' in its "
+          "handshake, and this config gives {} (docs/PROTOCOL.md, \"Start positions\")",
+          config.source, config.engines[i].name, what);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<FlowResult> run_tournament(const Config& config, RunListener& listener, const FlowOptions& options) {
@@ -32,6 +60,8 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
 
   // Pinning that cannot be done is refused before the journal is touched.
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
+  if (options.check_engines)
+    if (std::optional<std::string> problem = positions_problem(config)) return Error{*problem};
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
   // `all` is read by the live report's thread; every change to it happens under this lock.
@@ -110,6 +140,14 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     if (!written) return Error{written.error()};
     out.reports = std::move(written->written);
     out.standings = std::move(written->standings);
+    if (!config.tournament.pgnout.empty()) {
+      // A copy, not a link: the results folder may be moved aside by a later --fresh.
+      const std::filesystem::path& to = config.tournament.pgnout;
+      std::error_code ec;
+      if (to.has_parent_path()) std::filesystem::create_directories(to.parent_path(), ec);
+      std::filesystem::copy_file(out.dir / "games.pgn", to, std::filesystem::copy_options::overwrite_existing, ec);
+      if (ec) return Error{"pgnout: cannot write " + to.string() + ": " + ec.message()};
+    }
   }
   if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
   return out;

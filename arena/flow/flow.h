@@ -45,6 +45,7 @@ struct FlowOptions {
   bool fresh = false;                         // move old results aside instead of resuming
   PlayerFactory players = process_players();  // tests play with in-process players
   bool watch_signals = true;                  // SIGINT/SIGTERM interrupt the run
+  bool check_engines = true;                  // start engines before the run to check what it needs of them
 };
 
 struct FlowResult {

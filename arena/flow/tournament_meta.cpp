@@ -10,7 +10,8 @@ namespace kalah::arena {
 std::string describe_openings(const OpeningsConfig& o) {
   if (!o.book.empty())
     return fmt::format("book {} ({} line{}, {})", o.file.filename().string(), o.book.size(),
-                       o.book.size() == 1 ? "" : "s", o.order == OpeningOrder::Random ? "random order" : "in order");
+                       o.book.size() == 1 ? "" : "s", o.order == OpeningOrder::Random ? "random order" : "in order") +
+           (o.has_positions() ? ", with start positions" : "");
   if (o.random_plies > 0)
     return fmt::format("a random opening of {} pl{} per game pair, played with both colours", o.random_plies,
                        o.random_plies == 1 ? "y" : "ies");
@@ -66,6 +67,7 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   }
   meta.settings["variant"] = to_string(c.variant);
   if (c.tournament.adjudicate.any()) meta.settings["adjudicate"] = c.tournament.adjudicate.describe();
+  if (c.start) meta.settings["variant.start"] = to_start_notation(c.variant, *c.start);
   meta.settings["openings"] = describe_openings(c.openings);
   if (!c.rating.anchor.empty()) {  // so that a later `arena report DIR` holds the same engine
     meta.settings["rating.anchor"] = c.rating.anchor;
@@ -73,6 +75,10 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   }
   for (const EngineSpec& e : c.engines) {
     meta.settings["engine." + e.name + ".command"] = describe_command(e);
+    if (e.time) {
+      meta.settings["engine." + e.name + ".time"] = e.time->describe();
+      meta.settings["engine." + e.name + ".time.pgn"] = e.time->pgn();
+    }
     std::string options;
     for (const EngineOption& o : e.options) options += (options.empty() ? "" : " ") + o.name + "=" + o.value;
     if (!options.empty()) meta.settings["engine." + e.name + ".options"] = options;

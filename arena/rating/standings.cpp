@@ -28,7 +28,7 @@ double finite_or(double x, double fallback) { return std::isfinite(x) ? x : fall
 // know who was to move (extra turns keep the mover; after a pie swap the
 // first player sits North). Stops at a move the rules reject.
 void add_move_times(const GameRecord& g, EngineStanding& south, EngineStanding& north) {
-  Position p = start_position(g.variant);
+  Position p = g.initial_position();
   const std::size_t first_timed = g.opening.size();
   for (std::size_t k = 0; k < g.moves.size() && !p.over; ++k) {
     if (!is_legal(g.variant, p, g.moves[k])) return;

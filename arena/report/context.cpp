@@ -73,7 +73,12 @@ Context make_context(const std::map<std::string, std::string>& settings, const s
     Expected<Variant> v = parse_variant(variant);
     add("Variant", v ? variant_in_words(*v) + ". Keys: " + variant : variant);
   }
-  add("Time control", setting(settings, "time"));
+  add("Start position", setting(settings, "variant.start"));
+  std::string odds;
+  for (const std::string& name : engines)
+    if (const std::string own = setting(settings, "engine." + name + ".time"); !own.empty())
+      odds += (odds.empty() ? "; time odds: " : ", ") + name + " " + own;
+  add("Time control", setting(settings, "time") + odds);
   add("Openings", setting(settings, "openings"));
   const std::string type = setting(settings, "type");
   const std::string rounds = setting(settings, "rounds");

@@ -171,7 +171,7 @@ char ply_flag(const Variant& v, const Position& before, const Position& after, M
 // The board after every ply, from the rules library.
 json::object replay(const GameRecord& g) {
   const Variant& v = g.variant;
-  Position p = start_position(v);
+  Position p = g.initial_position();
   json::array boards;
   std::string turn, swapped, note;
   auto snapshot = [&] {

@@ -85,7 +85,7 @@ const char* pgn_termination(Termination t) {
 // "S3 S6 N3 S1": each ply with the side that made it (the board side: after a pie swap the first
 // player sits North), replayed with the rules library; a ply the rules reject ends the list.
 std::string plies_text(const GameRecord& g) {
-  Position p = start_position(g.variant);
+  Position p = g.initial_position();
   std::string out;
   for (const Move m : g.moves) {
     if (!is_legal(g.variant, p, m)) {
@@ -100,7 +100,9 @@ std::string plies_text(const GameRecord& g) {
 
 }  // namespace
 
-std::string pgn_game(const GameRecord& g, const std::string& event, const std::string& time_control) {
+std::string pgn_game(const GameRecord& g, const std::string& event, const std::string& time_control,
+                     const std::string& white, const std::string& black) {
+  const bool odds = !white.empty() && !black.empty() && white != black;
   std::string out;
   const char* result = to_string(g.result);
   out += fmt::format("[Event \"{}\"]\n", tag_value(event));
@@ -110,9 +112,15 @@ std::string pgn_game(const GameRecord& g, const std::string& event, const std::s
   out += fmt::format("[White \"{}\"]\n", tag_value(g.south));
   out += fmt::format("[Black \"{}\"]\n", tag_value(g.north));
   out += fmt::format("[Result \"{}\"]\n", result);
-  out += fmt::format("[TimeControl \"{}\"]\n", tag_value(time_control.empty() ? "?" : time_control));
+  out += fmt::format("[TimeControl \"{}\"]\n", tag_value(time_control.empty() || odds ? "?" : time_control));
+  if (odds) {
+    out += fmt::format("[WhiteTimeControl \"{}\"]\n", tag_value(white));
+    out += fmt::format("[BlackTimeControl \"{}\"]\n", tag_value(black));
+  }
   out += fmt::format("[Termination \"{}\"]\n", pgn_termination(g.termination));
   out += fmt::format("[Variant \"{}\"]\n", to_string(g.variant));
+  // Our own tag, never SetUp/FEN: chess tools would read those as a chess position.
+  if (g.start) out += fmt::format("[KalahStart \"{}\"]\n", to_start_notation(g.variant, *g.start));
   out += fmt::format("[KalahTermination \"{}\"]\n", to_string(g.termination));
   out += fmt::format("[GameId \"{}\"]\n", tag_value(g.id));
   out += fmt::format("[Stores \"{}-{}\"]\n", g.store_south, g.store_north);

@@ -28,8 +28,10 @@ std::string standings_markdown(const Standings& standings, const std::string& ev
                                const Context& context = {});  // standings.md
 std::string standings_csv(const Standings& standings);        // standings.csv
 // games.pgn is the games one after the other.
-// `time_control`: the PGN TimeControl tag ("10+0.1", "-"; "?" when unknown).
-std::string pgn_game(const GameRecord& game, const std::string& event, const std::string& time_control = "?");
+// `time_control`: the PGN TimeControl tag ("10+0.1", "-"; "?" when unknown). With time odds, `white` and
+// `black` are the two engines' own: TimeControl is then "?" and WhiteTimeControl/BlackTimeControl follow.
+std::string pgn_game(const GameRecord& game, const std::string& event, const std::string& time_control = "?",
+                     const std::string& white = "", const std::string& black = "");
 std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event,
                       const std::string& time_control = "?");
 // report.html. `shown` are the games its viewer embeds: all of them, or the last ones of a big run

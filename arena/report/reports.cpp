@@ -35,6 +35,11 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   EloHistoryRecorder history;
   const auto pgn_clock = input.settings.find("time.pgn");
   const std::string time_control = pgn_clock == input.settings.end() ? "?" : pgn_clock->second;
+  // Time odds: an engine's own clock, where it has one.
+  auto clock_of = [&](const std::string& engine) {
+    const auto own = input.settings.find("engine." + engine + ".time.pgn");
+    return own == input.settings.end() ? time_control : own->second;
+  };
   ReportSummary out;
   std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
   std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
@@ -51,7 +56,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
             if (first_day.empty() || day < first_day) first_day = day;
             if (day > last_day) last_day = day;
           }
-          pgn.write(pgn_game(g, input.event, time_control));
+          pgn.write(pgn_game(g, input.event, time_control, clock_of(g.south), clock_of(g.north)));
           recent.push_back(std::move(g));
           if (recent.size() > kViewerGames) recent.pop_front();
         },

@@ -29,8 +29,9 @@ Runner::Runner(const Config& config, journal::Journal& journal, GameSource& sour
 std::shared_ptr<const endgame::Database> adjudication_database(const Config& config, int threads, std::string* note) {
   const int seeds = config.tournament.adjudicate.database_seeds;
   if (seeds < 0 || config.variant.majority) return nullptr;
-  // No position has more seeds in its pits than the game has seeds.
-  const int levels = std::min(seeds, config.variant.total_seeds());
+  // From the variant's start no position has more seeds in its pits than the variant has seeds (a
+  // start position may hold more).
+  const int levels = config.uses_positions() ? seeds : std::min(seeds, config.variant.total_seeds());
   auto db = std::make_shared<endgame::Database>(endgame::DbKey::of(config.variant), levels);
   db->load_or_build(endgame::default_cache_dir(), threads);
   if (note) {
@@ -51,7 +52,10 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec,
   s.id = spec.id;
   s.round = spec.round;
   s.variant = config.variant;
-  s.time = config.time;
+  s.time = config.engines[spec.south].time.value_or(config.time);
+  if (const TimeControl& north = config.engines[spec.north].time.value_or(config.time); !(north == s.time))
+    s.second_time = north;
+  s.start = spec.start;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;
   const AdjudicationConfig& a = config.tournament.adjudicate;

@@ -38,7 +38,7 @@ std::string game_id(int round, int south, int north, int pair, int game) {
 
 void add_round(std::vector<GameSpec>& games, const OpeningSource& openings, int round, int cycle, int pairing_count,
                const std::vector<Board>& boards) {
-  std::vector<Opening> chosen;
+  std::vector<OpeningLine> chosen;
   for (const Board& b : boards)
     chosen.push_back(openings.for_pair(static_cast<std::uint64_t>(cycle) * pairing_count + b.pairing));
   for (int game = 0; game < 2; ++game) {
@@ -52,7 +52,8 @@ void add_round(std::vector<GameSpec>& games, const OpeningSource& openings, int 
       g.south = game == 0 ? b.colours.first : b.colours.second;
       g.north = game == 0 ? b.colours.second : b.colours.first;
       g.id = game_id(round, g.south, g.north, g.pair, game);
-      g.opening = chosen[i];
+      g.start = chosen[i].start;
+      g.opening = chosen[i].moves;
       games.push_back(std::move(g));
     }
   }
@@ -114,18 +115,23 @@ OpeningSource::OpeningSource(const Config& config) : config_(config) {
   }
 }
 
-Opening OpeningSource::for_pair(std::uint64_t k) const {
+OpeningLine OpeningSource::for_pair(std::uint64_t k) const {
   const OpeningsConfig& o = config_.openings;
-  if (!o.book.empty()) return o.book[order_[k % o.book.size()]];
-  if (o.random_plies == 0) return {};
+  if (!o.book.empty()) {
+    OpeningLine line = o.book[order_[k % o.book.size()]];
+    if (!line.start) line.start = config_.start;
+    return line;
+  }
+  if (o.random_plies == 0) return {config_.start, {}};
+  const Position from = config_.start_or_standard();
   std::mt19937_64 rng(splitmix64(splitmix64(config_.tournament.seed) ^ k));
-  if (auto opening = random_opening(config_.variant, o.random_plies, rng)) return *opening;
+  if (auto opening = random_opening(config_.variant, from, o.random_plies, rng)) return {config_.start, *opening};
   // Practically unreachable: this pair's walk got lost in a variant where few openings survive.
   // load_config() proved that the search from seed 0 succeeds, so fall back to it.
   std::mt19937_64 fallback(0);
-  auto opening = random_opening(config_.variant, o.random_plies, fallback);
+  auto opening = random_opening(config_.variant, from, o.random_plies, fallback);
   assert(opening);
-  return opening ? *opening : Opening{};
+  return {config_.start, opening ? *opening : Opening{}};
 }
 
 std::vector<GameSpec> make_schedule(const Config& c) {
@@ -164,7 +170,7 @@ std::vector<GameSpec> make_schedule(const Config& c) {
 
 std::array<GameSpec, 2> SprtPairs::pair(int pair_index) const {
   assert(config_.engines.size() >= 2 && pair_index >= 0);
-  const Opening opening = openings_.for_pair(static_cast<std::uint64_t>(pair_index));
+  const OpeningLine opening = openings_.for_pair(static_cast<std::uint64_t>(pair_index));
   std::array<GameSpec, 2> games;
   for (int game = 0; game < 2; ++game) {
     GameSpec& g = games[game];
@@ -175,7 +181,8 @@ std::array<GameSpec, 2> SprtPairs::pair(int pair_index) const {
     g.south = game;
     g.north = 1 - game;
     g.id = "sprt-p" + std::to_string(pair_index) + "-g" + std::to_string(game);
-    g.opening = opening;
+    g.start = opening.start;
+    g.opening = opening.moves;
   }
   return games;
 }

@@ -23,7 +23,8 @@ struct GameSpec {
   int game_in_pair = 0;  // 0, or 1 for the colour-swapped replay
   int south = 0;         // engine indices into Config::engines
   int north = 0;
-  Opening opening;  // the same for both games of a pair
+  std::optional<Position> start;  // the position the pair starts from; none: the variant's start
+  Opening opening;                // the same for both games of a pair
 
   friend bool operator==(const GameSpec&, const GameSpec&) = default;
 };
@@ -52,7 +53,7 @@ std::vector<Pairing> pairings(const Config& config);
 class OpeningSource {
  public:
   explicit OpeningSource(const Config& config);  // keeps a reference: the config must outlive it
-  Opening for_pair(std::uint64_t k) const;
+  OpeningLine for_pair(std::uint64_t k) const;
 
  private:
   const Config& config_;

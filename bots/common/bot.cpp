@@ -16,8 +16,10 @@ std::optional<long long> SearchContext::time_budget_ms() const {
   const long long left = south ? limits.clock->stime : limits.clock->ntime;
   const long long inc = south ? limits.clock->sinc : limits.clock->ninc;
   // A Kalah game lasts ~30-60 of one player's moves; keep a reserve so a slow
-  // answer never runs the clock out.
-  const long long budget = left / 25 + inc * 3 / 4;
+  // answer never runs the clock out. With moves until the next time control
+  // (movestogo), share the clock over those, one more kept in reserve.
+  const long long share = limits.movestogo ? left / (std::min(*limits.movestogo, 25) + 1) : left / 25;
+  const long long budget = share + inc * 3 / 4;
   return std::max(1LL, std::min(budget, left / 3));
 }
 
@@ -72,6 +74,7 @@ class Loop {
       send(kep::format(kep::IdName{bot_.name()}));
       send(kep::format(kep::IdAuthor{bot_.author()}));
       for (const kep::OptionDecl& o : bot_.options()) send(kep::format(o));
+      send(kep::format(kep::Feature{"positions"}));
       send("kepok");
     } else if (std::holds_alternative<kep::IsReady>(command)) {
       send("readyok");
@@ -83,23 +86,35 @@ class Loop {
       if (!bot_.set_option(o->name, o->value)) send("info string unknown option or bad value: " + o->name);
     } else if (auto* n = std::get_if<kep::NewGame>(&command)) {
       finish_search();
-      variant_ = n->variant;
+      game_variant_ = variant_ = n->variant;
       position_ = start_position(variant_);
       history_.clear();
       bot_.new_game(variant_);
     } else if (auto* p = std::get_if<kep::PositionCmd>(&command)) {
       finish_search();
-      set_position(p->moves);
+      set_position(*p);
     } else if (auto* go = std::get_if<kep::Go>(&command)) {
       finish_search();
       start_search(*go);
     }
   }
 
-  void set_position(const std::vector<Move>& moves) {
-    position_ = start_position(variant_);
+  void set_position(const kep::PositionCmd& command) {
     history_.clear();
-    for (Move m : moves) {
+    variant_ = game_variant_;
+    position_ = start_position(variant_);
+    if (!command.start.empty()) {
+      Expected<Position> start = parse_start(variant_, command.start);
+      if (!start) {
+        send("info string " + start.error());
+        return;
+      }
+      position_ = *start;
+      // A start may hold more seeds than the standard board: searches size their tables from
+      // the variant, so the bot sees one whose standard board holds them all.
+      variant_.seeds = seeds_to_hold(variant_, position_);
+    }
+    for (Move m : command.moves) {
       if (!is_legal(variant_, position_, m)) {
         send("info string illegal move in position: " + to_string(m));
         return;
@@ -138,7 +153,8 @@ class Loop {
   std::FILE* in_;
   std::FILE* out_;
   std::mutex out_mutex_;
-  Variant variant_;
+  Variant game_variant_;  // as `newgame` said
+  Variant variant_;       // what the bot searches with: game_variant_ sized for the position's seeds
   Position position_ = start_position(Variant{});
   std::vector<Move> history_;
   kep::Go go_;

@@ -28,7 +28,8 @@ struct SearchContext {
   std::function<void(const kep::Info&)> report;  // sends an "info" line
 
   // Milliseconds this move may take, from the clock or movetime (a share of
-  // the remaining time plus most of the increment); nullopt for depth/nodes.
+  // the remaining time, over movestogo + 1 when given, plus most of the
+  // increment); nullopt for depth/nodes.
   std::optional<long long> time_budget_ms() const;
   // The budget less max(2 ms, 5%) for the answer to travel, never below 1 ms;
   // nullopt for depth/nodes.

@@ -1,9 +1,19 @@
 // Subcommands of the `referee` executable. Operator mistakes are thrown as cli::UsageError.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "referee/app/cli.h"
+#include "referee/rules/position.h"
 
 namespace kalah::referee_app {
+
+// The position a `--start` option names (docs/RULES.md, "Start positions"), or none for an empty
+// text; a bad one is a UsageError naming the option.
+std::optional<Position> parse_start_option(const Variant& v, const std::string& text);
+// Adds the `--start` option with its help text.
+void add_start_option(CLI::App* command, std::string& text);
 
 void add_perft_command(cli::Commands& commands);
 void add_replay_command(cli::Commands& commands);

@@ -24,6 +24,7 @@ namespace {
 struct MatchOptions {
   std::vector<std::vector<std::string>> engines;
   std::string variant;
+  std::string start;
   int games = 2;
   std::string tc;
   long long movetime = 0;
@@ -108,8 +109,14 @@ int run_match(const MatchOptions& o) {
   if (o.engines.size() != 2) throw UsageError("give exactly two --engine options");
   Expected<Variant> variant = parse_variant(o.variant);
   if (!variant) throw UsageError("--variant: " + variant.error());
+  const std::optional<Position> start = parse_start_option(*variant, o.start);
   const TimeControl time = time_control(o);
   EngineSpec configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
+  for (const EngineSpec& e : configs)
+    if ((start || o.openings_plies > 0) && e.protocol == Protocol::Mankalah)
+      throw UsageError(std::string(start ? "--start" : "--openings-plies") + ": engine '" + e.name +
+                       "' speaks the ManKalah protocol, whose agents only play a whole game from the standard "
+                       "start (docs/PROTOCOL.md)");
   if (configs[0].name == configs[1].name) {
     // Two names the user wrote are a mistake, as in a config; a name taken from the command (self-play of one
     // binary) gets a suffix instead.
@@ -134,7 +141,8 @@ int run_match(const MatchOptions& o) {
     // Games come in colour-swapped pairs on the same opening.
     if (g % 2 == 0) {
       std::mt19937_64 rng(o.seed * 1000003 + static_cast<std::uint64_t>(g / 2));
-      std::optional<Opening> random = random_opening(*variant, o.openings_plies, rng);
+      std::optional<Opening> random =
+          random_opening(*variant, start.value_or(start_position(*variant)), o.openings_plies, rng);
       if (!random)
         throw UsageError(fmt::format("no {}-ply opening leaves a game of this variant running", o.openings_plies));
       opening = std::move(*random);
@@ -144,6 +152,7 @@ int run_match(const MatchOptions& o) {
     s.id = fmt::format("g{}", g + 1);
     s.round = g / 2 + 1;
     s.variant = *variant;
+    s.start = start;
     s.time = time;
     s.opening = opening;
     s.max_plies = o.max_plies;
@@ -171,6 +180,7 @@ void add_match_command(cli::Commands& commands) {
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");
+  add_start_option(cmd, o->start);
   cmd->add_option("--games", o->games, "Number of games; colours alternate")->check(CLI::Range(1, 1000000));
   cmd->add_option("--tc", o->tc, "Fischer clock BASE+INC in seconds (default 10+0.1)");
   cmd->add_option("--movetime", o->movetime, "Fixed time per move, ms")->check(CLI::Range(1LL, 86400000LL));

@@ -29,13 +29,14 @@ boost::json::object describe(const Variant& v, const Position& p) {
 
 struct ReplayOptions {
   std::string variant;
+  std::string start;
   std::string moves;
 };
 
 int run_replay(const ReplayOptions& o) {
   Expected<Variant> variant = parse_variant(o.variant);
   if (!variant) throw UsageError(variant.error());
-  Position p = start_position(*variant);
+  Position p = parse_start_option(*variant, o.start).value_or(start_position(*variant));
   int ply = 0;
   for (std::string_view rest = o.moves; !rest.empty();) {
     const size_t space = rest.find(' ');
@@ -59,10 +60,24 @@ int run_replay(const ReplayOptions& o) {
 
 }  // namespace
 
+std::optional<Position> parse_start_option(const Variant& v, const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  Expected<Position> start = parse_start(v, text);
+  if (!start) throw UsageError("--start: " + start.error());
+  return *start;
+}
+
+void add_start_option(CLI::App* command, std::string& text) {
+  command->add_option("--start", text,
+                      "Start position instead of the variant's: \"<South's pits>/<North's pits> <South store>-<North "
+                      "store> <S|N>\", e.g. \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\"");
+}
+
 void add_replay_command(cli::Commands& commands) {
   auto [cmd, opts] = commands.add<ReplayOptions>(
       "replay", "Play a move list from the start and print the position as JSON", run_replay);
   cmd->add_option("--variant", opts->variant, "Variant tokens; missing keys are standard");
+  add_start_option(cmd, opts->start);
   cmd->add_option("--moves", opts->moves, "Moves separated by spaces: pit numbers 1..m or 'swap'");
 }
 

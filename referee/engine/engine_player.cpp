@@ -1,5 +1,6 @@
 #include "referee/engine/engine_player.h"
 
+#include <algorithm>
 #include <csignal>
 
 #include <fmt/core.h>
@@ -173,6 +174,7 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* id = std::get_if<kep::IdName>(&m)) id_name_ = id->name;
     if (auto* author = std::get_if<kep::IdAuthor>(&m)) id_author_ = author->author;
+    if (auto* feature = std::get_if<kep::Feature>(&m)) features_.push_back(feature->name);
     if (std::holds_alternative<kep::KepOk>(m)) break;
     // Banners, option declarations and anything unknown are fine before kepok.
   }
@@ -193,13 +195,25 @@ void EnginePlayer::game_over(const std::vector<Move>& /*moves*/) {
   if (spec_.restart == RestartPolicy::Always) stop();
 }
 
-std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl& time) {
+bool EnginePlayer::has_feature(std::string_view name) const {
+  return std::find(features_.begin(), features_.end(), name) != features_.end();
+}
+
+std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optional<Position>& start_at,
+                                            const TimeControl& time) {
   if (process_ && (spec_.restart == RestartPolicy::Always || !process_->running())) stop();
   if (!process_) {
+    features_.clear();
     if (std::optional<Fault> f = start(std::chrono::milliseconds(time.startup_ms))) return f;
   } else {
     process_->reset_output_budget();  // max_output_kb is per game; a new process counts its start-up too
   }
+  start_ = start_at ? to_start_notation(v, *start_at) : std::string();
+  // Checked before the run where the arena can (docs/PROTOCOL.md, "Start positions"); here too for
+  // a game started some other way.
+  if (start_at && !has_feature("positions"))
+    return Fault{Termination::Startup,
+                 "the game starts from a position and the engine did not announce 'feature positions'"};
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
   if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)", true);
@@ -217,7 +231,7 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const TimeControl&
 Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) {
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   // One write per ply: the position and the go command together.
-  const std::string request = kep::format(kep::PositionCmd{moves}) + "\n" + kep::format(go);
+  const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
   // What the engine said since its last answer, it said unasked: a bestmove among it would be taken for
   // the answer to this request (a stale move). Info and blank lines are harmless.
   for (;;) {

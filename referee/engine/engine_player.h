@@ -73,7 +73,8 @@ class EnginePlayer : public ProcessPlayer {
  public:
   explicit EnginePlayer(EngineSpec spec) : ProcessPlayer(std::move(spec)) {}
 
-  std::optional<Fault> new_game(const Variant& v, const TimeControl& time) override;
+  std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start,
+                                const TimeControl& time) override;
   Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
   // With restart = "always" the process ends with its game, so that nothing it left running (a search,
   // processes it started) goes on beside the next game of its worker.
@@ -84,10 +85,14 @@ class EnginePlayer : public ProcessPlayer {
   // What the engine said about itself in the handshake.
   const std::string& engine_id_name() const { return id_name_; }
   std::string identity() const override;
+  // Whether the engine announced `feature <name>` in its handshake (after start()).
+  bool has_feature(std::string_view name) const;
 
  private:
   std::string id_name_;
   std::string id_author_;
+  std::vector<std::string> features_;
+  std::string start_;  // this game's start in KEP notation; empty: startpos
 };
 
 // Makes the player for an engine's protocol.

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "referee/game/time_control.h"
+
 namespace kalah {
 
 // The line protocol an engine speaks (docs/PROTOCOL.md).
@@ -67,6 +69,7 @@ struct EngineSpec {
   bool keep_sandbox = false;  // keep the sandbox's private working directory after the engine exits
   EngineLimits limits;
   std::vector<int> cpus;  // the CPUs its processes may run on; empty: the arena's (set per game slot by pinning)
+  std::optional<TimeControl> time;  // its own time control (time odds); none: the tournament's or match's
 };
 
 }  // namespace kalah

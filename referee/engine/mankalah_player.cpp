@@ -20,7 +20,11 @@ std::string board_text(const Variant& v, const Position& p) {
 
 }  // namespace
 
-std::optional<Fault> MankalahPlayer::new_game(const Variant& v, const TimeControl& time) {
+std::optional<Fault> MankalahPlayer::new_game(const Variant& v, const std::optional<Position>& start,
+                                              const TimeControl& time) {
+  // Configs that would do this are refused at load (docs/PROTOCOL.md): the agents track the board
+  // themselves from the standard start.
+  if (start) return Fault{Termination::Startup, "a ManKalah agent can only play from the standard start"};
   // An agent plays one game: a fresh process each time.
   variant_ = v;
   started_ = false;

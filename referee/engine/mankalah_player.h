@@ -16,7 +16,8 @@ class MankalahPlayer : public ProcessPlayer {
  public:
   explicit MankalahPlayer(EngineSpec spec) : ProcessPlayer(std::move(spec)) {}
 
-  std::optional<Fault> new_game(const Variant& v, const TimeControl& time) override;
+  std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start,
+                                const TimeControl& time) override;
   Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
   void game_over(const std::vector<Move>& moves) override;
 

@@ -34,8 +34,9 @@ class Game {
     record_.variant = s.variant;
     record_.opening = s.opening;
     record_.started_at = system::utc_now_iso8601();
-    clock_ms_ = {static_cast<double>(s.time.base_ms), static_cast<double>(s.time.base_ms)};
-    pos_ = start_position(s.variant);
+    clock_ms_ = {static_cast<double>(s.time_of(0).base_ms), static_cast<double>(s.time_of(1).base_ms)};
+    record_.start = s.start;
+    pos_ = s.start ? *s.start : start_position(s.variant);
   }
 
   GameRecord play() {
@@ -55,7 +56,7 @@ class Game {
 
   void run() {
     for (int i = 0; i < 2; ++i) {
-      if (std::optional<Fault> f = players_[i]->new_game(s_.variant, s_.time)) return forfeit(i, *f);
+      if (std::optional<Fault> f = players_[i]->new_game(s_.variant, s_.start, s_.time_of(i))) return forfeit(i, *f);
     }
     for (Move m : s_.opening) {
       assert(is_legal(s_.variant, pos_, m));
@@ -96,13 +97,21 @@ class Game {
 
   kep::Go go_command() const {
     kep::Go go;
-    const TimeControl& t = s_.time;
+    const int who = mover();
+    const TimeControl& t = s_.time_of(who);
     switch (t.mode) {
       case TimeControl::Mode::Fischer: {
-        // stime/ntime are the clocks of the players on the South and North sides now.
+        // stime/ntime are the clocks of the players on the South and North sides now. A player
+        // without a clock (time odds against a fixed depth, say) is shown with the mover's.
         const int south_player = pos_.swapped ? 1 : 0;
-        go.clock = kep::Go::Clock{static_cast<long long>(clock_ms_[south_player]),
-                                  static_cast<long long>(clock_ms_[1 - south_player]), t.inc_ms, t.inc_ms};
+        auto shown = [&](int player) {
+          const int from = s_.time_of(player).mode == TimeControl::Mode::Fischer ? player : who;
+          return std::pair{static_cast<long long>(clock_ms_[from]), static_cast<long long>(s_.time_of(from).inc_ms)};
+        };
+        const auto [stime, sinc] = shown(south_player);
+        const auto [ntime, ninc] = shown(1 - south_player);
+        go.clock = kep::Go::Clock{stime, ntime, sinc, ninc};
+        if (t.moves > 0) go.movestogo = t.moves - moves_made_[who] % t.moves;
         break;
       }
       case TimeControl::Mode::MoveTime: go.movetime = t.movetime_ms; break;
@@ -113,7 +122,7 @@ class Game {
   }
 
   std::chrono::milliseconds allowance(int who) const {
-    const TimeControl& t = s_.time;
+    const TimeControl& t = s_.time_of(who);
     switch (t.mode) {
       case TimeControl::Mode::Fischer:
         return std::chrono::milliseconds(static_cast<long long>(clock_ms_[who]) + t.margin_ms);
@@ -122,9 +131,14 @@ class Game {
     }
   }
 
+  // The clock loses the time used (never below zero) and gains the increment; with moves per period,
+  // the base time again after the last move of each period.
   void charge(int who, double elapsed_ms) {
-    if (s_.time.mode != TimeControl::Mode::Fischer) return;
-    clock_ms_[who] = std::max(0.0, clock_ms_[who] - elapsed_ms) + static_cast<double>(s_.time.inc_ms);
+    const TimeControl& t = s_.time_of(who);
+    ++moves_made_[who];
+    if (t.mode != TimeControl::Mode::Fischer) return;
+    clock_ms_[who] = std::max(0.0, clock_ms_[who] - elapsed_ms) + static_cast<double>(t.inc_ms);
+    if (t.moves > 0 && moves_made_[who] % t.moves == 0) clock_ms_[who] += static_cast<double>(t.base_ms);
   }
 
   static std::string late_detail(double elapsed_ms, std::chrono::milliseconds allowed) {
@@ -162,6 +176,7 @@ class Game {
   GameRecord record_;
   Position pos_;
   std::array<double, 2> clock_ms_{};
+  std::array<int, 2> moves_made_{};  // each player's own moves (plies) so far, the opening's not counted
   ScoreWatch scores_;
 };
 

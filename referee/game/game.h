@@ -12,10 +12,15 @@ struct GameSettings {
   std::string id;
   int round = 0;
   Variant variant;
-  TimeControl time;
-  std::vector<Move> opening;     // legal forced moves played before the engines move
-  int max_plies = 1000;          // adjudicated by material after this many plies
-  AdjudicationRules adjudicate;  // the early endings: off unless set
+  TimeControl time;                        // the first player's (who starts South), and the second's unless:
+  std::optional<TimeControl> second_time;  // the second player's own (time odds)
+  std::optional<Position> start;           // the position the game starts from; none: the variant's start
+  std::vector<Move> opening;               // legal forced moves played (from the start) before the engines move
+  int max_plies = 1000;                    // adjudicated by material after this many plies
+  AdjudicationRules adjudicate;            // the early endings: off unless set
+
+  // The time control of player 0 (started South) or 1.
+  const TimeControl& time_of(int player) const { return player == 1 && second_time ? *second_time : time; }
 };
 
 // Plays a whole game. `south` starts as South. Never throws for anything a

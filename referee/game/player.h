@@ -31,9 +31,11 @@ class Player {
   virtual ~Player() = default;
   virtual const std::string& name() const = 0;
   // Readies the player for a new game (starting it first if it is not running), within the
-  // start-up and ping deadlines of `time`.
-  virtual std::optional<Fault> new_game(const Variant& v, const TimeControl& time) = 0;
-  // Asks for a move after `moves`; the player must answer within `allowed`.
+  // start-up and ping deadlines of `time`. The game starts from `start`, or from the variant's
+  // standard start when there is none.
+  virtual std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start,
+                                        const TimeControl& time) = 0;
+  // Asks for a move after `moves` (played from the start); the player must answer within `allowed`.
   virtual Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) = 0;
   // The player lost by forfeit: it may be in any state; restart it before the next game.
   virtual void forfeited() {}

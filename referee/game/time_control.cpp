@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 namespace kalah {
 namespace {
@@ -26,11 +27,37 @@ std::optional<double> parse_seconds(std::string_view text) {
   return value;
 }
 
+// Seconds, or "M:SS[.s]" / "H:MM:SS[.s]": the hours or minutes first, whole; minutes after hours and the
+// seconds after a colon below 60.
+std::optional<double> parse_clock_time(std::string_view text) {
+  std::vector<std::string_view> parts;
+  for (std::size_t colon; (colon = text.find(':')) != std::string_view::npos; text = text.substr(colon + 1))
+    parts.push_back(text.substr(0, colon));
+  const std::optional<double> last = parse_seconds(text);
+  if (!last || parts.size() > 2) return std::nullopt;
+  if (parts.empty()) return last;
+  if (*last < 0 || *last >= 60) return std::nullopt;
+  double total = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    int whole = 0;
+    const std::string_view part = parts[i];
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), whole);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size() || whole < 0 || (i > 0 && whole >= 60))
+      return std::nullopt;
+    total = total * 60 + whole;
+  }
+  return total * 60 + *last;
+}
+
 }  // namespace
+
+std::string TimeControl::clock_text() const {
+  return (moves > 0 ? std::to_string(moves) + "/" : std::string()) + seconds(base_ms) + "+" + seconds(inc_ms);
+}
 
 std::string TimeControl::describe() const {
   switch (mode) {
-    case Mode::Fischer: return seconds(base_ms) + "+" + seconds(inc_ms);
+    case Mode::Fischer: return clock_text();
     case Mode::MoveTime: return "movetime " + std::to_string(movetime_ms);
     case Mode::Depth: return "depth " + std::to_string(depth);
     case Mode::Nodes: return "nodes " + std::to_string(nodes);
@@ -40,7 +67,8 @@ std::string TimeControl::describe() const {
 
 std::string TimeControl::pgn() const {
   if (mode != Mode::Fischer) return "-";
-  return inc_ms == 0 ? seconds(base_ms) : seconds(base_ms) + "+" + seconds(inc_ms);
+  const std::string period = moves > 0 ? std::to_string(moves) + "/" : std::string();
+  return period + (inc_ms == 0 ? seconds(base_ms) : seconds(base_ms) + "+" + seconds(inc_ms));
 }
 
 const char* to_string(TimeControl::Mode m) {
@@ -53,21 +81,35 @@ const char* to_string(TimeControl::Mode m) {
   return "?";
 }
 
-Expected<TimeControl> parse_fischer(std::string_view text) {
-  const std::string what = "'" + std::string(text) + "': expected SECONDS or SECONDS+INCREMENT, e.g. 10+0.1";
+Expected<TimeControl> parse_fischer(std::string_view whole) {
+  const std::string what = "'" + std::string(whole) +
+                           "': expected SECONDS or SECONDS+INCREMENT, optionally after MOVES/ (e.g. 10+0.1, "
+                           "40/60+0.6, 1:30+1)";
+  std::string_view text = whole;
+  int moves = 0;
+  if (const std::size_t slash = text.find('/'); slash != std::string_view::npos) {
+    const std::string_view count = text.substr(0, slash);
+    const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), moves);
+    if (ec != std::errc() || end != count.data() + count.size()) return Error{what};
+    if (moves < 1 || moves > 1000)
+      return Error{"'" + std::string(whole) + "': the moves per time control must be 1 to 1000, not " +
+                   std::string(count)};
+    text = text.substr(slash + 1);
+  }
   const std::size_t plus = text.find('+');
-  const std::optional<double> base = parse_seconds(text.substr(0, plus));
+  const std::optional<double> base = parse_clock_time(text.substr(0, plus));
   const std::optional<double> inc = plus == std::string_view::npos ? 0.0 : parse_seconds(text.substr(plus + 1));
   if (!base || !inc) return Error{what};
   if (!(*base > 0) || !(*inc >= 0) || *base > 86'400 || *inc > 3'600)
-    return Error{"'" + std::string(text) +
+    return Error{"'" + std::string(whole) +
                  "': the base time must be > 0 and at most a day, the increment >= 0 "
                  "and at most an hour"};
   TimeControl t;
   t.mode = TimeControl::Mode::Fischer;
   t.base_ms = std::llround(*base * 1000);
   t.inc_ms = std::llround(*inc * 1000);
-  if (t.base_ms == 0) return Error{"'" + std::string(text) + "': the base time rounds to 0 ms"};
+  t.moves = moves;
+  if (t.base_ms == 0) return Error{"'" + std::string(whole) + "': the base time rounds to 0 ms"};
   return t;
 }
 

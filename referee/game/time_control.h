@@ -13,7 +13,7 @@ namespace kalah {
 struct TimeControl {
   // Exactly one way to limit a move.
   enum class Mode {
-    Fischer,   // base_ms per game + inc_ms per move
+    Fischer,   // base_ms per game (or per `moves` moves) + inc_ms per move
     MoveTime,  // movetime_ms per move
     Depth,     // go depth <depth>, bounded by hard_limit_ms
     Nodes,     // go nodes <nodes>, bounded by hard_limit_ms
@@ -21,6 +21,7 @@ struct TimeControl {
   Mode mode = Mode::Fischer;
   std::int64_t base_ms = 10000;        // Fischer
   std::int64_t inc_ms = 100;           // Fischer
+  int moves = 0;                       // Fischer: base_ms is added again after every `moves` own moves; 0: once
   std::int64_t movetime_ms = 0;        // MoveTime
   int depth = 0;                       // Depth
   std::int64_t nodes = 0;              // Nodes
@@ -29,18 +30,25 @@ struct TimeControl {
   std::int64_t startup_ms = 5000;      // from starting an engine to the end of its handshake
   std::int64_t ping_ms = 5000;         // from newgame + isready to readyok
 
-  // "10+0.1", "movetime 100", "depth 6", "nodes 1000".
+  // "10+0.1", "40/60+0.6", "movetime 100", "depth 6", "nodes 1000".
   std::string describe() const;
-  // The PGN standard's TimeControl tag: "10+0.1" (base+increment in seconds), "60" without an
-  // increment, "-" where no clock applies (move time, depth, nodes).
+  // The PGN TimeControl tag: "10+0.1" (base+increment in seconds), "60" without an increment,
+  // "40/60" or "40/60+0.6" with moves per period (as cutechess writes it), "-" where no clock
+  // applies (move time, depth, nodes).
   std::string pgn() const;
+  // The clock text of the cutechess grammar that parse_fischer() reads back: "40/60+0.6".
+  std::string clock_text() const;
+
+  friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };
 
 const char* to_string(TimeControl::Mode m);  // "fischer", "movetime", "depth", "nodes"
 
-// A Fischer clock written the way chess tools write it, in seconds: "10+0.1" or "60" (no
-// increment). Gives base_ms and inc_ms (rounded to whole milliseconds) on a default TimeControl;
-// the error says what was expected.
-Expected<TimeControl> parse_fischer(std::string_view seconds);
+// A clock written the way chess tools (cutechess, fastchess) write it: "[MOVES/]TIME[+INC]", TIME
+// and INC in seconds, TIME also as minutes:seconds or hours:minutes:seconds: "10+0.1", "60",
+// "40/60+0.6" (40 moves in 60 s, repeating, plus 0.6 s a move), "1:30+1" (90 s + 1 s). Gives
+// base_ms, inc_ms (rounded to whole milliseconds) and moves on a default TimeControl; the error
+// says what was expected. "inf" (no clock) is not a clock: callers that take it check for it first.
+Expected<TimeControl> parse_fischer(std::string_view text);
 
 }  // namespace kalah

@@ -80,6 +80,10 @@ Expected<Command> parse_go(const Words& w) {
       return Error{"go: depth " + std::string(w[i + 1]) + " is out of range"};
     else if (key == "nodes")
       go.nodes = value;
+    else if (key == "movestogo" && value >= 1 && value <= std::numeric_limits<int>::max())
+      go.movestogo = static_cast<int>(value);
+    else if (key == "movestogo")
+      return Error{"go: movestogo " + std::string(w[i + 1]) + " is out of range"};
     else
       return Error{"go: unknown limit '" + std::string(key) + "'"};
   }
@@ -96,13 +100,15 @@ std::string format(const Command& c) {
     std::string operator()(const IsReady&) const { return "isready"; }
     std::string operator()(const NewGame& n) const { return "newgame " + to_string(n.variant); }
     std::string operator()(const PositionCmd& p) const {
-      return p.moves.empty() ? "position startpos" : "position startpos moves" + join_moves(p.moves);
+      const std::string start = "position " + (p.start.empty() ? std::string("startpos") : p.start);
+      return p.moves.empty() ? start : start + " moves" + join_moves(p.moves);
     }
     std::string operator()(const Go& g) const {
       std::string s = "go";
       if (g.clock)
         s += " stime " + std::to_string(g.clock->stime) + " ntime " + std::to_string(g.clock->ntime) + " sinc " +
              std::to_string(g.clock->sinc) + " ninc " + std::to_string(g.clock->ninc);
+      if (g.movestogo) s += " movestogo " + std::to_string(*g.movestogo);
       if (g.movetime) s += " movetime " + std::to_string(*g.movetime);
       if (g.depth) s += " depth " + std::to_string(*g.depth);
       if (g.nodes) s += " nodes " + std::to_string(*g.nodes);
@@ -135,11 +141,15 @@ Expected<Command> parse_command(std::string_view raw) {
     return Command{NewGame{*v}};
   }
   if (verb == "position") {
-    if (w[1] != "startpos") return Error{"position: expected 'position startpos [moves ...]'"};
+    // "startpos" or the three words of a start notation, then optionally "moves ...".
+    const size_t words = w[1] == "startpos" ? 1 : 3;
+    if (w.size() < 1 + words || (words == 3 && (w[1] == "moves" || w[2] == "moves" || w[3] == "moves")))
+      return Error{"position: expected 'position startpos|<start> [moves ...]'"};
     PositionCmd p;
-    if (w.size() > 2) {
-      if (w[2] != "moves") return Error{"position: expected 'moves' after 'startpos'"};
-      for (size_t i = 3; i < w.size(); ++i) {
+    if (words == 3) p.start = std::string(w[1]) + " " + std::string(w[2]) + " " + std::string(w[3]);
+    if (w.size() > 1 + words) {
+      if (w[1 + words] != "moves") return Error{"position: expected 'moves' after the start"};
+      for (size_t i = 2 + words; i < w.size(); ++i) {
         Expected<Move> m = parse_move(w[i]);
         if (!m) return Error{"position: " + m.error()};
         p.moves.push_back(*m);
@@ -160,6 +170,7 @@ std::string format(const EngineMessage& m) {
       if (o.max) s += " max " + std::to_string(*o.max);
       return s;
     }
+    std::string operator()(const Feature& f) const { return "feature " + f.name; }
     std::string operator()(const KepOk&) const { return "kepok"; }
     std::string operator()(const ReadyOk&) const { return "readyok"; }
     std::string operator()(const Info& i) const {
@@ -223,6 +234,7 @@ EngineMessage parse_engine_line(std::string_view raw) {
     return info;
   }
   if (verb == "kepok") return KepOk{};
+  if (verb == "feature" && w.size() == 2) return Feature{std::string(w[1])};
   if (verb == "readyok") return ReadyOk{};
   if (verb == "id" && w[1] == "name") return IdName{std::string(w.rest(2, line))};
   if (verb == "id" && w[1] == "author") return IdAuthor{std::string(w.rest(2, line))};

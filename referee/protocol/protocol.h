@@ -24,7 +24,10 @@ struct IsReady {};
 struct NewGame {
   Variant variant;
 };
-struct PositionCmd {  // "position startpos moves 3 6 swap"
+// "position startpos moves 3 6 swap", or from a start position in the notation of parse_start():
+// "position 4,0,4/4,4,5 1-0 N moves 2". The start is kept as text: the codec knows no variant.
+struct PositionCmd {
+  std::string start;  // empty: startpos
   std::vector<Move> moves;
 };
 // "go stime .. ntime .. sinc .. ninc ..", "go movetime ..", "go depth ..", "go nodes .."
@@ -33,6 +36,7 @@ struct Go {
     long long stime = 0, ntime = 0, sinc = 0, ninc = 0;
   };
   std::optional<Clock> clock;
+  std::optional<int> movestogo;  // with a clock: the mover's moves until its next time control
   std::optional<long long> movetime;
   std::optional<int> depth;
   std::optional<long long> nodes;
@@ -58,6 +62,11 @@ struct OptionDecl {  // "option name Hash type spin default 16 min 1 max 1024"
   std::string default_value;
   std::optional<long long> min, max;
 };
+// "feature <name>" before kepok: something optional the engine supports ("positions": it takes
+// `position <start notation> ...`).
+struct Feature {
+  std::string name;
+};
 struct KepOk {};
 struct ReadyOk {};
 struct Info {
@@ -81,7 +90,8 @@ struct Malformed {
   std::string why;
 };
 
-using EngineMessage = std::variant<IdName, IdAuthor, OptionDecl, KepOk, ReadyOk, Info, BestMove, Unknown, Malformed>;
+using EngineMessage =
+    std::variant<IdName, IdAuthor, OptionDecl, Feature, KepOk, ReadyOk, Info, BestMove, Unknown, Malformed>;
 
 std::string format(const EngineMessage& m);
 EngineMessage parse_engine_line(std::string_view line);

@@ -69,11 +69,15 @@ struct MoveInfo {
 };
 
 struct GameRecord {
+  // Where the moves are played from: `start`, or the variant's standard start.
+  Position initial_position() const { return start ? *start : start_position(variant); }
+
   std::string id;  // unique within a tournament, stable across resumes
   int round = 0;
   std::string south;  // engine names at the start of the game
   std::string north;
   Variant variant;
+  std::optional<Position> start;      // the start position; none: the variant's standard start
   std::vector<Move> opening;          // forced opening moves (part of `moves` too)
   std::vector<Move> moves;            // all moves played, opening included
   std::vector<MoveInfo> move_info;    // one per move after the opening

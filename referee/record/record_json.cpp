@@ -228,6 +228,11 @@ GameRecord record_from_fields(const json::value& value) {
   r.south = f.string("south");
   r.north = f.string("north");
   r.variant = variant_from_fields(f.get("variant"));
+  if (f.has("start")) {
+    Expected<Position> start = parse_start(r.variant, f.string("start"));
+    if (!start) throw BadField{"field 'start': " + start.error()};
+    r.start = *start;
+  }
   r.opening = moves_from_json(f, "opening", r.variant);
   r.moves = moves_from_json(f, "moves", r.variant);
   r.result = parse_result(f.string("result"), "result");
@@ -304,6 +309,7 @@ json::object to_json(const GameRecord& r) {
   o["south"] = r.south;
   o["north"] = r.north;
   o["variant"] = variant_to_json(r.variant);
+  if (r.start) o["start"] = to_start_notation(r.variant, *r.start);
   o["opening"] = moves_to_json(r.opening);
   o["moves"] = moves_to_json(r.moves);
   o["result"] = to_string(r.result);

@@ -30,10 +30,15 @@ bool walk(const Variant& v, const Position& p, int left, std::mt19937_64& rng, l
 }  // namespace
 
 std::optional<Opening> random_opening(const Variant& v, int plies, std::mt19937_64& rng, long max_nodes) {
+  return random_opening(v, start_position(v), plies, rng, max_nodes);
+}
+
+std::optional<Opening> random_opening(const Variant& v, const Position& from, int plies, std::mt19937_64& rng,
+                                      long max_nodes) {
   Opening out;
   out.reserve(static_cast<size_t>(plies > 0 ? plies : 0));
   long budget = max_nodes;
-  if (!walk(v, start_position(v), plies, rng, budget, out)) return std::nullopt;
+  if (!walk(v, from, plies, rng, budget, out)) return std::nullopt;
   return out;
 }
 

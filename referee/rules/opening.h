@@ -21,5 +21,8 @@ inline constexpr long kOpeningSearchNodes = 1'000'000;
 // was found within `max_nodes` positions.
 std::optional<Opening> random_opening(const Variant& variant, int plies, std::mt19937_64& rng,
                                       long max_nodes = kOpeningSearchNodes);
+// The same from `from` instead of the variant's start.
+std::optional<Opening> random_opening(const Variant& variant, const Position& from, int plies, std::mt19937_64& rng,
+                                      long max_nodes = kOpeningSearchNodes);
 
 }  // namespace kalah

@@ -1,8 +1,12 @@
 #include "referee/rules/position.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <optional>
 #include <vector>
+
+#include "referee/rules/words.h"
 
 namespace kalah {
 
@@ -29,6 +33,17 @@ Expected<Move> parse_move(std::string_view text) {
   return Move::at(pit);
 }
 
+int seed_total(const Variant& v, const Position& p) {
+  int total = 0;
+  for (int i = 0; i < v.cells(); ++i) total += p.cells[i];
+  return total;
+}
+
+int seeds_to_hold(const Variant& v, const Position& p) {
+  const int per_board = 2 * v.pits;
+  return std::max(v.seeds, (seed_total(v, p) + per_board - 1) / per_board);
+}
+
 bool MoveList::contains(Move m) const {
   for (Move x : *this)
     if (x == m) return true;
@@ -46,8 +61,8 @@ int row_sum(const Position& p, int first, int m) {
   return sum;
 }
 
-// Ends the game if a rule says so; called after every move.
-void settle(const Variant& v, Position& p) {
+// Whether a rule ends the game in `p` (whose `over` is not yet set).
+bool game_ends(const Variant& v, const Position& p) {
   const int m = v.pits;
   const int south = row_sum(p, 0, m);
   const int north = row_sum(p, m + 1, m);
@@ -57,10 +72,18 @@ void settle(const Variant& v, Position& p) {
   else
     end = (p.to_move == Side::South ? south : north) == 0;
   if (v.majority && !end) {
-    const int total = v.total_seeds();
+    const int total = seed_total(v, p);
     end = 2 * p.cells[m] > total || 2 * p.cells[2 * m + 1] > total;
   }
-  if (!end) return;
+  return end;
+}
+
+// Ends the game if a rule says so; called after every move.
+void settle(const Variant& v, Position& p) {
+  const int m = v.pits;
+  if (!game_ends(v, p)) return;
+  const int south = row_sum(p, 0, m);
+  const int north = row_sum(p, m + 1, m);
   p.over = true;
   p.pie = Pie::None;
   if (v.remainder == Remainder::Owner) {
@@ -196,13 +219,7 @@ std::string to_notation(const Variant& v, const Position& p) {
 Expected<Position> parse_notation(const Variant& v, std::string_view text) {
   const int m = v.pits;
   auto bad = [&](const std::string& why) { return Error{"bad position '" + std::string(text) + "': " + why}; };
-  std::vector<std::string_view> words;
-  for (size_t i = 0; i < text.size();) {
-    size_t j = text.find(' ', i);
-    if (j == std::string_view::npos) j = text.size();
-    if (j > i) words.push_back(text.substr(i, j - i));
-    i = j + 1;
-  }
+  const std::vector<std::string_view> words = split_words(text);
   if (words.size() < 2) return bad("expected '<board> <s|n>'");
 
   std::vector<int> numbers;
@@ -245,16 +262,7 @@ Expected<Position> parse_notation(const Variant& v, std::string_view text) {
 
   // Whether the game is over follows from the board: every rule that ends it is
   // checked after each move, so a finished game always shows its reason.
-  const int south = row_sum(p, 0, m);
-  const int north = row_sum(p, m + 1, m);
-  if (v.ending == Ending::SideEmpty)
-    p.over = south == 0 || north == 0;
-  else
-    p.over = (p.to_move == Side::South ? south : north) == 0;
-  if (v.majority) {
-    const int total = v.total_seeds();
-    p.over = p.over || 2 * p.cells[m] > total || 2 * p.cells[2 * m + 1] > total;
-  }
+  p.over = game_ends(v, p);
   if (p.over && p.pie != Pie::None) return bad("a finished game has no pie decision pending");
   return p;
 }
@@ -276,6 +284,82 @@ std::string render(const Variant& v, const Position& p) {
   out += "\n";
   out += p.over ? "game over\n" : std::string(to_string(p.to_move)) + " to move\n";
   return out;
+}
+
+namespace {
+
+// "a,b,c" -> counts; nullopt unless every item is a whole number 0..65535.
+std::optional<std::vector<int>> parse_row(std::string_view text) {
+  std::vector<int> row;
+  for (size_t i = 0; i <= text.size();) {
+    size_t j = text.find(',', i);
+    if (j == std::string_view::npos) j = text.size();
+    int value = 0;
+    auto [end, ec] = std::from_chars(text.data() + i, text.data() + j, value);
+    if (ec != std::errc() || end != text.data() + j || value < 0 || value > 65535) return std::nullopt;
+    row.push_back(value);
+    i = j + 1;
+  }
+  return row;
+}
+
+}  // namespace
+
+std::string to_start_notation(const Variant& v, const Position& p) {
+  const int m = v.pits;
+  std::string s;
+  auto row = [&](int first) {
+    for (int i = 0; i < m; ++i) s += (i ? "," : "") + std::to_string(p.cells[first + i]);
+  };
+  row(0);
+  s += '/';
+  row(m + 1);
+  s += ' ' + std::to_string(p.cells[m]) + '-' + std::to_string(p.cells[2 * m + 1]);
+  s += p.to_move == Side::South ? " S" : " N";
+  return s;
+}
+
+Expected<Position> parse_start(const Variant& v, std::string_view text) {
+  const int m = v.pits;
+  auto bad = [&](const std::string& why) { return Error{"bad start position '" + std::string(text) + "': " + why}; };
+  const std::vector<std::string_view> words = split_words(text);
+  if (words.size() != 3)
+    return bad("expected '<South's pits>/<North's pits> <South store>-<North store> <S|N>', e.g. '" +
+               to_start_notation(v, start_position(v)) + "'");
+  const size_t slash = words[0].find('/');
+  const size_t dash = words[1].find('-');
+  if (slash == std::string_view::npos || dash == std::string_view::npos)
+    return bad("expected '<South's pits>/<North's pits> <South store>-<North store> <S|N>'");
+  const auto south = parse_row(words[0].substr(0, slash));
+  const auto north = parse_row(words[0].substr(slash + 1));
+  const auto south_store = parse_row(words[1].substr(0, dash));
+  const auto north_store = parse_row(words[1].substr(dash + 1));
+  if (!south || !north) return bad("the pits must be seed counts (whole numbers >= 0) separated by commas");
+  if (!south_store || !north_store || south_store->size() != 1 || north_store->size() != 1)
+    return bad("the stores must be two seed counts (whole numbers >= 0) joined by '-'");
+  if (static_cast<int>(south->size()) != m || static_cast<int>(north->size()) != m)
+    return bad("each side needs " + std::to_string(m) + " pits (the variant's pits), not " +
+               std::to_string(south->size()) + " and " + std::to_string(north->size()));
+  Position p;
+  for (int i = 0; i < m; ++i) {
+    p.cells[i] = static_cast<Position::Cell>((*south)[i]);
+    p.cells[m + 1 + i] = static_cast<Position::Cell>((*north)[i]);
+  }
+  p.cells[m] = static_cast<Position::Cell>(south_store->front());
+  p.cells[2 * m + 1] = static_cast<Position::Cell>(north_store->front());
+  if (words[2] == "S")
+    p.to_move = Side::South;
+  else if (words[2] == "N")
+    p.to_move = Side::North;
+  else
+    return bad("the side to move must be 'S' or 'N'");
+  const int total = seed_total(v, p);
+  if (total == 0 || total > max_start_seeds(v))
+    return bad("it holds " + std::to_string(total) + " seeds; a board of " + std::to_string(m) + " pits takes 1 to " +
+               std::to_string(max_start_seeds(v)));
+  if (v.pie) return bad("the pie rule applies only from the standard start: use pie=off with a start position");
+  if (game_ends(v, p)) return bad("the game is already over there");
+  return p;
 }
 
 }  // namespace kalah

@@ -122,4 +122,25 @@ Expected<Position> parse_notation(const Variant& v, std::string_view text);
 //        1  2  3  4  5  6
 std::string render(const Variant& v, const Position& p);
 
+// ---- Start positions (docs/RULES.md, "Start positions") ---------------------------------------
+// The notation users write in configs, `referee --start`, KEP `position` and the PGN KalahStart tag:
+//   "<South's pits>/<North's pits> <South store>-<North store> <S|N>"
+// each row from its owner's left (pit 1 first), e.g. the standard Kalah(6,4) start
+//   "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S".
+// The seed total may differ from 2 * pits * seeds: uneven boards are the point.
+
+// The most seeds a start may hold: what a standard board of that size holds at most.
+constexpr int max_start_seeds(const Variant& v) { return 2 * v.pits * Variant::kMaxSeeds; }
+
+std::string to_start_notation(const Variant& v, const Position& p);
+// Parses and validates: one row of v.pits pits per side, counts >= 0, 1..max_start_seeds(v) seeds in
+// all, a game not over by the rules of `v`. The pie rule only applies from the standard start, so a
+// variant with pie=on takes no other start (an error says so).
+Expected<Position> parse_start(const Variant& v, std::string_view text);
+// Seeds in pits and stores: the same all game long.
+int seed_total(const Variant& v, const Position& p);
+// The smallest `seeds` whose standard board holds as many seeds as `p` (at least v.seeds): engines
+// size their tables from the variant, and a start may hold more seeds than the standard board.
+int seeds_to_hold(const Variant& v, const Position& p);
+
 }  // namespace kalah

@@ -1,0 +1,71 @@
+// `arena match -engine cmd=... -engine cmd=... -each tc=40/60+0.6 -rounds 100 ...`: a tournament from
+// cutechess-style flags (arena/config/match_line.h), played like `arena run` plays a config file.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "arena/app/commands.h"
+#include "arena/config/match_line.h"
+#include "arena/flow/matches.h"
+
+namespace kalah::arena_app {
+namespace {
+
+constexpr const char* kFlags = R"(Flags (single dash, as cutechess-cli and fastchess spell them):
+  -engine cmd=CMD [name=N] [arg=A]... [dir=D] [proto=kep|mankalah] [option.NAME=VALUE]...
+          [tc=TC] [st=SECONDS] [depth=D] [nodes=N] [timemargin=MS]
+          [restart=on|off|on-crash|always] [stderr=FILE] [sandbox=none|bwrap] [memory_mb=N] ...
+                          one engine (give at least two); any [[engine]] key as key=value
+  -each KEY=VALUE...      for every engine (an engine's own words win)
+  -tournament round-robin|gauntlet|knockout|swiss
+  -rounds R -games 1|2    R x G games per pairing, played as colour-swapped pairs (-repeat is implied)
+  -concurrency N          games at once
+  -openings file=F [format=auto|moves|positions] [order=sequential|random] | plies=N
+  -variant pits=6 seeds=4 [capture=..] [ending=..] [remainder=..] [majority=..] [pie=..] [start="..."]
+  -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic]
+                          exit 0: H1 accepted, 1: H0 accepted, 3: game limit, undecided
+  -event NAME  -seed N  -recover  -out DIR  -pgnout FILE
+  --print-config          print the equivalent TOML config and stop
+  --fresh                 start over instead of resuming
+TC: [MOVES/]TIME[+INC] in seconds (TIME also M:SS or H:MM:SS), e.g. 40/60+0.6, 1:30+1; or inf with depth/nodes.
+Every flag has a TOML key: see docs/CLI.md.
+
+Example:
+  arena match -engine cmd=build/bots/kalah-alphabeta -engine cmd=build/bots/kalah-greedy \
+    -each tc=2+0.02 -rounds 10 -concurrency 2 -pgnout out.pgn
+)";
+
+}  // namespace
+
+void add_match_command(cli::Commands& commands) {
+  auto self = std::make_shared<CLI::App*>(nullptr);
+  CLI::App* cmd =
+      commands.add("match", "Play a tournament from cutechess-style flags (-engine ... -each tc=...)", [self] {
+        Expected<arena::MatchLine> line = arena::parse_match_line((*self)->remaining());
+        if (!line) throw UsageError(line.error());
+        if (line->help) {
+          fmt::print("{}", (*self)->help());
+          return 0;
+        }
+        if (line->print_config) {
+          fmt::print("{}", line->toml);
+          return 0;
+        }
+        Expected<arena::Config> config = arena::match_config(*line, std::filesystem::current_path());
+        if (!config) throw UsageError(config.error());
+        arena::FlowOptions flow;
+        flow.fresh = line->fresh;
+        Expected<int> played = config->sprt ? arena::play_sprt(*config, flow) : arena::play_schedule(*config, flow);
+        if (!played) throw UsageError(played.error());
+        return *played;
+      });
+  // The flags are not CLI11's (single-dash words with key=value groups): they are taken as they come.
+  cmd->prefix_command();
+  cmd->allow_extras();
+  cmd->footer(kFlags);
+  *self = cmd;
+}
+
+}  // namespace kalah::arena_app

@@ -1,0 +1,454 @@
+#include "arena/config/match_line.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "arena/config/command_line.h"
+
+namespace kalah::arena {
+namespace {
+
+bool is_whole_number(std::string_view text) {
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::optional<double> decimal(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// One flag as given: "-engine" and its words up to the next flag.
+struct Flag {
+  std::string name;
+  std::vector<std::string> words;
+  std::string text() const {
+    std::string t = name;
+    for (const std::string& w : words) t += " " + w;
+    return t;
+  }
+};
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// The TOML text with the flag behind every line.
+class Toml {
+ public:
+  void line(const std::string& text, const std::string& origin) {
+    toml_ += text + "\n";
+    origins_.push_back(origin);
+  }
+  std::string& text() { return toml_; }
+  std::vector<std::string>& origins() { return origins_; }
+
+ private:
+  std::string toml_;
+  std::vector<std::string> origins_;
+};
+
+// What a key=value of -engine / -each becomes in TOML: the key and how its value is written.
+enum class Kind { String, Integer, Boolean, Seconds };
+struct EngineKey {
+  const char* flag;
+  const char* toml;
+  Kind kind;
+  bool time;  // goes into the engine's time control
+};
+constexpr EngineKey kEngineKeys[] = {
+    {"cmd", "cmd", Kind::String, false},
+    {"name", "name", Kind::String, false},
+    {"dir", "dir", Kind::String, false},
+    {"proto", "protocol", Kind::String, false},
+    {"protocol", "protocol", Kind::String, false},
+    {"restart", "restart", Kind::String, false},
+    {"stderr", "stderr", Kind::String, false},
+    {"sandbox", "sandbox", Kind::String, false},
+    {"keep_sandbox", "keep_sandbox", Kind::Boolean, false},
+    {"memory_mb", "memory_mb", Kind::Integer, false},
+    {"max_file_mb", "max_file_mb", Kind::Integer, false},
+    {"max_processes", "max_processes", Kind::Integer, false},
+    {"max_output_kb", "max_output_kb", Kind::Integer, false},
+    {"tc", "tc", Kind::String, true},
+    {"st", "movetime_ms", Kind::Seconds, true},
+    {"depth", "depth", Kind::Integer, true},
+    {"nodes", "nodes", Kind::Integer, true},
+    {"timemargin", "margin_ms", Kind::Integer, true},
+};
+
+const EngineKey* engine_key(std::string_view key) {
+  for (const EngineKey& k : kEngineKeys)
+    if (key == k.flag) return &k;
+  return nullptr;
+}
+
+// KEY=VALUE with a non-empty key.
+Expected<std::pair<std::string, std::string>> split_pair(const Flag& flag, const std::string& word) {
+  const std::size_t eq = word.find('=');
+  if (eq == std::string::npos || eq == 0) return Error{flag.name + ": '" + word + "' is not KEY=VALUE"};
+  return std::pair{word.substr(0, eq), word.substr(eq + 1)};
+}
+
+// A value as TOML, checked for its kind.
+Expected<std::string> toml_value(const Flag& flag, const std::string& key, const std::string& value, Kind kind) {
+  switch (kind) {
+    case Kind::String: return toml_string(value);
+    case Kind::Integer:
+      if (!is_whole_number(value)) return Error{flag.name + ": " + key + "=" + value + ": expected a whole number"};
+      return value;
+    case Kind::Boolean:
+      if (value == "true" || value == "on" || value == "yes") return std::string("true");
+      if (value == "false" || value == "off" || value == "no") return std::string("false");
+      return Error{flag.name + ": " + key + "=" + value + ": expected true or false"};
+    case Kind::Seconds: {
+      const std::optional<double> seconds = decimal(value);
+      if (!seconds || *seconds <= 0)
+        return Error{flag.name + ": " + key + "=" + value + ": expected seconds (a number > 0)"};
+      return std::to_string(std::llround(*seconds * 1000));
+    }
+  }
+  return Error{flag.name + ": " + key};
+}
+
+// Every key=value of an -engine (after the -each ones), checked; `arg` and `option.*` collect.
+struct EngineFlags {
+  std::string origin;
+  std::vector<std::string> args;
+  KeyValues options;  // option.NAME=VALUE, in order, later ones replacing earlier ones
+  std::map<std::string, std::pair<std::string, std::string>> keys;  // TOML key -> (value, origin)
+  std::map<std::string, std::pair<std::string, std::string>> time;  // TOML time key -> (value, origin)
+};
+
+std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
+  for (const std::string& word : flag.words) {
+    Expected<std::pair<std::string, std::string>> kv = split_pair(flag, word);
+    if (!kv) return kv.error();
+    const auto& [key, value] = *kv;
+    if (key == "arg") {
+      e.args.push_back(value);
+      continue;
+    }
+    if (key.rfind("option.", 0) == 0) {
+      const std::string name = key.substr(7);
+      if (name.empty()) return flag.name + ": '" + word + "': option.NAME=VALUE needs a NAME";
+      std::erase_if(e.options, [&](const auto& o) { return o.first == name; });
+      e.options.emplace_back(name, value);
+      continue;
+    }
+    const EngineKey* k = engine_key(key);
+    if (!k) {
+      std::string known = "arg, option.NAME";
+      for (const EngineKey& x : kEngineKeys) known += std::string(", ") + x.flag;
+      return flag.name + ": unknown key '" + key + "' (known: " + known + ")";
+    }
+    Expected<std::string> text = toml_value(flag, key, value, k->kind);
+    if (!text) return text.error();
+    (k->time ? e.time : e.keys)[k->toml] = {*text, flag.text()};
+  }
+  return std::nullopt;
+}
+
+// The words of `-variant pits=6 seeds=4 ...`, `-openings ...`, `-sprt ...`, `-draw ...`, `-resign ...` as
+// TOML lines of one table.
+struct TableKey {
+  const char* flag;
+  const char* toml;
+  Kind kind;
+};
+
+std::optional<std::string> add_table(const Flag& flag, std::initializer_list<TableKey> known, Toml& out,
+                                     std::set<std::string>& seen) {
+  for (const std::string& word : flag.words) {
+    Expected<std::pair<std::string, std::string>> kv = split_pair(flag, word);
+    if (!kv) return kv.error();
+    const auto& [key, value] = *kv;
+    const TableKey* k = nullptr;
+    for (const TableKey& x : known)
+      if (key == x.flag) k = &x;
+    if (!k) {
+      std::string names;
+      for (const TableKey& x : known) names += (names.empty() ? "" : ", ") + std::string(x.flag);
+      return flag.name + ": unknown key '" + key + "' (known: " + names + ")";
+    }
+    if (!seen.insert(k->toml).second) return flag.name + ": " + key + " is given twice";
+    std::string text;
+    if (k->kind == Kind::Seconds) {  // here: a decimal number as it is
+      if (!decimal(value)) return flag.name + ": " + key + "=" + value + ": expected a number";
+      text = value;
+    } else {
+      Expected<std::string> v = toml_value(flag, key, value, k->kind);
+      if (!v) return v.error();
+      text = *v;
+    }
+    out.line(std::string(k->toml) + " = " + text, flag.text());
+  }
+  return std::nullopt;
+}
+
+std::string base_name(const std::string& cmd) {
+  const std::string stem = std::filesystem::path(cmd).filename().string();
+  return stem.empty() ? cmd : stem;
+}
+
+}  // namespace
+
+Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
+  MatchLine out;
+  std::vector<Flag> flags;
+  for (const std::string& arg : args) {
+    if (arg.size() > 1 && arg[0] == '-' && !is_whole_number(arg)) {
+      flags.push_back({arg, {}});
+    } else {
+      if (flags.empty()) return Error{"'" + arg + "': expected a flag such as -engine (see arena match --help)"};
+      flags.back().words.push_back(arg);
+    }
+  }
+
+  Toml t;
+  std::vector<EngineFlags> engines;
+  std::vector<Flag> each;
+  std::map<std::string, Flag> single;  // flags given at most once, by name
+  std::vector<Flag> openings, variant, sprt, draw, resign;
+  auto no_words = [](const Flag& f) -> std::optional<std::string> {
+    if (!f.words.empty()) return f.name + " takes no value, got '" + f.words.front() + "'";
+    return std::nullopt;
+  };
+  auto one_word = [](const Flag& f) -> std::optional<std::string> {
+    if (f.words.size() != 1) return f.name + " takes one value, got " + std::to_string(f.words.size());
+    return std::nullopt;
+  };
+  for (const Flag& f : flags) {
+    std::optional<std::string> problem;
+    if (f.name == "--print-config" || f.name == "--fresh" || f.name == "-h" || f.name == "--help") {
+      problem = no_words(f);
+      (f.name == "--print-config" ? out.print_config : f.name == "--fresh" ? out.fresh : out.help) = true;
+    } else if (f.name == "-engine") {
+      if (f.words.empty()) problem = "-engine needs cmd=COMMAND and more KEY=VALUE words";
+      engines.push_back({f.text(), {}, {}, {}, {}});
+    } else if (f.name == "-each") {
+      if (f.words.empty()) problem = "-each needs KEY=VALUE words";
+      each.push_back(f);
+    } else if (f.name == "-openings" || f.name == "-variant" || f.name == "-sprt" || f.name == "-draw" ||
+               f.name == "-resign") {
+      if (f.words.empty()) problem = f.name + " needs KEY=VALUE words";
+      auto& list = f.name == "-openings"  ? openings
+                   : f.name == "-variant" ? variant
+                   : f.name == "-sprt"    ? sprt
+                   : f.name == "-draw"    ? draw
+                                          : resign;
+      list.push_back(f);
+    } else if (f.name == "-tournament" || f.name == "-rounds" || f.name == "-games" || f.name == "-concurrency" ||
+               f.name == "-event" || f.name == "-seed" || f.name == "-out" || f.name == "-pgnout") {
+      problem = one_word(f);
+    } else if (f.name == "-recover") {
+      problem = no_words(f);
+    } else if (f.name == "-repeat") {
+      // Both games of a pair always share the opening: cutechess's -repeat is what happens anyway.
+      if (f.words.size() > 1 || (f.words.size() == 1 && f.words[0] != "2"))
+        problem = "-repeat: every opening is played twice, colours swapped (-repeat or -repeat 2)";
+    } else {
+      problem = "unknown option '" + f.name + "' (see arena match --help)";
+    }
+    if (problem) return Error{*problem};
+    if (f.name[0] == '-' && f.name[1] != '-' && f.name != "-engine" && f.name != "-each" && f.name != "-openings" &&
+        f.name != "-variant" && f.name != "-sprt" && f.name != "-draw" && f.name != "-resign" &&
+        !single.emplace(f.name, f).second)
+      return Error{f.name + " is given twice"};
+  }
+  if (out.help) return out;
+
+  // Engines: -each first, then the engine's own words.
+  {
+    std::size_t e = 0;
+    for (const Flag& f : flags) {
+      if (f.name != "-engine") continue;
+      for (const Flag& all : each)
+        if (auto problem = add_engine_words(all, engines[e])) return Error{*problem};
+      if (auto problem = add_engine_words(f, engines[e])) return Error{*problem};
+      if (!engines[e].keys.count("cmd")) return Error{f.text() + ": cmd=COMMAND is missing"};
+      ++e;
+    }
+  }
+  if (engines.size() < 2) return Error{"give at least two -engine flags"};
+
+  auto value_of = [&](const char* name) -> std::optional<Flag> {
+    const auto it = single.find(name);
+    return it == single.end() ? std::nullopt : std::optional<Flag>(it->second);
+  };
+
+  // [tournament]
+  t.line("[tournament]", "");
+  const std::optional<Flag> event = value_of("-event");
+  t.line("name = " + toml_string(event ? event->words[0] : "match"), event ? event->text() : "");
+  if (const auto f = value_of("-tournament")) t.line("type = " + toml_string(f->words[0]), f->text());
+  int rounds = 1, games = 1;
+  const std::optional<Flag> rounds_flag = value_of("-rounds"), games_flag = value_of("-games");
+  if (rounds_flag) {
+    if (!is_whole_number(rounds_flag->words[0]) || std::stoll(rounds_flag->words[0]) < 1 ||
+        std::stoll(rounds_flag->words[0]) > 100000)
+      return Error{"-rounds " + rounds_flag->words[0] + ": expected a whole number from 1 to 100000"};
+    rounds = std::stoi(rounds_flag->words[0]);
+  }
+  if (games_flag) {
+    if (games_flag->words[0] != "1" && games_flag->words[0] != "2")
+      return Error{"-games " + games_flag->words[0] + ": expected 1 or 2 (games per encounter)"};
+    games = std::stoi(games_flag->words[0]);
+  }
+  // -rounds R -games G is R x G games per pairing, as in cutechess; they are played as colour-swapped pairs
+  // (without either flag: one pair).
+  if (!rounds_flag && !games_flag) games = 2;
+  if ((rounds * games) % 2 != 0)
+    return Error{fmt::format(
+        "-rounds {} -games {}: {} games per pairing; Kalah Arena plays colour-swapped pairs, so give an even "
+        "number (-games 2, or an even -rounds)",
+        rounds, games, rounds * games)};
+  const std::string rounds_origin = (rounds_flag ? rounds_flag->text() : std::string()) +
+                                    (games_flag ? (rounds_flag ? " " : "") + games_flag->text() : std::string());
+  const int pairs = rounds * games / 2;
+  if (sprt.empty()) t.line("rounds = " + std::to_string(pairs), rounds_origin);
+  if (const auto f = value_of("-concurrency")) {
+    if (!is_whole_number(f->words[0])) return Error{f->text() + ": expected a whole number"};
+    t.line("concurrency = " + f->words[0], f->text());
+  }
+  if (const auto f = value_of("-seed")) {
+    if (!is_whole_number(f->words[0])) return Error{f->text() + ": expected a whole number"};
+    t.line("seed = " + f->words[0], f->text());
+  }
+  if (const auto f = value_of("-out")) t.line("output = " + toml_string(f->words[0]), f->text());
+  if (const auto f = value_of("-pgnout")) t.line("pgnout = " + toml_string(f->words[0]), f->text());
+  if (const auto f = value_of("-recover")) t.line("restart = \"on-crash\"", f->text());
+
+  // [variant]
+  if (!variant.empty()) {
+    t.line("[variant]", "");
+    std::set<std::string> seen;
+    for (const Flag& f : variant)
+      if (auto problem = add_table(f,
+                                   {{"pits", "pits", Kind::Integer},
+                                    {"seeds", "seeds", Kind::Integer},
+                                    {"capture", "capture", Kind::String},
+                                    {"ending", "ending", Kind::String},
+                                    {"remainder", "remainder", Kind::String},
+                                    {"majority", "majority", Kind::String},
+                                    {"pie", "pie", Kind::String},
+                                    {"start", "start", Kind::String}},
+                                   t, seen))
+        return Error{*problem};
+  }
+
+  // [time]: the engines' common time control; an engine that differs gets its own (time odds).
+  std::map<std::string, std::pair<std::string, std::string>> common = engines.front().time;
+  if (common.empty()) common["tc"] = {"\"10+0.1\"", ""};
+  t.line("[time]", "");
+  for (const auto& [key, value] : common) t.line(key + " = " + value.first, value.second);
+
+  // [openings]
+  if (!openings.empty()) {
+    t.line("[openings]", "");
+    bool has_file = false;
+    for (const Flag& f : openings)
+      for (const std::string& w : f.words) has_file = has_file || w.rfind("file=", 0) == 0;
+    std::set<std::string> seen;
+    for (const Flag& f : openings) {
+      for (const std::string& w : f.words)
+        if (has_file && w.rfind("plies=", 0) == 0)
+          return Error{f.text() +
+                       ": plies= with file= would cut book lines; they are played whole here (plies= alone gives "
+                       "random openings of that many plies)"};
+      if (auto problem = add_table(f,
+                                   {{"file", "file", Kind::String},
+                                    {"format", "format", Kind::String},
+                                    {"order", "order", Kind::String},
+                                    {"plies", "random_plies", Kind::Integer}},
+                                   t, seen))
+        return Error{*problem};
+    }
+  }
+
+  // [sprt]: the game limit of -rounds/-games is its max_pairs.
+  if (!sprt.empty()) {
+    t.line("[sprt]", "");
+    std::set<std::string> seen;
+    for (const Flag& f : sprt)
+      if (auto problem = add_table(f,
+                                   {{"elo0", "elo0", Kind::Seconds},
+                                    {"elo1", "elo1", Kind::Seconds},
+                                    {"alpha", "alpha", Kind::Seconds},
+                                    {"beta", "beta", Kind::Seconds},
+                                    {"model", "model", Kind::String}},
+                                   t, seen))
+        return Error{*problem};
+    if (rounds_flag || games_flag) t.line("max_pairs = " + std::to_string(pairs), rounds_origin);
+  }
+
+  if (!draw.empty() || !resign.empty())
+    return Error{(draw.empty() ? resign : draw).front().name +
+                 ": adjudication by engine scores is not available in this build"};
+
+  // [[engine]]
+  std::set<std::string> names;
+  for (EngineFlags& e : engines) {
+    std::string name = e.keys.count("name") ? e.keys["name"].first : std::string();
+    if (name.empty()) {
+      // The command's file name, made unique as `referee match` does for self-play.
+      std::string cmd = e.keys["cmd"].first;
+      cmd = cmd.substr(1, cmd.size() - 2);
+      std::string stem = base_name(cmd), candidate = stem;
+      for (int k = 2; names.count(toml_string(candidate)); ++k) candidate = stem + "-" + std::to_string(k);
+      name = toml_string(candidate);
+      e.keys["name"] = {name, e.origin};
+    }
+    names.insert(name);
+    t.line("[[engine]]", e.origin);
+    for (const char* key : {"name", "cmd"}) t.line(std::string(key) + " = " + e.keys[key].first, e.keys[key].second);
+    if (!e.args.empty()) {
+      std::string list;
+      for (const std::string& a : e.args) list += (list.empty() ? "" : ", ") + toml_string(a);
+      t.line("args = [" + list + "]", e.origin);
+    }
+    for (const auto& [key, value] : e.keys)
+      if (key != "name" && key != "cmd") t.line(key + " = " + value.first, value.second);
+    if (e.time != common && !e.time.empty()) {
+      std::string table;
+      for (const auto& [key, value] : e.time) table += (table.empty() ? "" : ", ") + key + " = " + value.first;
+      t.line("time = { " + table + " }", e.origin);
+    }
+    if (!e.options.empty()) {
+      std::string table;
+      for (const auto& [key, value] : e.options)
+        table += (table.empty() ? "" : ", ") + toml_string(key) + " = " + toml_string(value);
+      t.line("options = { " + table + " }", e.origin);
+    }
+  }
+  out.toml = std::move(t.text());
+  out.origins = std::move(t.origins());
+  return out;
+}
+
+Expected<Config> match_config(const MatchLine& line, const std::filesystem::path& work_dir) {
+  static const std::string kSource = "arena match";
+  Expected<Config> config = parse_config(line.toml, kSource, work_dir, work_dir);
+  if (config) return config;
+  // "arena match:LINE:COLUMN: message" -> "<the flag>: message".
+  const std::string& error = config.error();
+  if (error.rfind(kSource + ":", 0) != 0) return config;
+  const std::size_t line_end = error.find(':', kSource.size() + 1);
+  const std::size_t column_end = line_end == std::string::npos ? line_end : error.find(':', line_end + 1);
+  if (column_end == std::string::npos) return config;
+  int number = 0;
+  const std::string digits = error.substr(kSource.size() + 1, line_end - kSource.size() - 1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (ec != std::errc() || number < 1 || number > static_cast<int>(line.origins.size())) return config;
+  const std::string& origin = line.origins[static_cast<std::size_t>(number - 1)];
+  const std::string message = error.substr(column_end + 2);
+  return Error{(origin.empty() ? kSource : origin) + ": " + message};
+}
+
+}  // namespace kalah::arena

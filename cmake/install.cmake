@@ -1,0 +1,35 @@
+# `cmake --install build [--prefix DIR]`: the referee, the arena and the bundled bots in bin/, and the
+# engine authors' kit (docs/WRITING_A_BOT.md): the CMake package KalahArena (kalah::rules,
+# kalah::protocol, kalah::engine: static libraries, their headers under include/kalah-arena/ at the
+# paths this tree uses), the bot template and the Python helper under share/kalah-arena/.
+# Nothing else (tests, benchmarks, fuzzers) has an install rule.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(KALAH_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/KalahArena)
+set(KALAH_SHARE_DIR ${CMAKE_INSTALL_DATADIR}/kalah-arena)
+
+install(TARGETS referee arena kalah-random kalah-greedy kalah-mcts kalah-alphabeta kalah-solver
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+install(TARGETS kalah_rules kalah_protocol kalah_bot EXPORT KalahArenaTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kalah-arena)
+install(FILES referee/rules/expected.h referee/rules/opening.h referee/rules/perft.h referee/rules/position.h
+              referee/rules/variant.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kalah-arena/referee/rules)
+install(FILES referee/protocol/protocol.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kalah-arena/referee/protocol)
+install(FILES bots/common/bot.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kalah-arena/bots/common)
+
+install(EXPORT KalahArenaTargets NAMESPACE kalah:: DESTINATION ${KALAH_PACKAGE_DIR})
+# Before 1.0 a minor version may change the API: 0.1 finds 0.1.x only.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/KalahArenaConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES cmake/package/KalahArenaConfig.cmake cmake/package/KalahArenaCompiler.cmake
+              ${CMAKE_BINARY_DIR}/KalahArenaConfigVersion.cmake
+        DESTINATION ${KALAH_PACKAGE_DIR})
+
+install(FILES kit/bot-template/CMakeLists.txt kit/bot-template/main.cpp kit/bot-template/README.md
+        DESTINATION ${KALAH_SHARE_DIR}/bot-template)
+install(FILES bots/python/kalah_engine.py DESTINATION ${KALAH_SHARE_DIR}/python)
+install(PROGRAMS bots/python/example_bot.py DESTINATION ${KALAH_SHARE_DIR}/python)

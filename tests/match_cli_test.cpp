@@ -1,0 +1,162 @@
+// `arena match` (arena/config/match_line.h): cutechess-style flags become the TOML of an equivalent
+// config, errors name the flag, and the real executable plays a match from flags alone.
+#include <gtest/gtest.h>
+
+#include "arena/config/match_line.h"
+#include "tests/e2e_util.h"
+
+namespace kalah::arena {
+namespace {
+
+namespace fs = std::filesystem;
+
+MatchLine line(const std::vector<std::string>& args) {
+  Expected<MatchLine> parsed = parse_match_line(args);
+  EXPECT_TRUE(parsed.ok()) << parsed.error();
+  return parsed ? *parsed : MatchLine{};
+}
+
+std::string error_of(const std::vector<std::string>& args) {
+  Expected<MatchLine> parsed = parse_match_line(args);
+  if (!parsed) return parsed.error();
+  Expected<Config> config = match_config(*parsed, fs::current_path());
+  return config ? std::string("(no error)") : config.error();
+}
+
+TEST(MatchLine, FlagsGiveTheSameTournamentAsTheTomlTheyPrint) {
+  const MatchLine m = line({"-engine",
+                            "cmd=/bin/true",
+                            "name=a",
+                            "arg=--x",
+                            "arg=y z",
+                            "option.Hash=16",
+                            "-engine",
+                            "cmd=/bin/cat",
+                            "name=b",
+                            "tc=20/30+0.3",
+                            "-each",
+                            "tc=40/60+0.6",
+                            "timemargin=20",
+                            "-rounds",
+                            "10",
+                            "-games",
+                            "2",
+                            "-concurrency",
+                            "3",
+                            "-seed",
+                            "7",
+                            "-variant",
+                            "pits=5",
+                            "seeds=3",
+                            "-openings",
+                            "plies=2",
+                            "-event",
+                            "cup",
+                            "-tournament",
+                            "gauntlet",
+                            "-recover",
+                            "-pgnout",
+                            "out/all.pgn"});
+  EXPECT_EQ(
+      m.toml,
+      "[tournament]\nname = \"cup\"\ntype = \"gauntlet\"\nrounds = 10\nconcurrency = 3\nseed = 7\n"
+      "pgnout = \"out/all.pgn\"\nrestart = \"on-crash\"\n[variant]\npits = 5\nseeds = 3\n[time]\n"
+      "margin_ms = 20\ntc = \"40/60+0.6\"\n[openings]\nrandom_plies = 2\n"
+      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\nargs = [\"--x\", \"y z\"]\noptions = { \"Hash\" = \"16\" }\n"
+      "[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\ntime = { margin_ms = 20, tc = \"20/30+0.3\" }\n");
+  Expected<Config> from_flags = match_config(m, fs::current_path());
+  ASSERT_TRUE(from_flags.ok()) << from_flags.error();
+  Expected<Config> from_text = parse_config(m.toml, "x.toml", fs::current_path());
+  ASSERT_TRUE(from_text.ok()) << from_text.error();
+  EXPECT_EQ(fingerprint(*from_flags), fingerprint(*from_text));
+  const Config& c = *from_flags;
+  EXPECT_EQ(c.tournament.rounds, 10);  // 10 rounds x 2 games = 10 colour-swapped pairs per pairing
+  EXPECT_EQ(c.tournament.type, TournamentType::Gauntlet);
+  EXPECT_EQ(c.tournament.seed_engines, std::vector<int>{0});
+  EXPECT_EQ(c.time.describe(), "40/60+0.6");
+  ASSERT_TRUE(c.engines[1].time.has_value());
+  EXPECT_EQ(c.engines[1].time->describe(), "20/30+0.3");
+  EXPECT_EQ(c.engines[0].args, (std::vector<std::string>{"--x", "y z"}));
+  EXPECT_EQ(c.tournament.pgnout, fs::current_path() / "out/all.pgn");
+}
+
+TEST(MatchLine, RoundsTimesGamesAreTheGamesPerPairing) {
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "6"}).toml.find("rounds = 3\n"),
+            std::string::npos);
+  // The second engine of one command is told apart as referee match does.
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "2"})
+                .toml.find("name = \"true\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"true-2\""),
+            std::string::npos);
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "5", "-games", "2", "-sprt",
+                  "elo0=0", "elo1=5"})
+                .toml.find("[sprt]\nelo0 = 0\nelo1 = 5\nmax_pairs = 5\n"),
+            std::string::npos);
+}
+
+TEST(MatchLine, MistakesNameTheFlag) {
+  const std::vector<std::string> two = {"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = two;
+    args.insert(args.end(), more.begin(), more.end());
+    return error_of(args);
+  };
+  EXPECT_EQ(with({"-bogus"}), "unknown option '-bogus' (see arena match --help)");
+  EXPECT_EQ(with({"-rounds"}), "-rounds takes one value, got 0");
+  EXPECT_EQ(with({"-rounds", "x"}), "-rounds x: expected a whole number from 1 to 100000");
+  EXPECT_EQ(with({"-rounds", "3"}),
+            "-rounds 3 -games 1: 3 games per pairing; Kalah Arena plays colour-swapped pairs, so give an even number "
+            "(-games 2, or an even -rounds)");
+  EXPECT_EQ(with({"-games", "3"}), "-games 3: expected 1 or 2 (games per encounter)");
+  EXPECT_EQ(with({"-each", "tc"}), "-each: 'tc' is not KEY=VALUE");
+  EXPECT_EQ(with({"-each", "depth=deep"}), "-each: depth=deep: expected a whole number");
+  EXPECT_EQ(with({"-variant", "holes=6"}),
+            "-variant: unknown key 'holes' (known: pits, seeds, capture, ending, remainder, majority, pie, start)");
+  EXPECT_EQ(with({"-each", "tc=0/60", "-rounds", "2"}),
+            "-each tc=0/60: time.tc '0/60': the moves per time control must be 1 to 1000, not 0");
+  EXPECT_EQ(with({"-each", "tc=60", "depth=5", "-rounds", "2"}),
+            "-each tc=60 depth=5: time.tc and time.depth are two time controls; give exactly one of tc, base_ms "
+            "(with inc_ms and moves), movetime_ms, depth or nodes");
+  EXPECT_EQ(with({"-variant", "pits=4", "start=4,4,4/4,4,4 0-0 S", "-rounds", "2"}),
+            "-variant pits=4 start=4,4,4/4,4,4 0-0 S: variant.start: bad start position '4,4,4/4,4,4 0-0 S': each "
+            "side needs 4 pits (the variant's pits), not 3 and 3");
+  EXPECT_EQ(error_of({"-engine", "cmd=/no/such/engine", "-engine", "cmd=/bin/true", "-rounds", "2"}),
+            "-engine cmd=/no/such/engine: engine.cmd \"/no/such/engine\" not found (tried /no/such/engine)");
+  EXPECT_EQ(error_of({"-engine", "name=x", "-engine", "cmd=/bin/true"}), "-engine name=x: cmd=COMMAND is missing");
+  // A ManKalah agent cannot be told of opening moves it never chose.
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=jar", "proto=mankalah", "-engine", "cmd=/bin/true", "-openings",
+                      "plies=2", "-rounds", "2"}),
+            "-engine cmd=/bin/true name=jar proto=mankalah: engine \"jar\" speaks the ManKalah protocol, whose "
+            "agents can only play a whole game from the standard start, but this config gives random openings "
+            "(openings.random_plies): remove that, or play this engine in a tournament without openings");
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true"}), "give at least two -engine flags");
+  EXPECT_EQ(error_of({"stray"}), "'stray': expected a flag such as -engine (see arena match --help)");
+}
+
+TEST(MatchLine, TheExecutablePlaysAMatchFromFlagsAndWritesThePgnWhereAsked) {
+  e2e::TempDir dir;
+  const e2e::RunResult r =
+      e2e::run({e2e::kArena.string(), "match", "-engine", "cmd=" + e2e::kGreedy.string(), "name=greedy", "-engine",
+                "cmd=" + e2e::kRandom.string(), "name=random", "-each", "tc=40/2+0.02", "-rounds", "4", "-concurrency",
+                "2", "-out", (dir / "results").string(), "-pgnout", (dir / "copy.pgn").string()},
+               dir.path());
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_EQ(e2e::read_lines(dir / "results" / "match" / "games.jsonl").size(), 4u);
+  const std::string pgn = e2e::read_file(dir / "copy.pgn");
+  EXPECT_EQ(pgn, e2e::read_file(dir / "results" / "match" / "games.pgn"));
+  EXPECT_NE(pgn.find("[TimeControl \"40/2+0.02\"]"), std::string::npos);
+
+  const e2e::RunResult printed = e2e::run({e2e::kArena.string(), "match", "-engine", "cmd=/bin/true", "-engine",
+                                           "cmd=/bin/true", "-rounds", "2", "--print-config"},
+                                          dir.path());
+  ASSERT_EQ(printed.status.code, 0) << printed.summary();
+  EXPECT_EQ(printed.out.rfind("[tournament]\nname = \"match\"\nrounds = 1\n", 0), 0u) << printed.out;
+
+  const e2e::RunResult bad = e2e::run(
+      {e2e::kArena.string(), "match", "-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-concurency", "2"},
+      dir.path());
+  EXPECT_EQ(bad.status.code, 2) << bad.summary();
+  EXPECT_NE(bad.err.find("unknown option '-concurency'"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace kalah::arena
