@@ -330,6 +330,44 @@ TEST(AdjudicateInGame, TheDatabaseEndsASmallGameAtOnceWithPerfectPlaysResult) {
   EXPECT_EQ(r.result, perfect > 0 ? Outcome::FirstWins : perfect < 0 ? Outcome::SecondWins : Outcome::Draw);
 }
 
+// From a start position the seeds are those of the position: here 29 in all, not the variant's 48.
+TEST(AdjudicateInGame, FromAStartPositionTheDatabaseAndTheMajorityCountItsSeeds) {
+  const Variant v = V("pits=6 seeds=4");
+  //        6  5  4  3  2  1
+  //      [ 0  0  0  1  0  2 ]
+  //  12                        12     South to move; 5 seeds in the pits, 29 in all
+  //      [ 0  2  0  0  0  0 ]
+  const Position start = P(v, "0,2,0,0,0,0/12/2,0,1,0,0,0/12 s");
+  {
+    AdjudicationRules rules;
+    rules.database_seeds = 5;
+    rules.database = database_for(v, 5);
+    ScoringPlayer a("a", always({})), b("b", always({}));
+    GameSettings s = settings(rules);
+    s.variant = v;
+    s.start = start;
+    const GameRecord r = play_game(a, b, s);
+    ASSERT_EQ(r.termination, Termination::Adjudicated);
+    EXPECT_EQ(r.adjudication->reason, AdjudicationReason::Database);
+    EXPECT_EQ(r.adjudication->margin, minimax(v, start));
+    EXPECT_EQ(a.calls + b.calls, 0);
+  }
+  {
+    // 15 of 29 seeds is a majority (of the variant's 48 it would not be): decided before a move.
+    AdjudicationRules rules;
+    rules.store_majority = true;
+    ScoringPlayer a("a", always({})), b("b", always({}));
+    GameSettings s = settings(rules);
+    s.variant = v;
+    s.start = P(v, "0,2,0,0,0,0/15/2,0,1,0,0,0/9 s");
+    const GameRecord r = play_game(a, b, s);
+    ASSERT_EQ(r.termination, Termination::Adjudicated);
+    EXPECT_EQ(r.adjudication->reason, AdjudicationReason::StoreMajority);
+    EXPECT_EQ(r.result, Outcome::FirstWins);
+    EXPECT_EQ(a.calls + b.calls, 0);
+  }
+}
+
 TEST(AdjudicateInGame, ThePlyLimitSaysWhy) {
   ScoringPlayer a("a", always({})), b("b", always({}));
   GameSettings s = settings({});
