@@ -63,6 +63,8 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   } else {
     meta.settings["type"] = to_string(c.tournament.type);
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);
+    if (c.tournament.type == TournamentType::Knockout)
+      meta.settings["tiebreak_pairs"] = std::to_string(c.tournament.tiebreak_pairs);
   }
   meta.settings["variant"] = to_string(c.variant);
   meta.settings["openings"] = describe_openings(c.openings);
