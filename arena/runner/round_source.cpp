@@ -29,6 +29,8 @@ std::optional<GameSpec> RoundSource::next() {
       return g;
     }
     if (pass == 1) break;
+    // A Swiss round changes only when all of its games have finished: no replay while one is in flight.
+    if (config_.tournament.type == TournamentType::Swiss && in_flight_ > 0) break;
     // Everything known is handed out: what is due now may have changed since it was computed.
     due_ = games_due(config_, results_);
     next_ = 0;
