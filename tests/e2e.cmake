@@ -29,3 +29,7 @@ add_dependencies(pinning_test arena hostile_engine instant_engine kalah-mcts)
 # report.html in headless chromium (skipped, saying why, without chromium and python3-pil).
 kalah_add_test(browser_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/browser_test.cpp LIBS kalah_rules Boost::json)
 add_dependencies(browser_test arena kalah-random kalah-greedy bad_engine)
+
+# Swiss and knockout tournaments: rounds, reports, and resuming a cut-off journal to the same result.
+kalah_add_test(rounds_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/rounds_e2e_test.cpp LIBS kalah_rules Boost::json)
+add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta)
