@@ -202,7 +202,7 @@ std::string form_markdown(const TournamentForm& f) {
       out += fmt::format("| {} | {} | {} |\n", round.round, boards,
                          round.bye >= 0 ? markdown_escape(name_of(f, round.bye)) : "");
     }
-    return out + "\n";
+    return out + "\n## Rating list\n\n";
   }
   const arena::KnockoutProgress& k = *f.knockout;
   out += "## Knockout bracket\n\n" + markdown_escape(knockout_heading(f)) + ".\n\n";
@@ -214,7 +214,7 @@ std::string form_markdown(const TournamentForm& f) {
       out += fmt::format("| {} | {} | {} | {} | {} |\n", round_name(m.round, rounds), markdown_escape(v.high), v.score,
                          markdown_escape(v.low), markdown_escape(v.outcome));
     }
-  return out + "\n**" + markdown_escape(champion_text(f)) + "**\n\n";
+  return out + "\n**" + markdown_escape(champion_text(f)) + "**\n\n## Rating list\n\n";
 }
 
 std::string form_html(const TournamentForm& f) {

@@ -29,8 +29,9 @@ struct TournamentForm {
 std::optional<TournamentForm> tournament_form(const std::map<std::string, std::string>& settings,
                                               const std::vector<std::string>& names, const arena::GameResults& results);
 
-std::string form_text(const TournamentForm& form);      // for the terminal
-std::string form_markdown(const TournamentForm& form);  // a "## Swiss standings" or "## Knockout bracket" section
-std::string form_html(const TournamentForm& form);      // a <section> of report.html
+std::string form_text(const TournamentForm& form);  // for the terminal
+// A "## Swiss standings" or "## Knockout bracket" section, and the heading of the rating list after it.
+std::string form_markdown(const TournamentForm& form);
+std::string form_html(const TournamentForm& form);  // a <section> of report.html
 
 }  // namespace kalah::report
