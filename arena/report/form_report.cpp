@@ -60,10 +60,12 @@ int complete_rounds(const arena::SwissProgress& s) { return static_cast<int>(s.r
 
 std::string swiss_heading(const TournamentForm& f) {
   const arena::SwissProgress& s = *f.swiss;
+  const std::string playing =
+      s.complete ? "" : fmt::format(" (round {} in progress)", static_cast<int>(s.rounds.size()));
   return fmt::format(
-      "Swiss standings after {} of {} rounds: a colour-swapped game pair a round, {} points a bye; ranked by "
+      "Swiss standings after {} of {} rounds{}: a colour-swapped game pair a round, {} points a bye; ranked by "
       "points, then Buchholz (the sum of the opponents' points), then the seed (config order)",
-      complete_rounds(s), f.rounds, points(arena::kSwissByePoints));
+      complete_rounds(s), f.rounds, playing, points(arena::kSwissByePoints));
 }
 
 std::string round_name(int round, int rounds) {
