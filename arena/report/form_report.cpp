@@ -249,8 +249,9 @@ std::string form_html(const TournamentForm& f) {
   out += "<div class=\"scroll\"><div style=\"display:flex;gap:1.5em;align-items:stretch\">\n";
   const int rounds = static_cast<int>(k.rounds.size());
   for (const std::vector<KnockoutMatch>& round : k.rounds) {
-    out += "<div style=\"display:flex;flex-direction:column;justify-content:space-around;min-width:14em\">\n<h3>" +
-           html_escape(round_name(round.front().round, rounds)) + "</h3>\n";
+    out += "<div style=\"display:flex;flex-direction:column;min-width:14em\">\n<h3>" +
+           html_escape(round_name(round.front().round, rounds)) +
+           "</h3>\n<div style=\"display:flex;flex-direction:column;justify-content:space-around;flex:1\">\n";
     for (const KnockoutMatch& m : round) {
       const MatchView v = match_view(f, m);
       auto side = [&](const std::string& text, int e) {
@@ -262,7 +263,7 @@ std::string form_html(const TournamentForm& f) {
              fmt::format("<div class=\"note\">{}{}</div></div>\n", v.score.empty() ? "" : html_escape(v.score) + ": ",
                          html_escape(v.outcome));
     }
-    out += "</div>\n";
+    out += "</div></div>\n";
   }
   return out + "</div></div>\n<p><b>" + html_escape(champion_text(f)) + "</b></p>\n</section>\n";
 }
