@@ -5,6 +5,7 @@
 // result of the run that was never interrupted. Sharding is refused.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
@@ -86,6 +87,20 @@ std::string section(const fs::path& dir, const std::string& heading) {
 
 class RoundsE2E : public ::testing::Test {
  protected:
+  // standings.json against docs/schema/standings.schema.json (its "swiss" or "knockout" member included),
+  // with Debian's python3-jsonschema; skipped without it.
+  void expect_schema_valid(const fs::path& standings) {
+    const std::string python = "/usr/bin/python3";
+    if (run({python, "-c", "import jsonschema"}, tmp_.path(), std::chrono::milliseconds(30000)).status.code != 0) {
+      std::printf("python3-jsonschema is not installed: standings.json not checked against its schema\n");
+      return;
+    }
+    const RunResult checked = run({python, KALAH_SOURCE_DIR "/tools/check-schema.py",
+                                   KALAH_SOURCE_DIR "/docs/schema/standings.schema.json", standings.string()},
+                                  tmp_.path(), std::chrono::milliseconds(60000));
+    EXPECT_EQ(checked.status.code, 0) << checked.summary();
+  }
+
   RunResult arena(std::vector<std::string> args) {
     args.insert(args.begin(), kArena.string());
     return run(args, tmp_.path(), std::chrono::milliseconds(180000));
@@ -167,6 +182,10 @@ TEST_F(RoundsE2E, SwissPlaysItsRoundsInOrderAndShowsItsTable) {
   const RunResult report = arena({"report", (out / "t").string()});
   ASSERT_EQ(report.status.code, 0) << report.summary();
   EXPECT_EQ(section(out / "t", "## Swiss standings"), table);
+  const json::value standings = json::parse(read_file(out / "t" / "standings.json"));
+  EXPECT_EQ(standings.at("swiss").at("rounds_complete").as_int64(), 4);
+  EXPECT_EQ(standings.at("swiss").at("pairings").at(0).at("bye").as_string(), "random7");
+  expect_schema_valid(out / "t" / "standings.json");
 }
 
 TEST_F(RoundsE2E, SwissCutOffMidRoundResumesToTheSameTournament) {
@@ -206,6 +225,10 @@ TEST_F(RoundsE2E, KnockoutPlaysTheSeededBracketAndShowsIt) {
   const std::string html = read_file(out / "t" / "report.html");
   EXPECT_NE(html.find("<section id=\"bracket\">"), std::string::npos);
   EXPECT_NE(html.find("Champion: " + champion[1].str()), std::string::npos);
+  const json::value standings = json::parse(read_file(out / "t" / "standings.json"));
+  EXPECT_EQ(standings.at("knockout").at("champion").as_string(), champion[1].str());
+  EXPECT_EQ(standings.at("knockout").at("bracket_size").as_int64(), 8);
+  expect_schema_valid(out / "t" / "standings.json");
 }
 
 TEST_F(RoundsE2E, KnockoutCutOffResumesToTheSameBracket) {

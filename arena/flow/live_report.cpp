@@ -91,7 +91,7 @@ void LiveReport::rewrite() {
   const report::Notes notes = {live_note(snapshot->games(), total, every_)};
   const std::pair<const char*, std::string> files[] = {
       {"standings.md", report::standings_markdown(s, event_, notes, context, form ? form_markdown(*form) : "")},
-      {"standings.json", report::standings_json(s, event_, notes)},
+      {"standings.json", report::standings_json(s, event_, notes, form ? form_json(*form) : "")},
       {"standings.csv", report::standings_csv(s)},
       {"report.html", report::report_html(s, shown, event_, notes, static_cast<std::size_t>(snapshot->games()), context,
                                           {}, form ? form_html(*form) : "")},

@@ -2,6 +2,10 @@
 
 #include <charconv>
 
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+
 #include <fmt/core.h>
 
 #include "arena/report/text_util.h"
@@ -266,6 +270,74 @@ std::string form_html(const TournamentForm& f) {
     out += "</div></div>\n";
   }
   return out + "</div></div>\n<p><b>" + html_escape(champion_text(f)) + "</b></p>\n</section>\n";
+}
+
+std::string form_json(const TournamentForm& f) {
+  namespace json = boost::json;
+  auto name_or_null = [&](int e) { return e < 0 ? json::value(nullptr) : json::value(name_of(f, e)); };
+  json::object out;
+  if (f.swiss) {
+    const arena::SwissProgress& s = *f.swiss;
+    json::array standings;
+    int rank = 0;
+    for (const SwissRow& r : swiss_rows(s))
+      standings.push_back(json::object{{"rank", ++rank},
+                                       {"name", name_of(f, r.engine)},
+                                       {"points", r.points},
+                                       {"buchholz", r.buchholz},
+                                       {"pairs", r.pairs},
+                                       {"byes", r.byes}});
+    json::array rounds;
+    for (const arena::SwissRound& round : s.rounds) {
+      json::array boards;
+      for (const Pairing& b : round.boards) {
+        const std::array<std::string, 2> ids = arena::swiss_game_ids(round.round, b);
+        auto g0 = f.results.find(ids[0]);
+        auto g1 = f.results.find(ids[1]);
+        const bool done = g0 != f.results.end() && g1 != f.results.end();
+        boards.push_back(
+            json::object{{"first", name_of(f, b.first)},
+                         {"second", name_of(f, b.second)},
+                         {"first_points", done ? json::value(g0->second + 1.0 - g1->second) : json::value(nullptr)},
+                         {"second_points", done ? json::value(1.0 - g0->second + g1->second) : json::value(nullptr)}});
+      }
+      rounds.push_back(json::object{{"round", round.round},
+                                    {"boards", std::move(boards)},
+                                    {"bye", name_or_null(round.bye)},
+                                    {"repeats", round.repeats}});
+    }
+    out = json::object{{"rounds", f.rounds},
+                       {"rounds_complete", complete_rounds(s)},
+                       {"bye_points", arena::kSwissByePoints},
+                       {"standings", std::move(standings)},
+                       {"pairings", std::move(rounds)}};
+  } else {
+    const arena::KnockoutProgress& k = *f.knockout;
+    json::array rounds;
+    const int count = static_cast<int>(k.rounds.size());
+    for (const std::vector<KnockoutMatch>& round : k.rounds) {
+      json::array matches;
+      for (const KnockoutMatch& m : round)
+        matches.push_back(json::object{{"high", name_or_null(m.high)},
+                                       {"low", name_or_null(m.low)},
+                                       {"high_seed", m.high < 0 ? json::value(nullptr) : json::value(m.high + 1)},
+                                       {"low_seed", m.low < 0 ? json::value(nullptr) : json::value(m.low + 1)},
+                                       {"high_points", m.high_points},
+                                       {"low_points", m.low_points},
+                                       {"pairs", m.pairs},
+                                       {"winner", name_or_null(m.winner)},
+                                       {"decision", to_string(m.decision)}});
+      rounds.push_back(json::object{{"round", round.front().round},
+                                    {"name", round_name(round.front().round, count)},
+                                    {"matches", std::move(matches)}});
+    }
+    out = json::object{{"bracket_size", k.bracket_size},
+                       {"pairs_per_match", f.rounds},
+                       {"tiebreak_pairs", f.tiebreak_pairs},
+                       {"champion", name_or_null(k.champion)},
+                       {"rounds", std::move(rounds)}};
+  }
+  return json::serialize(json::object{{f.swiss ? "swiss" : "knockout", std::move(out)}});
 }
 
 }  // namespace kalah::report

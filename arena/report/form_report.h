@@ -33,5 +33,8 @@ std::string form_text(const TournamentForm& form);  // for the terminal
 // A "## Swiss standings" or "## Knockout bracket" section, and the heading of the rating list after it.
 std::string form_markdown(const TournamentForm& form);
 std::string form_html(const TournamentForm& form);  // a <section> of report.html
+// standings.json's member for the form (docs/schema/standings.schema.json) as the text of a JSON object
+// with that one member: {"swiss": {...}} or {"knockout": {...}}.
+std::string form_json(const TournamentForm& form);
 
 }  // namespace kalah::report

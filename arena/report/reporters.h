@@ -22,8 +22,10 @@ using rating::Standings;
 // one finished journal (a merge with incomplete shards, ...), one sentence each.
 using Notes = std::vector<std::string>;
 
-std::string standings_json(const Standings& standings, const std::string& event,
-                           const Notes& notes = {});  // standings.json
+// `form`: a Swiss or knockout tournament's own standings (form_json: {"swiss": ...} or {"knockout": ...}),
+// added to the top-level object.
+std::string standings_json(const Standings& standings, const std::string& event, const Notes& notes = {},
+                           const std::string& form = {});  // standings.json
 // `form`: the section of a form with standings of its own (form_report.h), shown before the rating list.
 std::string standings_markdown(const Standings& standings, const std::string& event, const Notes& notes = {},
                                const Context& context = {}, const std::string& form = {});  // standings.md

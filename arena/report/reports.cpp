@@ -95,11 +95,12 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   const Standings& s = out.standings;
   const Context context = make_context(input.settings, input.engine_names, first_day, last_day, input.publish);
   const EloHistory elo_history = history.finish(builder, s);
-  std::string form_md, form_page;
+  std::string form_md, form_page, form_data;
   if (std::optional<TournamentForm> form =
           by_rounds ? tournament_form(input.settings, input.engine_names, results) : std::nullopt) {
     form_md = form_markdown(*form);
     form_page = form_html(*form);
+    form_data = form_json(*form);
   }
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
@@ -109,8 +110,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
             dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form_md), kRebuildable);
       },
       [&] {
-        return system::write_file_atomically(dir / kReportFiles[1], standings_json(s, input.event, out.notes),
-                                             kRebuildable);
+        return system::write_file_atomically(dir / kReportFiles[1],
+                                             standings_json(s, input.event, out.notes, form_data), kRebuildable);
       },
       [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
       [&] { return pgn.commit(kRebuildable); },
