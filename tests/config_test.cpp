@@ -670,7 +670,8 @@ TEST_F(ConfigTest, SwissAndKnockoutAreTypesWithTheirOwnFingerprints) {
 // bots they name have been built.
 TEST(ConfigExamples, BundledConfigsAreValid) {
   const fs::path source = KALAH_SOURCE_DIR;
-  for (const char* name : {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml"}) {
+  for (const char* name :
+       {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml", "swiss.toml", "knockout.toml"}) {
     SCOPED_TRACE(name);
     const fs::path path = source / "configs" / name;
     std::ifstream in(path);
