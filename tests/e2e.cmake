@@ -32,4 +32,4 @@ add_dependencies(browser_test arena kalah-random kalah-greedy bad_engine)
 
 # Swiss and knockout tournaments: rounds, reports, and resuming a cut-off journal to the same result.
 kalah_add_test(rounds_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/rounds_e2e_test.cpp LIBS kalah_rules Boost::json)
-add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta)
+add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta kalah-mcts)

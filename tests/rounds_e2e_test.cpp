@@ -3,6 +3,8 @@
 // other and paired as documented, the reports show the Swiss table or the bracket, and a run cut off
 // after any game (its journal truncated there, as a kill leaves it) resumes to exactly the games and
 // result of the run that was never interrupted. Sharding is refused.
+#include <signal.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -191,6 +194,41 @@ TEST_F(RoundsE2E, SwissPlaysItsRoundsInOrderAndShowsItsTable) {
 TEST_F(RoundsE2E, SwissCutOffMidRoundResumesToTheSameTournament) {
   // 6 games: round 1 (4 games) and half of round 2.
   expect_resume_gives_the_same_tournament("type = \"swiss\"\nrounds = 4", 5, 6, "## Swiss standings");
+}
+
+// Ctrl-C while workers wait for a round to finish (three workers, two boards a round): the run stops
+// with 130, and the same command finishes the tournament. MCTS uses its whole movetime, so the run is still
+// going when the signal comes; its games are not reproducible, so the resumed run is checked for shape.
+TEST_F(RoundsE2E, SwissStoppedByCtrlCResumesToACompleteTournament) {
+  const fs::path out = tmp_.path() / "out";
+  std::string text = config_text(out, "type = \"swiss\"\nrounds = 3", 5);
+  text.replace(text.find("concurrency = 2"), 15, "concurrency = 3");
+  text.replace(text.find("depth = 6"), 9, "movetime_ms = 20");
+  for (std::size_t at; (at = text.find(kAlphaBeta.string())) != std::string::npos;)
+    text.replace(at, kAlphaBeta.string().size(), kMcts.string());
+  for (std::size_t at; (at = text.find("\"--depth\", ")) != std::string::npos;) text.replace(at, 11, "\"--seed\", ");
+  const fs::path config = write_config(text, "slow.toml");
+  const fs::path journal = out / "t" / "games.jsonl";
+  Child child({kArena.string(), "run", config.string()}, tmp_.path() / "bg.out", tmp_.path() / "bg.err");
+  const auto give_up = Clock::now() + std::chrono::seconds(120);
+  while (read_lines(journal).size() < 2 && Clock::now() < give_up && !child.poll())
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_LT(read_lines(journal).size(), 12u) << "the run must still be going when it is interrupted";
+  child.signal_group(SIGINT);
+  const ExitStatus stopped = child.wait(std::chrono::seconds(30));
+  EXPECT_FALSE(stopped.timed_out);
+  EXPECT_EQ(stopped.code, 130) << read_file(tmp_.path() / "bg.err");
+
+  const RunResult resumed = arena({"run", config.string()});
+  ASSERT_EQ(resumed.status.code, 0) << resumed.summary();
+  EXPECT_NE(resumed.out.find("Swiss standings after 3 of 3 rounds"), std::string::npos) << resumed.out;
+  std::map<int, int> per_round;
+  std::set<std::string> ids;
+  for (const Game& g : journal_of(out / "t")) {
+    ++per_round[g.round];
+    EXPECT_TRUE(ids.insert(g.id).second) << "a game twice: " << g.id;
+  }
+  EXPECT_EQ(per_round, (std::map<int, int>{{1, 4}, {2, 4}, {3, 4}}));
 }
 
 TEST_F(RoundsE2E, KnockoutPlaysTheSeededBracketAndShowsIt) {
