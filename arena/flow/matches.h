@@ -24,7 +24,13 @@ inline constexpr int kSprtUndecided = 3;
 
 // `arena run`: every game of the schedule not yet in the journal, a progress line as they finish,
 // the standings table at the end. Errors are operator-facing (journal, reports).
+// A Swiss or knockout tournament goes to play_rounds.
 Expected<int> play_schedule(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+
+// `arena run` on a Swiss or knockout tournament (never sharded): round by round, each round paired
+// from the results of the ones before (arena/runner/round_source.h); the progress line as games
+// finish, and at the end the Swiss table or the bracket, then the rating list.
+Expected<int> play_rounds(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
 
 // `arena sprt`, and `arena run` on a config with an [sprt] table: colour-swapped pairs between
 // engines[0] (base) and engines[1] (test) until the SPRT decides or max_pairs; a line per finished
