@@ -13,6 +13,10 @@ std::string summary_text(const stats::Summary& s) {
       100 * s.score, s.elo, s.elo95, 100 * s.los, s.nelo, s.nelo95);
 }
 
+std::string sprt_elo_text(const stats::Summary& pairs) {
+  return fmt::format("{:+.1f} +- {:.1f} (95%, {})", pairs.elo, pairs.elo95, kSprtEloEstimator);
+}
+
 std::string sprt_text(const stats::SprtState& s, const stats::SprtParams& p) {
   return fmt::format("SPRT    {}\nLLR     {:.2f} (bounds {:.2f}, {:.2f}): {}\n", stats::describe(p), s.llr, s.lower,
                      s.upper,
