@@ -239,9 +239,17 @@ class Checker {
     if (std::optional<Fault> f = player_->new_game(v, std::nullopt, time_)) {
       player_->forfeited();
       broken_ = true;
+      unusable_ = true;
       return Fault{f->kind, "on restarting it with newgame: " + f->detail};
     }
     return std::nullopt;
+  }
+
+  // After an engine could not be restarted, the checks that need it are skipped: each would fail the same way.
+  bool skipped_as_unusable(const std::string& check) {
+    if (!unusable_) return false;
+    add(skip(check, "the engine could not be restarted and made ready (above)"));
+    return true;
   }
 
   // Judges a reply as the game loop does: a fault, then the time, then legality. Empty when it is good.
@@ -260,6 +268,7 @@ class Checker {
   // True when the engine answered well.
   bool move(const Variant& v, const Probe& probe) {
     const std::string check = move_check(v, probe);
+    if (skipped_as_unusable(check)) return false;
     const std::string where = " (position " + moves_text(probe.moves) + ")";
     if (std::optional<Fault> f = ready_for(v)) {
       add(fail(check, Fault{f->kind, f->detail + where}));
@@ -282,6 +291,7 @@ class Checker {
   // A whole game against a second copy of itself under the clock: the game loop's own accounting.
   void clock(const Variant& v) {
     const std::string check = "clock";
+    if (skipped_as_unusable(check)) return;
     EngineSpec twin_spec = engine_;
     twin_spec.name += "-2";
     std::unique_ptr<ProcessPlayer> twin = make_player(twin_spec);
@@ -305,6 +315,7 @@ class Checker {
   }
 
   void stop() {
+    if (skipped_as_unusable("stop")) return;
     auto* kep = static_cast<EnginePlayer*>(player_.get());
     const Variant v = check_variants(Protocol::Kep).front();
     const std::vector<Probe> set = probes(v, s_.seed);
@@ -326,6 +337,7 @@ class Checker {
   }
 
   void quit() {
+    if (skipped_as_unusable("quit")) return;
     if (std::optional<Fault> f = ready_for(check_variants(Protocol::Kep).front())) return add(fail("quit", *f));
     const milliseconds grace = engine_.quit_grace;
     const auto start = SteadyClock::now();
@@ -344,8 +356,9 @@ class Checker {
   const std::function<void(const Result&)>& report_;
   TimeControl time_;  // the settings' deadlines, with movetime for the positions
   std::unique_ptr<ProcessPlayer> player_;
-  Variant variant_;      // the variant of the engine's last newgame
-  bool broken_ = false;  // the engine was killed after a failure (or must be told a new game)
+  Variant variant_;        // the variant of the engine's last newgame
+  bool broken_ = false;    // the engine was killed after a failure (or must be told a new game)
+  bool unusable_ = false;  // restarting it failed: the checks that need it are skipped
   std::vector<Result> results_;
 };
 
