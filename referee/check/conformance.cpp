@@ -323,7 +323,8 @@ class Checker {
     if (std::optional<Fault> f = ready_for(v)) return add(fail("stop", *f));
     kep::Go go;
     go.depth = 1000;
-    const Reply r = kep->play_until_stop(probe.moves, go, s_.stop_after, s_.stop_allowed);
+    bool stop_sent = false;
+    const Reply r = kep->play_until_stop(probe.moves, go, s_.stop_after, s_.stop_allowed, stop_sent);
     // elapsed_ms is from the stop, or from the request when the move came first.
     if (std::optional<Fault> f = judge(v, probe.moves, r, s_.stop_allowed)) {
       add(fail("stop", Fault{f->kind, f->detail + " (go depth 1000, stop after " +
@@ -332,6 +333,10 @@ class Checker {
       broken_ = true;
       return;
     }
+    if (!stop_sent)
+      return add(pass("stop", fmt::format("go depth 1000 answered with bestmove {} after {:.0f} ms, before the stop "
+                                          "was due (after {} ms): nothing to stop",
+                                          to_string(r.move), r.elapsed_ms, s_.stop_after.count())));
     add(pass("stop", fmt::format("go depth 1000, stop after {} ms: bestmove {} {:.0f} ms later", s_.stop_after.count(),
                                  to_string(r.move), r.elapsed_ms)));
   }

@@ -276,7 +276,9 @@ Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std:
 }
 
 Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::Go& go,
-                                    std::chrono::milliseconds stop_after, std::chrono::milliseconds allowed) {
+                                    std::chrono::milliseconds stop_after, std::chrono::milliseconds allowed,
+                                    bool& stop_sent) {
+  stop_sent = false;
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
   if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
@@ -286,6 +288,7 @@ Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::G
   // Anything but the search still running (a move, garbage, a crash) is the answer.
   if (!early.fault || early.fault->kind != Termination::Time || process_->input_closed()) return early;
   const Deadline stopped = SteadyClock::now();
+  stop_sent = true;
   if (!send(kep::format(kep::Stop{}), stopped + allowed)) return Reply{crash_fault("(on stop)", true), {}, 0, {}};
   Reply reply = await_bestmove(stopped, allowed);
   if (reply.fault && reply.fault->kind == Termination::Time)

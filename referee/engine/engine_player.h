@@ -99,10 +99,10 @@ class EnginePlayer : public ProcessPlayer {
   // `isready` alone: readyok within `ping`, else a `protocol` fault (a `crash` one if the engine is gone).
   std::optional<Fault> ping(std::chrono::milliseconds ping);
   // Asks for a move as play() does, with an open-ended `go` (depth or nodes); if no move has come after
-  // `stop_after`, writes `stop`, after which the move must come within `allowed`. The reply's elapsed_ms
-  // counts from the stop (or from the request, when the move came first).
+  // `stop_after`, writes `stop` (and sets `stop_sent`), after which the move must come within `allowed`. The
+  // reply's elapsed_ms counts from the stop, or from the request when the move came first.
   Reply play_until_stop(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds stop_after,
-                        std::chrono::milliseconds allowed);
+                        std::chrono::milliseconds allowed, bool& stop_sent);
 
  private:
   // Reads until readyok (before `deadline`, which is `ping` from now), classifying what goes wrong.
