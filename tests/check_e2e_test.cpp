@@ -47,6 +47,7 @@ std::vector<std::string> lines_starting(const std::string& text, const std::stri
 struct GoodEngine {
   std::string name;
   std::vector<std::string> engine;  // the words of --engine
+  bool positions = false;           // it announces `feature positions`: games from other starts are checked
 };
 
 class CheckPasses : public ::testing::TestWithParam<GoodEngine> {};
@@ -68,7 +69,15 @@ TEST_P(CheckPasses, EveryCheckPassesAndTheExitCodeIsZero) {
         "PASS clock:", "PASS stop:", "PASS quit:"})
     EXPECT_EQ(lines_starting(r.out, check).size(), 1u) << check << "\n" << r.summary();
   EXPECT_EQ(lines_starting(r.out, GetParam().name + ": ").size(), 1u) << r.summary();
-  EXPECT_NE(r.out.find(" 0 failed, 0 skipped: ready for a tournament"), std::string::npos) << r.summary();
+  EXPECT_EQ(lines_starting(r.out, "PASS move kalah(6,4) from-start:").size(), GetParam().positions ? 2u : 0u)
+      << r.summary();
+  EXPECT_EQ(lines_starting(r.out, "SKIP move kalah(6,4) from-start: no 'feature positions'").size(),
+            GetParam().positions ? 0u : 1u)
+      << r.summary();
+  EXPECT_NE(r.out.find(GetParam().positions ? " 0 failed, 0 skipped: ready for a tournament"
+                                            : " 0 failed, 1 skipped: ready for a tournament"),
+            std::string::npos)
+      << r.summary();
 }
 
 const std::string kBots = KALAH_BINARY_DIR "/bots/";
@@ -76,10 +85,11 @@ const std::string kBots = KALAH_BINARY_DIR "/bots/";
 INSTANTIATE_TEST_SUITE_P(
     Engines, CheckPasses,
     ::testing::Values(
-        GoodEngine{"random", {"cmd=" + kBots + "kalah-random"}},
-        GoodEngine{"greedy", {"cmd=" + kBots + "kalah-greedy"}},
-        GoodEngine{"alphabeta", {"cmd=" + kBots + "kalah-alphabeta"}},
-        GoodEngine{"mcts", {"cmd=" + kBots + "kalah-mcts"}}, GoodEngine{"solver", {"cmd=" + kBots + "kalah-solver"}},
+        GoodEngine{"random", {"cmd=" + kBots + "kalah-random"}, true},
+        GoodEngine{"greedy", {"cmd=" + kBots + "kalah-greedy"}, true},
+        GoodEngine{"alphabeta", {"cmd=" + kBots + "kalah-alphabeta"}, true},
+        GoodEngine{"mcts", {"cmd=" + kBots + "kalah-mcts"}, true},
+        GoodEngine{"solver", {"cmd=" + kBots + "kalah-solver"}, true},
         GoodEngine{"pyrandom", {"cmd=/usr/bin/python3", "arg=" KALAH_SOURCE_DIR "/bots/python/random_bot.py"}},
         GoodEngine{"instant", {"cmd=" + (kEngines / "instant_engine").string()}},
         // The sandbox probes that only look around, then speak KEP as instant_engine does.
@@ -158,7 +168,13 @@ INSTANTIATE_TEST_SUITE_P(
         Misbehaviour{"boardless", {}, {"move kalah(6,4) one-legal-move: illegal: bestmove 1"}, "illegal"},
         // Quitting late is not a forfeit, but the referee kills it; the positions still fail (board-less).
         Misbehaviour{"ignore_quit", {"--ignore-quit"}, {"quit: still running 200 ms after quit"}, "illegal"},
-        Misbehaviour{"ignore_sigterm", {"--ignore-sigterm"}, {"quit: still running"}, "illegal"}),
+        Misbehaviour{"ignore_sigterm", {"--ignore-sigterm"}, {"quit: still running"}, "illegal"},
+        // It announces start positions but keeps no board: North's pit 1 is empty in the first start.
+        Misbehaviour{"positions_without_a_board",
+                     {"--positions"},
+                     {"move kalah(6,4) from-start: illegal: bestmove 1 (legal: 2 4 6) (position "
+                      "6,0,6,0,6,0/0,6,0,6,0,6 1-1 N)"},
+                     "illegal"}),
     [](const ::testing::TestParamInfo<Misbehaviour>& info) { return info.param.name; });
 
 // ---- the rest ----------------------------------------------------------------------------------------

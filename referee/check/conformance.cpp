@@ -1,6 +1,7 @@
 #include "referee/check/conformance.h"
 
 #include <algorithm>
+#include <cassert>
 #include <random>
 #include <set>
 #include <utility>
@@ -116,6 +117,7 @@ class Checker {
       if (!newgame(v)) continue;
       for (const Probe& probe : probes(v, s_.seed)) move(v, probe);
     }
+    start_positions();
     clock(check_variants(Protocol::Kep).front());
     stop();
     quit();
@@ -145,6 +147,8 @@ class Checker {
         if (move(v, probe)) player_->game_over(probe.moves);
       }
     }
+    add(skip("move " + short_name(check_variants(Protocol::Mankalah).front()) + " from-start",
+             "agents only play from the standard start (a tournament with start positions refuses them)"));
     clock(check_variants(Protocol::Mankalah).front());
     add(skip("stop", why + " (there is no stop message)"));
     add(skip("quit", "the agent is told END after each game and stopped within the grace period"));
@@ -253,12 +257,13 @@ class Checker {
   }
 
   // Judges a reply as the game loop does: a fault, then the time, then legality. Empty when it is good.
-  std::optional<Fault> judge(const Variant& v, const std::vector<Move>& moves, const Reply& r, milliseconds allowed) {
+  std::optional<Fault> judge(const Variant& v, const std::vector<Move>& moves, const Reply& r, milliseconds allowed,
+                             const std::optional<Position>& start = std::nullopt) {
     if (r.fault) return r.fault;
     if (r.elapsed_ms > static_cast<double>(allowed.count()))
       return Fault{Termination::Time,
                    fmt::format("answered after {:.0f} ms, allowed {} ms", r.elapsed_ms, allowed.count())};
-    Position p = start_position(v);
+    Position p = start ? *start : start_position(v);
     for (Move m : moves) apply(v, p, m);
     if (!is_legal(v, p, r.move))
       return Fault{Termination::Illegal, "bestmove " + to_string(r.move) + " (legal: " + legal_text(v, p) + ")"};
@@ -286,6 +291,40 @@ class Checker {
     }
     add(pass(check, fmt::format("bestmove {} after {:.0f} ms{}", to_string(r.move), r.elapsed_ms, where)));
     return true;
+  }
+
+  // Games from other start positions (docs/PROTOCOL.md, "Start positions"), for an engine that announces
+  // `feature positions`: a new game from each start, and the first move of it.
+  void start_positions() {
+    auto* kep = static_cast<EnginePlayer*>(player_.get());
+    const Variant v = check_variants(Protocol::Kep).front();
+    const std::string check = "move " + short_name(v) + " from-start";
+    if (!kep->has_feature("positions"))
+      return add(skip(check,
+                      "no 'feature positions' in the handshake: a tournament that starts games from "
+                      "positions refuses the engine"));
+    for (const char* text : {"6,0,6,0,6,0/0,6,0,6,0,6 1-1 N", "2,0,0,0,0,1/0,0,0,3,0,0 20-22 S"}) {
+      if (skipped_as_unusable(check)) return;
+      const Expected<Position> start = parse_start(v, text);
+      assert(start);
+      const std::string where = fmt::format(" (position {})", text);
+      broken_ = true;  // whatever happens, the next check begins with a new standard game
+      if (std::optional<Fault> f = player_->new_game(v, *start, time_)) {
+        add(fail(check, Fault{f->kind, f->detail + where}));
+        player_->forfeited();
+        continue;
+      }
+      kep::Go go;
+      go.movetime = time_.movetime_ms;
+      const milliseconds allowed(time_.movetime_ms + time_.margin_ms);
+      const Reply r = player_->play({}, go, allowed);
+      if (std::optional<Fault> f = judge(v, {}, r, allowed, *start)) {
+        add(fail(check, Fault{f->kind, f->detail + where}));
+        player_->forfeited();
+        continue;
+      }
+      add(pass(check, fmt::format("bestmove {} after {:.0f} ms{}", to_string(r.move), r.elapsed_ms, where)));
+    }
   }
 
   // A whole game against a second copy of itself under the clock: the game loop's own accounting.
