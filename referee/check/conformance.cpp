@@ -114,8 +114,13 @@ class Checker {
     options();
     isready();
     for (const Variant& v : check_variants(Protocol::Kep)) {
-      if (!newgame(v)) continue;
-      for (const Probe& probe : probes(v, s_.seed)) move(v, probe);
+      const bool ready = newgame(v);
+      for (const Probe& probe : probes(v, s_.seed)) {
+        if (ready)
+          move(v, probe);
+        else
+          add(skip(move_check(v, probe), "the engine did not take this variant's newgame (above)"));
+      }
     }
     start_positions();
     clock(check_variants(Protocol::Kep).front());
@@ -224,9 +229,11 @@ class Checker {
     if (std::optional<Fault> f = player_->new_game(v, std::nullopt, time_)) {
       add(fail("newgame " + short_name(v), *f));
       player_->forfeited();
+      broken_ = true;
       return false;
     }
     variant_ = v;
+    broken_ = false;
     add(pass("newgame " + short_name(v), fmt::format("readyok after {} ms", ms_since(start))));
     return true;
   }
