@@ -54,7 +54,7 @@ class CheckPasses : public ::testing::TestWithParam<GoodEngine> {};
 
 TEST_P(CheckPasses, EveryCheckPassesAndTheExitCodeIsZero) {
   e2e::TempDir dir;
-  std::vector<std::string> args = {"--margin", kMargin, "--engine"};
+  std::vector<std::string> args = {"--margin", kMargin, "--quit-ms", kMargin, "--engine"};
   args.insert(args.end(), GetParam().engine.begin(), GetParam().engine.end());
   args.push_back("name=" + GetParam().name);
   const e2e::RunResult r = check(args, dir.path());

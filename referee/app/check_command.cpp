@@ -29,6 +29,7 @@ struct CheckOptions {
   long long ping_ms = 5000;
   long long stop_after_ms = 300;
   long long stop_ms = 1000;
+  long long quit_ms = 200;
   std::uint64_t seed = 1;
   bool json = false;
   std::string comm_log;
@@ -114,6 +115,7 @@ int run_check(const CheckOptions& o) {
   std::set<std::string> names;
   for (const std::vector<std::string>& tokens : o.engines) {
     engines.push_back(parse_engine(tokens, o.comm_log));
+    engines.back().quit_grace = std::chrono::milliseconds(o.quit_ms);
     if (!names.insert(engines.back().name).second)
       throw UsageError("two engines are named '" + engines.back().name + "'; give each its own name=NAME");
   }
@@ -160,6 +162,8 @@ void add_check_command(cli::Commands& commands) {
   cmd->add_option("--stop-after-ms", o->stop_after_ms, "Thinking time on go depth 1000 before stop is sent")
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--stop-ms", o->stop_ms, "Deadline from stop to bestmove")->check(CLI::Range(1LL, 600000LL));
+  cmd->add_option("--quit-ms", o->quit_ms, "Grace period from quit to the engine's exit (the referee's: 200)")
+      ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--seed", o->seed, "Seed of the random games the positions are taken from");
   cmd->add_flag("--json", o->json, "One JSON object per engine instead of the lines");
   cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engines to this file");
