@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(
         GoodEngine{"alphabeta", {"cmd=" + kBots + "kalah-alphabeta"}, true},
         GoodEngine{"mcts", {"cmd=" + kBots + "kalah-mcts"}, true},
         GoodEngine{"solver", {"cmd=" + kBots + "kalah-solver"}, true},
-        GoodEngine{"pyrandom", {"cmd=/usr/bin/python3", "arg=" KALAH_SOURCE_DIR "/bots/python/random_bot.py"}},
+        GoodEngine{"pyrandom", {"cmd=/usr/bin/python3", "arg=" KALAH_SOURCE_DIR "/bots/python/random_bot.py"}, true},
         GoodEngine{"instant", {"cmd=" + (kEngines / "instant_engine").string()}},
         // The sandbox probes that only look around, then speak KEP as instant_engine does.
         GoodEngine{"affinity", {"cmd=" + (kEngines / "hostile_engine").string(), "arg=affinity"}},
