@@ -88,7 +88,8 @@ const BadCase kBadCases[] = {
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, pgnout, adjudicate"},
+     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
+     "tiebreak_pairs, pgnout, adjudicate"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie, start"},
@@ -114,8 +115,25 @@ const BadCase kBadCases[] = {
      "t.toml:3:10: tournament.rounds must be from 1 to 100000, not -1"},
     {"concurrency zero", "[tournament]\nname = \"t\"\nconcurrency = 0\n",
      "t.toml:3:15: tournament.concurrency must be from 1 to 256, not 0"},
-    {"unknown tournament type", "[tournament]\nname = \"t\"\ntype = \"swiss\"\n",
-     "t.toml:3:8: tournament.type must be \"round-robin\" or \"gauntlet\", not \"swiss\""},
+    {"unknown tournament type", "[tournament]\nname = \"t\"\ntype = \"dutch\"\n",
+     "t.toml:3:8: tournament.type must be \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\", not \"dutch\""},
+    {"tiebreak_pairs in a Swiss tournament", "[tournament]\nname = \"t\"\ntype = \"swiss\"\ntiebreak_pairs = 2\n",
+     "t.toml:4:18: tournament.tiebreak_pairs only applies to type = \"knockout\""},
+    {"tiebreak_pairs out of range", "[tournament]\nname = \"t\"\ntype = \"knockout\"\ntiebreak_pairs = 101\n",
+     "t.toml:4:18: tournament.tiebreak_pairs must be from 0 to 100, not 101"},
+    {"Swiss with one engine",
+     "[tournament]\nname = \"t\"\ntype = \"swiss\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n",
+     "t.toml:6:1: a Swiss tournament needs at least two engines, not 1"},
+    {"knockout with one engine",
+     "[tournament]\nname = \"t\"\ntype = \"knockout\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n",
+     "t.toml:6:1: a knockout needs at least two engines, not 1"},
+    {"sprt in a knockout",
+     "[tournament]\nname = \"t\"\ntype = \"knockout\"\n[time]\nbase_ms = 100\n[sprt]\nelo0 = 0\nelo1 = 5\n"
+     "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
+     "t.toml:6:1: [sprt] plays an open-ended match of two engines; it cannot be combined with tournament.type = "
+     "\"knockout\""},
     {"missing tournament name", "[tournament]\nrounds = 2\n", "t.toml:1:1: missing key \"name\" in [tournament]"},
     {"tournament name with a space", "[tournament]\nname = \"my cup\"\n",
      "t.toml:2:8: tournament.name must use only letters, digits, '.', '_' and '-' (it names the "
@@ -792,11 +810,41 @@ TEST_F(ConfigTest, AdjudicateReadsEveryRuleAndIsOffUnlessConfigured) {
   }
 }
 
+TEST_F(ConfigTest, SwissAndKnockoutAreTypesWithTheirOwnFingerprints) {
+  auto with = [&](const std::string& keys) {
+    std::string text = kMinimal;
+    text.replace(text.find("name = \"t\"\n"), 11, "name = \"t\"\n" + keys);
+    return parse(text);
+  };
+  auto swiss = with("type = \"swiss\"\nrounds = 5\n");
+  ASSERT_TRUE(swiss.ok()) << swiss.error();
+  EXPECT_EQ(swiss->tournament.type, TournamentType::Swiss);
+  EXPECT_EQ(swiss->tournament.rounds, 5);
+  EXPECT_TRUE(plays_by_rounds(swiss->tournament.type));
+  auto knockout = with("type = \"knockout\"\n");
+  ASSERT_TRUE(knockout.ok()) << knockout.error();
+  EXPECT_EQ(knockout->tournament.tiebreak_pairs, 3);  // the default
+  auto fewer = with("type = \"knockout\"\ntiebreak_pairs = 0\n");
+  ASSERT_TRUE(fewer.ok()) << fewer.error();
+  EXPECT_EQ(fewer->tournament.tiebreak_pairs, 0);
+  auto base = parse(kMinimal);
+  ASSERT_TRUE(base.ok());
+  EXPECT_FALSE(plays_by_rounds(base->tournament.type));
+  // Every form and every tie-break limit is another tournament; a round robin's fingerprint has no
+  // tiebreak_pairs line, so that the journals written before the key existed still resume.
+  const std::string prints[] = {fingerprint(*base), fingerprint(*swiss), fingerprint(*knockout), fingerprint(*fewer)};
+  for (std::size_t i = 0; i < std::size(prints); ++i)
+    for (std::size_t j = i + 1; j < std::size(prints); ++j) EXPECT_NE(prints[i], prints[j]);
+  EXPECT_EQ(prints[0].find("tiebreak_pairs"), std::string::npos);
+  EXPECT_NE(prints[2].find("tiebreak_pairs=3\n"), std::string::npos);
+}
+
 // The bundled examples must load (from the source tree, as the README runs them) whenever the
 // bots they name have been built.
 TEST(ConfigExamples, BundledConfigsAreValid) {
   const fs::path source = KALAH_SOURCE_DIR;
-  for (const char* name : {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml"}) {
+  for (const char* name :
+       {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml", "swiss.toml", "knockout.toml"}) {
     SCOPED_TRACE(name);
     const fs::path path = source / "configs" / name;
     std::ifstream in(path);

@@ -34,3 +34,7 @@ kalah_add_test(start_position_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/start
   LIBS kalah_rules kalah_record_json)
 add_dependencies(start_position_e2e_test arena referee instant_engine kalah-random kalah-greedy kalah-alphabeta
   kalah-mcts kalah-solver)
+
+# Swiss and knockout tournaments: rounds, reports, and resuming a cut-off journal to the same result.
+kalah_add_test(rounds_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/rounds_e2e_test.cpp LIBS kalah_rules Boost::json)
+add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta kalah-mcts)

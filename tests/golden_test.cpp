@@ -189,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(Executables, GoldenHelp,
                                          HelpCase{"arena", "stats"}, HelpCase{"arena", "plan"},
                                          HelpCase{"arena", "slurm"}, HelpCase{"referee", ""},
                                          HelpCase{"referee", "match"}, HelpCase{"referee", "perft"},
-                                         HelpCase{"referee", "replay"}),
+                                         HelpCase{"referee", "replay"}, HelpCase{"referee", "check"}),
                          [](const testing::TestParamInfo<HelpCase>& info) { return case_name(info.param); });
 
 // ---------------------------------------------------------------------------------------------

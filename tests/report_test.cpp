@@ -18,6 +18,7 @@
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
 #include "arena/report/elo_history.h"
+#include "arena/report/form_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 #include "arena/report/text_util.h"
@@ -971,6 +972,50 @@ TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
   EXPECT_EQ(html.find("\"id\":\"" + all[24].id + "\""), std::string::npos) << "an early game is left out";
   EXPECT_NE(html.find("\"id\":\"" + all[25].id + "\""), std::string::npos);
   EXPECT_NE(html.find("\"id\":\"" + all.back().id + "\""), std::string::npos);
+}
+
+// A Swiss tournament's and a knockout's own standings, drawn from the settings and the results by id.
+TEST(FormReport, SwissTableAndKnockoutBracket) {
+  const std::vector<std::string> names = {"alpha", "beta", "gamma"};
+  EXPECT_FALSE(tournament_form({{"type", "round-robin"}, {"rounds", "2"}}, names, {}));
+  EXPECT_FALSE(tournament_form({{"type", "knockout"}, {"rounds", "1"}}, names, {})) << "no tiebreak_pairs";
+
+  // Round 1 of three engines: alpha (seed 1) v beta, gamma rests; alpha wins both games.
+  const arena::GameResults swiss_results = {{"r1-0v1-p0-g0", 1.0}, {"r1-1v0-p0-g1", 0.0}};
+  const auto swiss = tournament_form({{"type", "swiss"}, {"rounds", "2"}}, names, swiss_results);
+  ASSERT_TRUE(swiss);
+  const std::string text = form_text(*swiss);
+  EXPECT_NE(text.find("Swiss standings after 1 of 2 rounds"), std::string::npos) << text;
+  EXPECT_NE(text.find("Round 1: alpha 2.0-0.0 beta; bye: gamma\n"), std::string::npos) << text;
+  // Round 2 is paired (alpha 2 points, gamma 1 from the bye, beta 0): gamma rested, so beta does now, and
+  // gamma, never first yet, is South in the pair's first game.
+  EXPECT_NE(text.find("Round 2: gamma playing alpha; bye: beta\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("after 1 of 2 rounds (round 2 in progress)"), std::string::npos) << text;
+  const std::string md = form_markdown(*swiss);
+  EXPECT_NE(md.find("| 1 | alpha | 2.0 | 2.0 | 2 | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 3 | gamma | 1.0 | 2.0 | 1 | 1 |"), std::string::npos) << "the pair in progress counts" << md;
+  EXPECT_NE(md.find("\n## Rating list\n"), std::string::npos);
+  EXPECT_NE(form_html(*swiss).find("<section id=\"swiss\">"), std::string::npos);
+
+  // Three engines in a bracket of four: alpha has the bye, beta v gamma is tied after its pair and
+  // its one tie-break pair, so beta goes through as the better seed; the final is still to play.
+  const arena::GameResults knockout_results = {
+      {"r1-1v2-p0-g0", 1.0}, {"r1-2v1-p0-g1", 1.0}, {"r1-1v2-p1-g0", 0.5}, {"r1-2v1-p1-g1", 0.5}};
+  const auto knockout =
+      tournament_form({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "1"}}, names, knockout_results);
+  ASSERT_TRUE(knockout);
+  const std::string bracket = form_text(*knockout);
+  EXPECT_NE(bracket.find("Semi-finals\n  [1] alpha"), std::string::npos) << bracket;
+  EXPECT_NE(bracket.find("beta goes through as the better seed (tied after 2 pairs)"), std::string::npos) << bracket;
+  EXPECT_NE(bracket.find("Final\n  [1] alpha"), std::string::npos) << bracket;
+  EXPECT_NE(bracket.find("playing (0 pairs done)"), std::string::npos) << bracket;
+  EXPECT_NE(bracket.find("Champion: not decided yet"), std::string::npos) << bracket;
+  const std::string page = form_html(*knockout);
+  EXPECT_NE(page.find("<section id=\"bracket\">"), std::string::npos);
+  EXPECT_NE(page.find("<h3>Final</h3>"), std::string::npos);
+  EXPECT_NE(form_markdown(*knockout).find("| Semi-finals | \\[2\\] beta | 2.0-2.0 | \\[3\\] gamma | beta goes through"),
+            std::string::npos)
+      << form_markdown(*knockout);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "arena/flow/matches.h"
 #include "arena/flow/progress.h"
 #include "arena/journal/journal.h"
+#include "arena/runner/round_source.h"
 #include "arena/runner/runner.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/files.h"
@@ -214,6 +215,55 @@ TEST_F(RunnerTest, PlaysEveryGameOnceAndJournalsItBeforeReportingIt) {
   EXPECT_EQ(journal.size(), 24u);
   for (int e = 0; e < 4; ++e) EXPECT_EQ(ledger.games_started["e" + std::to_string(e)], 12);
   EXPECT_EQ(ledger.alive, 0) << "players outlived the run";
+}
+
+// A Swiss and a knockout tournament on more workers than a round has games: the idle workers wait for
+// the round in flight (no busy loop, no early exit), every game is played once, and no game of a later
+// Swiss round starts before the round before it has finished.
+TEST_F(RunnerTest, RoundByRoundTournamentsWaitForTheRoundInFlight) {
+  for (const char* type : {"swiss", "knockout"}) {
+    SCOPED_TRACE(type);
+    Config config = round_robin(7, 3, 5);
+    config.tournament.type = std::string(type) == "swiss" ? TournamentType::Swiss : TournamentType::Knockout;
+    config.tournament.tiebreak_pairs = 1;
+    fs::remove_all(dir_ / "rr");
+    journal::Journal journal = open_journal();
+    Ledger ledger;
+    RoundSource source(config);
+    std::vector<GameSpec> order;
+    std::set<std::string> finished;
+    int started_before_round_over = 0;
+    Runner runner(
+        config, journal, source,
+        [&](const GameSpec& spec, const GameRecord& record) {
+          EXPECT_EQ(record.id, spec.id);
+          order.push_back(spec);
+          finished.insert(spec.id);
+        },
+        scripted(ledger));
+    const RunResult result = runner.run(config.tournament.concurrency);
+    EXPECT_FALSE(result.interrupted);
+    EXPECT_TRUE(result.error.empty()) << result.error;
+    EXPECT_EQ(static_cast<std::size_t>(result.played), finished.size()) << "a game was played twice";
+    EXPECT_EQ(journal.size(), finished.size());
+    EXPECT_FALSE(source.more_later());
+    EXPECT_FALSE(source.next()) << "nothing is left once the runner stops";
+    if (config.tournament.type == TournamentType::Swiss) {
+      EXPECT_EQ(result.played, 3 * 3 * 2);  // 3 rounds of 3 boards (one engine rests)
+      // Journal order: a game of round r + 1 only after all 6 games of round r.
+      std::map<int, int> done;
+      for (const GameSpec& g : order) {
+        if (g.round > 1 && done[g.round - 1] < 6) ++started_before_round_over;
+        ++done[g.round];
+      }
+      EXPECT_EQ(started_before_round_over, 0);
+      EXPECT_TRUE(replay_swiss(7, 3, source.results()).complete);
+    } else {
+      const KnockoutProgress k = replay_knockout(7, 3, 1, source.results());
+      EXPECT_GE(k.champion, 0);
+      EXPECT_GE(result.played, 6 * 3 * 2);  // 6 matches of 3 pairs, and tie-breaks
+    }
+  }
 }
 
 // Six engines on one worker: the cache holds at most four players and never drops the opponent of

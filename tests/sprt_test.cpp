@@ -389,15 +389,21 @@ TEST(StatsCommand, BadInputExitsWithTwo) {
   }
 }
 
-// `arena sprt ARGS --out OUT`, run to its end: what it printed and its sprt.json (empty if it failed).
+// The exit code of an SPRT that ran to its end, by its decision (docs/SPRT.md, "Using SPRT as a CI gate").
+int gate_code(const std::string& decision) { return decision == "H1" ? 0 : decision == "H0" ? 1 : 3; }
+
+// `arena sprt ARGS --out OUT`, run to its end: what it printed and its sprt.json (empty if it failed). The
+// exit code must be the decision's.
 struct SprtRun {
   ArenaRun run;
   json::object sprt;
 };
 SprtRun run_sprt(const std::string& args, const fs::path& out) {
   SprtRun r{run_arena("sprt " + args + " --out " + out.string()), {}};
-  EXPECT_EQ(r.run.exit_code, 0) << r.run.out;
-  if (r.run.exit_code == 0) r.sprt = read_json(out / "sprt" / "sprt.json");
+  const fs::path file = out / "sprt" / "sprt.json";
+  EXPECT_TRUE(fs::exists(file)) << r.run.out;
+  if (fs::exists(file)) r.sprt = read_json(file);
+  EXPECT_EQ(r.run.exit_code, gate_code(string_of(r.sprt, "decision"))) << r.run.out;
   return r;
 }
 
@@ -407,6 +413,23 @@ json::object sprt_json_of(const std::string& name, const std::string& args) {
   json::object sprt = run_sprt(args, out).sprt;
   fs::remove_all(out);
   return sprt;
+}
+
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) found.push_back(line);
+  return found;
+}
+
+// The Elo estimate as every SPRT text prints it, from sprt.json's numbers.
+std::string elo_text_of(const json::object& sprt) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%+.1f +- %.1f (95%%, %s)", number(sprt, "elo"), number(sprt, "elo95"),
+                string_of(sprt, "elo_estimator").c_str());
+  return text;
 }
 
 // Two engines that differ clearly in strength, one ply of search each.
@@ -466,6 +489,48 @@ TEST(SprtCommand, RunWithAnSprtTableRunsTheSprt) {
   const json::object o = read_json(out / "m" / "sprt.json");
   EXPECT_EQ(string_of(o, "decision"), "H1");
   EXPECT_EQ(string_of(o, "test"), "greedy");
+  fs::remove_all(out);
+}
+
+TEST(SprtGate, ExitCodeIsTheDecision) {
+  // Alpha-beta against random decides quickly either way round; the same engine twice with a tiny pair limit
+  // cannot decide.
+  const std::string ab = kBots + "kalah-alphabeta", random = kBots + "kalah-random";
+  const struct {
+    const char* name;
+    std::string args;
+    const char* decision;
+  } cases[] = {
+      {"gate-h1", "--base " + random + " --test " + ab + " --depth 2", "H1"},
+      {"gate-h0", "--base " + ab + " --test " + random + " --depth 2", "H0"},
+      {"gate-undecided", "--base " + random + " --test " + random + " --depth 1 --max-pairs 3", "continue"},
+  };
+  for (const auto& c : cases) {
+    const fs::path out = fresh_dir(c.name);
+    const SprtRun r = run_sprt(c.args + " --elo0 0 --elo1 50 --openings-plies 2", out);
+    EXPECT_EQ(string_of(r.sprt, "decision"), c.decision) << r.run.out;
+    EXPECT_EQ(r.run.exit_code, gate_code(c.decision)) << c.name;
+    // `arena report` on the same folder recomputes the test and gates the same way.
+    EXPECT_EQ(run_arena("report " + (out / "sprt").string()).exit_code, r.run.exit_code) << c.name;
+    fs::remove_all(out);
+  }
+}
+
+TEST(SprtGate, EveryPrintedEloIsTheOneInSprtJson) {
+  const fs::path out = fresh_dir("one-elo");
+  const SprtRun r = run_sprt(kRandomVsGreedy, out);
+  const std::string elo = elo_text_of(r.sprt);
+  EXPECT_EQ(string_of(r.sprt, "elo_estimator"), "pentanomial");
+  // The live line after the last pair, the closing summary, and the merge of the same folder.
+  const std::vector<std::string> live = lines_starting(r.run.out, "pairs ");
+  ASSERT_FALSE(live.empty()) << r.run.out;
+  EXPECT_NE(live.back().find("  Elo " + elo + "  "), std::string::npos) << live.back() << "\n" << elo;
+  EXPECT_EQ(lines_starting(r.run.out, "Elo "), std::vector<std::string>{"Elo     " + elo}) << r.run.out;
+  const ArenaRun merged = run_arena("report " + (out / "sprt").string());
+  EXPECT_EQ(lines_starting(merged.out, "Elo "), std::vector<std::string>{"Elo     " + elo}) << merged.out;
+  // No second estimate: the standings table (Bradley-Terry over games) is not printed with an SPRT.
+  EXPECT_EQ(r.run.out.find("Rank  Engine"), std::string::npos) << r.run.out;
+  EXPECT_EQ(merged.out.find("Rank  Engine"), std::string::npos) << merged.out;
   fs::remove_all(out);
 }
 

@@ -10,6 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/cluster/slurm.h"
 #include "arena/config/config.h"
+#include "arena/schedule/rounds.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/executable.h"
 
@@ -18,9 +19,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-arena::Config load(const std::string& path, int shards) {
+// `plan_only`: one "shard" of a Swiss or knockout tournament is the tournament itself, which plan describes.
+arena::Config load(const std::string& path, int shards, bool plan_only = false) {
   Expected<arena::Config> loaded = arena::load_config(path);
   if (!loaded) throw UsageError(loaded.error());
+  if (plan_only && shards == 1 && arena::plays_by_rounds(loaded->tournament.type)) return std::move(loaded).value();
   if (std::optional<std::string> problem = arena::shard_problem(*loaded, shards)) throw UsageError(*problem);
   return std::move(loaded).value();
 }
@@ -31,8 +34,34 @@ struct PlanOptions {
   bool ids = false;
 };
 
+// A Swiss or knockout tournament: what is known before it starts.
+int plan_by_rounds(const arena::Config& config, bool ids) {
+  const arena::TournamentConfig& t = config.tournament;
+  const std::vector<arena::GameSpec> first = arena::first_games(config);
+  const bool swiss = t.type == arena::TournamentType::Swiss;
+  fmt::print("{}: {} {} engines, {}{} games, paired round by round (not shardable)\n", t.name, arena::to_string(t.type),
+             config.engines.size(), swiss ? "" : "at least ", arena::least_games(config));
+  if (swiss)
+    fmt::print(
+        "{} rounds of one colour-swapped game pair each; round 1 has {} games (below: the first of each pair; "
+        "--ids: both), every later round is paired from the results of the rounds before it (docs/SCHEDULE.md)\n",
+        t.rounds, first.size());
+  else
+    fmt::print(
+        "matches of {} colour-swapped game pair{} and up to {} tie-break pair{}; {} games are known before any "
+        "result (below: the first of each pair; --ids: both; byes may bring a second-round match forward), the "
+        "rest depend on results (docs/SCHEDULE.md)\n",
+        t.rounds, t.rounds == 1 ? "" : "s", t.tiebreak_pairs, t.tiebreak_pairs == 1 ? "" : "s", first.size());
+  for (const arena::GameSpec& g : first)
+    if (ids || g.game_in_pair == 0)
+      fmt::print("{} {} v {}\n", g.id, config.engines[static_cast<std::size_t>(g.south)].name,
+                 config.engines[static_cast<std::size_t>(g.north)].name);
+  return 0;
+}
+
 int plan(const PlanOptions& o) {
-  const arena::Config config = load(o.config, o.shards);
+  const arena::Config config = load(o.config, o.shards, true);
+  if (arena::plays_by_rounds(config.tournament.type)) return plan_by_rounds(config, o.ids);
   if (config.sprt) {
     fmt::print("{}: SPRT '{}' (test) vs '{}' (base), open-ended, as {} streams\n", config.tournament.name,
                config.engines[1].name, config.engines[0].name, o.shards);

@@ -65,7 +65,9 @@ void add_sprt_command(cli::Commands& commands) {
   cmd->footer(
       "Examples:\n"
       "  arena sprt --base build/bots/kalah-random --test build/bots/kalah-greedy --depth 1 --elo1 50\n"
-      "  arena sprt configs/sprt.toml\n");
+      "  arena sprt configs/sprt.toml\n"
+      "Exit code (also of `arena run` on an [sprt] config, and of `arena report` merging its shards):\n"
+      "  0 H1 accepted, 1 H0 accepted, 3 no decision at max_pairs, 2 a usage error, 130/143 interrupted\n");
   arena::SprtCommandLine& m = o->match;
   cmd->add_option("config", o->config, "A TOML config with an [sprt] table and two engines (base, then test)");
   auto only = [&](CLI::Option* option) { cli_only->push_back(option); };

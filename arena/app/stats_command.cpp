@@ -137,7 +137,7 @@ int run_stats(const StatsOptions& o) {
     fmt::print("{}\n", json_text(json));
     return 0;
   }
-  fmt::print("{}{}", sample, report::summary_text(summary));
+  fmt::print("{}{}", sample, report::summary_text(summary, o.wdl.empty() ? "pentanomial" : "trinomial"));
   if (state) fmt::print("{}", report::sprt_text(*state, *params));
   return 0;
 }

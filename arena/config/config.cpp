@@ -33,7 +33,15 @@ using detail::in_quotes;
 using detail::Locator;
 using detail::Table;
 
-const char* to_string(TournamentType t) { return t == TournamentType::RoundRobin ? "round-robin" : "gauntlet"; }
+const char* to_string(TournamentType t) {
+  switch (t) {
+    case TournamentType::RoundRobin: return "round-robin";
+    case TournamentType::Gauntlet: return "gauntlet";
+    case TournamentType::Swiss: return "swiss";
+    case TournamentType::Knockout: return "knockout";
+  }
+  return "?";
+}
 
 int max_database_seeds(const Variant& v) {
   return endgame::levels_for_memory(v.pits, std::uint64_t{1} << 30, endgame::Database::kMaxLevels);
@@ -244,6 +252,11 @@ class Parser {
     read_engines(root, c);
     read_seed_engines(root, c);
     if (const toml::table* t = section(root, "rating")) read_rating(*t, c);
+    if (c.sprt && plays_by_rounds(c.tournament.type))
+      loc_.fail(root["sprt"].node()->source(),
+                std::string("[sprt] plays an open-ended match of two engines; it cannot be "
+                            "combined with tournament.type = \"") +
+                    to_string(c.tournament.type) + "\"");
     if (c.sprt && c.engines.size() != 2)
       loc_.fail(
           root["sprt"].node()->source(),
@@ -283,12 +296,12 @@ class Parser {
     const toml::table* table = section(root, "tournament");
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
-            {"name",          "type",          "rounds",          "concurrency",
-             "seed",          "output",        "rating_interval", "progress_interval",
-             "report_every",  "publish",       "seed_engines",    "max_plies",
-             "sandbox",       "keep_sandbox",  "memory_mb",       "max_file_mb",
-             "max_processes", "max_output_kb", "restart",         "pin",
-             "cpus",          "pgnout",        "adjudicate"});
+            {"name",          "type",           "rounds",          "concurrency",
+             "seed",          "output",         "rating_interval", "progress_interval",
+             "report_every",  "publish",        "seed_engines",    "max_plies",
+             "sandbox",       "keep_sandbox",   "memory_mb",       "max_file_mb",
+             "max_processes", "max_output_kb",  "restart",         "pin",
+             "cpus",          "tiebreak_pairs", "pgnout",          "adjudicate"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.restart = read_restart(t).value_or(out.restart);
@@ -307,8 +320,10 @@ class Parser {
                     in_quotes(*name));
     if (*name == "." || *name == "..") t.fail_at("name", "tournament.name must not be " + in_quotes(*name));
     out.name = *name;
-    out.type = t.choice<TournamentType>(
-                    "type", {{"round-robin", TournamentType::RoundRobin}, {"gauntlet", TournamentType::Gauntlet}})
+    out.type = t.choice<TournamentType>("type", {{"round-robin", TournamentType::RoundRobin},
+                                                 {"gauntlet", TournamentType::Gauntlet},
+                                                 {"swiss", TournamentType::Swiss},
+                                                 {"knockout", TournamentType::Knockout}})
                    .value_or(TournamentType::RoundRobin);
     out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(1));
     out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(1));
@@ -322,6 +337,9 @@ class Parser {
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
+    out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(3));
+    if (t.has("tiebreak_pairs") && out.type != TournamentType::Knockout)
+      t.fail_at("tiebreak_pairs", "tournament.tiebreak_pairs only applies to type = \"knockout\"");
   }
 
   // tournament.adjudicate, an inline table; read after [variant], which bounds database_seeds.
@@ -619,8 +637,13 @@ class Parser {
                   "engine[" + std::to_string(i) + "] must be a table, not " + detail::describe(element.type()));
       read_engine(*element.as_table(), c, name_lines);
     }
-    if (list->size() < 2)
-      loc_.fail(node->source(), "a tournament needs at least two engines, not " + std::to_string(list->size()));
+    if (list->size() < 2) {
+      const TournamentType type = c.tournament.type;
+      const std::string form = type == TournamentType::Swiss      ? "a Swiss tournament"
+                               : type == TournamentType::Knockout ? "a knockout"
+                                                                  : "a tournament";
+      loc_.fail(node->source(), form + " needs at least two engines, not " + std::to_string(list->size()));
+    }
   }
 
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {

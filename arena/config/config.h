@@ -25,8 +25,10 @@
 
 namespace kalah::arena {
 
-enum class TournamentType { RoundRobin, Gauntlet };
-const char* to_string(TournamentType t);  // "round-robin", "gauntlet"
+enum class TournamentType { RoundRobin, Gauntlet, Swiss, Knockout };
+const char* to_string(TournamentType t);  // "round-robin", "gauntlet", "swiss", "knockout"
+// Swiss and knockout pair each round from the results of the rounds before (docs/SCHEDULE.md).
+inline bool plays_by_rounds(TournamentType t) { return t == TournamentType::Swiss || t == TournamentType::Knockout; }
 
 // [tournament] adjudicate = { ... } (docs/CONFIG.md, "Adjudication"): when the referee may end a game
 // early. Everything off unless configured.
@@ -48,8 +50,9 @@ int max_database_seeds(const Variant& v);
 struct TournamentConfig {
   std::string name;  // [A-Za-z0-9._-]+, not "." or ".."; the results go to <output>/<name>/
   TournamentType type = TournamentType::RoundRobin;
-  int rounds = 1;       // colour-swapped game pairs per pairing
-  int concurrency = 1;  // games at once, 1..256
+  int rounds = 1;  // colour-swapped game pairs per pairing; Swiss: Swiss rounds (one pair each); knockout: per match
+  int tiebreak_pairs = 3;  // knockout only: extra pairs, one at a time, while a match is tied
+  int concurrency = 1;     // games at once, 1..256
   std::uint64_t seed = 1;
   std::filesystem::path output = "results";  // as written (relative to the working directory)
   int rating_interval = 0;                   // games between standings prints; 0 = only at the end
@@ -161,6 +164,7 @@ Expected<Config> parse_config(std::string_view toml_text, std::string_view path_
                               const std::filesystem::path& work_dir = std::filesystem::current_path());
 
 // A canonical text of everything that decides which games are played and how: type, rounds, seed,
+// tiebreak_pairs (a knockout's only),
 // seed engines, max_plies, adjudicate (when set), variant, the whole [time] table, openings (the book by content),
 // [sprt] except max_pairs, and each engine's name, cmd as written, args, options and protocol. Not the tournament name,
 // concurrency, output or the intervals, nor an engine's dir, restart or stderr, which change nothing about the games.

@@ -67,6 +67,8 @@ std::string fingerprint(const Config& c) {
   for (int i : t.seed_engines) seeds += (seeds.empty() ? "" : ",") + in_quotes(c.engines[i].name);
   line("seed_engines", "[" + seeds + "]");
   line("max_plies", std::to_string(t.max_plies));
+  // Only for a knockout, so that the fingerprints of the other forms (and their journals) stay as they were.
+  if (t.type == TournamentType::Knockout) line("tiebreak_pairs", std::to_string(t.tiebreak_pairs));
   // Only when set, so that the fingerprints of configs from before adjudication stay as they were.
   if (t.adjudicate.any()) line("adjudicate", t.adjudicate.describe());
   line("variant", to_string(c.variant) + (c.start ? " start=" + to_start_notation(c.variant, *c.start) : ""));

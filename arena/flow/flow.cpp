@@ -70,6 +70,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (!config.shard && config.tournament.report_every > 0)
     live.emplace(out.dir, config.tournament.name, 0, std::chrono::seconds(config.tournament.report_every), all,
                  all_lock);
+  if (live && plays_by_rounds(config.tournament.type)) live->set_form(tournament_meta(config).settings, out.engines);
   auto count = [&](const GameRecord& record) {
     std::lock_guard lock(all_lock);
     all.add(record);

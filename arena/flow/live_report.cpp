@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/report/form_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 #include "referee/system/files.h"
@@ -44,6 +45,8 @@ LiveReport::~LiveReport() { stop(); }
 void LiveReport::add(const GameRecord& record) {
   recent_.push_back(record);
   if (recent_.size() > report::kViewerGames) recent_.pop_front();
+  if (!form_names_.empty())
+    results_[record.id] = record.result == Outcome::FirstWins ? 1.0 : record.result == Outcome::Draw ? 0.5 : 0.0;
   changed_ = true;
 }
 
@@ -72,6 +75,7 @@ void LiveReport::rewrite() {
   std::vector<GameRecord> shown;
   int total = 0;
   report::Context context;
+  std::optional<report::TournamentForm> form;
   {
     std::lock_guard lock(lock_);
     if (!changed_) return;
@@ -80,15 +84,17 @@ void LiveReport::rewrite() {
     shown.assign(recent_.begin(), recent_.end());
     total = total_games_;
     context = context_;
+    // Replayed under the lock: a few rounds of pairing, far less than a fit.
+    if (!form_names_.empty()) form = report::tournament_form(form_settings_, form_names_, results_);
   }
   const rating::Standings s = snapshot->standings();
   const report::Notes notes = {live_note(snapshot->games(), total, every_)};
   const std::pair<const char*, std::string> files[] = {
-      {"standings.md", report::standings_markdown(s, event_, notes, context)},
-      {"standings.json", report::standings_json(s, event_, notes)},
+      {"standings.md", report::standings_markdown(s, event_, notes, context, form ? form_markdown(*form) : "")},
+      {"standings.json", report::standings_json(s, event_, notes, form ? form_json(*form) : "")},
       {"standings.csv", report::standings_csv(s)},
-      {"report.html",
-       report::report_html(s, shown, event_, notes, static_cast<std::size_t>(snapshot->games()), context)},
+      {"report.html", report::report_html(s, shown, event_, notes, static_cast<std::size_t>(snapshot->games()), context,
+                                          {}, form ? form_html(*form) : "")},
   };
   for (const auto& [name, text] : files) {
     // The final reports replace these when the run ends; a failed live rewrite loses nothing.

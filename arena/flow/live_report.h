@@ -10,9 +10,12 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
@@ -41,6 +44,14 @@ class LiveReport {
     std::lock_guard lock(lock_);
     context_ = std::move(context);
   }
+  // A Swiss or knockout tournament (tournament.json's `settings`, the engine names in config order): the
+  // live pages show its table or bracket too, replayed from the results of the games added. Call before
+  // the first add().
+  void set_form(std::map<std::string, std::string> settings, std::vector<std::string> names) {
+    std::lock_guard lock(lock_);
+    form_settings_ = std::move(settings);
+    form_names_ = std::move(names);
+  }
   // A game was added to `all` (call with `lock` held).
   void add(const GameRecord& record);
   // No more rewrites; returns once a rewrite in progress is done. Idempotent.
@@ -60,6 +71,10 @@ class LiveReport {
   std::mutex& lock_;               // guards all_, recent_, changed_
   std::deque<GameRecord> recent_;  // the last kViewerGames games
   bool changed_ = false;           // a game came since the last rewrite
+  // A Swiss or knockout tournament's (set_form): the settings, the names, every game's South score by id.
+  std::map<std::string, std::string> form_settings_;
+  std::vector<std::string> form_names_;
+  std::unordered_map<std::string, double> results_;
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;

@@ -17,27 +17,35 @@ namespace kalah::arena {
 inline constexpr int kInterrupted = 130;
 inline int interrupted_exit_code(int signal) { return signal > 0 ? 128 + signal : kInterrupted; }
 
-// The exit codes of an SPRT's merge (`arena report` on its results): the decision as a gate.
+// The exit codes of an SPRT that ran to its end (`arena sprt`, `arena run` on an [sprt] config, and the
+// merge of its shards by `arena report`): the decision as a gate for a CI job. H1 accepted is success.
 inline constexpr int kSprtH1 = 0;
 inline constexpr int kSprtH0 = 1;
 inline constexpr int kSprtUndecided = 3;
 
 // `arena run`: every game of the schedule not yet in the journal, a progress line as they finish,
 // the standings table at the end. Errors are operator-facing (journal, reports).
+// A Swiss or knockout tournament goes to play_rounds.
 Expected<int> play_schedule(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+
+// `arena run` on a Swiss or knockout tournament (never sharded): round by round, each round paired
+// from the results of the ones before (arena/runner/round_source.h); the progress line as games
+// finish, and at the end the Swiss table or the bracket, then the rating list.
+Expected<int> play_rounds(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
 
 // `arena sprt`, and `arena run` on a config with an [sprt] table: colour-swapped pairs between
 // engines[0] (base) and engines[1] (test) until the SPRT decides or max_pairs; a line per finished
-// pair, <results>/sprt.json rewritten after every pair and at the end, the decision last.
+// pair, <results>/sprt.json rewritten after every pair and at the end, the decision last. Returns
+// kSprtH1, kSprtH0 or kSprtUndecided (max_pairs), or the interrupted code.
 // A shard (config.shard) plays its own pairs while it reads the other shards' journals, stops when
-// the test over all of them decides, and exits 0 whatever the decision.
+// the test over all of them decides, and returns 0 whatever the decision: its task is done, and the
+// merge (report_sprt) is the gate.
 Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
 
-// `arena report` on an SPRT's results folder (`stored`, whose standings are `standings`): the test
-// over every finished pair of every journal, printed as play_sprt prints it, and sprt.json written
-// into `dir`. Returns kSprtH1, kSprtH0 or kSprtUndecided. An error if tournament.json does not
-// hold the test's parameters.
+// `arena report` on an SPRT's results folder (`stored`): the test over every finished pair of every
+// journal, printed as play_sprt prints it, and sprt.json written into `dir`. Returns kSprtH1, kSprtH0
+// or kSprtUndecided. An error if tournament.json does not hold the test's parameters.
 Expected<int> report_sprt(const std::filesystem::path& dir, const journal::StoredResults& stored,
-                          const rating::Standings& standings, std::FILE* out = stdout);
+                          std::FILE* out = stdout);
 
 }  // namespace kalah::arena

@@ -78,6 +78,7 @@ class ScheduleListener : public RunListener {
 }  // namespace
 
 Expected<int> play_schedule(const Config& config, const FlowOptions& options, std::FILE* out) {
+  if (plays_by_rounds(config.tournament.type)) return play_rounds(config, options, out);
   ScheduleListener listener(config, out);
   Expected<FlowResult> played = run_tournament(config, listener, options);
   if (!played) return Error{played.error()};

@@ -26,8 +26,8 @@ constexpr const char* kSprtFile = "sprt.json";
 
 // The live line after each finished pair.
 std::string status_line(const SprtStatus& s) {
-  return fmt::format("pairs {}  LL-LD-D-WD-WW {}  Elo {:.1f} +- {:.1f}  LLR {:.2f} ({:.2f}, {:.2f})", s.pairs,
-                     report::penta_text(s.pentanomial), s.summary.elo, s.summary.elo95, s.sprt.llr, s.sprt.lower,
+  return fmt::format("pairs {}  LL-LD-D-WD-WW {}  Elo {}  LLR {:.2f} ({:.2f}, {:.2f})", s.pairs,
+                     report::penta_text(s.pentanomial), report::sprt_elo_text(s.summary), s.sprt.llr, s.sprt.lower,
                      s.sprt.upper);
 }
 
@@ -51,6 +51,7 @@ std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) 
       boost::json::object{{"wins", s.trinomial.wins}, {"draws", s.trinomial.draws}, {"losses", s.trinomial.losses}};
   o["score"] = s.summary.score;
   report::add_summary_json(o, s.summary);
+  o["elo_estimator"] = report::kSprtEloEstimator;
   report::add_sprt_json(o, s.sprt);
   o["pairs"] = s.pairs;
   o["games"] = s.games;
@@ -138,16 +139,29 @@ class SprtListener : public RunListener {
   std::string final_error_;
 };
 
-// The closing lines of an SPRT, the same for a match, a shard and a merge.
-void print_result(const Config& config, const SprtStatus& s, const rating::Standings& standings, std::FILE* out) {
+// The closing lines of an SPRT, the same for a match and a merge. No standings table: its Bradley-Terry
+// ratings over single games are a second Elo figure, which would disagree with the test's own estimate.
+void print_result(const Config& config, const SprtStatus& s, std::FILE* out) {
   const std::string& base = config.engines[0].name;
   const std::string& test = config.engines[1].name;
-  fmt::print(out, "\n{}\n", report::format_standings_table(standings));
-  fmt::print(out, "SPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
+  fmt::print(out, "\nSPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
   fmt::print(out, "Pairs   {} (LL-LD-D-WD-WW {}), games {} (W {:g}, D {:g}, L {:g})\n", s.pairs,
              report::penta_text(s.pentanomial), s.games, s.trinomial.wins, s.trinomial.draws, s.trinomial.losses);
-  fmt::print(out, "{}{}", report::summary_text(s.summary), report::sprt_text(s.sprt, config.sprt->params));
-  fmt::print(out, "{}\n", outcome_sentence(config, s));
+  fmt::print(out, "Score   {:.2f}%\nElo     {}\nLOS     {:.2f}%\n", 100 * s.summary.score,
+             report::sprt_elo_text(s.summary), 100 * s.summary.los);
+  fmt::print(out, "nElo    {:+.1f} +- {:.1f} (95%, normalized Elo: the unit of elo0/elo1 with model=normalized)\n",
+             s.summary.nelo, s.summary.nelo95);
+  fmt::print(out, "{}{}\n", report::sprt_text(s.sprt, config.sprt->params), outcome_sentence(config, s));
+}
+
+// An SPRT's decision as a gate: kSprtH1, kSprtH0 or kSprtUndecided.
+int gate_exit_code(stats::Decision decision) {
+  switch (decision) {
+    case stats::Decision::H1: return kSprtH1;
+    case stats::Decision::H0: return kSprtH0;
+    case stats::Decision::Continue: break;
+  }
+  return kSprtUndecided;
 }
 
 }  // namespace
@@ -179,9 +193,9 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
       return interrupted_exit_code(r.interrupt_signal);
     }
     if (!config.shard) {
-      print_result(config, s, r.standings, out);
+      print_result(config, s, out);
       fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
-      return 0;
+      return gate_exit_code(s.sprt.decision);
     }
     // A shard ends on the test's state over every shard: after a last look at the others, the pairs
     // that were in flight when the bound was crossed may have undone the decision.
@@ -201,8 +215,7 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
   }
 }
 
-Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored, const rating::Standings& standings,
-                          std::FILE* out) {
+Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored, std::FILE* out) {
   const std::map<std::string, std::string>& settings = stored.meta.settings;
   auto number = [&](const std::string& key) -> std::optional<double> {
     auto it = settings.find("sprt." + key);
@@ -247,16 +260,11 @@ Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& sto
     if (!scanned) return Error{scanned.error()};
   }
   const SprtStatus& s = source.status();
-  print_result(config, s, standings, out);
+  print_result(config, s, out);
   const bool finished =
       s.sprt.decision != stats::Decision::Continue || (config.sprt->max_pairs > 0 && s.pairs >= config.sprt->max_pairs);
   if (std::string error = write_sprt_json(dir, sprt_json(config, s, finished)); !error.empty()) return Error{error};
-  switch (s.sprt.decision) {
-    case stats::Decision::H1: return kSprtH1;
-    case stats::Decision::H0: return kSprtH0;
-    case stats::Decision::Continue: break;
-  }
-  return kSprtUndecided;
+  return gate_exit_code(s.sprt.decision);
 }
 
 }  // namespace kalah::arena

@@ -64,6 +64,8 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   } else {
     meta.settings["type"] = to_string(c.tournament.type);
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);
+    if (c.tournament.type == TournamentType::Knockout)
+      meta.settings["tiebreak_pairs"] = std::to_string(c.tournament.tiebreak_pairs);
   }
   meta.settings["variant"] = to_string(c.variant);
   if (c.tournament.adjudicate.any()) meta.settings["adjudicate"] = c.tournament.adjudicate.describe();

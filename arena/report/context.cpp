@@ -82,8 +82,12 @@ Context make_context(const std::map<std::string, std::string>& settings, const s
   add("Openings", setting(settings, "openings"));
   const std::string type = setting(settings, "type");
   const std::string rounds = setting(settings, "rounds");
+  const std::string tiebreak = setting(settings, "tiebreak_pairs");
   if (type == "sprt")
     add("Tournament", "SPRT match: " + setting(settings, "sprt"));
+  else if (type == "knockout" && !rounds.empty() && !tiebreak.empty())
+    add("Tournament", fmt::format("knockout, matches of {} game pair{}, up to {} tie-break pair{}", rounds,
+                                  rounds == "1" ? "" : "s", tiebreak, tiebreak == "1" ? "" : "s"));
   else if (!type.empty())
     add("Tournament", rounds.empty() ? type : fmt::format("{}, {} round{}", type, rounds, rounds == "1" ? "" : "s"));
   add("Concurrency", setting(settings, "run.concurrency"));

@@ -415,8 +415,8 @@ std::string summary_tables(const Standings& s) {
 }  // namespace
 
 std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event,
-                        const Notes& notes, std::size_t total_games, const Context& context,
-                        const EloHistory& history) {
+                        const Notes& notes, std::size_t total_games, const Context& context, const EloHistory& history,
+                        const std::string& form) {
   json::array data;
   data.reserve(games.size());
   for (const GameRecord& g : games) data.emplace_back(replay(g));
@@ -427,6 +427,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<h1>" + html_escape(event) + "</h1>\n";
   for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
   out += context_html(context);
+  out += form;
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a "
       "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "

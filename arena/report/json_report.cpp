@@ -1,5 +1,6 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
 
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -9,7 +10,7 @@ namespace kalah::report {
 
 namespace json = boost::json;
 
-std::string standings_json(const Standings& s, const std::string& event, const Notes& notes) {
+std::string standings_json(const Standings& s, const std::string& event, const Notes& notes, const std::string& form) {
   json::object root;
   root["event"] = event;
   if (!notes.empty()) {
@@ -97,6 +98,11 @@ std::string standings_json(const Standings& s, const std::string& event, const N
       {"raw_ci95", rounded(fm.raw_ci95, 2)},
       {"los", rounded(fm.los, 4)},
   };
+  // A Swiss or knockout tournament's own standings, under the name of its form.
+  if (!form.empty()) {
+    const json::value parsed = json::parse(form);
+    for (const auto& [key, value] : parsed.as_object()) root[key] = value;
+  }
   return json_text(root, {.indent = 2}) + "\n";
 }
 

@@ -59,11 +59,12 @@ void forfeits_table(std::string& out, const Standings& s) {
 
 }  // namespace
 
-std::string standings_markdown(const Standings& s, const std::string& event, const Notes& notes,
-                               const Context& context) {
+std::string standings_markdown(const Standings& s, const std::string& event, const Notes& notes, const Context& context,
+                               const std::string& form) {
   std::string out = "# " + markdown_escape(event) + ": standings\n\n";
   for (const std::string& note : notes) out += "> **Note:** " + markdown_escape(note) + "\n\n";
   out += context_markdown(context);
+  out += form;
   out += fmt::format(
       "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a first-mover "
       "term); ± is the 95% interval. Elo over next: the difference to the next engine and the 95% interval of "

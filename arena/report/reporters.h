@@ -22,11 +22,14 @@ using rating::Standings;
 // one finished journal (a merge with incomplete shards, ...), one sentence each.
 using Notes = std::vector<std::string>;
 
-std::string standings_json(const Standings& standings, const std::string& event,
-                           const Notes& notes = {});  // standings.json
+// `form`: a Swiss or knockout tournament's own standings (form_json: {"swiss": ...} or {"knockout": ...}),
+// added to the top-level object.
+std::string standings_json(const Standings& standings, const std::string& event, const Notes& notes = {},
+                           const std::string& form = {});  // standings.json
+// `form`: the section of a form with standings of its own (form_report.h), shown before the rating list.
 std::string standings_markdown(const Standings& standings, const std::string& event, const Notes& notes = {},
-                               const Context& context = {});  // standings.md
-std::string standings_csv(const Standings& standings);        // standings.csv
+                               const Context& context = {}, const std::string& form = {});  // standings.md
+std::string standings_csv(const Standings& standings);                                      // standings.csv
 // games.pgn is the games one after the other.
 // `time_control`: the PGN TimeControl tag ("10+0.1", "-"; "?" when unknown). With time odds, `white` and
 // `black` are the two engines' own: TimeControl is then "?" and WhiteTimeControl/BlackTimeControl follow.
@@ -38,7 +41,7 @@ std::string games_pgn(const std::vector<GameRecord>& games, const std::string& e
 // (`total_games` says how many there are in all; 0 means all are shown).
 std::string report_html(const Standings& standings, const std::vector<GameRecord>& shown, const std::string& event,
                         const Notes& notes = {}, std::size_t total_games = 0, const Context& context = {},
-                        const EloHistory& history = {});
+                        const EloHistory& history = {}, const std::string& form = {});
 
 // The standings as a plain-text table for the terminal (printed live during a run).
 std::string format_standings_table(const Standings& standings);

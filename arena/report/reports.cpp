@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "arena/journal/games_file.h"
+#include "arena/report/form_report.h"
 #include "arena/report/reporters.h"
 #include "referee/system/files.h"
 
@@ -41,6 +42,10 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
     return own == input.settings.end() ? time_control : own->second;
   };
   ReportSummary out;
+  // A Swiss or knockout tournament's own standings are replayed from the results (by game id).
+  auto type = input.settings.find("type");
+  const bool by_rounds = type != input.settings.end() && (type->second == "swiss" || type->second == "knockout");
+  arena::GameResults results;
   std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
   std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
   out.notes = input.notes;
@@ -51,6 +56,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         [&](GameRecord&& g) {
           builder.add(g);
           history.game_added(builder);
+          if (by_rounds)
+            results.emplace(g.id, g.result == Outcome::FirstWins ? 1.0 : g.result == Outcome::Draw ? 0.5 : 0.0);
           if (g.started_at.size() >= 10) {
             const std::string day = g.started_at.substr(0, 10);
             if (first_day.empty() || day < first_day) first_day = day;
@@ -93,23 +100,30 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   const Standings& s = out.standings;
   const Context context = make_context(input.settings, input.engine_names, first_day, last_day, input.publish);
   const EloHistory elo_history = history.finish(builder, s);
+  std::string form_md, form_page, form_data;
+  if (std::optional<TournamentForm> form =
+          by_rounds ? tournament_form(input.settings, input.engine_names, results) : std::nullopt) {
+    form_md = form_markdown(*form);
+    form_page = form_html(*form);
+    form_data = form_json(*form);
+  }
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
   const std::function<std::optional<std::string>()> writers[] = {
       [&] {
-        return system::write_file_atomically(dir / kReportFiles[0],
-                                             standings_markdown(s, input.event, out.notes, context), kRebuildable);
+        return system::write_file_atomically(
+            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form_md), kRebuildable);
       },
       [&] {
-        return system::write_file_atomically(dir / kReportFiles[1], standings_json(s, input.event, out.notes),
-                                             kRebuildable);
+        return system::write_file_atomically(dir / kReportFiles[1],
+                                             standings_json(s, input.event, out.notes, form_data), kRebuildable);
       },
       [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
       [&] { return pgn.commit(kRebuildable); },
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[4], report_html(s, shown, input.event, out.notes, out.games, context, elo_history),
-            kRebuildable);
+            dir / kReportFiles[4],
+            report_html(s, shown, input.event, out.notes, out.games, context, elo_history, form_page), kRebuildable);
       },
   };
   static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(writers)>);

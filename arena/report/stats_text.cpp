@@ -4,13 +4,17 @@
 
 namespace kalah::report {
 
-std::string summary_text(const stats::Summary& s) {
+std::string summary_text(const stats::Summary& s, const char* estimator) {
   return fmt::format(
       "Score   {:.2f}%\n"
-      "Elo     {:.2f} +- {:.2f} (95%)\n"
+      "Elo     {:.2f} +- {:.2f} (95%, {})\n"
       "LOS     {:.2f}%\n"
       "nElo    {:.2f} +- {:.2f} (95%)\n",
-      100 * s.score, s.elo, s.elo95, 100 * s.los, s.nelo, s.nelo95);
+      100 * s.score, s.elo, s.elo95, estimator, 100 * s.los, s.nelo, s.nelo95);
+}
+
+std::string sprt_elo_text(const stats::Summary& pairs) {
+  return fmt::format("{:+.1f} +- {:.1f} (95%, {})", pairs.elo, pairs.elo95, kSprtEloEstimator);
 }
 
 std::string sprt_text(const stats::SprtState& s, const stats::SprtParams& p) {

@@ -12,8 +12,12 @@ namespace kalah::arena {
 class GameSource {
  public:
   virtual ~GameSource() = default;
-  // The next game to play; nullopt when there is nothing more to hand out.
+  // The next game to play; nullopt when there is nothing to hand out now.
   virtual std::optional<GameSpec> next() = 0;
+  // After next() said nullopt: whether games still in flight may make more (a Swiss round is paired
+  // when the previous one has finished). The runner then waits for a game to finish and asks again;
+  // a source says true only while a game it handed out is unfinished.
+  virtual bool more_later() const { return false; }
   // A game handed out by next() has finished and is in the journal.
   virtual void finished(const GameSpec& /*spec*/, const GameRecord& /*record*/) {}
   // Games this source will hand out in all, or -1 when open-ended (SPRT).

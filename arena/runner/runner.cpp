@@ -98,10 +98,10 @@ void Runner::work(int slot) {
   while (!stop_) {
     std::optional<GameSpec> spec;
     {
-      std::lock_guard lock(mutex_);
-      spec = source_.next();
+      std::unique_lock lock(mutex_);
+      while (!stop_ && !(spec = source_.next()) && source_.more_later()) wake_.wait(lock);
     }
-    if (!spec) break;
+    if (!spec || stop_) break;
     Player& south = player(engines, spec->south, spec->north, spec->id, slot);
     Player& north = player(engines, spec->north, spec->south, spec->id, slot);
     {
@@ -123,12 +123,16 @@ void Runner::work(int slot) {
     if (!appended) {
       result_.error = appended.error();
       stop_ = true;
+      wake_.notify_all();
       break;
     }
     ++result_.played;
     source_.finished(*spec, record);
     if (on_game_) on_game_(*spec, record);
+    wake_.notify_all();
   }
+  // A worker that leaves early (an interrupt cut its game short) wakes the others, which leave too.
+  wake_.notify_all();
   // The engines quit (grace period, then SIGKILL) when `engines` goes out of scope.
 }
 
@@ -144,6 +148,7 @@ RunResult Runner::run(int concurrency) {
 void Runner::interrupt() {
   std::lock_guard lock(mutex_);
   stop_ = true;
+  wake_.notify_all();
   // The players of the games in flight give up at once (an engine is killed through its own
   // pidfd, never by a pid that may have been reused); the workers then reap them.
   for (Player* p : active_) p->abort();

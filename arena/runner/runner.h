@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -72,6 +73,7 @@ class Runner {
   OnGame on_game_;
   PlayerFactory make_player_;
   std::mutex mutex_;
+  std::condition_variable wake_;  // a game finished or the run stops: waiting workers ask the source again
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;

@@ -42,7 +42,8 @@ struct Pairing {
 // rounds for even n, n rounds for odd n; every two players meet exactly once.
 std::vector<std::vector<Pairing>> berger_table(int players);
 
-// Every pairing of the tournament, indexed by GameSpec::pairing.
+// Every pairing of the tournament, indexed by GameSpec::pairing (none for Swiss and knockout, whose
+// pairings depend on results: arena/schedule/rounds.h; there GameSpec::pairing is the board or match).
 // Round robin: (i, j) for i < j in lexicographic order. Gauntlet: for each seed engine in the
 // order given, (seed, other) for every non-seed engine in engine order.
 std::vector<Pairing> pairings(const Config& config);
@@ -64,7 +65,7 @@ class OpeningSource {
 // running on across cycles; gauntlet: `rounds` rounds in which every seed engine meets every
 // other engine once. Within a round, all first games come before all second games, so parallel
 // workers start on different pairings (and in a round robin on disjoint engines). Pair k of the
-// openings is cycle * pairings + pairing. Games: pairings x rounds x 2.
+// openings is cycle * pairings + pairing. Games: pairings x rounds x 2. Empty for Swiss and knockout.
 std::vector<GameSpec> make_schedule(const Config& config);
 
 // The games of one shard of `schedule` (make_schedule's list), in schedule order. The schedule's
@@ -77,7 +78,8 @@ std::vector<GameSpec> shard_games(const std::vector<GameSpec>& schedule, const S
 // The number of colour-swapped game pairs in `schedule`.
 int count_pairs(const std::vector<GameSpec>& schedule);
 // Why `config` cannot be played as `count` shards, or nullopt: a schedule with fewer game pairs
-// than shards (an empty shard is a mistake, not a task). An SPRT splits into any number of streams.
+// than shards (an empty shard is a mistake, not a task), or a Swiss or knockout tournament (its later
+// rounds depend on results). An SPRT splits into any number of streams.
 std::optional<std::string> shard_problem(const Config& config, int count);
 
 // SPRT: an endless run of pairs between engine 0 (base) and engine 1 (test). Game 0 of a pair has

@@ -1,4 +1,5 @@
-// The `referee` executable: the rules from the command line, and matches between two engines.
+// The `referee` executable: the rules from the command line, matches between two engines, and an engine's
+// conformance check.
 #include "referee/app/commands.h"
 
 int main(int argc, char** argv) {
@@ -7,5 +8,6 @@ int main(int argc, char** argv) {
   kalah::referee_app::add_perft_command(commands);
   kalah::referee_app::add_replay_command(commands);
   kalah::referee_app::add_match_command(commands);
+  kalah::referee_app::add_check_command(commands);
   return commands.main(argc, argv);
 }

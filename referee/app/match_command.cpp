@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "referee/app/commands.h"
+#include "referee/app/engine_args.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
 #include "referee/process/engine_process.h"
@@ -40,47 +41,6 @@ struct MatchOptions {
   std::string comm_log;
 };
 
-bool names_given(const std::vector<std::string>& tokens) {
-  return std::any_of(tokens.begin(), tokens.end(), [](const std::string& t) { return t.rfind("name=", 0) == 0; });
-}
-
-EngineSpec parse_engine(const std::vector<std::string>& tokens, const MatchOptions& o) {
-  EngineSpec e;
-  for (const std::string& token : tokens) {
-    const size_t eq = token.find('=');
-    if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
-    const std::string key = token.substr(0, eq);
-    const std::string value = token.substr(eq + 1);
-    if (key == "cmd")
-      e.cmd_as_written = value;
-    else if (key == "name")
-      e.name = value;
-    else if (key == "arg")
-      e.args.push_back(value);
-    else if (key == "dir")
-      e.dir = value;
-    else if (key == "stderr")
-      e.stderr_file = value;
-    else if (key == "protocol" && parse_protocol(value))
-      e.protocol = *parse_protocol(value);
-    else if (key.rfind("option.", 0) == 0 && key.size() > 7)
-      e.options.push_back({key.substr(7), value});
-    else
-      throw UsageError("--engine: unknown key '" + key +
-                       "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
-  }
-  if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
-  if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
-  if (!valid_engine_name(e.name))
-    throw UsageError("--engine: name '" + e.name.substr(0, 80) + "' is not usable: " + kEngineNameRule);
-  Expected<std::filesystem::path> found =
-      system::find_executable(e.cmd_as_written, system::path_variable(), std::filesystem::current_path());
-  if (!found) throw UsageError("engine '" + e.name + "': " + found.error());
-  e.cmd = *found;
-  e.comm_log = o.comm_log;
-  return e;
-}
-
 TimeControl time_control(const MatchOptions& o) {
   const int modes = !o.tc.empty() + (o.movetime > 0) + (o.depth > 0) + (o.nodes > 0);
   if (modes > 1) throw UsageError("give only one of --tc, --movetime, --depth, --nodes");
@@ -111,7 +71,7 @@ int run_match(const MatchOptions& o) {
   if (!variant) throw UsageError("--variant: " + variant.error());
   const std::optional<Position> start = parse_start_option(*variant, o.start);
   const TimeControl time = time_control(o);
-  EngineSpec configs[2] = {parse_engine(o.engines[0], o), parse_engine(o.engines[1], o)};
+  EngineSpec configs[2] = {parse_engine(o.engines[0], o.comm_log), parse_engine(o.engines[1], o.comm_log)};
   for (const EngineSpec& e : configs)
     if ((start || o.openings_plies > 0) && e.protocol == Protocol::Mankalah)
       throw UsageError(std::string(start ? "--start" : "--openings-plies") + ": engine '" + e.name +
@@ -174,9 +134,7 @@ int run_match(const MatchOptions& o) {
 void add_match_command(cli::Commands& commands) {
   auto [cmd, o] =
       commands.add<MatchOptions>("match", "Play games between two engines; one JSON line per game", run_match);
-  cmd->add_option("--engine", o->engines,
-                  "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]... "
-                  "(give twice)")
+  cmd->add_option("--engine", o->engines, std::string(kEngineSyntax) + " (give twice)")
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");

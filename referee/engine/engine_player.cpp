@@ -73,6 +73,16 @@ void ProcessPlayer::stop() {
   if (comm_log_) std::fflush(comm_log_);
 }
 
+std::optional<process::ExitInfo> ProcessPlayer::quit_and_wait(std::chrono::milliseconds grace) {
+  if (!process_) return std::nullopt;
+  const Deadline deadline = SteadyClock::now() + grace;
+  std::optional<process::ExitInfo> exit;
+  if (send("quit", deadline)) exit = process_->wait_for_exit(deadline);
+  if (exit && exit->killed_by_arena) exit.reset();
+  stop();
+  return exit;
+}
+
 void ProcessPlayer::kill_now() {
   set_kill_switch({});
   if (process_) process_->kill();
@@ -162,6 +172,10 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     return Fault{Termination::Startup, std::move(why)};
   };
   if (!send("kep", deadline)) return fail("could not write to the engine: " + describe_exit());
+  id_name_.clear();
+  id_author_.clear();
+  declared_options_.clear();
+  malformed_lines_.clear();
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout) return fail("no kepok within " + ms(startup));
@@ -175,6 +189,8 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     if (auto* id = std::get_if<kep::IdName>(&m)) id_name_ = id->name;
     if (auto* author = std::get_if<kep::IdAuthor>(&m)) id_author_ = author->author;
     if (auto* feature = std::get_if<kep::Feature>(&m)) features_.push_back(feature->name);
+    if (auto* option = std::get_if<kep::OptionDecl>(&m)) declared_options_.push_back(std::move(*option));
+    if (auto* malformed = std::get_if<kep::Malformed>(&m)) malformed_lines_.push_back(std::move(*malformed));
     if (std::holds_alternative<kep::KepOk>(m)) break;
     // Banners, option declarations and anything unknown are fine before kepok.
   }
@@ -217,6 +233,17 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optiona
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
   if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)", true);
+  return await_ready(deadline, ping);
+}
+
+std::optional<Fault> EnginePlayer::ping(std::chrono::milliseconds ping) {
+  if (!process_) return Fault{Termination::Crash, "not running"};
+  const Deadline deadline = SteadyClock::now() + ping;
+  if (!send("isready", deadline)) return crash_fault("(on isready)", true);
+  return await_ready(deadline, ping);
+}
+
+std::optional<Fault> EnginePlayer::await_ready(Deadline deadline, std::chrono::milliseconds ping) {
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout)
@@ -228,23 +255,48 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optiona
   }
 }
 
+std::optional<Fault> EnginePlayer::drain_unasked() {
+  // What the engine said since its last answer, it said unasked: a bestmove among it would be taken for
+  // the answer to the next request (a stale move). Info and blank lines are harmless.
+  for (;;) {
+    if (static_cast<process::Status>(read(SteadyClock::now())) != process::Status::Ok) return std::nullopt;
+    if (std::holds_alternative<kep::BestMove>(kep::parse_engine_line(line_)))
+      return Fault{Termination::Protocol, "bestmove before it was asked (a stale answer): " + kep::shorten(line_)};
+  }
+}
+
 Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) {
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   // One write per ply: the position and the go command together.
   const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
-  // What the engine said since its last answer, it said unasked: a bestmove among it would be taken for
-  // the answer to this request (a stale move). Info and blank lines are harmless.
-  for (;;) {
-    if (static_cast<process::Status>(read(SteadyClock::now())) != process::Status::Ok) break;
-    if (std::holds_alternative<kep::BestMove>(kep::parse_engine_line(line_)))
-      return Reply{
-          Fault{Termination::Protocol, "bestmove before it was asked (a stale answer): " + kep::shorten(line_)},
-          {},
-          0,
-          {}};
-  }
+  if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
   const Deadline start = SteadyClock::now();
   if (!send(request, start + allowed)) return Reply{crash_fault("(on go)", true), {}, 0, {}};
+  return await_bestmove(start, allowed);
+}
+
+Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::Go& go,
+                                    std::chrono::milliseconds stop_after, std::chrono::milliseconds allowed,
+                                    bool& stop_sent) {
+  stop_sent = false;
+  if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
+  const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
+  if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
+  const Deadline start = SteadyClock::now();
+  if (!send(request, start + stop_after)) return Reply{crash_fault("(on go)", true), {}, 0, {}};
+  Reply early = await_bestmove(start, stop_after);
+  // Anything but the search still running (a move, garbage, a crash) is the answer.
+  if (!early.fault || early.fault->kind != Termination::Time || process_->input_closed()) return early;
+  const Deadline stopped = SteadyClock::now();
+  stop_sent = true;
+  if (!send(kep::format(kep::Stop{}), stopped + allowed)) return Reply{crash_fault("(on stop)", true), {}, 0, {}};
+  Reply reply = await_bestmove(stopped, allowed);
+  if (reply.fault && reply.fault->kind == Termination::Time)
+    reply.fault->detail = "no bestmove within " + ms(allowed) + " after stop";
+  return reply;
+}
+
+Reply EnginePlayer::await_bestmove(Deadline start, std::chrono::milliseconds allowed) {
   return await_move(start, allowed, [&](Reply& reply) {
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* best = std::get_if<kep::BestMove>(&m)) {

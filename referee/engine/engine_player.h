@@ -32,6 +32,10 @@ class ProcessPlayer : public Player {
 
   // Quits the engine (grace period, then SIGKILL to its group); the next game restarts it.
   void stop();
+  // Writes `quit` alone, leaving the engine's input open, and waits up to `grace` for it to exit: how it
+  // exited, or nullopt when it was still running (or was not). Then stops it like stop(). For
+  // `referee check`, which must tell an engine that obeys quit from one that only exits at end of input.
+  std::optional<process::ExitInfo> quit_and_wait(std::chrono::milliseconds grace);
   int restarts() const { return starts_ > 0 ? starts_ - 1 : 0; }
 
  protected:
@@ -87,12 +91,33 @@ class EnginePlayer : public ProcessPlayer {
   std::string identity() const override;
   // Whether the engine announced `feature <name>` in its handshake (after start()).
   bool has_feature(std::string_view name) const;
+  // The options it declared in its last handshake, and the lines there that looked like a known message
+  // but were not well formed (an `option` line without a type): what `referee check` judges.
+  const std::vector<kep::OptionDecl>& declared_options() const { return declared_options_; }
+  const std::vector<kep::Malformed>& malformed_handshake_lines() const { return malformed_lines_; }
+
+  // `isready` alone: readyok within `ping`, else a `protocol` fault (a `crash` one if the engine is gone).
+  std::optional<Fault> ping(std::chrono::milliseconds ping);
+  // Asks for a move as play() does, with an open-ended `go` (depth or nodes); if no move has come after
+  // `stop_after`, writes `stop` (and sets `stop_sent`), after which the move must come within `allowed`. The
+  // reply's elapsed_ms counts from the stop, or from the request when the move came first.
+  Reply play_until_stop(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds stop_after,
+                        std::chrono::milliseconds allowed, bool& stop_sent);
 
  private:
+  // Reads until readyok (before `deadline`, which is `ping` from now), classifying what goes wrong.
+  std::optional<Fault> await_ready(std::chrono::steady_clock::time_point deadline, std::chrono::milliseconds ping);
+  // Reads what the engine said since its last answer: a bestmove among it is a stale answer (a fault).
+  std::optional<Fault> drain_unasked();
+  // Waits for `bestmove` after a request: only info and empty lines may come first.
+  Reply await_bestmove(Deadline start, std::chrono::milliseconds allowed);
+
   std::string id_name_;
   std::string id_author_;
   std::vector<std::string> features_;
   std::string start_;  // this game's start in KEP notation; empty: startpos
+  std::vector<kep::OptionDecl> declared_options_;
+  std::vector<kep::Malformed> malformed_lines_;
 };
 
 // Makes the player for an engine's protocol.

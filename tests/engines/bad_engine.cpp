@@ -22,6 +22,7 @@
 //   --print-cwd            on kep report "info string cwd <dir>"
 //   --stderr-flood         write 1 MiB to stderr at start (must not block when stderr is drained)
 //   --crlf                 end lines with "\r\n"
+//   --positions            announce `feature positions` in the handshake (it still keeps no board)
 //   --moves A,B,...        the pits to answer in turn
 #include <dirent.h>
 #include <signal.h>
@@ -61,6 +62,7 @@ struct Options {
   bool stderr_flood = false;
   bool crlf = false;
   bool stale_bestmove = false;  // a bestmove right after readyok, before anyone asked
+  bool positions = false;
   std::vector<int> moves{1};
 };
 
@@ -80,7 +82,8 @@ const Flag<bool> kSwitches[] = {
     {"--close-stdin", &Options::close_stdin},
     {"--ignore-sigterm", &Options::ignore_sigterm}, {"--ignore-quit", &Options::ignore_quit},
     {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
-    {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove}};
+    {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove},
+    {"--positions", &Options::positions}};
 const Flag<int> kNumbers[] = {
     {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms}};
 // clang-format on
@@ -197,7 +200,9 @@ int main(int argc, char** argv) {
         reply += std::string("info string cwd ") + (::getcwd(cwd, sizeof cwd) ? cwd : "?") + eol;
       }
       // One write for the whole reply: the reader gets several lines in one chunk.
-      reply += "id name bad" + eol + "id author kalah-arena tests" + eol + "kepok" + eol;
+      reply += "id name bad" + eol + "id author kalah-arena tests" + eol;
+      if (opt.positions) reply += "feature positions" + eol;
+      reply += "kepok" + eol;
       write_all(1, reply.data(), reply.size());
       if (opt.close_stdout) {
         ::close(1);

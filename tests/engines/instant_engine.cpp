@@ -1,44 +1,64 @@
-// An instant-reply KEP engine for the per-ply overhead benchmark. Standard Kalah(6,4) only: it replays
-// `position startpos moves ...` with a tiny sower and answers every `go` at once with the first non-empty
-// pit of the side to move. `swap` (pie rule) changes neither the board nor the side to move.
-// `--score N` makes it report `info depth 1 score N` before every bestmove (the adjudication tests).
-#include <array>
+// An instant-reply KEP engine for the per-ply overhead benchmark and the conformance tests. It follows `newgame`'s
+// pits, seeds and pie (standard capture only; Kalah(6,4) until told otherwise), replays `position startpos moves ...`
+// with a tiny sower and answers every `go` at once with the first non-empty pit of the side to move. `swap` (pie rule)
+// changes neither the board nor the side to move. `--score N` makes it report `info depth 1 score N` before every
+// bestmove (the adjudication tests).
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
 struct Board {
-  std::array<int, 14> cells{4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0};  // South 0-5, store 6; North 7-12, 13
-  int to_move = 0;                                                      // 0 South, 1 North
+  int pits = 6;
+  int seeds = 4;
+  bool pie = false;
+  std::vector<int> cells;  // South's pits 0..pits-1, its store pits; North's pits after it, then North's store
+  int to_move = 0;         // 0 South, 1 North
+  bool first_move = true;
 
-  void play(int pit) {  // pit 1..6 from the mover's left
-    const int base = 7 * to_move, own_store = base + 6, opponent_store = 13 - 7 * to_move;
+  void reset() {
+    cells.assign(2 * pits + 2, seeds);
+    cells[pits] = cells[2 * pits + 1] = 0;
+    to_move = 0;
+    first_move = true;
+  }
+
+  void play(int pit) {  // pit 1..pits from the mover's left
+    const int size = 2 * pits + 2, base = (pits + 1) * to_move, own_store = base + pits;
+    const int opponent_store = (pits + 1) * (1 - to_move) + pits;
     int i = base + pit - 1;
-    int seeds = cells[i];
+    int left = cells[i];
     cells[i] = 0;
-    while (seeds > 0) {
-      i = (i + 1) % 14;
+    while (left > 0) {
+      i = (i + 1) % size;
       if (i == opponent_store) continue;
       ++cells[i];
-      --seeds;
+      --left;
     }
-    if (i == own_store) return;  // extra turn
-    if (i >= base && i < base + 6 && cells[i] == 1 && cells[12 - i] > 0) {
-      cells[own_store] += 1 + cells[12 - i];
-      cells[i] = cells[12 - i] = 0;
+    const bool pie_first = pie && first_move;
+    first_move = false;
+    if (i == own_store && !pie_first) return;  // extra turn (never on the first move under the pie rule)
+    if (i >= base && i < base + pits && cells[i] == 1 && cells[2 * pits - i] > 0) {
+      cells[own_store] += 1 + cells[2 * pits - i];
+      cells[i] = cells[2 * pits - i] = 0;
     }
     to_move ^= 1;
   }
 
-  int first_move() const {
-    for (int pit = 1; pit <= 6; ++pit) {
-      if (cells[7 * to_move + pit - 1] > 0) return pit;
+  int first_legal() const {
+    for (int pit = 1; pit <= pits; ++pit) {
+      if (cells[(pits + 1) * to_move + pit - 1] > 0) return pit;
     }
     return 1;  // no move: the game is over and the referee should not have asked
   }
 };
+
+// "pits=6" -> 6 into `value` when `word` starts with `key`.
+void read_key(const std::string& word, const std::string& key, int& value) {
+  if (word.rfind(key, 0) == 0) value = std::stoi(word.substr(key.size()));
+}
 
 }  // namespace
 
@@ -47,6 +67,7 @@ int main(int argc, char** argv) {
   std::string info;
   if (argc == 3 && std::string(argv[1]) == "--score") info = "info depth 1 score " + std::string(argv[2]) + "\n";
   Board board;
+  board.reset();
   std::string line, word;
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);
@@ -56,13 +77,20 @@ int main(int argc, char** argv) {
       std::cout << "id name instant\nkepok\n" << std::flush;
     } else if (word == "isready") {
       std::cout << "readyok\n" << std::flush;
+    } else if (word == "newgame") {
+      while (in >> word) {
+        read_key(word, "pits=", board.pits);
+        read_key(word, "seeds=", board.seeds);
+        if (word.rfind("pie=", 0) == 0) board.pie = word == "pie=on";
+      }
+      board.reset();
     } else if (word == "position") {
-      board = Board{};
+      board.reset();
       while (in >> word) {
         if (word != "startpos" && word != "moves" && word != "swap") board.play(std::stoi(word));
       }
     } else if (word == "go") {
-      std::cout << info << "bestmove " << board.first_move() << '\n' << std::flush;
+      std::cout << info << "bestmove " << board.first_legal() << '\n' << std::flush;
     } else if (word == "quit") {
       return 0;
     }

@@ -1,0 +1,82 @@
+// play_rounds: a Swiss or knockout tournament, paired round by round from its results.
+#include <optional>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include "arena/flow/matches.h"
+#include "arena/flow/progress.h"
+#include "arena/flow/tournament_meta.h"
+#include "arena/rating/standings.h"
+#include "arena/report/form_report.h"
+#include "arena/report/reporters.h"
+#include "arena/runner/round_source.h"
+
+namespace kalah::arena {
+namespace {
+
+class RoundsListener : public RunListener {
+ public:
+  RoundsListener(const Config& config, std::FILE* out) : config_(config), out_(out), source_(config) {}
+
+  void resumed(const GameRecord& record) override { source_.add_journaled(record); }
+
+  GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) override {
+    all_ = &done;
+    const TournamentConfig& t = config_.tournament;
+    const std::string games =
+        t.type == TournamentType::Swiss
+            ? fmt::format("{} rounds of a game pair, {} games", t.rounds, least_games(config_))
+            : fmt::format("matches of {} game pair{} (+ up to {} tie-break), at least {} games", t.rounds,
+                          t.rounds == 1 ? "" : "s", t.tiebreak_pairs, least_games(config_));
+    fmt::print(out_, "{}: {} {} engines, {} ({} done), {}, {}, concurrency {}\n", t.name, to_string(t.type),
+               config_.engines.size(), games, journal.size(), to_string(config_.variant), config_.time.describe(),
+               t.concurrency);
+    std::fflush(out_);
+    progress_.emplace(source_.total(), done, t.progress_interval, t.rating_interval, out_);
+    return source_;
+  }
+
+  int planned_games() const override { return source_.total() > 0 ? source_.total() : 0; }
+
+  void game_done(const GameRecord& record, const rating::StandingsBuilder& all) override {
+    progress_->game_done(record, all);
+  }
+
+  void stopped(const RunResult&) override { progress_->finish(*all_); }
+
+  // The Swiss table or the bracket as the results now stand.
+  std::string form_text() const {
+    std::vector<std::string> names;
+    for (const EngineSpec& e : config_.engines) names.push_back(e.name);
+    std::optional<report::TournamentForm> form =
+        report::tournament_form(tournament_meta(config_).settings, names, source_.results());
+    return form ? report::form_text(*form) : "";
+  }
+
+ private:
+  const Config& config_;
+  std::FILE* out_;
+  RoundSource source_;
+  std::optional<Progress> progress_;
+  const rating::StandingsBuilder* all_ = nullptr;
+};
+
+}  // namespace
+
+Expected<int> play_rounds(const Config& config, const FlowOptions& options, std::FILE* out) {
+  RoundsListener listener(config, out);
+  Expected<FlowResult> played = run_tournament(config, listener, options);
+  if (!played) return Error{played.error()};
+  const FlowResult& r = *played;
+  if (r.run.interrupted) {
+    fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
+               r.journal.string());
+    return interrupted_exit_code(r.interrupt_signal);
+  }
+  fmt::print(out, "{}\n{}\n", listener.form_text(), report::format_standings_table(r.standings));
+  fmt::print(out, "results: {}/ ({})\n", r.dir.string(), fmt::join(r.reports, ", "));
+  return 0;
+}
+
+}  // namespace kalah::arena

@@ -1,0 +1,53 @@
+#include "referee/app/engine_args.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "referee/system/executable.h"
+
+namespace kalah::referee_app {
+
+using cli::UsageError;
+
+bool names_given(const std::vector<std::string>& tokens) {
+  return std::any_of(tokens.begin(), tokens.end(), [](const std::string& t) { return t.rfind("name=", 0) == 0; });
+}
+
+EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::string& comm_log) {
+  EngineSpec e;
+  for (const std::string& token : tokens) {
+    const size_t eq = token.find('=');
+    if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
+    const std::string key = token.substr(0, eq);
+    const std::string value = token.substr(eq + 1);
+    if (key == "cmd")
+      e.cmd_as_written = value;
+    else if (key == "name")
+      e.name = value;
+    else if (key == "arg")
+      e.args.push_back(value);
+    else if (key == "dir")
+      e.dir = value;
+    else if (key == "stderr")
+      e.stderr_file = value;
+    else if (key == "protocol" && parse_protocol(value))
+      e.protocol = *parse_protocol(value);
+    else if (key.rfind("option.", 0) == 0 && key.size() > 7)
+      e.options.push_back({key.substr(7), value});
+    else
+      throw UsageError("--engine: unknown key '" + key +
+                       "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
+  }
+  if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
+  if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
+  if (!valid_engine_name(e.name))
+    throw UsageError("--engine: name '" + e.name.substr(0, 80) + "' is not usable: " + kEngineNameRule);
+  Expected<std::filesystem::path> found =
+      system::find_executable(e.cmd_as_written, system::path_variable(), std::filesystem::current_path());
+  if (!found) throw UsageError("engine '" + e.name + "': " + found.error());
+  e.cmd = *found;
+  e.comm_log = comm_log;
+  return e;
+}
+
+}  // namespace kalah::referee_app

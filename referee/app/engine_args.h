@@ -1,0 +1,24 @@
+// `--engine cmd=PATH [name=N] [arg=A]... ...`: the engine syntax of `referee match` and `referee check`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "referee/app/cli.h"
+#include "referee/engine/engine_spec.h"
+
+namespace kalah::referee_app {
+
+// The key=value words of one --engine option as an EngineSpec, its command found (PATH, the working
+// directory) and its name defaulting to the command's file name; `comm_log` is every engine's --log.
+// Throws cli::UsageError for an unknown key, a missing cmd=, a bad name or a command that is not found.
+EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::string& comm_log);
+
+// True when the words name the engine (name=...), rather than leaving it to the command's file name.
+bool names_given(const std::vector<std::string>& tokens);
+
+// The --engine option's help text.
+inline constexpr const char* kEngineSyntax =
+    "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]...";
+
+}  // namespace kalah::referee_app
