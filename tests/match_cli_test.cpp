@@ -93,6 +93,19 @@ TEST(MatchLine, RoundsTimesGamesAreTheGamesPerPairing) {
             std::string::npos);
 }
 
+TEST(MatchLine, DrawResignAndAdjudicateFlagsFillTheAdjudicationTable) {
+  const MatchLine m = line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "2", "-draw",
+                            "movenumber=40", "movecount=4", "score=1", "-resign", "movecount=3", "score=20",
+                            "twosided=true", "-adjudicate", "store_majority=true", "database_seeds=12"});
+  EXPECT_NE(m.toml.find("adjudicate = { store_majority = true, database_seeds = 12, draw = { movenumber = 40, "
+                        "movecount = 4, score = 1 }, resign = { movecount = 3, score = 20, twosided = true } }\n"),
+            std::string::npos)
+      << m.toml;
+  Expected<Config> c = match_config(m, fs::current_path());
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_NE(fingerprint(*c).find("adjudicate="), std::string::npos) << fingerprint(*c);
+}
+
 TEST(MatchLine, MistakesNameTheFlag) {
   const std::vector<std::string> two = {"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true"};
   auto with = [&](std::vector<std::string> more) {
@@ -122,6 +135,9 @@ TEST(MatchLine, MistakesNameTheFlag) {
   EXPECT_EQ(error_of({"-engine", "cmd=/no/such/engine", "-engine", "cmd=/bin/true", "-rounds", "2"}),
             "-engine cmd=/no/such/engine: engine.cmd \"/no/such/engine\" not found (tried /no/such/engine)");
   EXPECT_EQ(error_of({"-engine", "name=x", "-engine", "cmd=/bin/true"}), "-engine name=x: cmd=COMMAND is missing");
+  EXPECT_EQ(with({"-rounds", "2", "-resign", "movecount=3"}),
+            "-resign movecount=3: missing key \"score\" in tournament.adjudicate.resign");
+  EXPECT_EQ(with({"-resign", "moves=3"}), "-resign: unknown key 'moves' (known: movecount, score, twosided)");
   // A ManKalah agent cannot be told of opening moves it never chose.
   EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=jar", "proto=mankalah", "-engine", "cmd=/bin/true", "-openings",
                       "plies=2", "-rounds", "2"}),

@@ -26,6 +26,9 @@ constexpr const char* kFlags = R"(Flags (single dash, as cutechess-cli and fastc
   -variant pits=6 seeds=4 [capture=..] [ending=..] [remainder=..] [majority=..] [pie=..] [start="..."]
   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic]
                           exit 0: H1 accepted, 1: H0 accepted, 3: game limit, undecided
+  -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
+  -adjudicate [store_majority=true] [database_seeds=K]
+                          adjudication (scores in seeds of store difference, the KEP unit)
   -event NAME  -seed N  -recover  -out DIR  -pgnout FILE
   --print-config          print the equivalent TOML config and stop
   --fresh                 start over instead of resuming

@@ -192,6 +192,31 @@ std::optional<std::string> add_table(const Flag& flag, std::initializer_list<Tab
   return std::nullopt;
 }
 
+// The flags whose KEY=VALUE words fill one TOML table; they may be given more than once.
+bool is_table_flag(std::string_view name) {
+  return name == "-openings" || name == "-variant" || name == "-sprt" || name == "-draw" || name == "-resign" ||
+         name == "-adjudicate";
+}
+
+// The words of some flags as the inside of a TOML inline table: "movecount = 3, score = 20".
+Expected<std::string> inline_table(const std::vector<Flag>& flags, std::initializer_list<TableKey> known,
+                                   std::string& origin) {
+  std::set<std::string> seen;
+  Toml lines;
+  for (const Flag& f : flags) {
+    origin += (origin.empty() ? "" : " ") + f.text();
+    if (auto problem = add_table(f, known, lines, seen)) return Error{*problem};
+  }
+  std::string inner;
+  const std::string& text = lines.text();
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    inner += (inner.empty() ? "" : ", ") + text.substr(at, end - at);
+    at = end + 1;
+  }
+  return inner;
+}
+
 std::string base_name(const std::string& cmd) {
   const std::string stem = std::filesystem::path(cmd).filename().string();
   return stem.empty() ? cmd : stem;
@@ -215,7 +240,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
   std::vector<EngineFlags> engines;
   std::vector<Flag> each;
   std::map<std::string, Flag> single;  // flags given at most once, by name
-  std::vector<Flag> openings, variant, sprt, draw, resign;
+  std::vector<Flag> openings, variant, sprt, draw, resign, adjudicate;
   auto no_words = [](const Flag& f) -> std::optional<std::string> {
     if (!f.words.empty()) return f.name + " takes no value, got '" + f.words.front() + "'";
     return std::nullopt;
@@ -235,14 +260,14 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     } else if (f.name == "-each") {
       if (f.words.empty()) problem = "-each needs KEY=VALUE words";
       each.push_back(f);
-    } else if (f.name == "-openings" || f.name == "-variant" || f.name == "-sprt" || f.name == "-draw" ||
-               f.name == "-resign") {
+    } else if (is_table_flag(f.name)) {
       if (f.words.empty()) problem = f.name + " needs KEY=VALUE words";
       auto& list = f.name == "-openings"  ? openings
                    : f.name == "-variant" ? variant
                    : f.name == "-sprt"    ? sprt
                    : f.name == "-draw"    ? draw
-                                          : resign;
+                   : f.name == "-resign"  ? resign
+                                          : adjudicate;
       list.push_back(f);
     } else if (f.name == "-tournament" || f.name == "-rounds" || f.name == "-games" || f.name == "-concurrency" ||
                f.name == "-event" || f.name == "-seed" || f.name == "-out" || f.name == "-pgnout") {
@@ -257,8 +282,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
       problem = "unknown option '" + f.name + "' (see arena match --help)";
     }
     if (problem) return Error{*problem};
-    if (f.name[0] == '-' && f.name[1] != '-' && f.name != "-engine" && f.name != "-each" && f.name != "-openings" &&
-        f.name != "-variant" && f.name != "-sprt" && f.name != "-draw" && f.name != "-resign" &&
+    if (f.name[0] == '-' && f.name[1] != '-' && f.name != "-engine" && f.name != "-each" && !is_table_flag(f.name) &&
         !single.emplace(f.name, f).second)
       return Error{f.name + " is given twice"};
   }
@@ -324,6 +348,31 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
   if (const auto f = value_of("-out")) t.line("output = " + toml_string(f->words[0]), f->text());
   if (const auto f = value_of("-pgnout")) t.line("pgnout = " + toml_string(f->words[0]), f->text());
   if (const auto f = value_of("-recover")) t.line("restart = \"on-crash\"", f->text());
+  // -adjudicate, -draw and -resign: one inline table, tournament.adjudicate.
+  if (!adjudicate.empty() || !draw.empty() || !resign.empty()) {
+    std::string origin;
+    Expected<std::string> own = inline_table(
+        adjudicate,
+        {{"store_majority", "store_majority", Kind::Boolean}, {"database_seeds", "database_seeds", Kind::Integer}},
+        origin);
+    if (!own) return Error{own.error()};
+    Expected<std::string> drawn = inline_table(draw,
+                                               {{"movenumber", "movenumber", Kind::Integer},
+                                                {"movecount", "movecount", Kind::Integer},
+                                                {"score", "score", Kind::Integer}},
+                                               origin);
+    if (!drawn) return Error{drawn.error()};
+    Expected<std::string> resigned = inline_table(resign,
+                                                  {{"movecount", "movecount", Kind::Integer},
+                                                   {"score", "score", Kind::Integer},
+                                                   {"twosided", "twosided", Kind::Boolean}},
+                                                  origin);
+    if (!resigned) return Error{resigned.error()};
+    std::string table = *own;
+    if (!draw.empty()) table += (table.empty() ? "" : ", ") + std::string("draw = { ") + *drawn + " }";
+    if (!resign.empty()) table += (table.empty() ? "" : ", ") + std::string("resign = { ") + *resigned + " }";
+    t.line("adjudicate = { " + table + " }", origin);
+  }
 
   // [variant]
   if (!variant.empty()) {
@@ -387,10 +436,6 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
         return Error{*problem};
     if (rounds_flag || games_flag) t.line("max_pairs = " + std::to_string(pairs), rounds_origin);
   }
-
-  if (!draw.empty() || !resign.empty())
-    return Error{(draw.empty() ? resign : draw).front().name +
-                 ": adjudication by engine scores is not available in this build"};
 
   // [[engine]]
   std::set<std::string> names;
