@@ -7,21 +7,14 @@
 #include <gtest/gtest.h>
 
 #include "referee/game/game.h"
+#include "tests/test_variants.h"
 
 namespace kalah {
 namespace {
 
-Variant V(std::string_view text) {
-  Expected<Variant> v = parse_variant(text);
-  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
-  return v.ok() ? *v : Variant{};
-}
+using test::V;
 
-Position P(const Variant& v, std::string_view notation) {
-  Expected<Position> p = parse_notation(v, notation);
-  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error());
-  return p.ok() ? *p : Position{};
-}
+using test::P;
 
 // The final store difference (South - North) with perfect play, by plain minimax over the rules
 // library: South maximises, North minimises, an extra turn keeps the mover.

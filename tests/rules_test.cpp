@@ -6,21 +6,14 @@
 
 #include "referee/rules/perft.h"
 #include "referee/rules/position.h"
+#include "tests/test_variants.h"
 
 namespace kalah {
 namespace {
 
-Variant V(std::string_view text) {
-  Expected<Variant> v = parse_variant(text);
-  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
-  return v.ok() ? *v : Variant{};
-}
+using test::V;
 
-Position P(const Variant& v, std::string_view notation) {
-  Expected<Position> p = parse_notation(v, notation);
-  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error());
-  return p.ok() ? *p : Position{};
-}
+using test::P;
 
 std::string play(const Variant& v, std::string_view notation, Move m) {
   Position p = P(v, notation);

@@ -37,17 +37,14 @@
 #include "referee/endgame/dispatch.h"
 #include "referee/endgame/index.h"
 #include "tests/child_process.h"
+#include "tests/test_variants.h"
 
 namespace kalah::solver {
 namespace {
 
 using namespace std::chrono_literals;
 
-Variant V(std::string_view text) {
-  Expected<Variant> v = parse_variant(text);
-  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
-  return v.ok() ? *v : Variant{};
-}
+using test::V;
 
 // Every combination of the rule keys the exact search supports, for one size.
 std::vector<Variant> all_rule_combinations(int pits, int seeds) {

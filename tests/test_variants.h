@@ -1,8 +1,12 @@
 // Every combination of the rule keys, for tests that sweep all variants.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "referee/rules/position.h"
 #include "referee/rules/variant.h"
 
 namespace kalah::test {
@@ -22,6 +26,19 @@ inline std::vector<Variant> rule_combinations(int pits, int seeds) {
     all.push_back(v);
   }
   return all;
+}
+
+// A variant or position written in a test; a typo fails the test where it is used.
+inline Variant V(std::string_view text) {
+  Expected<Variant> v = parse_variant(text);
+  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
+  return v.ok() ? *v : Variant{};
+}
+
+inline Position P(const Variant& v, std::string_view notation) {
+  Expected<Position> p = parse_notation(v, notation);
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error());
+  return p.ok() ? *p : Position{};
 }
 
 }  // namespace kalah::test

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 
 #include "arena/config/config.h"
 #include "arena/flow/flow.h"
@@ -16,6 +17,9 @@ namespace kalah::arena {
 // command again resumes it); kInterrupted when it was stopped otherwise.
 inline constexpr int kInterrupted = 130;
 inline int interrupted_exit_code(int signal) { return signal > 0 ? 128 + signal : kInterrupted; }
+// For an interrupted run: says where its games are and how to resume, and gives the exit code;
+// nullopt for a run that went to its end.
+std::optional<int> report_interruption(const FlowResult& run, std::FILE* out);
 
 // The exit codes of an SPRT that ran to its end (`arena sprt`, `arena run` on an [sprt] config, and the
 // merge of its shards by `arena report`): the decision as a gate for a CI job. H1 accepted is success.

@@ -69,11 +69,7 @@ Expected<int> play_rounds(const Config& config, const FlowOptions& options, std:
   Expected<FlowResult> played = run_tournament(config, listener, options);
   if (!played) return Error{played.error()};
   const FlowResult& r = *played;
-  if (r.run.interrupted) {
-    fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
-               r.journal.string());
-    return interrupted_exit_code(r.interrupt_signal);
-  }
+  if (std::optional<int> code = report_interruption(r, out)) return *code;
   fmt::print(out, "{}\n{}\n", listener.form_text(), report::format_standings_table(r.standings));
   fmt::print(out, "results: {}/ ({})\n", r.dir.string(), fmt::join(r.reports, ", "));
   return 0;

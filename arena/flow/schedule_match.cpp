@@ -77,17 +77,20 @@ class ScheduleListener : public RunListener {
 
 }  // namespace
 
+std::optional<int> report_interruption(const FlowResult& r, std::FILE* out) {
+  if (!r.run.interrupted) return std::nullopt;
+  fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
+             r.journal.string());
+  return interrupted_exit_code(r.interrupt_signal);
+}
+
 Expected<int> play_schedule(const Config& config, const FlowOptions& options, std::FILE* out) {
   if (plays_by_rounds(config.tournament.type)) return play_rounds(config, options, out);
   ScheduleListener listener(config, out);
   Expected<FlowResult> played = run_tournament(config, listener, options);
   if (!played) return Error{played.error()};
   const FlowResult& r = *played;
-  if (r.run.interrupted) {
-    fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
-               r.journal.string());
-    return interrupted_exit_code(r.interrupt_signal);
-  }
+  if (std::optional<int> code = report_interruption(r, out)) return *code;
   fmt::print(out, "{}\n", report::format_standings_table(r.standings));
   if (config.shard) {
     fmt::print(out, "shard {}/{}: {} games in {}; when every shard is done, merge them with: arena report {}\n",

@@ -3,20 +3,11 @@
 #include <cassert>
 #include <charconv>
 
+#include "arena/runner/round_source.h"
+
 namespace kalah::arena {
 
 namespace {
-
-double south_score(Outcome o) {
-  switch (o) {
-    case Outcome::FirstWins: return 1.0;
-    case Outcome::SecondWins: return 0.0;
-    case Outcome::Draw: return 0.5;
-    case Outcome::Ongoing: break;
-  }
-  assert(false && "a journaled game always has a result");
-  return 0.5;
-}
 
 // Reads a non-negative decimal number at the front of `text`, advancing it.
 std::optional<int> read_int(std::string_view& text) {
@@ -42,7 +33,7 @@ std::optional<std::pair<int, int>> SprtSource::parse_id(const std::string& id) {
 }
 
 double SprtSource::test_score(const Config& config, const GameRecord& record) {
-  const double south = south_score(record.result);
+  const double south = south_points(record);
   return record.south == config.engines[1].name ? south : 1.0 - south;
 }
 
@@ -111,7 +102,7 @@ void SprtSource::finished(const GameSpec& spec, const GameRecord& record) {
   assert(in_flight_ > 0);
   --in_flight_;
   if (!counted_.insert(record.id).second) return;
-  const double south = south_score(record.result);
+  const double south = south_points(record);
   record_result(spec.pair, spec.game_in_pair, spec.south == 1 ? south : 1.0 - south);
 }
 
