@@ -33,14 +33,7 @@ e2e::RunResult check(const std::vector<std::string>& args, const path& scratch) 
   return e2e::run(argv, scratch, std::chrono::seconds(120));
 }
 
-// The lines of `text` that start with `prefix`.
-std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> found;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(prefix, 0) == 0) found.push_back(line);
-  return found;
-}
+using e2e::lines_starting;
 
 // ---- engines that speak the protocol correctly -----------------------------------------------------
 

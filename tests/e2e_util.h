@@ -55,6 +55,15 @@ inline void write_file(const fs::path& path, const std::string& text) {
 }
 
 // The non-empty lines of a file ("" if it does not exist).
+// The lines of `text` that start with `prefix`.
+inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) found.push_back(line);
+  return found;
+}
+
 inline std::vector<std::string> read_lines(const fs::path& path) {
   std::vector<std::string> lines;
   std::istringstream in(read_file(path));

@@ -21,6 +21,7 @@
 #include "tests/temp_dir.h"
 
 #include "arena/runner/sprt_source.h"
+#include "tests/e2e_util.h"
 
 namespace {
 
@@ -415,14 +416,7 @@ json::object sprt_json_of(const std::string& name, const std::string& args) {
   return sprt;
 }
 
-// The lines of `text` that start with `prefix`.
-std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> found;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(prefix, 0) == 0) found.push_back(line);
-  return found;
-}
+using kalah::e2e::lines_starting;
 
 // The Elo estimate as every SPRT text prints it, from sprt.json's numbers.
 std::string elo_text_of(const json::object& sprt) {

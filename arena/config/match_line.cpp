@@ -55,7 +55,7 @@ class Toml {
 };
 
 // What a key=value of -engine / -each becomes in TOML: the key and how its value is written.
-enum class Kind { String, Integer, Boolean, Seconds };
+enum class Kind { String, Integer, Boolean, Number, Seconds };  // Seconds: written as whole milliseconds
 struct EngineKey {
   const char* flag;
   const char* toml;
@@ -107,6 +107,9 @@ Expected<std::string> toml_value(const Flag& flag, const std::string& key, const
       if (value == "true" || value == "on" || value == "yes") return std::string("true");
       if (value == "false" || value == "off" || value == "no") return std::string("false");
       return Error{flag.name + ": " + key + "=" + value + ": expected true or false"};
+    case Kind::Number:
+      if (!decimal(value)) return Error{flag.name + ": " + key + "=" + value + ": expected a number"};
+      return value;
     case Kind::Seconds: {
       const std::optional<double> seconds = decimal(value);
       if (!seconds || *seconds <= 0)
@@ -178,16 +181,9 @@ std::optional<std::string> add_table(const Flag& flag, std::initializer_list<Tab
       return flag.name + ": unknown key '" + key + "' (known: " + names + ")";
     }
     if (!seen.insert(k->toml).second) return flag.name + ": " + key + " is given twice";
-    std::string text;
-    if (k->kind == Kind::Seconds) {  // here: a decimal number as it is
-      if (!decimal(value)) return flag.name + ": " + key + "=" + value + ": expected a number";
-      text = value;
-    } else {
-      Expected<std::string> v = toml_value(flag, key, value, k->kind);
-      if (!v) return v.error();
-      text = *v;
-    }
-    out.line(std::string(k->toml) + " = " + text, flag.text());
+    Expected<std::string> text = toml_value(flag, key, value, k->kind);
+    if (!text) return text.error();
+    out.line(std::string(k->toml) + " = " + *text, flag.text());
   }
   return std::nullopt;
 }
@@ -427,10 +423,10 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     std::set<std::string> seen;
     for (const Flag& f : sprt)
       if (auto problem = add_table(f,
-                                   {{"elo0", "elo0", Kind::Seconds},
-                                    {"elo1", "elo1", Kind::Seconds},
-                                    {"alpha", "alpha", Kind::Seconds},
-                                    {"beta", "beta", Kind::Seconds},
+                                   {{"elo0", "elo0", Kind::Number},
+                                    {"elo1", "elo1", Kind::Number},
+                                    {"alpha", "alpha", Kind::Number},
+                                    {"beta", "beta", Kind::Number},
                                     {"model", "model", Kind::String}},
                                    t, seen))
         return Error{*problem};
