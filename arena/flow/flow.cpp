@@ -57,6 +57,17 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   FlowResult out;
   out.dir = config.journal_dir();
   for (const EngineSpec& e : config.engines) out.engines.push_back(e.name);
+  // Ctrl-C is watched from the start, before the first line is printed and before any thread is born
+  // (threads inherit the blocked mask): one that comes while the run is being set up stops it before its
+  // first game, with the same exit code, instead of killing the arena outright.
+  std::mutex interrupt_lock;
+  Runner* interruptible = nullptr;
+  std::optional<InterruptWatcher> watcher;
+  if (options.watch_signals)
+    watcher.emplace([&] {
+      std::lock_guard lock(interrupt_lock);
+      if (interruptible) interruptible->interrupt();
+    });
 
   // Pinning that cannot be done is refused before the journal is touched.
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
@@ -112,11 +123,17 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
       options.players);
   runner.set_database(database);
   {
-    std::optional<InterruptWatcher> watcher;
-    if (options.watch_signals) watcher.emplace([&] { runner.interrupt(); });
-    out.run = runner.run(config.tournament.concurrency);
-    if (watcher) out.interrupt_signal = watcher->signal();
+    std::lock_guard lock(interrupt_lock);
+    interruptible = &runner;
+    if (watcher && watcher->fired()) runner.interrupt();
   }
+  out.run = runner.run(config.tournament.concurrency);
+  {
+    std::lock_guard lock(interrupt_lock);
+    interruptible = nullptr;
+  }
+  if (watcher) out.interrupt_signal = watcher->signal();
+  watcher.reset();         // from here on Ctrl-C has its default effect again
   if (live) live->stop();  // the final reports below replace the live ones
   listener.stopped(out.run);
   out.games = journal.size();
