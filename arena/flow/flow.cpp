@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/config/entries.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
@@ -32,7 +33,7 @@ std::optional<std::string> positions_problem(const Config& config) {
   if (!config.uses_positions()) return std::nullopt;
   const std::string what = config.start ? "[variant] start" : "an openings book with positions";
   for (int i = 0; i < static_cast<int>(config.engines.size()); ++i) {
-    if (config.engines[i].protocol != Protocol::Kep) continue;
+    if (config.engines[i].protocol != Protocol::Kep || !config.plays(i)) continue;
     EnginePlayer player(config.engine_for_game(i, "check"));
     const std::optional<Fault> fault = player.start(std::chrono::milliseconds(config.time.startup_ms));
     const bool takes_positions = !fault && player.has_feature("positions");
@@ -49,6 +50,13 @@ std::optional<std::string> positions_problem(const Config& config) {
           config.source, config.engines[i].name, what);
   }
   return std::nullopt;
+}
+
+// A contest's submissions that did not enter, for the reports.
+std::vector<std::string> contest_notes(const Config& config) {
+  if (!config.is_contest()) return {};
+  Expected<Entries> entries = read_entries(config.entries_file());
+  return entries ? entry_notes(*entries) : std::vector<std::string>{};
 }
 
 }  // namespace
@@ -150,7 +158,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
         report::write_reports(out.dir, {.journals = {{out.journal, out.dir.string()}},
                                         .engine_names = out.engines,
                                         .event = config.tournament.name,
-                                        .notes = {},
+                                        .notes = contest_notes(config),
                                         .settings = journal.meta().settings,
                                         .publish = config.tournament.publish,
                                         .anchor = config_anchor(config)});
