@@ -130,6 +130,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
       },
       options.players);
   runner.set_database(database);
+  runner.set_game_limit(options.max_games);
   {
     std::lock_guard lock(interrupt_lock);
     interruptible = &runner;

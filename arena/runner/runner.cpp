@@ -129,6 +129,11 @@ void Runner::work(int slot) {
     ++result_.played;
     source_.finished(*spec, record);
     if (on_game_) on_game_(*spec, record);
+    if (game_limit_ > 0 && result_.played >= game_limit_ && !stop_) {
+      stop_ = true;
+      result_.limited = true;
+      for (Player* p : active_) p->abort();
+    }
     wake_.notify_all();
   }
   // A worker that leaves early (an interrupt cut its game short) wakes the others, which leave too.
