@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "arena/config/manifest.h"
+#include "arena/schedule/schedule.h"
 #include "e2e_util.h"
 #include "referee/engine/sandbox.h"
 
@@ -200,6 +201,42 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
   EXPECT_EQ(nobody.status.code, 2);
   EXPECT_NE(nobody.err.find("no entrant is named 'cobbler'; the entrants are: ada, basil, dora"), std::string::npos)
       << nobody.err;
+}
+
+// The schedule of n + 1 entrants holds every game of the schedule of n, with the same id and opening:
+// a late entry never changes a game that may already be in the journal. A withdrawn entrant's games go.
+TEST(ContestSchedule, ALateEntrantOnlyAddsGamesAndAWithdrawnOneOnlyRemovesItsOwn) {
+  const std::string text =
+      "[tournament]\nname = \"c\"\nrounds = 2\nseed = 5\n[time]\nmovetime_ms = 10\n[openings]\nrandom_plies = 2\n"
+      "[submissions]\ndir = \".\"\nbuild_sandbox = \"none\"\n";
+  Expected<Config> parsed = parse_config(text, "c.toml", fs::current_path());
+  ASSERT_TRUE(parsed) << parsed.error();
+  auto with = [&](int n, int withdrawn) {
+    Config c = *parsed;
+    for (int i = 0; i < n; ++i) {
+      EngineSpec e;
+      e.name = "bot" + std::to_string(i);
+      c.engines.push_back(e);
+      c.entries.push_back(EntryState{i == withdrawn ? EntryStatus::Withdrawn : EntryStatus::Active, ""});
+    }
+    return make_schedule(c);
+  };
+  for (int n = 2; n < 7; ++n) {
+    const std::vector<GameSpec> before = with(n, -1);
+    const std::vector<GameSpec> after = with(n + 1, -1);
+    EXPECT_EQ(before.size(), static_cast<std::size_t>(n * (n - 1) * 2));
+    EXPECT_EQ(after.size(), static_cast<std::size_t>((n + 1) * n * 2));
+    for (const GameSpec& g : before)
+      EXPECT_NE(std::find(after.begin(), after.end(), g), after.end())
+          << g.id << " changed when entrant " << n << " came";
+  }
+  const std::vector<GameSpec> all = with(5, -1);
+  const std::vector<GameSpec> without = with(5, 3);
+  EXPECT_EQ(without.size(), all.size() - 2 * 2 * 4);
+  for (const GameSpec& g : without) {
+    EXPECT_TRUE(g.south != 3 && g.north != 3) << g.id;
+    EXPECT_NE(std::find(all.begin(), all.end(), g), all.end()) << g.id;
+  }
 }
 
 TEST(ContestManifest, MistakesAreNamedWithFileLineAndColumn) {
