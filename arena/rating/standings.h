@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "arena/rating/ranking.h"
 #include "referee/record/record.h"
 #include "referee/stats/stats.h"
 
@@ -80,6 +81,8 @@ struct Standings {
   int ignored = 0;               // records not counted: no result, an engine against itself, or an empty name
   bool prior_used = false;       // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
   std::optional<Anchor> anchor;  // the anchor the fit used; none: mean 0
+  // The contest's ranking (docs/RANKING.md) when it ranks by points; none: the Elo order above is the ranking.
+  std::optional<Ranking> ranking;
 };
 
 // The standings built one game at a time, so that a journal of any length is summed in memory
@@ -92,6 +95,8 @@ class StandingsBuilder {
   void add(const GameRecord& game);
   // Fit with this engine held at a fixed Elo (ignored while no engine of that name is known).
   void set_anchor(std::optional<Anchor> anchor) { anchor_ = std::move(anchor); }
+  // Also rank by these rules (from the first game on: call it before add()); by Elo: no Standings::ranking.
+  void set_ranking(const RankingSetup& setup);
 
   // Engines are the names given (in that order) plus any other name found in the games.
   // Ranking: by Elo, then points, then name; engines without games last.
@@ -128,6 +133,7 @@ class StandingsBuilder {
   int counted_ = 0;
   int ignored_ = 0;
   std::optional<Anchor> anchor_;
+  std::optional<RankingTally> ranking_;
 };
 
 // A StandingsBuilder fed with `games`.
