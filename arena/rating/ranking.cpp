@@ -14,7 +14,11 @@ namespace {
 // rule is not a multiple of a power of two (0.1); closer than this they are equal.
 bool same(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}); }
 
-std::string number(double x) { return fmt::format("{}", x == 0 ? 0.0 : x); }
+// The shortest text, to 4 decimals: "4.25", "3", "-12".
+std::string number(double x) {
+  const double r = std::round(x * 1e4) / 1e4;
+  return fmt::format("{}", r == 0 ? 0.0 : r);
+}
 
 // "alpha", "alpha and beta", "alpha, beta and gamma"
 std::string join_names(const std::vector<std::string>& names) {
