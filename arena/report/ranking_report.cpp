@@ -27,8 +27,9 @@ std::string tiebreak_text(const std::optional<double>& x) { return x ? value_tex
 
 std::string wdl(const RankingRow& r) { return fmt::format("{}-{}-{}", r.wins, r.draws, r.losses); }
 
+// "tiebreak_head_to_head": prefixed, so that the wins tie-break is not a second "wins" column.
 std::string csv_column(TieBreak t) {
-  std::string column = to_string(t);
+  std::string column = std::string("tiebreak_") + to_string(t);
   std::replace(column.begin(), column.end(), '-', '_');
   return column;
 }
