@@ -4,6 +4,7 @@
 // report, and `arena report DIR` must compute the same one again from the results folder alone.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include <boost/json.hpp>
@@ -82,6 +83,17 @@ TEST(RankingE2E, PointsWithTieBreaksInEveryReportAndAgainFromTheFolder) {
       twins_shared = true;
   }
   EXPECT_TRUE(twins_shared) << standings;
+  // Against docs/schema/standings.schema.json, with Debian's python3-jsonschema; skipped without it.
+  const std::string python = "/usr/bin/python3";
+  if (e2e::run({python, "-c", "import jsonschema"}, dir.path()).status.code == 0) {
+    const RunResult checked =
+        e2e::run({python, KALAH_SOURCE_DIR "/tools/check-schema.py",
+                  KALAH_SOURCE_DIR "/docs/schema/standings.schema.json", (results / "standings.json").string()},
+                 dir.path());
+    EXPECT_EQ(checked.status.code, 0) << checked.summary();
+  } else {
+    std::printf("python3-jsonschema is not installed: standings.json not checked against its schema\n");
+  }
 
   // standings.md, standings.csv, report.html.
   const std::string md = read_file(results / "standings.md");
