@@ -4,9 +4,12 @@
 
 #include <string>
 #include <vector>
+#include <boost/json/serialize.hpp>
 
 #include "arena/rating/ranking.h"
 #include "arena/rating/standings.h"
+#include "arena/report/ranking_report.h"
+#include "arena/report/reporters.h"
 
 namespace kalah::rating {
 namespace {
@@ -246,6 +249,64 @@ TEST(Ranking, StandingsCarryTheRankingWithElo) {
   by_elo.set_ranking({});
   by_elo.add(game("a", "b", "1-0"));
   EXPECT_FALSE(by_elo.standings().ranking);
+}
+
+TEST(RankingReports, EveryFormatShowsTheRankingTheTiesTheUnrankedAndTheVoided) {
+  std::map<std::string, std::string> settings = ranking_settings(points_rules({TieBreak::SonnebornBerger}));
+  settings["entry.v.status"] = "disqualified";
+  settings["entry.v.reason"] = "copied code";
+  settings["entry.v.games"] = "void";
+  settings["entry.w.status"] = "withdrawn";
+  const Expected<RankingSetup> setup = ranking_from_settings(settings);
+  ASSERT_TRUE(setup) << setup.error();
+  StandingsBuilder builder({"a", "b", "v", "w"});
+  builder.set_ranking(*setup);
+  for (const GameRecord& g : {game("a", "v", "1-0"), game("v", "b", "1-0"), game("a", "b", "1/2"),
+                              game("w", "a", "1-0"), game("b", "w", "0-1")})
+    builder.add(g);
+  const Standings s = builder.standings();
+  ASSERT_TRUE(s.ranking);
+  const std::vector<std::string> notes = {
+      "a and b tied on 0.5 points (level on sonneborn-berger 0.25): no declared tie-break separates them, they "
+      "share rank 1",
+      "w is withdrawn: not ranked", "v is disqualified (copied code): not ranked",
+      "2 games voided: they count for nothing (an entrant's games are void)"};
+  EXPECT_EQ(report::ranking_notes(*s.ranking), notes);
+
+  const std::string table = report::format_standings_table(s);
+  EXPECT_EQ(table.substr(0, table.find('\n')),
+            "Rank  Engine  Points  sonneborn-berger     W-D-L  Games      Elo      +-");
+  EXPECT_NE(table.find("\n  1=  a          0.5              0.25     0-1-1      2"), std::string::npos) << table;
+  EXPECT_NE(table.find("\n   -  v            0                 0     0-0-0      0"), std::string::npos) << table;
+  EXPECT_NE(table.find("\nw is withdrawn: not ranked\n"), std::string::npos) << table;
+
+  const std::string md = report::standings_markdown(s, "t");
+  EXPECT_NE(md.find("| Rank | Engine | Points | sonneborn-berger | W-D-L | Games | Elo | ± |\n"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| - | w | 2 | 1 | 2-0-0 | 2 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- v is disqualified (copied code): not ranked\n"), std::string::npos) << md;
+  EXPECT_LT(md.find("## Ranking"), md.find("## Rating list"));
+
+  const std::string csv = report::standings_csv(s);
+  EXPECT_NE(csv.find("\n1,1,a,0.5,0.25,0,1,1,2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",disqualified,copied code\n"), std::string::npos) << csv;
+
+  const std::string json = boost::json::serialize(report::ranking_json(*s.ranking));
+  EXPECT_NE(json.find("\"voided_games\":2"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"rank\":null,\"rank_text\":\"-\""), std::string::npos) << json;
+  EXPECT_NE(report::standings_json(s, "t").find("\"ranking\""), std::string::npos);
+  EXPECT_NE(report::report_html(s, {}, "t").find("<li>v is disqualified (copied code): not ranked</li>"),
+            std::string::npos);
+}
+
+TEST(RankingReports, ByEloTheReportsHaveNoRanking) {
+  StandingsBuilder builder({"a", "b"});
+  builder.set_ranking({});
+  builder.add(game("a", "b", "1-0"));
+  const Standings s = builder.standings();
+  EXPECT_EQ(report::standings_json(s, "t").find("\"ranking\""), std::string::npos);
+  EXPECT_EQ(report::standings_markdown(s, "t").find("## Ranking"), std::string::npos);
+  EXPECT_EQ(report::standings_csv(s).rfind("rank,name,elo,", 0), 0u);
 }
 
 }  // namespace
