@@ -240,6 +240,7 @@ TEST(Ranking, StandingsCarryTheRankingWithElo) {
   const Standings s = builder.standings();
   ASSERT_TRUE(s.ranking);
   EXPECT_EQ(s.ranking->rows.front().name, "d");
+  EXPECT_EQ(builder.points(3), 2.5);  // the progress line's leader: d
   for (const RankingRow& r : s.ranking->rows)
     for (const EngineStanding& e : s.engines)
       if (e.name == r.name) {

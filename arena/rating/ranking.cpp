@@ -222,6 +222,13 @@ void RankingTally::add(const GameRecord& g) {
   engines_[b].seed_difference -= south_margin;
 }
 
+double RankingTally::points(const std::string& name) const {
+  const auto it = index_.find(name);
+  if (it == index_.end()) return 0;
+  const Counts& c = engines_[it->second].counts;
+  return c.wins * rules_.points.win + c.draws * rules_.points.draw + c.losses * rules_.points.loss;
+}
+
 Ranking RankingTally::ranking(const std::vector<std::string>& names) const {
   // The engines to show: `names`, then those only the games know, in the order they were met.
   std::vector<std::string> all = names;

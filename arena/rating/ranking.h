@@ -111,6 +111,8 @@ class RankingTally {
   // A game without a result, against itself or with an empty name is ignored; one of an engine whose
   // games are void is counted in Ranking::voided only.
   void add(const GameRecord& game);
+  // The points of this engine so far under the rules (0 without a counted game).
+  double points(const std::string& name) const;
   // Engines are `names` (in that order) plus any other met in the games. Elo is left at 0.
   Ranking ranking(const std::vector<std::string>& names) const;
 

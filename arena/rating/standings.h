@@ -103,9 +103,12 @@ class StandingsBuilder {
   Standings standings() const;
 
   int games() const { return counted_ + ignored_; }  // every game added
-  // Points so far (a win 1, a draw 1/2) of each engine, by index in names().
+  // Points so far of each engine, by index in names(): a win 1, a draw 1/2, or the ranking's points rule
+  // (voided games left out) when ranking by points.
   const std::vector<std::string>& names() const { return names_; }
-  double points(std::size_t engine) const { return engines_[engine].points; }
+  double points(std::size_t engine) const {
+    return ranking_ ? ranking_->points(names_[engine]) : engines_[engine].points;
+  }
 
  private:
   // Games between two engines with `south` moving first.
