@@ -117,6 +117,18 @@ TEST(RankingE2E, PointsWithTieBreaksInEveryReportAndAgainFromTheFolder) {
   ASSERT_EQ(again.status.code, 0) << again.summary();
   EXPECT_EQ(read_file(results / "standings.json"), standings);
   EXPECT_TRUE(contains(again.out, "twin1 and twin2 tied on ")) << again.out;
+
+  // [ranking] is not in the fingerprint: the same tournament resumed under the default rules plays no game
+  // and ranks by Elo again.
+  std::string text = read_file(config);
+  text.replace(text.find("[ranking]"), text.find("[[engine]]") - text.find("[ranking]"), "");
+  write_file(config, text);
+  const RunResult by_elo = e2e::run({kArena.string(), "run", config.string()}, dir.path());
+  ASSERT_EQ(by_elo.status.code, 0) << by_elo.summary();
+  EXPECT_TRUE(contains(by_elo.out, "12 games (12 done)")) << by_elo.out;
+  EXPECT_FALSE(contains(read_file(results / "standings.json"), "\"ranking\"")) << read_file(results / "standings.json");
+  EXPECT_TRUE(contains(read_file(results / "tournament.json"), "\"ranking.by\": \"elo\""));
+  EXPECT_FALSE(contains(by_elo.out, "tied on")) << by_elo.out;
 }
 
 }  // namespace
