@@ -213,6 +213,13 @@ TEST(Ranking, SettingsRoundTrip) {
   EXPECT_TRUE(back->entries.at("my.bot").games_void);
 }
 
+TEST(Ranking, ThePointsRuleRoundTripsExactly) {
+  const RankingRules rules = points_rules({}, {2.0 / 3.0, 1.0 / 3.0, -0.125});
+  const Expected<RankingSetup> back = ranking_from_settings(ranking_settings(rules));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->rules.points, rules.points);
+}
+
 TEST(Ranking, NoSettingsMeanByElo) {
   const Expected<RankingSetup> setup = ranking_from_settings({{"type", "round-robin"}});
   ASSERT_TRUE(setup);

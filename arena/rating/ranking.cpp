@@ -90,7 +90,9 @@ std::optional<std::string> check(const PointsRule& p) {
 }
 
 std::string describe(const PointsRule& p) {
-  return fmt::format("win={} draw={} loss={}", number(p.win), number(p.draw), number(p.loss));
+  // Exactly (the shortest text that reads back as the same double): tournament.json carries the rule.
+  auto exact = [](double x) { return fmt::format("{}", x == 0 ? 0.0 : x); };
+  return fmt::format("win={} draw={} loss={}", exact(p.win), exact(p.draw), exact(p.loss));
 }
 
 const char* to_string(EntryStatus s) {
