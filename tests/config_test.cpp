@@ -83,7 +83,7 @@ const BadCase kBadCases[] = {
      "t.toml:1:12: Error while parsing table header: expected ']', saw '\\n'"},
     {"unknown top-level table", "[tournment]\nname = \"t\"\n",
      "t.toml:1:2: unknown table or key \"tournment\" at the top level; known: [tournament], "
-     "[variant], [time], [openings], [sprt], [rating], [submissions], [[engine]]"},
+     "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [[engine]]"},
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
@@ -318,6 +318,54 @@ const BadCase kBadCases[] = {
      "\"positions\"\n",
      "{conf}/short.txt:1:1: expected a start position (openings.format = \"positions\"), e.g. "
      "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S"},
+    {"ranking by something else",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"rating\"\n",
+     "t.toml:12:6: ranking.by must be \"elo\" or \"points\", not \"rating\""},
+    {"unknown key in [ranking]",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\ntie_breaks = [\"wins\"]\n",
+     "t.toml:13:1: unknown key \"tie_breaks\" in [ranking]; known keys: by, tiebreaks, points"},
+    {"unknown tie-break",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\ntiebreaks = [\"wins\", \"median\"]\n",
+     "t.toml:13:22: ranking.tiebreaks[1]: unknown tie-break \"median\"; known: head-to-head, "
+     "sonneborn-berger, buchholz, wins, seed-difference"},
+    {"tie-break listed twice",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\ntiebreaks = [\"wins\", \"buchholz\", \"wins\"]\n",
+     "t.toml:13:34: ranking.tiebreaks[2]: \"wins\" is listed twice"},
+    {"tie-break that is not a string",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\ntiebreaks = [\"wins\", 3]\n",
+     "t.toml:13:22: ranking.tiebreaks[1] must be a string, not an integer"},
+    {"tie-breaks ranking by Elo",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "tiebreaks = [\"wins\"]\n",
+     "t.toml:12:13: ranking.tiebreaks applies only with ranking.by = \"points\""},
+    {"points where a draw beats a win",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\npoints = { win = 1, draw = 2 }\n",
+     "t.toml:13:10: ranking.points (win=1 draw=2 loss=0): a win must be worth more than a loss, and "
+     "a draw between the two (loss <= draw <= win)"},
+    {"unknown key in ranking.points",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\npoints = { win = 3, tie = 1 }\n",
+     "t.toml:13:21: unknown key \"tie\" in ranking.points; known keys: win, draw, loss"},
+    {"ranking a knockout by points",
+     "[tournament]\nname = \"t\"\ntype = \"knockout\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\n",
+     "t.toml:13:6: ranking.by = \"points\" applies to round-robin and gauntlet tournaments; a "
+     "knockout tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)"},
 };
 
 TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
@@ -600,6 +648,24 @@ TEST_F(ConfigTest, RatingAnchorIsAnEngineAndAnElo) {
   EXPECT_EQ(result->rating.anchor, "b");
   EXPECT_EQ(result->rating.anchor_elo, 1500.5);
   EXPECT_TRUE(parse(kMinimal)->rating.anchor.empty());
+}
+
+TEST_F(ConfigTest, RankingReadsTheContestRulesAndDefaultsToElo) {
+  auto result = parse(std::string(kMinimal) +
+                      "[ranking]\nby = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", "
+                      "\"seed-difference\"]\npoints = { win = 3, draw = 1 }\n");
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result->ranking.by, rating::RankBy::Points);
+  EXPECT_EQ(result->ranking.tiebreaks,
+            (std::vector<rating::TieBreak>{rating::TieBreak::HeadToHead, rating::TieBreak::SonnebornBerger,
+                                           rating::TieBreak::SeedDifference}));
+  EXPECT_EQ(result->ranking.points, (rating::PointsRule{3, 1, 0}));
+  EXPECT_EQ(parse(kMinimal)->ranking, rating::RankingRules{});
+  auto by_elo = parse(std::string(kMinimal) + "[ranking]\nby = \"elo\"\n");
+  ASSERT_TRUE(by_elo.ok()) << by_elo.error();
+  EXPECT_EQ(by_elo->ranking, rating::RankingRules{});
+  // How the standings rank changes no game.
+  EXPECT_EQ(fingerprint(*result), fingerprint(*parse(kMinimal)));
 }
 
 TEST_F(ConfigTest, GauntletSeedDefaultsToTheFirstEngine) {

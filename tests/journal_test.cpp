@@ -680,5 +680,14 @@ TEST(MetaDifference, AFingerprintOfKeyValueLinesNamesAtMostThreeKeysClipped) {
   EXPECT_LT(text.size(), 400u) << text;
 }
 
+TEST(MetaDifference, TheRankingRulesAreNeverADifference) {
+  journal::TournamentMeta a, b;
+  a.fingerprint = "fp-1";
+  b.fingerprint = "fp-2";
+  a.settings = {{"time", "1+0.01"}, {"ranking.by", "points"}, {"ranking.tiebreaks", "wins"}};
+  b.settings = {{"time", "2+0.02"}, {"ranking.by", "elo"}};
+  EXPECT_EQ(journal::describe_difference(a, b), "time: 1+0.01 -> 2+0.02");
+}
+
 }  // namespace
 }  // namespace kalah

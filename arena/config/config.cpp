@@ -275,6 +275,7 @@ class Parser {
     read_engines(root, c);
     read_seed_engines(root, c);
     if (const toml::table* t = section(root, "rating")) read_rating(*t, c);
+    if (const toml::table* t = section(root, "ranking")) read_ranking(*t, c);
     if (c.sprt && plays_by_rounds(c.tournament.type))
       loc_.fail(root["sprt"].node()->source(),
                 std::string("[sprt] plays an open-ended match of two engines; it cannot be "
@@ -291,8 +292,8 @@ class Parser {
   [[noreturn]] void fail_top(const std::string& message) const { throw ConfigFailure{loc_.at(1, 1) + message}; }
 
   void check_top_level(const toml::table& root) const {
-    static constexpr std::string_view known[] = {"tournament", "variant", "time",   "openings",
-                                                 "sprt",       "rating",  "engine", "submissions"};
+    static constexpr std::string_view known[] = {"tournament", "variant", "time",   "openings",   "sprt",
+                                                 "rating",     "ranking", "engine", "submissions"};
     const toml::key* first_unknown = nullptr;
     for (auto&& [key, value] : root) {
       bool is_known = false;
@@ -302,7 +303,7 @@ class Parser {
     if (first_unknown)
       loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
                                              " at the top level; known: [tournament], [variant], [time], [openings], "
-                                             "[sprt], [rating], [submissions], [[engine]]");
+                                             "[sprt], [rating], [ranking], [submissions], [[engine]]");
   }
 
   // The table `name`, nullptr when absent; anything else than a table is an error.
@@ -617,6 +618,53 @@ class Parser {
                 "rating.anchor_elo must be a finite number within ±100000, not " + detail::format_number(*elo));
     c.rating.anchor = *anchor;
     c.rating.anchor_elo = elo.value_or(0);
+  }
+
+  // [ranking]: how the standings rank (docs/RANKING.md); read after [tournament] and [sprt].
+  void read_ranking(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "ranking", "[ranking]", {"by", "tiebreaks", "points"});
+    rating::RankingRules& out = c.ranking;
+    out.by = t.choice<rating::RankBy>("by", {{"elo", rating::RankBy::Elo}, {"points", rating::RankBy::Points}})
+                 .value_or(rating::RankBy::Elo);
+    if (out.by == rating::RankBy::Elo) {
+      for (std::string_view key : {"tiebreaks", "points"})
+        if (t.has(key)) t.fail_at(key, t.key_name(key) + " applies only with ranking.by = \"points\"");
+      return;
+    }
+    if (c.sprt)
+      t.fail_at("by", "ranking.by = \"points\" ranks a tournament; an [sprt] match of two engines has no ranking");
+    if (plays_by_rounds(c.tournament.type))
+      t.fail_at("by", std::string("ranking.by = \"points\" applies to round-robin and gauntlet tournaments; a ") +
+                          to_string(c.tournament.type) +
+                          " tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)");
+    if (const toml::node* node = t.find("tiebreaks")) {
+      const toml::array* list = node->as_array();
+      if (!list)
+        t.fail_at("tiebreaks",
+                  "ranking.tiebreaks must be an array of tie-break names, not " + detail::describe(node->type()));
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const toml::node& element = *list->get(i);
+        const std::string where = "ranking.tiebreaks[" + std::to_string(i) + "]";
+        if (!element.is_string())
+          loc_.fail(element.source(), where + " must be a string, not " + detail::describe(element.type()));
+        const std::string& name = element.as_string()->get();
+        const std::optional<rating::TieBreak> tiebreak = rating::parse_tiebreak(name);
+        if (!tiebreak)
+          loc_.fail(element.source(),
+                    where + ": unknown tie-break " + in_quotes(name) + "; known: " + rating::tiebreak_names());
+        if (std::find(out.tiebreaks.begin(), out.tiebreaks.end(), *tiebreak) != out.tiebreaks.end())
+          loc_.fail(element.source(), where + ": " + in_quotes(name) + " is listed twice");
+        out.tiebreaks.push_back(*tiebreak);
+      }
+    }
+    if (const toml::table* points = sub_table(t, "points")) {
+      Table p(loc_, *points, "ranking.points", "ranking.points", {"win", "draw", "loss"});
+      out.points.win = p.number("win").value_or(out.points.win);
+      out.points.draw = p.number("draw").value_or(out.points.draw);
+      out.points.loss = p.number("loss").value_or(out.points.loss);
+      if (const std::optional<std::string> problem = rating::check(out.points))
+        t.fail_at("points", "ranking.points (" + rating::describe(out.points) + "): " + *problem);
+    }
   }
 
   void read_sprt(const toml::table& table, Config& c) const {

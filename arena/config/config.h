@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arena/config/openings.h"
+#include "arena/rating/ranking.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/game/adjudication.h"
 #include "referee/game/time_control.h"
@@ -148,10 +149,11 @@ struct Config {
   std::optional<Position> start;  // [variant] start: where every game starts (before openings)
   TimeControl time;
   OpeningsConfig openings;
-  std::optional<SprtConfig> sprt;                // present iff the file has an [sprt] table
-  RatingConfig rating;                           // [rating]: the anchor of the reports' rating list
-  std::vector<EngineSpec> engines;               // at least two; cmd resolved and absolute, options sorted by name
-  std::optional<Shard> shard;                    // set by `arena run --shard`, never by the file
+  std::optional<SprtConfig> sprt;   // present iff the file has an [sprt] table
+  RatingConfig rating;              // [rating]: the anchor of the reports' rating list
+  rating::RankingRules ranking;     // [ranking]: how the standings rank (docs/RANKING.md); not in the fingerprint
+  std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
+  std::optional<Shard> shard;       // set by `arena run --shard`, never by the file
   std::optional<SubmissionsConfig> submissions;  // present iff the file has a [submissions] table
   int house_engines = 0;                         // how many engines the [[engine]] tables gave
   std::vector<EntryState> entries;               // one per engine (empty: every engine is active)

@@ -75,6 +75,8 @@ journal::TournamentMeta tournament_meta(const Config& c) {
     meta.settings["rating.anchor"] = c.rating.anchor;
     meta.settings["rating.anchor_elo"] = fmt::format("{}", c.rating.anchor_elo);
   }
+  // Always, so that a resumed run under other [ranking] rules replaces the old ones (docs/RANKING.md).
+  meta.settings.merge(rating::ranking_settings(c.ranking));
   for (const EngineSpec& e : c.engines) {
     meta.settings["engine." + e.name + ".command"] = describe_command(e);
     if (e.time) {

@@ -172,7 +172,8 @@ std::string describe_difference(const TournamentMeta& stored, const TournamentMe
   for (const auto& [k, v] : stored.settings) merged[k].first = v;
   for (const auto& [k, v] : wanted.settings) merged[k].second = v;
   for (const auto& [key, values] : merged) {
-    if (key.rfind(kRunSettingPrefix, 0) == 0) continue;  // about a run, not the tournament
+    if (key.rfind(kRunSettingPrefix, 0) == 0) continue;      // about a run, not the tournament
+    if (key.rfind(kRankingSettingPrefix, 0) == 0) continue;  // about the standings, not the games
     const bool in_stored = stored.settings.count(key) != 0;
     const bool in_wanted = wanted.settings.count(key) != 0;
     if (in_stored && in_wanted && values.first == values.second) continue;

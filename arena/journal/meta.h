@@ -23,6 +23,9 @@ struct ShardMeta {
 // Settings whose key starts with this describe a run rather than the tournament ("run.arena_version",
 // "run.engine.<name>.id"): Journal::update_settings sets them, and they never count as a difference.
 inline constexpr const char* kRunSettingPrefix = "run.";
+// Settings with this prefix say how the standings rank ([ranking], docs/RANKING.md), which no game depends
+// on: a run may change them, and they never count as a difference either.
+inline constexpr const char* kRankingSettingPrefix = "ranking.";
 
 struct TournamentMeta {
   // Opaque to the journal (the caller's digest of the configuration); equal

@@ -1,6 +1,7 @@
 #include "arena/rating/standings.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <numeric>
 #include <unordered_map>
@@ -102,7 +103,16 @@ int StandingsBuilder::index_of(const std::string& name) {
   return it->second;
 }
 
+void StandingsBuilder::set_ranking(const RankingSetup& setup) {
+  assert(counted_ + ignored_ == 0);
+  if (setup.rules.by == RankBy::Points)
+    ranking_.emplace(setup.rules, setup.entries);
+  else
+    ranking_.reset();
+}
+
 void StandingsBuilder::add(const GameRecord& g) {
+  if (ranking_) ranking_->add(g);
   if (g.result == Outcome::Ongoing || g.south.empty() || g.north.empty() || g.south == g.north) {
     ++ignored_;
     return;
@@ -235,6 +245,15 @@ Standings StandingsBuilder::standings() const {
   fm.raw_elo = finite_or(raw.elo, 0.0);
   fm.raw_ci95 = finite_or(raw.elo95, 0.0);
   fm.los = finite_or(raw.los, 0.5);
+  if (ranking_) {
+    s.ranking = ranking_->ranking(names_);
+    for (RankingRow& row : s.ranking->rows)
+      for (const EngineStanding& e : s.engines)
+        if (e.name == row.name) {
+          row.elo = e.elo;
+          row.ci95 = e.ci95;
+        }
+  }
   return s;
 }
 

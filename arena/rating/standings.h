@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "arena/rating/ranking.h"
 #include "referee/record/record.h"
 #include "referee/stats/stats.h"
 
@@ -80,6 +81,8 @@ struct Standings {
   int ignored = 0;               // records not counted: no result, an engine against itself, or an empty name
   bool prior_used = false;       // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
   std::optional<Anchor> anchor;  // the anchor the fit used; none: mean 0
+  // The contest's ranking (docs/RANKING.md) when it ranks by points; none: the Elo order above is the ranking.
+  std::optional<Ranking> ranking;
 };
 
 // The standings built one game at a time, so that a journal of any length is summed in memory
@@ -92,15 +95,20 @@ class StandingsBuilder {
   void add(const GameRecord& game);
   // Fit with this engine held at a fixed Elo (ignored while no engine of that name is known).
   void set_anchor(std::optional<Anchor> anchor) { anchor_ = std::move(anchor); }
+  // Also rank by these rules (from the first game on: call it before add()); by Elo: no Standings::ranking.
+  void set_ranking(const RankingSetup& setup);
 
   // Engines are the names given (in that order) plus any other name found in the games.
   // Ranking: by Elo, then points, then name; engines without games last.
   Standings standings() const;
 
   int games() const { return counted_ + ignored_; }  // every game added
-  // Points so far (a win 1, a draw 1/2) of each engine, by index in names().
+  // Points so far of each engine, by index in names(): a win 1, a draw 1/2, or the ranking's points rule
+  // (voided games left out) when ranking by points.
   const std::vector<std::string>& names() const { return names_; }
-  double points(std::size_t engine) const { return engines_[engine].points; }
+  double points(std::size_t engine) const {
+    return ranking_ ? ranking_->points(names_[engine]) : engines_[engine].points;
+  }
 
  private:
   // Games between two engines with `south` moving first.
@@ -128,6 +136,7 @@ class StandingsBuilder {
   int counted_ = 0;
   int ignored_ = 0;
   std::optional<Anchor> anchor_;
+  std::optional<RankingTally> ranking_;
 };
 
 // A StandingsBuilder fed with `games`.

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
 
 namespace kalah::report {
 
 std::string standings_csv(const Standings& s) {
+  if (s.ranking) return ranking_csv(*s.ranking);
   std::string out = "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits";
   // forfeit_time, forfeit_crash, ..., forfeit_file_size: one column per reason, in kForfeitReasons order.
   for (Termination reason : kForfeitReasons) {

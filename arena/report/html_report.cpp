@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
 #include "referee/record/json_text.h"
@@ -428,6 +429,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
   out += context_html(context);
   out += form;
+  if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking);
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a "
       "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "

@@ -2,6 +2,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
 #include "referee/record/json_text.h"
@@ -26,6 +27,8 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   };
   if (s.anchor)
     root["rating"].as_object()["anchor"] = json::object{{"engine", s.anchor->engine}, {"elo", s.anchor->elo}};
+
+  if (s.ranking) root["ranking"] = ranking_json(*s.ranking);
 
   json::array engines;
   for (const EngineStanding& e : s.engines) {

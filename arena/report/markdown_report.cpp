@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
 
@@ -65,6 +66,7 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
   for (const std::string& note : notes) out += "> **Note:** " + markdown_escape(note) + "\n\n";
   out += context_markdown(context);
   out += form;
+  if (s.ranking) out += ranking_markdown(*s.ranking) + "## Rating list\n\n";
   out += fmt::format(
       "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a first-mover "
       "term); ± is the 95% interval. Elo over next: the difference to the next engine and the 95% interval of "

@@ -29,6 +29,10 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   // One pass over the journals feeds all three consumers.
   rating::StandingsBuilder builder(input.engine_names);
   builder.set_anchor(input.anchor);
+  // The contest's ranking and its entrants, as tournament.json records them (docs/RANKING.md).
+  Expected<rating::RankingSetup> ranking = rating::ranking_from_settings(input.settings);
+  if (!ranking) return Error{"tournament.json: " + ranking.error()};
+  builder.set_ranking(*ranking);
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
   std::deque<GameRecord> recent;

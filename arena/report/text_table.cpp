@@ -2,12 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
 
 namespace kalah::report {
 
 std::string format_standings_table(const Standings& s) {
+  if (s.ranking)
+    return ranking_text_table(*s.ranking) +
+           fmt::format("{} games; first mover {} Elo, South scores {}%\n", s.games,
+                       signed_fixed(s.first_mover.elo, 1) + " +- " + fixed(s.first_mover.ci95, 1),
+                       fixed(s.first_mover.score_pct, 1));
   std::size_t width = 6;
   for (const EngineStanding& e : s.engines) width = std::max(width, e.name.size());
   std::string out = fmt::format(

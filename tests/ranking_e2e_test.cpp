@@ -1,0 +1,135 @@
+// A contest ranked by points end to end (docs/RANKING.md): a small round robin with the real `arena`
+// executable and deterministic engines, two of them identical, so that they are bound to tie on points
+// and on every tie-break and share a rank. The ranking must be in the terminal table and in every
+// report, and `arena report DIR` must compute the same one again from the results folder alone.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include <boost/json.hpp>
+
+#include "tests/e2e_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace json = boost::json;
+
+const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
+
+std::string engine(const std::string& name, int depth) {
+  return "\n[[engine]]\nname = \"" + name + "\"\ncmd = \"" + kAlphaBeta.string() + "\"\nargs = [\"--depth\", \"" +
+         std::to_string(depth) + "\"]\nrestart = \"always\"\n";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(RankingE2E, PointsWithTieBreaksInEveryReportAndAgainFromTheFolder) {
+  TempDir dir;
+  const fs::path config = dir.path() / "contest.toml";
+  write_file(config, "[tournament]\nname = \"contest\"\nconcurrency = 2\noutput = \"" + dir.path().string() +
+                         "\"\nprogress_interval = 0\nreport_every = 0\n\n[time]\ndepth = 4\n\n"
+                         "[ranking]\nby = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", "
+                         "\"buchholz\", \"wins\", \"seed-difference\"]\npoints = { win = 3, draw = 1, loss = 0 }\n" +
+                         engine("strong", 4) + engine("twin1", 2) + engine("twin2", 2) + engine("weak", 1));
+  const RunResult run = e2e::run({kArena.string(), "run", config.string()}, dir.path());
+  ASSERT_EQ(run.status.code, 0) << run.summary();
+  const fs::path results = dir.path() / "contest";
+
+  // The terminal: the ranking's columns, and the twins' tie on the line below the table.
+  EXPECT_TRUE(contains(run.out,
+                       "Rank  Engine  Points  head-to-head  sonneborn-berger  buchholz    wins  "
+                       "seed-difference     W-D-L  Games      Elo      +-"))
+      << run.out;
+  EXPECT_TRUE(contains(run.out, "twin1 and twin2 tied on ")) << run.out;
+  EXPECT_TRUE(contains(run.out, "no declared tie-break separates them, they share rank")) << run.out;
+
+  // standings.json: the machine-readable ranking.
+  const std::string standings = read_file(results / "standings.json");
+  const json::object root = json::parse(standings).as_object();
+  ASSERT_TRUE(root.contains("ranking")) << standings;
+  const json::object& ranking = root.at("ranking").as_object();
+  EXPECT_EQ(ranking.at("by").as_string(), "points");
+  EXPECT_EQ(ranking.at("tiebreaks").as_array().size(), 5u);
+  EXPECT_EQ(ranking.at("points").as_object().at("win").to_number<double>(), 3.0);
+  const json::array& rows = ranking.at("rows").as_array();
+  ASSERT_EQ(rows.size(), 4u);
+  std::string twin_rank;
+  int games = 0;
+  for (const json::value& v : rows) {
+    const json::object& row = v.as_object();
+    const int wins = static_cast<int>(row.at("wins").as_int64()), draws = static_cast<int>(row.at("draws").as_int64());
+    EXPECT_EQ(row.at("points").to_number<double>(), 3.0 * wins + draws) << json::serialize(row);
+    EXPECT_EQ(row.at("games").as_int64(), 6);
+    games += static_cast<int>(row.at("games").as_int64());
+    const std::string name(row.at("name").as_string());
+    if (name == "twin1" || name == "twin2") {
+      EXPECT_TRUE(row.at("shared").as_bool());
+      const std::string rank(row.at("rank_text").as_string());
+      EXPECT_EQ(rank.back(), '=');
+      if (!twin_rank.empty()) {
+        EXPECT_EQ(rank, twin_rank);
+      }
+      twin_rank = rank;
+    }
+  }
+  EXPECT_EQ(games, 24);  // 12 games, two engines each
+  bool twins_shared = false;
+  for (const json::value& v : ranking.at("ties").as_array()) {
+    const json::object& tie = v.as_object();
+    if (tie.at("decided_by").is_null() && tie.at("engines").as_array().size() == 2 &&
+        tie.at("engines").as_array()[0].as_string() == "twin1")
+      twins_shared = true;
+  }
+  EXPECT_TRUE(twins_shared) << standings;
+  // Against docs/schema/standings.schema.json, with Debian's python3-jsonschema; skipped without it.
+  const std::string python = "/usr/bin/python3";
+  if (e2e::run({python, "-c", "import jsonschema"}, dir.path()).status.code == 0) {
+    const RunResult checked =
+        e2e::run({python, KALAH_SOURCE_DIR "/tools/check-schema.py",
+                  KALAH_SOURCE_DIR "/docs/schema/standings.schema.json", (results / "standings.json").string()},
+                 dir.path());
+    EXPECT_EQ(checked.status.code, 0) << checked.summary();
+  } else {
+    std::printf("python3-jsonschema is not installed: standings.json not checked against its schema\n");
+  }
+
+  // standings.md, standings.csv, report.html.
+  const std::string md = read_file(results / "standings.md");
+  EXPECT_TRUE(contains(md, "## Ranking\n")) << md;
+  EXPECT_TRUE(contains(md,
+                       "| Rank | Engine | Points | head-to-head | sonneborn-berger | buchholz | wins | "
+                       "seed-difference | W-D-L | Games | Elo | ± |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| " + twin_rank + " | twin1 | ")) << md;
+  EXPECT_TRUE(contains(md, "- twin1 and twin2 tied on ")) << md;
+  EXPECT_TRUE(contains(md, "## Rating list\n")) << md;
+  const std::string csv = read_file(results / "standings.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "rank,shared,name,points,tiebreak_head_to_head,tiebreak_sonneborn_berger,tiebreak_buchholz,"
+            "tiebreak_wins,tiebreak_seed_difference,wins,draws,losses,games,elo,ci95,status,reason");
+  EXPECT_TRUE(contains(read_file(results / "report.html"), "<h2>Ranking</h2>"));
+  EXPECT_TRUE(contains(read_file(results / "tournament.json"), "\"ranking.by\": \"points\""));
+
+  // The same ranking from the results folder alone.
+  const RunResult again = e2e::run({kArena.string(), "report", results.string()}, dir.path());
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_EQ(read_file(results / "standings.json"), standings);
+  EXPECT_TRUE(contains(again.out, "twin1 and twin2 tied on ")) << again.out;
+
+  // [ranking] is not in the fingerprint: the same tournament resumed under the default rules plays no game
+  // and ranks by Elo again.
+  std::string text = read_file(config);
+  text.replace(text.find("[ranking]"), text.find("[[engine]]") - text.find("[ranking]"), "");
+  write_file(config, text);
+  const RunResult by_elo = e2e::run({kArena.string(), "run", config.string()}, dir.path());
+  ASSERT_EQ(by_elo.status.code, 0) << by_elo.summary();
+  EXPECT_TRUE(contains(by_elo.out, "12 games (12 done)")) << by_elo.out;
+  EXPECT_FALSE(contains(read_file(results / "standings.json"), "\"ranking\"")) << read_file(results / "standings.json");
+  EXPECT_TRUE(contains(read_file(results / "tournament.json"), "\"ranking.by\": \"elo\""));
+  EXPECT_FALSE(contains(by_elo.out, "tied on")) << by_elo.out;
+}
+
+}  // namespace
+}  // namespace kalah::e2e
