@@ -114,6 +114,7 @@ Expected<TranscriptFile> parse_transcript(std::string_view text) {
   TranscriptFile file;
   bool magic = false, record = false, timing[2] = {false, false}, end = false;
   TranscriptFile::Stderr* tail = nullptr;
+  std::size_t kept = 0;  // of the current stderr section
   int number = 0;
   for (size_t start = 0; start < text.size();) {
     const size_t stop = std::min(text.find('\n', start), text.size());
@@ -147,11 +148,18 @@ Expected<TranscriptFile> parse_transcript(std::string_view text) {
       if (colon == std::string_view::npos) return fail("a stderr section must start '# stderr NAME: N bytes ...'");
       file.stderr_tails.push_back({std::string(rest.substr(0, colon)), 0, {}});
       tail = &file.stderr_tails.back();
-      const std::string_view count = rest.substr(colon + 2);
-      std::from_chars(count.data(), count.data() + count.size(), tail->total);
+      // "N bytes in this game, the last K kept"
+      const std::string_view counts = rest.substr(colon + 2);
+      const auto [after_total, ec] = std::from_chars(counts.data(), counts.data() + counts.size(), tail->total);
+      const std::string_view last = " bytes in this game, the last ";
+      const std::string_view more(after_total, static_cast<size_t>(counts.data() + counts.size() - after_total));
+      if (ec != std::errc() || more.substr(0, last.size()) != last) return fail("a stderr section must say its sizes");
+      std::from_chars(more.data() + last.size(), more.data() + more.size(), kept);
     } else if (line.substr(0, kStderrLine.size()) == kStderrLine && tail) {
       tail->text += line.substr(kStderrLine.size());
       tail->text += '\n';
+      // The newline that closes a last line the engine left open is not its own.
+      if (tail->text.size() > kept) tail->text.resize(kept);
     } else if (line == "# end") {
       end = true;
     } else if (!line.starts_with("#")) {
