@@ -9,6 +9,7 @@
 
 #include "arena/report/bot_pages.h"
 #include "e2e_util.h"
+#include "referee/engine/sandbox.h"
 #include "referee/game/transcript.h"
 #include "referee/game/transcript_file.h"
 #include "referee/record/record_json.h"
@@ -279,6 +280,37 @@ TEST(FeedbackModes, TheStderrTailIsCapped) {
   EXPECT_TRUE(flooded) << "the first game's engine wrote 1 MiB to stderr";
   const std::string page = e2e::read_file(dir / "results" / "flood" / "bots" / "flood.html");
   EXPECT_NE(page.find("the last 16384 of "), std::string::npos);
+}
+
+// A sandboxed engine's stderr comes through bubblewrap: its tail is in the transcript all the same, and two
+// games at once keep their lines apart.
+TEST(FeedbackModes, SandboxedEnginesLeaveTheirTranscriptsAndStderr) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  e2e::TempDir dir;
+  const std::vector<Engine> engines = {
+      {"greedy", e2e::kGreedy, {}},
+      {"boxed", e2e::kBadEngine, {"--crash-on-go", "2", "--moves", "1,2,3,4,5,6", "--stderr-on-go", "thinking"}}};
+  std::string text = toml_config("boxed", dir / "results", "", engines);
+  text.insert(text.find("[time]"), "sandbox = \"bwrap\"\nrounds = 2\n");
+  e2e::write_file(dir / "t.toml", text);
+  const e2e::RunResult r = e2e::run({e2e::kArena.string(), "run", (dir / "t.toml").string()}, dir.path());
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const std::vector<Game> games = journal_games(dir / "results" / "boxed" / "games.jsonl");
+  ASSERT_EQ(games.size(), 4u);
+  for (const Game& g : games) {
+    ASSERT_TRUE(g.forfeit_engine) << g.id;
+    Expected<TranscriptFile> file =
+        parse_transcript(e2e::read_file(dir / "results" / "boxed" / "transcripts" / (g.id + ".log")));
+    ASSERT_TRUE(file) << file.error();
+    EXPECT_EQ(file->record.id, g.id);
+    // One newgame per engine: nothing of another game got in.
+    std::size_t newgames = 0;
+    for (std::size_t at = 0; (at = file->lines.find(" > newgame ", at)) != std::string::npos; ++at) ++newgames;
+    EXPECT_EQ(newgames, 2u) << file->lines;
+    ASSERT_EQ(file->stderr_tails.size(), 1u) << g.id;
+    EXPECT_EQ(file->stderr_tails[0].engine, "boxed");
+    EXPECT_NE(file->stderr_tails[0].text.find("thinking\n"), std::string::npos);
+  }
 }
 
 }  // namespace
