@@ -23,6 +23,7 @@ a{color:inherit}p.note{color:var(--muted);max-width:60em}
 .scroll{max-width:100%;overflow-x:auto}
 pre{background:var(--code);border:1px solid var(--line);padding:.5em;max-height:30em;overflow:auto;white-space:pre-wrap;word-break:break-all}
 div.forfeit{border-left:4px solid #c44;padding-left:.8em;margin:1em 0}
+p.entry{background:#fff3cd;color:#222;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
 summary{cursor:pointer}
 )css";
 
@@ -106,18 +107,31 @@ std::string bot_page_path(const std::string& engine) {
   return "bots/" + file + ".html";
 }
 
-BotPagesBuilder::BotPagesBuilder(const std::vector<std::string>& engine_names) {
+BotPagesBuilder::BotPagesBuilder(const std::vector<std::string>& engine_names,
+                                 const std::map<std::string, std::string>& settings)
+    : settings_(settings) {
   for (const std::string& name : engine_names) bot(name);
 }
 
 BotResults& BotPagesBuilder::bot(const std::string& name) {
-  BotResults& b = bots_[name];
-  b.name = name;
+  auto [it, added] = bots_.try_emplace(name);
+  BotResults& b = it->second;
+  if (added) {
+    b.name = name;
+    auto entry = [&](const char* key) {
+      const auto found = settings_.find("entry." + name + "." + key);
+      return found == settings_.end() ? std::string() : found->second;
+    };
+    b.status = entry("status");
+    b.reason = entry("reason");
+    b.games_rule = entry("games");
+  }
   return b;
 }
 
 void BotPagesBuilder::add(const GameRecord& game, const std::string& journal_dir) {
   const double south_points = game.result == Outcome::FirstWins ? 1 : game.result == Outcome::Draw ? 0.5 : 0;
+  const bool voided = bot(game.south).games_rule == "void" || bot(game.north).games_rule == "void";
   for (const bool south : {true, false}) {
     BotResults& b = bot(south ? game.south : game.north);
     BotGame g{game.id,
@@ -130,10 +144,15 @@ void BotPagesBuilder::add(const GameRecord& game, const std::string& journal_dir
               game.moves.size(),
               journal_dir};
     if (game.forfeit && game.forfeit->engine == b.name) g.forfeit = game.forfeit;
-    ++b.games;
-    BotResults::VersusOpponent& v = b.versus[g.opponent];
-    (g.points == 1 ? v.wins : g.points == 0 ? v.losses : v.draws)++;
-    v.points += g.points;
+    g.voided = voided;
+    if (voided) {
+      ++b.voided;
+    } else {
+      ++b.games;
+      BotResults::VersusOpponent& v = b.versus[g.opponent];
+      (g.points == 1 ? v.wins : g.points == 0 ? v.losses : v.draws)++;
+      v.points += g.points;
+    }
     if (g.forfeit) {
       ++b.forfeits;
       if (b.forfeit_games.size() < kBotPageForfeits) b.forfeit_games.push_back(g);
@@ -151,6 +170,14 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
          "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(bot.name) + "</h1>\n";
   out += "<p><a href=\"../report.html\">" + html_escape(event) + ": standings and every game</a></p>\n";
+  if (!bot.status.empty())
+    out += fmt::format("<p class=\"entry\"><b>{}</b>{}. Its games are {}.</p>\n",
+                       bot.status == "withdrawn"      ? "Withdrawn"
+                       : bot.status == "disqualified" ? "Disqualified"
+                                                      : html_escape(bot.status),
+                       bot.reason.empty() ? "" : ": " + html_escape(bot.reason),
+                       bot.games_rule == "void" ? "voided: left out of the standings, ratings and tie-breaks"
+                                                : "kept in the standings");
 
   int wins = 0, draws = 0, losses = 0;
   double points = 0;
@@ -159,6 +186,11 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
       fmt::format("<h2>Results</h2>\n<p>{} games, {} points ({}), {} wins, {} draws, {} losses, {} by forfeit.</p>\n",
                   bot.games, fixed(points, 1), percent(bot.games > 0 ? points / static_cast<double>(bot.games) : 0, 1),
                   wins, draws, losses, bot.forfeits);
+  if (bot.voided > 0)
+    out += fmt::format(
+        "<p class=\"note\">{} more game{} voided (played against or by an entrant whose games were voided): listed "
+        "below, not counted.</p>\n",
+        bot.voided, bot.voided == 1 ? " was" : "s were");
   out +=
       "<div class=\"scroll\"><table><thead><tr><th class=\"name\">Opponent</th><th>Games</th><th>W</th><th>D</th>"
       "<th>L</th><th>Points</th><th>Score</th></tr></thead><tbody>\n";
@@ -175,8 +207,9 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
   out += forfeit_section(bot, transcripts);
 
   out += "<h2>Games</h2>\n";
-  if (bot.games > static_cast<long long>(bot.recent.size()))
-    out += fmt::format("<p class=\"note\">The last {} of its {} games.</p>\n", bot.recent.size(), bot.games);
+  if (bot.games + bot.voided > static_cast<long long>(bot.recent.size()))
+    out +=
+        fmt::format("<p class=\"note\">The last {} of its {} games.</p>\n", bot.recent.size(), bot.games + bot.voided);
   out +=
       "<div class=\"scroll\"><table><thead><tr><th class=\"name\">Game</th><th>Round</th><th>Side</th>"
       "<th class=\"name\">Opponent</th><th>Result</th><th class=\"name\">Termination</th><th>Plies</th>"
@@ -188,8 +221,9 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
     out += fmt::format(
         "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"name\">{}</td><td>{}</td>"
         "<td class=\"name\">{}</td><td>{}</td><td>{}</td></tr>\n",
-        html_escape(g.id), g.round, g.south ? "South" : "North", html_escape(g.opponent), result_word(g.points),
-        termination, g.plies, viewer_link(g.id));
+        html_escape(g.id), g.round, g.south ? "South" : "North", html_escape(g.opponent),
+        g.voided ? result_word(g.points) + " (voided)" : result_word(g.points), termination, g.plies,
+        viewer_link(g.id));
   }
   out += "</tbody></table></div>\n</body>\n</html>\n";
   return out;

@@ -30,6 +30,7 @@ struct BotGame {
   std::optional<Forfeit> forfeit;  // when this engine forfeited
   std::size_t plies = 0;
   std::string journal_dir;  // the folder of the journal it came from (its transcripts are beside it)
+  bool voided = false;      // left out of the results: an entrant's games were voided (entry.<name>.games = void)
 };
 
 struct BotResults {
@@ -38,7 +39,11 @@ struct BotResults {
     double points = 0;
   };
   std::string name;
-  long long games = 0;
+  // Its contest entry (tournament.json's entry.<name>.*): "withdrawn" or "disqualified", empty while active;
+  // why; and whether its games were kept ("kept") or voided ("void").
+  std::string status, reason, games_rule;
+  long long games = 0;                           // counted in its results
+  long long voided = 0;                          // played but voided
   std::map<std::string, VersusOpponent> versus;  // by opponent
   std::deque<BotGame> recent;                    // its last kBotPageGames games
   long long forfeits = 0;
@@ -50,15 +55,17 @@ inline constexpr std::size_t kBotPageGames = 1000;
 inline constexpr std::size_t kBotPageForfeits = 200;
 inline constexpr std::size_t kBotPageTranscripts = 20;  // forfeits shown with their transcript inline
 
-// Sums the games of a results folder one at a time, per engine.
+// Sums the games of a results folder one at a time, per engine. `settings` are tournament.json's: a game
+// between two engines is voided when either has `entry.<name>.games = void`.
 class BotPagesBuilder {
  public:
-  explicit BotPagesBuilder(const std::vector<std::string>& engine_names);
+  BotPagesBuilder(const std::vector<std::string>& engine_names, const std::map<std::string, std::string>& settings);
   void add(const GameRecord& game, const std::string& journal_dir);
   const std::map<std::string, BotResults>& bots() const { return bots_; }
 
  private:
   BotResults& bot(const std::string& name);
+  const std::map<std::string, std::string>& settings_;
   std::map<std::string, BotResults> bots_;
 };
 

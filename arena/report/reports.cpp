@@ -76,7 +76,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
 
   // One pass over the journals feeds all three consumers.
   rating::StandingsBuilder builder(input.engine_names);
-  BotPagesBuilder bots(input.engine_names);
+  BotPagesBuilder bots(input.engine_names, input.settings);
   builder.set_anchor(input.anchor);
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
