@@ -21,8 +21,9 @@ namespace kalah::arena {
 struct RunResult {
   int played = 0;
   bool interrupted = false;
-  bool limited = false;  // interrupted because the game limit (set_game_limit) was reached
-  std::string error;     // the journal could not be written: the run stopped
+  bool limited = false;          // interrupted because the game limit (set_game_limit) was reached
+  std::string error;             // the journal could not be written: the run stopped
+  std::string transcript_error;  // the first transcript that could not be written (the run went on)
   // What each engine said about itself (Player::identity) the first time it did, by engine name.
   std::map<std::string, std::string> identities;
 };
@@ -69,6 +70,8 @@ class Runner {
  private:
   using Engines = std::map<int, std::unique_ptr<Player>>;
   void work(int slot);
+  // <results>/transcripts/<game id>.log; called under the runner's lock.
+  void write_transcript(const GameRecord& record, const GameSettings& settings, const Transcript& transcript);
   Player& player(Engines& cache, int engine, int keep, const std::string& game_id, int slot);
 
   const Config& config_;
