@@ -24,6 +24,9 @@ struct ShardMeta {
 // "run.engine.<name>.id"): Journal::update_settings sets them, and they never count as a difference.
 inline constexpr const char* kRunSettingPrefix = "run.";
 
+// The version of tournament.json's layout (its "format" key); another one is refused.
+inline constexpr int kMetaFormat = 1;
+
 struct TournamentMeta {
   // Opaque to the journal (the caller's digest of the configuration); equal
   // fingerprints mean the same tournament.
