@@ -169,6 +169,8 @@ Expected<ArchiveSummary> write_archive(const fs::path& results_dir, const fs::pa
   if (!error) error = check(archive_write_add_filter_gzip(a.get()));
   // No time in the gzip header: the same results make the same bytes.
   if (!error) error = check(archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr));
+  // The compressed stream as it is, not padded to tar's 10240-byte blocks.
+  if (!error) error = check(archive_write_set_bytes_in_last_block(a.get(), 1));
   if (!error) error = check(archive_write_open(a.get(), &file, nullptr, write_to_file, nullptr));
   ArchiveSummary summary;
   for (const Entry& e : entries) {

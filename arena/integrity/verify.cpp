@@ -49,9 +49,14 @@ class TempFolder {
 };
 
 // The first problem ends the check; everything checked before it is a detail.
-struct Failure {
+struct Problem {
+  Verification::Verdict verdict = Verification::Verdict::Failed;  // Failed or Unreadable
   std::string what;
 };
+using Checked = std::optional<Problem>;  // nullopt: this check passed
+
+Problem failed(std::string what) { return {Verification::Verdict::Failed, std::move(what)}; }
+Problem unreadable(std::string what) { return {Verification::Verdict::Unreadable, std::move(what)}; }
 
 std::string read_text(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -90,31 +95,35 @@ class Verifier {
   explicit Verifier(Verification& out) : out_(out) {}
 
   // An archive: its SHA256SUMS, then the folder in it.
-  void archive(const fs::path& file) {
+  Checked archive(const fs::path& file) {
     {
       std::ifstream probe(file, std::ios::binary);
-      if (!probe) throw Unreadable{file.string() + ": cannot read it"};
+      if (!probe) return unreadable(file.string() + ": cannot read it");
     }
     TempFolder temp;
-    if (temp.path().empty()) throw Unreadable{"cannot create a temporary folder to extract " + file.string() + " into"};
+    if (temp.path().empty())
+      return unreadable("cannot create a temporary folder to extract " + file.string() + " into");
     Expected<fs::path> top = extract_archive(file, temp.path());
-    if (!top) throw Failure{top.error()};
-    archived_files_ = check_sums(*top);
-    folder(*top);
+    if (!top) return failed(top.error());
+    if (Checked problem = check_sums(*top)) return problem;
+    label_ = file.string() + ": " + top->filename().string();  // not the temporary folder's path
+    return folder(*top);
   }
 
   // A results folder.
-  void folder(const fs::path& dir) {
-    check_meta_schema(dir);
+  Checked folder(const fs::path& dir) {
+    if (label_.empty()) label_ = dir.string();
+    if (Checked problem = check_meta_schema(dir)) return problem;
     Expected<journal::StoredResults> stored = journal::read_results(dir);
-    if (!stored) throw Failure{stored.error()};
-    for (const journal::StoredJournal& j : stored->journals) replay(dir, j.games);
+    if (!stored) return failed(stored.error());
+    for (const journal::StoredJournal& j : stored->journals)
+      if (Checked problem = replay(dir, j.games)) return problem;
     out_.details.push_back(
         fmt::format("games: {} replayed by the rules, every move legal, every result consistent "
                     "(schema {})",
                     games_, max_schema_));
-    check_standings(dir, *stored);
-    check_engines(stored->meta);
+    if (Checked problem = check_standings(dir, *stored)) return problem;
+    return check_engines(stored->meta);
   }
 
   std::string ok_line() const {
@@ -127,16 +136,12 @@ class Verifier {
                        games_ == 1 ? "" : "s", engines, archive, max_schema_);
   }
 
-  struct Unreadable {
-    std::string what;
-  };
-
  private:
   // SHA256SUMS lists every other file of the archive with its digest.
-  std::size_t check_sums(const fs::path& top) {
+  Checked check_sums(const fs::path& top) {
     const fs::path list = top / kChecksumList;
     std::error_code ec;
-    if (!fs::is_regular_file(list, ec)) throw Failure{std::string("the archive has no ") + kChecksumList};
+    if (!fs::is_regular_file(list, ec)) return failed(std::string("the archive has no ") + kChecksumList);
     std::istringstream lines(read_text(list));
     std::set<std::string> listed;
     int number = 0;
@@ -144,15 +149,15 @@ class Verifier {
       ++number;
       const std::size_t gap = line.find("  ");
       if (gap != 64 || line.size() <= 66)
-        throw Failure{fmt::format("{}:{}: not a line \"<sha256>  <file>\"", kChecksumList, number)};
+        return failed(fmt::format("{}:{}: not a line \"<sha256>  <file>\"", kChecksumList, number));
       const std::string digest = line.substr(0, 64), name = line.substr(66);
       if (name.find("..") != std::string::npos || name.front() == '/' || name == kChecksumList)
-        throw Failure{fmt::format("{}:{}: '{}' is not a file of the archive", kChecksumList, number, name)};
+        return failed(fmt::format("{}:{}: '{}' is not a file of the archive", kChecksumList, number, name));
       Expected<std::string> actual = sha256_file(top / name);
-      if (!actual) throw Failure{fmt::format("{}:{}: {} is not in the archive", kChecksumList, number, name)};
+      if (!actual) return failed(fmt::format("{}:{}: {} is not in the archive", kChecksumList, number, name));
       if (*actual != digest)
-        throw Failure{fmt::format("{}:{}: {} was changed: its SHA-256 is {}, the list says {}", kChecksumList, number,
-                                  name, *actual, digest)};
+        return failed(fmt::format("{}:{}: {} was changed: its SHA-256 is {}, the list says {}", kChecksumList, number,
+                                  name, *actual, digest));
       listed.insert(name);
     }
     for (fs::recursive_directory_iterator it(top, ec); !ec && it != fs::recursive_directory_iterator();
@@ -160,41 +165,43 @@ class Verifier {
       if (!it->is_regular_file(ec)) continue;
       const std::string name = fs::relative(it->path(), top, ec).string();
       if (name != kChecksumList && !listed.contains(name))
-        throw Failure{fmt::format("{} is in the archive but not in its {}", name, kChecksumList)};
+        return failed(fmt::format("{} is in the archive but not in its {}", name, kChecksumList));
     }
     out_.details.push_back(fmt::format("archive: {} files match {}", listed.size(), kChecksumList));
-    return listed.size();
+    archived_files_ = listed.size();
+    return std::nullopt;
   }
 
   // tournament.json (the folder's and each shard's) in a format this arena reads.
-  void check_meta_schema(const fs::path& dir) {
+  Checked check_meta_schema(const fs::path& dir) {
     std::vector<fs::path> metas;
     std::error_code ec;
     if (fs::exists(dir / journal::kMetaFile, ec)) metas.push_back(dir / journal::kMetaFile);
     for (fs::directory_iterator it(dir / "shards", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
       if (fs::exists(it->path() / journal::kMetaFile)) metas.push_back(it->path() / journal::kMetaFile);
     if (metas.empty() && !fs::exists(dir / journal::kGamesFile, ec))
-      throw Unreadable{dir.string() + ": no tournament.json or games.jsonl: not a results folder"};
+      return unreadable(label_ + ": no tournament.json or games.jsonl: not a results folder");
     std::sort(metas.begin(), metas.end());
     for (const fs::path& meta : metas) {
       const std::string name = fs::relative(meta, dir, ec).string();
       json::error_code jec;
       const json::value v = json::parse(read_text(meta), jec);
-      if (jec || !v.is_object()) throw Failure{name + ": not a JSON object"};
+      if (jec || !v.is_object()) return failed(name + ": not a JSON object");
       const json::value* format = v.as_object().if_contains("format");
       if (!format || !format->is_int64() || format->get_int64() != journal::kMetaFormat)
-        throw Failure{fmt::format("{}: format {}, but this arena knows format {} only", name,
-                                  format ? json::serialize(*format) : "missing", journal::kMetaFormat)};
+        return failed(fmt::format("{}: format {}, but this arena knows format {} only", name,
+                                  format ? json::serialize(*format) : "missing", journal::kMetaFormat));
     }
     out_.details.push_back(fmt::format("schema: {} tournament.json file{} of format {}", metas.size(),
                                        metas.size() == 1 ? "" : "s", journal::kMetaFormat));
+    return std::nullopt;
   }
 
-  void replay(const fs::path& dir, const fs::path& file) {
+  Checked replay(const fs::path& dir, const fs::path& file) {
     std::error_code ec;
     const std::string name = fs::relative(file, dir, ec).string();
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw Failure{name + ": cannot read it"};
+    if (!in) return failed(name + ": cannot read it");
     int number = 0;
     for (std::string line; std::getline(in, line);) {
       ++number;
@@ -202,27 +209,28 @@ class Verifier {
       const std::string where = fmt::format("{}:{}", name, number);
       json::error_code jec;
       const json::value v = json::parse(line, jec);
-      if (jec || !v.is_object()) throw Failure{where + ": not a JSON object (" + jec.message() + ")"};
+      if (jec || !v.is_object()) return failed(where + ": not a JSON object (" + jec.message() + ")");
       const json::value* schema = v.as_object().if_contains("schema");
       const long long version = schema && schema->is_int64() ? schema->get_int64() : schema ? -1 : 1;
       if (version < 1 || version > kRecordSchema)
-        throw Failure{fmt::format("{}: schema {}, but this arena knows schemas 1 to {}", where,
-                                  schema ? json::serialize(*schema) : "missing", kRecordSchema)};
+        return failed(fmt::format("{}: schema {}, but this arena knows schemas 1 to {}", where,
+                                  schema ? json::serialize(*schema) : "missing", kRecordSchema));
       max_schema_ = std::max(max_schema_, static_cast<int>(version));
       Expected<GameRecord> game = record_from_json(v);
-      if (!game) throw Failure{where + ": " + game.error()};
+      if (!game) return failed(where + ": " + game.error());
       if (std::optional<std::string> problem = check_game(*game))
-        throw Failure{fmt::format("{} (game {}): {}", where, game->id, *problem)};
+        return failed(fmt::format("{} (game {}): {}", where, game->id, *problem));
       if (!ids_.insert(game->id).second)
         out_.details.push_back(
             fmt::format("{}: game {} is in the journal again; the reports count its first line", where, game->id));
       ++games_;
     }
-    if (in.bad()) throw Failure{name + ": cannot read it"};
+    if (in.bad()) return failed(name + ": cannot read it");
+    return std::nullopt;
   }
 
   // The reports written again from the journals, as `arena report DIR` writes them, in a folder of our own.
-  void check_standings(const fs::path& dir, const journal::StoredResults& stored) {
+  Checked check_standings(const fs::path& dir, const journal::StoredResults& stored) {
     report::ReportInput input;
     std::error_code ec;
     // The event is a label, not a result: the recorded one (the tournament's name, which a copy of the
@@ -248,24 +256,25 @@ class Verifier {
       input.anchor =
           rating::Anchor{anchor, std::strtod(setting(stored.meta.settings, "rating.anchor_elo").c_str(), nullptr)};
     TempFolder temp;
-    if (temp.path().empty()) throw Unreadable{"cannot create a temporary folder for the recomputed reports"};
+    if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);
-    if (!written) throw Failure{"the reports cannot be recomputed: " + written.error()};
+    if (!written) return failed("the reports cannot be recomputed: " + written.error());
     std::vector<std::string> compared;
     for (const char* name : {"standings.json", "standings.csv"}) {
       if (!fs::exists(dir / name, ec)) {
         if (std::string(name) == "standings.json")
-          throw Failure{dir.string() + " has no standings.json to check (arena report DIR writes it)"};
+          return failed(label_ + " has no standings.json to check (arena report DIR writes it)");
         continue;
       }
       const std::string recorded = read_text(dir / name), recomputed = read_text(temp.path() / name);
       if (recorded != recomputed)
-        throw Failure{fmt::format("{} does not match the journal: {}", name, first_difference(recorded, recomputed))};
+        return failed(fmt::format("{} does not match the journal: {}", name, first_difference(recorded, recomputed)));
       compared.push_back(name);
     }
     out_.details.push_back(fmt::format("standings: {} equal to the ones recomputed from the journal ({} engines)",
                                        fmt::format("{}", fmt::join(compared, " and ")),
                                        written->standings.engines.size()));
+    return std::nullopt;
   }
 
   // Whether the files a "files" or "dir" key covers still have their recorded digest; nullopt when none is
@@ -280,7 +289,7 @@ class Verifier {
   }
 
   // The engines' digests recorded at the start of the run, where their files are present.
-  void check_engines(const journal::TournamentMeta& meta) {
+  Checked check_engines(const journal::TournamentMeta& meta) {
     const auto& s = meta.settings;
     for (const std::string& name : meta.engines) {
       const std::string digest = setting(s, sha256_key(name)), path = setting(s, executable_key(name));
@@ -297,14 +306,14 @@ class Verifier {
         continue;
       }
       Expected<std::string> now = sha256_file(path);
-      if (!now) throw Failure{fmt::format("engine '{}': {}", name, now.error())};
+      if (!now) return failed(fmt::format("engine '{}': {}", name, now.error()));
       if (*now != digest)
-        throw Failure{fmt::format("engine '{}': {} has SHA-256 {}, but the run recorded {}", name, path, *now, digest)};
+        return failed(fmt::format("engine '{}': {} has SHA-256 {}, but the run recorded {}", name, path, *now, digest));
       std::string files_note;
       if (const std::optional<bool> same = same_digest(s, files_key(name), files_sha256_key(name))) {
         if (!*same)
-          throw Failure{fmt::format("engine '{}': its files ({}) differ from the ones the run recorded", name,
-                                    setting(s, files_key(name)).substr(0, 200))};
+          return failed(fmt::format("engine '{}': its files ({}) differ from the ones the run recorded", name,
+                                    setting(s, files_key(name)).substr(0, 200)));
         files_note += ", and its files match";
       }
       if (const std::optional<bool> same = same_digest(s, dir_key(name), dir_sha256_key(name)))
@@ -312,6 +321,7 @@ class Verifier {
       ++checked_;
       out_.details.push_back(fmt::format("engine '{}': {} matches its recorded SHA-256{}", name, path, files_note));
     }
+    return std::nullopt;
   }
 
   Verification& out_;
@@ -320,6 +330,7 @@ class Verifier {
   std::set<std::string> ids_;
   std::size_t checked_ = 0, absent_ = 0, unrecorded_ = 0;
   std::size_t archived_files_ = 0;
+  std::string label_;  // the folder as named in messages
 };
 
 }  // namespace
@@ -328,21 +339,18 @@ Verification verify(const fs::path& target) {
   Verification out;
   Verifier verifier(out);
   std::error_code ec;
-  try {
-    if (fs::is_directory(target, ec))
-      verifier.folder(target);
-    else if (fs::is_regular_file(target, ec))
-      verifier.archive(target);
-    else
-      throw Verifier::Unreadable{target.string() + ": no such results folder or archive"};
+  const Checked problem = fs::is_directory(target, ec) ? verifier.folder(target)
+                          : fs::is_regular_file(target, ec)
+                              ? verifier.archive(target)
+                              : unreadable(target.string() + ": no such results folder or archive");
+  if (!problem) {
     out.verdict = Verification::Verdict::Ok;
     out.line = verifier.ok_line();
-  } catch (const Failure& f) {
-    out.verdict = Verification::Verdict::Failed;
-    out.line = "arena verify: FAILED — " + f.what;
-  } catch (const Verifier::Unreadable& u) {
-    out.verdict = Verification::Verdict::Unreadable;
-    out.line = "arena verify: cannot check — " + u.what;
+  } else {
+    out.verdict = problem->verdict;
+    out.line = (problem->verdict == Verification::Verdict::Failed ? "arena verify: FAILED — "
+                                                                  : "arena verify: cannot check — ") +
+               problem->what;
   }
   return out;
 }
