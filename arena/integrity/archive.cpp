@@ -34,23 +34,20 @@ struct EntryFree {
   void operator()(archive_entry* e) const { archive_entry_free(e); }
 };
 
-// The files of one journal folder (the results folder or one shard's).
-void add_journal_files(const fs::path& dir, const std::string& prefix, std::vector<std::string>& out) {
-  std::vector<std::string> names = {journal::kMetaFile, journal::kGamesFile, kConfigCopy, "sprt.json"};
-  for (const char* report : report::kReportFiles) names.emplace_back(report);
-  std::error_code ec;
-  for (const std::string& name : names)
-    if (fs::is_regular_file(dir / name, ec)) out.push_back(prefix + name);
-}
-
-// The subfolders of `dir`, sorted; none if it does not exist.
-std::vector<std::string> subfolders(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
-    if (it->is_directory(ec)) out.push_back(it->path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
+// Whether a file of the results folder, by its path relative to it, goes into the archive.
+bool archived(const fs::path& relative) {
+  const std::vector<fs::path> parts(relative.begin(), relative.end());
+  if (parts.empty()) return false;
+  for (const fs::path& part : parts)
+    if (part.string().starts_with(".")) return false;  // an atomic write's temporary, or hidden
+  const std::string first = parts.front().string(), name = parts.back().string();
+  if (first == "slurm") return false;  // scripts and task logs of this machine's cluster
+  // A contest entry: its manifest and build log, not its sources or what the build made.
+  if (first == "entries") return parts.size() == 3 && (name == "bot.toml" || name == "build.log");
+  if (name == "arena.lock" || name.ends_with(".tar.gz")) return false;
+  // What --fresh moved aside: <file>.bak, <file>.bak2, ...
+  const std::size_t bak = name.rfind(".bak");
+  return bak == std::string::npos || name.find_first_not_of("0123456789", bak + 4) != std::string::npos;
 }
 
 // ENGINES.sha256: "<sha256>  <executable>" per engine that has a digest, in sha256sum's format, from the
@@ -81,14 +78,14 @@ bool safe_path(const std::string& path) {
 
 std::vector<std::string> archived_files(const fs::path& results_dir) {
   std::vector<std::string> out;
-  add_journal_files(results_dir, "", out);
-  for (const std::string& shard : subfolders(results_dir / "shards"))
-    add_journal_files(results_dir / "shards" / shard, "shards/" + shard + "/", out);
   std::error_code ec;
-  for (const std::string& entry : subfolders(results_dir / "entries"))
-    for (const char* name : {"bot.toml", "build.log"})
-      if (fs::is_regular_file(results_dir / "entries" / entry / name, ec))
-        out.push_back("entries/" + entry + "/" + name);
+  for (fs::recursive_directory_iterator it(results_dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    // Regular files only, never through a link: an archive holds what is in the folder itself.
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    const fs::path relative = it->path().lexically_relative(results_dir);
+    if (archived(relative)) out.push_back(relative.generic_string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

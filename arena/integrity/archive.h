@@ -21,9 +21,11 @@ inline constexpr const char* kConfigCopy = "config.toml";
 inline constexpr std::size_t kMaxArchiveEntries = 100'000;
 inline constexpr std::uintmax_t kMaxArchiveBytes = 8ull << 30;
 
-// The files of a results folder an archive holds, as paths relative to it, sorted: tournament.json,
-// games.jsonl, config.toml, the reports and sprt.json, the same in each shards/*/ folder, and each
-// contest entry's entries/*/bot.toml and build.log; those that exist.
+// The files of a results folder an archive holds, as paths relative to it, sorted: every regular file
+// in it and its subfolders (the journal, tournament.json, config.toml, the reports, the shards' folders,
+// any page a report writes beside them) except the lock, hidden files (the temporaries of atomic
+// writes), what --fresh moved aside (*.bak, *.bak2, ...), .tar.gz files, the slurm/ folder, and of a
+// contest entry (entries/<name>/) everything but its bot.toml and build.log.
 std::vector<std::string> archived_files(const std::filesystem::path& results_dir);
 
 struct ArchiveSummary {
