@@ -1,7 +1,6 @@
 #include "arena/integrity/engine_checksums.h"
 
 #include <algorithm>
-#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -49,12 +48,14 @@ Covered covered_files(const std::string& files_text) {
     fs::recursive_directory_iterator it(tree, fs::directory_options::skip_permission_denied, ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       const fs::path& p = it->path();
+      std::error_code entry;  // an entry that cannot be looked at is left out; `ec` ends the walk
       if (skipped_name(p) || is_skipped(p)) {
-        if (it->is_directory(ec)) it.disable_recursion_pending();
+        if (it->is_directory(entry)) it.disable_recursion_pending();
         continue;
       }
-      if (!it->is_regular_file(ec)) continue;
-      bytes += it->file_size(ec);
+      if (!it->is_regular_file(entry)) continue;
+      const std::uintmax_t size = it->file_size(entry);
+      bytes += entry ? 0 : size;
       out.files.push_back(p);
       if (out.files.size() > kMaxTreeFiles || bytes > kMaxTreeBytes) {
         out.problem =
