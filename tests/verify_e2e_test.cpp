@@ -213,6 +213,10 @@ TEST_F(VerifyE2E, NothingToCheckExitsWithTwo) {
   const e2e::RunResult r = arena({"verify", (tmp_.path() / "nothing").string()});
   EXPECT_EQ(r.status.code, 2) << r.summary();
   EXPECT_NE(r.out.find("no such results folder or archive"), std::string::npos) << r.out;
+  e2e::write_file(tmp_.path() / "notes.txt", "not an archive\n");
+  const e2e::RunResult text = arena({"verify", (tmp_.path() / "notes.txt").string()});
+  EXPECT_EQ(text.status.code, 2) << text.summary();
+  EXPECT_NE(text.out.find("not a .tar.gz"), std::string::npos) << text.out;
 }
 
 }  // namespace

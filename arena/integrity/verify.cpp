@@ -97,8 +97,12 @@ class Verifier {
   // An archive: its SHA256SUMS, then the folder in it.
   Checked archive(const fs::path& file) {
     {
+      // Not gzip at all is the wrong file, not a failed check; a damaged archive is a failure.
       std::ifstream probe(file, std::ios::binary);
       if (!probe) return unreadable(file.string() + ": cannot read it");
+      char magic[2] = {};
+      if (!probe.read(magic, 2) || magic[0] != '\x1f' || magic[1] != '\x8b')
+        return unreadable(file.string() + ": not a .tar.gz (from arena archive) nor a results folder");
     }
     TempFolder temp;
     if (temp.path().empty())
