@@ -214,6 +214,27 @@ TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
   EXPECT_NE(script.engines[0].find(first[files_sha256_key("py")]), std::string::npos) << script.engines[0];
 }
 
+TEST(EngineChecksums, TheResultsAreLeftOutOfAFolderHoldingThemButAnEntryInsideThemIsDigested) {
+  TempFolder dir;
+  write(dir.path() / "results" / "t" / "games.jsonl", "a game\n");
+  write(dir.path() / "results" / "t" / "entries" / "x" / "bot.py", "print()\n");
+  EngineSpec outer;
+  outer.name = "outer";
+  outer.cmd = "/bin/sh";
+  outer.dir = dir.path();
+  EngineSpec entry = outer;
+  entry.name = "entry";
+  entry.dir = dir.path() / "results" / "t" / "entries" / "x";
+  std::map<std::string, std::string> before = engine_checksum_settings({outer, entry}, dir.path() / "results" / "t");
+  EXPECT_NE(before[dir_key("outer")].find("skip " + (dir.path() / "results" / "t").string()), std::string::npos);
+  EXPECT_EQ(before[dir_key("entry")].find("skip"), std::string::npos) << before[dir_key("entry")];
+  write(dir.path() / "results" / "t" / "games.jsonl", "two games\n");
+  write(dir.path() / "results" / "t" / "entries" / "x" / "bot.py", "print('changed')\n");
+  std::map<std::string, std::string> after = engine_checksum_settings({outer, entry}, dir.path() / "results" / "t");
+  EXPECT_EQ(after[dir_sha256_key("outer")], before[dir_sha256_key("outer")]) << "the results are not the engine";
+  EXPECT_NE(after[dir_sha256_key("entry")], before[dir_sha256_key("entry")]) << "an entry's own files are";
+}
+
 TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
   TempFolder dir;
   EngineSpec e;

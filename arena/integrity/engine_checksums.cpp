@@ -114,8 +114,11 @@ std::map<std::string, std::string> engine_checksum_settings(const std::vector<En
     }
     // The arena's own working folder (every engine's without a `dir`) is not the engine's.
     if (!e.dir.empty() && !fs::equivalent(e.dir, here, ec)) {
-      tree += "tree " + e.dir.lexically_normal().string() + "\n";
-      if (!results.empty()) tree += "skip " + results.string() + "\n";
+      const fs::path folder = fs::absolute(e.dir, ec).lexically_normal();
+      tree += "tree " + folder.string() + "\n";
+      // The results, when they are inside the engine's folder (not the folder of an entry inside the results).
+      const auto [end, rest] = std::mismatch(folder.begin(), folder.end(), results.begin(), results.end());
+      if (end == folder.end() && rest != results.end()) tree += "skip " + results.string() + "\n";
       // Logs the arena writes while the engine plays, when they are inside its folder; a path with a
       // {shard} or {game} placeholder stands for its whole folder.
       for (const fs::path& log : {e.stderr_file, e.comm_log}) {
