@@ -209,6 +209,27 @@ TEST_F(VerifyE2E, AResumedRunWithAChangedEngineBinaryIsRefused) {
   EXPECT_EQ(arena({"verify", results_.string()}).status.code, 0);
 }
 
+TEST_F(VerifyE2E, AShardedRunVerifiesOnceMergedAndItsArchiveHoldsTheShards) {
+  for (const char* shard : {"1/2", "2/2"}) {
+    const e2e::RunResult r = arena({"run", config_.string(), "--shard", shard});
+    ASSERT_EQ(r.status.code, 0) << r.summary();
+  }
+  const e2e::RunResult unmerged = arena({"verify", results_.string()});
+  EXPECT_EQ(unmerged.status.code, 1) << unmerged.summary();
+  EXPECT_NE(unmerged.out.find("has no standings.json to check (arena report DIR writes it)"), std::string::npos)
+      << unmerged.out;
+  ASSERT_EQ(arena({"report", results_.string()}).status.code, 0);
+  const fs::path archive = tmp_.path() / "v.tar.gz";
+  ASSERT_EQ(arena({"archive", results_.string(), "-o", archive.string()}).status.code, 0);
+  const e2e::RunResult r = arena({"verify", archive.string()});
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("schema: 2 tournament.json files of format 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("arena verify: OK — 12 games replayed"), std::string::npos) << r.out;
+  const e2e::RunResult listed = e2e::run({"/bin/tar", "-tzf", archive.string()}, tmp_.path());
+  EXPECT_NE(listed.out.find("v/shards/2-of-2/games.jsonl"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("v/shards/1-of-2/config.toml"), std::string::npos) << listed.out;
+}
+
 TEST_F(VerifyE2E, NothingToCheckExitsWithTwo) {
   const e2e::RunResult r = arena({"verify", (tmp_.path() / "nothing").string()});
   EXPECT_EQ(r.status.code, 2) << r.summary();
