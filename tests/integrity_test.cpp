@@ -184,7 +184,9 @@ TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
   EngineSpec e;
   e.name = "py";
   e.cmd = "/bin/sh";
-  e.args = {"{dir}/bot.py", "bot.py", "--fast"};
+  write(bot / "engine.log", "old log\n");
+  write(dir.path() / "results" / "moves.txt", "old moves\n");
+  e.args = {"{dir}/bot.py", "bot.py", "--fast", "engine.log", (dir.path() / "results" / "moves.txt").string()};
   e.dir = bot;
   e.stderr_file = bot / "logs" / "{game}.err";
   std::map<std::string, std::string> first = engine_checksum_settings({e}, dir.path() / "results");

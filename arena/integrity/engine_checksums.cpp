@@ -103,14 +103,17 @@ std::map<std::string, std::string> engine_checksum_settings(const std::vector<En
   for (const EngineSpec& e : engines) {
     out[executable_key(e.name)] = e.cmd.string();
     out[sha256_key(e.name)] = digest_or_reason(sha256_file(e.cmd));
-    // A script the command runs: an argument naming a regular file, as the engine (in its `dir`) sees it.
+    // A script the command runs: an argument naming a regular file, as the engine (in its `dir`) sees it;
+    // not a log it is told to write (*.log, or anything in the results folder), which changes as it plays.
     std::string files, tree;
     const fs::path base = e.dir.empty() ? here : e.dir;
     for (const std::string& arg : e.args) {
       if (arg.empty() || arg[0] == '-') continue;
-      const fs::path p = fs::path(arg).is_absolute() ? fs::path(arg) : base / arg;
-      if (fs::is_regular_file(p, ec) && !fs::equivalent(p, e.cmd, ec))
-        files += "file " + fs::absolute(p, ec).lexically_normal().string() + "\n";
+      const fs::path p = fs::absolute(fs::path(arg).is_absolute() ? fs::path(arg) : base / arg, ec).lexically_normal();
+      const auto [end, rest] = std::mismatch(results.begin(), results.end(), p.begin(), p.end());
+      const bool in_results = !results.empty() && end == results.end();
+      if (fs::is_regular_file(p, ec) && !fs::equivalent(p, e.cmd, ec) && p.extension() != ".log" && !in_results)
+        files += "file " + p.string() + "\n";
     }
     // The arena's own working folder (every engine's without a `dir`) is not the engine's.
     if (!e.dir.empty() && !fs::equivalent(e.dir, here, ec)) {
