@@ -23,12 +23,13 @@ using namespace e2e;
 
 const fs::path kExample = KALAH_SOURCE_DIR "/configs/contest";
 
-std::string contest_toml(const fs::path& out, const std::string& extra = "") {
+std::string contest_toml(const fs::path& out, const std::string& extra = "",
+                         const std::string& house = "name = \"house-random\"\ncmd = \"" + kRandom.string() + "\"\n") {
   return "[tournament]\nname = \"class\"\nrounds = 1\nconcurrency = 2\nseed = 7\noutput = \"" + out.string() +
          "\"\nprogress_interval = 0\nreport_every = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\nmax_file_mb = 16\n"
          "restart = \"always\"\n\n[time]\nbase_ms = 1000\ninc_ms = 10\n\n[submissions]\ndir = \"submissions\"\n"
          "build_timeout_s = 3\nbuild_disk_mb = 4\n" +
-         extra + "\n[[engine]]\nname = \"house-random\"\ncmd = \"" + kRandom.string() + "\"\n";
+         extra + "\n[[engine]]\n" + house;
 }
 
 json::object read_json(const fs::path& file) { return json::parse(read_file(file)).as_object(); }
@@ -205,6 +206,88 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
 
 // The schedule of n + 1 entrants holds every game of the schedule of n, with the same id and opening:
 // a late entry never changes a game that may already be in the journal. A withdrawn entrant's games go.
+// The issue's whole story: the example submissions built, a late entry and a disqualification in the middle,
+// a ranking by points with tie-breaks, a page for every bot with the house bot's forfeits and transcripts,
+// and the published archive verified (and a journal edited by hand caught).
+TEST_F(ContestE2E, TheExampleContestIsRankedExplainedAndVerifiable) {
+  write_file(config(),
+             contest_toml(
+                 tmp_ / "out",
+                 "\n[ranking]\nby = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", "
+                 "\"buchholz\", \"wins\", \"seed-difference\"]\n",
+                 "name = \"house-crash\"\ncmd = \"" + kBadEngine.string() + "\"\nargs = [\"--crash-on-go\", \"1\"]\n"));
+  ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);
+  ASSERT_EQ(arena({"run", config().string(), "--max-games", "3", "--concurrency", "1"}).status.code, 0);
+  add_copy_of_basil("dora");
+  ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);
+  ASSERT_EQ(arena({"run", config().string(), "--max-games", "3", "--concurrency", "1"}).status.code, 0);
+  const RunResult dq = arena({"contest", "disqualify", config().string(), "basil", "--reason", "copied code"});
+  ASSERT_EQ(dq.status.code, 0) << dq.summary();
+  const RunResult last = arena({"run", config().string()});
+  ASSERT_EQ(last.status.code, 0) << last.summary();
+
+  // Ranked by points, the tie-breaks in the declared order, basil disqualified and unranked.
+  const std::string md = read_file(results() / "standings.md");
+  EXPECT_NE(md.find("Ranked by points (a win 1, a draw 0.5, a loss 0), then head-to-head, then sonneborn-berger, then "
+                    "buchholz, then wins, then seed-difference"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- basil is disqualified (copied code)"), std::string::npos) << md;
+  EXPECT_NE(
+      last.out.find("Rank  Engine       Points  head-to-head  sonneborn-berger  buchholz    wins  seed-difference"),
+      std::string::npos)
+      << last.out;
+  EXPECT_NE(last.out.find("ada and dora tied on 3 points (level on head-to-head 1, sonneborn-berger 3, buchholz 6, "
+                          "wins 3): seed-difference 5 vs -2"),
+            std::string::npos)
+      << last.out;
+  EXPECT_NE(last.out.find("9 games (6 done, 3 of them by entrants that left)"), std::string::npos) << last.out;
+  EXPECT_EQ(last.err.find("not in this tournament's schedule"), std::string::npos) << last.err;
+  const json::object standings = read_json(results() / "standings.json");
+  EXPECT_EQ(standings.at("ranking").at("by").as_string(), "points") << json::serialize(standings);
+
+  // A page per bot, linked from report.html; the house bot's forfeits with their transcripts.
+  const std::string report = read_file(results() / "report.html");
+  for (const char* bot : {"ada", "basil", "dora", "house-crash"}) {
+    EXPECT_TRUE(fs::exists(results() / "bots" / (std::string(bot) + ".html"))) << bot;
+    EXPECT_NE(report.find(std::string("bots/") + bot + ".html"), std::string::npos) << bot;
+  }
+  const std::string crash_page = read_file(results() / "bots" / "house-crash.html");
+  EXPECT_NE(crash_page.find("crash"), std::string::npos);
+  for (const std::string& line : read_lines(results() / "games.jsonl")) {
+    const json::object g = json::parse(line).as_object();
+    const bool forfeited = !g.at("forfeit").is_null();
+    EXPECT_EQ(fs::exists(results() / "transcripts" / (std::string(g.at("id").as_string()) + ".log")), forfeited)
+        << line;
+    EXPECT_EQ(forfeited, line.find("house-crash") != std::string::npos)
+        << "the house bot crashes in its games: " << line;
+  }
+
+  // The archive verifies; a hand-edited journal does not.
+  const fs::path archive = tmp_ / "class.tar.gz";
+  const RunResult packed = arena({"archive", results().string(), "-o", archive.string()});
+  ASSERT_EQ(packed.status.code, 0) << packed.summary();
+  const RunResult verified = arena({"verify", archive.string()});
+  EXPECT_EQ(verified.status.code, 0) << verified.summary() << verified.out;
+  EXPECT_NE(verified.out.find("arena verify: OK"), std::string::npos) << verified.out;
+  std::vector<std::string> lines = read_lines(results() / "games.jsonl");
+  std::string edited;
+  for (std::string& line : lines) {
+    if (edited.empty() && line.find("\"result\":\"1-0\"") != std::string::npos &&
+        line.find("\"termination\":\"normal\"") != std::string::npos) {
+      line.replace(line.find("\"result\":\"1-0\""), 14, "\"result\":\"0-1\"");
+      edited = line;
+    }
+  }
+  ASSERT_FALSE(edited.empty());
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  write_file(results() / "games.jsonl", text);
+  const RunResult caught = arena({"verify", results().string()});
+  EXPECT_EQ(caught.status.code, 1) << caught.summary() << caught.out;
+  EXPECT_NE(caught.out.find("arena verify: FAILED"), std::string::npos) << caught.out;
+}
+
 TEST(ContestSchedule, ALateEntrantOnlyAddsGamesAndAWithdrawnOneOnlyRemovesItsOwn) {
   const std::string text =
       "[tournament]\nname = \"c\"\nrounds = 2\nseed = 5\n[time]\nmovetime_ms = 10\n[openings]\nrandom_plies = 2\n"

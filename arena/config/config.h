@@ -164,6 +164,8 @@ struct Config {
   std::optional<SubmissionsConfig> submissions;  // present iff the file has a [submissions] table
   int house_engines = 0;                         // how many engines the [[engine]] tables gave
   std::vector<EntryState> entries;               // one per engine (empty: every engine is active)
+  // A contest's submission folders and, for those that did not enter, "name (reason)"; empty for the others.
+  std::vector<std::pair<std::string, std::string>> not_entered;
 
   // Whether engine `i` still plays: a withdrawn or disqualified entrant plays no more games.
   bool plays(int i) const { return entries.empty() || entries[i].status == EntryStatus::Active; }

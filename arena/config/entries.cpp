@@ -139,16 +139,12 @@ std::optional<std::string> write_entries(const fs::path& file, const Entries& en
   return system::write_file_atomically(file, entries_to_text(entries));
 }
 
-std::vector<std::string> entry_notes(const Entries& entries) {
-  std::vector<std::string> notes;
-  for (const Submission& s : entries.submissions)
-    if (s.status == SubmissionStatus::NotEntered)
-      notes.push_back("Not entered: " + (s.name.empty() ? s.folder + "/" : s.name) + " (" + s.reason + ")");
-  return notes;
-}
-
 std::optional<std::string> add_entrants(Config& config, const Entries& entries) {
   config.entries.assign(config.engines.size(), EntryState{});
+  for (const Submission& s : entries.submissions)
+    config.not_entered.emplace_back(s.folder, s.status == SubmissionStatus::NotEntered
+                                                  ? (s.name.empty() ? s.folder + "/" : s.name) + " (" + s.reason + ")"
+                                                  : std::string());
   for (const Submission* s : entries.entrants()) {
     if (config.engine_index(s->name) >= 0)
       return config.source + ": entrant '" + s->name + "' has the name of an [[engine]] of the config";

@@ -47,9 +47,6 @@ Expected<Entries> entries_from_text(std::string_view text);
 Expected<Entries> read_entries(const std::filesystem::path& file);
 std::optional<std::string> write_entries(const std::filesystem::path& file, const Entries& entries);
 
-// The lines the reports show about a contest's field: the submissions that did not enter, and why.
-std::vector<std::string> entry_notes(const Entries& entries);
-
 // Appends a contest's entrants to `config.engines` (after the house bots) with the sandbox, limits and
 // restart policy of [tournament], and fills config.entries. An error when entries.json is unreadable or
 // fewer than two engines would play.

@@ -64,7 +64,7 @@ Expected<std::string> change_status(const Config& config, const std::string& nam
     Expected<report::ReportSummary> written = report::write_reports(results, {.journals = {{games, results.string()}},
                                                                               .engine_names = meta.engines,
                                                                               .event = config.tournament.name,
-                                                                              .notes = entry_notes(entries),
+                                                                              .notes = {},
                                                                               .settings = meta.settings,
                                                                               .publish = config.tournament.publish,
                                                                               .anchor = anchor});

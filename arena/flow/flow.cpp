@@ -8,7 +8,6 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include "arena/config/entries.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
@@ -68,13 +67,6 @@ std::optional<std::string> positions_problem(const Config& config) {
           config.source, config.engines[i].name, what);
   }
   return std::nullopt;
-}
-
-// A contest's submissions that did not enter, for the reports.
-std::vector<std::string> contest_notes(const Config& config) {
-  if (!config.is_contest()) return {};
-  Expected<Entries> entries = read_entries(config.entries_file());
-  return entries ? entry_notes(*entries) : std::vector<std::string>{};
 }
 
 }  // namespace
@@ -198,7 +190,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
         report::write_reports(out.dir, {.journals = {{out.journal, out.dir.string()}},
                                         .engine_names = out.engines,
                                         .event = config.tournament.name,
-                                        .notes = contest_notes(config),
+                                        .notes = {},
                                         .settings = journal.meta().settings,
                                         .publish = config.tournament.publish,
                                         .anchor = config_anchor(config)});

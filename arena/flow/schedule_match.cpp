@@ -22,12 +22,23 @@ class ScheduleListener : public RunListener {
     schedule_ = make_schedule(config_);
     if (config_.shard) schedule_ = shard_games(schedule_, *config_.shard);
     for (const GameSpec& g : schedule_) scheduled_ids_.insert(g.id);
+    // A contest's entrant that left keeps its finished games in the journal: they belong to the contest.
+    if (!config_.entries.empty()) {
+      Config everyone = config_;
+      everyone.entries.clear();
+      for (const GameSpec& g : make_schedule(everyone))
+        if (!scheduled_ids_.contains(g.id)) left_ids_.insert(g.id);
+    }
   }
 
   // A game the schedule does not have (a journal edited or pasted together by hand) still counts in
   // the standings, as every journaled game does, but never silently: start() reports it.
   void resumed(const GameRecord& record) override {
     if (scheduled_ids_.contains(record.id)) return;
+    if (left_ids_.contains(record.id)) {
+      ++left_games_;
+      return;
+    }
     if (++unscheduled_ == 1) first_unscheduled_ = record.id;
   }
 
@@ -43,19 +54,20 @@ class ScheduleListener : public RunListener {
     std::vector<GameSpec> pending;
     for (const GameSpec& g : schedule)
       if (!journal.is_completed(g.id)) pending.push_back(g);
-    fmt::print(out_, "{}{}: {} {} engines, {} games ({} done), {}, {}, concurrency {}\n", config_.tournament.name,
+    const std::size_t total = schedule.size() + left_games_;
+    fmt::print(out_, "{}{}: {} {} engines, {} games ({} done{}), {}, {}, concurrency {}\n", config_.tournament.name,
                config_.shard ? fmt::format(" shard {}/{}", config_.shard->index, config_.shard->count) : "",
-               to_string(config_.tournament.type), config_.engines.size(), schedule.size(),
-               schedule.size() - pending.size(), to_string(config_.variant), config_.time.describe(),
-               config_.tournament.concurrency);
+               to_string(config_.tournament.type), config_.engines.size(), total, total - pending.size(),
+               left_games_ > 0 ? fmt::format(", {} of them by entrants that left", left_games_) : "",
+               to_string(config_.variant), config_.time.describe(), config_.tournament.concurrency);
     std::fflush(out_);
-    progress_.emplace(static_cast<int>(schedule.size()), done, config_.tournament.progress_interval,
+    progress_.emplace(static_cast<int>(total), done, config_.tournament.progress_interval,
                       config_.tournament.rating_interval, out_);
     source_.emplace(std::move(pending));
     return *source_;
   }
 
-  int planned_games() const override { return static_cast<int>(schedule_.size()); }
+  int planned_games() const override { return static_cast<int>(schedule_.size() + left_games_); }
 
   void game_done(const GameRecord& record, const rating::StandingsBuilder& all) override {
     progress_->game_done(record, all);
@@ -68,6 +80,8 @@ class ScheduleListener : public RunListener {
   std::FILE* out_;
   std::vector<GameSpec> schedule_;
   std::unordered_set<std::string> scheduled_ids_;
+  std::unordered_set<std::string> left_ids_;  // a contest's games of entrants that withdrew or were disqualified
+  std::size_t left_games_ = 0;                // of those, in the journal
   std::size_t unscheduled_ = 0;
   std::string first_unscheduled_;  // in journal order
   std::optional<Progress> progress_;

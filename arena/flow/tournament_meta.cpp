@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/report/reports.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/build_info.h"
 
@@ -103,6 +104,8 @@ journal::TournamentMeta tournament_meta(const Config& c) {
       meta.settings[key + ".reason"] = entry.reason;
       meta.settings[key + ".games"] = c.games_count(i) ? "kept" : "void";
     }
+    for (const auto& [folder, note] : c.not_entered)
+      meta.settings[std::string(report::kNotEnteredSetting) + folder] = note;
   }
   if (c.shard) {
     const int games = c.sprt ? 0 : static_cast<int>(shard_games(make_schedule(c), *c.shard).size());

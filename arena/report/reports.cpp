@@ -102,6 +102,10 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
   std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
   out.notes = input.notes;
+  // A contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from the settings, so that
+  // every writer of these reports (a run, arena report, arena verify) says the same.
+  for (const auto& [key, value] : input.settings)
+    if (key.starts_with(kNotEnteredSetting) && !value.empty()) out.notes.push_back("Not entered: " + value);
   for (const ReportJournal& journal : input.journals) {
     const fs::path& file = journal.path;
     Expected<journal::ScanSummary> scanned = journal::scan_games(

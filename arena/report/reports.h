@@ -25,6 +25,10 @@ inline constexpr std::size_t kViewerGames = 1000;
 
 // One journal to read. With `expected_games` > 0, a journal holding fewer distinct games is named
 // in a note ("shard 3/4 is incomplete: 120 of 250 games").
+// tournament.json settings "contest.not_entered.<folder>": a contest submission that did not enter, "name
+// (reason)"; empty once it has entered. The reports show each as a note.
+inline constexpr std::string_view kNotEnteredSetting = "contest.not_entered.";
+
 struct ReportJournal {
   std::filesystem::path path;
   std::string label;
