@@ -83,7 +83,7 @@ const BadCase kBadCases[] = {
      "t.toml:1:12: Error while parsing table header: expected ']', saw '\\n'"},
     {"unknown top-level table", "[tournment]\nname = \"t\"\n",
      "t.toml:1:2: unknown table or key \"tournment\" at the top level; known: [tournament], "
-     "[variant], [time], [openings], [sprt], [rating], [ranking], [[engine]]"},
+     "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [[engine]]"},
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "

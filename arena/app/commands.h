@@ -20,6 +20,8 @@ void add_slurm_command(cli::Commands& commands);
 void add_sprt_command(cli::Commands& commands);
 // `arena match -engine ... -each ...`: a tournament from cutechess-style flags.
 void add_match_command(cli::Commands& commands);
+// `arena contest build|withdraw|disqualify`: a class contest's entrants.
+void add_contest_command(cli::Commands& commands);
 // `arena stats`: Elo, LOS, nElo and the SPRT of given counts.
 void add_stats_command(cli::Commands& commands);
 

@@ -20,5 +20,6 @@ int main(int argc, char** argv) {
   kalah::arena_app::add_slurm_command(commands);
   kalah::arena_app::add_sprt_command(commands);
   kalah::arena_app::add_stats_command(commands);
+  kalah::arena_app::add_contest_command(commands);
   return commands.main(argc, argv);
 }

@@ -20,6 +20,7 @@
 
 #include <toml++/toml.h>
 
+#include "arena/config/entries.h"
 #include "arena/config/openings.h"
 #include "arena/config/paths.h"
 #include "arena/config/toml_table.h"
@@ -59,6 +60,27 @@ std::string AdjudicationConfig::describe() const {
     add("resign=movecount:" + std::to_string(resign->move_count) + ",score:" + std::to_string(resign->score) +
         ",twosided:" + (resign->two_sided ? "true" : "false"));
   return s;
+}
+
+const char* to_string(GamesRule r) { return r == GamesRule::Keep ? "keep" : "void"; }
+
+const char* to_string(EntryStatus s) {
+  switch (s) {
+    case EntryStatus::Active: return "active";
+    case EntryStatus::Withdrawn: return "withdrawn";
+    case EntryStatus::Disqualified: return "disqualified";
+  }
+  return "?";
+}
+
+bool Config::games_count(int i) const {
+  if (entries.empty() || !submissions) return true;
+  switch (entries[static_cast<std::size_t>(i)].status) {
+    case EntryStatus::Active: return true;
+    case EntryStatus::Withdrawn: return submissions->withdrawn == GamesRule::Keep;
+    case EntryStatus::Disqualified: return submissions->disqualified == GamesRule::Keep;
+  }
+  return true;
 }
 
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
@@ -249,6 +271,7 @@ class Parser {
     if (const toml::table* t = section(root, "openings")) read_openings(*t, c);
     if (const toml::table* t = section(root, "sprt")) read_sprt(*t, c);
     read_adjudicate(root, c);
+    if (const toml::table* t = section(root, "submissions")) read_submissions(*t, root, c);
     read_engines(root, c);
     read_seed_engines(root, c);
     if (const toml::table* t = section(root, "rating")) read_rating(*t, c);
@@ -269,8 +292,8 @@ class Parser {
   [[noreturn]] void fail_top(const std::string& message) const { throw ConfigFailure{loc_.at(1, 1) + message}; }
 
   void check_top_level(const toml::table& root) const {
-    static constexpr std::string_view known[] = {"tournament", "variant", "time",    "openings",
-                                                 "sprt",       "rating",  "ranking", "engine"};
+    static constexpr std::string_view known[] = {"tournament", "variant", "time",   "openings",   "sprt",
+                                                 "rating",     "ranking", "engine", "submissions"};
     const toml::key* first_unknown = nullptr;
     for (auto&& [key, value] : root) {
       bool is_known = false;
@@ -280,7 +303,7 @@ class Parser {
     if (first_unknown)
       loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
                                              " at the top level; known: [tournament], [variant], [time], [openings], "
-                                             "[sprt], [rating], [ranking], [[engine]]");
+                                             "[sprt], [rating], [ranking], [submissions], [[engine]]");
   }
 
   // The table `name`, nullptr when absent; anything else than a table is an error.
@@ -670,8 +693,43 @@ class Parser {
     c.sprt = out;
   }
 
+  // [submissions]: a contest (docs/CONTEST.md). Its entrants come from entries.json, not from this file.
+  void read_submissions(const toml::table& table, const toml::table& root, Config& c) const {
+    Table t(loc_, table, "submissions", "[submissions]",
+            {"dir", "build_timeout_s", "build_memory_mb", "build_disk_mb", "build_sandbox", "check", "withdrawn",
+             "disqualified"});
+    SubmissionsConfig out;
+    auto dir = t.string("dir");
+    if (!dir) t.missing("dir");
+    auto found = resolve_directory(*dir, work_dir_, config_dir_);
+    if (!found) t.fail_at("dir", "submissions.dir " + found.error());
+    out.dir = *found;
+    out.build_timeout_s = static_cast<int>(t.integer("build_timeout_s", 1, 86'400).value_or(out.build_timeout_s));
+    out.build_memory_mb = t.integer("build_memory_mb", 16, 1'048'576).value_or(out.build_memory_mb);
+    out.build_disk_mb = t.integer("build_disk_mb", 1, 1'048'576).value_or(out.build_disk_mb);
+    out.build_sandbox = t.choice<SandboxMode>("build_sandbox", {{to_string(SandboxMode::None), SandboxMode::None},
+                                                                {to_string(SandboxMode::Bwrap), SandboxMode::Bwrap}})
+                            .value_or(SandboxMode::Bwrap);
+    if (out.build_sandbox == SandboxMode::Bwrap)
+      if (auto problem = sandbox_unavailable())
+        t.fail_at(t.has("build_sandbox") ? "build_sandbox" : "dir",
+                  "submissions are built in a sandbox (build_sandbox = \"bwrap\"), and " + *problem +
+                      "; or set build_sandbox = \"none\" for submissions you trust");
+    out.check = t.on_off("check").value_or(true);
+    const std::initializer_list<std::pair<std::string_view, GamesRule>> rules = {{"keep", GamesRule::Keep},
+                                                                                 {"void", GamesRule::Void}};
+    out.withdrawn = t.choice<GamesRule>("withdrawn", rules).value_or(GamesRule::Keep);
+    out.disqualified = t.choice<GamesRule>("disqualified", rules).value_or(GamesRule::Void);
+    if (c.tournament.type != TournamentType::RoundRobin)
+      t.fail_at("dir", std::string("a contest ([submissions]) is a round robin, not tournament.type = \"") +
+                           to_string(c.tournament.type) + "\"");
+    if (root.get("sprt")) t.fail_at("dir", "a contest ([submissions]) cannot also be an [sprt] match");
+    c.submissions = out;
+  }
+
   void read_engines(const toml::table& root, Config& c) const {
     const toml::node* node = root.get("engine");
+    if (!node && c.submissions) return;  // every engine is an entrant
     if (!node) fail_top("no [[engine]] tables; a tournament needs at least two engines");
     const toml::array* list = node->as_array();
     if (!list)
@@ -685,7 +743,8 @@ class Parser {
                   "engine[" + std::to_string(i) + "] must be a table, not " + detail::describe(element.type()));
       read_engine(*element.as_table(), c, name_lines);
     }
-    if (list->size() < 2) {
+    c.house_engines = static_cast<int>(list->size());
+    if (list->size() < 2 && !c.submissions) {
       const TournamentType type = c.tournament.type;
       const std::string form = type == TournamentType::Swiss      ? "a Swiss tournament"
                                : type == TournamentType::Knockout ? "a knockout"
@@ -871,10 +930,16 @@ Expected<Config> parse_config(std::string_view toml_text, std::string_view path_
   }
 }
 
-Expected<Config> load_config(const fs::path& path) {
+Expected<Config> load_config(const fs::path& path, bool with_entrants) {
   auto text = read_file(path);
   if (!text) return Error{path.string() + ": the config file " + text.error()};
-  return parse_config(*text, path.string(), path.parent_path());
+  Expected<Config> parsed = parse_config(*text, path.string(), path.parent_path());
+  if (!parsed || !parsed->submissions || !with_entrants) return parsed;
+  Config config = std::move(parsed).value();
+  Expected<Entries> entries = read_entries(config.entries_file());
+  if (!entries) return Error{entries.error()};
+  if (std::optional<std::string> error = add_entrants(config, *entries)) return Error{*error};
+  return config;
 }
 
 }  // namespace kalah::arena

@@ -103,6 +103,34 @@ struct SprtConfig {
   int max_pairs = 0;         // 0 = until a bound is crossed
 };
 
+// [submissions] (docs/CONTEST.md): a contest whose entrants are built from a folder of submissions by
+// `arena contest build`, each a subfolder with a bot.toml manifest. The built entrants are recorded in
+// <results>/entries.json and join Config::engines after the [[engine]] tables (house bots), in the order
+// they entered, so that an engine keeps its index, and a game its id, when later entries arrive.
+enum class GamesRule { Keep, Void };
+const char* to_string(GamesRule r);  // "keep", "void"
+
+struct SubmissionsConfig {
+  std::filesystem::path dir;         // absolute
+  int build_timeout_s = 300;         // wall time of one bot's build
+  long long build_memory_mb = 2048;  // RLIMIT_DATA of the build's processes
+  long long build_disk_mb = 256;     // what a build may leave in its folder (and write to its /tmp)
+  SandboxMode build_sandbox = SandboxMode::Bwrap;
+  bool check = true;                         // a built bot must pass `referee check` to be entered
+  GamesRule withdrawn = GamesRule::Keep;     // the finished games of a withdrawn entrant
+  GamesRule disqualified = GamesRule::Void;  // ... and of a disqualified one
+  friend bool operator==(const SubmissionsConfig&, const SubmissionsConfig&) = default;
+};
+
+// Where an engine stands in a contest. Every engine of a tournament without [submissions] is Active.
+enum class EntryStatus { Active, Withdrawn, Disqualified };
+const char* to_string(EntryStatus s);  // "active", "withdrawn", "disqualified"
+
+struct EntryState {
+  EntryStatus status = EntryStatus::Active;
+  std::string reason;  // why it was withdrawn or disqualified
+};
+
 // One part of a sharded tournament (docs/SCALE.md): `arena run --shard I/N`.
 struct Shard {
   int index = 1;  // 1-based
@@ -126,6 +154,17 @@ struct Config {
   rating::RankingRules ranking;     // [ranking]: how the standings rank (docs/RANKING.md); not in the fingerprint
   std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
   std::optional<Shard> shard;       // set by `arena run --shard`, never by the file
+  std::optional<SubmissionsConfig> submissions;  // present iff the file has a [submissions] table
+  int house_engines = 0;                         // how many engines the [[engine]] tables gave
+  std::vector<EntryState> entries;               // one per engine (empty: every engine is active)
+
+  // Whether engine `i` still plays: a withdrawn or disqualified entrant plays no more games.
+  bool plays(int i) const { return entries.empty() || entries[i].status == EntryStatus::Active; }
+  // Whether the finished games of engine `i` count (a contest's rule for withdrawn/disqualified entrants).
+  bool games_count(int i) const;
+  bool is_contest() const { return submissions.has_value(); }
+  // <results>/entries.json, where `arena contest build` records the entrants.
+  std::filesystem::path entries_file() const { return results_dir() / "entries.json"; }
 
   // <output>/<name>: where the journal and the reports go.
   std::filesystem::path results_dir() const { return tournament.output / tournament.name; }
@@ -155,8 +194,9 @@ Expected<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // Reads and validates a config file. Relative paths inside it (`cmd`, `dir`, `openings.file`) are
 // resolved as documented in docs/CONFIG.md, against the current working directory and the
-// directory of `path`.
-Expected<Config> load_config(const std::filesystem::path& path);
+// directory of `path`. A contest's ([submissions]) entrants are read from its entries.json and
+// appended to the engines; `with_entrants = false` reads the file alone (for `arena contest build`).
+Expected<Config> load_config(const std::filesystem::path& path, bool with_entrants = true);
 
 // The same from text: `path_for_messages` starts every error message, `base_dir` is the directory
 // relative paths fall back to (the config file's directory), `work_dir` stands in for the current
@@ -172,6 +212,10 @@ Expected<Config> parse_config(std::string_view toml_text, std::string_view path_
 // concurrency, output or the intervals, nor an engine's dir, restart or stderr, which change nothing about the games.
 // One `key=value` per line, so two fingerprints can be diffed to say what changed.
 std::string fingerprint(const Config& config);
+
+// FNV-1a 64 (a fast digest for noticing change, not a security checksum) and its 16 hex digits.
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull);
+std::string hex(std::uint64_t value);
 
 // FNV-1a 64 of fingerprint(), as 16 lowercase hex digits: short enough for a journal header.
 std::string fingerprint_hash(const Config& config);

@@ -6,9 +6,8 @@
 #include "arena/config/toml_table.h"
 
 namespace kalah::arena {
-namespace {
 
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) {
   for (char c : text) {
     hash ^= static_cast<unsigned char>(c);
     hash *= 0x100000001b3ull;
@@ -21,6 +20,8 @@ std::string hex(std::uint64_t value) {
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
   return buffer;
 }
+
+namespace {
 
 std::string moves_text(const std::vector<Move>& moves) {
   std::string s;
@@ -95,7 +96,15 @@ std::string fingerprint(const Config& c) {
                      " model=" + (p.model == stats::Model::Logistic ? "logistic" : "normalized"));
   }
 
-  for (size_t i = 0; i < c.engines.size(); ++i) {
+  // A contest's games depend on who plays them, not on who else entered: its entrants (the engines after
+  // the [[engine]] tables) are left out, so that a late entry or a withdrawal keeps every finished game.
+  // Each game's engines are named in its record, and each engine's checksum is kept by the runs.
+  if (c.submissions)
+    line("contest", std::string("entrants from submissions, by entry order; withdrawn games ") +
+                        to_string(c.submissions->withdrawn) + ", disqualified games " +
+                        to_string(c.submissions->disqualified));
+  const size_t fingerprinted = c.submissions ? static_cast<size_t>(c.house_engines) : c.engines.size();
+  for (size_t i = 0; i < fingerprinted; ++i) {
     const EngineSpec& e = c.engines[i];
     std::string args, options;
     for (const std::string& a : e.args) args += (args.empty() ? "" : ",") + in_quotes(a);

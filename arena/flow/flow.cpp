@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/config/entries.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
@@ -24,18 +25,11 @@ std::optional<rating::Anchor> config_anchor(const Config& c) {
   return rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
 }
 
-// The config's [ranking] rules and the entrants' status as the results folder records it (a contest's
-// withdrawals and disqualifications live in its tournament.json; docs/RANKING.md). A folder not yet
-// written (or about to be moved aside by --fresh), or one whose settings cannot be read, has every entrant
-// active: the final reports read the settings again and name any problem.
-rating::RankingSetup config_ranking(const Config& c, const std::filesystem::path& dir, bool fresh) {
-  rating::RankingSetup setup{c.ranking, {}};
-  std::error_code ec;
-  if (fresh || !std::filesystem::exists(dir / journal::kMetaFile, ec)) return setup;
-  if (Expected<journal::TournamentMeta> meta = journal::read_meta(dir / journal::kMetaFile))
-    if (Expected<rating::RankingSetup> stored = rating::ranking_from_settings(meta->settings))
-      setup.entries = stored->entries;
-  return setup;
+// The config's [ranking] rules and the entrants' status (a contest's withdrawals and disqualifications),
+// as tournament.json will record them (docs/RANKING.md).
+rating::RankingSetup config_ranking(const Config& c) {
+  if (Expected<rating::RankingSetup> setup = rating::ranking_from_settings(tournament_meta(c).settings)) return *setup;
+  return {c.ranking, {}};
 }
 
 // Games that start from a position need engines that take `position <start>`, which a KEP engine
@@ -46,7 +40,7 @@ std::optional<std::string> positions_problem(const Config& config) {
   if (!config.uses_positions()) return std::nullopt;
   const std::string what = config.start ? "[variant] start" : "an openings book with positions";
   for (int i = 0; i < static_cast<int>(config.engines.size()); ++i) {
-    if (config.engines[i].protocol != Protocol::Kep) continue;
+    if (config.engines[i].protocol != Protocol::Kep || !config.plays(i)) continue;
     EnginePlayer player(config.engine_for_game(i, "check"));
     const std::optional<Fault> fault = player.start(std::chrono::milliseconds(config.time.startup_ms));
     const bool takes_positions = !fault && player.has_feature("positions");
@@ -63,6 +57,13 @@ std::optional<std::string> positions_problem(const Config& config) {
           config.source, config.engines[i].name, what);
   }
   return std::nullopt;
+}
+
+// A contest's submissions that did not enter, for the reports.
+std::vector<std::string> contest_notes(const Config& config) {
+  if (!config.is_contest()) return {};
+  Expected<Entries> entries = read_entries(config.entries_file());
+  return entries ? entry_notes(*entries) : std::vector<std::string>{};
 }
 
 }  // namespace
@@ -89,7 +90,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     if (std::optional<std::string> problem = positions_problem(config)) return Error{*problem};
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
-  all.set_ranking(config_ranking(config, out.dir, options.fresh));
+  all.set_ranking(config_ranking(config));
   // `all` is read by the live report's thread; every change to it happens under this lock.
   std::mutex all_lock;
   std::optional<LiveReport> live;
@@ -165,7 +166,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
         report::write_reports(out.dir, {.journals = {{out.journal, out.dir.string()}},
                                         .engine_names = out.engines,
                                         .event = config.tournament.name,
-                                        .notes = {},
+                                        .notes = contest_notes(config),
                                         .settings = journal.meta().settings,
                                         .publish = config.tournament.publish,
                                         .anchor = config_anchor(config)});

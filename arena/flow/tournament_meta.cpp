@@ -90,6 +90,20 @@ journal::TournamentMeta tournament_meta(const Config& c) {
   meta.settings["time"] = c.time.describe();
   meta.settings["time.pgn"] = c.time.pgn();
   meta.settings["seed"] = std::to_string(c.tournament.seed);
+  if (c.submissions) {
+    // The entrants' standing, as the reports read it (docs/FORMATS.md, "entry.<name>.*").
+    meta.settings[journal::kContestSetting] =
+        fmt::format("submissions; withdrawn games {}, disqualified games {}", to_string(c.submissions->withdrawn),
+                    to_string(c.submissions->disqualified));
+    for (int i = 0; i < static_cast<int>(c.engines.size()) && i < static_cast<int>(c.entries.size()); ++i) {
+      const EntryState& entry = c.entries[static_cast<std::size_t>(i)];
+      if (entry.status == EntryStatus::Active) continue;
+      const std::string key = "entry." + c.engines[static_cast<std::size_t>(i)].name;
+      meta.settings[key + ".status"] = to_string(entry.status);
+      meta.settings[key + ".reason"] = entry.reason;
+      meta.settings[key + ".games"] = c.games_count(i) ? "kept" : "void";
+    }
+  }
   if (c.shard) {
     const int games = c.sprt ? 0 : static_cast<int>(shard_games(make_schedule(c), *c.shard).size());
     meta.shard = journal::ShardMeta{c.shard->index, c.shard->count, games};

@@ -110,6 +110,10 @@ Expected<Journal> Journal::open(const fs::path& dir, TournamentMeta meta, bool f
       return Error{dir.string() + " was written by a different configuration (" + describe_difference(*stored, meta) +
                    ")" + kFreshAdvice};
     state->meta = *stored;
+    if (state->meta.engines != meta.engines) {  // a contest that gained entrants
+      state->meta.engines = meta.engines;
+      if (auto error = system::write_file_atomically(meta_path, meta_to_text(state->meta))) return Error{*error};
+    }
   } else {
     if (has_games && fs::file_size(games_path, ec) > 0)
       return Error{games_path.string() + " exists but " + meta_path.string() +

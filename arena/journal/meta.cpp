@@ -142,8 +142,15 @@ Expected<TournamentMeta> read_meta(const std::filesystem::path& file) {
   return meta;
 }
 
+bool grows_contest(const TournamentMeta& stored, const TournamentMeta& wanted) {
+  return stored.settings.count(kContestSetting) != 0 && wanted.settings.count(kContestSetting) != 0 &&
+         stored.engines.size() <= wanted.engines.size() &&
+         std::equal(stored.engines.begin(), stored.engines.end(), wanted.engines.begin());
+}
+
 bool same_tournament(const TournamentMeta& stored, const TournamentMeta& wanted) {
-  return stored.fingerprint == wanted.fingerprint && stored.engines == wanted.engines && stored.shard == wanted.shard;
+  return stored.fingerprint == wanted.fingerprint &&
+         (stored.engines == wanted.engines || grows_contest(stored, wanted)) && stored.shard == wanted.shard;
 }
 
 std::string describe_difference(const TournamentMeta& stored, const TournamentMeta& wanted) {

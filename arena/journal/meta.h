@@ -41,6 +41,10 @@ struct TournamentMeta {
   friend bool operator==(const TournamentMeta&, const TournamentMeta&) = default;
 };
 
+// The setting that marks a contest ([submissions]): its engine list may grow at the end (late entries)
+// without making it another tournament.
+inline constexpr const char* kContestSetting = "contest";
+
 std::string meta_to_text(const TournamentMeta& meta);  // pretty JSON, ends with a newline
 Expected<TournamentMeta> meta_from_text(std::string_view text);
 Expected<TournamentMeta> read_meta(const std::filesystem::path& file);

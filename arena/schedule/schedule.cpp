@@ -26,6 +26,10 @@ int round_robin_index(int players, int a, int b) {
   return i * (2 * players - i - 1) / 2 + (j - i - 1);
 }
 
+// A contest's opening number of a game pair is cycle * stride + pairing: fixed whatever the number of
+// entrants (a round robin's uses the number of pairings, which a late entry would change).
+constexpr int kContestPairingStride = 1'000'000;
+
 struct Board {
   int pairing;
   Pairing colours;  // first is South in game 0
@@ -95,7 +99,12 @@ std::vector<Pairing> pairings(const Config& c) {
   std::vector<Pairing> out;
   if (plays_by_rounds(c.tournament.type)) return out;
   const int n = static_cast<int>(c.engines.size());
-  if (c.tournament.type == TournamentType::RoundRobin) {
+  if (c.is_contest()) {
+    // Column by column, (0,1), (0,2), (1,2), (0,3), ...: a late entrant's pairings come after all the
+    // others, so that every pairing keeps its index as the contest grows.
+    for (int j = 1; j < n; ++j)
+      for (int i = 0; i < j; ++i) out.push_back({i, j});
+  } else if (c.tournament.type == TournamentType::RoundRobin) {
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) out.push_back({i, j});
   } else {
@@ -144,7 +153,17 @@ std::vector<GameSpec> make_schedule(const Config& c) {
   std::vector<GameSpec> games;
   games.reserve(static_cast<size_t>(count) * c.tournament.rounds * 2);
 
-  if (c.tournament.type == TournamentType::RoundRobin) {
+  if (c.is_contest()) {
+    // A contest's cycle is one round (docs/CONTEST.md): the Berger table of n entrants would renumber
+    // every round when one more enters. Nothing of a game pair (its id, its opening number) depends on
+    // how many entered; the pairs of a withdrawn or disqualified entrant are left out.
+    for (int cycle = 0; cycle < c.tournament.rounds; ++cycle) {
+      std::vector<Board> boards;
+      for (int p = 0; p < count; ++p)
+        if (c.plays(all[p].first) && c.plays(all[p].second)) boards.push_back({p, all[p]});
+      add_round(games, openings, cycle + 1, cycle, kContestPairingStride, boards);
+    }
+  } else if (c.tournament.type == TournamentType::RoundRobin) {
     const auto table = berger_table(n);
     const int per_cycle = static_cast<int>(table.size());
     for (int cycle = 0; cycle < c.tournament.rounds; ++cycle) {

@@ -44,7 +44,8 @@ std::vector<std::vector<Pairing>> berger_table(int players);
 
 // Every pairing of the tournament, indexed by GameSpec::pairing (none for Swiss and knockout, whose
 // pairings depend on results: arena/schedule/rounds.h; there GameSpec::pairing is the board or match).
-// Round robin: (i, j) for i < j in lexicographic order. Gauntlet: for each seed engine in the
+// Round robin: (i, j) for i < j in lexicographic order; a contest's ([submissions]) by column, (i, j)
+// for j = 1, 2, ... and i < j, so that a late entrant adds pairings at the end. Gauntlet: for each seed engine in the
 // order given, (seed, other) for every non-seed engine in engine order.
 std::vector<Pairing> pairings(const Config& config);
 
@@ -65,7 +66,9 @@ class OpeningSource {
 // running on across cycles; gauntlet: `rounds` rounds in which every seed engine meets every
 // other engine once. Within a round, all first games come before all second games, so parallel
 // workers start on different pairings (and in a round robin on disjoint engines). Pair k of the
-// openings is cycle * pairings + pairing. Games: pairings x rounds x 2. Empty for Swiss and knockout.
+// openings is cycle * pairings + pairing. A contest plays one cycle per round, its pairings in
+// pairings() order, leaving out those of entrants that no longer play; pair k is cycle * 10^6 + pairing. Games:
+// pairings x rounds x 2. Empty for Swiss and knockout.
 std::vector<GameSpec> make_schedule(const Config& config);
 
 // The games of one shard of `schedule` (make_schedule's list), in schedule order. The schedule's

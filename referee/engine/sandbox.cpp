@@ -172,7 +172,11 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   const std::string work = box.private_dir_.string();
   std::vector<std::string> a = {"--unshare-all", "--die-with-parent", "--new-session", "--clearenv"};
   add_system_dirs(a);
-  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
+  // The private /tmp is memory: with max_file_mb it holds no more than one file may (docs/SECURITY.md).
+  if (spec.limits.max_file_mb > 0)
+    a.insert(a.end(), {"--size", std::to_string(static_cast<unsigned long long>(spec.limits.max_file_mb) << 20)});
+  a.insert(a.end(), {"--tmpfs", "/tmp"});
   // After the private /tmp, so that paths under /tmp stay visible.
   a.insert(a.end(), {"--bind", work, work});
   if (!spec.dir.empty()) a.insert(a.end(), {"--ro-bind", spec.dir.string(), spec.dir.string()});

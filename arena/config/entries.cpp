@@ -1,0 +1,181 @@
+#include "arena/config/entries.h"
+
+#include <algorithm>
+
+#include <boost/json.hpp>
+
+#include "referee/system/files.h"
+
+namespace kalah::arena {
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+constexpr const char* kFormat = "kalah-arena-entries";
+constexpr std::int64_t kVersion = 1;
+
+constexpr std::pair<SubmissionStatus, const char*> kStatusNames[] = {
+    {SubmissionStatus::Entered, "entered"},
+    {SubmissionStatus::NotEntered, "not-entered"},
+    {SubmissionStatus::Withdrawn, "withdrawn"},
+    {SubmissionStatus::Disqualified, "disqualified"},
+};
+
+std::string text_of(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+}  // namespace
+
+const char* to_string(SubmissionStatus s) {
+  for (const auto& [status, name] : kStatusNames)
+    if (status == s) return name;
+  return "?";
+}
+
+int Entries::next_order() const {
+  int most = 0;
+  for (const Submission& s : submissions) most = std::max(most, s.order);
+  return most + 1;
+}
+
+std::vector<const Submission*> Entries::entrants() const {
+  std::vector<const Submission*> out;
+  for (const Submission& s : submissions)
+    if (s.ever_entered()) out.push_back(&s);
+  std::sort(out.begin(), out.end(), [](const Submission* a, const Submission* b) { return a->order < b->order; });
+  return out;
+}
+
+Submission* Entries::by_name(std::string_view name) {
+  for (Submission& s : submissions)
+    if (s.name == name && s.ever_entered()) return &s;
+  return nullptr;
+}
+
+std::string entries_to_text(const Entries& entries) {
+  json::array list;
+  for (const Submission& s : entries.submissions) {
+    json::array args;
+    for (const std::string& a : s.args) args.emplace_back(a);
+    list.emplace_back(json::object{{"folder", s.folder},
+                                   {"name", s.name},
+                                   {"author", s.author},
+                                   {"language", s.language},
+                                   {"protocol", to_string(s.protocol)},
+                                   {"status", to_string(s.status)},
+                                   {"reason", s.reason},
+                                   {"order", s.order},
+                                   {"cmd", s.cmd.string()},
+                                   {"args", std::move(args)},
+                                   {"source_digest", s.source_digest},
+                                   {"built_at", s.built_at},
+                                   {"build_seconds", s.build_seconds}});
+  }
+  json::object root{{"format", kFormat}, {"version", kVersion}, {"submissions", std::move(list)}};
+  return json::serialize(root) + "\n";
+}
+
+Expected<Entries> entries_from_text(std::string_view text) {
+  boost::system::error_code ec;
+  json::value root = json::parse(text, ec);
+  if (ec || !root.is_object()) return Error{"not a JSON object"};
+  const json::object& o = root.get_object();
+  if (text_of(o, "format") != kFormat)
+    return Error{std::string("not an entries file (format is not '") + kFormat + "')"};
+  const json::value* version = o.if_contains("version");
+  if (!version || !version->is_int64() || version->get_int64() != kVersion)
+    return Error{"entries file version " + (version ? json::serialize(*version) : std::string("(none)")) +
+                 " is not the one this arena writes (" + std::to_string(kVersion) + ")"};
+  const json::value* list = o.if_contains("submissions");
+  if (!list || !list->is_array()) return Error{"field 'submissions' must be an array"};
+  Entries out;
+  for (const json::value& item : list->get_array()) {
+    if (!item.is_object()) return Error{"every submission must be an object"};
+    const json::object& e = item.get_object();
+    Submission s;
+    s.folder = text_of(e, "folder");
+    s.name = text_of(e, "name");
+    s.author = text_of(e, "author");
+    s.language = text_of(e, "language");
+    s.protocol = parse_protocol(text_of(e, "protocol")).value_or(Protocol::Kep);
+    const std::string status = text_of(e, "status");
+    bool known = false;
+    for (const auto& [value, name] : kStatusNames)
+      if (status == name) {
+        s.status = value;
+        known = true;
+      }
+    if (!known) return Error{"submission '" + s.folder + "': unknown status '" + status + "'"};
+    s.reason = text_of(e, "reason");
+    if (const json::value* order = e.if_contains("order"); order && order->is_int64())
+      s.order = static_cast<int>(order->get_int64());
+    s.cmd = text_of(e, "cmd");
+    if (const json::value* args = e.if_contains("args"); args && args->is_array())
+      for (const json::value& a : args->get_array())
+        if (a.is_string()) s.args.emplace_back(a.get_string());
+    s.source_digest = text_of(e, "source_digest");
+    s.built_at = text_of(e, "built_at");
+    if (const json::value* seconds = e.if_contains("build_seconds"); seconds && seconds->is_number())
+      s.build_seconds = seconds->to_number<double>();
+    out.submissions.push_back(std::move(s));
+  }
+  return out;
+}
+
+Expected<Entries> read_entries(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return Entries{};
+  std::string content;
+  if (auto error = system::read_file(file, content)) return Error{*error};
+  Expected<Entries> entries = entries_from_text(content);
+  if (!entries) return Error{file.string() + ": " + entries.error()};
+  return entries;
+}
+
+std::optional<std::string> write_entries(const fs::path& file, const Entries& entries) {
+  return system::write_file_atomically(file, entries_to_text(entries));
+}
+
+std::vector<std::string> entry_notes(const Entries& entries) {
+  std::vector<std::string> notes;
+  for (const Submission& s : entries.submissions)
+    if (s.status == SubmissionStatus::NotEntered)
+      notes.push_back("Not entered: " + (s.name.empty() ? s.folder + "/" : s.name) + " (" + s.reason + ")");
+  return notes;
+}
+
+std::optional<std::string> add_entrants(Config& config, const Entries& entries) {
+  config.entries.assign(config.engines.size(), EntryState{});
+  for (const Submission* s : entries.entrants()) {
+    if (config.engine_index(s->name) >= 0)
+      return config.source + ": entrant '" + s->name + "' has the name of an [[engine]] of the config";
+    EngineSpec e;
+    e.name = s->name;
+    e.cmd_as_written = "entries/" + s->name + "/" + s->cmd.filename().string();
+    e.cmd = s->cmd;
+    e.args = s->args;
+    e.dir = config.results_dir() / "entries" / s->name;
+    std::error_code ec;
+    e.dir = fs::absolute(e.dir, ec);
+    e.protocol = s->protocol;
+    e.restart = config.tournament.restart;
+    e.sandbox = config.tournament.sandbox;
+    e.keep_sandbox = config.tournament.keep_sandbox;
+    e.limits = config.tournament.limits;
+    config.engines.push_back(std::move(e));
+    EntryState state;
+    if (s->status == SubmissionStatus::Withdrawn) state.status = EntryStatus::Withdrawn;
+    if (s->status == SubmissionStatus::Disqualified) state.status = EntryStatus::Disqualified;
+    state.reason = s->reason;
+    config.entries.push_back(std::move(state));
+  }
+  if (config.engines.size() < 2)
+    return config.source + ": the contest has " + std::to_string(config.engines.size()) +
+           " engine(s); it needs at least two: build the submissions first (arena contest build " + config.source + ")";
+  return std::nullopt;
+}
+
+}  // namespace kalah::arena
