@@ -89,7 +89,7 @@ const BadCase kBadCases[] = {
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
      "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
-     "tiebreak_pairs, pgnout, adjudicate"},
+     "tiebreak_pairs, pgnout, adjudicate, transcripts"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
      "remainder, majority, pie, start"},
@@ -562,7 +562,8 @@ cmd = "/bin/cat"
                                             .restart = RestartPolicy::OnCrash,
                                             .pin = false,
                                             .cpus = {},
-                                            .pgnout = {}}));
+                                            .pgnout = {},
+                                            .transcripts = TranscriptMode::Forfeits}));
 
   Variant v;
   v.pits = 7;

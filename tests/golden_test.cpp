@@ -162,7 +162,12 @@ struct HelpCase {
   std::string subcommand;  // empty for the program's own --help
 };
 
-std::string case_name(const HelpCase& c) { return c.subcommand.empty() ? c.program : c.program + "_" + c.subcommand; }
+// "referee_replay_transcript": a test name (and golden file name) has no '-'.
+std::string case_name(const HelpCase& c) {
+  std::string name = c.subcommand.empty() ? c.program : c.program + "_" + c.subcommand;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
 
 void PrintTo(const HelpCase& c, std::ostream* out) { *out << case_name(c); }
 
@@ -189,7 +194,8 @@ INSTANTIATE_TEST_SUITE_P(Executables, GoldenHelp,
                                          HelpCase{"arena", "stats"}, HelpCase{"arena", "plan"},
                                          HelpCase{"arena", "slurm"}, HelpCase{"referee", ""},
                                          HelpCase{"referee", "match"}, HelpCase{"referee", "perft"},
-                                         HelpCase{"referee", "replay"}, HelpCase{"referee", "check"}),
+                                         HelpCase{"referee", "replay"}, HelpCase{"referee", "check"},
+                                         HelpCase{"referee", "replay-transcript"}),
                          [](const testing::TestParamInfo<HelpCase>& info) { return case_name(info.param); });
 
 // ---------------------------------------------------------------------------------------------

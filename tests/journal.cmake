@@ -1,3 +1,4 @@
 # Record JSON, the journal (resume support) and the reporters.
 kalah_add_test(journal_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/journal_test.cpp LIBS kalah_journal kalah_record_json)
 kalah_add_test(report_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/report_test.cpp LIBS kalah_report kalah_record_json)
+kalah_add_test(bot_pages_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/bot_pages_test.cpp LIBS kalah_report)

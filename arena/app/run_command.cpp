@@ -15,6 +15,7 @@ struct RunOptions {
   int concurrency = 0;
   std::string out;
   bool fresh = false;
+  int max_games = 0;
   std::string shard;
 };
 
@@ -30,8 +31,11 @@ int run(const RunOptions& o) {
     if (std::optional<std::string> problem = arena::shard_problem(config, shard->count)) throw UsageError(*problem);
     config.shard = *shard;
   }
+  if (o.max_games > 0 && config.sprt)
+    throw UsageError("--max-games does not apply to an [sprt] match, which stops by its test or sprt.max_pairs");
   arena::FlowOptions flow;
   flow.fresh = o.fresh;
+  flow.max_games = o.max_games;
   // An [sprt] table makes it a match until the test decides.
   Expected<int> played = config.sprt ? arena::play_sprt(config, flow) : arena::play_schedule(config, flow);
   if (!played) throw UsageError(played.error());
@@ -47,6 +51,8 @@ void add_run_command(cli::Commands& commands) {
   cmd->add_option("--concurrency", o->concurrency, "Games at once (overrides the config)")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)")->check(cli::non_empty());
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
+  cmd->add_option("--max-games", o->max_games, "Stop after this many games (resume later with the same command)")
+      ->check(CLI::Range(1, 1'000'000'000));
   cmd->add_option("--shard", o->shard,
                   "Play only shard I of N (1-based, e.g. 2/4) into <output>/<name>/shards/I-of-N/; "
                   "merge with `arena report`");

@@ -25,6 +25,7 @@
 #include "arena/config/paths.h"
 #include "arena/config/toml_table.h"
 #include "referee/engine/sandbox.h"
+#include "referee/game/transcript.h"
 #include "referee/system/executable.h"
 
 namespace kalah::arena {
@@ -40,6 +41,15 @@ const char* to_string(TournamentType t) {
     case TournamentType::Gauntlet: return "gauntlet";
     case TournamentType::Swiss: return "swiss";
     case TournamentType::Knockout: return "knockout";
+  }
+  return "?";
+}
+
+const char* to_string(TranscriptMode m) {
+  switch (m) {
+    case TranscriptMode::Forfeits: return "forfeits";
+    case TranscriptMode::All: return "all";
+    case TranscriptMode::None: return "none";
   }
   return "?";
 }
@@ -325,7 +335,8 @@ class Parser {
              "report_every",  "publish",        "seed_engines",    "max_plies",
              "sandbox",       "keep_sandbox",   "memory_mb",       "max_file_mb",
              "max_processes", "max_output_kb",  "restart",         "pin",
-             "cpus",          "tiebreak_pairs", "pgnout",          "adjudicate"});
+             "cpus",          "tiebreak_pairs", "pgnout",          "adjudicate",
+             "transcripts"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.restart = read_restart(t).value_or(out.restart);
@@ -359,6 +370,11 @@ class Parser {
     out.publish = t.on_off("publish").value_or(false);
     if (std::optional<std::string> pgn = t.string("pgnout")) out.pgnout = absolute_from(work_dir_, *pgn);
     out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
+    out.transcripts =
+        t.choice<TranscriptMode>("transcripts", {{to_string(TranscriptMode::Forfeits), TranscriptMode::Forfeits},
+                                                 {to_string(TranscriptMode::All), TranscriptMode::All},
+                                                 {to_string(TranscriptMode::None), TranscriptMode::None}})
+            .value_or(TranscriptMode::Forfeits);
     if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
       t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
     out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(3));
@@ -818,6 +834,7 @@ class Parser {
                      .value_or(Protocol::Kep);
     if (e.protocol == Protocol::Mankalah) check_mankalah(t, c, e.name);
     e.restart = read_restart(t).value_or(c.tournament.restart);
+    if (c.tournament.transcripts != TranscriptMode::None) e.stderr_tail_bytes = Transcript::kStderrTailBytes;
     if (auto log = t.string("stderr")) {
       e.stderr_file = absolute_from(work_dir_, *log);
       if (auto problem = stderr_problem(e.stderr_file)) t.fail_at("stderr", "engine.stderr: " + *problem);

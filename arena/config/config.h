@@ -31,6 +31,11 @@ const char* to_string(TournamentType t);  // "round-robin", "gauntlet", "swiss",
 // Swiss and knockout pair each round from the results of the rounds before (docs/SCHEDULE.md).
 inline bool plays_by_rounds(TournamentType t) { return t == TournamentType::Swiss || t == TournamentType::Knockout; }
 
+// [tournament] transcripts: which games leave a protocol transcript, with the engines' stderr tails, in
+// <results>/transcripts/ (docs/FORMATS.md, "Transcripts").
+enum class TranscriptMode { Forfeits, All, None };
+const char* to_string(TranscriptMode m);  // "forfeits", "all", "none"
+
 // [tournament] adjudicate = { ... } (docs/CONFIG.md, "Adjudication"): when the referee may end a game
 // early. Everything off unless configured.
 struct AdjudicationConfig {
@@ -74,6 +79,7 @@ struct TournamentConfig {
   std::vector<int> cpus;
   // A copy of games.pgn written here too after each run (cutechess's -pgnout); empty: none.
   std::filesystem::path pgnout;
+  TranscriptMode transcripts = TranscriptMode::Forfeits;
 
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };

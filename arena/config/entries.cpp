@@ -154,12 +154,14 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
       return config.source + ": entrant '" + s->name + "' has the name of an [[engine]] of the config";
     EngineSpec e;
     e.name = s->name;
-    e.cmd_as_written = "entries/" + s->name + "/" + s->cmd.filename().string();
+    std::error_code ec;
+    e.dir = fs::absolute(config.results_dir() / "entries" / s->name, ec);
+    // As the reports show it: the bot's own program by its place in the results, another by its name.
+    const fs::path own = s->cmd.lexically_relative(e.dir);
+    e.cmd_as_written =
+        !own.empty() && *own.begin() != ".." ? "entries/" + s->name + "/" + own.string() : s->cmd.filename().string();
     e.cmd = s->cmd;
     e.args = s->args;
-    e.dir = config.results_dir() / "entries" / s->name;
-    std::error_code ec;
-    e.dir = fs::absolute(e.dir, ec);
     e.protocol = s->protocol;
     e.restart = config.tournament.restart;
     e.sandbox = config.tournament.sandbox;

@@ -138,6 +138,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
       },
       options.players);
   runner.set_database(database);
+  runner.set_game_limit(options.max_games);
   {
     std::lock_guard lock(interrupt_lock);
     interruptible = &runner;
@@ -157,6 +158,8 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   for (const auto& [name, id] : out.run.identities) identities["run.engine." + name + ".id"] = id;
   if (std::optional<std::string> error = journal.update_settings(identities))
     fmt::print(stderr, "arena: warning: {}\n", *error);
+  if (!out.run.transcript_error.empty())
+    fmt::print(stderr, "arena: warning: a game's transcript was not written: {}\n", out.run.transcript_error);
 
   if (config.shard) {
     out.standings = all.standings();

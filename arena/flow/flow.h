@@ -46,6 +46,7 @@ struct FlowOptions {
   PlayerFactory players = process_players();  // tests play with in-process players
   bool watch_signals = true;                  // SIGINT/SIGTERM interrupt the run
   bool check_engines = true;                  // start engines before the run to check what it needs of them
+  int max_games = 0;                          // stop after this many games (arena run --max-games); 0: all
 };
 
 struct FlowResult {

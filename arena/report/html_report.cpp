@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "arena/report/bot_pages.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -330,7 +331,7 @@ std::string elo_history_chart(const EloHistory& h) {
   return out + "</svg>\n";
 }
 
-std::string standings_table(const Standings& s) {
+std::string standings_table(const Standings& s, bool bot_pages) {
   std::string out =
       "<table><thead><tr><th>Rank</th><th class=\"name\">Engine</th><th>Elo</th><th>±</th><th>Games</th>"
       "<th>Points</th><th>Score</th><th>W</th><th>D</th><th>L</th><th>Forfeits</th><th>Elo over next</th>"
@@ -347,8 +348,11 @@ std::string standings_table(const Standings& s) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        e.rank, html_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
-        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, forfeits,
+        e.rank,
+        bot_pages ? fmt::format("<a href=\"{}\">{}</a>", html_escape(bot_page_path(e.name)), html_escape(e.name))
+                  : html_escape(e.name),
+        signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws,
+        e.losses, forfeits,
         e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
         e.los_next ? percent(*e.los_next, 1) : "–");
   }
@@ -417,7 +421,7 @@ std::string summary_tables(const Standings& s) {
 
 std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event,
                         const Notes& notes, std::size_t total_games, const Context& context, const EloHistory& history,
-                        const std::string& form) {
+                        const std::string& form, bool bot_pages) {
   json::array data;
   data.reserve(games.size());
   for (const GameRecord& g : games) data.emplace_back(replay(g));
@@ -438,7 +442,12 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
-  out += "<h2>Standings</h2>\n<div class=\"scroll\">" + standings_table(s) + "</div>\n";
+  out += "<h2>Standings</h2>\n";
+  if (bot_pages)
+    out +=
+        "<p class=\"note\">An engine's name opens its page: its results, its forfeits with their reasons, "
+        "transcripts and stderr.</p>\n";
+  out += "<div class=\"scroll\">" + standings_table(s, bot_pages) + "</div>\n";
   out += "<h2>Elo</h2>\n" + elo_chart(s);
   if (const std::string chart = elo_history_chart(history); !chart.empty())
     out += fmt::format(

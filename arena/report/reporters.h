@@ -38,10 +38,11 @@ std::string pgn_game(const GameRecord& game, const std::string& event, const std
 std::string games_pgn(const std::vector<GameRecord>& games, const std::string& event,
                       const std::string& time_control = "?");
 // report.html. `shown` are the games its viewer embeds: all of them, or the last ones of a big run
-// (`total_games` says how many there are in all; 0 means all are shown).
+// (`total_games` says how many there are in all; 0 means all are shown). `bot_pages`: each engine's name in
+// the standings links to its page, bots/<name>.html (bot_pages.h), written beside it.
 std::string report_html(const Standings& standings, const std::vector<GameRecord>& shown, const std::string& event,
                         const Notes& notes = {}, std::size_t total_games = 0, const Context& context = {},
-                        const EloHistory& history = {}, const std::string& form = {});
+                        const EloHistory& history = {}, const std::string& form = {}, bool bot_pages = false);
 
 // The standings as a plain-text table for the terminal (printed live during a run).
 std::string format_standings_table(const Standings& standings);

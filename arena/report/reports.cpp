@@ -10,14 +10,62 @@
 #include <fmt/core.h>
 
 #include "arena/journal/games_file.h"
+#include "arena/report/bot_pages.h"
 #include "arena/report/form_report.h"
 #include "arena/report/reporters.h"
+#include "referee/game/transcript_file.h"
 #include "referee/system/files.h"
 
 namespace kalah::report {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The transcript of a forfeited game, as `bot` wrote it: beside the game's journal (a shard's) or in `dir`.
+std::optional<ShownTranscript> find_transcript(const fs::path& dir, const BotGame& game) {
+  const std::string file = "transcripts/" + game.id + ".log";
+  for (const fs::path& path : {fs::path(game.journal_dir) / file, dir / file}) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) continue;
+    ShownTranscript shown;
+    shown.file = file;
+    std::string text;
+    if (std::optional<std::string> error = system::read_file(path, text)) {
+      shown.error = *error;
+      return shown;
+    }
+    Expected<TranscriptFile> parsed = parse_transcript(text);
+    if (!parsed) {
+      shown.error = path.string() + ": " + parsed.error();
+      return shown;
+    }
+    TranscriptFile transcript = std::move(parsed).value();
+    shown.lines = std::move(transcript.lines);
+    for (TranscriptFile::Stderr& tail : transcript.stderr_tails)
+      if (tail.engine == game.forfeit->engine) {
+        shown.stderr_tail = std::move(tail.text);
+        shown.stderr_total = tail.total;
+      }
+    return shown;
+  }
+  return std::nullopt;
+}
+
+// bots/<name>.html for every engine, before report.html links to them.
+std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBuilder& bots, const std::string& event) {
+  std::error_code ec;
+  fs::create_directories(dir / "bots", ec);
+  if (ec) return (dir / "bots").string() + ": cannot create the directory: " + ec.message();
+  for (const auto& [name, bot] : bots.bots()) {
+    std::map<std::string, ShownTranscript> transcripts;
+    for (const BotGame& g : bot.forfeit_games)
+      if (std::optional<ShownTranscript> shown = find_transcript(dir, g)) transcripts.emplace(g.id, std::move(*shown));
+    if (auto error = system::write_file_atomically(dir / bot_page_path(name), bot_page_html(bot, event, transcripts),
+                                                   system::Durability::Rebuildable))
+      return error;
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -28,6 +76,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
 
   // One pass over the journals feeds all three consumers.
   rating::StandingsBuilder builder(input.engine_names);
+  BotPagesBuilder bots(input.engine_names, input.settings);
   builder.set_anchor(input.anchor);
   // The contest's ranking and its entrants, as tournament.json records them (docs/RANKING.md).
   Expected<rating::RankingSetup> ranking = rating::ranking_from_settings(input.settings);
@@ -59,6 +108,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         file,
         [&](GameRecord&& g) {
           builder.add(g);
+          bots.add(g, file.parent_path().string());
           history.game_added(builder);
           if (by_rounds)
             results.emplace(g.id, g.result == Outcome::FirstWins ? 1.0 : g.result == Outcome::Draw ? 0.5 : 0.0);
@@ -125,9 +175,11 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
       [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
       [&] { return pgn.commit(kRebuildable); },
       [&] {
+        if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event)) return error;
         return system::write_file_atomically(
             dir / kReportFiles[4],
-            report_html(s, shown, input.event, out.notes, out.games, context, elo_history, form_page), kRebuildable);
+            report_html(s, shown, input.event, out.notes, out.games, context, elo_history, form_page, true),
+            kRebuildable);
       },
   };
   static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(writers)>);

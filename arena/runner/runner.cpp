@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "referee/engine/engine_player.h"
+#include "referee/game/transcript_file.h"
+#include "referee/system/files.h"
 
 namespace kalah::arena {
 
@@ -110,7 +112,19 @@ void Runner::work(int slot) {
       active_.insert(&south);
       active_.insert(&north);
     }
-    GameRecord record = play_game(south, north, settings_for(config_, *spec, database_));
+    // The transcript lives for this one game: the players write into it only until they are detached.
+    const TranscriptMode transcripts = config_.tournament.transcripts;
+    Transcript transcript;
+    if (transcripts != TranscriptMode::None) {
+      south.attach(&transcript);
+      north.attach(&transcript);
+    }
+    const GameSettings settings = settings_for(config_, *spec, database_);
+    GameRecord record = play_game(south, north, settings);
+    if (transcripts != TranscriptMode::None) {
+      south.attach(nullptr);
+      north.attach(nullptr);
+    }
     std::string identities[2] = {south.identity(), north.identity()};
     std::lock_guard lock(mutex_);
     if (!identities[0].empty()) result_.identities.emplace(south.name(), std::move(identities[0]));
@@ -127,13 +141,33 @@ void Runner::work(int slot) {
       break;
     }
     ++result_.played;
+    if (transcripts == TranscriptMode::All || (transcripts == TranscriptMode::Forfeits && record.forfeit))
+      write_transcript(record, settings, transcript);
     source_.finished(*spec, record);
     if (on_game_) on_game_(*spec, record);
+    if (game_limit_ > 0 && result_.played >= game_limit_ && !stop_) {
+      stop_ = true;
+      result_.limited = true;
+      for (Player* p : active_) p->abort();
+    }
     wake_.notify_all();
   }
   // A worker that leaves early (an interrupt cut its game short) wakes the others, which leave too.
   wake_.notify_all();
   // The engines quit (grace period, then SIGKILL) when `engines` goes out of scope.
+}
+
+void Runner::write_transcript(const GameRecord& record, const GameSettings& settings, const Transcript& transcript) {
+  // A transcript that cannot be written loses the authors' feedback, not the game: the run goes on and
+  // says so once at its end.
+  const std::filesystem::path dir = config_.results_dir() / "transcripts";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::optional<std::string> error =
+      ec ? std::optional<std::string>(dir.string() + ": cannot create the transcripts folder: " + ec.message())
+         : system::write_file_atomically(dir / (record.id + ".log"), transcript_text(record, settings, transcript),
+                                         system::Durability::Rebuildable);
+  if (error && result_.transcript_error.empty()) result_.transcript_error = *error;
 }
 
 RunResult Runner::run(int concurrency) {

@@ -21,7 +21,9 @@ namespace kalah::arena {
 struct RunResult {
   int played = 0;
   bool interrupted = false;
-  std::string error;  // the journal could not be written: the run stopped
+  bool limited = false;          // interrupted because the game limit (set_game_limit) was reached
+  std::string error;             // the journal could not be written: the run stopped
+  std::string transcript_error;  // the first transcript that could not be written (the run went on)
   // What each engine said about itself (Player::identity) the first time it did, by engine name.
   std::map<std::string, std::string> identities;
 };
@@ -57,6 +59,9 @@ class Runner {
 
   // The database for `adjudicate.database_seeds` (adjudication_database); none: no lookups.
   void set_database(std::shared_ptr<const endgame::Database> db) { database_ = std::move(db); }
+  // Stop as if interrupted once `games` games were played by this run (0: no limit): the games in flight
+  // then are cut short and played again on resume.
+  void set_game_limit(int games) { game_limit_ = games; }
 
   // What the game loop needs to play `spec` under `config` (and the adjudication database).
   static GameSettings settings_for(const Config& config, const GameSpec& spec,
@@ -65,6 +70,8 @@ class Runner {
  private:
   using Engines = std::map<int, std::unique_ptr<Player>>;
   void work(int slot);
+  // <results>/transcripts/<game id>.log; called under the runner's lock.
+  void write_transcript(const GameRecord& record, const GameSettings& settings, const Transcript& transcript);
   Player& player(Engines& cache, int engine, int keep, const std::string& game_id, int slot);
 
   const Config& config_;
@@ -79,6 +86,7 @@ class Runner {
   RunResult result_;
   std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
   std::shared_ptr<const endgame::Database> database_;
+  int game_limit_ = 0;
 };
 
 }  // namespace kalah::arena

@@ -16,6 +16,12 @@ using SteadyClock = std::chrono::steady_clock;
 
 std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
 
+// The --log file's times count from the first line any engine of this process logs.
+std::chrono::milliseconds since_first_log() {
+  static const SteadyClock::time_point first = SteadyClock::now();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - first);
+}
+
 }  // namespace
 
 // ---- ProcessPlayer --------------------------------------------------------
@@ -34,12 +40,32 @@ ProcessPlayer::~ProcessPlayer() {
 }
 
 void ProcessPlayer::log(char direction, std::string_view line) {
-  if (!comm_log_) return;
+  if (!comm_log_ && !transcript_) return;
   for (size_t start = 0; start <= line.size();) {
     const size_t end = std::min(line.find('\n', start), line.size());
-    fmt::print(comm_log_, "{} {} {}\n", spec_.name, direction, line.substr(start, end - start));
+    const std::string_view text = line.substr(start, end - start);
+    if (comm_log_)
+      std::fputs(Transcript::format_line(since_first_log(), spec_.name, direction, text).c_str(), comm_log_);
+    if (transcript_) transcript_->add(spec_.name, direction, text);
     start = end + 1;
   }
+}
+
+void ProcessPlayer::keep_stderr_tail() {
+  if (!process_ || spec_.stderr_tail_bytes == 0) return;
+  process::EngineProcess::StderrTail tail = process_->take_stderr_tail();
+  if (!transcript_) return;  // written between games: it belongs to no game
+  tail_.text += tail.text;
+  if (tail_.text.size() > spec_.stderr_tail_bytes) tail_.text.erase(0, tail_.text.size() - spec_.stderr_tail_bytes);
+  tail_.total += tail.total;
+}
+
+void ProcessPlayer::attach(Transcript* transcript) {
+  keep_stderr_tail();
+  if (transcript_ && (tail_.total > 0 || !tail_.text.empty()))
+    transcript_->add_stderr(spec_.name, tail_.text, tail_.total);
+  tail_ = {};
+  transcript_ = transcript;
 }
 
 bool ProcessPlayer::send(const std::string& text, Deadline deadline) {
@@ -68,6 +94,7 @@ void ProcessPlayer::stop() {
   set_kill_switch({});
   if (spec_.protocol == Protocol::Kep) log('>', "quit");
   process_->shutdown(spec_.quit_grace);
+  keep_stderr_tail();
   process_.reset();
   sandbox_.reset();
   if (comm_log_) std::fflush(comm_log_);
@@ -86,6 +113,7 @@ std::optional<process::ExitInfo> ProcessPlayer::quit_and_wait(std::chrono::milli
 void ProcessPlayer::kill_now() {
   set_kill_switch({});
   if (process_) process_->kill();
+  keep_stderr_tail();
   process_.reset();
   sandbox_.reset();
 }

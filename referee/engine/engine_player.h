@@ -29,6 +29,7 @@ class ProcessPlayer : public Player {
   const std::string& name() const override { return spec_.name; }
   void forfeited() override;
   void abort() override;
+  void attach(Transcript* transcript) override;
 
   // Quits the engine (grace period, then SIGKILL to its group); the next game restarts it.
   void stop();
@@ -65,9 +66,13 @@ class ProcessPlayer : public Player {
 
  private:
   void set_kill_switch(process::KillSwitch kill_switch);
+  // Keeps what the running process wrote to stderr for the transcript, before the process goes.
+  void keep_stderr_tail();
 
   std::FILE* comm_log_ = nullptr;
-  std::mutex kill_switch_mutex_;  // abort() runs on another thread than everything else
+  Transcript* transcript_ = nullptr;         // of the game being played, if it keeps one
+  process::EngineProcess::StderrTail tail_;  // stderr of processes already gone in this game
+  std::mutex kill_switch_mutex_;             // abort() runs on another thread than everything else
   process::KillSwitch kill_switch_;
   int starts_ = 0;
 };

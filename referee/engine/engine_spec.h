@@ -62,8 +62,11 @@ struct EngineSpec {
   std::vector<EngineOption> options;  // sent with setoption, in this order
   Protocol protocol = Protocol::Kep;
   RestartPolicy restart = RestartPolicy::OnCrash;
-  std::filesystem::path stderr_file;          // the engine's stderr is appended here; empty = discarded
-  std::filesystem::path comm_log;             // every line exchanged is appended here; empty = none
+  std::filesystem::path stderr_file;  // the engine's stderr is appended here; empty = discarded
+  std::filesystem::path comm_log;     // every line exchanged is appended here; empty = none
+  // The last bytes of its stderr kept per game for the game's transcript (the arena then relays its
+  // stderr, docs/SECURITY.md); 0: none kept.
+  std::size_t stderr_tail_bytes = 0;
   std::chrono::milliseconds quit_grace{200};  // after quit, before SIGKILL
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;  // keep the sandbox's private working directory after the engine exits

@@ -142,8 +142,11 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   s.limits.data_bytes = static_cast<unsigned long long>(spec.limits.memory_mb) << 20;
   s.limits.file_bytes = static_cast<unsigned long long>(spec.limits.max_file_mb) << 20;
   // The arena writes the log when the engine's own writes are limited: the log of earlier games must not
-  // count against max_file_mb, and max_output_kb is counted as it arrives.
-  s.relay_stderr = spec.limits.max_output_kb > 0 || (spec.limits.max_file_mb > 0 && !stderr_file.empty());
+  // count against max_file_mb, and max_output_kb is counted as it arrives; and when a transcript keeps
+  // the tail of what the engine writes.
+  s.relay_stderr = spec.limits.max_output_kb > 0 || (spec.limits.max_file_mb > 0 && !stderr_file.empty()) ||
+                   spec.stderr_tail_bytes > 0;
+  s.stderr_tail_bytes = spec.stderr_tail_bytes;
   s.max_stderr_bytes = static_cast<unsigned long long>(spec.limits.max_output_kb) << 10;
   if (spec.limits.max_processes > 0)
     s.limits.processes = static_cast<unsigned long long>(spec.limits.max_processes + kSandboxProcesses);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "referee/game/time_control.h"
+#include "referee/game/transcript.h"
 #include "referee/protocol/protocol.h"
 #include "referee/record/record.h"
 
@@ -46,6 +47,10 @@ class Player {
   virtual void abort() {}
   // What the engine said about itself ("AlphaBeta 2 by J. Doe"), once it has; empty when it did not.
   virtual std::string identity() const { return {}; }
+  // Every line this player exchanges from now on also goes to `transcript`, and its stderr tail at the
+  // end; null: the game is over, and what the player still holds for the transcript (its stderr since
+  // the last call) is added before it lets go. The caller keeps the transcript alive until then.
+  virtual void attach(Transcript* /*transcript*/) {}
 };
 
 }  // namespace kalah

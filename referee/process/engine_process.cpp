@@ -171,6 +171,9 @@ struct EngineProcess::Impl {
   bool stderr_over = false;             // stderr_bytes passed the cap; what follows is discarded
   bool stderr_reading = false;          // a read is armed (its handler has not run yet)
   bool stderr_closing = false;          // drain_stderr() runs: the handler does not re-arm
+  std::size_t tail_cap = 0;             // SpawnSpec::stderr_tail_bytes
+  std::string tail;                     // the latest stderr, at most 2 * tail_cap before take_stderr_tail()
+  unsigned long long tail_total = 0;    // bytes relayed since the last take_stderr_tail()
   std::array<char, 4096> stderr_chunk{};
 
   // Completion state of the operations started by one call; written by their handlers.
@@ -237,6 +240,7 @@ struct EngineProcess::Impl {
       stderr_over = true;
     }
     stderr_bytes += n;
+    keep_tail(data, keep);
     write_log(data, keep);
     if (stderr_over) {
       const std::string mark = fmt::format(
@@ -244,6 +248,14 @@ struct EngineProcess::Impl {
           stderr_cap);
       write_log(mark.data(), mark.size());
     }
+  }
+
+  void keep_tail(const char* data, std::size_t n) {
+    if (tail_cap == 0) return;
+    tail_total += n;
+    tail.append(data, n);
+    // Trimmed in steps, so that a chatty engine does not move the kept bytes at every chunk.
+    if (tail.size() > 2 * tail_cap) tail.erase(0, tail.size() - tail_cap);
   }
 
   // A log that cannot be written (a full disk) loses the engine's diagnostics, never the game.
@@ -602,6 +614,7 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
     relay->write_end.reset();
     impl->stderr_log = std::move(child_stderr);
     impl->stderr_cap = spec.max_stderr_bytes;
+    impl->tail_cap = spec.stderr_tail_bytes;
   }
   child_stderr.reset();
 
@@ -659,6 +672,22 @@ Status EngineProcess::read_line(Deadline deadline, std::string& line) { return i
 void EngineProcess::reset_output_budget() {
   impl_->stderr_bytes = 0;
   impl_->stderr_over = false;
+}
+
+EngineProcess::StderrTail EngineProcess::take_stderr_tail() {
+  if (impl_->from_stderr.is_open()) {
+    // A bounded number of rounds: an engine that writes without pause must not keep the caller here.
+    if (impl_->ioc.stopped()) impl_->ioc.restart();
+    for (int i = 0; i < 64 && impl_->ioc.poll() > 0; ++i) {
+    }
+  }
+  StderrTail out;
+  if (impl_->tail.size() > impl_->tail_cap) impl_->tail.erase(0, impl_->tail.size() - impl_->tail_cap);
+  out.text = std::move(impl_->tail);
+  out.total = impl_->tail_total;
+  impl_->tail.clear();
+  impl_->tail_total = 0;
+  return out;
 }
 
 bool EngineProcess::input_closed() const {

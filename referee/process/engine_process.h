@@ -53,6 +53,7 @@ struct SpawnSpec {
   // engine; while it does not, an engine that fills the pipe (64 KiB) waits in its write.
   bool relay_stderr = false;
   unsigned long long max_stderr_bytes = 0;
+  std::size_t stderr_tail_bytes = 0;       // with the relay: the last this many bytes are kept for stderr_tail()
   std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
   ResourceLimits limits;
   std::optional<RunAs> run_as;  // none: the arena's own user
@@ -148,6 +149,14 @@ class EngineProcess {
 
   // Starts a new stderr budget (a new game): the bytes relayed so far no longer count.
   void reset_output_budget();
+
+  // What the engine wrote to its (relayed) stderr since the last call: its last stderr_tail_bytes,
+  // and how many bytes it wrote in all. Runs what is ready to be relayed first, without waiting.
+  struct StderrTail {
+    std::string text;
+    unsigned long long total = 0;
+  };
+  StderrTail take_stderr_tail();
 
   // True when nobody reads the engine's stdin any more (it closed it, or it is gone): a write would fail
   // with EPIPE. Non-blocking.

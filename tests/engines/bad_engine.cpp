@@ -24,6 +24,7 @@
 //   --crlf                 end lines with "\r\n"
 //   --positions            announce `feature positions` in the handshake (it still keeps no board)
 //   --moves A,B,...        the pits to answer in turn
+//   --stderr-on-go TEXT    write TEXT and a newline to stderr on every go (before anything else it does)
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -64,6 +65,7 @@ struct Options {
   bool stale_bestmove = false;  // a bestmove right after readyok, before anyone asked
   bool positions = false;
   std::vector<int> moves{1};
+  std::string stderr_on_go;
 };
 
 [[noreturn]] void usage(const char* arg) {
@@ -115,6 +117,8 @@ Options parse(int argc, char** argv) {
       o.*(n->second) = std::atoi(argv[++i]);
     } else if (a == "--moves" && has_value) {
       o.moves = parse_moves(argv[++i]);
+    } else if (a == "--stderr-on-go" && has_value) {
+      o.stderr_on_go = std::string(argv[++i]) + "\n";
     } else {
       usage(argv[i]);
     }
@@ -217,6 +221,7 @@ int main(int argc, char** argv) {
       if (opt.stale_bestmove) say("bestmove 1");
     } else if (verb == "go") {
       ++gos;
+      if (!opt.stderr_on_go.empty()) write_all(2, opt.stderr_on_go.data(), opt.stderr_on_go.size());
       if (opt.crash_on_go > 0 && gos == opt.crash_on_go) std::abort();
       if (opt.hang_on_go > 0 && gos >= opt.hang_on_go) continue;
       if (opt.endless_line) {

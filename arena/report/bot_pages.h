@@ -1,0 +1,85 @@
+// Per engine a page for its author, <results>/bots/<name>.html (docs/FORMATS.md, "Bot pages"): its results
+// against each opponent, its games with a link into report.html's viewer, and every forfeit with its reason,
+// the game's protocol transcript and the engine's stderr tail (from <results>/transcripts/). Self-contained like
+// report.html; every name, detail, transcript and stderr line is escaped, because an engine writes them.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/record/record.h"
+
+namespace kalah::report {
+
+// The page's path in a results folder: "bots/<name>.html", the name kept where it is letters, digits, '.',
+// '_' or '-', and otherwise (any other character, a leading '.') made safe and told apart by a hash of it.
+std::string bot_page_path(const std::string& engine);
+
+// One game from one engine's side.
+struct BotGame {
+  std::string id;
+  int round = 0;
+  bool south = true;  // started as South
+  std::string opponent;
+  double points = 0;  // 1, 0.5, 0 for this engine
+  Termination termination = Termination::Normal;
+  std::optional<Forfeit> forfeit;  // when this engine forfeited
+  std::size_t plies = 0;
+  std::string journal_dir;  // the folder of the journal it came from (its transcripts are beside it)
+  bool voided = false;      // left out of the results: an entrant's games were voided (entry.<name>.games = void)
+};
+
+struct BotResults {
+  struct VersusOpponent {
+    int wins = 0, draws = 0, losses = 0;
+    double points = 0;
+  };
+  std::string name;
+  // Its contest entry (tournament.json's entry.<name>.*): "withdrawn" or "disqualified", empty while active;
+  // why; and whether its games were kept ("kept") or voided ("void").
+  std::string status, reason, games_rule;
+  long long games = 0;                           // counted in its results
+  long long voided = 0;                          // played but voided
+  std::map<std::string, VersusOpponent> versus;  // by opponent
+  std::deque<BotGame> recent;                    // its last kBotPageGames games
+  long long forfeits = 0;
+  std::vector<BotGame> forfeit_games;  // the first kBotPageForfeits of its forfeits
+};
+
+// What one page lists at most: a results folder of any size gives pages of bounded size.
+inline constexpr std::size_t kBotPageGames = 1000;
+inline constexpr std::size_t kBotPageForfeits = 200;
+inline constexpr std::size_t kBotPageTranscripts = 20;  // forfeits shown with their transcript inline
+
+// Sums the games of a results folder one at a time, per engine. `settings` are tournament.json's: a game
+// between two engines is voided when either has `entry.<name>.games = void`.
+class BotPagesBuilder {
+ public:
+  BotPagesBuilder(const std::vector<std::string>& engine_names, const std::map<std::string, std::string>& settings);
+  void add(const GameRecord& game, const std::string& journal_dir);
+  const std::map<std::string, BotResults>& bots() const { return bots_; }
+
+ private:
+  BotResults& bot(const std::string& name);
+  const std::map<std::string, std::string>& settings_;
+  std::map<std::string, BotResults> bots_;
+};
+
+// A forfeited game's transcript as the page shows it: the protocol lines and this engine's stderr tail.
+struct ShownTranscript {
+  std::string file;  // relative to the results folder: "transcripts/<id>.log"
+  std::string lines;
+  std::optional<std::string> stderr_tail;
+  unsigned long long stderr_total = 0;
+  std::string error;  // the file was there but could not be read
+};
+
+// The page of one engine; `transcripts` by game id, for the forfeits that have one.
+std::string bot_page_html(const BotResults& bot, const std::string& event,
+                          const std::map<std::string, ShownTranscript>& transcripts);
+
+}  // namespace kalah::report

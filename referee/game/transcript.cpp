@@ -1,0 +1,47 @@
+#include "referee/game/transcript.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+namespace kalah {
+
+std::string Transcript::format_line(std::chrono::milliseconds since, std::string_view engine, char direction,
+                                    std::string_view text) {
+  return fmt::format("{:>7} {} {} {}\n", since.count(), engine, direction, text);
+}
+
+void Transcript::add(std::string_view engine, char direction, std::string_view text) {
+  const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - epoch_);
+  std::string line = format_line(since, engine, direction, text);
+  if (tail_.empty() && head_.size() + line.size() <= kHeadBytes) {
+    head_ += line;
+    return;
+  }
+  tail_bytes_ += line.size();
+  tail_.push_back(std::move(line));
+  while (tail_bytes_ > kMaxBytes - kHeadBytes && tail_.size() > 1) {
+    tail_bytes_ -= tail_.front().size();
+    dropped_bytes_ += tail_.front().size();
+    ++dropped_lines_;
+    tail_.pop_front();
+  }
+}
+
+void Transcript::add_stderr(const std::string& engine, std::string_view text, unsigned long long total) {
+  auto it = std::find_if(stderr_.begin(), stderr_.end(), [&](const StderrTail& t) { return t.engine == engine; });
+  if (it == stderr_.end()) it = stderr_.insert(stderr_.end(), StderrTail{engine, {}, 0});
+  it->text += text;
+  if (it->text.size() > kStderrTailBytes) it->text.erase(0, it->text.size() - kStderrTailBytes);
+  it->total += total;
+}
+
+std::string Transcript::lines_text() const {
+  std::string text = head_;
+  if (dropped_lines_ > 0)
+    text += fmt::format("[kalah-arena: {} lines ({} bytes) not kept]\n", dropped_lines_, dropped_bytes_);
+  for (const std::string& line : tail_) text += line;
+  return text;
+}
+
+}  // namespace kalah

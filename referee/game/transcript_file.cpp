@@ -1,0 +1,177 @@
+#include "referee/game/transcript_file.h"
+
+#include <charconv>
+
+#include <fmt/core.h>
+
+#include "referee/record/record_json.h"
+
+namespace kalah {
+
+namespace {
+
+constexpr std::string_view kMagic = "# kalah-arena transcript ";
+constexpr std::string_view kRecord = "# record ";
+constexpr std::string_view kTiming = "# timing ";
+constexpr std::string_view kStderr = "# stderr ";
+constexpr std::string_view kStderrLine = "| ";
+
+// Every field of a time control, so that a replay runs under the same limits.
+std::string timing_text(const TimeControl& t) {
+  return fmt::format(
+      "mode={} base_ms={} inc_ms={} moves={} movetime_ms={} depth={} nodes={} margin_ms={} "
+      "hard_limit_ms={} startup_ms={} ping_ms={}",
+      to_string(t.mode), t.base_ms, t.inc_ms, t.moves, t.movetime_ms, t.depth, t.nodes, t.margin_ms, t.hard_limit_ms,
+      t.startup_ms, t.ping_ms);
+}
+
+std::optional<TimeControl> parse_timing(std::string_view text) {
+  TimeControl t;
+  int seen = 0;
+  for (std::string_view rest = text; !rest.empty();) {
+    const size_t space = rest.find(' ');
+    const std::string_view word = rest.substr(0, space);
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    const size_t eq = word.find('=');
+    if (eq == std::string_view::npos) return std::nullopt;
+    const std::string_view key = word.substr(0, eq);
+    const std::string_view value = word.substr(eq + 1);
+    if (key == "mode") {
+      bool found = false;
+      for (TimeControl::Mode m : {TimeControl::Mode::Fischer, TimeControl::Mode::MoveTime, TimeControl::Mode::Depth,
+                                  TimeControl::Mode::Nodes})
+        if (value == to_string(m)) t.mode = m, found = true;
+      if (!found) return std::nullopt;
+      ++seen;
+      continue;
+    }
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
+    if (key == "base_ms")
+      t.base_ms = n;
+    else if (key == "inc_ms")
+      t.inc_ms = n;
+    else if (key == "moves")
+      t.moves = static_cast<int>(n);
+    else if (key == "movetime_ms")
+      t.movetime_ms = n;
+    else if (key == "depth")
+      t.depth = static_cast<int>(n);
+    else if (key == "nodes")
+      t.nodes = n;
+    else if (key == "margin_ms")
+      t.margin_ms = n;
+    else if (key == "hard_limit_ms")
+      t.hard_limit_ms = n;
+    else if (key == "startup_ms")
+      t.startup_ms = n;
+    else if (key == "ping_ms")
+      t.ping_ms = n;
+    else
+      return std::nullopt;
+    ++seen;
+  }
+  if (seen != 11) return std::nullopt;
+  return t;
+}
+
+std::string result_text(const GameRecord& r) {
+  const char* score = r.result == Outcome::FirstWins ? "1-0" : r.result == Outcome::SecondWins ? "0-1" : "1/2-1/2";
+  std::string text = fmt::format("{} {}", score, to_string(r.termination));
+  if (r.forfeit)
+    text += fmt::format(": {} forfeited ({}): {}", r.forfeit->engine, to_string(r.forfeit->reason), r.forfeit->detail);
+  return text;
+}
+
+}  // namespace
+
+std::string transcript_text(const GameRecord& record, const GameSettings& settings, const Transcript& transcript) {
+  std::string text = fmt::format("{}{}\n", kMagic, kTranscriptFormat);
+  text += fmt::format("# game {}, round {}: {} (South) vs {} (North)\n", record.id, record.round, record.south,
+                      record.north);
+  text += fmt::format("# result {}\n", result_text(record));
+  text += fmt::format("{}south {}\n", kTiming, timing_text(settings.time_of(0)));
+  text += fmt::format("{}north {}\n", kTiming, timing_text(settings.time_of(1)));
+  text += fmt::format("{}{}\n", kRecord, to_json_line(record));
+  text += "# protocol: milliseconds since the game began, engine, > to the engine or < from it, the line\n";
+  text += transcript.lines_text();
+  for (const Transcript::StderrTail& tail : transcript.stderr_tails()) {
+    const std::string_view kept = tail.text;
+    text +=
+        fmt::format("{}{}: {} bytes in this game, the last {} kept\n", kStderr, tail.engine, tail.total, kept.size());
+    for (size_t start = 0; start < kept.size();) {
+      const size_t end = std::min(kept.find('\n', start), kept.size());
+      text += fmt::format("{}{}\n", kStderrLine, kept.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  text += "# end\n";
+  return text;
+}
+
+Expected<TranscriptFile> parse_transcript(std::string_view text) {
+  TranscriptFile file;
+  bool magic = false, record = false, timing[2] = {false, false}, end = false;
+  TranscriptFile::Stderr* tail = nullptr;
+  std::size_t kept = 0;  // of the current stderr section
+  int number = 0;
+  for (size_t start = 0; start < text.size();) {
+    const size_t stop = std::min(text.find('\n', start), text.size());
+    const std::string_view line = text.substr(start, stop - start);
+    start = stop + 1;
+    ++number;
+    auto fail = [&](std::string_view why) { return Error{fmt::format("line {}: {}", number, why)}; };
+    if (number == 1) {
+      if (line.substr(0, kMagic.size()) != kMagic) return fail("not a Kalah Arena transcript");
+      if (line.substr(kMagic.size()) != std::to_string(kTranscriptFormat))
+        return fail(fmt::format("a transcript of format {}; this build reads format {}", line.substr(kMagic.size()),
+                                kTranscriptFormat));
+      magic = true;
+      continue;
+    }
+    if (line.substr(0, kRecord.size()) == kRecord) {
+      Expected<GameRecord> r = record_from_json(line.substr(kRecord.size()));
+      if (!r) return fail("the game record: " + r.error());
+      file.record = std::move(r).value();
+      record = true;
+    } else if (line.substr(0, kTiming.size()) == kTiming) {
+      const std::string_view rest = line.substr(kTiming.size());
+      const int seat = rest.substr(0, 6) == "south " ? 0 : rest.substr(0, 6) == "north " ? 1 : -1;
+      std::optional<TimeControl> t = seat < 0 ? std::nullopt : parse_timing(rest.substr(6));
+      if (!t) return fail("a timing line must be '# timing south|north mode=... base_ms=... (every field)'");
+      file.time[seat] = *t;
+      timing[seat] = true;
+    } else if (line.substr(0, kStderr.size()) == kStderr) {
+      const std::string_view rest = line.substr(kStderr.size());
+      const size_t colon = rest.rfind(": ");
+      if (colon == std::string_view::npos) return fail("a stderr section must start '# stderr NAME: N bytes ...'");
+      file.stderr_tails.push_back({std::string(rest.substr(0, colon)), 0, {}});
+      tail = &file.stderr_tails.back();
+      // "N bytes in this game, the last K kept"
+      const std::string_view counts = rest.substr(colon + 2);
+      const auto [after_total, ec] = std::from_chars(counts.data(), counts.data() + counts.size(), tail->total);
+      const std::string_view last = " bytes in this game, the last ";
+      const std::string_view more(after_total, static_cast<size_t>(counts.data() + counts.size() - after_total));
+      if (ec != std::errc() || more.substr(0, last.size()) != last) return fail("a stderr section must say its sizes");
+      std::from_chars(more.data() + last.size(), more.data() + more.size(), kept);
+    } else if (line.substr(0, kStderrLine.size()) == kStderrLine && tail) {
+      tail->text += line.substr(kStderrLine.size());
+      tail->text += '\n';
+      // The newline that closes a last line the engine left open is not its own.
+      if (tail->text.size() > kept) tail->text.resize(kept);
+    } else if (line == "# end") {
+      end = true;
+    } else if (!line.starts_with("#")) {
+      file.lines += line;
+      file.lines += '\n';
+    }
+  }
+  if (!magic) return Error{"empty file: not a Kalah Arena transcript"};
+  if (!record) return Error{"no '# record' line: the game is not in this transcript"};
+  if (!timing[0] || !timing[1]) return Error{"no '# timing' line for each side"};
+  if (!end) return Error{"no '# end' line: the transcript was cut short"};
+  return file;
+}
+
+}  // namespace kalah

@@ -1,0 +1,39 @@
+// A game's transcript as a file (docs/FORMATS.md, "Transcripts"): a header of `#` lines that holds the
+// game's journal record and each side's time control, the protocol lines, and each engine's stderr
+// tail in a marked section. Written by the arena (`[tournament] transcripts`), read by the bot pages
+// and by `referee replay-transcript`.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "referee/game/game.h"
+#include "referee/game/transcript.h"
+#include "referee/record/record.h"
+#include "referee/rules/expected.h"
+
+namespace kalah {
+
+inline constexpr int kTranscriptFormat = 1;
+
+// The file's text for a finished game played under `settings`.
+std::string transcript_text(const GameRecord& record, const GameSettings& settings, const Transcript& transcript);
+
+struct TranscriptFile {
+  GameRecord record;
+  TimeControl time[2];  // of the engine that started South, and of the one that started North
+  std::string lines;    // the protocol lines as written, one per line
+  struct Stderr {
+    std::string engine;
+    unsigned long long total = 0;  // bytes written in the game
+    std::string text;              // the last of them
+  };
+  std::vector<Stderr> stderr_tails;
+};
+
+// Reads the text of a transcript file; the error names the line that is wrong.
+Expected<TranscriptFile> parse_transcript(std::string_view text);
+
+}  // namespace kalah

@@ -1,0 +1,264 @@
+// A class contest end to end (docs/CONTEST.md): the example submissions of configs/contest built in the
+// sandbox and checked, bad submissions refused each with its reason while the others enter, a late entry
+// and a disqualification in the middle of the contest without losing a finished game.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include "arena/config/manifest.h"
+#include "arena/schedule/schedule.h"
+#include "e2e_util.h"
+#include "referee/engine/sandbox.h"
+
+namespace kalah::arena {
+namespace {
+
+namespace json = boost::json;
+using namespace e2e;
+
+const fs::path kExample = KALAH_SOURCE_DIR "/configs/contest";
+
+std::string contest_toml(const fs::path& out, const std::string& extra = "") {
+  return "[tournament]\nname = \"class\"\nrounds = 1\nconcurrency = 2\nseed = 7\noutput = \"" + out.string() +
+         "\"\nprogress_interval = 0\nreport_every = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\nmax_file_mb = 16\n"
+         "restart = \"always\"\n\n[time]\nbase_ms = 1000\ninc_ms = 10\n\n[submissions]\ndir = \"submissions\"\n"
+         "build_timeout_s = 3\nbuild_disk_mb = 4\n" +
+         extra + "\n[[engine]]\nname = \"house-random\"\ncmd = \"" + kRandom.string() + "\"\n";
+}
+
+json::object read_json(const fs::path& file) { return json::parse(read_file(file)).as_object(); }
+
+// name -> status of entries.json
+std::map<std::string, std::string> statuses(const fs::path& entries) {
+  std::map<std::string, std::string> out;
+  const json::object file = read_json(entries);
+  for (const json::value& s : file.at("submissions").as_array()) {
+    const json::object& o = s.as_object();
+    const std::string name(o.at("name").as_string());
+    out[name.empty() ? std::string(o.at("folder").as_string()) + "/" : name] = std::string(o.at("status").as_string());
+  }
+  return out;
+}
+
+class ContestE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+    ::chmod(tmp_.path().c_str(), 0711);  // sandboxed bots run as other users: let them through
+    fs::copy(kExample / "submissions", tmp_ / "submissions", fs::copy_options::recursive);
+  }
+  void add_submission(const std::string& folder, const std::string& manifest,
+                      const std::map<std::string, std::string>& files = {}) {
+    fs::create_directories(tmp_ / "submissions" / folder);
+    write_file(tmp_ / "submissions" / folder / "bot.toml", manifest);
+    for (const auto& [name, text] : files) write_file(tmp_ / "submissions" / folder / name, text);
+  }
+  // Basil under another name: a second working Python bot.
+  void add_copy_of_basil(const std::string& name) {
+    fs::copy(tmp_ / "submissions" / "basil", tmp_ / "submissions" / name, fs::copy_options::recursive);
+    write_file(tmp_ / "submissions" / name / "bot.toml",
+               "name = \"" + name + "\"\nlanguage = \"Python\"\nrun = \"python3 basil.py\"\n");
+  }
+  RunResult arena(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {kArena.string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run(argv, tmp_.path(), std::chrono::seconds(240));
+  }
+  fs::path config() const { return tmp_ / "contest.toml"; }
+  fs::path results() const { return tmp_ / "out" / "class"; }
+
+  TempDir tmp_;
+};
+
+TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
+  write_file(config(), contest_toml(tmp_ / "out"));
+  add_submission("unknown-key", "name = \"odd\"\nrun = \"./odd\"\ncolour = \"blue\"\n");
+  add_submission("no-run", "name = \"lazy\"\nlanguage = \"C\"\n");
+  add_submission("twin-a", "name = \"twin\"\nrun = \"python3 bot.py\"\n", {{"bot.py", "print('kepok')\n"}});
+  add_submission("twin-b", "name = \"twin\"\nrun = \"python3 bot.py\"\n", {{"bot.py", "print('kepok')\n"}});
+  add_submission("hangs", "name = \"sleepy\"\nbuild = \"sleep 60\"\nrun = \"./sleepy\"\n");
+  add_submission("fills-disk",
+                 "name = \"hoarder\"\nbuild = \"i=0; while :; do head -c 500000 /dev/zero > f$i; i=$((i+1)); "
+                 "done\"\nrun = \"./x\"\n");
+  add_submission("no-compiler-luck", "name = \"typo\"\nbuild = \"cc -o typo typo.c\"\nrun = \"./typo\"\n",
+                 {{"typo.c", "int main( { return 0; }\n"}});
+
+  const RunResult built = arena({"contest", "build", config().string()});
+  ASSERT_EQ(built.status.code, 0) << built.summary();
+  EXPECT_NE(built.out.find("ada              entered (C, built in"), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("basil            entered (Python, nothing to build, referee check passed)"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("cobbler          not entered: referee check failed: move kalah(6,4)"), std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("(illegal): bestmove 1"), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("unknown-key/bot.toml:3:1: unknown key \"colour\" in bot.toml; known keys: name, author, "
+                           "language, build, run, protocol"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("no-run/bot.toml:1:1: missing key \"run\" in bot.toml"), std::string::npos) << built.out;
+  EXPECT_NE(
+      built.out.find("twin-a/          not entered: the name 'twin' is also claimed by twin-b/; rename one of them"),
+      std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("the name 'twin' is also claimed by twin-a/"), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("sleepy           not entered: the build took longer than build_timeout_s = 3 s"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("hoarder          not entered: the build wrote more than build_disk_mb = 4 MiB"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("typo             not entered: the build failed (exited with code 1)"), std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("10 submissions: 2 entered, 8 not entered"), std::string::npos) << built.out;
+  EXPECT_NE(read_file(results() / "entries" / "typo" / "build.log").find("error"), std::string::npos);
+
+  const std::map<std::string, std::string> s = statuses(results() / "entries.json");
+  EXPECT_EQ(s.at("ada"), "entered");
+  EXPECT_EQ(s.at("basil"), "entered");
+  EXPECT_EQ(s.at("cobbler"), "not-entered");
+  EXPECT_EQ(s.at("unknown-key/"), "not-entered");
+
+  // The contest goes on with the two that entered and the house bot.
+  const RunResult played = arena({"run", config().string()});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  EXPECT_EQ(read_lines(results() / "games.jsonl").size(), 6u);
+  EXPECT_NE(read_file(results() / "standings.md").find("Not entered: cobbler (referee check failed"),
+            std::string::npos);
+  for (const std::string& line : read_lines(results() / "games.jsonl"))
+    EXPECT_NE(line.find("\"forfeit\":null"), std::string::npos) << line;
+}
+
+TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
+  write_file(config(), contest_toml(tmp_ / "out"));
+  ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);
+  // Three engines (house-random, ada, basil): 3 pairings, 6 games; the first 4 now.
+  const RunResult first = arena({"run", config().string(), "--max-games", "4", "--concurrency", "1"});
+  ASSERT_EQ(first.status.code, 0) << first.summary();
+  EXPECT_NE(first.out.find("stopped after 4 games as --max-games asked"), std::string::npos) << first.out;
+  const std::vector<std::string> before = read_lines(results() / "games.jsonl");
+  ASSERT_EQ(before.size(), 4u);
+  const std::string fingerprint(read_json(results() / "tournament.json").at("fingerprint").as_string());
+
+  // A late entry: built alone, the others are unchanged.
+  add_copy_of_basil("dora");
+  const RunResult late = arena({"contest", "build", config().string()});
+  ASSERT_EQ(late.status.code, 0) << late.summary();
+  EXPECT_NE(late.out.find("ada              entered (unchanged since"), std::string::npos) << late.out;
+  EXPECT_NE(late.out.find("dora             entered (Python"), std::string::npos) << late.out;
+
+  const RunResult second = arena({"run", config().string(), "--max-games", "4", "--concurrency", "1"});
+  ASSERT_EQ(second.status.code, 0) << second.summary();
+  EXPECT_NE(second.out.find("round-robin 4 engines, 12 games (4 done)"), std::string::npos) << second.out;
+  const std::vector<std::string> middle = read_lines(results() / "games.jsonl");
+  ASSERT_EQ(middle.size(), 8u);
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), middle.begin())) << "the finished games are kept as they were";
+  EXPECT_EQ(std::string(read_json(results() / "tournament.json").at("fingerprint").as_string()), fingerprint);
+
+  // Disqualified in the middle: its games are void, its other games are not played.
+  const RunResult dq =
+      arena({"contest", "disqualify", config().string(), "basil", "--reason", "copied another student's code"});
+  ASSERT_EQ(dq.status.code, 0) << dq.summary();
+  EXPECT_NE(dq.out.find("'basil' disqualified: copied another student's code; its finished games are void"),
+            std::string::npos)
+      << dq.out;
+  const json::object meta = read_json(results() / "tournament.json");
+  const json::object& settings = meta.at("settings").as_object();
+  EXPECT_EQ(settings.at("entry.basil.status").as_string(), "disqualified");
+  EXPECT_EQ(settings.at("entry.basil.games").as_string(), "void");
+  EXPECT_EQ(settings.at("entry.basil.reason").as_string(), "copied another student's code");
+
+  const RunResult last = arena({"run", config().string()});
+  ASSERT_EQ(last.status.code, 0) << last.summary();
+  const std::vector<std::string> after = read_lines(results() / "games.jsonl");
+  EXPECT_TRUE(std::equal(middle.begin(), middle.end(), after.begin()));
+  std::set<std::string> ids;
+  std::map<std::pair<std::string, std::string>, int> met;
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    const json::object g = json::parse(after[i]).as_object();
+    EXPECT_TRUE(ids.insert(std::string(g.at("id").as_string())).second) << after[i];
+    const std::string south(g.at("south").as_string()), north(g.at("north").as_string());
+    if (i >= middle.size()) {
+      EXPECT_TRUE(south != "basil" && north != "basil") << "played after the DQ: " << after[i];
+    }
+    ++met[{std::min(south, north), std::max(south, north)}];
+  }
+  // Every pairing of the three that still play is complete, colours swapped.
+  for (const auto& pairing : std::vector<std::pair<std::string, std::string>>{
+           {"ada", "house-random"}, {"ada", "dora"}, {"dora", "house-random"}})
+    EXPECT_EQ(met[pairing], 2) << pairing.first << " v " << pairing.second;
+
+  // Withdrawing the same bot again, or one that never entered, is refused with the reason.
+  const RunResult again = arena({"contest", "withdraw", config().string(), "basil", "--reason", "x"});
+  EXPECT_EQ(again.status.code, 2);
+  EXPECT_NE(again.err.find("'basil' is already disqualified"), std::string::npos) << again.err;
+  const RunResult nobody = arena({"contest", "withdraw", config().string(), "cobbler", "--reason", "x"});
+  EXPECT_EQ(nobody.status.code, 2);
+  EXPECT_NE(nobody.err.find("no entrant is named 'cobbler'; the entrants are: ada, basil, dora"), std::string::npos)
+      << nobody.err;
+}
+
+// The schedule of n + 1 entrants holds every game of the schedule of n, with the same id and opening:
+// a late entry never changes a game that may already be in the journal. A withdrawn entrant's games go.
+TEST(ContestSchedule, ALateEntrantOnlyAddsGamesAndAWithdrawnOneOnlyRemovesItsOwn) {
+  const std::string text =
+      "[tournament]\nname = \"c\"\nrounds = 2\nseed = 5\n[time]\nmovetime_ms = 10\n[openings]\nrandom_plies = 2\n"
+      "[submissions]\ndir = \".\"\nbuild_sandbox = \"none\"\n";
+  Expected<Config> parsed = parse_config(text, "c.toml", fs::current_path());
+  ASSERT_TRUE(parsed) << parsed.error();
+  auto with = [&](int n, int withdrawn) {
+    Config c = *parsed;
+    for (int i = 0; i < n; ++i) {
+      EngineSpec e;
+      e.name = "bot" + std::to_string(i);
+      c.engines.push_back(e);
+      c.entries.push_back(EntryState{i == withdrawn ? EntryStatus::Withdrawn : EntryStatus::Active, ""});
+    }
+    return make_schedule(c);
+  };
+  for (int n = 2; n < 7; ++n) {
+    const std::vector<GameSpec> before = with(n, -1);
+    const std::vector<GameSpec> after = with(n + 1, -1);
+    EXPECT_EQ(before.size(), static_cast<std::size_t>(n * (n - 1) * 2));
+    EXPECT_EQ(after.size(), static_cast<std::size_t>((n + 1) * n * 2));
+    for (const GameSpec& g : before)
+      EXPECT_NE(std::find(after.begin(), after.end(), g), after.end())
+          << g.id << " changed when entrant " << n << " came";
+  }
+  const std::vector<GameSpec> all = with(5, -1);
+  const std::vector<GameSpec> without = with(5, 3);
+  EXPECT_EQ(without.size(), all.size() - 2 * 2 * 4);
+  for (const GameSpec& g : without) {
+    EXPECT_TRUE(g.south != 3 && g.north != 3) << g.id;
+    EXPECT_NE(std::find(all.begin(), all.end(), g), all.end()) << g.id;
+  }
+}
+
+TEST(ContestManifest, MistakesAreNamedWithFileLineAndColumn) {
+  auto error = [](const std::string& text) {
+    Expected<Manifest> m = parse_manifest(text, "sub/bot.toml");
+    return m ? std::string("(parsed)") : m.error();
+  };
+  EXPECT_EQ(error("name = \"a b\"\nrun = \"./x\"\n"),
+            "sub/bot.toml:1:8: name \"a b\" is not usable: 1 to 64 letters, digits, '.', '_' or '-' (it names the "
+            "bot's folder)");
+  EXPECT_EQ(error("run = \"./x\"\n"), "sub/bot.toml:1:1: missing key \"name\" in bot.toml");
+  EXPECT_EQ(error("name = \"x\"\nrun = 3\n"),
+            "sub/bot.toml:2:7: run must be a command (\"python3 bot.py\") or an array of words, not an integer");
+  EXPECT_EQ(error("name = \"x\"\nrun = \"  \"\n"), "sub/bot.toml:2:7: run is empty: it names the program that plays");
+  EXPECT_EQ(error("name = \"x\"\nrun = [\"a\", 1]\n"), "sub/bot.toml:2:13: run must hold strings only, not an integer");
+  Expected<Manifest> m =
+      parse_manifest("name = \"x\"\nrun = \"python3  bot.py --fast\"\nprotocol = \"mankalah\"\n", "b");
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->run, (std::vector<std::string>{"python3", "bot.py", "--fast"}));
+  EXPECT_EQ(m->protocol, Protocol::Mankalah);
+  EXPECT_FALSE(m->build);
+}
+
+}  // namespace
+}  // namespace kalah::arena

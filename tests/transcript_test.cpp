@@ -1,0 +1,101 @@
+// The in-memory transcript of a game and its file: the cap keeps the start and the end, the stderr tail keeps
+// the last bytes, and a file written for a game reads back to the same record, time controls and lines.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "referee/game/transcript.h"
+#include "referee/game/transcript_file.h"
+
+namespace kalah {
+namespace {
+
+TEST(Transcript, LinesCarryTheTimeTheEngineAndTheDirection) {
+  EXPECT_EQ(Transcript::format_line(std::chrono::milliseconds(12), "alpha beta", '>', "go movetime 100"),
+            "     12 alpha beta > go movetime 100\n");
+  Transcript t;
+  t.add("alpha", '<', "bestmove 3");
+  EXPECT_TRUE(t.lines_text().ends_with(" alpha < bestmove 3\n")) << t.lines_text();
+}
+
+TEST(Transcript, AGameBeyondTheCapKeepsItsStartAndItsEndAndSaysWhatWasCut) {
+  Transcript t;
+  t.add("alpha", '>', "kep");
+  const std::string info(1000, 'i');
+  const int lines = 3000;  // about 3 MB of info lines
+  for (int i = 0; i < lines; ++i) t.add("alpha", '<', "info string " + std::to_string(i) + " " + info);
+  t.add("alpha", '<', "bestmove 3");
+  const std::string text = t.lines_text();
+  EXPECT_LE(text.size(), Transcript::kMaxBytes + 200);
+  EXPECT_NE(text.find(" alpha > kep\n"), std::string::npos);
+  EXPECT_TRUE(text.ends_with(" alpha < bestmove 3\n"));
+  EXPECT_NE(text.find("lines ("), std::string::npos);
+  EXPECT_NE(text.find("bytes) not kept]"), std::string::npos);
+}
+
+TEST(Transcript, TheStderrTailKeepsTheLastBytesAndCountsThemAll) {
+  Transcript t;
+  t.add_stderr("alpha", std::string(Transcript::kStderrTailBytes, 'a'), Transcript::kStderrTailBytes);
+  t.add_stderr("alpha", "last words\n", 11);  // a restart within the game: one section still
+  ASSERT_EQ(t.stderr_tails().size(), 1u);
+  EXPECT_EQ(t.stderr_tails()[0].text.size(), Transcript::kStderrTailBytes);
+  EXPECT_TRUE(t.stderr_tails()[0].text.ends_with("last words\n"));
+  EXPECT_EQ(t.stderr_tails()[0].total, Transcript::kStderrTailBytes + 11);
+}
+
+TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
+  GameRecord r;
+  r.id = "r1-0v1-p0-g0";
+  r.round = 1;
+  r.south = "alpha";
+  r.north = "beta <b>";
+  r.moves = {Move::at(3), Move::at(4)};
+  r.move_info = {{10, {}, {}, {}}, {12, {}, {}, {}}};
+  r.result = Outcome::FirstWins;
+  r.termination = Termination::Crash;
+  r.forfeit = Forfeit{"beta <b>", Termination::Crash, "exited with code 3 (while thinking)"};
+  GameSettings s;
+  s.time.base_ms = 2000;
+  s.time.inc_ms = 50;
+  TimeControl odds;
+  odds.mode = TimeControl::Mode::MoveTime;
+  odds.movetime_ms = 250;
+  s.second_time = odds;
+  Transcript t;
+  t.add("alpha", '>', "kep");
+  t.add_stderr("beta <b>", "# not a header\n| nor a line\nno newline at the end", 45);
+
+  const std::string text = transcript_text(r, s, t);
+  Expected<TranscriptFile> back = parse_transcript(text);
+  ASSERT_TRUE(back) << back.error() << "\n" << text;
+  EXPECT_EQ(back->record.id, r.id);
+  EXPECT_EQ(back->record.moves, r.moves);
+  EXPECT_EQ(back->record.forfeit->engine, "beta <b>");
+  EXPECT_EQ(back->time[0], s.time);
+  EXPECT_EQ(back->time[1], odds);
+  EXPECT_EQ(back->lines, t.lines_text());
+  ASSERT_EQ(back->stderr_tails.size(), 1u);
+  EXPECT_EQ(back->stderr_tails[0].engine, "beta <b>");
+  EXPECT_EQ(back->stderr_tails[0].text, "# not a header\n| nor a line\nno newline at the end");
+  EXPECT_EQ(back->stderr_tails[0].total, 45u);
+}
+
+TEST(TranscriptFile, WhatIsNotATranscriptIsRefusedNamingTheProblem) {
+  EXPECT_FALSE(parse_transcript(""));
+  Expected<TranscriptFile> other = parse_transcript("[tournament]\nname = \"x\"\n");
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error(), "line 1: not a Kalah Arena transcript");
+  Expected<TranscriptFile> newer = parse_transcript("# kalah-arena transcript 9\n");
+  ASSERT_FALSE(newer);
+  EXPECT_NE(newer.error().find("format 9"), std::string::npos) << newer.error();
+  GameRecord r;
+  r.id = "g";
+  r.result = Outcome::Draw;
+  const std::string text = transcript_text(r, GameSettings{}, Transcript{});
+  Expected<TranscriptFile> cut = parse_transcript(text.substr(0, text.size() - 6));
+  ASSERT_FALSE(cut);
+  EXPECT_NE(cut.error().find("cut short"), std::string::npos) << cut.error();
+}
+
+}  // namespace
+}  // namespace kalah
