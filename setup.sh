@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 
 packages=(cmake make g++ python3 bubblewrap
   libboost1.81-dev libboost-filesystem1.81-dev libboost-json1.81-dev
-  libfmt-dev libtomlplusplus-dev libcli11-dev libgtest-dev libbenchmark-dev)
+  libfmt-dev libtomlplusplus-dev libcli11-dev libgtest-dev libbenchmark-dev libssl-dev libarchive-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -18,11 +18,11 @@ if ! command -v clang++-14 >/dev/null 2>&1 || [ ! -f /usr/lib/llvm-14/lib/clang/
 fi
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_FUZZ=ON \
   -DKALAH_BUILD_TESTS=OFF -DKALAH_BUILD_BENCH=OFF >/dev/null
-cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_config fuzz_journal fuzz_parsers >/dev/null
+cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_config fuzz_journal fuzz_parsers fuzz_verify >/dev/null
 mkdir -p "$dir/artifacts"
 status=0
 printf '%-14s %12s %10s %s\n' target executions exec/s verdict
-for target in kep config journal parsers; do
+for target in kep config journal parsers verify; do
   mkdir -p "$dir/corpus/$target"
   log="$dir/fuzz_$target.log"
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -24,5 +24,9 @@ void add_match_command(cli::Commands& commands);
 void add_contest_command(cli::Commands& commands);
 // `arena stats`: Elo, LOS, nElo and the SPRT of given counts.
 void add_stats_command(cli::Commands& commands);
+// `arena verify DIR|FILE.tar.gz`: replay, recompute and check a results folder or its archive.
+void add_verify_command(cli::Commands& commands);
+// `arena archive DIR`: one deterministic .tar.gz of a results folder that `arena verify` accepts.
+void add_archive_command(cli::Commands& commands);
 
 }  // namespace kalah::arena_app

@@ -21,5 +21,7 @@ int main(int argc, char** argv) {
   kalah::arena_app::add_sprt_command(commands);
   kalah::arena_app::add_stats_command(commands);
   kalah::arena_app::add_contest_command(commands);
+  kalah::arena_app::add_verify_command(commands);
+  kalah::arena_app::add_archive_command(commands);
   return commands.main(argc, argv);
 }

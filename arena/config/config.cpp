@@ -939,7 +939,9 @@ Expected<Config> parse_config(std::string_view toml_text, std::string_view path_
   const std::string path(path_for_messages);
   try {
     toml::table root = toml::parse(toml_text, std::string_view(path));
-    return Parser(path, base_dir, work_dir).parse(root);
+    Config config = Parser(path, base_dir, work_dir).parse(root);
+    config.text = toml_text;
+    return config;
   } catch (const toml::parse_error& e) {
     return Error{Locator(path).at(e.source()) + std::string(e.description())};
   } catch (const ConfigFailure& e) {

@@ -150,6 +150,7 @@ Expected<Shard> parse_shard(std::string_view text);
 
 struct Config {
   std::string source;  // the config file as named in messages
+  std::string text;    // the TOML it was read from, copied into the results folder (config.toml)
   TournamentConfig tournament;
   Variant variant;
   std::optional<Position> start;  // [variant] start: where every game starts (before openings)

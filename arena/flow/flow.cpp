@@ -6,15 +6,19 @@
 #include <optional>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "arena/config/entries.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
+#include "arena/integrity/archive.h"
+#include "arena/integrity/engine_checksums.h"
 #include "arena/report/context.h"
 #include "arena/report/reports.h"
 #include "referee/engine/engine_player.h"
 #include "referee/process/engine_process.h"
+#include "referee/system/files.h"
 
 namespace kalah::arena {
 
@@ -103,6 +107,10 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     all.add(record);
     if (live) live->add(record);
   };
+  // What each engine is now, on disk (docs/VERIFY.md): recorded below, and compared with a resumed
+  // journal's record so that one results folder never mixes two builds of a bot.
+  const std::map<std::string, std::string> checksums =
+      integrity::engine_checksum_settings(config.engines, config.results_dir());
   Expected<journal::Journal> opened =
       journal::Journal::open(out.dir, tournament_meta(config), options.fresh, [&](GameRecord&& record) {
         count(record);
@@ -112,11 +120,25 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
+  const integrity::EngineChanges changed = integrity::changed_engines(out.engines, journal.meta().settings, checksums);
+  if (!changed.engines.empty())
+    return Error{fmt::format(
+        "{}: {}.\nThe games in this folder were played by the recorded build; results must not mix two builds of "
+        "one engine. Give the new build another name (in a tournament of its own), or start over with --fresh",
+        out.dir.string(), fmt::join(changed.engines, "; "))};
+  for (const std::string& line : changed.folders)
+    fmt::print(stderr, "arena: warning: {} (its games so far are kept)\n", line);
   // The readable settings as this arena writes them (a journal started by an older one gains the new
   // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
   std::map<std::string, std::string> settings = tournament_meta(config).settings;
   settings.merge(run_settings(config));
+  settings.merge(std::map<std::string, std::string>(checksums));
   if (std::optional<std::string> error = journal.update_settings(settings)) return Error{*error};
+  // The config this run was started from, beside its results (`arena archive` packs it).
+  if (!config.text.empty())
+    if (std::optional<std::string> error = system::write_file_atomically(out.dir / integrity::kConfigCopy, config.text,
+                                                                         system::Durability::Rebuildable))
+      return Error{*error};
   if (live)
     live->set_context(report::make_context(journal.meta().settings, out.engines, "", "", config.tournament.publish));
 

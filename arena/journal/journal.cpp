@@ -78,7 +78,8 @@ constexpr const char* kFreshAdvice = "; use --fresh to start over (the old files
 
 const std::vector<std::string>& results_files() {
   static const std::vector<std::string> files = {
-      kGamesFile, kMetaFile, "standings.json", "standings.md", "standings.csv", "games.pgn", "report.html", "sprt.json",
+      kGamesFile,  kMetaFile,     "standings.json", "standings.md", "standings.csv",
+      "games.pgn", "report.html", "sprt.json",      "config.toml",
   };
   return files;
 }

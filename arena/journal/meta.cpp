@@ -15,8 +15,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr int kFormat = 1;
-
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
@@ -67,7 +65,7 @@ std::vector<std::string> fingerprint_differences(const std::string& stored, cons
 
 std::string meta_to_text(const TournamentMeta& meta) {
   json::object o;
-  o["format"] = kFormat;
+  o["format"] = kMetaFormat;
   o["fingerprint"] = meta.fingerprint;
   json::array engines;
   for (const std::string& name : meta.engines) engines.emplace_back(name);
@@ -94,8 +92,8 @@ Expected<TournamentMeta> meta_from_text(std::string_view text) {
       return Error{"unknown field '" + std::string(key) + "'"};
   }
   const json::value* format = o.if_contains("format");
-  if (format == nullptr || !format->is_int64() || format->get_int64() != kFormat)
-    return Error{"field 'format' must be " + std::to_string(kFormat)};
+  if (format == nullptr || !format->is_int64() || format->get_int64() != kMetaFormat)
+    return Error{"field 'format' must be " + std::to_string(kMetaFormat)};
 
   TournamentMeta meta;
   const json::value* fingerprint = o.if_contains("fingerprint");

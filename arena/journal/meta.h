@@ -27,6 +27,9 @@ inline constexpr const char* kRunSettingPrefix = "run.";
 // on: a run may change them, and they never count as a difference either.
 inline constexpr const char* kRankingSettingPrefix = "ranking.";
 
+// The version of tournament.json's layout (its "format" key); another one is refused.
+inline constexpr int kMetaFormat = 1;
+
 struct TournamentMeta {
   // Opaque to the journal (the caller's digest of the configuration); equal
   // fingerprints mean the same tournament.

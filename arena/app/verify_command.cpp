@@ -1,0 +1,42 @@
+// `arena verify DIR|FILE.tar.gz`: replays every game of a results folder (or of its archive) by the rules,
+// recomputes its standings and checks the recorded digests (docs/VERIFY.md). The details go to stdout,
+// then one verdict line; exit 0 when everything matches, 1 when something does not, 2 when there is
+// nothing to check.
+#include <memory>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "arena/app/commands.h"
+#include "arena/integrity/verify.h"
+
+namespace kalah::arena_app {
+namespace {
+
+struct VerifyOptions {
+  std::string target;
+  bool quiet = false;
+};
+
+int verify(const VerifyOptions& o) {
+  const integrity::Verification checked = integrity::verify(o.target);
+  if (!o.quiet)
+    for (const std::string& line : checked.details) fmt::print("{}\n", line);
+  fmt::print("{}\n", checked.line);
+  return checked.exit_code();
+}
+
+}  // namespace
+
+void add_verify_command(cli::Commands& commands) {
+  auto [cmd, o] = commands.add<VerifyOptions>(
+      "verify",
+      "Check a results folder or its archive: schema versions, every game replayed by the rules, the standings "
+      "recomputed, the engines' recorded SHA-256 (exit 0 OK, 1 failed)",
+      verify);
+  cmd->add_option("target", o->target, "A results folder (results/quick) or an archive of one (quick.tar.gz)")
+      ->required();
+  cmd->add_flag("--quiet", o->quiet, "Print the verdict line only");
+}
+
+}  // namespace kalah::arena_app

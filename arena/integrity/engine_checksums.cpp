@@ -1,0 +1,165 @@
+#include "arena/integrity/engine_checksums.h"
+
+#include <algorithm>
+#include <sstream>
+#include <tuple>
+
+#include <fmt/core.h>
+
+#include "arena/integrity/sha256.h"
+
+namespace kalah::integrity {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Not part of what an engine is: version control, editor files and Python's byte-code caches, which the
+// interpreter writes next to the scripts while the engine plays.
+bool skipped_name(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return (!name.empty() && name[0] == '.') || name == "__pycache__" || p.extension() == ".pyc";
+}
+
+struct Covered {
+  std::vector<fs::path> files;  // regular files, absolute
+  std::optional<std::string> problem;
+};
+
+// The files a "files" text covers, or why they are too many to digest.
+Covered covered_files(const std::string& files_text) {
+  Covered out;
+  std::vector<fs::path> skips;
+  std::vector<fs::path> trees;
+  std::istringstream lines(files_text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("file ", 0) == 0) out.files.emplace_back(line.substr(5));
+    if (line.rfind("tree ", 0) == 0) trees.emplace_back(line.substr(5));
+    if (line.rfind("skip ", 0) == 0) skips.emplace_back(line.substr(5));
+  }
+  auto is_skipped = [&](const fs::path& p) {
+    return std::any_of(skips.begin(), skips.end(), [&](const fs::path& s) {
+      const auto [end, rest] = std::mismatch(s.begin(), s.end(), p.begin(), p.end());
+      return end == s.end();  // `s` itself or a folder holding `p`
+    });
+  };
+  std::uintmax_t bytes = 0;
+  for (const fs::path& tree : trees) {
+    std::error_code ec;
+    fs::recursive_directory_iterator it(tree, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      const fs::path& p = it->path();
+      std::error_code entry;  // an entry that cannot be looked at is left out; `ec` ends the walk
+      if (skipped_name(p) || is_skipped(p)) {
+        if (it->is_directory(entry)) it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(entry)) continue;
+      const std::uintmax_t size = it->file_size(entry);
+      bytes += entry ? 0 : size;
+      out.files.push_back(p);
+      if (out.files.size() > kMaxTreeFiles || bytes > kMaxTreeBytes) {
+        out.problem =
+            fmt::format("{} holds more than {} files or {} MiB", tree.string(), kMaxTreeFiles, kMaxTreeBytes >> 20);
+        return out;
+      }
+    }
+  }
+  std::sort(out.files.begin(), out.files.end());
+  out.files.erase(std::unique(out.files.begin(), out.files.end()), out.files.end());
+  return out;
+}
+
+std::string digest_or_reason(const Expected<std::string>& digest) {
+  return digest ? *digest : kNotRecorded + digest.error();
+}
+
+}  // namespace
+
+std::string executable_key(const std::string& name) { return "engine." + name + ".executable"; }
+std::string sha256_key(const std::string& name) { return "engine." + name + ".sha256"; }
+std::string files_key(const std::string& name) { return "engine." + name + ".files"; }
+std::string files_sha256_key(const std::string& name) { return "engine." + name + ".files_sha256"; }
+std::string dir_key(const std::string& name) { return "engine." + name + ".dir"; }
+std::string dir_sha256_key(const std::string& name) { return "engine." + name + ".dir_sha256"; }
+
+std::optional<std::string> files_digest(const std::string& files_text) {
+  const Covered covered = covered_files(files_text);
+  if (covered.problem) return kNotRecorded + *covered.problem;
+  std::string list;
+  for (const fs::path& file : covered.files) {
+    const Expected<std::string> digest = sha256_file(file);
+    if (!digest) return std::nullopt;
+    list += *digest + "  " + file.string() + "\n";
+  }
+  return sha256_hex(list);
+}
+
+std::map<std::string, std::string> engine_checksum_settings(const std::vector<EngineSpec>& engines,
+                                                            const std::filesystem::path& results_dir) {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  const fs::path here = fs::current_path(ec);
+  const fs::path results = fs::absolute(results_dir, ec).lexically_normal();
+  for (const EngineSpec& e : engines) {
+    out[executable_key(e.name)] = e.cmd.string();
+    out[sha256_key(e.name)] = digest_or_reason(sha256_file(e.cmd));
+    // A script the command runs: an argument naming a regular file, as the engine (in its `dir`) sees it;
+    // not a log it is told to write (*.log, or anything in the results folder), which changes as it plays.
+    std::string files, tree;
+    const fs::path base = e.dir.empty() ? here : e.dir;
+    for (const std::string& arg : e.args) {
+      if (arg.empty() || arg[0] == '-') continue;
+      const fs::path p = fs::absolute(fs::path(arg).is_absolute() ? fs::path(arg) : base / arg, ec).lexically_normal();
+      const auto [end, rest] = std::mismatch(results.begin(), results.end(), p.begin(), p.end());
+      const bool in_results = !results.empty() && end == results.end();
+      if (fs::is_regular_file(p, ec) && !fs::equivalent(p, e.cmd, ec) && p.extension() != ".log" && !in_results)
+        files += "file " + p.string() + "\n";
+    }
+    // The arena's own working folder (every engine's without a `dir`) is not the engine's.
+    if (!e.dir.empty() && !fs::equivalent(e.dir, here, ec)) {
+      const fs::path folder = fs::absolute(e.dir, ec).lexically_normal();
+      tree += "tree " + folder.string() + "\n";
+      // The results, when they are inside the engine's folder (not the folder of an entry inside the results).
+      const auto [end, rest] = std::mismatch(folder.begin(), folder.end(), results.begin(), results.end());
+      if (end == folder.end() && rest != results.end()) tree += "skip " + results.string() + "\n";
+      // Logs the arena writes while the engine plays, when they are inside its folder; a path with a
+      // {shard} or {game} placeholder stands for its whole folder.
+      for (const fs::path& log : {e.stderr_file, e.comm_log}) {
+        if (log.empty()) continue;
+        fs::path abs = fs::absolute(log, ec).lexically_normal();
+        if (abs.string().find('{') != std::string::npos) abs = abs.parent_path();
+        tree += "skip " + abs.string() + "\n";
+      }
+    }
+    for (const auto& [text, key, digest_key] : {std::tuple{files, files_key(e.name), files_sha256_key(e.name)},
+                                                std::tuple{tree, dir_key(e.name), dir_sha256_key(e.name)}}) {
+      if (text.empty()) continue;
+      out[key] = text;
+      const std::optional<std::string> digest = files_digest(text);
+      out[digest_key] = digest ? *digest : std::string(kNotRecorded) + "a file could not be read";
+    }
+  }
+  return out;
+}
+
+EngineChanges changed_engines(const std::vector<std::string>& names, const std::map<std::string, std::string>& stored,
+                              const std::map<std::string, std::string>& now) {
+  EngineChanges out;
+  for (const std::string& name : names) {
+    for (const std::string& key : {sha256_key(name), files_sha256_key(name), dir_sha256_key(name)}) {
+      const auto before = stored.find(key);
+      const auto after = now.find(key);
+      if (before == stored.end() || after == now.end() || before->second == after->second) continue;
+      const auto path = now.find(executable_key(name));
+      const std::string what = key == sha256_key(name)
+                                   ? "executable" + (path == now.end() ? std::string() : " " + path->second)
+                                   : (key == dir_sha256_key(name) ? "folder (" : "files (") + key + ")";
+      std::string line = fmt::format("engine '{}': its {} changed since this tournament started: recorded {}, now {}",
+                                     name, what, before->second, after->second);
+      (key == dir_sha256_key(name) ? out.folders : out.engines).push_back(std::move(line));
+    }
+  }
+  return out;
+}
+
+}  // namespace kalah::integrity

@@ -1,0 +1,26 @@
+// `arena verify`: whether a results folder, or its archive, holds what a run of the rules writes
+// (docs/VERIFY.md). Checks, in order, stopping at the first failure: the archive's SHA256SUMS (an
+// archive only), the schema versions of tournament.json and of every games.jsonl line, every game
+// replayed by the rules, the standings recomputed from the journal by the report code, and the
+// engines' recorded SHA-256 digests where their files are present.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kalah::integrity {
+
+struct Verification {
+  enum class Verdict { Ok, Failed, Unreadable };
+  Verdict verdict = Verdict::Unreadable;
+  std::vector<std::string> details;  // what was checked, one line each, in order
+  std::string line;                  // "arena verify: OK — ..." / "arena verify: FAILED — ..."
+  int exit_code() const { return verdict == Verdict::Ok ? 0 : verdict == Verdict::Failed ? 1 : 2; }
+};
+
+// `target` is a results folder or an archive of one (a regular file: a .tar.gz from write_archive),
+// which is extracted into a private temporary folder, removed again before returning.
+Verification verify(const std::filesystem::path& target);
+
+}  // namespace kalah::integrity

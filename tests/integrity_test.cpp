@@ -1,0 +1,324 @@
+// arena/integrity: SHA-256 against published vectors, every game of seeded random play accepted by
+// the replay check and each kind of hand edit refused, the engine digests and what a resumed run
+// compares, and the archive reader refusing entries that would write outside its folder.
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "arena/integrity/archive.h"
+#include "arena/integrity/engine_checksums.h"
+#include "arena/integrity/replay.h"
+#include "arena/integrity/sha256.h"
+
+namespace kalah::integrity {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempFolder {
+ public:
+  TempFolder() {
+    std::string pattern = (fs::temp_directory_path() / "kalah-integrity-XXXXXX").string();
+    if (::mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Sha256, AFileInChunksEqualsItsTextAtOnce) {
+  TempFolder dir;
+  std::string text;
+  for (int i = 0; i < 100'000; ++i) text += static_cast<char>('a' + i % 26);  // more than one read
+  write(dir.path() / "big", text);
+  Expected<std::string> digest = sha256_file(dir.path() / "big");
+  ASSERT_TRUE(digest.ok()) << digest.error();
+  EXPECT_EQ(*digest, sha256_hex(text));
+  EXPECT_FALSE(sha256_file(dir.path() / "missing").ok());
+}
+
+// A finished game of random legal moves from the standard start, recorded as the game loop does.
+GameRecord random_game(const Variant& v, std::mt19937& rng) {
+  GameRecord g;
+  g.id = "g";
+  g.south = "a";
+  g.north = "b";
+  g.variant = v;
+  Position p = start_position(v);
+  while (!p.over) {
+    const MoveList moves = legal_moves(v, p);
+    const Move m = moves.moves[static_cast<std::size_t>(rng() % static_cast<unsigned>(moves.size))];
+    apply(v, p, m);
+    g.moves.push_back(m);
+    g.move_info.push_back({});
+  }
+  g.result = outcome(v, p);
+  g.store_south = store(v, p, Side::South);
+  g.store_north = store(v, p, Side::North);
+  g.swapped = p.swapped;
+  return g;
+}
+
+Variant pie_variant() {
+  Expected<Variant> v = parse_variant(
+      "pits=6 seeds=4 capture=standard ending=side-empty remainder=owner "
+      "majority=off pie=on");
+  EXPECT_TRUE(v.ok());
+  return *v;
+}
+
+TEST(CheckGame, AcceptsEveryGameOfRandomPlay) {
+  for (const Variant& v : {Variant{}, pie_variant()}) {
+    std::mt19937 rng(7);
+    for (int i = 0; i < 2000; ++i) {
+      const GameRecord g = random_game(v, rng);
+      ASSERT_EQ(check_game(g), std::nullopt) << "seed 7, game " << i << ", variant " << to_string(v);
+    }
+  }
+}
+
+TEST(CheckGame, RefusesAnIllegalMoveNamingIt) {
+  std::mt19937 rng(1);
+  GameRecord g = random_game(Variant{}, rng);
+  // Pit 1 is empty after South plays it first; North then moves, and South playing it again is illegal.
+  g.moves.insert(g.moves.begin(), {Move::at(1), Move::at(1), Move::at(1)});
+  const std::optional<std::string> problem = check_game(g);
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("is illegal here"), std::string::npos) << *problem;
+}
+
+TEST(CheckGame, RefusesAResultTheStoresDoNotGive) {
+  std::mt19937 rng(2);
+  GameRecord g = random_game(Variant{}, rng);
+  g.result = g.result == Outcome::FirstWins ? Outcome::SecondWins : Outcome::FirstWins;
+  const std::optional<std::string> problem = check_game(g);
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("the result is"), std::string::npos) << *problem;
+}
+
+TEST(CheckGame, RefusesStoresTheMovesDoNotGive) {
+  std::mt19937 rng(3);
+  GameRecord g = random_game(Variant{}, rng);
+  g.store_south += 1;
+  const std::optional<std::string> problem = check_game(g);
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("the stores are recorded as"), std::string::npos) << *problem;
+}
+
+TEST(CheckGame, AForfeitLosesForTheEngineThatForfeited) {
+  GameRecord g;
+  g.id = "f";
+  g.south = "a";
+  g.north = "b";
+  g.moves = {Move::at(3)};
+  g.move_info = {{}};
+  const Position p = after(g.variant, start_position(g.variant), Move::at(3));
+  g.store_south = store(g.variant, p, Side::South);
+  g.termination = Termination::Time;
+  g.forfeit = Forfeit{"b", Termination::Time, "answered after 3000 ms"};
+  g.result = Outcome::FirstWins;
+  EXPECT_EQ(check_game(g), std::nullopt);
+  g.result = Outcome::SecondWins;
+  EXPECT_TRUE(check_game(g));
+  g.result = Outcome::FirstWins;
+  g.forfeit->engine = "c";
+  EXPECT_TRUE(check_game(g));
+  g.forfeit.reset();
+  EXPECT_TRUE(check_game(g)) << "a forfeit termination needs its forfeit";
+}
+
+TEST(CheckGame, AdjudicationsFollowTheirReason) {
+  // Max plies after one move: 3 seeds in South's store... each side's seeds counted for its owner.
+  GameRecord g;
+  g.id = "m";
+  g.south = "a";
+  g.north = "b";
+  g.moves = {Move::at(1)};  // 4 seeds from pit 1: pits 2-5, no store; 24-24 with the seeds counted
+  g.move_info = {{}};
+  g.termination = Termination::Adjudicated;
+  g.adjudication = Adjudication{AdjudicationReason::MaxPlies, {}};
+  g.result = Outcome::Draw;
+  EXPECT_EQ(check_game(g), std::nullopt);
+  g.result = Outcome::FirstWins;
+  EXPECT_TRUE(check_game(g));
+  g.adjudication = Adjudication{AdjudicationReason::StoreMajority, {}};
+  EXPECT_TRUE(check_game(g)) << "no store holds a majority at the start";
+  g.adjudication = Adjudication{AdjudicationReason::Database, 2};
+  g.result = Outcome::FirstWins;
+  EXPECT_EQ(check_game(g), std::nullopt);
+  g.adjudication = Adjudication{AdjudicationReason::Database, 3};
+  EXPECT_TRUE(check_game(g)) << "48 seeds cannot end 3 apart";
+  g.adjudication = Adjudication{AdjudicationReason::Draw, {}};
+  EXPECT_TRUE(check_game(g));
+  g.result = Outcome::Draw;
+  EXPECT_EQ(check_game(g), std::nullopt);
+}
+
+TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
+  TempFolder dir;
+  const fs::path bot = dir.path() / "bot";
+  write(bot / "bot.py", "print('hi')\n");
+  write(bot / "data.txt", "weights\n");
+  EngineSpec e;
+  e.name = "py";
+  e.cmd = "/bin/sh";
+  write(bot / "engine.log", "old log\n");
+  write(dir.path() / "results" / "moves.txt", "old moves\n");
+  e.args = {"{dir}/bot.py", "bot.py", "--fast", "engine.log", (dir.path() / "results" / "moves.txt").string()};
+  e.dir = bot;
+  e.stderr_file = bot / "logs" / "{game}.err";
+  std::map<std::string, std::string> first = engine_checksum_settings({e}, dir.path() / "results");
+  ASSERT_TRUE(first.contains(sha256_key("py")));
+  EXPECT_EQ(first[files_key("py")], "file " + (bot / "bot.py").string() + "\n");
+  ASSERT_TRUE(first.contains(dir_sha256_key("py")));
+  EXPECT_EQ(files_digest(first[dir_key("py")]), first[dir_sha256_key("py")]);
+
+  // What the engine writes as it plays, and Python's caches, change nothing.
+  write(bot / "logs" / "g1.err", "stderr\n");
+  write(bot / "__pycache__" / "bot.cpython-311.pyc", "code");
+  write(bot / ".hidden", "x");
+  std::map<std::string, std::string> again = engine_checksum_settings({e}, dir.path() / "results");
+  EXPECT_EQ(again, first);
+  EngineChanges none = changed_engines({"py"}, first, again);
+  EXPECT_TRUE(none.engines.empty() && none.folders.empty());
+
+  // A data file in its folder: noted; the script itself: refused.
+  write(bot / "data.txt", "other weights\n");
+  EngineChanges folder = changed_engines({"py"}, first, engine_checksum_settings({e}, dir.path() / "results"));
+  EXPECT_TRUE(folder.engines.empty());
+  ASSERT_EQ(folder.folders.size(), 1u);
+  write(bot / "bot.py", "print('changed')\n");
+  EngineChanges script = changed_engines({"py"}, first, engine_checksum_settings({e}, dir.path() / "results"));
+  ASSERT_EQ(script.engines.size(), 1u);
+  EXPECT_NE(script.engines[0].find("engine 'py'"), std::string::npos) << script.engines[0];
+  EXPECT_NE(script.engines[0].find(first[files_sha256_key("py")]), std::string::npos) << script.engines[0];
+}
+
+TEST(EngineChecksums, TheResultsAreLeftOutOfAFolderHoldingThemButAnEntryInsideThemIsDigested) {
+  TempFolder dir;
+  write(dir.path() / "results" / "t" / "games.jsonl", "a game\n");
+  write(dir.path() / "results" / "t" / "entries" / "x" / "bot.py", "print()\n");
+  EngineSpec outer;
+  outer.name = "outer";
+  outer.cmd = "/bin/sh";
+  outer.dir = dir.path();
+  EngineSpec entry = outer;
+  entry.name = "entry";
+  entry.dir = dir.path() / "results" / "t" / "entries" / "x";
+  std::map<std::string, std::string> before = engine_checksum_settings({outer, entry}, dir.path() / "results" / "t");
+  EXPECT_NE(before[dir_key("outer")].find("skip " + (dir.path() / "results" / "t").string()), std::string::npos);
+  EXPECT_EQ(before[dir_key("entry")].find("skip"), std::string::npos) << before[dir_key("entry")];
+  write(dir.path() / "results" / "t" / "games.jsonl", "two games\n");
+  write(dir.path() / "results" / "t" / "entries" / "x" / "bot.py", "print('changed')\n");
+  std::map<std::string, std::string> after = engine_checksum_settings({outer, entry}, dir.path() / "results" / "t");
+  EXPECT_EQ(after[dir_sha256_key("outer")], before[dir_sha256_key("outer")]) << "the results are not the engine";
+  EXPECT_NE(after[dir_sha256_key("entry")], before[dir_sha256_key("entry")]) << "an entry's own files are";
+}
+
+TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
+  TempFolder dir;
+  EngineSpec e;
+  e.name = "sh";
+  e.cmd = "/bin/sh";
+  const EngineChanges changes = changed_engines({"sh"}, {}, engine_checksum_settings({e}, dir.path()));
+  EXPECT_TRUE(changes.engines.empty());
+}
+
+TEST(ArchivedFiles, TheResultsAndEntryManifestsButNotLocksBackupsOrBuilds) {
+  TempFolder dir;
+  const fs::path r = dir.path() / "r";
+  for (const char* file :
+       {"games.jsonl", "tournament.json", "config.toml", "standings.json", "report.html", "feedback/bot1.html",
+        "shards/1-of-2/games.jsonl", "entries/bot1/bot.toml", "entries/bot1/build.log", "entries/bot1/src/main.c",
+        "entries/bot1/kalah-bot1", "arena.lock", "games.jsonl.bak", "games.jsonl.bak2", ".standings.json.tmp-h-1-1",
+        "slurm/run.sbatch", "old.tar.gz", "notes.backup"})
+    write(r / file, "x");
+  fs::create_symlink("/etc/hostname", r / "link");
+  const std::vector<std::string> expected = {
+      "config.toml",  "entries/bot1/bot.toml", "entries/bot1/build.log",    "feedback/bot1.html", "games.jsonl",
+      "notes.backup", "report.html",           "shards/1-of-2/games.jsonl", "standings.json",     "tournament.json"};
+  EXPECT_EQ(archived_files(r), expected);
+}
+
+// A .tar.gz with these entries (path, type, content), written as a hostile archive would be.
+void write_tar(const fs::path& file, const std::vector<std::tuple<std::string, mode_t, std::string>>& entries) {
+  struct archive* a = archive_write_new();
+  archive_write_set_format_pax_restricted(a);
+  archive_write_add_filter_gzip(a);
+  ASSERT_EQ(archive_write_open_filename(a, file.c_str()), ARCHIVE_OK);
+  for (const auto& [path, type, content] : entries) {
+    archive_entry* e = archive_entry_new();
+    archive_entry_set_pathname(e, path.c_str());
+    archive_entry_set_filetype(e, type);
+    archive_entry_set_perm(e, 0644);
+    if (type == AE_IFLNK) archive_entry_set_symlink(e, content.c_str());
+    archive_entry_set_size(e, type == AE_IFREG ? static_cast<la_int64_t>(content.size()) : 0);
+    archive_write_header(a, e);
+    if (type == AE_IFREG) archive_write_data(a, content.data(), content.size());
+    archive_entry_free(e);
+  }
+  archive_write_close(a);
+  archive_write_free(a);
+}
+
+TEST(ExtractArchive, RefusesEntriesThatWouldWriteOutsideItsFolder) {
+  TempFolder dir;
+  struct Case {
+    std::string name;
+    std::vector<std::tuple<std::string, mode_t, std::string>> entries;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"dotdot", {{"r/games.jsonl", AE_IFREG, "x"}, {"r/../../evil", AE_IFREG, "x"}}, "unsafe entry"},
+      {"absolute", {{"/tmp/evil", AE_IFREG, "x"}}, "unsafe entry"},
+      {"symlink", {{"r/link", AE_IFLNK, "/etc/passwd"}}, "not a regular file"},
+      {"two tops", {{"r/a", AE_IFREG, "x"}, {"s/b", AE_IFREG, "x"}}, "more than one top folder"},
+  };
+  for (const Case& c : cases) {
+    const fs::path tar = dir.path() / (c.name + ".tar.gz");
+    write_tar(tar, c.entries);
+    const fs::path into = dir.path() / ("into-" + c.name);
+    fs::create_directories(into);
+    Expected<fs::path> top = extract_archive(tar, into);
+    ASSERT_FALSE(top.ok()) << c.name;
+    EXPECT_NE(top.error().find(c.expected), std::string::npos) << c.name << ": " << top.error();
+  }
+  EXPECT_FALSE(fs::exists(dir.path().parent_path() / "evil"));
+  EXPECT_FALSE(fs::exists("/tmp/evil"));
+
+  const fs::path good = dir.path() / "good.tar.gz";
+  write_tar(good, {{"r/games.jsonl", AE_IFREG, "line\n"}});
+  fs::create_directories(dir.path() / "into-good");
+  Expected<fs::path> top = extract_archive(good, dir.path() / "into-good");
+  ASSERT_TRUE(top.ok()) << top.error();
+  EXPECT_EQ(*top, dir.path() / "into-good" / "r");
+  std::ifstream in(*top / "games.jsonl");
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "line");
+}
+
+}  // namespace
+}  // namespace kalah::integrity

@@ -1,0 +1,244 @@
+// `arena verify` and `arena archive` end to end: a real run of the bundled bots (marked copies in the
+// test's own folder), its folder and its archive verified, and each hand edit a reader of published
+// results might make caught and named; the archive byte for byte the same twice; a resumed run whose
+// engine binary changed refused before any game.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
+
+#include "tests/e2e_util.h"
+
+namespace kalah {
+namespace {
+
+namespace fs = e2e::fs;
+namespace json = boost::json;
+
+class VerifyE2E : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string marker = e2e::unique_marker();
+    random_ = e2e::copy_executable(e2e::kRandom, tmp_.path(), marker + "r");
+    greedy_ = e2e::copy_executable(e2e::kGreedy, tmp_.path(), marker + "g");
+    e2e::write_file(config_, "[tournament]\nname = \"v\"\nrounds = 2\nconcurrency = 2\nseed = 3\noutput = \"" +
+                                 (tmp_.path() / "results").string() +
+                                 "\"\n[time]\nbase_ms = 5000\ninc_ms = 50\n"
+                                 "[[engine]]\nname = \"random\"\ncmd = \"" +
+                                 random_.string() + "\"\n[[engine]]\nname = \"greedy\"\ncmd = \"" + greedy_.string() +
+                                 "\"\n[[engine]]\nname = \"random-2\"\ncmd = \"" + random_.string() + "\"\n");
+  }
+
+  e2e::RunResult arena(std::vector<std::string> args) {
+    args.insert(args.begin(), e2e::kArena.string());
+    return e2e::run(args, tmp_.path(), std::chrono::milliseconds(180000));
+  }
+
+  // Plays the tournament: 3 pairings x 2 pairs x 2 games.
+  void play() {
+    const e2e::RunResult r = arena({"run", config_.string()});
+    ASSERT_EQ(r.status.code, 0) << r.summary();
+  }
+
+  // A copy of the results folder to edit by hand, under the same name in a folder of its own.
+  fs::path edited_copy() {
+    const fs::path copy = tmp_.path() / ("edit" + std::to_string(++copies_)) / "v";
+    fs::create_directories(copy.parent_path());
+    fs::copy(results_, copy, fs::copy_options::recursive);
+    fs::remove(copy / "arena.lock");
+    return copy;
+  }
+
+  // Line `index` (0-based) of a copy's games.jsonl changed by `edit`; returns the game's id.
+  template <class Edit>
+  std::string edit_game(const fs::path& dir, std::size_t index, Edit edit) {
+    std::vector<std::string> lines = e2e::read_lines(dir / "games.jsonl");
+    json::value game = json::parse(lines.at(index));
+    edit(game.as_object());
+    lines[index] = json::serialize(game);
+    std::string text;
+    for (const std::string& line : lines) text += line + "\n";
+    e2e::write_file(dir / "games.jsonl", text);
+    return std::string(game.as_object().at("id").as_string());
+  }
+
+  e2e::TempDir tmp_;
+  fs::path random_, greedy_;
+  fs::path config_ = tmp_.path() / "v.toml";
+  fs::path results_ = tmp_.path() / "results" / "v";
+  int copies_ = 0;
+};
+
+TEST_F(VerifyE2E, AFreshRunsFolderAndItsArchivePass) {
+  play();
+  EXPECT_TRUE(fs::exists(results_ / "config.toml")) << "the run keeps a copy of its config";
+  const e2e::RunResult folder = arena({"verify", results_.string()});
+  EXPECT_EQ(folder.status.code, 0) << folder.summary();
+  EXPECT_NE(folder.out.find("arena verify: OK — 12 games replayed, standings and ratings match, 3 engine checksums "
+                            "match (schema 1)"),
+            std::string::npos)
+      << folder.out;
+
+  const fs::path archive = tmp_.path() / "v.tar.gz";
+  const e2e::RunResult written = arena({"archive", results_.string(), "-o", archive.string()});
+  ASSERT_EQ(written.status.code, 0) << written.summary();
+  const e2e::RunResult packed = arena({"verify", archive.string()});
+  EXPECT_EQ(packed.status.code, 0) << packed.summary();
+  EXPECT_NE(packed.out.find("arena verify: OK — 12 games replayed"), std::string::npos) << packed.out;
+  EXPECT_NE(packed.out.find("archived files match SHA256SUMS"), std::string::npos) << packed.out;
+}
+
+TEST_F(VerifyE2E, TheArchiveIsByteForByteTheSameTwice) {
+  play();
+  const fs::path first = tmp_.path() / "a.tar.gz", second = tmp_.path() / "b.tar.gz";
+  ASSERT_EQ(arena({"archive", results_.string(), "-o", first.string()}).status.code, 0);
+  // Other file times change nothing: the archive holds fixed ones.
+  for (const auto& entry : fs::directory_iterator(results_))
+    fs::last_write_time(entry.path(), fs::last_write_time(entry.path()) + std::chrono::hours(1));
+  ASSERT_EQ(arena({"archive", results_.string(), "-o", second.string()}).status.code, 0);
+  const std::string a = e2e::read_file(first), b = e2e::read_file(second);
+  EXPECT_EQ(a, b);
+  ASSERT_GT(a.size(), 10u);
+  EXPECT_EQ(a.substr(4, 4), std::string(4, '\0')) << "no time in the gzip header";
+}
+
+TEST_F(VerifyE2E, AHandEditedResultFailsNamingTheGame) {
+  play();
+  const fs::path dir = edited_copy();
+  const std::string id = edit_game(dir, 2, [](json::object& g) {
+    const std::string result(g.at("result").as_string());
+    g["result"] = result == "1-0" ? "0-1" : "1-0";
+  });
+  const e2e::RunResult r = arena({"verify", dir.string()});
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.out.find("arena verify: FAILED — games.jsonl:3 (game " + id + "): the result is"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(VerifyE2E, AHandEditedMoveFailsNamingTheGame) {
+  play();
+  const fs::path dir = edited_copy();
+  const std::string id = edit_game(dir, 4, [](json::object& g) {
+    json::array& moves = g.at("moves").as_array();
+    moves[3] = moves[3].as_int64() % 6 + 1;
+  });
+  const e2e::RunResult r = arena({"verify", dir.string()});
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.out.find("arena verify: FAILED — games.jsonl:5 (game " + id + "): "), std::string::npos) << r.out;
+}
+
+TEST_F(VerifyE2E, HandEditedStandingsFail) {
+  play();
+  const fs::path dir = edited_copy();
+  json::value standings = json::parse(e2e::read_file(dir / "standings.json"));
+  json::object& top = standings.as_object()["engines"].as_array()[0].as_object();
+  top["points"] = top["points"].to_number<double>() + 1;
+  e2e::write_file(dir / "standings.json", json::serialize(standings));
+  const e2e::RunResult r = arena({"verify", dir.string()});
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.out.find("arena verify: FAILED — standings.json does not match the journal"), std::string::npos) << r.out;
+}
+
+TEST_F(VerifyE2E, UnknownSchemaVersionsFail) {
+  play();
+  const fs::path lines = edited_copy();
+  edit_game(lines, 0, [](json::object& g) { g["schema"] = 9; });
+  const e2e::RunResult line = arena({"verify", lines.string()});
+  EXPECT_EQ(line.status.code, 1) << line.summary();
+  EXPECT_NE(line.out.find("FAILED — games.jsonl:1: schema 9, but this arena knows schemas 1 to 2"), std::string::npos)
+      << line.out;
+
+  const fs::path meta = edited_copy();
+  json::value tournament = json::parse(e2e::read_file(meta / "tournament.json"));
+  tournament.as_object()["format"] = 2;
+  e2e::write_file(meta / "tournament.json", json::serialize(tournament));
+  const e2e::RunResult format = arena({"verify", meta.string()});
+  EXPECT_EQ(format.status.code, 1) << format.summary();
+  EXPECT_NE(format.out.find("FAILED — tournament.json: format 2, but this arena knows format 1 only"),
+            std::string::npos)
+      << format.out;
+}
+
+TEST_F(VerifyE2E, AChangedByteInAnArchivedFileFailsItsChecksumList) {
+  play();
+  const fs::path archive = tmp_.path() / "v.tar.gz";
+  ASSERT_EQ(arena({"archive", results_.string(), "-o", archive.string()}).status.code, 0);
+  // Unpacked, one byte of a report changed, packed again with the system's tar.
+  const fs::path unpacked = tmp_.path() / "unpacked";
+  fs::create_directories(unpacked);
+  ASSERT_EQ(e2e::run({"/bin/tar", "-xzf", archive.string(), "-C", unpacked.string()}, tmp_.path()).status.code, 0);
+  std::string html = e2e::read_file(unpacked / "v" / "report.html");
+  html[html.size() / 2] = html[html.size() / 2] == 'x' ? 'y' : 'x';
+  e2e::write_file(unpacked / "v" / "report.html", html);
+  const fs::path tampered = tmp_.path() / "tampered.tar.gz";
+  ASSERT_EQ(e2e::run({"/bin/tar", "-czf", tampered.string(), "-C", unpacked.string(), "v"}, tmp_.path()).status.code,
+            0);
+  const e2e::RunResult r = arena({"verify", tampered.string()});
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.out.find("FAILED — SHA256SUMS:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("report.html was changed"), std::string::npos) << r.out;
+}
+
+TEST_F(VerifyE2E, AResumedRunWithAChangedEngineBinaryIsRefused) {
+  play();
+  const std::size_t games = e2e::read_lines(results_ / "games.jsonl").size();
+  const std::string recorded = std::string(json::parse(e2e::read_file(results_ / "tournament.json"))
+                                               .as_object()
+                                               .at("settings")
+                                               .as_object()
+                                               .at("engine.greedy.sha256")
+                                               .as_string());
+  // A rebuild: the same program with one more byte.
+  e2e::write_file(greedy_, e2e::read_file(greedy_) + "\n");
+  const e2e::RunResult r = arena({"run", config_.string()});
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("engine 'greedy': its executable " + greedy_.string() + " changed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("recorded " + recorded + ", now "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--fresh"), std::string::npos) << r.err;
+  EXPECT_EQ(e2e::read_lines(results_ / "games.jsonl").size(), games) << "no game is played";
+
+  // verify sees it too, and --fresh starts over with the new build.
+  const e2e::RunResult verify = arena({"verify", results_.string()});
+  EXPECT_EQ(verify.status.code, 1) << verify.summary();
+  EXPECT_NE(verify.out.find("engine 'greedy': " + greedy_.string() + " has SHA-256"), std::string::npos) << verify.out;
+  const e2e::RunResult fresh = arena({"run", config_.string(), "--fresh"});
+  EXPECT_EQ(fresh.status.code, 0) << fresh.summary();
+  EXPECT_EQ(arena({"verify", results_.string()}).status.code, 0);
+}
+
+TEST_F(VerifyE2E, AShardedRunVerifiesOnceMergedAndItsArchiveHoldsTheShards) {
+  for (const char* shard : {"1/2", "2/2"}) {
+    const e2e::RunResult r = arena({"run", config_.string(), "--shard", shard});
+    ASSERT_EQ(r.status.code, 0) << r.summary();
+  }
+  const e2e::RunResult unmerged = arena({"verify", results_.string()});
+  EXPECT_EQ(unmerged.status.code, 1) << unmerged.summary();
+  EXPECT_NE(unmerged.out.find("has no standings.json to check (arena report DIR writes it)"), std::string::npos)
+      << unmerged.out;
+  ASSERT_EQ(arena({"report", results_.string()}).status.code, 0);
+  const fs::path archive = tmp_.path() / "v.tar.gz";
+  ASSERT_EQ(arena({"archive", results_.string(), "-o", archive.string()}).status.code, 0);
+  const e2e::RunResult r = arena({"verify", archive.string()});
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("schema: 2 tournament.json files of format 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("arena verify: OK — 12 games replayed"), std::string::npos) << r.out;
+  const e2e::RunResult listed = e2e::run({"/bin/tar", "-tzf", archive.string()}, tmp_.path());
+  EXPECT_NE(listed.out.find("v/shards/2-of-2/games.jsonl"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("v/shards/1-of-2/config.toml"), std::string::npos) << listed.out;
+}
+
+TEST_F(VerifyE2E, NothingToCheckExitsWithTwo) {
+  const e2e::RunResult r = arena({"verify", (tmp_.path() / "nothing").string()});
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.out.find("no such results folder or archive"), std::string::npos) << r.out;
+  e2e::write_file(tmp_.path() / "notes.txt", "not an archive\n");
+  const e2e::RunResult text = arena({"verify", (tmp_.path() / "notes.txt").string()});
+  EXPECT_EQ(text.status.code, 2) << text.summary();
+  EXPECT_NE(text.out.find("not a .tar.gz"), std::string::npos) << text.out;
+}
+
+}  // namespace
+}  // namespace kalah
