@@ -307,6 +307,21 @@ TEST(RankingReports, EveryFormatShowsTheRankingTheTiesTheUnrankedAndTheVoided) {
             std::string::npos);
 }
 
+TEST(Ranking, VoidedGamesAreLeftOutOfTheEloStandingsToo) {
+  for (const RankBy by : {RankBy::Elo, RankBy::Points}) {
+    StandingsBuilder builder({"a", "b", "v"});
+    builder.set_ranking({{.by = by, .tiebreaks = {}, .points = {}}, {{"v", {EntryStatus::Disqualified, "", true}}}});
+    for (const GameRecord& g : {game("a", "v", "0-1"), game("v", "b", "1-0"), game("a", "b", "1-0")}) builder.add(g);
+    const Standings s = builder.standings();
+    EXPECT_EQ(s.games, 1);
+    EXPECT_EQ(s.voided, 2);
+    EXPECT_EQ(builder.games(), 3);
+    for (const EngineStanding& e : s.engines) EXPECT_EQ(e.games, e.name == "v" ? 0 : 1) << e.name;
+    const std::string json = report::standings_json(s, "t");
+    EXPECT_NE(json.find("\"voided_games\": 2"), std::string::npos) << json;
+  }
+}
+
 TEST(RankingReports, ByEloTheReportsHaveNoRanking) {
   StandingsBuilder builder({"a", "b"});
   builder.set_ranking({});

@@ -28,18 +28,11 @@ std::optional<rating::Anchor> config_anchor(const Config& c) {
   return rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
 }
 
-// The config's [ranking] rules and the entrants' status as the results folder records it (a contest's
-// withdrawals and disqualifications live in its tournament.json; docs/RANKING.md). A folder not yet
-// written (or about to be moved aside by --fresh), or one whose settings cannot be read, has every entrant
-// active: the final reports read the settings again and name any problem.
-rating::RankingSetup config_ranking(const Config& c, const std::filesystem::path& dir, bool fresh) {
-  rating::RankingSetup setup{c.ranking, {}};
-  std::error_code ec;
-  if (fresh || !std::filesystem::exists(dir / journal::kMetaFile, ec)) return setup;
-  if (Expected<journal::TournamentMeta> meta = journal::read_meta(dir / journal::kMetaFile))
-    if (Expected<rating::RankingSetup> stored = rating::ranking_from_settings(meta->settings))
-      setup.entries = stored->entries;
-  return setup;
+// The config's [ranking] rules and the entrants' status (a contest's withdrawals and disqualifications),
+// as tournament.json will record them (docs/RANKING.md).
+rating::RankingSetup config_ranking(const Config& c) {
+  if (Expected<rating::RankingSetup> setup = rating::ranking_from_settings(tournament_meta(c).settings)) return *setup;
+  return {c.ranking, {}};
 }
 
 // Games that start from a position need engines that take `position <start>`, which a KEP engine
@@ -93,7 +86,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     if (std::optional<std::string> problem = positions_problem(config)) return Error{*problem};
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
-  all.set_ranking(config_ranking(config, out.dir, options.fresh));
+  all.set_ranking(config_ranking(config));
   // `all` is read by the live report's thread; every change to it happens under this lock.
   std::mutex all_lock;
   std::optional<LiveReport> live;

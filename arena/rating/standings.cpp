@@ -104,7 +104,10 @@ int StandingsBuilder::index_of(const std::string& name) {
 }
 
 void StandingsBuilder::set_ranking(const RankingSetup& setup) {
-  assert(counted_ + ignored_ == 0);
+  assert(counted_ + ignored_ + voided_ == 0);
+  void_.clear();
+  for (const auto& [name, entry] : setup.entries)
+    if (entry.games_void) void_.insert(name);
   if (setup.rules.by == RankBy::Points)
     ranking_.emplace(setup.rules, setup.entries);
   else
@@ -115,6 +118,10 @@ void StandingsBuilder::add(const GameRecord& g) {
   if (ranking_) ranking_->add(g);
   if (g.result == Outcome::Ongoing || g.south.empty() || g.north.empty() || g.south == g.north) {
     ++ignored_;
+    return;
+  }
+  if (void_.count(g.south) > 0 || void_.count(g.north) > 0) {
+    ++voided_;
     return;
   }
   ++counted_;
@@ -164,6 +171,7 @@ Standings StandingsBuilder::standings() const {
   Standings s;
   s.games = counted_;
   s.ignored = ignored_;
+  s.voided = voided_;
   s.terminations = terminations_;
   std::vector<EngineStanding> engines = engines_;
   const int n = static_cast<int>(engines.size());

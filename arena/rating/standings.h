@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "arena/rating/ranking.h"
@@ -79,6 +80,7 @@ struct Standings {
   FirstMover first_mover;
   int games = 0;                 // games counted
   int ignored = 0;               // records not counted: no result, an engine against itself, or an empty name
+  int voided = 0;                // games left out because a contest entrant's games are void (docs/RANKING.md)
   bool prior_used = false;       // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
   std::optional<Anchor> anchor;  // the anchor the fit used; none: mean 0
   // The contest's ranking (docs/RANKING.md) when it ranks by points; none: the Elo order above is the ranking.
@@ -96,13 +98,14 @@ class StandingsBuilder {
   // Fit with this engine held at a fixed Elo (ignored while no engine of that name is known).
   void set_anchor(std::optional<Anchor> anchor) { anchor_ = std::move(anchor); }
   // Also rank by these rules (from the first game on: call it before add()); by Elo: no Standings::ranking.
+  // Either way, a game of an entrant whose games are void counts nowhere (Standings::voided says how many).
   void set_ranking(const RankingSetup& setup);
 
   // Engines are the names given (in that order) plus any other name found in the games.
   // Ranking: by Elo, then points, then name; engines without games last.
   Standings standings() const;
 
-  int games() const { return counted_ + ignored_; }  // every game added
+  int games() const { return counted_ + ignored_ + voided_; }  // every game added
   // Points so far of each engine, by index in names(): a win 1, a draw 1/2, or the ranking's points rule
   // (voided games left out) when ranking by points.
   const std::vector<std::string>& names() const { return names_; }
@@ -135,6 +138,8 @@ class StandingsBuilder {
   stats::Trinomial south_games_;  // South's W/D/L
   int counted_ = 0;
   int ignored_ = 0;
+  int voided_ = 0;
+  std::unordered_set<std::string> void_;  // engines whose games are void
   std::optional<Anchor> anchor_;
   std::optional<RankingTally> ranking_;
 };

@@ -77,6 +77,10 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
                      "lost or never won where it matters), so a weak prior of virtual draws keeps every rating "
                      "finite (docs/RATING.md)."
                    : "");
+  if (s.voided > 0)
+    out += fmt::format(
+        "{} game{} of contest entrants whose games are void {} left out of these standings (docs/RANKING.md).\n\n",
+        s.voided, s.voided == 1 ? "" : "s", s.voided == 1 ? "is" : "are");
   standings_table(out, s);
 
   out += "\n## Crosstable\n\nPoints of the row engine against the column engine / games played.\n\n";
