@@ -74,15 +74,6 @@ std::string AdjudicationConfig::describe() const {
 
 const char* to_string(GamesRule r) { return r == GamesRule::Keep ? "keep" : "void"; }
 
-const char* to_string(EntryStatus s) {
-  switch (s) {
-    case EntryStatus::Active: return "active";
-    case EntryStatus::Withdrawn: return "withdrawn";
-    case EntryStatus::Disqualified: return "disqualified";
-  }
-  return "?";
-}
-
 bool Config::games_count(int i) const {
   if (entries.empty() || !submissions) return true;
   switch (entries[static_cast<std::size_t>(i)].status) {

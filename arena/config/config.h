@@ -129,8 +129,7 @@ struct SubmissionsConfig {
 };
 
 // Where an engine stands in a contest. Every engine of a tournament without [submissions] is Active.
-enum class EntryStatus { Active, Withdrawn, Disqualified };
-const char* to_string(EntryStatus s);  // "active", "withdrawn", "disqualified"
+using rating::EntryStatus;  // Active, Withdrawn, Disqualified (arena/rating/ranking.h)
 
 struct EntryState {
   EntryStatus status = EntryStatus::Active;
