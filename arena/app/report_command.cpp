@@ -99,20 +99,8 @@ int report(const ReportOptions& o) {
   if (input.event.empty()) input.event = std::filesystem::path(out).parent_path().filename().string();
   input.publish = o.publish;
   if (!list) input.settings = all[0].meta.settings;  // a list's "About" would mix tournaments
-  for (std::size_t t = 0; t < all.size(); ++t) {
-    const journal::StoredResults& stored = all[t];
-    for (const std::string& name : stored.meta.engines)
-      if (std::find(input.engine_names.begin(), input.engine_names.end(), name) == input.engine_names.end())
-        input.engine_names.push_back(name);
-    for (const journal::StoredJournal& j : stored.journals)
-      input.journals.push_back({j.games, (list ? o.dirs[t] + ": " : "") + j.label,
-                                j.shard ? static_cast<std::size_t>(j.shard->games) : 0, o.dirs[t]});
-    for (int missing : stored.missing_shards)
-      input.notes.push_back(
-          fmt::format("{}shard {}/{} has no journal: none of its games were played (or its task "
-                      "failed before the first game)",
-                      list ? o.dirs[t] + ": " : "", missing, stored.shard_count));
-  }
+  for (std::size_t t = 0; t < all.size(); ++t)
+    report::add_results(input, all[t], list ? o.dirs[t] + ": " : "", o.dirs[t]);
   if (!o.anchor.empty()) {
     input.anchor = parse_anchor(o.anchor, input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
   } else if (!list && !setting(all[0], "rating.anchor").empty()) {

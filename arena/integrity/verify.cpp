@@ -248,14 +248,7 @@ class Verifier {
       if (const json::value* event = recorded.as_object().if_contains("event"); event && event->is_string())
         input.event = std::string(event->as_string());
     input.settings = stored.meta.settings;
-    input.engine_names = stored.meta.engines;
-    for (const journal::StoredJournal& j : stored.journals)
-      input.journals.push_back({j.games, j.label, j.shard ? static_cast<std::size_t>(j.shard->games) : 0, ""});
-    for (int missing : stored.missing_shards)
-      input.notes.push_back(
-          fmt::format("shard {}/{} has no journal: none of its games were played (or its task failed before the "
-                      "first game)",
-                      missing, stored.shard_count));
+    report::add_results(input, stored);
     if (const std::string anchor = setting(stored.meta.settings, "rating.anchor"); !anchor.empty())
       input.anchor =
           rating::Anchor{anchor, std::strtod(setting(stored.meta.settings, "rating.anchor_elo").c_str(), nullptr)};

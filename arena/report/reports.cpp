@@ -1,5 +1,6 @@
 #include "arena/report/reports.h"
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <map>
@@ -68,6 +69,21 @@ std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBu
 }
 
 }  // namespace
+
+void add_results(ReportInput& input, const journal::StoredResults& stored, const std::string& prefix,
+                 const std::string& tournament) {
+  for (const std::string& name : stored.meta.engines)
+    if (std::find(input.engine_names.begin(), input.engine_names.end(), name) == input.engine_names.end())
+      input.engine_names.push_back(name);
+  for (const journal::StoredJournal& j : stored.journals)
+    input.journals.push_back(
+        {j.games, prefix + j.label, j.shard ? static_cast<std::size_t>(j.shard->games) : 0, tournament});
+  for (int missing : stored.missing_shards)
+    input.notes.push_back(
+        fmt::format("{}shard {}/{} has no journal: none of its games were played (or its task "
+                    "failed before the first game)",
+                    prefix, missing, stored.shard_count));
+}
 
 Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& input) {
   std::error_code ec;

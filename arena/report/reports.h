@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "referee/rules/expected.h"
 
@@ -61,6 +62,13 @@ struct ReportSummary {
 
 // Reads the journals (a torn or half-written last line is skipped with a warning) and replaces every
 // report in `dir` atomically. Errors name the file that could not be read or written.
+// Adds one results folder (read by journal::read_results) to `input`: its engines (each name once), its
+// journals and a note per shard without a journal. `prefix` starts their labels and notes (a rating list
+// names each folder: "results/a: "); `tournament` is the folder as the list names it, empty for one.
+// `arena report` and `arena verify` both build their input with it, so that they recompute the same.
+void add_results(ReportInput& input, const journal::StoredResults& stored, const std::string& prefix = "",
+                 const std::string& tournament = "");
+
 Expected<ReportSummary> write_reports(const std::filesystem::path& dir, const ReportInput& input);
 
 }  // namespace kalah::report
