@@ -117,7 +117,7 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
   EXPECT_NE(built.out.find("typo             not entered: the build failed (exited with code 1)"), std::string::npos)
       << built.out;
   EXPECT_NE(built.out.find("10 submissions: 2 entered, 8 not entered"), std::string::npos) << built.out;
-  EXPECT_NE(read_file(results() / "entries" / "typo" / "build.log").find("error"), std::string::npos);
+  EXPECT_NE(read_file(results() / "logs" / "typo" / "build.log").find("error"), std::string::npos);
 
   const std::map<std::string, std::string> s = statuses(results() / "entries.json");
   EXPECT_EQ(s.at("ada"), "entered");

@@ -246,19 +246,36 @@ TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
   EXPECT_TRUE(changes.engines.empty());
 }
 
-TEST(ArchivedFiles, TheResultsAndEntryManifestsButNotLocksBackupsOrBuilds) {
+TEST(ArchivedFiles, TheResultsEntryManifestsAndLogsButNotLocksBackupsOrBuilds) {
   TempFolder dir;
   const fs::path r = dir.path() / "r";
-  for (const char* file :
-       {"games.jsonl", "tournament.json", "config.toml", "standings.json", "report.html", "feedback/bot1.html",
-        "shards/1-of-2/games.jsonl", "entries/bot1/bot.toml", "entries/bot1/build.log", "entries/bot1/src/main.c",
-        "entries/bot1/kalah-bot1", "arena.lock", "games.jsonl.bak", "games.jsonl.bak2", ".standings.json.tmp-h-1-1",
-        "slurm/run.sbatch", "old.tar.gz", "notes.backup"})
+  for (const char* file : {"games.jsonl",
+                           "tournament.json",
+                           "config.toml",
+                           "standings.json",
+                           "report.html",
+                           "feedback/bot1.html",
+                           "shards/1-of-2/games.jsonl",
+                           "entries/bot1/bot.toml",
+                           "entries/bot1/build.log",
+                           "entries/bot1/src/main.c",
+                           "entries/bot1/kalah-bot1",
+                           "logs/bot1/build.log",
+                           "logs/bot1/check.log",
+                           "logs/bot1/other.txt",
+                           "arena.lock",
+                           "games.jsonl.bak",
+                           "games.jsonl.bak2",
+                           ".standings.json.tmp-h-1-1",
+                           "slurm/run.sbatch",
+                           "old.tar.gz",
+                           "notes.backup"})
     write(r / file, "x");
   fs::create_symlink("/etc/hostname", r / "link");
-  const std::vector<std::string> expected = {
-      "config.toml",  "entries/bot1/bot.toml", "entries/bot1/build.log",    "feedback/bot1.html", "games.jsonl",
-      "notes.backup", "report.html",           "shards/1-of-2/games.jsonl", "standings.json",     "tournament.json"};
+  const std::vector<std::string> expected = {"config.toml",    "entries/bot1/bot.toml", "feedback/bot1.html",
+                                             "games.jsonl",    "logs/bot1/build.log",   "logs/bot1/check.log",
+                                             "notes.backup",   "report.html",           "shards/1-of-2/games.jsonl",
+                                             "standings.json", "tournament.json"};
   EXPECT_EQ(archived_files(r), expected);
 }
 

@@ -23,6 +23,7 @@ struct ContestOptions {
 arena::Config load(const std::string& path) {
   Expected<arena::Config> loaded = arena::load_config(path, false);
   if (!loaded) throw UsageError(loaded.error());
+  for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   if (!loaded->is_contest())
     throw UsageError(path + ": not a contest: it has no [submissions] table (docs/CONTEST.md)");
   return std::move(loaded).value();

@@ -1,7 +1,11 @@
 // The `arena` executable: tournaments from TOML configs, reports, statistics.
 #include "arena/app/commands.h"
+#include "referee/process/engine_process.h"
 
 int main(int argc, char** argv) {
+  // From the first process the arena starts (the sandbox probe at config load included): what an engine
+  // leaves behind comes to the arena to be reaped, not to init (docs/PROCESSES.md).
+  kalah::process::become_subreaper();
   CLI::App app{"Kalah Arena: tournaments between Kalah engines", "arena"};
   app.footer(
       "Examples:\n"

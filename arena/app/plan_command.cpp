@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 arena::Config load(const std::string& path, int shards, bool plan_only = false) {
   Expected<arena::Config> loaded = arena::load_config(path);
   if (!loaded) throw UsageError(loaded.error());
+  for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   if (plan_only && shards == 1 && arena::plays_by_rounds(loaded->tournament.type)) return std::move(loaded).value();
   if (std::optional<std::string> problem = arena::shard_problem(*loaded, shards)) throw UsageError(*problem);
   return std::move(loaded).value();

@@ -2,6 +2,8 @@
 #include <memory>
 #include <string>
 
+#include <fmt/core.h>
+
 #include "arena/app/commands.h"
 #include "arena/config/config.h"
 #include "arena/flow/matches.h"
@@ -22,6 +24,7 @@ struct RunOptions {
 int run(const RunOptions& o) {
   Expected<arena::Config> loaded = arena::load_config(o.config);
   if (!loaded) throw UsageError(loaded.error());
+  for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   arena::Config config = std::move(loaded).value();
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;

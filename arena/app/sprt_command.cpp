@@ -32,6 +32,7 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
     throw UsageError(fmt::format("{} cannot be combined with a config file (put it in {})", given[0], o.config));
   Expected<arena::Config> loaded = arena::load_config(o.config);
   if (!loaded) throw UsageError(loaded.error());
+  for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   arena::Config config = std::move(loaded).value();
   if (!config.sprt) throw UsageError(o.config + ": an SPRT needs an [sprt] table (see docs/SPRT.md)");
   if (o.match.concurrency > 0) config.tournament.concurrency = o.match.concurrency;

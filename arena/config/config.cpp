@@ -330,6 +330,7 @@ class Parser {
              "transcripts"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
+    out.sandbox_given = t.has("sandbox");
     out.restart = read_restart(t).value_or(out.restart);
     out.pin = t.on_off("pin").value_or(false);
     if (auto cpus = t.string("cpus")) {
@@ -722,6 +723,22 @@ class Parser {
         t.fail_at(t.has("build_sandbox") ? "build_sandbox" : "dir",
                   "submissions are built in a sandbox (build_sandbox = \"bwrap\"), and " + *problem +
                       "; or set build_sandbox = \"none\" for submissions you trust");
+    if (out.build_sandbox == SandboxMode::None)
+      c.warnings.push_back(loc_.path() + ": submissions are built without a sandbox (build_sandbox = \"none\"): " +
+                           "their build commands run as " + (::geteuid() == 0 ? "root" : "you") +
+                           ", with your files and network");
+    // Entrants are untrusted code: sandboxed unless the config says otherwise in so many words.
+    out.entrant_sandbox = c.tournament.sandbox_given ? c.tournament.sandbox : SandboxMode::Bwrap;
+    if (out.entrant_sandbox == SandboxMode::Bwrap) {
+      if (auto problem = sandbox_unavailable())
+        t.fail_at("dir",
+                  "a contest's entrants run in a sandbox (absent tournament.sandbox means \"bwrap\" for them), and " +
+                      *problem + "; or set sandbox = \"none\" in [tournament] for entrants you trust");
+    } else {
+      c.warnings.push_back(loc_.path() + ": the contest's entrants run without a sandbox (tournament.sandbox = " +
+                           "\"none\"): their code runs as " + (::geteuid() == 0 ? "root" : "you") +
+                           ", with your files and network");
+    }
     out.check = t.on_off("check").value_or(true);
     const std::initializer_list<std::pair<std::string_view, GamesRule>> rules = {{"keep", GamesRule::Keep},
                                                                                  {"void", GamesRule::Void}};

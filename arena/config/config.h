@@ -70,6 +70,7 @@ struct TournamentConfig {
   AdjudicationConfig adjudicate;             // the early endings; off unless configured
   // Defaults for every engine (each [[engine]] may override them): docs/SECURITY.md.
   SandboxMode sandbox = SandboxMode::None;
+  bool sandbox_given = false;  // `sandbox` written in [tournament] (a contest's entrants default to bwrap)
   bool keep_sandbox = false;
   EngineLimits limits;
   RestartPolicy restart = RestartPolicy::OnCrash;
@@ -122,6 +123,8 @@ struct SubmissionsConfig {
   long long build_memory_mb = 2048;  // RLIMIT_DATA of the build's processes
   long long build_disk_mb = 256;     // what a build may leave in its folder (and write to its /tmp)
   SandboxMode build_sandbox = SandboxMode::Bwrap;
+  // How entrants play and are checked: bwrap unless [tournament] says sandbox = "none" (docs/SECURITY.md).
+  SandboxMode entrant_sandbox = SandboxMode::Bwrap;
   bool check = true;                         // a built bot must pass `referee check` to be entered
   GamesRule withdrawn = GamesRule::Keep;     // the finished games of a withdrawn entrant
   GamesRule disqualified = GamesRule::Void;  // ... and of a disqualified one
@@ -165,6 +168,8 @@ struct Config {
   std::vector<EntryState> entries;               // one per engine (empty: every engine is active)
   // A contest's submission folders and, for those that did not enter, "name (reason)"; empty for the others.
   std::vector<std::pair<std::string, std::string>> not_entered;
+  // What every command that loads this config says on stderr before it starts (an unsandboxed contest).
+  std::vector<std::string> warnings;
 
   // Whether engine `i` still plays: a withdrawn or disqualified entrant plays no more games.
   bool plays(int i) const { return entries.empty() || entries[i].status == EntryStatus::Active; }

@@ -160,7 +160,7 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
     e.args = s->args;
     e.protocol = s->protocol;
     e.restart = config.tournament.restart;
-    e.sandbox = config.tournament.sandbox;
+    e.sandbox = config.submissions ? config.submissions->entrant_sandbox : config.tournament.sandbox;
     e.keep_sandbox = config.tournament.keep_sandbox;
     e.limits = config.tournament.limits;
     config.engines.push_back(std::move(e));

@@ -5,7 +5,7 @@
 #include <toml++/toml.h>
 
 #include "arena/config/toml_table.h"
-#include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::arena {
 
@@ -72,14 +72,14 @@ Expected<Manifest> parse_manifest(std::string_view toml_text, std::string_view p
 }
 
 Expected<Manifest> read_manifest(const std::filesystem::path& file) {
+  // The submission's file: never through a link, never a FIFO, never more than 64 KiB.
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec)))
     return Error{file.string() + ": missing: every submission needs a " + kManifestFile +
                  " with at least name and run"};
-  std::string text;
-  if (std::filesystem::file_size(file, ec) > 64 * 1024) return Error{file.string() + ": larger than 64 KiB"};
-  if (auto error = system::read_file(file, text)) return Error{*error};
-  return parse_manifest(text, file.string());
+  Expected<std::string> text = system::read_regular_file(file, 64 * 1024);
+  if (!text) return Error{text.error()};
+  return parse_manifest(*text, file.string());
 }
 
 }  // namespace kalah::arena

@@ -1,6 +1,7 @@
 // `arena contest build`: each submission folder is copied into a sandbox, built there with limits,
 // copied out to <results>/entries/<name>/ and checked with `referee check`.
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 #include "referee/system/utc_time.h"
 
 namespace kalah::arena::contest {
@@ -27,72 +29,69 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr long long kBuildLogKb = 1024;  // a build's output kept in build.log
-constexpr int kBuildProcesses = 256;     // RLIMIT_NPROC of a sandboxed build (root only): no fork bomb
+constexpr long long kBuildLogKb = 1024;          // a build's output kept in build.log
+constexpr int kBuildProcesses = 256;             // RLIMIT_NPROC of a sandboxed build (root only): no fork bomb
+constexpr std::uintmax_t kBytesPerEntry = 4096;  // what build_disk_mb counts for each file, folder or link
 
-// What changed in a folder: every file's relative path and content, in path order.
-std::string folder_digest(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file(ec) || it->is_symlink(ec)) files.push_back(it->path());
-  std::sort(files.begin(), files.end());
+// A file of a submission, its build or its entry is the student's: the arena (root) never follows a
+// link in it, never opens a FIFO or device, never reads past a bound (referee/system/untrusted_files.h).
+system::TreeBounds submission_bounds(const SubmissionsConfig& sc) {
+  system::TreeBounds b;
+  b.max_bytes = static_cast<std::uintmax_t>(sc.build_disk_mb) << 20;
+  b.max_entries = b.max_bytes / kBytesPerEntry;
+  return b;
+}
+
+// What changed in a folder: every entry's relative path, kind and content (a link's target), in path
+// order. An error when the folder is not one, or is larger than the build may make.
+Expected<std::string> folder_digest(const fs::path& dir, const system::TreeBounds& bounds) {
   std::uint64_t hash = fnv1a("");
-  for (const fs::path& file : files) {
-    hash = fnv1a(file.lexically_relative(dir).string() + '\0', hash);
-    if (fs::is_symlink(file, ec)) {
-      hash = fnv1a("-> " + fs::read_symlink(file, ec).string(), hash);
-      continue;
-    }
-    std::ifstream in(file, std::ios::binary);
-    char buffer[65536];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
-      hash = fnv1a(std::string_view(buffer, static_cast<std::size_t>(in.gcount())), hash);
-  }
+  system::WalkOptions walk;
+  walk.bounds = bounds;
+  walk.open_files = true;
+  auto error = system::walk_untrusted_tree(dir, walk, [&](const system::TreeItem& item) -> std::optional<std::string> {
+    hash = fnv1a(item.path + '\0' + system::to_string(item.kind) + '\0', hash);
+    if (item.kind == system::TreeItem::Kind::Link) hash = fnv1a("-> " + item.link, hash);
+    if (item.kind != system::TreeItem::Kind::File) return std::nullopt;
+    return system::read_bounded(
+        item.fd, item.size, [&](std::string_view piece) { hash = fnv1a(piece, hash); }, item.path);
+  });
+  if (error) return Error{*error};
   return hex(hash);
 }
 
-std::uintmax_t folder_bytes(const fs::path& dir) {
-  std::uintmax_t total = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file(ec)) total += it->file_size(ec);
-  return total;
+// What a build's folder takes: its files' bytes, and a block for every file, folder and link (so a
+// million empty files count too). An error when it passes build_disk_mb.
+std::optional<std::string> over_disk_limit(const fs::path& dir, const SubmissionsConfig& sc) {
+  const std::uintmax_t limit = static_cast<std::uintmax_t>(sc.build_disk_mb) << 20;
+  std::uintmax_t used = 0;
+  system::WalkOptions walk;
+  walk.bounds = submission_bounds(sc);
+  auto error = system::walk_untrusted_tree(dir, walk, [&](const system::TreeItem& item) -> std::optional<std::string> {
+    used += item.size + kBytesPerEntry;
+    if (used > limit) return std::string("over");
+    return std::nullopt;
+  });
+  if (!error) return std::nullopt;
+  return fmt::format("more than build_disk_mb = {} MiB (files, and {} KiB for each file, folder or link)",
+                     sc.build_disk_mb, kBytesPerEntry >> 10);
 }
 
-void chown_tree(const fs::path& dir, unsigned uid) {
-  std::error_code ec;
-  if (::lchown(dir.c_str(), uid, uid) != 0) return;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec))
-    if (::lchown(it->path().c_str(), uid, uid) != 0) return;
-}
+void append(const fs::path& file, const std::string& text) { system::write_own_file(file, text, /*append=*/true); }
 
-// The bot's folder readable by every uid (a sandboxed engine runs under one of its own), never writable.
-void open_to_read(const fs::path& dir) {
-  std::error_code ec;
-  fs::permissions(dir,
-                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
-                      fs::perms::others_exec,
-                  ec);
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (it->is_symlink(ec)) continue;
-    const bool traversable =
-        it->is_directory(ec) || (it->status(ec).permissions() & fs::perms::owner_exec) != fs::perms::none;
-    fs::permissions(it->path(),
-                    fs::perms::group_read | fs::perms::others_read |
-                        (traversable ? fs::perms::group_exec | fs::perms::others_exec : fs::perms::none),
-                    fs::perm_options::add, ec);
-    fs::permissions(it->path(), fs::perms::group_write | fs::perms::others_write, fs::perm_options::remove, ec);
-  }
-}
-
-void append(const fs::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::app);
-  out << text;
+// Puts the built folder `from` at `target` (replaced): read-only, owned by the entries' own
+// unprivileged uid when the arena is root, without set-uid bits, special files or followed links.
+std::optional<std::string> install_entry(const fs::path& from, const fs::path& target, const SubmissionsConfig& sc,
+                                         const fs::path& log) {
+  if (auto error = system::remove_tree(target)) return "cannot replace the entry: " + *error;
+  system::CopyOptions copy;
+  copy.bounds = submission_bounds(sc);
+  copy.read_only = true;
+  if (::geteuid() == 0) copy.owner = std::pair{kEntriesOwnerUid, kEntriesOwnerUid};
+  Expected<system::CopyReport> copied = system::copy_untrusted_tree(from, target, copy);
+  if (!copied) return "cannot copy the built bot to " + target.string() + ": " + copied.error();
+  for (const std::string& item : copied->left_out) append(log, "(not copied into the entry: " + item + ")\n");
+  return std::nullopt;
 }
 
 struct BuildResult {
@@ -120,7 +119,7 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
   fs::path plain_dir;  // without a sandbox: a folder of our own
   if (sc.build_sandbox == SandboxMode::None) {
     plain_dir = fs::temp_directory_path() / fmt::format("kalah-build-{}-{}", ::getpid(), target.filename().string());
-    fs::remove_all(plain_dir, ec);
+    system::remove_tree(plain_dir);
     spec.dir = plain_dir;
   }
   append(log, fmt::format("$ {}\n(in a {} sandbox; limits: {} s, {} MiB memory, {} MiB disk)\n", command,
@@ -131,12 +130,19 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
     return out;
   }
   const fs::path work = plain_dir.empty() ? box->private_dir() : plain_dir;
-  fs::copy(source, work, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) {
-    out.reason = "cannot copy the submission for its build: " + ec.message();
+  // The submission, copied without its links' targets, special files or set-uid bits, owned by the
+  // build's uid (the sandbox is not running yet, so nothing else is in the folder).
+  system::CopyOptions into;
+  into.bounds = submission_bounds(sc);
+  if (box->spawn().run_as) into.owner = std::pair{box->spawn().run_as->uid, box->spawn().run_as->gid};
+  ::rmdir(work.c_str());
+  Expected<system::CopyReport> copied = system::copy_untrusted_tree(source, work, into);
+  if (!copied) {
+    out.reason = "cannot copy the submission for its build: " + copied.error();
     return out;
   }
-  if (box->spawn().run_as) chown_tree(work, box->spawn().run_as->uid);
+  ::chmod(work.c_str(), 0700);
+  for (const std::string& item : copied->left_out) append(log, "(not copied into the build: " + item + ")\n");
 
   const auto started = process::Clock::now();
   auto spawned = process::EngineProcess::spawn(box->spawn());
@@ -146,7 +152,6 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
   }
   auto& child = *std::get<std::unique_ptr<process::EngineProcess>>(spawned);
   const auto limit = started + std::chrono::seconds(sc.build_timeout_s);
-  const std::uintmax_t disk = static_cast<std::uintmax_t>(sc.build_disk_mb) << 20;
   std::optional<process::ExitInfo> exit;
   for (;;) {
     exit = child.wait_for_exit(std::min(limit, process::Clock::now() + std::chrono::milliseconds(100)));
@@ -156,9 +161,9 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
       out.reason = fmt::format("the build took longer than build_timeout_s = {} s and was stopped", sc.build_timeout_s);
       break;
     }
-    if (folder_bytes(work) > disk) {
+    if (auto over = over_disk_limit(work, sc)) {
       child.kill();
-      out.reason = fmt::format("the build wrote more than build_disk_mb = {} MiB and was stopped", sc.build_disk_mb);
+      out.reason = "the build wrote " + *over + " and was stopped";
       break;
     }
   }
@@ -172,17 +177,16 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
     }
   }
   append(log, fmt::format("\n[{} after {:.1f} s]\n", out.reason.empty() ? "built" : out.reason, out.seconds));
+  // The whole sandbox is gone before its folder is read: nothing can change it under the copy.
+  child.kill();
   if (out.reason.empty()) {
-    if (folder_bytes(work) > disk) {
-      out.reason = fmt::format("the build left more than build_disk_mb = {} MiB", sc.build_disk_mb);
-    } else {
-      fs::remove_all(target, ec);
-      fs::copy(work, target, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-      if (ec) out.reason = "cannot copy the built bot to " + target.string() + ": " + ec.message();
-      open_to_read(target);
+    if (auto over = over_disk_limit(work, sc)) {
+      out.reason = "the build left " + *over;
+    } else if (auto error = install_entry(work, target, sc, log)) {
+      out.reason = *error;
     }
   }
-  if (!plain_dir.empty()) fs::remove_all(plain_dir, ec);
+  if (!plain_dir.empty()) system::remove_tree(plain_dir);
   out.ok = out.reason.empty();
   return out;
 }
@@ -198,7 +202,10 @@ Expected<std::pair<fs::path, std::vector<std::string>>> resolve_run(const Manife
     cmd = (dir / program).lexically_normal();
     const fs::path rel = cmd.lexically_relative(dir);
     if (rel.empty() || *rel.begin() == "..") return Error{"run: " + program + " lies outside the bot's folder"};
-    if (!fs::is_regular_file(cmd, ec) || ::access(cmd.c_str(), X_OK) != 0)
+    // Looked at, never followed: a link here could name any file of the machine.
+    const fs::file_status status = fs::symlink_status(cmd, ec);
+    if (fs::is_symlink(status)) return Error{"run: " + program + " is a symbolic link; name the program itself"};
+    if (!fs::is_regular_file(status) || (status.permissions() & fs::perms::owner_exec) == fs::perms::none)
       return Error{"run: " + program + " is not an executable file of the bot after its build"};
   } else {
     Expected<fs::path> found = system::find_executable(program, "/usr/local/bin:/usr/bin:/bin", dir);
@@ -209,7 +216,7 @@ Expected<std::pair<fs::path, std::vector<std::string>>> resolve_run(const Manife
   for (std::size_t i = 1; i < m.run.size(); ++i) {
     const fs::path file = (dir / m.run[i]).lexically_normal();
     const fs::path rel = file.lexically_relative(dir);
-    const bool of_bot = !rel.empty() && *rel.begin() != ".." && fs::exists(file, ec);
+    const bool of_bot = !rel.empty() && *rel.begin() != ".." && fs::exists(fs::symlink_status(file, ec));
     args.push_back(of_bot ? file.string() : m.run[i]);
   }
   return std::make_pair(cmd, args);
@@ -226,7 +233,7 @@ std::string check_bot(const EngineSpec& spec, const fs::path& log) {
     if (r.verdict == check::Verdict::Fail && failed++ == 0)
       failures = r.check + (r.forfeit ? std::string(" (") + to_string(*r.forfeit) + ")" : "") + ": " + r.detail;
   });
-  std::ofstream(log) << text;
+  system::write_own_file(log, text);
   if (failed == 0) return {};
   return fmt::format("referee check failed: {}{}", failures.substr(0, 300),
                      failed > 1 ? fmt::format(" (and {} more)", failed - 1) : std::string());
@@ -249,7 +256,8 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
 
   std::vector<fs::path> folders;
   for (const fs::directory_entry& d : fs::directory_iterator(sc.dir, ec))
-    if (d.is_directory(ec) && d.path().filename().string().front() != '.') folders.push_back(d.path());
+    if (d.symlink_status(ec).type() == fs::file_type::directory && d.path().filename().string().front() != '.')
+      folders.push_back(d.path());
   std::sort(folders.begin(), folders.end());
 
   // Every manifest first: a name two folders claim is refused for both (unless one already entered).
@@ -307,7 +315,12 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
       refuse(fmt::format("the name '{}' belongs to the entrant from {}/", m.name, holder->folder));
       continue;
     }
-    const std::string digest = folder_digest(folder);
+    const Expected<std::string> read_digest = folder_digest(folder, submission_bounds(sc));
+    if (!read_digest) {
+      refuse("the submission cannot be read: " + read_digest.error());
+      continue;
+    }
+    const std::string& digest = *read_digest;
     if (s.source_digest == digest && !s.source_digest.empty() && s.name == m.name) {
       summary.entered += s.status == SubmissionStatus::NotEntered ? 0 : 1;
       summary.not_entered += s.status == SubmissionStatus::NotEntered ? 1 : 0;
@@ -330,25 +343,24 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     s.source_digest = digest;
     s.built_at = system::utc_now_iso8601();
     const fs::path target = results / "entries" / m.name;
-    const fs::path log = results / "entries" / (m.name + ".build.log");
-    fs::remove(log, ec);
+    // The arena's own files about an entrant live beside the entries, where no submission can put
+    // anything (a build.log or check.log it ships is just one of its files).
+    const fs::path logs = results / "logs" / m.name;
+    if (auto error = system::remove_tree(logs)) return Error{*error};
+    fs::create_directories(logs, ec);
+    if (ec) return Error{"cannot create " + logs.string() + ": " + ec.message()};
+    const fs::path log = logs / "build.log";
     BuildResult built;
     if (m.build) {
       built = run_build(sc, folder, target, *m.build, log);
     } else {
-      fs::remove_all(target, ec);
-      fs::copy(folder, target, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-      open_to_read(target);
-      built.ok = !ec;
-      if (ec) built.reason = "cannot copy it to " + target.string() + ": " + ec.message();
       append(log, "(nothing to build: the manifest has no build command)\n");
+      if (auto error = install_entry(folder, target, sc, log)) built.reason = *error;
+      built.ok = built.reason.empty();
     }
     s.build_seconds = built.seconds;
-    // The log lives in the bot's folder (a failed build leaves only the log there).
-    fs::create_directories(target, ec);
-    fs::rename(log, target / "build.log", ec);
     if (!built.ok) {
-      refuse(built.reason + " (log: " + (target / "build.log").string() + ")");
+      refuse(built.reason + " (log: " + log.string() + ")");
       write_entries(config.entries_file(), entries);
       continue;
     }
@@ -368,11 +380,11 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
       spec.args = s.args;
       spec.dir = fs::absolute(target, ec);
       spec.protocol = m.protocol;
-      spec.sandbox = config.tournament.sandbox;
+      spec.sandbox = sc.entrant_sandbox;
       spec.limits = config.tournament.limits;
-      const std::string failed = check_bot(spec, target / "check.log");
+      const std::string failed = check_bot(spec, logs / "check.log");
       if (!failed.empty()) {
-        refuse(failed + " (all checks: " + (target / "check.log").string() + ")");
+        refuse(failed + " (all checks: " + (logs / "check.log").string() + ")");
         write_entries(config.entries_file(), entries);
         continue;
       }

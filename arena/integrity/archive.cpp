@@ -42,9 +42,10 @@ bool archived(const fs::path& relative) {
     if (part.string().starts_with(".")) return false;  // an atomic write's temporary, or hidden
   const std::string first = parts.front().string(), name = parts.back().string();
   if (first == "slurm") return false;  // scripts and task logs of this machine's cluster
-  // A contest entry: its manifest, build log and referee check, not its sources or what the build made.
-  if (first == "entries")
-    return parts.size() == 3 && (name == "bot.toml" || name == "build.log" || name == "check.log");
+  // A contest entry: its manifest, not its sources or what the build made; its build log and referee
+  // check, which the arena writes beside the entries (logs/<name>/).
+  if (first == "entries") return parts.size() == 3 && name == "bot.toml";
+  if (first == "logs") return parts.size() == 3 && (name == "build.log" || name == "check.log");
   if (name == "arena.lock" || name.ends_with(".tar.gz")) return false;
   // What --fresh moved aside: <file>.bak, <file>.bak2, ...
   const std::size_t bak = name.rfind(".bak");

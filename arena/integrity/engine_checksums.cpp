@@ -1,12 +1,14 @@
 #include "arena/integrity/engine_checksums.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <tuple>
 
 #include <fmt/core.h>
 
 #include "arena/integrity/sha256.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::integrity {
 namespace {
@@ -21,11 +23,14 @@ bool skipped_name(const fs::path& p) {
 }
 
 struct Covered {
-  std::vector<fs::path> files;  // regular files, absolute
+  std::vector<fs::path> files;                   // regular files the command names, absolute
+  std::map<fs::path, std::string> tree_digests;  // the files of the engine's folder, read during the walk
   std::optional<std::string> problem;
 };
 
-// The files a "files" text covers, or why they are too many to digest.
+// The files a "files" text covers, or why they are too many to digest. A folder's files are read as
+// they are found, without following a link or opening anything but a regular file (an engine's folder
+// may be a contest entry, which a student made).
 Covered covered_files(const std::string& files_text) {
   Covered out;
   std::vector<fs::path> skips;
@@ -42,26 +47,31 @@ Covered covered_files(const std::string& files_text) {
       return end == s.end();  // `s` itself or a folder holding `p`
     });
   };
-  std::uintmax_t bytes = 0;
+  std::size_t files = 0;
   for (const fs::path& tree : trees) {
-    std::error_code ec;
-    fs::recursive_directory_iterator it(tree, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const fs::path& p = it->path();
-      std::error_code entry;  // an entry that cannot be looked at is left out; `ec` ends the walk
-      if (skipped_name(p) || is_skipped(p)) {
-        if (it->is_directory(entry)) it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(entry)) continue;
-      const std::uintmax_t size = it->file_size(entry);
-      bytes += entry ? 0 : size;
-      out.files.push_back(p);
-      if (out.files.size() > kMaxTreeFiles || bytes > kMaxTreeBytes) {
-        out.problem =
-            fmt::format("{} holds more than {} files or {} MiB", tree.string(), kMaxTreeFiles, kMaxTreeBytes >> 20);
-        return out;
-      }
+    system::WalkOptions walk;
+    walk.bounds.max_bytes = kMaxTreeBytes;
+    walk.bounds.max_entries = 4 * kMaxTreeFiles;
+    walk.open_files = true;
+    walk.leave_out = [&](const system::TreeItem& item) {
+      const fs::path p = tree / item.path;
+      return skipped_name(p) || is_skipped(p);
+    };
+    auto error =
+        system::walk_untrusted_tree(tree, walk, [&](const system::TreeItem& item) -> std::optional<std::string> {
+          if (item.kind != system::TreeItem::Kind::File) return std::nullopt;
+          if (++files > kMaxTreeFiles) return std::string("too many files");
+          Sha256 sha;
+          if (auto e = system::read_bounded(
+                  item.fd, kMaxTreeBytes, [&](std::string_view piece) { sha.update(piece); }, item.path))
+            return e;
+          out.tree_digests[tree / item.path] = sha.hex();
+          return std::nullopt;
+        });
+    if (error) {
+      out.problem = fmt::format("{} cannot be digested: {} (at most {} files or {} MiB)", tree.string(),
+                                error->substr(0, 300), kMaxTreeFiles, kMaxTreeBytes >> 20);
+      return out;
     }
   }
   std::sort(out.files.begin(), out.files.end());
@@ -85,12 +95,14 @@ std::string dir_sha256_key(const std::string& name) { return "engine." + name + 
 std::optional<std::string> files_digest(const std::string& files_text) {
   const Covered covered = covered_files(files_text);
   if (covered.problem) return kNotRecorded + *covered.problem;
-  std::string list;
+  std::map<fs::path, std::string> digests = covered.tree_digests;
   for (const fs::path& file : covered.files) {
-    const Expected<std::string> digest = sha256_file(file);
+    const Expected<std::string> digest = sha256_file(file, /*follow_link=*/true);
     if (!digest) return std::nullopt;
-    list += *digest + "  " + file.string() + "\n";
+    digests[file] = *digest;
   }
+  std::string list;
+  for (const auto& [file, digest] : digests) list += digest + "  " + file.string() + "\n";
   return sha256_hex(list);
 }
 
@@ -102,7 +114,7 @@ std::map<std::string, std::string> engine_checksum_settings(const std::vector<En
   const fs::path results = fs::absolute(results_dir, ec).lexically_normal();
   for (const EngineSpec& e : engines) {
     out[executable_key(e.name)] = e.cmd.string();
-    out[sha256_key(e.name)] = digest_or_reason(sha256_file(e.cmd));
+    out[sha256_key(e.name)] = digest_or_reason(sha256_file(e.cmd, /*follow_link=*/true));
     // A script the command runs: an argument naming a regular file, as the engine (in its `dir`) sees it;
     // not a log it is told to write (*.log, or anything in the results folder), which changes as it plays.
     std::string files, tree;
@@ -112,7 +124,13 @@ std::map<std::string, std::string> engine_checksum_settings(const std::vector<En
       const fs::path p = fs::absolute(fs::path(arg).is_absolute() ? fs::path(arg) : base / arg, ec).lexically_normal();
       const auto [end, rest] = std::mismatch(results.begin(), results.end(), p.begin(), p.end());
       const bool in_results = !results.empty() && end == results.end();
-      if (fs::is_regular_file(p, ec) && !fs::equivalent(p, e.cmd, ec) && p.extension() != ".log" && !in_results)
+      // A file in the engine's folder is looked at without following a link (the folder may be a
+      // student's); one the organiser names elsewhere may be a link.
+      const fs::path dir = e.dir.empty() ? fs::path() : fs::absolute(e.dir, ec).lexically_normal();
+      const auto [dir_end, dir_rest] = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end());
+      const bool in_dir = !dir.empty() && dir_end == dir.end();
+      const bool regular = in_dir ? fs::is_regular_file(fs::symlink_status(p, ec)) : fs::is_regular_file(p, ec);
+      if (regular && !fs::equivalent(p, e.cmd, ec) && p.extension() != ".log" && !in_results)
         files += "file " + p.string() + "\n";
     }
     // The arena's own working folder (every engine's without a `dir`) is not the engine's.

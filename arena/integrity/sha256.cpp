@@ -1,12 +1,14 @@
 #include "arena/integrity/sha256.h"
 
-#include <openssl/evp.h>
-
 #include <array>
 #include <cassert>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+
+#include <openssl/evp.h>
+
+#include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::integrity {
 
@@ -51,16 +53,14 @@ std::string sha256_hex(std::string_view data) {
   return sha.hex();
 }
 
-Expected<std::string> sha256_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{file.string() + ": cannot read: " + std::strerror(errno)};
+Expected<std::string> sha256_file(const std::filesystem::path& file, bool follow_link) {
+  auto opened = system::open_regular_file(file, follow_link);
+  if (!opened) return Error{opened.error()};
+  system::FileHandle fd(opened->first);
   Sha256 sha;
-  std::array<char, 1 << 16> buffer;
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    sha.update(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())));
-  }
-  if (in.bad()) return Error{file.string() + ": cannot read: " + std::strerror(errno)};
+  if (auto error = system::read_bounded(
+          fd.get(), kMaxDigestedFile, [&](std::string_view piece) { sha.update(piece); }, file.string()))
+    return Error{*error};
   return sha.hex();
 }
 

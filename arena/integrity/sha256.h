@@ -29,7 +29,10 @@ class Sha256 {
 };
 
 std::string sha256_hex(std::string_view data);
-// Errors name the path ("cannot read: ...").
-Expected<std::string> sha256_file(const std::filesystem::path& file);
+// A regular file's digest, never through a link as its last component unless `follow_link` (an engine
+// the organiser named may be one), never of a FIFO, device or /proc file, never past 4 GiB. Errors
+// name the path.
+inline constexpr std::uintmax_t kMaxDigestedFile = 4ull << 30;
+Expected<std::string> sha256_file(const std::filesystem::path& file, bool follow_link = false);
 
 }  // namespace kalah::integrity

@@ -302,7 +302,7 @@ class Verifier {
             fmt::format("engine '{}': {} is not present here; recorded SHA-256 {}", name, path, digest));
         continue;
       }
-      Expected<std::string> now = sha256_file(path);
+      Expected<std::string> now = sha256_file(path, /*follow_link=*/true);  // as the run recorded it
       if (!now) return failed(fmt::format("engine '{}': {}", name, now.error()));
       if (*now != digest)
         return failed(fmt::format("engine '{}': {} has SHA-256 {}, but the run recorded {}", name, path, *now, digest));

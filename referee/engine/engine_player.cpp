@@ -204,6 +204,9 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
   id_author_.clear();
   declared_options_.clear();
   malformed_lines_.clear();
+  // What an engine says before kepok is kept (its options, features, name): bounded, so that an engine
+  // cannot make the arena hold gigabytes (docs/SECURITY.md).
+  std::size_t said = 0;
   for (;;) {
     const auto status = static_cast<process::Status>(read(deadline));
     if (status == process::Status::Timeout) return fail("no kepok within " + ms(startup));
@@ -213,6 +216,9 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     }
     if (status != process::Status::Ok)
       return fail(std::string(process::to_string(status)) + " before kepok: " + describe_exit());
+    said += line_.size() + 1;
+    if (said > kMaxHandshakeBytes)
+      return fail(fmt::format("wrote more than {} KiB before kepok", kMaxHandshakeBytes >> 10));
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* id = std::get_if<kep::IdName>(&m)) id_name_ = id->name;
     if (auto* author = std::get_if<kep::IdAuthor>(&m)) id_author_ = author->author;

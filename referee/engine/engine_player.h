@@ -60,9 +60,11 @@ class ProcessPlayer : public Player {
   Reply await_move(Deadline start, std::chrono::milliseconds allowed, const std::function<bool(Reply&)>& parse);
 
   EngineSpec spec_;
+  // Declared before the process so that it is destroyed after it: a sandbox's folder is removed and its
+  // uid given back only once every process of it has been killed and reaped.
+  std::optional<Sandbox> sandbox_;
   std::unique_ptr<process::EngineProcess> process_;
-  std::optional<Sandbox> sandbox_;  // of the running process; released after it is gone
-  std::string line_;                // reused read buffer
+  std::string line_;  // reused read buffer
 
  private:
   void set_kill_switch(process::KillSwitch kill_switch);
@@ -76,6 +78,10 @@ class ProcessPlayer : public Player {
   process::KillSwitch kill_switch_;
   int starts_ = 0;
 };
+
+// What an engine may write before kepok (its banner, options and features), in bytes: more is a
+// start-up forfeit, never memory the arena keeps growing.
+inline constexpr std::size_t kMaxHandshakeBytes = 1 << 20;
 
 // A player speaking KEP (docs/PROTOCOL.md); the engine persists across games.
 class EnginePlayer : public ProcessPlayer {

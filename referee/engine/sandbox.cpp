@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "referee/system/executable.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah {
 namespace {
@@ -161,8 +162,7 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   static std::atomic<unsigned> counter{0};
   box.private_dir_ = fs::temp_directory_path() / fmt::format("kalah-sandbox-{}-{}", ::getpid(), counter++);
   box.keep_ = spec.keep_sandbox;
-  std::error_code ec;
-  fs::remove_all(box.private_dir_, ec);
+  system::remove_tree(box.private_dir_);
   if (::mkdir(box.private_dir_.c_str(), 0700) != 0)
     return Error{fmt::format("cannot create the sandbox directory {}", box.private_dir_.string())};
   if (is_root()) {
@@ -191,6 +191,9 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   Expected<fs::path> bwrap = system::find_executable("bwrap", system::path_variable(), fs::current_path());
   s.command = bwrap ? bwrap->string() : "bwrap";
   s.args = std::move(a);
+  // bubblewrap's own processes (its init is pid 1 in the sandbox, its /proc/1/environ readable by the
+  // engine) get nothing of the organiser's environment either: --clearenv only clears the engine's.
+  s.environment = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
   return box;
 }
 
@@ -209,10 +212,7 @@ Sandbox& Sandbox::operator=(Sandbox&& other) noexcept {
 Sandbox::~Sandbox() { release(); }
 
 void Sandbox::release() {
-  if (!private_dir_.empty() && !keep_) {
-    std::error_code ec;
-    fs::remove_all(private_dir_, ec);
-  }
+  if (!private_dir_.empty() && !keep_) system::remove_tree(private_dir_);
   private_dir_.clear();
   if (uid_) uids().give_back(*uid_);
   uid_.reset();

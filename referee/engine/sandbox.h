@@ -23,6 +23,9 @@ namespace kalah {
 // engine process, so that RLIMIT_NPROC counts that engine's processes only.
 inline constexpr unsigned kSandboxFirstUid = 61000;
 inline constexpr unsigned kSandboxUids = 2000;
+// Owner of the built contest entries (root only): no engine runs under it, so entries are readable by
+// every sandboxed engine and writable by none, and nothing in them belongs to root.
+inline constexpr unsigned kEntriesOwnerUid = kSandboxFirstUid - 1;
 
 // Why sandboxed engines cannot run on this machine (bubblewrap missing, user namespaces disabled),
 // with how to fix it; nullopt when a test sandbox starts. Probed once, then remembered.

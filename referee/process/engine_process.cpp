@@ -4,6 +4,7 @@
 // loop and one set of invariants about the child (pidfd, process group, pipes), kept in one place.
 #include "referee/process/engine_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/close_range.h>
@@ -20,6 +21,8 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <span>
@@ -157,12 +160,15 @@ struct EngineProcess::Impl {
   asio::readable_pipe from_stderr{ioc};  // the engine's stderr, when relayed (SpawnSpec::relay_stderr)
 
   pid_t pid = -1;
+  std::optional<unsigned> own_uid;  // SpawnSpec::run_as: a uid no other live engine has
   std::size_t max_line;
   std::string pending;    // the unwritten rest of a write that found the pipe full
   std::string buffer;     // bytes received and not yet returned; never holds more than max_line + 1
   bool skipping = false;  // discarding the rest of a TooLong line
   bool eof = false;
-  std::optional<ExitInfo> exit;  // set exactly when the leader has been reaped
+  std::optional<ExitInfo> exit;                    // set exactly when the leader has been reaped
+  std::vector<detail::UniqueFd> outside_children;  // pidfds: record_children_outside_group()
+  bool outside_recorded = false;
 
   // The stderr relay: a read stays armed on from_stderr and copies into the log, up to the cap.
   detail::UniqueFd stderr_log;
@@ -328,6 +334,7 @@ struct EngineProcess::Impl {
     int status = 0;
     bool reaped = false;
     if (leader_state() != Leader::Gone) {  // if it is gone, its pid may belong to a stranger by now
+      if (!outside_recorded && leader_state() == Leader::Running) record_children_outside_group();
       ::killpg(pid, SIGKILL);
       while (true) {
         if (::waitpid(pid, &status, 0) == pid) {
@@ -345,10 +352,128 @@ struct EngineProcess::Impl {
         break;
       }
     }
+    reap_children_outside_group();
     exit = reaped ? ExitInfo::from_wait_status(status) : ExitInfo{ExitInfo::Kind::Exited, -1};
     exit->killed_by_arena = killed_by_arena;
     error_code ignored;
     pidfd.close(ignored);
+  }
+
+  static pid_t parent_of(pid_t process) {
+    const int fd = ::open(("/proc/" + std::to_string(process) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buffer[1024];
+    const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+    ::close(fd);
+    if (n <= 0) return -1;
+    buffer[n] = '\0';
+    const char* after_name = std::strrchr(buffer, ')');  // "pid (comm) state ppid ...": comm may hold spaces
+    if (!after_name) return -1;
+    char state = 0;
+    int parent = -1;
+    if (std::sscanf(after_name + 1, " %c %d", &state, &parent) != 2) return -1;
+    return parent;
+  }
+
+  // The leader's children outside its process group: a sandbox's init (bubblewrap's pid 1, which starts
+  // a session of its own), or anything an engine started with setsid. Each is held by a pidfd taken
+  // while it is still the leader's child, so that the pidfd names that process only. Read once, when
+  // the engine first answers (or when it is killed before that): /proc is not read per ply.
+  void record_children_outside_group() {
+    outside_recorded = true;
+    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    DIR* dir = ::opendir(tasks.c_str());
+    if (!dir) return;
+    while (const dirent* task = ::readdir(dir)) {
+      if (task->d_name[0] == '.') continue;
+      const int fd = ::open((tasks + "/" + task->d_name + "/children").c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      char buffer[4096];
+      const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+      ::close(fd);
+      if (n <= 0) continue;
+      buffer[n] = '\0';
+      for (char* p = buffer; *p;) {
+        char* end = nullptr;
+        const long child = std::strtol(p, &end, 10);
+        if (end == p) break;
+        p = end;
+        if (child <= 0 || ::getpgid(static_cast<pid_t>(child)) == pid) continue;
+        detail::UniqueFd child_fd(static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(child), 0)));
+        if (child_fd.get() >= 0 && parent_of(static_cast<pid_t>(child)) == pid)
+          outside_children.push_back(std::move(child_fd));
+      }
+    }
+    ::closedir(dir);
+  }
+
+  // After the leader is reaped: whatever of them still runs is killed, and each is reaped if it came to
+  // us (the arena is a subreaper; otherwise it went to init). By pidfd (P_PIDFD): never a stranger that
+  // got its pid, never another engine's process. Without this, a sandbox's init ends a zombie, counting
+  // against its uid's process limit when the uid comes round again.
+  void reap_children_outside_group() {
+    constexpr idtype_t kByPidfd = static_cast<idtype_t>(3);  // P_PIDFD (Linux 5.4)
+    for (const detail::UniqueFd& child : outside_children) {
+      ::syscall(SYS_pidfd_send_signal, child.get(), SIGKILL, nullptr, 0);
+      siginfo_t info;
+      while (::waitid(kByPidfd, static_cast<id_t>(child.get()), &info, WEXITED) != 0 && errno == EINTR) {
+      }
+    }
+    outside_children.clear();
+    if (own_uid) reap_children_of_uid(*own_uid);
+  }
+
+  // The arena's children that run as this engine's own uid: the orphans of an engine that ended before
+  // record_children_outside_group() saw them (a sandbox that failed to start its engine). The uid is
+  // this engine's alone until it is given back, after this.
+  static void reap_children_of_uid(unsigned uid) {
+    constexpr idtype_t kByPidfd = static_cast<idtype_t>(3);  // P_PIDFD
+    for (pid_t child : own_children()) {
+      detail::UniqueFd fd(static_cast<int>(::syscall(SYS_pidfd_open, child, 0)));
+      if (fd.get() < 0 || parent_of(child) != ::getpid() || real_uid_of(child) != static_cast<long>(uid)) continue;
+      ::syscall(SYS_pidfd_send_signal, fd.get(), SIGKILL, nullptr, 0);
+      siginfo_t info;
+      while (::waitid(kByPidfd, static_cast<id_t>(fd.get()), &info, WEXITED) != 0 && errno == EINTR) {
+      }
+    }
+  }
+
+  static std::vector<pid_t> own_children() {
+    std::vector<pid_t> out;
+    DIR* dir = ::opendir("/proc/self/task");
+    if (!dir) return out;
+    while (const dirent* task = ::readdir(dir)) {
+      if (task->d_name[0] == '.') continue;
+      const int fd =
+          ::open((std::string("/proc/self/task/") + task->d_name + "/children").c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      char buffer[8192];
+      const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+      ::close(fd);
+      if (n <= 0) continue;
+      buffer[n] = '\0';
+      for (char* p = buffer; *p;) {
+        char* end = nullptr;
+        const long child = std::strtol(p, &end, 10);
+        if (end == p) break;
+        p = end;
+        if (child > 0) out.push_back(static_cast<pid_t>(child));
+      }
+    }
+    ::closedir(dir);
+    return out;
+  }
+
+  static long real_uid_of(pid_t process) {
+    const int fd = ::open(("/proc/" + std::to_string(process) + "/status").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buffer[4096];
+    const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+    ::close(fd);
+    if (n <= 0) return -1;
+    buffer[n] = '\0';
+    const char* line = std::strstr(buffer, "\nUid:");
+    return line ? std::strtol(line + 5, nullptr, 10) : -1;
   }
 
   void kill() {
@@ -495,7 +620,10 @@ struct EngineProcess::Impl {
           skipping = false;
         }
       }
-      if (!skipping && take_line(line)) return Status::Ok;
+      if (!skipping && take_line(line)) {
+        if (!outside_recorded) record_children_outside_group();  // once: the engine is up by now
+        return Status::Ok;
+      }
       if (eof) {
         if (!skipping) line.swap(buffer);  // the unterminated last fragment, if any
         buffer.clear();
@@ -582,6 +710,12 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   {
     std::lock_guard lock(spawn_mutex());
     bp::posix::default_launcher launcher;
+    std::vector<const char*> environment;
+    if (spec.environment) {
+      for (const std::string& variable : *spec.environment) environment.push_back(variable.c_str());
+      environment.push_back(nullptr);
+      launcher.env = environment.data();
+    }
     ChildSetup setup{
         ::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(), spec.limits, spec.run_as, {}};
     CPU_ZERO(&setup.cpus);
@@ -594,6 +728,7 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
       auto proc = launcher(impl->ioc.get_executor(), ec, bp::filesystem::path(executable), spec.args, stdio, setup);
       if (!ec) {
         impl->pid = proc.id();
+        if (spec.run_as) impl->own_uid = spec.run_as->uid;
         // From here on this module owns the child: basic_process would SIGKILL and reap only the
         // leader (no group kill) on destruction, and its async_wait reaps before the group is killed.
         proc.detach();

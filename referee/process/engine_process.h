@@ -58,6 +58,8 @@ struct SpawnSpec {
   ResourceLimits limits;
   std::optional<RunAs> run_as;  // none: the arena's own user
   std::vector<int> cpus;        // sched_setaffinity of the child (inherited by all it starts); empty: the arena's
+  // The child's whole environment ("NAME=value" each); none: the arena's own.
+  std::optional<std::vector<std::string>> environment;
 };
 
 // An operator-facing reason why the engine could not be started (missing or non-executable file, bad

@@ -26,6 +26,11 @@ class FileHandle {
 
   int get() const { return fd_; }
   bool is_open() const { return fd_ >= 0; }
+  int release() {  // the caller closes it from now on
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
 
  private:
   int fd_ = -1;

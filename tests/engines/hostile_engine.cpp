@@ -139,6 +139,13 @@ int main(int argc, char** argv) {
     if (!read_line(line)) return 0;
     if (line.rfind("kep", 0) == 0) break;
   }
+  // Before kepok: 64 MiB of option declarations (the arena must stop listening long before).
+  if (argc >= 2 && std::string(argv[1]) == "flood-handshake") {
+    std::string block;
+    for (int i = 0; i < 1024; ++i) block += "option name Flood" + std::to_string(i) + " type check default true\n";
+    for (std::size_t written = 0; written < (std::size_t{64} << 20); written += block.size())
+      if (std::fwrite(block.data(), 1, block.size(), stdout) != block.size()) return 0;
+  }
   std::printf("id name hostile\nkepok\n");
   std::fflush(stdout);
   if (argc >= 2) attempt(argv[1], argc >= 3 ? argv[2] : "");

@@ -1,0 +1,101 @@
+// Many sandboxed engine starts in a row (docs/SECURITY.md, "No leftovers"): every engine restarted for
+// every game, with max_processes set, so that a sandbox left unreaped would show as a zombie of a
+// sandbox uid and, once the uid pool wraps, as start-up forfeits. CI runs 1000 starts;
+// bench/sandbox_soak.sh runs 10 000 (KALAH_SOAK_STARTS) and prints the figures.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "e2e_util.h"
+#include "referee/engine/sandbox.h"
+
+namespace kalah::arena {
+namespace {
+
+using namespace e2e;
+
+const fs::path kEngines = KALAH_BINARY_DIR "/tests/engines";
+
+// Processes of the sandbox uid range, and how many of them are zombies (ended, never reaped).
+struct SandboxProcesses {
+  int alive = 0;
+  int zombies = 0;
+};
+
+SandboxProcesses sandbox_processes() {
+  SandboxProcesses out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string status = read_file(entry.path() / "status");
+    std::smatch uid, state;
+    if (!std::regex_search(status, uid, std::regex(R"(\nUid:\s+(\d+))"))) continue;
+    const unsigned long u = std::stoul(uid[1]);
+    if (u < kSandboxFirstUid || u >= kSandboxFirstUid + kSandboxUids) continue;
+    const bool zombie = std::regex_search(status, state, std::regex(R"(\nState:\s+Z)"));
+    ++(zombie ? out.zombies : out.alive);
+  }
+  return out;
+}
+
+std::set<std::string> sandbox_dirs() {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec))
+    if (e.path().filename().string().starts_with("kalah-sandbox-")) out.insert(e.path().string());
+  return out;
+}
+
+TEST(SandboxSoak, ManyStartsLeaveNoZombieNoFolderAndCostNoGame) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  if (::geteuid() != 0) GTEST_SKIP() << "max_processes needs the arena to run as root (each engine its own uid)";
+  const char* wanted = std::getenv("KALAH_SOAK_STARTS");
+  const int starts = wanted && *wanted ? std::max(2, std::atoi(wanted)) : 1000;
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0711);  // the engines run as other users: let them reach their copies
+  const fs::path engine = copy_executable(kEngines / "instant_engine", tmp.path(), "instant_engine");
+  fs::permissions(engine, fs::perms::others_exec | fs::perms::others_read, fs::perm_options::add);
+  const SandboxProcesses before = sandbox_processes();
+  const std::set<std::string> dirs_before = sandbox_dirs();
+
+  // A round of two engines is two games (both colours), and every game starts both (restart = "always").
+  const int rounds = std::max(1, starts / 4);
+  std::string config = "[tournament]\nname = \"soak\"\nrounds = " + std::to_string(rounds) +
+                       "\nconcurrency = 2\noutput = \"" + (tmp / "out").string() +
+                       "\"\nprogress_interval = 0\nreport_every = 0\nsandbox = \"bwrap\"\nrestart = \"always\"\n"
+                       "max_processes = 4\nmemory_mb = 64\n\n[time]\nmovetime_ms = 1000\n";
+  for (const char* name : {"a", "b"})
+    config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + engine.string() + "\"\n";
+  write_file(tmp / "soak.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp / "soak.toml").string()}, tmp.path(), std::chrono::hours(1));
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+
+  int played = 0, forfeits = 0;
+  std::string first_forfeit;
+  for (const std::string& line : read_lines(tmp / "out" / "soak" / "games.jsonl")) {
+    ++played;
+    if (line.find("\"forfeit\":{") != std::string::npos) {
+      if (forfeits++ == 0) first_forfeit = line.substr(0, 600);
+    }
+  }
+  const SandboxProcesses after = sandbox_processes();
+  std::printf(
+      "soak: %d games, %d engine starts in %.1f s (%.2f ms a start, all included); %d forfeits; "
+      "sandbox zombies %d -> %d, live sandbox processes %d -> %d\n",
+      played, 2 * played, r.seconds, 1000.0 * r.seconds / std::max(1, 2 * played), forfeits, before.zombies,
+      after.zombies, before.alive, after.alive);
+  EXPECT_EQ(played, 2 * rounds);
+  EXPECT_EQ(forfeits, 0) << first_forfeit;
+  // Right after the arena exits its unreaped children would be zombies of pid 1 (which reaps them later,
+  // if ever): none may be new. (Fewer is fine: init may reap older ones meanwhile.)
+  EXPECT_LE(after.zombies, before.zombies) << "an unreaped sandbox stays a zombie of its uid";
+  EXPECT_EQ(after.alive, before.alive) << "nothing of a sandbox outlives the arena";
+  EXPECT_EQ(sandbox_dirs(), dirs_before) << "every private working folder is removed";
+}
+
+}  // namespace
+}  // namespace kalah::arena
