@@ -24,7 +24,8 @@ using namespace e2e;
 const fs::path kExample = KALAH_SOURCE_DIR "/configs/contest";
 
 std::string contest_toml(const fs::path& out, const std::string& extra = "",
-                         const std::string& house = "name = \"house-random\"\ncmd = \"" + kRandom.string() + "\"\n") {
+                         const std::string& house = "name = \"house-random\"\ncmd = \"" + reachable(kRandom).string() +
+                                                    "\"\n") {
   return "[tournament]\nname = \"class\"\nrounds = 1\nconcurrency = 2\nseed = 7\noutput = \"" + out.string() +
          "\"\nprogress_interval = 0\nreport_every = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\nmax_file_mb = 16\n"
          "restart = \"always\"\n\n[time]\nbase_ms = 1000\ninc_ms = 10\n\n[submissions]\ndir = \"submissions\"\n"
@@ -211,11 +212,11 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
 // and the published archive verified (and a journal edited by hand caught).
 TEST_F(ContestE2E, TheExampleContestIsRankedExplainedAndVerifiable) {
   write_file(config(),
-             contest_toml(
-                 tmp_ / "out",
-                 "\n[ranking]\nby = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", "
-                 "\"buchholz\", \"wins\", \"seed-difference\"]\n",
-                 "name = \"house-crash\"\ncmd = \"" + kBadEngine.string() + "\"\nargs = [\"--crash-on-go\", \"1\"]\n"));
+             contest_toml(tmp_ / "out",
+                          "\n[ranking]\nby = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", "
+                          "\"buchholz\", \"wins\", \"seed-difference\"]\n",
+                          "name = \"house-crash\"\ncmd = \"" + reachable(kBadEngine).string() +
+                              "\"\nargs = [\"--crash-on-go\", \"1\"]\n"));
   ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);
   ASSERT_EQ(arena({"run", config().string(), "--max-games", "3", "--concurrency", "1"}).status.code, 0);
   add_copy_of_basil("dora");

@@ -112,6 +112,35 @@ inline fs::path copy_executable(const fs::path& source, const fs::path& dir, con
   return target;
 }
 
+// A copy of `source` (an executable, or a folder of the checkout) that a sandboxed engine, which runs
+// under a uid of its own, can reach wherever the checkout lives (a clone under /root is mode 0700): in
+// a world-traversable folder of this test process, removed when it exits. Copied once per process.
+inline fs::path reachable(const fs::path& source) {
+  static const struct Folder {
+    fs::path path;
+    Folder() {
+      std::string pattern = "/tmp/kalah-e2e-bin-XXXXXX";
+      if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+      path = pattern;
+      fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
+    }
+    ~Folder() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  } folder;
+  const fs::path target = folder.path / source.filename();
+  std::error_code ec;
+  if (fs::exists(target, ec)) return target;
+  fs::copy(source, target, fs::copy_options::recursive);
+  for (auto it = fs::recursive_directory_iterator(folder.path); it != fs::recursive_directory_iterator(); ++it)
+    fs::permissions(it->path(),
+                    fs::perms::group_read | fs::perms::others_read | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, ec);
+  return target;
+}
+
 struct ProcessInfo {
   pid_t pid = 0;
   char state = '?';  // from /proc/<pid>/stat: R, S, D, Z, ...

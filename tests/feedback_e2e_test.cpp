@@ -288,8 +288,10 @@ TEST(FeedbackModes, SandboxedEnginesLeaveTheirTranscriptsAndStderr) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
   e2e::TempDir dir;
   const std::vector<Engine> engines = {
-      {"greedy", e2e::kGreedy, {}},
-      {"boxed", e2e::kBadEngine, {"--crash-on-go", "2", "--moves", "1,2,3,4,5,6", "--stderr-on-go", "thinking"}}};
+      {"greedy", e2e::reachable(e2e::kGreedy), {}},
+      {"boxed",
+       e2e::reachable(e2e::kBadEngine),
+       {"--crash-on-go", "2", "--moves", "1,2,3,4,5,6", "--stderr-on-go", "thinking"}}};
   std::string text = toml_config("boxed", dir / "results", "", engines);
   text.insert(text.find("[time]"), "sandbox = \"bwrap\"\nrounds = 2\n");
   e2e::write_file(dir / "t.toml", text);

@@ -24,7 +24,12 @@ namespace {
 
 namespace json = boost::json;
 
-const fs::path kEngines = KALAH_BINARY_DIR "/tests/engines";
+// The test engines where a sandboxed engine's uid can reach them, wherever the checkout lives.
+fs::path engines_dir() {
+  reachable(KALAH_BINARY_DIR "/tests/engines/instant_engine");
+  return reachable(KALAH_BINARY_DIR "/tests/engines/hostile_engine").parent_path();
+}
+const fs::path kEngines = engines_dir();
 
 // The uids of processes still alive in the sandbox uid range.
 std::vector<std::string> sandboxed_processes() {
@@ -205,7 +210,7 @@ TEST_F(SandboxE2E, ItCannotSignalTheArena) {
 }
 
 TEST_F(SandboxE2E, APythonEngineRunsInside) {
-  const fs::path python_dir = KALAH_SOURCE_DIR "/bots/python";
+  const fs::path python_dir = reachable(KALAH_SOURCE_DIR "/bots/python");
   const std::string config = "[tournament]\nname = \"py\"\noutput = \"" + (tmp_.path() / "results").string() +
                              "\"\nprogress_interval = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\n\n[time]\nmovetime_ms = "
                              "2000\n\n[[engine]]\nname = \"python\"\ncmd = \"/usr/bin/python3\"\ndir = \"" +

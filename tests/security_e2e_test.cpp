@@ -53,7 +53,7 @@ class HostileSubmission : public ::testing::Test {
                    tournament_extra + "\n[time]\nbase_ms = 1000\ninc_ms = 10\n\n[submissions]\ndir = \"" +
                    (tmp_ / "submissions").string() + "\"\n" +
                    "build_timeout_s = 20\nbuild_disk_mb = 16\n\n[[engine]]\nname = \"house\"\ncmd = \"" +
-                   kRandom.string() + "\"\n");
+                   reachable(kRandom).string() + "\"\n");
   }
   RunResult build(std::chrono::seconds limit = std::chrono::seconds(120)) {
     return run({arena_under_test().string(), "contest", "build", (tmp_ / "contest.toml").string()}, tmp_.path(), limit);
@@ -171,6 +171,63 @@ TEST_F(HostileSubmission, EntrantsAreSandboxedUnlessTheConfigSaysOtherwise) {
   ASSERT_EQ(r.status.code, 0) << r.summary();
   EXPECT_NE(r.err.find("arena: warning: " + (tmp_ / "contest.toml").string() +
                        ": the contest's entrants run without a sandbox"),
+            std::string::npos)
+      << r.summary();
+}
+
+// A sandboxed engine in a folder the sandbox's users cannot enter (a checkout under /root, mode 0700)
+// is refused at load with the path and the fix, not played as a start-up forfeit in every game.
+TEST(SandboxLoad, AnEngineOutOfTheSandboxesReachIsRefusedWithThePathAndTheFix) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  if (::geteuid() != 0) GTEST_SKIP() << "only root gives engines uids of their own";
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0711);
+  fs::create_directories(tmp / "home");
+  ::chmod((tmp / "home").c_str(), 0700);
+  const fs::path engine = tmp / "home" / "bot";
+  fs::copy_file(kRandom, engine);
+  const std::string config = "[tournament]\nname = \"t\"\noutput = \"" + (tmp / "out").string() +
+                             "\"\nsandbox = \"bwrap\"\n\n[[engine]]\nname = \"a\"\ncmd = \"" + engine.string() +
+                             "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + reachable(kRandom).string() +
+                             "\"\n\n[time]\nmovetime_ms = 100\n";
+  write_file(tmp / "t.toml", config);
+  const RunResult r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("t.toml:8:7: engine.cmd: " + engine.string() + " is out of the sandbox's reach: " +
+                       (tmp / "home").string() + " (mode 0700) cannot be entered by other users"),
+            std::string::npos)
+      << r.summary();
+  EXPECT_NE(r.err.find("chmod o+x"), std::string::npos) << r.summary();
+  EXPECT_FALSE(fs::exists(tmp / "out" / "t" / "games.jsonl"));
+}
+
+// A sandboxed engine's dir that is "/" or holds the results, and an --out into such a dir, are refused.
+TEST(SandboxLoad, ADirThatShowsTheMachineOrTheResultsIsRefused) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  fs::create_directories(tmp / "bot");
+  ::chmod((tmp / "bot").c_str(), 0755);
+  auto config = [&](const std::string& dir, const fs::path& out) {
+    write_file(tmp / "t.toml", "[tournament]\nname = \"t\"\noutput = \"" + out.string() +
+                                   "\"\nsandbox = \"bwrap\"\n\n[[engine]]\nname = \"a\"\ncmd = \"" +
+                                   reachable(kRandom).string() + "\"\ndir = \"" + dir +
+                                   "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + reachable(kRandom).string() +
+                                   "\"\n\n[time]\nmovetime_ms = 100\n");
+  };
+  config("/", tmp / "out");
+  RunResult r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("engine.dir: dir = \"/\" would show a sandboxed engine the whole machine"), std::string::npos)
+      << r.summary();
+  config((tmp / "bot").string(), tmp / "bot" / "results");
+  r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("holds the results folder"), std::string::npos) << r.summary();
+  config((tmp / "bot").string(), tmp / "out");
+  r = run({kArena.string(), "run", (tmp / "t.toml").string(), "--out", (tmp / "bot" / "x").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("engine 'a': dir = \"" + (tmp / "bot").string() + "\" holds the results folder"),
             std::string::npos)
       << r.summary();
 }

@@ -8,6 +8,7 @@
 #include "arena/config/config.h"
 #include "arena/flow/matches.h"
 #include "arena/schedule/schedule.h"
+#include "referee/engine/sandbox.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -28,6 +29,9 @@ int run(const RunOptions& o) {
   arena::Config config = std::move(loaded).value();
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;
+  for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
+    if (auto problem = sandbox_dir_problem(e, config.results_dir()))
+      throw UsageError("engine '" + e.name + "': " + *problem);
   if (!o.shard.empty()) {
     Expected<arena::Shard> shard = arena::parse_shard(o.shard);
     if (!shard) throw UsageError(shard.error());

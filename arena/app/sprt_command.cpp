@@ -11,6 +11,7 @@
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
 #include "arena/flow/matches.h"
+#include "referee/engine/sandbox.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -37,6 +38,9 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
   if (!config.sprt) throw UsageError(o.config + ": an SPRT needs an [sprt] table (see docs/SPRT.md)");
   if (o.match.concurrency > 0) config.tournament.concurrency = o.match.concurrency;
   if (!o.match.out.empty()) config.tournament.output = o.match.out;
+  for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
+    if (auto problem = sandbox_dir_problem(e, config.results_dir()))
+      throw UsageError("engine '" + e.name + "': " + *problem);
   if (o.match.max_pairs >= 0) config.sprt->max_pairs = o.match.max_pairs;
   return config;
 }

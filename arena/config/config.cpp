@@ -456,6 +456,7 @@ class Parser {
     if (e.sandbox == SandboxMode::Bwrap)
       if (std::optional<std::string> problem = sandbox_unavailable()) fail("sandbox", *problem);
     if (std::optional<std::string> problem = limits_problem(e)) fail("max_processes", *problem);
+    if (std::optional<std::string> problem = sandbox_reach_problem(e)) fail(t.has("dir") ? "dir" : "cmd", *problem);
   }
 
   void read_variant(const toml::table& table, Config& c) const {
@@ -855,6 +856,8 @@ class Parser {
     // In a sandbox the engine sees its `dir` only when one is given: never the whole working directory.
     if (e.sandbox == SandboxMode::Bwrap && !t.has("dir")) e.dir.clear();
     check_sandbox(t, e);
+    if (auto problem = sandbox_dir_problem(e, absolute_from(work_dir_, c.results_dir().string())))
+      t.fail_at("dir", "engine.dir: " + *problem);
 
     name_lines.push_back(static_cast<int>(t.find("name")->source().begin.line));
     c.engines.push_back(std::move(e));

@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include "referee/engine/sandbox.h"
 #include "referee/system/files.h"
 
 namespace kalah::arena {
@@ -163,6 +164,7 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
     e.sandbox = config.submissions ? config.submissions->entrant_sandbox : config.tournament.sandbox;
     e.keep_sandbox = config.tournament.keep_sandbox;
     e.limits = config.tournament.limits;
+    if (auto problem = sandbox_reach_problem(e)) return config.source + ": entrant '" + s->name + "': " + *problem;
     config.engines.push_back(std::move(e));
     EntryState state;
     if (s->status == SubmissionStatus::Withdrawn) state.status = EntryStatus::Withdrawn;

@@ -248,6 +248,13 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
   const fs::path results = fs::absolute(config.results_dir(), ec);
   fs::create_directories(results / "entries", ec);
   if (ec) return Error{"cannot create " + (results / "entries").string() + ": " + ec.message()};
+  {
+    // The entries must be reachable by the uids the entrants play under: say so before building anything.
+    EngineSpec probe;
+    probe.sandbox = sc.entrant_sandbox;
+    probe.dir = results / "entries";
+    if (auto problem = sandbox_reach_problem(probe)) return Error{"the contest's entries: " + *problem};
+  }
   Expected<system::DirectoryLock> lock = system::DirectoryLock::acquire(results);
   if (!lock) return Error{lock.error() + " (stop that run before building)"};
   Expected<Entries> read = read_entries(config.entries_file());

@@ -133,6 +133,61 @@ std::optional<std::string> limits_problem(const EngineSpec& spec) {
   return std::nullopt;
 }
 
+namespace {
+
+std::string octal_mode(mode_t mode) { return fmt::format("{:04o}", mode & 07777); }
+
+// The first folder on the way to `path` (its ancestors, and `path` itself when it is a folder) that
+// other users cannot traverse.
+std::optional<std::string> blocked_on_the_way(const fs::path& path) {
+  const fs::path absolute = fs::absolute(path).lexically_normal();
+  fs::path walk = absolute.root_path();
+  for (const fs::path& part : absolute.relative_path()) {
+    struct stat st {};
+    if (::stat(walk.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH) == 0)
+      return fmt::format("{} (mode {}) cannot be entered by other users", walk.string(), octal_mode(st.st_mode));
+    walk /= part;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> sandbox_reach_problem(const EngineSpec& spec) {
+  if (spec.sandbox != SandboxMode::Bwrap || !is_root()) return std::nullopt;
+  const std::string why =
+      "; a sandboxed engine runs under a uid of its own (docs/SECURITY.md). Move the engine to a folder "
+      "others can enter (such as /opt/bots or /srv/contest), or open the way (chmod o+x on each folder, "
+      "chmod o+rx on the engine's own)";
+  for (const fs::path& target : {spec.cmd, spec.dir}) {
+    if (target.empty() || inside(target, "/usr")) continue;
+    if (auto blocked = blocked_on_the_way(target))
+      return fmt::format("{} is out of the sandbox's reach: {}{}", target.string(), *blocked, why);
+  }
+  struct stat st {};
+  if (!spec.dir.empty() && ::stat(spec.dir.c_str(), &st) == 0 &&
+      (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH))
+    return fmt::format("{} (mode {}) cannot be read by other users{}", spec.dir.string(), octal_mode(st.st_mode), why);
+  if (!inside(spec.cmd, "/usr") && ::stat(spec.cmd.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      (st.st_mode & S_IXOTH) == 0)
+    return fmt::format("{} (mode {}) cannot be run by other users{}", spec.cmd.string(), octal_mode(st.st_mode), why);
+  return std::nullopt;
+}
+
+std::optional<std::string> sandbox_dir_problem(const EngineSpec& spec, const fs::path& results_dir) {
+  if (spec.sandbox != SandboxMode::Bwrap || spec.dir.empty()) return std::nullopt;
+  const fs::path dir = fs::absolute(spec.dir).lexically_normal();
+  if (dir == dir.root_path())
+    return "dir = \"/\" would show a sandboxed engine the whole machine; give it the folder of its own files";
+  const fs::path results = fs::absolute(results_dir).lexically_normal();
+  if (results == dir || inside(results, dir))
+    return fmt::format(
+        "dir = \"{}\" holds the results folder {}: a sandboxed engine would read the results of its games; "
+        "write the results elsewhere (output, --out) or give the engine a folder of its own",
+        spec.dir.string(), results.string());
+  return std::nullopt;
+}
+
 Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stderr_file) {
   Sandbox box;
   process::SpawnSpec& s = box.spawn_;

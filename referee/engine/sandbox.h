@@ -36,6 +36,16 @@ std::optional<std::string> sandbox_unavailable();
 // the arena's user.
 std::optional<std::string> limits_problem(const EngineSpec& spec);
 
+// Why the sandbox's users (other uids than the arena's, when it is root) cannot reach `spec`'s
+// executable or `dir` — a folder on the way that others cannot traverse (a checkout under /root, mode
+// 0700), an executable others cannot run — with the path and the fix; nullopt when they can, or when
+// the engine is not sandboxed or the arena is not root (the sandbox then runs as the arena's user).
+std::optional<std::string> sandbox_reach_problem(const EngineSpec& spec);
+
+// Why a sandboxed engine's explicit `dir` must not be given: "/" (the whole machine) or a folder that
+// holds `results_dir` (the engine would read the results of its own games); nullopt when fine.
+std::optional<std::string> sandbox_dir_problem(const EngineSpec& spec, const std::filesystem::path& results_dir);
+
 // How the engine inside a sandbox ended, from how bubblewrap ended: bwrap exits with 128 + N when
 // the engine was killed by signal N, so a kernel limit's signal (SIGXFSZ) can still be named.
 process::ExitInfo engine_exit(SandboxMode mode, const process::ExitInfo& exit);
