@@ -1,18 +1,16 @@
 # Precompiled headers (docs/PERFORMANCE.md, "Build and CI time"). Measured per translation unit, the
-# standard library's heavy headers cost about 1 CPU-second of parsing, GoogleTest 2, Boost.JSON 2; a
-# precompiled header parses them once for the whole build instead.
+# standard library's heavy headers cost about 1 CPU-second of parsing; one precompiled header, compiled
+# once by an owner target and reused (PRECOMPILE_HEADERS_REUSE_FROM) by every module, parses them once.
 #
-# A header is compiled once by an owner target and reused (PRECOMPILE_HEADERS_REUSE_FROM) by the others.
-# GCC takes it only where the macros it looked at are defined as when it was made; CMake adds
-# -Winvalid-pch, so a mismatch is a warning (an error with KALAH_WERROR), never a silent slowdown. Hence
-# two groups:
-#   kalah_pch_std(<target>...)   the standard library only: no macro of ours or of a library matters,
-#                                so every product target can share it;
-#   kalah_pch_tests(<target>...) the standard library, GoogleTest, Boost.JSON and fmt for the test
-#                                executables, which are given the same libraries (and so the same
-#                                definitions) for it.
-# CLI11 is not in either: its cost is the code its global validators generate in every translation unit
-# that includes it, which a precompiled header does not save; the two executables are unity builds instead.
+#   kalah_pch_std(<target>...)   compile <target> with the standard library's precompiled header
+#
+# GCC takes a precompiled header only where the macros it looked at are defined as when it was made;
+# CMake adds -Winvalid-pch, so a mismatch is a warning (an error with KALAH_WERROR), never a silent
+# slowdown. The standard library looks at no macro of ours or of a library, so every target can share it.
+# Not precompiled, as measured: GoogleTest, Boost.JSON and fmt for the tests (a shared header for them
+# made the tests' build slower: their cost is the code the assertions generate, and loading a 150 MB
+# header is not free), and CLI11 (its cost is the code its global validators generate in every file that
+# includes it; `referee` and `arena` are unity builds instead, see the top-level CMakeLists.txt).
 
 set(KALAH_PCH_STD_HEADERS
   <algorithm> <array> <atomic> <chrono> <cstdint> <filesystem> <fstream> <functional> <map> <memory> <mutex>
@@ -36,20 +34,6 @@ function(kalah_pch_std)
   endif()
   foreach(target ${ARGN})
     set_target_properties(${target} PROPERTIES PRECOMPILE_HEADERS_REUSE_FROM kalah_pch_std)
-  endforeach()
-endfunction()
-
-function(kalah_pch_tests)
-  if(NOT KALAH_PCH)
-    return()
-  endif()
-  if(NOT TARGET kalah_pch_tests)
-    kalah_pch_owner(kalah_pch_tests ${KALAH_PCH_STD_HEADERS} <gtest/gtest.h> <boost/json.hpp> <fmt/format.h>)
-    target_link_libraries(kalah_pch_tests PRIVATE GTest::gtest Boost::json fmt::fmt Threads::Threads)
-  endif()
-  foreach(target ${ARGN})
-    target_link_libraries(${target} PRIVATE GTest::gtest Boost::json fmt::fmt)
-    set_target_properties(${target} PROPERTIES PRECOMPILE_HEADERS_REUSE_FROM kalah_pch_tests)
   endforeach()
 endfunction()
 
