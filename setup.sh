@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Kalah Arena needs (when missing) and builds it
 # into ./build (or $BUILD_DIR). Extra arguments go to the CMake configure step,
-# e.g. ./setup.sh -DKALAH_SANITIZE=ON; $TARGETS (space-separated) limits the build.
+# e.g. ./setup.sh -DKALAH_SANITIZE=ON. $TARGETS (space-separated) says what to build:
+# by default `apps`, the arena, the referee and the bots, which is all a tournament
+# needs; `cmake --build build` then builds the rest (tests, benchmarks), as the
+# README's test command does, and TARGETS=all builds everything at once.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -25,5 +28,5 @@ fi
 build_dir="${BUILD_DIR:-build}"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@"
 targets=()
-for t in ${TARGETS:-}; do targets+=(--target "$t"); done
+for t in ${TARGETS:-apps}; do targets+=(--target "$t"); done
 cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"
