@@ -14,6 +14,7 @@
 #include "arena/config/config.h"
 #include "e2e_util.h"
 #include "referee/engine/sandbox.h"
+#include "referee/system/clean_text.h"
 
 namespace kalah::arena {
 namespace {
@@ -230,6 +231,36 @@ TEST(SandboxLoad, ADirThatShowsTheMachineOrTheResultsIsRefused) {
   EXPECT_NE(r.err.find("engine 'a': dir = \"" + (tmp / "bot").string() + "\" holds the results folder"),
             std::string::npos)
       << r.summary();
+}
+
+// An engine that writes terminal escapes and invalid UTF-8 in its name, its lines and its stderr: every
+// file the arena writes is valid UTF-8 without those controls, and the terminal sees none of them.
+TEST(HostileEngine, DirtyBytesReachNoFileAndNoTerminalAsTheyAre) {
+  TempDir tmp;
+  const fs::path hostile = KALAH_BINARY_DIR "/tests/engines/hostile_engine";
+  write_file(tmp / "t.toml",
+             "[tournament]\nname = \"t\"\noutput = \"" + (tmp / "out").string() +
+                 "\"\nprogress_interval = 0\ntranscripts = \"all\"\n\n[time]\nmovetime_ms = 500\n\n"
+                 "[[engine]]\nname = \"dirty\"\ncmd = \"" +
+                 hostile.string() + "\"\nargs = [\"dirty\"]\nstderr = \"" + (tmp / "dirty.err").string() +
+                 "\"\nmax_output_kb = 64\n\n[[engine]]\nname = \"plain\"\ncmd = \"" + kRandom.string() + "\"\n");
+  const RunResult r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  auto valid_utf8 = [](const std::string& text) { return system::clean_text(text, true) == text; };
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(tmp / "out")) {
+    if (!entry.is_regular_file()) continue;
+    ++files;
+    const std::string text = read_file(entry.path());
+    EXPECT_TRUE(valid_utf8(text)) << entry.path() << ":\n" << text.substr(0, 2000);
+  }
+  EXPECT_GE(files, 5);
+  const std::string log = read_file(tmp / "dirty.err");
+  EXPECT_TRUE(valid_utf8(log)) << log;
+  EXPECT_NE(log.find("\\x1b[2J"), std::string::npos) << log;                // shown, not obeyed
+  EXPECT_NE(log.find("\xf0\x9f\x98\x80 smile"), std::string::npos) << log;  // real UTF-8 stays
 }
 
 // An engine that floods the handshake: a start-up forfeit once it has said more than the arena keeps,

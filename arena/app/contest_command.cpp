@@ -7,6 +7,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/config.h"
 #include "arena/contest/contest.h"
+#include "referee/system/clean_text.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -37,7 +38,7 @@ int run_contest(const ContestOptions& o) {
     std::fflush(stdout);
     Expected<arena::contest::BuildSummary> built =
         arena::contest::build_submissions(config, [](const std::string& line) {
-          fmt::print("{}\n", line);
+          fmt::print("{}\n", system::clean_text(line, false));  // it quotes what students wrote
           std::fflush(stdout);
         });
     if (!built) throw UsageError(built.error());

@@ -18,6 +18,7 @@
 #include "referee/check/conformance.h"
 #include "referee/engine/sandbox.h"
 #include "referee/process/engine_process.h"
+#include "referee/system/clean_text.h"
 #include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
@@ -263,8 +264,18 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
 
   std::vector<fs::path> folders;
   for (const fs::directory_entry& d : fs::directory_iterator(sc.dir, ec))
-    if (d.symlink_status(ec).type() == fs::file_type::directory && d.path().filename().string().front() != '.')
+    if (d.symlink_status(ec).type() == fs::file_type::directory && d.path().filename().string().front() != '.') {
+      // A folder's name goes into entries.json, the reports and the terminal: plain text only.
+      const std::string name = d.path().filename().string();
+      if (system::clean_text(name, false) != name) {
+        say(
+            fmt::format("  {:<16} not entered: its folder name is not plain UTF-8 text (control characters or "
+                        "invalid bytes); rename the folder",
+                        system::clean_text(name, false) + "/"));
+        continue;
+      }
       folders.push_back(d.path());
+    }
   std::sort(folders.begin(), folders.end());
 
   // Every manifest first: a name two folders claim is refused for both (unless one already entered).

@@ -7,6 +7,7 @@
 
 #include "referee/engine/mankalah_player.h"
 #include "referee/process/engine_process.h"
+#include "referee/system/clean_text.h"
 
 namespace kalah {
 
@@ -63,7 +64,7 @@ void ProcessPlayer::keep_stderr_tail() {
 void ProcessPlayer::attach(Transcript* transcript) {
   keep_stderr_tail();
   if (transcript_ && (tail_.total > 0 || !tail_.text.empty()))
-    transcript_->add_stderr(spec_.name, tail_.text, tail_.total);
+    transcript_->add_stderr(spec_.name, system::clean_text(tail_.text, true), tail_.total);
   tail_ = {};
   transcript_ = transcript;
 }
@@ -75,6 +76,8 @@ bool ProcessPlayer::send(const std::string& text, Deadline deadline) {
 
 int ProcessPlayer::read(Deadline deadline) {
   const process::Status status = process_->read_line(deadline, line_);
+  // Engine bytes enter here: from now on valid UTF-8 without terminal controls (referee/system/clean_text.h).
+  if (!system::is_clean_text(line_, false)) line_ = system::clean_text(line_, false);
   if (status == process::Status::Ok) log('<', line_);
   return static_cast<int>(status);
 }

@@ -41,6 +41,7 @@
 #include <fmt/format.h>
 
 #include "referee/process/spawn_support.h"
+#include "referee/system/clean_text.h"
 
 namespace kalah::process {
 
@@ -172,6 +173,7 @@ struct EngineProcess::Impl {
 
   // The stderr relay: a read stays armed on from_stderr and copies into the log, up to the cap.
   detail::UniqueFd stderr_log;
+  system::TextCleaner stderr_cleaner{true};
   unsigned long long stderr_cap = 0;    // 0: no cap
   unsigned long long stderr_bytes = 0;  // since the start or the last reset_output_budget()
   bool stderr_over = false;             // stderr_bytes passed the cap; what follows is discarded
@@ -247,7 +249,9 @@ struct EngineProcess::Impl {
     }
     stderr_bytes += n;
     keep_tail(data, keep);
-    write_log(data, keep);
+    // The log is the arena's file: valid UTF-8, no terminal controls (a cat of it is safe).
+    const std::string clean = stderr_cleaner.feed(std::string_view(data, keep));
+    write_log(clean.data(), clean.size());
     if (stderr_over) {
       const std::string mark = fmt::format(
           "\n[kalah-arena: this engine wrote more than {} bytes to stderr in one game; the rest is not kept]\n",
@@ -292,6 +296,8 @@ struct EngineProcess::Impl {
       if (n <= 0) break;
       copy_stderr(stderr_chunk.data(), static_cast<std::size_t>(n));
     }
+    const std::string rest = stderr_cleaner.finish();
+    write_log(rest.data(), rest.size());
     error_code ignored;
     from_stderr.close(ignored);
   }

@@ -146,6 +146,24 @@ int main(int argc, char** argv) {
     for (std::size_t written = 0; written < (std::size_t{64} << 20); written += block.size())
       if (std::fwrite(block.data(), 1, block.size(), stdout) != block.size()) return 0;
   }
+  // Bytes a terminal would obey and bytes that are not UTF-8, in its name, on stdout and on stderr; then it
+  // crashes at its first move so that its game leaves a transcript.
+  if (argc >= 2 && std::string(argv[1]) == "dirty") {
+    std::printf("id name dirty\x1b[31m\xff\nkepok\n");
+    std::printf(
+        "info string \x1b]0;owned\x07 \xc3\x28 \xc2\x9b"
+        "2J\n");
+    std::fflush(stdout);
+    std::fprintf(stderr, "\x1b[2J\x1b[31mred \xe2\x82 cut \xf0\x9f\x98\x80 smile\n");
+    std::fflush(stderr);
+    std::string ignored;
+    while (read_line(ignored)) {
+      if (ignored == "isready") std::printf("readyok\n");
+      std::fflush(stdout);
+      if (ignored.rfind("go", 0) == 0) std::abort();
+    }
+    return 0;
+  }
   std::printf("id name hostile\nkepok\n");
   std::fflush(stdout);
   if (argc >= 2) attempt(argv[1], argc >= 3 ? argv[2] : "");
