@@ -88,7 +88,7 @@ const BadCase kBadCases[] = {
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
-     "keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
+     "keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
      "tiebreak_pairs, pgnout, adjudicate, transcripts"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
@@ -106,7 +106,8 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
      "command = \"/bin/true\"\n",
      "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
-     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, max_file_mb, max_processes, max_output_kb, time"},
+     "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, "
+     "max_output_kb, time"},
     {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
      "t.toml:3:10: tournament.rounds must be an integer, not a string"},
     {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",

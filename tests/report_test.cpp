@@ -275,13 +275,14 @@ TEST(ReportCsv, HeaderAndRowsAreExact) {
   const auto f1 = [](double x) { return fmt::format("{:.1f}", x); };
   const std::string expected =
       "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
-      "forfeit_illegal,forfeit_protocol,forfeit_startup,forfeit_file_size,forfeit_output,los_next,diff_next,"
+      "forfeit_illegal,forfeit_protocol,forfeit_startup,forfeit_file_size,forfeit_output,forfeit_memory,los_next,"
+      "diff_next,"
       "diff_next_ci95\n" +
-      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,0,0,{:.4f},{},{}\n", f1(e(0).elo), f1(e(0).ci95),
+      fmt::format("1,alpha,{},{},12,9.0,75.0,8,2,2,1,0,0,0,0,1,0,0,0,{:.4f},{},{}\n", f1(e(0).elo), f1(e(0).ci95),
                   *e(0).los_next, f1(*e(0).diff_next), f1(*e(0).diff_next_ci95)) +
-      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,0,0,{:.4f},{},{}\n", f1(e(1).elo), f1(e(1).ci95),
+      fmt::format("2,beta,{},{},16,8.0,50.0,6,4,6,1,0,1,0,0,0,0,0,0,{:.4f},{},{}\n", f1(e(1).elo), f1(e(1).ci95),
                   *e(1).los_next, f1(*e(1).diff_next), f1(*e(1).diff_next_ci95)) +
-      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,0,0,,,\n", f1(e(2).elo), f1(e(2).ci95));
+      fmt::format("3,gamma,{},{},12,3.0,25.0,2,2,8,3,1,0,1,1,0,0,0,0,,,\n", f1(e(2).elo), f1(e(2).ci95));
   EXPECT_EQ(standings_csv(s), expected);
 }
 
@@ -307,7 +308,7 @@ TEST(ReportForfeits, LimitReasonsHaveTheirOwnColumns) {
 
   const Standings s = rating::compute_standings(games, {"alpha", "beta"});
   const std::string csv = standings_csv(s);
-  EXPECT_NE(csv.find(",forfeit_startup,forfeit_file_size,forfeit_output,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",forfeit_startup,forfeit_file_size,forfeit_output,forfeit_memory,"), std::string::npos) << csv;
   const EngineStanding& alpha = find(s, "alpha");
   EXPECT_EQ(alpha.forfeits, 2);
   EXPECT_NE(

@@ -16,6 +16,7 @@
 
 #include <boost/json.hpp>
 
+#include "referee/engine/memory_group.h"
 #include "referee/engine/sandbox.h"
 #include "tests/e2e_util.h"
 
@@ -148,8 +149,41 @@ TEST_F(SandboxE2E, AForkBombStopsAtItsLimit) {
   EXPECT_LE(std::stoi(n[1]), 16) << "capped at twice the limit";
 }
 
-TEST_F(SandboxE2E, TooMuchMemoryIsACrashNamingTheLimit) {
+// Every way of holding memory counts against memory_mb (the kernel's memory controller): private heap,
+// shared anonymous memory (which RLIMIT_DATA never counted: 1 GiB under a 64 MB limit before), and the
+// engine is killed for it with a `memory` forfeit naming the limit.
+void expect_memory_forfeits(const std::vector<json::object>& games, const std::string& limit) {
+  int forfeits = 0;
+  for (const json::object& g : games) {
+    if (!g.contains("forfeit") || g.at("forfeit").is_null()) continue;
+    ++forfeits;
+    const json::object& f = g.at("forfeit").as_object();
+    EXPECT_EQ(f.at("engine").as_string(), "hostile");
+    EXPECT_EQ(f.at("reason").as_string(), "memory") << f;
+    EXPECT_NE(std::string(f.at("detail").as_string()).find("memory_mb = " + limit), std::string::npos) << f;
+  }
+  EXPECT_EQ(forfeits, 2);
+}
+
+TEST_F(SandboxE2E, TooMuchPrivateMemoryIsAMemoryForfeit) {
+  if (auto why = memory_controller_unavailable()) GTEST_SKIP() << *why;
   const Played p = play({"alloc", "2048"}, "memory_mb = 256\n");
+  expect_contained(p);
+  EXPECT_EQ(p.report.find("SUCCEEDED"), std::string::npos) << p.report;
+  expect_memory_forfeits(p.games, "256");
+}
+
+TEST_F(SandboxE2E, SharedMemoryCountsAgainstTheLimitToo) {
+  if (auto why = memory_controller_unavailable()) GTEST_SKIP() << *why;
+  const Played p = play({"shm", "1024"}, "memory_mb = 64\n");
+  expect_contained(p);
+  EXPECT_EQ(p.report.find("SUCCEEDED"), std::string::npos) << p.report;
+  expect_memory_forfeits(p.games, "64");
+}
+
+// The weaker bound, chosen explicitly: RLIMIT_DATA makes the allocation fail (a crash naming the limit).
+TEST_F(SandboxE2E, WithTheRlimitEnforcementTooMuchMemoryIsACrashNamingTheLimit) {
+  const Played p = play({"alloc", "2048"}, "memory_mb = 256\nmemory_enforcement = \"rlimit\"\n");
   expect_contained(p);
   EXPECT_NE(p.report.find("hostile: alloc: failed"), std::string::npos) << p.report;
   int forfeits = 0;

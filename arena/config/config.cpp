@@ -321,13 +321,13 @@ class Parser {
     const toml::table* table = section(root, "tournament");
     if (!table) fail_top("missing table [tournament] (it needs at least a name)");
     Table t(loc_, *table, "tournament", "[tournament]",
-            {"name",          "type",           "rounds",          "concurrency",
-             "seed",          "output",         "rating_interval", "progress_interval",
-             "report_every",  "publish",        "seed_engines",    "max_plies",
-             "sandbox",       "keep_sandbox",   "memory_mb",       "max_file_mb",
-             "max_processes", "max_output_kb",  "restart",         "pin",
-             "cpus",          "tiebreak_pairs", "pgnout",          "adjudicate",
-             "transcripts"});
+            {"name",         "type",          "rounds",          "concurrency",
+             "seed",         "output",        "rating_interval", "progress_interval",
+             "report_every", "publish",       "seed_engines",    "max_plies",
+             "sandbox",      "keep_sandbox",  "memory_mb",       "memory_enforcement",
+             "max_file_mb",  "max_processes", "max_output_kb",   "restart",
+             "pin",          "cpus",          "tiebreak_pairs",  "pgnout",
+             "adjudicate",   "transcripts"});
     TournamentConfig& out = c.tournament;
     read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
     out.sandbox_given = t.has("sandbox");
@@ -442,6 +442,10 @@ class Parser {
                .value_or(mode);
     keep = t.on_off("keep_sandbox").value_or(keep);
     limits.memory_mb = t.integer("memory_mb", 1, 1'000'000).value_or(limits.memory_mb);
+    limits.memory_enforcement =
+        t.choice<MemoryEnforcement>("memory_enforcement",
+                                    {{"cgroup", MemoryEnforcement::Cgroup}, {"rlimit", MemoryEnforcement::Rlimit}})
+            .value_or(limits.memory_enforcement);
     limits.max_file_mb = t.integer("max_file_mb", 1, 1'000'000).value_or(limits.max_file_mb);
     limits.max_processes = static_cast<int>(t.integer("max_processes", 1, 100'000).value_or(limits.max_processes));
     limits.max_output_kb = t.integer("max_output_kb", 1, 1'000'000'000).value_or(limits.max_output_kb);
@@ -456,6 +460,7 @@ class Parser {
     if (e.sandbox == SandboxMode::Bwrap)
       if (std::optional<std::string> problem = sandbox_unavailable()) fail("sandbox", *problem);
     if (std::optional<std::string> problem = limits_problem(e)) fail("max_processes", *problem);
+    if (std::optional<std::string> problem = memory_limit_problem(e)) fail("memory_mb", *problem);
     if (std::optional<std::string> problem = sandbox_reach_problem(e)) fail(t.has("dir") ? "dir" : "cmd", *problem);
   }
 
@@ -781,7 +786,7 @@ class Parser {
   void read_engine(const toml::table& table, Config& c, std::vector<int>& name_lines) const {
     Table t(loc_, table, "engine", "[[engine]]",
             {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
-             "memory_mb", "max_file_mb", "max_processes", "max_output_kb", "time"});
+             "memory_mb", "memory_enforcement", "max_file_mb", "max_processes", "max_output_kb", "time"});
     EngineSpec e;
     auto name = t.string("name");
     if (!name) t.missing("name");

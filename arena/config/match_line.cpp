@@ -73,6 +73,7 @@ constexpr EngineKey kEngineKeys[] = {
     {"sandbox", "sandbox", Kind::String, false},
     {"keep_sandbox", "keep_sandbox", Kind::Boolean, false},
     {"memory_mb", "memory_mb", Kind::Integer, false},
+    {"memory_enforcement", "memory_enforcement", Kind::String, false},
     {"max_file_mb", "max_file_mb", Kind::Integer, false},
     {"max_processes", "max_processes", Kind::Integer, false},
     {"max_output_kb", "max_output_kb", Kind::Integer, false},

@@ -113,6 +113,10 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
   spec.args = {"-c", "exec 1>&2\n" + command};
   spec.sandbox = sc.build_sandbox;
   spec.limits.memory_mb = sc.build_memory_mb;
+  // All the build's memory (its processes, /tmp) where the kernel's memory controller can be used; the
+  // per-process RLIMIT_DATA otherwise (docs/CONTEST.md).
+  spec.limits.memory_enforcement =
+      memory_controller_unavailable() ? MemoryEnforcement::Rlimit : MemoryEnforcement::Cgroup;
   spec.limits.max_file_mb = sc.build_disk_mb;
   spec.limits.max_output_kb = kBuildLogKb;
   if (sc.build_sandbox == SandboxMode::Bwrap && ::geteuid() == 0) spec.limits.max_processes = kBuildProcesses;

@@ -77,7 +77,8 @@ const char* pgn_termination(Termination t) {
     case Termination::Protocol:
     case Termination::Startup:
     case Termination::FileSize:
-    case Termination::Output: return "rules infraction";
+    case Termination::Output:
+    case Termination::Memory: return "rules infraction";
   }
   return "normal";
 }

@@ -142,6 +142,11 @@ Fault ProcessPlayer::crash_fault(const char* while_doing, bool writing) {
   auto exit = process_->wait_for_exit(SteadyClock::now() + std::chrono::milliseconds(500));
   if (exit) exit = engine_exit(spec_.sandbox, *exit);
   const EngineLimits& l = spec_.limits;
+  if (sandbox_ && sandbox_->killed_for_memory())
+    return Fault{Termination::Memory,
+                 fmt::format("{}: killed by the kernel's memory controller: it held more than memory_mb = {} (all its "
+                             "processes, shared memory and tmpfs files together) {}",
+                             exit ? exit->describe() : std::string("killed"), l.memory_mb, while_doing)};
   if (exit && exit->signaled() && exit->value == SIGXFSZ)
     return Fault{Termination::FileSize, fmt::format("{}: it wrote past its file-size limit (max_file_mb = {}) {}",
                                                     exit->describe(), l.max_file_mb, while_doing)};

@@ -39,8 +39,13 @@ enum class SandboxMode {
 const char* to_string(SandboxMode m);  // "none", "bwrap"
 
 // Kernel limits on one engine process; 0 = no limit.
+// How memory_mb is enforced: the kernel's memory controller (all the engine's memory, a `memory`
+// forfeit), or RLIMIT_DATA per process (heap and private mappings only), chosen explicitly.
+enum class MemoryEnforcement { Cgroup, Rlimit };
+
 struct EngineLimits {
-  long long memory_mb = 0;      // RLIMIT_DATA
+  long long memory_mb = 0;  // a memory group's limit, or RLIMIT_DATA (memory_enforcement)
+  MemoryEnforcement memory_enforcement = MemoryEnforcement::Cgroup;
   long long max_file_mb = 0;    // RLIMIT_FSIZE
   int max_processes = 0;        // RLIMIT_NPROC under the engine's own uid (the arena must be root)
   long long max_output_kb = 0;  // stderr kept per game (the arena relays it); more is an `output` forfeit

@@ -125,6 +125,18 @@ process::ExitInfo engine_exit(SandboxMode mode, const process::ExitInfo& exit) {
   return inner;
 }
 
+std::optional<std::string> memory_limit_problem(const EngineSpec& spec) {
+  if (spec.limits.memory_mb > 0 && spec.limits.memory_enforcement == MemoryEnforcement::Cgroup)
+    if (auto problem = memory_controller_unavailable())
+      return "memory_mb is enforced by the kernel's memory controller (memory_enforcement = \"cgroup\", the "
+             "default), which cannot be used here: " +
+             *problem +
+             (::geteuid() == 0 ? std::string() : std::string(" (creating memory groups usually needs root)")) +
+             ". Run where it can, or choose the weaker per-process bound explicitly: memory_enforcement = "
+             "\"rlimit\" (RLIMIT_DATA: heap and private mappings only, not shared memory or /tmp)";
+  return std::nullopt;
+}
+
 std::optional<std::string> limits_problem(const EngineSpec& spec) {
   if (spec.limits.max_processes > 0 && !(spec.sandbox == SandboxMode::Bwrap && is_root()))
     return "max_processes can only be enforced for a sandboxed engine (sandbox = \"bwrap\") of an arena running as "
@@ -195,7 +207,15 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   s.cpus = spec.cpus;
   // A bwrap helper process and the sandbox's init (PID namespace) run under the engine's uid too.
   constexpr int kSandboxProcesses = 2;
-  s.limits.data_bytes = static_cast<unsigned long long>(spec.limits.memory_mb) << 20;
+  const unsigned long long memory_bytes = static_cast<unsigned long long>(spec.limits.memory_mb) << 20;
+  if (spec.limits.memory_mb > 0 && spec.limits.memory_enforcement == MemoryEnforcement::Cgroup) {
+    Expected<MemoryGroup> group = MemoryGroup::create(memory_bytes);
+    if (!group) return Error{"memory_mb: " + group.error()};
+    box.memory_.emplace(std::move(group).value());
+    s.cgroup_procs = box.memory_->procs_file();
+  } else {
+    s.limits.data_bytes = memory_bytes;
+  }
   s.limits.file_bytes = static_cast<unsigned long long>(spec.limits.max_file_mb) << 20;
   // The arena writes the log when the engine's own writes are limited: the log of earlier games must not
   // count against max_file_mb, and max_output_kb is counted as it arrives; and when a transcript keeps
@@ -259,6 +279,8 @@ Sandbox& Sandbox::operator=(Sandbox&& other) noexcept {
   release();
   spawn_ = std::move(other.spawn_);
   private_dir_ = std::exchange(other.private_dir_, {});
+  memory_ = std::move(other.memory_);
+  other.memory_.reset();
   keep_ = other.keep_;
   uid_ = std::exchange(other.uid_, std::nullopt);
   return *this;
@@ -269,6 +291,7 @@ Sandbox::~Sandbox() { release(); }
 void Sandbox::release() {
   if (!private_dir_.empty() && !keep_) system::remove_tree(private_dir_);
   private_dir_.clear();
+  memory_.reset();  // the group goes before its uid can be handed to another engine
   if (uid_) uids().give_back(*uid_);
   uid_.reset();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "referee/engine/engine_spec.h"
+#include "referee/engine/memory_group.h"
 #include "referee/process/engine_process.h"
 #include "referee/rules/expected.h"
 
@@ -35,6 +36,10 @@ std::optional<std::string> sandbox_unavailable();
 // as root (each engine then gets its own uid); without it the limit would count every process of
 // the arena's user.
 std::optional<std::string> limits_problem(const EngineSpec& spec);
+
+// Why memory_mb cannot be enforced as `spec` asks: the default (memory_enforcement = "cgroup") needs
+// the kernel's memory controller; without it the config must choose "rlimit" explicitly.
+std::optional<std::string> memory_limit_problem(const EngineSpec& spec);
 
 // Why the sandbox's users (other uids than the arena's, when it is root) cannot reach `spec`'s
 // executable or `dir` — a folder on the way that others cannot traverse (a checkout under /root, mode
@@ -61,6 +66,8 @@ class Sandbox {
 
   const process::SpawnSpec& spawn() const { return spawn_; }
   const std::filesystem::path& private_dir() const { return private_dir_; }
+  // Whether the kernel's memory controller killed a process of this engine (memory_mb, cgroup).
+  bool killed_for_memory() const { return memory_ && memory_->killed_for_memory(); }
 
  private:
   Sandbox() = default;
@@ -69,6 +76,7 @@ class Sandbox {
   std::filesystem::path private_dir_;  // empty without a sandbox
   bool keep_ = false;
   std::optional<unsigned> uid_;
+  std::optional<MemoryGroup> memory_;  // memory_mb with the cgroup enforcement
 };
 
 }  // namespace kalah

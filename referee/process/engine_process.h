@@ -58,6 +58,8 @@ struct SpawnSpec {
   ResourceLimits limits;
   std::optional<RunAs> run_as;  // none: the arena's own user
   std::vector<int> cpus;        // sched_setaffinity of the child (inherited by all it starts); empty: the arena's
+  // A control group's cgroup.procs that the child enters (writes "0" to) before exec; empty: none.
+  std::string cgroup_procs;
   // The child's whole environment ("NAME=value" each); none: the arena's own.
   std::optional<std::vector<std::string>> environment;
 };

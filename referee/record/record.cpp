@@ -9,7 +9,8 @@ namespace {
 
 // Index = the enum's value; the words are the journal's `termination` values.
 constexpr std::array<const char*, kTerminations> kTerminationNames = {
-    "normal", "majority", "adjudicated", "time", "crash", "illegal", "protocol", "startup", "file-size", "output",
+    "normal",   "majority", "adjudicated", "time",   "crash",  "illegal",
+    "protocol", "startup",  "file-size",   "output", "memory",
 };
 
 constexpr std::array<const char*, 5> kAdjudicationNames = {"max-plies", "store-majority", "database", "resign", "draw"};

@@ -22,15 +22,16 @@ enum class Termination {
   Startup,
   FileSize,  // killed by SIGXFSZ: it wrote past its max_file_mb (RLIMIT_FSIZE)
   Output,    // wrote more than max_output_kb to its stderr in one game
+  Memory,    // killed by the kernel's memory controller: it held more than memory_mb
 };
-inline constexpr int kTerminations = 10;
+inline constexpr int kTerminations = 11;
 const char* to_string(Termination t);  // "normal", "majority", ...
 std::optional<Termination> parse_termination(std::string_view text);
 
 // The terminations that are an engine's forfeit, in the order reports list them.
-inline constexpr std::array<Termination, 7> kForfeitReasons = {
+inline constexpr std::array<Termination, 8> kForfeitReasons = {
     Termination::Time,    Termination::Crash,    Termination::Illegal, Termination::Protocol,
-    Termination::Startup, Termination::FileSize, Termination::Output};
+    Termination::Startup, Termination::FileSize, Termination::Output,  Termination::Memory};
 constexpr bool is_forfeit(Termination t) { return t >= Termination::Time; }
 
 struct Forfeit {

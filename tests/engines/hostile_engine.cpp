@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -72,6 +73,15 @@ void attempt(const std::string& what, const char* arg) {
     }
     for (std::size_t i = 0; i < bytes; i += 4096) p[i] = 1;
     report("alloc", "SUCCEEDED");
+  } else if (what == "shm") {  // shared memory, which RLIMIT_DATA does not count
+    const std::size_t bytes = static_cast<std::size_t>(std::atoll(arg)) << 20;
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      report("shm", "failed: " + std::string(std::strerror(errno)));
+      std::exit(3);
+    }
+    for (std::size_t i = 0; i < bytes; i += 4096) static_cast<char*>(p)[i] = 1;
+    report("shm", "SUCCEEDED");
   } else if (what == "file") {
     const int fd = ::open("big", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::vector<char> block(1 << 20, 'x');
