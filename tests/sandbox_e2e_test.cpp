@@ -214,7 +214,7 @@ TEST_F(SandboxE2E, ABigFileIsStoppedByTheKernel) {
 // than max_file_mb (earlier games) does not kill it.
 TEST_F(SandboxE2E, TheStderrLogDoesNotCountAgainstTheFileLimit) {
   write_file(tmp_.path() / "hostile1.err", std::string(3 << 20, 'o'));
-  const Played p = play({"stderr", "2"}, "max_file_mb = 1\n");
+  const Played p = play({"stderr", "2"}, "max_file_mb = 1\nmax_output_kb = 4096\n");
   expect_contained(p);
   EXPECT_NE(p.report.find("hostile: stderr: wrote 2 MB"), std::string::npos) << p.report.substr(0, 200);
   for (const json::object& g : p.games) EXPECT_TRUE(g.at("forfeit").is_null()) << g;
@@ -222,6 +222,18 @@ TEST_F(SandboxE2E, TheStderrLogDoesNotCountAgainstTheFileLimit) {
 
 // max_output_kb: what the engine writes to stderr in one game, beyond it an `output` forfeit; the log
 // keeps the first max_output_kb and says where it stopped.
+// Without max_output_kb a sandboxed engine still has one: 1024 KB.
+TEST_F(SandboxE2E, ASandboxedEngineHasAnOutputLimitByDefault) {
+  const Played p = play({"stderr", "50"});
+  expect_contained(p);
+  for (const json::object& g : p.games) {
+    ASSERT_TRUE(g.contains("forfeit") && !g.at("forfeit").is_null()) << g;
+    EXPECT_NE(std::string(g.at("forfeit").as_object().at("detail").as_string()).find("max_output_kb = 1024 KB"),
+              std::string::npos)
+        << g;
+  }
+}
+
 TEST_F(SandboxE2E, StderrPastItsLimitIsAnOutputForfeitAndTheLogStaysSmall) {
   const Played p = play({"stderr", "50"}, "max_output_kb = 64\n");
   expect_contained(p);

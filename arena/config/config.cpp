@@ -860,6 +860,8 @@ class Parser {
     read_sandbox_keys(t, e.sandbox, e.keep_sandbox, e.limits);
     // In a sandbox the engine sees its `dir` only when one is given: never the whole working directory.
     if (e.sandbox == SandboxMode::Bwrap && !t.has("dir")) e.dir.clear();
+    // An untrusted engine's stderr is bounded even when nobody thought of it (docs/SECURITY.md).
+    if (e.sandbox == SandboxMode::Bwrap && e.limits.max_output_kb == 0) e.limits.max_output_kb = kSandboxOutputKb;
     check_sandbox(t, e);
     if (auto problem = sandbox_dir_problem(e, absolute_from(work_dir_, c.results_dir().string())))
       t.fail_at("dir", "engine.dir: " + *problem);

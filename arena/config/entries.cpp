@@ -164,6 +164,7 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
     e.sandbox = config.submissions ? config.submissions->entrant_sandbox : config.tournament.sandbox;
     e.keep_sandbox = config.tournament.keep_sandbox;
     e.limits = config.tournament.limits;
+    if (e.sandbox == SandboxMode::Bwrap && e.limits.max_output_kb == 0) e.limits.max_output_kb = kSandboxOutputKb;
     if (auto problem = sandbox_reach_problem(e)) return config.source + ": entrant '" + s->name + "': " + *problem;
     config.engines.push_back(std::move(e));
     EntryState state;

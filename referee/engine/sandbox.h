@@ -27,6 +27,8 @@ inline constexpr unsigned kSandboxUids = 2000;
 // Owner of the built contest entries (root only): no engine runs under it, so entries are readable by
 // every sandboxed engine and writable by none, and nothing in them belongs to root.
 inline constexpr unsigned kEntriesOwnerUid = kSandboxFirstUid - 1;
+// max_output_kb of a sandboxed engine whose config gives none: its stderr is never unbounded.
+inline constexpr long long kSandboxOutputKb = 1024;
 
 // Why sandboxed engines cannot run on this machine (bubblewrap missing, user namespaces disabled),
 // with how to fix it; nullopt when a test sandbox starts. Probed once, then remembered.
