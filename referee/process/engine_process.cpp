@@ -396,30 +396,11 @@ struct EngineProcess::Impl {
   // the engine first answers (or when it is killed before that): /proc is not read per ply.
   void record_children_outside_group() {
     outside_recorded = true;
-    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
-    DIR* dir = ::opendir(tasks.c_str());
-    if (!dir) return;
-    while (const dirent* task = ::readdir(dir)) {
-      if (task->d_name[0] == '.') continue;
-      const int fd = ::open((tasks + "/" + task->d_name + "/children").c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) continue;
-      char buffer[4096];
-      const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
-      ::close(fd);
-      if (n <= 0) continue;
-      buffer[n] = '\0';
-      for (char* p = buffer; *p;) {
-        char* end = nullptr;
-        const long child = std::strtol(p, &end, 10);
-        if (end == p) break;
-        p = end;
-        if (child <= 0 || ::getpgid(static_cast<pid_t>(child)) == pid) continue;
-        detail::UniqueFd child_fd(static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(child), 0)));
-        if (child_fd.get() >= 0 && parent_of(static_cast<pid_t>(child)) == pid)
-          outside_children.push_back(std::move(child_fd));
-      }
+    for (pid_t child : children_of("/proc/" + std::to_string(pid) + "/task")) {
+      if (::getpgid(child) == pid) continue;
+      detail::UniqueFd child_fd(static_cast<int>(::syscall(SYS_pidfd_open, child, 0)));
+      if (child_fd.get() >= 0 && parent_of(child) == pid) outside_children.push_back(std::move(child_fd));
     }
-    ::closedir(dir);
   }
 
   // After the leader is reaped: whatever of them still runs is killed, and each is reaped if it came to
@@ -443,7 +424,7 @@ struct EngineProcess::Impl {
   // this engine's alone until it is given back, after this.
   static void reap_children_of_uid(unsigned uid) {
     constexpr idtype_t kByPidfd = static_cast<idtype_t>(3);  // P_PIDFD
-    for (pid_t child : own_children()) {
+    for (pid_t child : children_of("/proc/self/task")) {
       detail::UniqueFd fd(static_cast<int>(::syscall(SYS_pidfd_open, child, 0)));
       if (fd.get() < 0 || parent_of(child) != ::getpid() || real_uid_of(child) != static_cast<long>(uid)) continue;
       ::syscall(SYS_pidfd_send_signal, fd.get(), SIGKILL, nullptr, 0);
@@ -453,14 +434,15 @@ struct EngineProcess::Impl {
     }
   }
 
-  static std::vector<pid_t> own_children() {
+  // The children of a process, from the `children` file of each of its threads under `tasks`
+  // (/proc/<pid>/task, /proc/self/task).
+  static std::vector<pid_t> children_of(const std::string& tasks) {
     std::vector<pid_t> out;
-    DIR* dir = ::opendir("/proc/self/task");
+    DIR* dir = ::opendir(tasks.c_str());
     if (!dir) return out;
     while (const dirent* task = ::readdir(dir)) {
       if (task->d_name[0] == '.') continue;
-      const int fd =
-          ::open((std::string("/proc/self/task/") + task->d_name + "/children").c_str(), O_RDONLY | O_CLOEXEC);
+      const int fd = ::open((tasks + "/" + task->d_name + "/children").c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) continue;
       char buffer[8192];
       const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
