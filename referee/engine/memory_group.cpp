@@ -10,9 +10,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
-#include <thread>
 #include <utility>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -70,9 +71,31 @@ const Expected<Hierarchy>& hierarchy() {
 
 }  // namespace
 
+namespace {
+
+// Groups that could not be removed yet (a member still exiting when its engine was let go): tried
+// again whenever a group is made or removed, never waited for.
+std::mutex& stale_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<std::string>& stale_groups() {
+  static std::vector<std::string> groups;
+  return groups;
+}
+
+void remove_stale_groups() {
+  std::lock_guard lock(stale_mutex());
+  auto& groups = stale_groups();
+  std::erase_if(groups, [](const std::string& dir) { return ::rmdir(dir.c_str()) == 0 || errno == ENOENT; });
+}
+
+}  // namespace
+
 Expected<MemoryGroup> MemoryGroup::create(unsigned long long limit_bytes) {
   const Expected<Hierarchy>& h = hierarchy();
   if (!h) return Error{h.error()};
+  remove_stale_groups();
   static std::atomic<unsigned> counter{0};
   MemoryGroup g;
   g.dir_ = h->parent + fmt::format("/kalah-{}-{}", ::getpid(), counter++);
@@ -121,14 +144,17 @@ bool MemoryGroup::killed_for_memory() const {
 
 void MemoryGroup::remove() {
   if (dir_.empty()) return;
-  // Whatever is still in the group (nothing, once the engine is reaped) is killed; a group with a
-  // process that is still exiting cannot be removed yet, so a few short tries.
+  // Whatever is still in the group (nothing, once the engine is reaped) is killed. A group whose last
+  // member is still exiting cannot be removed yet: it is kept for the next attempt, not slept on.
   std::istringstream pids(read_small(procs_));
   for (std::string pid; std::getline(pids, pid);)
     if (!pid.empty()) ::kill(static_cast<pid_t>(std::stol(pid)), SIGKILL);
-  for (int i = 0; i < 50 && ::rmdir(dir_.c_str()) != 0 && errno == EBUSY; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  if (::rmdir(dir_.c_str()) != 0 && errno == EBUSY) {
+    std::lock_guard lock(stale_mutex());
+    stale_groups().push_back(dir_);
+  }
   dir_.clear();
+  remove_stale_groups();
 }
 
 std::optional<std::string> memory_controller_unavailable() {
