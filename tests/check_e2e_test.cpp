@@ -141,7 +141,10 @@ TEST_P(CheckFails, TheBrokenCheckFailsWithItsForfeitReasonAndNothingIsLeftRunnin
 INSTANTIATE_TEST_SUITE_P(
     BadEngine, CheckFails,
     ::testing::Values(
-        Misbehaviour{"crash_at_start", {"--crash-at-start"}, {"handshake: startup: "}, "startup"},
+        Misbehaviour{"crash_at_start",
+                     {"--crash-at-start"},
+                     {"handshake: startup: ", "ModuleNotFoundError: No module named 'numpy'\""},
+                     "startup"},
         Misbehaviour{"crash_on_go", {"--crash-on-go", "1"}, {"move kalah(6,4) start: crash: "}, "crash"},
         // It ignores stop too: its search never ends.
         Misbehaviour{"hang_on_go",
@@ -206,6 +209,17 @@ TEST(Check, JsonGivesOneObjectPerEngineWithEveryCheck) {
   for (const json::value& c : objects[1].at("checks").as_array())
     named = named || (c.at("result") == "fail" && c.at("forfeit") == "illegal");
   EXPECT_TRUE(named) << r.out;
+}
+
+TEST(Check, AnOptionTheEngineDoesNotDeclareFailsTheOptionsCheck) {
+  e2e::TempDir dir;
+  const e2e::RunResult r =
+      check({"--margin", kMargin, "--engine", "cmd=" + kBots + "kalah-alphabeta", "option.Dept=2"}, dir.path());
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  const std::vector<std::string> failed = lines_starting(r.out, "FAIL options:");
+  ASSERT_EQ(failed.size(), 1u) << r.summary();
+  EXPECT_NE(failed[0].find("option 'Dept' is not one the engine declares (did you mean 'Depth'?)"), std::string::npos)
+      << failed[0];
 }
 
 TEST(Check, UsageErrorsExitWithTwo) {

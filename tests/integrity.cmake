@@ -4,4 +4,4 @@ kalah_add_test(integrity_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/integrity_test
   LIBS kalah_integrity kalah_rules LibArchive::LibArchive)
 
 kalah_add_test(verify_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/verify_e2e_test.cpp LIBS kalah_rules Boost::json)
-add_dependencies(verify_e2e_test arena kalah-random kalah-greedy)
+add_dependencies(verify_e2e_test arena kalah-random kalah-greedy bad_engine)

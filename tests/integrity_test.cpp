@@ -149,6 +149,36 @@ TEST(CheckGame, AForfeitLosesForTheEngineThatForfeited) {
   EXPECT_TRUE(check_game(g)) << "a forfeit termination needs its forfeit";
 }
 
+TEST(CheckGame, OnlyAForfeitEndsAGameInsideItsOpening) {
+  // An engine that did not start, in a tournament with random 2-ply openings: no move was played.
+  GameRecord g;
+  g.id = "r1-0v1-p1-g0";
+  g.south = "a";
+  g.north = "b";
+  g.opening = {Move::at(3), Move::at(1)};
+  g.termination = Termination::Startup;
+  g.forfeit = Forfeit{"a", Termination::Startup, "eof before kepok: exited with code 1"};
+  g.result = Outcome::SecondWins;
+  EXPECT_EQ(check_game(g), std::nullopt);
+  // Or failed after the first opening move (its newgame of the next game, say): a prefix of the opening.
+  g.moves = {Move::at(3)};
+  g.move_info = {{}};
+  g.store_south = store(g.variant, after(g.variant, start_position(g.variant), Move::at(3)), Side::South);
+  EXPECT_EQ(check_game(g), std::nullopt);
+  g.moves = {Move::at(4)};
+  g.store_south = store(g.variant, after(g.variant, start_position(g.variant), Move::at(4)), Side::South);
+  ASSERT_TRUE(check_game(g));
+  EXPECT_NE(check_game(g)->find("is not the opening's move 1"), std::string::npos) << *check_game(g);
+  // A game the rules or an adjudication ended cannot stop inside its opening.
+  g.moves.clear();
+  g.move_info.clear();
+  g.store_south = 0;
+  g.forfeit.reset();
+  g.termination = Termination::Normal;
+  ASSERT_TRUE(check_game(g));
+  EXPECT_NE(check_game(g)->find("the opening is longer than the moves"), std::string::npos) << *check_game(g);
+}
+
 TEST(CheckGame, AdjudicationsFollowTheirReason) {
   // Max plies after one move: 3 seeds in South's store... each side's seeds counted for its owner.
   GameRecord g;

@@ -153,6 +153,11 @@ TEST_F(MatchFixture, CrashAtStartIsAStartupForfeit) {
   ASSERT_EQ(g.size(), 1u) << r.summary();
   const std::string detail = expect_forfeit(g, 0, "bad", "startup");
   EXPECT_NE(detail.find("code 3"), std::string::npos) << detail;
+  // Why it died is in the detail: the last lines of its stderr.
+  EXPECT_NE(detail.find("; its stderr ends: \"bad_engine: started | Traceback (most recent call last): |   File "
+                        "\"bot.py\", line 3, in <module> | ModuleNotFoundError: No module named 'numpy'\""),
+            std::string::npos)
+      << detail;
   EXPECT_TRUE(g[0].at("moves").as_array().empty());
 }
 
@@ -287,6 +292,30 @@ TEST_F(MatchFixture, MissingEngineExecutableIsAnOperatorError) {
   EXPECT_NE(r.err.find(missing.string()), std::string::npos) << r.summary();
   EXPECT_TRUE(e2e::read_lines(out_).empty());
   EXPECT_TRUE(e2e::wait_until_gone(marker_).empty());
+}
+
+TEST_F(MatchFixture, AnOptionTheEngineDoesNotTakeStopsTheMatchBeforeItsFirstGame) {
+  // Both bots declare `Seed` (a spin of 0..2147483647) and nothing else.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"option.Sed=7", "option 'Sed' is not one the engine declares (did you mean 'Seed'?)"},
+      {"option.Hash=16", "option 'Hash' is not one the engine declares"},
+      {"option.Seed=-1", "option 'Seed': -1 is outside the declared range [0, 2147483647]"},
+      {"option.Seed=seven", "option 'Seed' is a spin (an integer); 'seven' is not one"},
+  };
+  for (const auto& [option, says] : cases) {
+    const e2e::RunResult r =
+        match({"cmd=" + random_.string(), "name=random"}, {"cmd=" + greedy_.string(), "name=greedy", option}, 2, {});
+    EXPECT_EQ(r.status.code, 2) << option << "\n" << r.summary();
+    EXPECT_NE(r.err.find("engine 'greedy': " + says), std::string::npos) << option << "\n" << r.summary();
+    EXPECT_NE(r.err.find("it declares Seed spin 1 [0, 2147483647]"), std::string::npos) << r.summary();
+    EXPECT_TRUE(e2e::read_lines(out_).empty()) << option;
+  }
+  EXPECT_TRUE(e2e::wait_until_gone(marker_).empty());
+  // Given as declared, the option is taken and the games are played.
+  const e2e::RunResult r = match({"cmd=" + random_.string(), "name=random", "option.Seed=3"},
+                                 {"cmd=" + greedy_.string(), "name=greedy", "option.Seed=7"}, 2, {"--tc", "1+0"});
+  expect_clean_exit(r);
+  EXPECT_EQ(games().size(), 2u);
 }
 
 TEST_F(MatchFixture, BadTimeControlIsAnOperatorError) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "referee/protocol/options.h"
 #include "referee/protocol/protocol.h"
 
 namespace kalah::kep {
@@ -122,6 +123,65 @@ TEST(Protocol, MalformedBestmoveAndUnknownLines) {
 TEST(Protocol, ShortenCutsLongLines) {
   EXPECT_EQ(shorten(std::string(500, 'x')).size(), 203u);
   EXPECT_EQ(shorten("short"), "short");
+}
+
+// ---- options: what an engine declares against what it is given -----------------------------------------
+
+std::vector<OptionDecl> alphabeta_like() {
+  return {OptionDecl{"Hash", "spin", "16", 1, 4096}, OptionDecl{"Depth", "spin", "64", 1, 254},
+          OptionDecl{"Ponder", "check", "false", {}, {}}, OptionDecl{"Book", "string", "", {}, {}}};
+}
+
+TEST(Options, ValuesTheEngineTakesHaveNoProblem) {
+  const std::vector<OptionDecl> d = alphabeta_like();
+  for (auto [name, value] : {std::pair{"Depth", "1"},
+                             {"Depth", "254"},
+                             {"Hash", "16"},
+                             {"Ponder", "true"},
+                             {"Ponder", "false"},
+                             {"Book", "any text at all"},
+                             {"Book", ""}})
+    EXPECT_EQ(setting_problem(d, name, value), "") << name << "=" << value;
+}
+
+TEST(Options, AMisspeltNameIsRefusedWithTheNearestDeclaredName) {
+  const std::vector<OptionDecl> d = alphabeta_like();
+  EXPECT_EQ(setting_problem(d, "Dept", "2"), "option 'Dept' is not one the engine declares (did you mean 'Depth'?)");
+  EXPECT_EQ(setting_problem(d, "Depht", "2"), "option 'Depht' is not one the engine declares (did you mean 'Depth'?)");
+  // The engine compares names exactly: another case is another name, and the right one is suggested.
+  EXPECT_EQ(setting_problem(d, "depth", "2"), "option 'depth' is not one the engine declares (did you mean 'Depth'?)");
+  // Nothing near: no suggestion.
+  EXPECT_EQ(setting_problem(d, "Threads", "2"), "option 'Threads' is not one the engine declares");
+  EXPECT_EQ(setting_problem({}, "Seed", "2"), "option 'Seed' is not one the engine declares");
+}
+
+TEST(Options, ASpinTakesOnlyAnIntegerInsideItsRange) {
+  const std::vector<OptionDecl> d = alphabeta_like();
+  EXPECT_EQ(setting_problem(d, "Depth", "255"), "option 'Depth': 255 is outside the declared range [1, 254]");
+  EXPECT_EQ(setting_problem(d, "Depth", "0"), "option 'Depth': 0 is outside the declared range [1, 254]");
+  for (const char* bad : {"two", "2.5", " 2", "2 ", "", "99999999999999999999"})
+    EXPECT_EQ(setting_problem(d, "Depth", bad),
+              std::string("option 'Depth' is a spin (an integer); '") + bad + "' is not one")
+        << bad;
+  // A spin without bounds takes any integer.
+  EXPECT_EQ(setting_problem({OptionDecl{"Seed", "spin", "1", {}, {}}}, "Seed", "-5"), "");
+}
+
+TEST(Options, ACheckTakesTrueOrFalse) {
+  EXPECT_EQ(setting_problem(alphabeta_like(), "Ponder", "on"),
+            "option 'Ponder' is a check; its value is true or false, not 'on'");
+}
+
+TEST(Options, DeclarationsAreJudgedAndDescribed) {
+  EXPECT_EQ(declaration_problem(OptionDecl{"Depth", "spin", "64", 1, 254}), "");
+  EXPECT_EQ(declaration_problem(OptionDecl{"Depth", "spin", "300", 1, 254}), "default 300 is outside [1, 254]");
+  EXPECT_EQ(declaration_problem(OptionDecl{"Depth", "spin", "x", {}, {}}), "a spin's default 'x' is not an integer");
+  EXPECT_EQ(declaration_problem(OptionDecl{"Depth", "spin", "3", 5, 4}), "min 5 is above max 4");
+  EXPECT_EQ(declaration_problem(OptionDecl{"P", "check", "yes", {}, {}}),
+            "a check's default 'yes' is not true or false");
+  EXPECT_EQ(declaration_problem(OptionDecl{"P", "combo", "a", {}, {}}), "type 'combo' is not spin, check or string");
+  EXPECT_EQ(describe(OptionDecl{"Depth", "spin", "64", 1, 254}), "Depth spin 64 [1, 254]");
+  EXPECT_EQ(describe(OptionDecl{"Book", "string", "", {}, {}}), "Book string \"\"");
 }
 
 }  // namespace

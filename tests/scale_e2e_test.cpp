@@ -165,7 +165,7 @@ TEST_F(ScaleE2E, ShardsMergedEqualOneRunGameForGame) {
   merged = arena({"merge", (split / "det").string()});
   ASSERT_EQ(merged.status.code, 0) << merged.summary();
   EXPECT_NE(merged.out.find("merged 24 games from 3 of 3 shards"), std::string::npos) << merged.out;
-  EXPECT_EQ(merged.out.find("note:"), std::string::npos) << merged.out;
+  EXPECT_EQ(merged.out.find("has no journal"), std::string::npos) << merged.out;
 
   EXPECT_EQ(games_of(split / "det"), games_of(one / "det"));
   EXPECT_EQ(games_of(one / "det").size(), 24u);
@@ -208,6 +208,37 @@ TEST_F(ScaleE2E, BadShardArgumentsAndEmptyMergesExitTwoTouchingNothing) {
   EXPECT_EQ(no_sbatch.status.code, 2) << no_sbatch.summary();
   EXPECT_NE(no_sbatch.err.find("sbatch"), std::string::npos) << no_sbatch.err;
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(ScaleE2E, AFolderHoldsAnUnshardedRunOrShardsNeverBoth) {
+  const fs::path out = tmp_.path() / "out";
+  const fs::path config = write_config(deterministic_config(out));
+  // An unsharded run stopped after 6 games: sharding into its folder would replay them.
+  const RunResult part = arena({"run", config.string(), "--max-games", "6"});
+  ASSERT_EQ(part.status.code, 0) << part.summary();
+  const std::map<std::string, std::string> before = games_of(out / "det");
+  ASSERT_EQ(before.size(), 6u);
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, {"--fresh"}}) {
+    std::vector<std::string> args = {"run", config.string(), "--shard", "1/3"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunResult shard = arena(args);
+    EXPECT_EQ(shard.status.code, 2) << shard.summary();
+    EXPECT_NE(shard.err.find("this folder holds an unsharded run of the tournament (games.jsonl): shard 1-of-3 "
+                             "would play its games again"),
+              std::string::npos)
+        << shard.err;
+  }
+  EXPECT_FALSE(fs::exists(out / "det" / "shards")) << "nothing was played";
+  EXPECT_EQ(games_of(out / "det"), before);
+  // And the other way round: shards in a folder, then an unsharded run there.
+  const fs::path other = tmp_.path() / "other";
+  const fs::path split = write_config(deterministic_config(other), "split.toml");
+  ASSERT_EQ(arena({"run", split.string(), "--shard", "2/3"}).status.code, 0);
+  const RunResult whole = arena({"run", split.string()});
+  EXPECT_EQ(whole.status.code, 2) << whole.summary();
+  EXPECT_NE(whole.err.find("this folder holds shards of the tournament (shards/2-of-3/)"), std::string::npos)
+      << whole.err;
+  EXPECT_FALSE(fs::exists(other / "det" / "games.jsonl"));
 }
 
 TEST_F(ScaleE2E, ASecondRunOnTheSameResultsIsRefusedAndAKilledOneLeavesNoLock) {

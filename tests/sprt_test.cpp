@@ -270,11 +270,11 @@ TEST(SprtSource, ParsesOnlySprtIds) {
 
 struct ArenaRun {
   int exit_code = -1;
-  std::string out;  // stdout only
+  std::string out;  // stdout only, or stdout and stderr
 };
 
-ArenaRun run_arena(const std::string& args) {
-  const std::string command = std::string(KALAH_BINARY_DIR "/arena ") + args + " 2>/dev/null";
+ArenaRun run_arena(const std::string& args, bool with_stderr = false) {
+  const std::string command = std::string(KALAH_BINARY_DIR "/arena ") + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   ArenaRun r;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -526,6 +526,28 @@ TEST(SprtGate, EveryPrintedEloIsTheOneInSprtJson) {
   EXPECT_EQ(r.run.out.find("Rank  Engine"), std::string::npos) << r.run.out;
   EXPECT_EQ(merged.out.find("Rank  Engine"), std::string::npos) << merged.out;
   fs::remove_all(out);
+}
+
+TEST(SprtCommand, AnOptionTheEngineDoesNotTakeStopsTheRunBeforeItsFirstGame) {
+  // A misspelt option would otherwise be dropped, and the "regression test" would be self-play.
+  const std::string ab = kBots + "kalah-alphabeta";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--base " + ab + " --base-option Dept=2 --test " + ab + " --test-option Depth=6",
+       "engine 'base': option 'Dept' is not one the engine declares (did you mean 'Depth'?)"},
+      {"--base " + ab + " --base-option Depth=2 --test " + ab + " --test-option Depth=300",
+       "option 'Depth': 300 is outside the declared range [1, 254]"},
+      {"--base " + kBots + "kalah-greedy --base-option Hash=16 --test " + ab,
+       "engine 'base': option 'Hash' is not one the engine declares (it declares Seed spin 1"},
+  };
+  for (const auto& [args, says] : cases) {
+    const fs::path out = fresh_dir("typo");
+    const ArenaRun r =
+        run_arena("sprt " + args + " --movetime 100 --elo0 0 --elo1 50 --out " + out.string(), /*with_stderr=*/true);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(says), std::string::npos) << args << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(out / "sprt" / "games.jsonl")) << args;
+    fs::remove_all(out);
+  }
 }
 
 TEST(SprtCommand, OperatorMistakesExitWithTwo) {

@@ -45,24 +45,34 @@ if [ ${#files[@]} -eq 0 ]; then
   while IFS= read -r -d '' f; do files+=("$f"); done < <(git ls-files -z -- '*.cpp' '*.h')
 fi
 
-formatted="$(mktemp)"
-trap 'rm -f "$formatted"' EXIT
-unformatted=()
 for f in "${files[@]}"; do
   if [ ! -f "$f" ]; then
     echo "check-format: no such file: $f" >&2
     exit 2
   fi
-  # --style=file reads the .clang-format nearest the file; the comparison is byte for byte.
-  if ! "$clang_format" --style=file "$f" >"$formatted"; then
-    echo "check-format: $clang_format failed on $f" >&2
-    exit 2
-  fi
-  if ! cmp -s -- "$f" "$formatted"; then
-    unformatted+=("$f")
-    if $fix; then cat "$formatted" >"$f"; fi
-  fi
 done
+# --style=file reads the .clang-format nearest each file; --dry-run --Werror names every file whose layout
+# differs ("FILE:LINE:COL: error: code should be clang-formatted"). Batches run on every CPU at once.
+report="$(mktemp)"
+trap 'rm -f "$report"' EXIT
+status=0
+printf '%s\0' "${files[@]}" |
+  xargs -0 -n 24 -P "$(nproc)" "$clang_format" --style=file --dry-run --Werror 2>"$report" || status=$?
+# xargs says 123 when some clang-format found a difference; anything else is a failure to check.
+if [ "$status" -ne 0 ] && [ "$status" -ne 123 ]; then
+  cat "$report" >&2
+  echo "check-format: $clang_format failed (xargs exit $status)" >&2
+  exit 2
+fi
+unformatted=()
+while IFS= read -r f; do unformatted+=("$f"); done < <(
+  sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' "$report" | sort -u)
+if [ "$status" -eq 123 ] && [ ${#unformatted[@]} -eq 0 ]; then
+  cat "$report" >&2
+  echo "check-format: $clang_format failed" >&2
+  exit 2
+fi
+if $fix && [ ${#unformatted[@]} -gt 0 ]; then "$clang_format" --style=file -i "${unformatted[@]}"; fi
 
 if [ ${#unformatted[@]} -eq 0 ]; then
   echo "check-format: all ${#files[@]} checked files are formatted"

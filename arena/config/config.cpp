@@ -848,7 +848,6 @@ class Parser {
                      .value_or(Protocol::Kep);
     if (e.protocol == Protocol::Mankalah) check_mankalah(t, c, e.name);
     e.restart = read_restart(t).value_or(c.tournament.restart);
-    if (c.tournament.transcripts != TranscriptMode::None) e.stderr_tail_bytes = Transcript::kStderrTailBytes;
     if (auto log = t.string("stderr")) {
       e.stderr_file = absolute_from(work_dir_, *log);
       if (auto problem = stderr_problem(e.stderr_file)) t.fail_at("stderr", "engine.stderr: " + *problem);

@@ -23,6 +23,8 @@ namespace kalah::arena {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 std::optional<rating::Anchor> config_anchor(const Config& c) {
   if (c.rating.anchor.empty()) return std::nullopt;
   return rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
@@ -35,31 +37,85 @@ rating::RankingSetup config_ranking(const Config& c) {
   return {c.ranking, {}};
 }
 
-// Games that start from a position need engines that take `position <start>`, which a KEP engine
-// says with `feature positions` in its handshake (docs/PROTOCOL.md, "Start positions"): each engine
-// is started once to ask, before the journal is touched. ManKalah agents were refused at load. An
-// engine that does not start is left to forfeit in its games, as it would without the check.
-std::optional<std::string> positions_problem(const Config& config) {
-  if (!config.uses_positions()) return std::nullopt;
+// What a run needs of its engines that only they can say, asked before the journal is touched by
+// starting each such engine once (docs/PROTOCOL.md):
+// - every option the config sets is one the engine declares, of its type and inside its range ("Options"):
+//   a misspelt option would otherwise be dropped and the games played with the default;
+// - games that start from a position need engines that take `position <start>`, which a KEP engine says
+//   with `feature positions` in its handshake ("Start positions"). ManKalah agents were refused at load.
+// An engine that does not start is left to forfeit in its games, as it would without the check.
+std::optional<std::string> engines_problem(const Config& config) {
   const std::string what = config.start ? "[variant] start" : "an openings book with positions";
   for (int i = 0; i < static_cast<int>(config.engines.size()); ++i) {
-    if (config.engines[i].protocol != Protocol::Kep || !config.plays(i)) continue;
+    const EngineSpec& engine = config.engines[i];
+    if (engine.protocol != Protocol::Kep || !config.plays(i)) continue;
+    if (!config.uses_positions() && engine.options.empty()) continue;
     EnginePlayer player(config.engine_for_game(i, "check"));
     const std::optional<Fault> fault = player.start(std::chrono::milliseconds(config.time.startup_ms));
-    const bool takes_positions = !fault && player.has_feature("positions");
     player.stop();
     if (fault) {
-      fmt::print(stderr, "arena: warning: engine '{}' did not start to say whether it takes start positions: {}\n",
-                 config.engines[i].name, fault->detail);
+      fmt::print(stderr, "arena: warning: engine '{}' did not start to have its options and features checked: {}\n",
+                 engine.name, fault->detail);
       continue;
     }
-    if (!takes_positions)
+    if (const std::vector<std::string> problems = player.option_problems(); !problems.empty())
+      return fmt::format("{}: engine '{}': {} (docs/PROTOCOL.md, \"Options\")", config.source, engine.name,
+                         fmt::join(problems, "; "));
+    if (config.uses_positions() && !player.has_feature("positions"))
       return fmt::format(
           "{}: engine '{}' cannot play from a start position: it did not announce 'feature positions' in its "
           "handshake, and this config gives {} (docs/PROTOCOL.md, \"Start positions\")",
-          config.source, config.engines[i].name, what);
+          config.source, engine.name, what);
   }
   return std::nullopt;
+}
+
+// A results folder holds one tournament played one way: unsharded (its games.jsonl) or split into shards
+// (shards/I-of-N/), never both, or the shards would replay the unsharded games and the merge would count
+// what it finds twice (docs/SCALE.md, "Layout").
+std::optional<std::string> layout_problem(const Config& config) {
+  const fs::path results = config.results_dir();
+  std::error_code ec;
+  auto holds_games = [&](const fs::path& journal) {
+    const auto size = fs::file_size(journal, ec);
+    return !ec && size > 0;
+  };
+  if (config.shard) {
+    if (holds_games(results / journal::kGamesFile))
+      return fmt::format(
+          "{}: this folder holds an unsharded run of the tournament ({}): shard {} would play its games again. Finish "
+          "it without --shard, or play the shards into another folder (--out)",
+          results.string(), journal::kGamesFile, config.shard->text());
+    return std::nullopt;
+  }
+  for (fs::directory_iterator it(results / "shards", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    if (holds_games(it->path() / journal::kGamesFile))
+      return fmt::format(
+          "{}: this folder holds shards of the tournament (shards/{}/): an unsharded run would play their games "
+          "again. Go on with --shard, merge them with `arena report {}`, or run into another folder (--out)",
+          results.string(), it->path().filename().string(), results.string());
+  return std::nullopt;
+}
+
+// Without openings every game of a pairing starts from the same position: engines that play alike every
+// time replay the same game, and each copy counts as new evidence (docs/FORMATS.md, repeated_games). Said
+// before the run when a pairing plays more than one game per colour that way.
+std::optional<std::string> repeat_warning(const Config& config) {
+  if (config.openings.random_plies > 0 || !config.openings.book.empty()) return std::nullopt;
+  const TournamentType type = config.tournament.type;
+  std::string games;
+  if (config.sprt)
+    games = "an SPRT plays one pairing game after game";
+  else if (type != TournamentType::Swiss && config.tournament.rounds > 1)
+    games = fmt::format("each pairing plays {} games per colour (rounds = {})", config.tournament.rounds,
+                        config.tournament.rounds);
+  else
+    return std::nullopt;
+  return fmt::format(
+      "{}: {} from one start without openings: engines that play alike every time repeat their games move for move, "
+      "which narrows the Elo intervals without adding evidence (the reports count such repeats: repeated_games); "
+      "give the run openings ([openings] book or random_plies, docs/CONFIG.md)",
+      config.source, games);
 }
 
 }  // namespace
@@ -80,10 +136,12 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
       if (interruptible) interruptible->interrupt();
     });
 
+  if (std::optional<std::string> problem = layout_problem(config)) return Error{*problem};
   // Pinning that cannot be done is refused before the journal is touched.
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
   if (options.check_engines)
-    if (std::optional<std::string> problem = positions_problem(config)) return Error{*problem};
+    if (std::optional<std::string> problem = engines_problem(config)) return Error{*problem};
+  if (std::optional<std::string> warning = repeat_warning(config)) fmt::print(stderr, "arena: warning: {}\n", *warning);
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
   all.set_ranking(config_ranking(config));

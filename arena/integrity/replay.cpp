@@ -72,7 +72,10 @@ std::optional<std::string> check_adjudicated(const GameRecord& g, const Position
 std::optional<std::string> check_game(const GameRecord& g) {
   const Variant& v = g.variant;
   if (g.result == Outcome::Ongoing) return "the game has no result";
-  if (g.opening.size() > g.moves.size()) return "the opening is longer than the moves";
+  // Only a forfeit ends a game inside its opening (an engine that did not start, or failed on its first
+  // newgame): then the moves are the part of the opening played, checked below like any.
+  if (g.opening.size() > g.moves.size() && !is_forfeit(g.termination))
+    return "the opening is longer than the moves, and only a forfeit ends a game inside its opening";
   Position p = g.initial_position();
   for (std::size_t i = 0; i < g.moves.size(); ++i) {
     const Move m = g.moves[i];

@@ -23,6 +23,26 @@ std::size_t reason_index(Termination reason) {
 // Score of the engine that started as South.
 double south_points(Outcome o) { return o == Outcome::FirstWins ? 1.0 : o == Outcome::Draw ? 0.5 : 0.0; }
 
+// What makes two games the same game (Standings::repeated), hashed: both names, the variant, the start,
+// every move and how it ended.
+std::uint64_t game_digest(const GameRecord& g) {
+  std::string text;
+  text.reserve(g.south.size() + g.north.size() + g.moves.size() + 64);
+  text += g.south;
+  text += '\0';
+  text += g.north;
+  text += '\0';
+  text += to_string(g.variant);
+  text += '\0';
+  if (g.start) text += to_start_notation(g.variant, *g.start);
+  text += '\0';
+  for (Move m : g.moves) text += static_cast<char>(m.pit);
+  text += '\0';
+  text += static_cast<char>(g.result);
+  text += static_cast<char>(g.termination);
+  return std::hash<std::string>{}(text);
+}
+
 double finite_or(double x, double fallback) { return std::isfinite(x) ? x : fallback; }
 
 // Credits each timed move to the engine that chose it, replaying the game to
@@ -125,6 +145,7 @@ void StandingsBuilder::add(const GameRecord& g) {
     return;
   }
   ++counted_;
+  if (!seen_games_.insert(game_digest(g)).second) ++repeated_;
   const int a = index_of(g.south);
   const int b = index_of(g.north);
   const double p = south_points(g.result);
@@ -161,6 +182,15 @@ void StandingsBuilder::add(const GameRecord& g) {
   }
 }
 
+std::string repeated_note(const Standings& s) {
+  if (s.repeated <= 0) return {};
+  return std::to_string(s.repeated) + " of " + std::to_string(s.games) +
+         " games repeat an earlier game move for move (the same engines in the same colours, start, moves and "
+         "result): engines that play alike from the same start or opening replay their games, and the Elo intervals "
+         "count each copy as new evidence, so they are narrower than the games justify. More distinct openings "
+         "(a book: docs/CONFIG.md, \"[openings]\") or engines seeded per game avoid it.";
+}
+
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
   StandingsBuilder builder(engine_names);
   for (const GameRecord& g : games) builder.add(g);
@@ -172,6 +202,7 @@ Standings StandingsBuilder::standings() const {
   s.games = counted_;
   s.ignored = ignored_;
   s.voided = voided_;
+  s.repeated = repeated_;
   s.terminations = terminations_;
   std::vector<EngineStanding> engines = engines_;
   const int n = static_cast<int>(engines.size());

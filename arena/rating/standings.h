@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -78,9 +79,14 @@ struct Standings {
   std::vector<std::vector<CrossCell>> crosstable;  // [row][column], both in rank order
   std::array<int, kTerminations> terminations{};   // indexed by Termination
   FirstMover first_mover;
-  int games = 0;                 // games counted
-  int ignored = 0;               // records not counted: no result, an engine against itself, or an empty name
-  int voided = 0;                // games left out because a contest entrant's games are void (docs/RANKING.md)
+  int games = 0;    // games counted
+  int ignored = 0;  // records not counted: no result, an engine against itself, or an empty name
+  int voided = 0;   // games left out because a contest entrant's games are void (docs/RANKING.md)
+  // Counted games that repeat an earlier counted game move for move: the same two engines in the same
+  // colours, the same variant and start, the same moves (opening included) and the same result. Four
+  // identical games are three repeats. Deterministic engines without openings replay their games, and the
+  // Elo interval, which takes every game as independent evidence, is then too narrow (repeated_note()).
+  int repeated = 0;
   bool prior_used = false;       // no finite plain MLE, so the fit added a weak prior (docs/RATING.md)
   std::optional<Anchor> anchor;  // the anchor the fit used; none: mean 0
   // The contest's ranking (docs/RANKING.md) when it ranks by points; none: the Elo order above is the ranking.
@@ -135,6 +141,10 @@ class StandingsBuilder {
   std::unordered_map<std::string, HalfPair> open_pairs_;
   std::vector<std::vector<std::array<int, 5>>> penta_;  // [engine][opponent]
   std::array<int, kTerminations> terminations_{};
+  // A 64-bit digest of every counted game (repeated): 8 bytes a game, the one part of the builder that
+  // grows with the number of games.
+  std::unordered_set<std::uint64_t> seen_games_;
+  int repeated_ = 0;
   stats::Trinomial south_games_;  // South's W/D/L
   int counted_ = 0;
   int ignored_ = 0;
@@ -145,6 +155,10 @@ class StandingsBuilder {
 };
 
 // A StandingsBuilder fed with `games`.
+// "3 of 24 games repeat an earlier game move for move (...)": the sentence every report prints when
+// s.repeated > 0; empty otherwise.
+std::string repeated_note(const Standings& s);
+
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
 
 }  // namespace kalah::rating

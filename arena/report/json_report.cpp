@@ -22,6 +22,7 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   root["games"] = s.games;
   root["ignored_records"] = s.ignored;
   if (s.voided > 0) root["voided_games"] = s.voided;
+  root["repeated_games"] = s.repeated;
   root["rating"] = json::object{
       {"model", "bradley-terry"}, {"first_mover_term", true},   {"normalisation", normalisation_text(s)},
       {"interval", "95%"},        {"prior_used", s.prior_used},

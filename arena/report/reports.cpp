@@ -168,6 +168,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
                     per_tournament.size(), list));
   }
   out.standings = builder.standings();
+  if (std::string repeated = rating::repeated_note(out.standings); !repeated.empty())
+    out.notes.push_back(std::move(repeated));
   const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
   recent.clear();
 

@@ -8,12 +8,23 @@
 
 namespace kalah::report {
 
+namespace {
+
+// The sentence under the table when games repeat (rating::repeated_note), on a line of its own.
+std::string repeated_line(const Standings& s) {
+  const std::string note = rating::repeated_note(s);
+  return note.empty() ? note : "note: " + note + "\n";
+}
+
+}  // namespace
+
 std::string format_standings_table(const Standings& s) {
   if (s.ranking)
     return ranking_text_table(*s.ranking) +
            fmt::format("{} games; first mover {} Elo, South scores {}%\n", s.games,
                        signed_fixed(s.first_mover.elo, 1) + " +- " + fixed(s.first_mover.ci95, 1),
-                       fixed(s.first_mover.score_pct, 1));
+                       fixed(s.first_mover.score_pct, 1)) +
+           repeated_line(s);
   std::size_t width = 6;
   for (const EngineStanding& e : s.engines) width = std::max(width, e.name.size());
   std::string out = fmt::format(
@@ -29,7 +40,7 @@ std::string format_standings_table(const Standings& s) {
   out += fmt::format("{} games; first mover {} Elo, South scores {}%\n", s.games,
                      signed_fixed(s.first_mover.elo, 1) + " +- " + fixed(s.first_mover.ci95, 1),
                      fixed(s.first_mover.score_pct, 1));
-  return out;
+  return out + repeated_line(s);
 }
 
 }  // namespace kalah::report

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "referee/app/commands.h"
 #include "referee/app/engine_args.h"
@@ -95,6 +96,14 @@ int run_match(const MatchOptions& o) {
 
   process::become_subreaper();
   std::unique_ptr<ProcessPlayer> players[2] = {make_player(configs[0]), make_player(configs[1])};
+  // An option the engine does not take as given stops the match before its first game (docs/PROTOCOL.md,
+  // "Options"); the engine stays running for it. One that does not start forfeits its games as always.
+  for (int i = 0; i < 2; ++i) {
+    auto* kep = dynamic_cast<EnginePlayer*>(players[i].get());
+    if (!kep || configs[i].options.empty() || kep->start(std::chrono::milliseconds(time.startup_ms))) continue;
+    if (const std::vector<std::string> problems = kep->option_problems(); !problems.empty())
+      throw UsageError(fmt::format("engine '{}': {}", configs[i].name, fmt::join(problems, "; ")));
+  }
   stats::Trinomial score;  // from the first engine's view
   std::vector<Move> opening;
   for (int g = 0; g < o.games; ++g) {

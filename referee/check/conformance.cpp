@@ -11,6 +11,7 @@
 
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
+#include "referee/protocol/options.h"
 #include "referee/protocol/protocol.h"
 #include "referee/rules/position.h"
 
@@ -46,41 +47,6 @@ Result fail_tolerated(std::string check, std::string detail) {
 }
 Result skip(std::string check, std::string why) {
   return Result{std::move(check), Verdict::Skip, std::nullopt, std::move(why)};
-}
-
-// What is wrong with a declared option, or empty.
-std::string option_problem(const kep::OptionDecl& o) {
-  auto integer = [](const std::string& text, long long& value) {
-    try {
-      size_t used = 0;
-      value = std::stoll(text, &used);
-      return used == text.size();
-    } catch (const std::exception&) {
-      return false;
-    }
-  };
-  if (o.type == "spin") {
-    long long value = 0;
-    if (!integer(o.default_value, value)) return "a spin's default '" + o.default_value + "' is not an integer";
-    if (o.min && o.max && *o.min > *o.max) return fmt::format("min {} is above max {}", *o.min, *o.max);
-    if ((o.min && value < *o.min) || (o.max && value > *o.max))
-      return fmt::format("default {} is outside [{}, {}]", value, o.min ? std::to_string(*o.min) : "-",
-                         o.max ? std::to_string(*o.max) : "-");
-    return {};
-  }
-  if (o.type == "check")
-    return o.default_value == "true" || o.default_value == "false"
-               ? std::string()
-               : "a check's default '" + o.default_value + "' is not true or false";
-  if (o.type == "string") return {};
-  return "type '" + o.type + "' is not spin, check or string";
-}
-
-std::string option_text(const kep::OptionDecl& o) {
-  std::string text = o.name + " " + o.type + " " + (o.default_value.empty() ? "\"\"" : o.default_value);
-  if (o.min || o.max)
-    text += fmt::format(" [{}, {}]", o.min ? std::to_string(*o.min) : "", o.max ? std::to_string(*o.max) : "");
-  return text;
 }
 
 // The run for one engine: one player kept between checks as a tournament keeps it between games, and
@@ -197,11 +163,14 @@ class Checker {
     EngineSpec with_defaults = engine_;
     with_defaults.options.clear();
     for (const kep::OptionDecl& o : kep->declared_options()) {
-      declared.push_back(option_text(o));
+      declared.push_back(kep::describe(o));
       if (!names.insert(o.name).second) problems.push_back("option '" + o.name + "' is declared twice");
-      if (std::string why = option_problem(o); !why.empty()) problems.push_back("option '" + o.name + "': " + why);
+      if (std::string why = kep::declaration_problem(o); !why.empty())
+        problems.push_back("option '" + o.name + "': " + why);
       with_defaults.options.push_back({o.name, o.default_value});
     }
+    // What the command line sets must be something the engine takes (a misspelt name is not silently dropped).
+    for (std::string& why : kep->option_problems()) problems.push_back(std::move(why));
     if (!problems.empty()) return add(fail_tolerated("options", fmt::format("{}", fmt::join(problems, "; "))));
     if (declared.empty()) return add(pass("options", "none declared"));
     // The engine started afresh, each option set to its own default, must still answer isready.

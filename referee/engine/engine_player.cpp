@@ -7,6 +7,7 @@
 
 #include "referee/engine/mankalah_player.h"
 #include "referee/process/engine_process.h"
+#include "referee/protocol/options.h"
 #include "referee/system/clean_text.h"
 
 namespace kalah {
@@ -59,6 +60,37 @@ void ProcessPlayer::keep_stderr_tail() {
   tail_.text += tail.text;
   if (tail_.text.size() > spec_.stderr_tail_bytes) tail_.text.erase(0, tail_.text.size() - spec_.stderr_tail_bytes);
   tail_.total += tail.total;
+}
+
+std::string ProcessPlayer::stderr_ending() {
+  if (!process_ || spec_.stderr_tail_bytes == 0) return {};
+  process::EngineProcess::StderrTail taken = process_->take_stderr_tail();
+  std::string text = taken.text;
+  if (transcript_) {
+    tail_.text += taken.text;
+    if (tail_.text.size() > spec_.stderr_tail_bytes) tail_.text.erase(0, tail_.text.size() - spec_.stderr_tail_bytes);
+    tail_.total += taken.total;
+    text = tail_.text;
+  }
+  // The last lines, joined with " | ", cut at the front to the bound.
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  if (text.empty()) return {};
+  if (text.size() > kStderrEndingBytes) {
+    text.erase(0, text.size() - kStderrEndingBytes);
+    const std::size_t line = text.find('\n');
+    text.erase(0, line != std::string::npos && line + 1 < text.size() ? line + 1 : 0);
+    text.insert(0, "...");
+  }
+  std::string joined;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) joined += (joined.empty() ? "" : " | ") + std::string(line);
+    start = end + 1;
+  }
+  return "; its stderr ends: \"" + system::clean_text(joined, false) + "\"";
 }
 
 void ProcessPlayer::attach(Transcript* transcript) {
@@ -203,7 +235,9 @@ Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowe
 std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
   if (std::optional<Fault> f = spawn()) return f;
   const Deadline deadline = SteadyClock::now() + startup;
+  // A start-up failure quotes the end of the engine's stderr: where a bot that dies at once says why.
   auto fail = [&](std::string why) {
+    why += stderr_ending();
     kill_now();
     return Fault{Termination::Startup, std::move(why)};
   };
@@ -251,6 +285,16 @@ std::string EnginePlayer::identity() const {
 
 void EnginePlayer::game_over(const std::vector<Move>& /*moves*/) {
   if (spec_.restart == RestartPolicy::Always) stop();
+}
+
+std::vector<std::string> EnginePlayer::option_problems() const {
+  std::vector<std::string> problems;
+  std::string declared;
+  for (const kep::OptionDecl& o : declared_options_) declared += (declared.empty() ? "" : ", ") + kep::describe(o);
+  for (const EngineOption& o : spec_.options)
+    if (std::string why = kep::setting_problem(declared_options_, o.name, o.value); !why.empty())
+      problems.push_back(why + " (it declares " + (declared.empty() ? "no options" : declared) + ")");
+  return problems;
 }
 
 bool EnginePlayer::has_feature(std::string_view name) const {

@@ -53,6 +53,10 @@ class ProcessPlayer : public Player {
   // An `output` fault: the engine wrote more than max_output_kb to its stderr in this game.
   Fault output_fault(const char* while_doing);
   std::string describe_exit();
+  // "; its stderr ends: \"...\"": the last lines the engine wrote to its stderr (cleaned, on one line,
+  // at most kStderrEndingBytes), for the detail of a fault; empty when it wrote nothing or none is kept.
+  // What it takes stays in the game's transcript.
+  std::string stderr_ending();
   void log(char direction, std::string_view line);
   void kill_now();
   // Waits for the reply to a move request: the line `parse` turns into a move.
@@ -82,6 +86,8 @@ class ProcessPlayer : public Player {
 // What an engine may write before kepok (its banner, options and features), in bytes: more is a
 // start-up forfeit, never memory the arena keeps growing.
 inline constexpr std::size_t kMaxHandshakeBytes = 1 << 20;
+// How much of an engine's last stderr a fault's detail quotes (ProcessPlayer::stderr_ending).
+inline constexpr std::size_t kStderrEndingBytes = 600;
 
 // A player speaking KEP (docs/PROTOCOL.md); the engine persists across games.
 class EnginePlayer : public ProcessPlayer {
@@ -106,6 +112,11 @@ class EnginePlayer : public ProcessPlayer {
   // but were not well formed (an `option` line without a type): what `referee check` judges.
   const std::vector<kep::OptionDecl>& declared_options() const { return declared_options_; }
   const std::vector<kep::Malformed>& malformed_handshake_lines() const { return malformed_lines_; }
+  // What is wrong with the options this engine is given (its spec's `options`) against what it declared in
+  // its last handshake: one line per option it does not take as given (kep::setting_problem), each ending
+  // with what the engine declares. Empty when all are fine. A tournament refuses to start on any
+  // (docs/PROTOCOL.md, "Options").
+  std::vector<std::string> option_problems() const;
 
   // `isready` alone: readyok within `ping`, else a `protocol` fault (a `crash` one if the engine is gone).
   std::optional<Fault> ping(std::chrono::milliseconds ping);

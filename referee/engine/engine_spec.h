@@ -69,9 +69,10 @@ struct EngineSpec {
   RestartPolicy restart = RestartPolicy::OnCrash;
   std::filesystem::path stderr_file;  // the engine's stderr is appended here; empty = discarded
   std::filesystem::path comm_log;     // every line exchanged is appended here; empty = none
-  // The last bytes of its stderr kept per game for the game's transcript (the arena then relays its
-  // stderr, docs/SECURITY.md); 0: none kept.
-  std::size_t stderr_tail_bytes = 0;
+  // The last bytes of its stderr kept (the arena then relays its stderr, docs/SECURITY.md): per game for
+  // the game's transcript, and the last lines of it in the detail of a start-up forfeit (a bot that dies
+  // before kepok says why there); 0: none kept. The default is Transcript::kStderrTailBytes.
+  std::size_t stderr_tail_bytes = std::size_t{16} << 10;
   std::chrono::milliseconds quit_grace{200};  // after quit, before SIGKILL
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;  // keep the sandbox's private working directory after the engine exits

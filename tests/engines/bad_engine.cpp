@@ -177,7 +177,13 @@ int main(int argc, char** argv) {
     const std::string chunk(64 * 1024, 'e');
     for (int i = 0; i < 16; ++i) write_all(2, chunk.data(), chunk.size());
   }
-  if (opt.crash_at_start) return 3;
+  if (opt.crash_at_start) {
+    // As a Python bot that misses a module says it (the arena must pass this on: docs/PROTOCOL.md).
+    std::fprintf(stderr,
+                 "Traceback (most recent call last):\n  File \"bot.py\", line 3, in <module>\n"
+                 "ModuleNotFoundError: No module named 'numpy'\n");
+    return 3;
+  }
   if (opt.ignore_sigterm) {
     ::signal(SIGTERM, SIG_IGN);
     ::signal(SIGINT, SIG_IGN);
