@@ -29,6 +29,7 @@ class FakePlayer : public Player {
     return Reply{std::nullopt, legal_moves(variant_, replay(variant_, moves, start_)).moves[0], 1.0, {}};
   }
   void forfeited() override { ++forfeits; }
+  void set_seed(std::optional<std::uint32_t> seed) override { seeds.push_back(seed); }
 
   static Position replay(const Variant& v, const std::vector<Move>& moves, std::optional<Position> start = {}) {
     Position p = start ? *start : start_position(v);
@@ -40,6 +41,7 @@ class FakePlayer : public Player {
   kep::Go last_go;
   std::chrono::milliseconds last_allowed{};
   int calls = 0, forfeits = 0, games_ = 0;
+  std::vector<std::optional<std::uint32_t>> seeds;  // what set_seed() was given, before each new_game()
 
  private:
   std::string name_;
@@ -57,6 +59,28 @@ GameSettings clock_settings(long long base, long long inc) {
   s.time.inc_ms = inc;
   s.time.margin_ms = 50;
   return s;
+}
+
+TEST(GameSeed, ComesFromTheTournamentSeedAndTheGameIdAlone) {
+  // Fixed numbers, computed independently (FNV-1a of the id, SplitMix64's finaliser, low 31 bits).
+  EXPECT_EQ(game_seed(1, "g1"), 533993462u);
+  EXPECT_EQ(game_seed(1, "g2"), 1570424383u);
+  EXPECT_EQ(game_seed(2, "g1"), 1327773519u);
+  EXPECT_EQ(game_seed(11, "r1-0v1-p0-g0"), 752560376u);
+  EXPECT_EQ(game_seed(0, ""), 1803982880u);
+}
+
+TEST(GameSeed, EachPlayerIsGivenTheGamesSeedBeforeItsNewGame) {
+  FakePlayer south("s"), north("n");
+  GameSettings s = clock_settings(10000, 0);
+  s.seed = 533993462u;
+  play_game(south, north, s);
+  ASSERT_EQ(south.seeds.size(), 1u);
+  EXPECT_EQ(south.seeds[0], 533993462u);
+  EXPECT_EQ(north.seeds, south.seeds);
+  s.seed.reset();
+  play_game(south, north, s);
+  EXPECT_EQ(south.seeds.back(), std::nullopt);
 }
 
 TEST(Game, TwoLowestPitPlayersFinishANormalGame) {

@@ -34,6 +34,24 @@ TEST(Protocol, CommandsRoundTrip) {
   }
 }
 
+TEST(Protocol, NewGameCarriesTheGamesSeedAsItsLastWord) {
+  const std::string rules =
+      "newgame pits=6 seeds=4 capture=standard ending=side-empty remainder=owner majority=off pie=off";
+  Expected<Command> with = parse_command(rules + " seed=1520834071");
+  ASSERT_TRUE(with) << with.error();
+  const auto* n = std::get_if<NewGame>(&*with);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->seed, 1520834071u);
+  EXPECT_EQ(n->variant, Variant{});
+  EXPECT_EQ(format(*with), rules + " seed=1520834071");
+  Expected<Command> without = parse_command(rules);
+  ASSERT_TRUE(without);
+  EXPECT_EQ(std::get<NewGame>(*without).seed, std::nullopt);
+  EXPECT_EQ(format(*without), rules);
+  for (const char* bad : {" seed=", " seed=x", " seed=-1", " seed=2147483648", " seed=1 2"})
+    EXPECT_FALSE(parse_command(rules + bad)) << bad;
+}
+
 TEST(Protocol, PositionFromAStartKeepsTheStartAsText) {
   const PositionCmd p = command<PositionCmd>("position  4,0,4/4,4,5   1-0 N moves 2 swap");
   EXPECT_EQ(p.start, "4,0,4/4,4,5 1-0 N");

@@ -60,6 +60,9 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec,
   s.start = spec.start;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;
+  // From the tournament's seed and the game's id alone: the same wherever, whenever and by whichever
+  // process the game is played (docs/PROTOCOL.md, "Seeds").
+  s.seed = game_seed(config.tournament.seed, spec.id);
   const AdjudicationConfig& a = config.tournament.adjudicate;
   s.adjudicate.store_majority = a.store_majority;
   s.adjudicate.draw = a.draw;

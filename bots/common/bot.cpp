@@ -75,6 +75,7 @@ class Loop {
       send(kep::format(kep::IdAuthor{bot_.author()}));
       for (const kep::OptionDecl& o : bot_.options()) send(kep::format(o));
       send(kep::format(kep::Feature{"positions"}));
+      if (bot_.takes_game_seed()) send(kep::format(kep::Feature{"seed"}));
       send("kepok");
     } else if (std::holds_alternative<kep::IsReady>(command)) {
       send("readyok");
@@ -89,6 +90,7 @@ class Loop {
       game_variant_ = variant_ = n->variant;
       position_ = start_position(variant_);
       history_.clear();
+      if (n->seed && bot_.takes_game_seed()) bot_.set_game_seed(*n->seed);
       bot_.new_game(variant_);
     } else if (auto* p = std::get_if<kep::PositionCmd>(&command)) {
       finish_search();
@@ -184,6 +186,8 @@ std::optional<long long> integer_value(std::string_view text) {
   if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
   return value;
 }
+
+void SeededBot::set_game_seed(std::uint32_t seed) { rng_.seed(seed_ * 0x9e3779b97f4a7c15ULL + seed); }
 
 bool SeededBot::set_option(const std::string& name, const std::string& value) {
   if (name != "Seed") return false;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -48,6 +49,11 @@ class Bot {
   // Returns false for an unknown option or a bad value (reported as info string).
   virtual bool set_option(const std::string& /*name*/, const std::string& /*value*/) { return false; }
   virtual void new_game(const Variant& /*v*/) {}
+  // True: the bot announces `feature seed`, and each `newgame` brings the game's seed, given to
+  // set_game_seed() just before new_game(). A bot that seeds its randomness from it plays a game alike
+  // whatever it played before in the same process (docs/PROTOCOL.md, "Seeds").
+  virtual bool takes_game_seed() const { return false; }
+  virtual void set_game_seed(std::uint32_t /*seed*/) {}
   virtual bool instant() const { return false; }
   // Must return a legal move of context.position (which has at least one).
   virtual Move choose(const SearchContext& context) = 0;
@@ -83,6 +89,9 @@ class SeededBot : public Bot {
  public:
   std::vector<kep::OptionDecl> options() const override;
   bool set_option(const std::string& name, const std::string& value) override;
+  // Each game's generator comes from the Seed option and the game's seed together.
+  bool takes_game_seed() const override { return true; }
+  void set_game_seed(std::uint32_t seed) override;
 
  protected:
   std::mt19937_64& rng() { return rng_; }

@@ -24,6 +24,10 @@ Search::Search(const Variant& v, const Settings& settings)
 }
 
 // splitmix64: small, fast and good enough for playouts.
+void Search::reseed(std::uint32_t game_seed) {
+  rng_state_ = (settings_.seed * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL) ^ (std::uint64_t{game_seed} << 17);
+}
+
 std::uint64_t Search::next_random() {
   std::uint64_t z = (rng_state_ += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -227,7 +231,10 @@ bool MctsBot::set_option(const std::string& name, const std::string& value) {
   return true;
 }
 
-void MctsBot::new_game(const Variant& v) { ensure_search(v); }
+void MctsBot::new_game(const Variant& v) {
+  ensure_search(v);
+  if (game_seed_) search_->reseed(*game_seed_);
+}
 
 Move MctsBot::choose(const bot::SearchContext& context) {
   ensure_search(context.variant);

@@ -58,6 +58,8 @@ class Search {
 
   // Plays one game out from p with the playout policy: 1 / 0.5 / 0 for the first player.
   double playout(Position p);
+  // Starts the random sequence afresh from the Seed setting and `game_seed` (a game's own seed).
+  void reseed(std::uint32_t game_seed);
 
  private:
   struct Node {
@@ -90,7 +92,12 @@ class MctsBot : public bot::SearchBot<Search, Settings> {
   std::vector<kep::OptionDecl> options() const override;
   bool set_option(const std::string& name, const std::string& value) override;
   void new_game(const Variant& v) override;
+  bool takes_game_seed() const override { return true; }
+  void set_game_seed(std::uint32_t seed) override { game_seed_ = seed; }
   Move choose(const bot::SearchContext& context) override;
+
+ private:
+  std::optional<std::uint32_t> game_seed_;  // from newgame, when the arena sends one
 };
 
 }  // namespace kalah::mcts

@@ -10,6 +10,7 @@ Board layout, as everywhere in Kalah Arena, for m pits a side: cells[0..m-1] Sou
 South's left, cells[m] South's store, cells[m+1..2m] North's pits from North's left, cells[2m+1]
 North's store. A move is a pit number 1..m from the mover's left, or SWAP (the pie rule's swap).
 """
+import random
 import sys
 
 SOUTH, NORTH = 0, 1
@@ -237,6 +238,13 @@ class Engine:
     def new_game(self, variant):
         pass
 
+    def set_game_seed(self, seed):
+        """The game's own seed (0..2^31-1), from `newgame ... seed=<n>`, given just before new_game().
+        The kit announces `feature seed`, so the arena sends one per game, derived from the tournament's
+        seed and the game's id: seeding from it makes a game replayable from its id. By default it seeds
+        Python's `random` module; a bot with a generator of its own reseeds that instead."""
+        random.seed(seed)
+
     def choose(self, position, history, go):
         """A legal move of `position` (whose side to move is this bot's). `history` holds the moves
         `position` was given (after startpos or its board), `go` the limits of this move."""
@@ -262,6 +270,7 @@ def run(engine, inp=sys.stdin, out=sys.stdout):
             for name, declaration in engine.options.items():
                 send(f"option name {name} {declaration}")
             send("feature positions")
+            send("feature seed")
             send("kepok")
         elif command == "isready":
             send("readyok")
@@ -270,11 +279,14 @@ def run(engine, inp=sys.stdin, out=sys.stdout):
             if not engine.set_option(name.strip(), value.strip()):
                 send(f"info string unknown option or bad value: {name.strip()}")
         elif command == "newgame":
+            seeds = [w for w in words[1:] if w.startswith("seed=")]
             try:
-                variant = Variant.parse(" ".join(words[1:]))
+                variant = Variant.parse(" ".join(w for w in words[1:] if not w.startswith("seed=")))
             except ValueError as error:
                 send(f"info string bad newgame: {error}")
             position, history = Position.start(variant), []
+            if seeds and seeds[-1][5:].isdigit():
+                engine.set_game_seed(int(seeds[-1][5:]))
             engine.new_game(variant)
         elif command == "position":
             position, history = read_position(variant, words[1:], send)

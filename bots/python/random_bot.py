@@ -11,7 +11,12 @@ class RandomBot(Engine):
     name, author = "python-random", "Kalah Arena"
 
     def __init__(self, seed):
+        self.seed = seed
         self.rng = random.Random(seed)
+
+    def set_game_seed(self, seed):
+        # Each game from its own seed and this bot's: the same game wherever and after whatever it is played.
+        self.rng.seed(self.seed * 1000003 + seed)
 
     def choose(self, position, history, go):
         return self.rng.choice(position.legal_moves())

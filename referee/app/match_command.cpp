@@ -125,6 +125,7 @@ int run_match(const MatchOptions& o) {
     s.time = time;
     s.opening = opening;
     s.max_plies = o.max_plies;
+    s.seed = game_seed(o.seed, s.id);
     const GameRecord r = play_game(*players[south], *players[1 - south], s);
     out << to_json_line(r) << '\n';
     out.flush();
@@ -159,7 +160,7 @@ void add_match_command(cli::Commands& commands) {
   cmd->add_option("--ping-ms", o->ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--openings-plies", o->openings_plies, "Random opening plies per game pair")
       ->check(CLI::Range(0, 100));
-  cmd->add_option("--seed", o->seed, "Seed for the openings");
+  cmd->add_option("--seed", o->seed, "Seed for the openings and the games' own seeds (to engines with feature seed)");
   cmd->add_option("--max-plies", o->max_plies, "Adjudicate after this many plies")->check(CLI::Range(1, 100000));
   cmd->add_option("--out", o->out, "Append the game records to this file (default: standard output)");
   cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engines to this file");

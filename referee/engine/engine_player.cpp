@@ -318,7 +318,8 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optiona
                  "the game starts from a position and the engine did not announce 'feature positions'"};
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
-  if (!send(kep::format(kep::NewGame{v}) + "\nisready", deadline)) return crash_fault("(on newgame)", true);
+  const std::optional<std::uint32_t> seed = has_feature("seed") ? seed_ : std::nullopt;
+  if (!send(kep::format(kep::NewGame{v, seed}) + "\nisready", deadline)) return crash_fault("(on newgame)", true);
   return await_ready(deadline, ping);
 }
 

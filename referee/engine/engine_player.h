@@ -94,6 +94,7 @@ class EnginePlayer : public ProcessPlayer {
  public:
   explicit EnginePlayer(EngineSpec spec) : ProcessPlayer(std::move(spec)) {}
 
+  void set_seed(std::optional<std::uint32_t> seed) override { seed_ = seed; }
   std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start,
                                 const TimeControl& time) override;
   Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) override;
@@ -137,7 +138,8 @@ class EnginePlayer : public ProcessPlayer {
   std::string id_name_;
   std::string id_author_;
   std::vector<std::string> features_;
-  std::string start_;  // this game's start in KEP notation; empty: startpos
+  std::string start_;                  // this game's start in KEP notation; empty: startpos
+  std::optional<std::uint32_t> seed_;  // this game's seed, sent with newgame if the engine has `feature seed`
   std::vector<kep::OptionDecl> declared_options_;
   std::vector<kep::Malformed> malformed_lines_;
 };

@@ -56,6 +56,7 @@ class Game {
 
   void run() {
     for (int i = 0; i < 2; ++i) {
+      players_[i]->set_seed(s_.seed);
       if (std::optional<Fault> f = players_[i]->new_game(s_.variant, s_.start, s_.time_of(i))) return forfeit(i, *f);
     }
     for (Move m : s_.opening) {
@@ -181,6 +182,19 @@ class Game {
 };
 
 }  // namespace
+
+std::uint32_t game_seed(std::uint64_t tournament_seed, std::string_view game_id) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  for (unsigned char c : game_id) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  std::uint64_t z = h ^ (tournament_seed + 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<std::uint32_t>(z & 0x7fffffffU);
+}
 
 GameRecord play_game(Player& south, Player& north, const GameSettings& settings) {
   return Game(south, north, settings).play();

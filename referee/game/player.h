@@ -36,6 +36,9 @@ class Player {
   // standard start when there is none.
   virtual std::optional<Fault> new_game(const Variant& v, const std::optional<Position>& start,
                                         const TimeControl& time) = 0;
+  // The seed that the next new_game() gives an engine that asked for one (`feature seed`); none: nothing
+  // is sent. The game loop sets it before each new_game().
+  virtual void set_seed(std::optional<std::uint32_t> /*seed*/) {}
   // Asks for a move after `moves` (played from the start); the player must answer within `allowed`.
   virtual Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) = 0;
   // The player lost by forfeit: it may be in any state; restart it before the next game.

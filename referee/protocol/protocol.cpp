@@ -98,7 +98,9 @@ std::string format(const Command& c) {
     std::string operator()(const Hello&) const { return "kep"; }
     std::string operator()(const SetOption& o) const { return "setoption name " + o.name + " value " + o.value; }
     std::string operator()(const IsReady&) const { return "isready"; }
-    std::string operator()(const NewGame& n) const { return "newgame " + to_string(n.variant); }
+    std::string operator()(const NewGame& n) const {
+      return "newgame " + to_string(n.variant) + (n.seed ? " seed=" + std::to_string(*n.seed) : "");
+    }
     std::string operator()(const PositionCmd& p) const {
       const std::string start = "position " + (p.start.empty() ? std::string("startpos") : p.start);
       return p.moves.empty() ? start : start + " moves" + join_moves(p.moves);
@@ -136,9 +138,23 @@ Expected<Command> parse_command(std::string_view raw) {
         SetOption{std::string(between(line, "name ", " value ")), std::string(between(line, " value ", ""))}};
   }
   if (verb == "newgame") {
-    Expected<Variant> v = parse_variant(w.rest(1, line));
+    // The rule keys, and the game's seed as a last word when the engine asked for one.
+    std::string_view rules = w.rest(1, line);
+    std::optional<std::uint32_t> seed;
+    const std::size_t at = rules.rfind("seed=");
+    if (at != std::string_view::npos && (at == 0 || rules[at - 1] == ' ')) {
+      const std::string_view digits = rules.substr(at + 5);
+      std::uint32_t n = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+      if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() || n > 0x7fffffffu)
+        return Error{"newgame: seed=" + std::string(digits) + " is not a number 0..2147483647"};
+      seed = n;
+      rules = rules.substr(0, at);
+      while (!rules.empty() && rules.back() == ' ') rules.remove_suffix(1);
+    }
+    Expected<Variant> v = parse_variant(rules);
     if (!v) return Error{"newgame: " + v.error()};
-    return Command{NewGame{*v}};
+    return Command{NewGame{*v, seed}};
   }
   if (verb == "position") {
     // "startpos" or the three words of a start notation, then optionally "moves ...".

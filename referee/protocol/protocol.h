@@ -3,6 +3,7 @@
 // bots both go through it. See docs/PROTOCOL.md.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,8 +22,12 @@ struct SetOption {
   std::string value;
 };
 struct IsReady {};
+// "newgame pits=6 ... pie=off [seed=<n>]": the seed, 0..2^31-1, only to an engine that announced
+// `feature seed` (docs/PROTOCOL.md, "Seeds"): the game's own, derived from the tournament's seed and the
+// game's id, so that the game can be played again alike anywhere.
 struct NewGame {
   Variant variant;
+  std::optional<std::uint32_t> seed;
 };
 // "position startpos moves 3 6 swap", or from a start position in the notation of parse_start():
 // "position 4,0,4/4,4,5 1-0 N moves 2". The start is kept as text: the codec knows no variant.

@@ -3,6 +3,7 @@
 tests/data/rules-vectors.jsonl (which the C++ rules pass too, tests/rules_vectors_test.cpp), the board
 form of `position`, and the protocol loop fed a session in memory. Run by CTest as python_kit_test."""
 import io
+import random
 import json
 import pathlib
 import sys
@@ -123,8 +124,23 @@ class Loop(unittest.TestCase):
     def test_the_handshake_announces_options_and_positions_before_kepok(self):
         _, out = session("kep", "isready", "quit", "isready")
         self.assertEqual(out, ["id name recorder", "id author the tests",
-                               "option name Depth type spin default 1 min 1 max 9", "feature positions", "kepok",
-                               "readyok"])
+                               "option name Depth type spin default 1 min 1 max 9", "feature positions",
+                               "feature seed", "kepok", "readyok"])
+
+    def test_each_game_seeds_random_from_its_newgame_seed(self):
+        # The same game seed gives the same draws, whatever was drawn before; no seed leaves random alone.
+        class Drawer(Recorder):
+            def new_game(self, variant):
+                self.pits.append(variant.pits)
+                self.drawn.append(random.random())
+
+        engine = Drawer()
+        engine.drawn, engine.pits = [], []
+        run(engine, io.StringIO("newgame pits=4 seeds=3 seed=17\nnewgame pits=4 seeds=3 seed=99\n"
+                                "newgame pits=4 seeds=3 seed=17\n"), io.StringIO())
+        self.assertEqual(engine.drawn[0], engine.drawn[2])
+        self.assertNotEqual(engine.drawn[0], engine.drawn[1])
+        self.assertEqual(engine.pits, [4, 4, 4])  # the seed word is not a rule key
 
     def test_options_with_spaces_and_unknown_options(self):
         engine, out = session("setoption name Depth value 3", "setoption name Book File value a b.txt")
