@@ -441,6 +441,24 @@ TEST(SprtCommand, StrongerTestEngineReachesH1) {
   EXPECT_TRUE(fs::exists(out / "sprt" / "games.jsonl"));
   EXPECT_TRUE(fs::exists(out / "sprt" / "standings.md"));
 
+  // The reports lead with the test as the terminal printed it, not with a second Elo.
+  const std::string outcome = lines_starting(first.run.out, "H1 accepted").at(0);
+  const json::object standings = read_json(out / "sprt" / "standings.json");
+  const json::object& lead = standings.at("sprt").as_object();
+  EXPECT_EQ(string_of(lead, "outcome"), outcome);
+  EXPECT_EQ(string_of(lead, "decision"), "H1");
+  EXPECT_EQ(number(lead, "llr"), number(o, "llr"));
+  EXPECT_EQ(number(lead, "pairs"), number(o, "pairs"));
+  EXPECT_EQ(lead.at("llr_by_pair").as_array().size(), static_cast<std::size_t>(number(o, "pairs")));
+  EXPECT_EQ(lead.at("llr_by_pair").as_array().back().to_number<double>(), std::round(number(o, "llr") * 1e4) / 1e4);
+  const std::string md = kalah::e2e::read_file(out / "sprt" / "standings.md");
+  EXPECT_LT(md.find("## SPRT"), md.find("## About")) << md;
+  EXPECT_NE(md.find("**" + outcome + "**"), std::string::npos) << md;
+  EXPECT_NE(md.find(elo_text_of(o)), std::string::npos) << md;
+  const std::string html = kalah::e2e::read_file(out / "sprt" / "report.html");
+  EXPECT_NE(html.find("<h2>SPRT</h2>"), std::string::npos);
+  EXPECT_NE(html.find("LLR after each pair"), std::string::npos);
+
   // Resuming a decided match plays nothing more and keeps the decision.
   const SprtRun again = run_sprt(kRandomVsGreedy, out);
   EXPECT_EQ(string_of(again.sprt, "decision"), "H1");

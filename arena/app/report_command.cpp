@@ -109,24 +109,29 @@ int report(const ReportOptions& o) {
                                 input.engine_names, o.dirs[0]);
   }
 
+  // An SPRT's merge prints the test's own Elo estimate instead of a second, Bradley-Terry one, ends with
+  // its decision as an exit code a CI job can gate on, and its reports lead with the test.
+  const bool sprt = !list && setting(all[0], "type") == "sprt";
+  std::optional<Expected<int>> decision;
+  if (sprt) {
+    report::SprtReport lead;
+    decision = arena::report_sprt(out, all[0], stdout, &lead);
+    if (!*decision) throw UsageError(decision->error());
+    input.sprt = std::move(lead);
+    std::fflush(stdout);
+  }
   Expected<report::ReportSummary> written = report::write_reports(out, input);
   if (!written) throw UsageError(written.error());
   for (const std::string& w : written->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
-  // An SPRT's merge prints the test's own Elo estimate below instead of a second, Bradley-Terry one.
-  const bool sprt = !list && setting(all[0], "type") == "sprt";
   if (!sprt) fmt::print("{}\n", report::format_standings_table(written->standings));
   if (!list && all[0].shard_count > 0)
     fmt::print("merged {} games from {} of {} shards\n", written->games,
                all[0].shard_count - static_cast<int>(all[0].missing_shards.size()), all[0].shard_count);
   for (const std::string& note : written->notes) fmt::print("note: {}\n", note);
   fmt::print("wrote {} in {}\n", fmt::join(written->written, ", "), out);
-  // An SPRT's merge ends with its decision, as an exit code a CI job can gate on.
   if (!sprt) return 0;
-  std::fflush(stdout);
-  Expected<int> decision = arena::report_sprt(out, all[0]);
-  if (!decision) throw UsageError(decision.error());
   fmt::print("wrote sprt.json in {}\n", out);
-  return *decision;
+  return **decision;
 }
 
 }  // namespace

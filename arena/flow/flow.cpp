@@ -244,7 +244,8 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
                                         .notes = {},
                                         .settings = journal.meta().settings,
                                         .publish = config.tournament.publish,
-                                        .anchor = config_anchor(config)});
+                                        .anchor = config_anchor(config),
+                                        .sprt = listener.sprt_report()});
     if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
     if (!written) return Error{written.error()};
     out.reports = std::move(written->written);

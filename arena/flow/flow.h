@@ -8,12 +8,14 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arena/config/config.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
+#include "arena/report/sprt_report.h"
 #include "arena/runner/game_source.h"
 #include "arena/runner/runner.h"
 #include "referee/record/record.h"
@@ -39,6 +41,8 @@ class RunListener {
   // No game is being played any more (the source ran dry, an interrupt, or a journal failure);
   // called before the reports are written.
   virtual void stopped(const RunResult& /*result*/) {}
+  // What the reports lead with, asked after stopped(): an SPRT's test (report::SprtReport); none for others.
+  virtual std::optional<report::SprtReport> sprt_report() const { return std::nullopt; }
 };
 
 struct FlowOptions {

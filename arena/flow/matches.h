@@ -8,6 +8,7 @@
 #include "arena/config/config.h"
 #include "arena/flow/flow.h"
 #include "arena/journal/journal.h"
+#include "arena/report/sprt_report.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::arena {
@@ -49,7 +50,8 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, s
 // `arena report` on an SPRT's results folder (`stored`): the test over every finished pair of every
 // journal, printed as play_sprt prints it, and sprt.json written into `dir`. Returns kSprtH1, kSprtH0
 // or kSprtUndecided. An error if tournament.json does not hold the test's parameters.
+// `lead`, when given, receives what the reports lead with (write_reports' ReportInput::sprt).
 Expected<int> report_sprt(const std::filesystem::path& dir, const journal::StoredResults& stored,
-                          std::FILE* out = stdout);
+                          std::FILE* out = stdout, report::SprtReport* lead = nullptr);
 
 }  // namespace kalah::arena

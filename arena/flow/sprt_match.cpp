@@ -82,12 +82,31 @@ std::string outcome_sentence(const Config& config, const SprtStatus& s) {
   return fmt::format("no decision after {} pairs (max_pairs)", s.pairs);
 }
 
+// What the reports lead with: the test as the terminal states it, and the LLR after each pair.
+report::SprtReport lead_of(const Config& config, const SprtStatus& s, std::vector<double> llr) {
+  report::SprtReport r;
+  r.outcome = outcome_sentence(config, s);
+  r.base = config.engines[0].name;
+  r.test = config.engines[1].name;
+  r.params = config.sprt->params;
+  r.state = s.sprt;
+  r.summary = s.summary;
+  r.pentanomial = s.pentanomial;
+  r.pairs = s.pairs;
+  r.games = s.games;
+  r.llr = std::move(llr);
+  return r;
+}
+
 class SprtListener : public RunListener {
  public:
   SprtListener(const Config& config, std::FILE* out, std::vector<fs::path> peers)
       : config_(config), out_(out), tty_(::isatty(::fileno(out)) != 0), source_(config, std::move(peers)) {}
 
-  void resumed(const GameRecord& record) override { source_.add_journaled(record); }
+  void resumed(const GameRecord& record) override {
+    source_.add_journaled(record);
+    note_llr();
+  }
 
   GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder&) override {
     fmt::print(out_, "{}: SPRT '{}' (test) vs '{}' (base), {}{}, {}, {}, concurrency {}\n", config_.tournament.name,
@@ -102,6 +121,7 @@ class SprtListener : public RunListener {
   }
 
   void game_done(const GameRecord&, const rating::StandingsBuilder&) override {
+    note_llr();
     const SprtStatus& s = source_.status();
     if (s.pairs == pairs_shown_) return;
     pairs_shown_ = s.pairs;
@@ -116,12 +136,19 @@ class SprtListener : public RunListener {
                                    sprt_json(config_, source_.status(), !result.interrupted && result.error.empty()));
   }
 
+  std::optional<report::SprtReport> sprt_report() const override { return lead_of(config_, source_.status(), llr_); }
+
   const SprtStatus& status() const { return source_.status(); }
   SprtSource& source() { return source_; }
   // Why the last sprt.json could not be written, or empty.
   const std::string& final_error() const { return final_error_; }
 
  private:
+  // The LLR after each pair that finished since the last call (one entry per pair).
+  void note_llr() {
+    while (static_cast<int>(llr_.size()) < source_.status().pairs) llr_.push_back(source_.status().sprt.llr);
+  }
+
   // While playing, a failure is warned about once and the match goes on; the last write decides.
   void write_json(bool finished) {
     std::string error = write_sprt_json(config_.journal_dir(), sprt_json(config_, source_.status(), finished));
@@ -137,6 +164,7 @@ class SprtListener : public RunListener {
   int pairs_shown_ = 0;
   bool warned_ = false;
   std::string final_error_;
+  std::vector<double> llr_;  // after each finished pair, in the order they finished
 };
 
 // The closing lines of an SPRT, the same for a match and a merge. No standings table: its Bradley-Terry
@@ -215,7 +243,8 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
   }
 }
 
-Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored, std::FILE* out) {
+Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored, std::FILE* out,
+                          report::SprtReport* lead) {
   const std::map<std::string, std::string>& settings = stored.meta.settings;
   auto number = [&](const std::string& key) -> std::optional<double> {
     auto it = settings.find("sprt." + key);
@@ -253,13 +282,20 @@ Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& sto
 
   // Every finished pair of every journal: the decision is the test on all of them (docs/SCALE.md).
   SprtSource source(config);
+  std::vector<double> llr;
   journal::SeenIds seen;
   for (const journal::StoredJournal& j : stored.journals) {
     Expected<journal::ScanSummary> scanned = journal::scan_games(
-        j.games, [&](GameRecord&& r) { source.add_journaled(r); }, seen);
+        j.games,
+        [&](GameRecord&& r) {
+          source.add_journaled(r);
+          while (static_cast<int>(llr.size()) < source.status().pairs) llr.push_back(source.status().sprt.llr);
+        },
+        seen);
     if (!scanned) return Error{scanned.error()};
   }
   const SprtStatus& s = source.status();
+  if (lead) *lead = lead_of(config, s, std::move(llr));
   print_result(config, s, out);
   const bool finished =
       s.sprt.decision != stats::Decision::Continue || (config.sprt->max_pairs > 0 && s.pairs >= config.sprt->max_pairs);

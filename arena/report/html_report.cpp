@@ -431,8 +431,9 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
   for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
-  out += context_html(context);
+  // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
+  out += context_html(context);
   if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking);
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a "

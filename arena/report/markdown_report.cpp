@@ -64,8 +64,9 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
                                const std::string& form) {
   std::string out = "# " + markdown_escape(event) + ": standings\n\n";
   for (const std::string& note : notes) out += "> **Note:** " + markdown_escape(note) + "\n\n";
-  out += context_markdown(context);
+  // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
+  out += context_markdown(context);
   if (s.ranking) out += ranking_markdown(*s.ranking) + "## Rating list\n\n";
   out += fmt::format(
       "{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a first-mover "

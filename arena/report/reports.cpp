@@ -183,6 +183,11 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
     form_page = form_html(*form);
     form_data = form_json(*form);
   }
+  if (input.sprt) {
+    form_md = sprt_markdown(*input.sprt);
+    form_page = sprt_html(*input.sprt);
+    form_data = sprt_json(*input.sprt);
+  }
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
   const std::function<std::optional<std::string>()> writers[] = {

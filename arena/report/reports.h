@@ -13,6 +13,7 @@
 
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
+#include "arena/report/sprt_report.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::report {
@@ -50,6 +51,8 @@ struct ReportInput {
   std::map<std::string, std::string> settings;
   bool publish = false;
   std::optional<rating::Anchor> anchor;  // a rating list's fixed point; none: mean 0
+  // An SPRT run's test (arena sprt, or arena report of its folder): what the reports lead with.
+  std::optional<SprtReport> sprt = std::nullopt;
 };
 
 struct ReportSummary {

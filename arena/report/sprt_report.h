@@ -1,0 +1,33 @@
+// The lead of an SPRT run's reports (standings.md, standings.json, report.html): the decision in the
+// terminal's words, the LLR with its bounds and its course over the pairs, the pentanomial counts and
+// the Elo with its interval — the figures `arena sprt` printed, so that no page says something else.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "referee/stats/sprt.h"
+#include "referee/stats/stats.h"
+
+namespace kalah::report {
+
+struct SprtReport {
+  std::string outcome;  // the terminal's sentence: "H1 accepted (elo0=0 against elo1=5 normalized Elo): ..."
+  std::string test, base;
+  stats::SprtParams params;
+  stats::SprtState state;
+  stats::Summary summary;  // of the pairs
+  stats::Pentanomial pentanomial;
+  int pairs = 0;
+  int games = 0;
+  std::vector<double> llr;  // after each finished pair, in the order the pairs finished
+};
+
+// "## SPRT" for standings.md.
+std::string sprt_markdown(const SprtReport& r);
+// {"sprt": {...}} for standings.json's top level (docs/FORMATS.md).
+std::string sprt_json(const SprtReport& r);
+// The section of report.html, with the LLR over the pairs as an inline SVG chart.
+std::string sprt_html(const SprtReport& r);
+
+}  // namespace kalah::report
