@@ -106,6 +106,18 @@ TEST(MatchLine, DrawResignAndAdjudicateFlagsFillTheAdjudicationTable) {
   EXPECT_NE(fingerprint(*c).find("adjudicate="), std::string::npos) << fingerprint(*c);
 }
 
+TEST(MatchLine, CutechessRestartOnAndOffAreTheRestartPolicies) {
+  const auto toml_of = [](const std::string& word) {
+    return line({"-engine", "cmd=/bin/true", word, "-engine", "cmd=/bin/true", "-rounds", "2"}).toml;
+  };
+  EXPECT_NE(toml_of("restart=on").find("restart = \"always\""), std::string::npos) << toml_of("restart=on");
+  EXPECT_NE(toml_of("restart=off").find("restart = \"on-crash\""), std::string::npos) << toml_of("restart=off");
+  EXPECT_NE(toml_of("restart=always").find("restart = \"always\""), std::string::npos);
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "restart=sometimes", "-engine", "cmd=/bin/true", "-rounds", "2"})
+                .find("-engine cmd=/bin/true restart=sometimes:"),
+            0u);
+}
+
 TEST(MatchLine, MistakesNameTheFlag) {
   const std::vector<std::string> two = {"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true"};
   auto with = [&](std::vector<std::string> more) {
@@ -114,6 +126,10 @@ TEST(MatchLine, MistakesNameTheFlag) {
     return error_of(args);
   };
   EXPECT_EQ(with({"-bogus"}), "unknown option '-bogus' (see arena match --help)");
+  // A habit from cutechess-cli or fastchess gets this arena's spelling.
+  EXPECT_EQ(with({"-srand", "5"}), "unknown option '-srand'; use -seed N (see arena match --help)");
+  EXPECT_EQ(with({"-maxmoves", "200"}),
+            "unknown option '-maxmoves'; use -adjudicate, or max_plies in [tournament] (see arena match --help)");
   EXPECT_EQ(with({"-rounds"}), "-rounds takes one value, got 0");
   EXPECT_EQ(with({"-rounds", "x"}), "-rounds x: expected a whole number from 1 to 100000");
   EXPECT_EQ(with({"-rounds", "3"}),

@@ -130,6 +130,21 @@ struct EngineFlags {
   std::map<std::string, std::pair<std::string, std::string>> time;  // TOML time key -> (value, origin)
 };
 
+// What a flag of cutechess-cli or fastchess that `arena match` spells otherwise is here: "; use -seed N".
+std::string habitual_flag_hint(const std::string& name) {
+  static constexpr std::pair<std::string_view, std::string_view> kHabits[] = {
+      {"-srand", "-seed N"},
+      {"-ratinginterval", "rating_interval in [tournament] (arena match ... --print-config, then arena run)"},
+      {"-maxmoves", "-adjudicate, or max_plies in [tournament]"},
+      {"-tb", "-adjudicate database_seeds=K (the endgame database)"},
+      {"-debug", "referee match --log FILE, or transcripts = \"all\" in [tournament]"},
+      {"-resultformat", "the standings files of the results folder"},
+  };
+  for (const auto& [flag, instead] : kHabits)
+    if (name == flag) return "; use " + std::string(instead);
+  return {};
+}
+
 std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
   for (const std::string& word : flag.words) {
     Expected<std::pair<std::string, std::string>> kv = split_pair(flag, word);
@@ -152,7 +167,9 @@ std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
       for (const EngineKey& x : kEngineKeys) known += std::string(", ") + x.flag;
       return flag.name + ": unknown key '" + key + "' (known: " + known + ")";
     }
-    Expected<std::string> text = toml_value(flag, key, value, k->kind);
+    // cutechess-cli's restart=on|off: a fresh process for every game, or only after a crash.
+    const std::string given = key != "restart" ? value : value == "on" ? "always" : value == "off" ? "on-crash" : value;
+    Expected<std::string> text = toml_value(flag, key, given, k->kind);
     if (!text) return text.error();
     (k->time ? e.time : e.keys)[k->toml] = {*text, flag.text()};
   }
@@ -276,7 +293,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
       if (f.words.size() > 1 || (f.words.size() == 1 && f.words[0] != "2"))
         problem = "-repeat: every opening is played twice, colours swapped (-repeat or -repeat 2)";
     } else {
-      problem = "unknown option '" + f.name + "' (see arena match --help)";
+      problem = "unknown option '" + f.name + "'" + habitual_flag_hint(f.name) + " (see arena match --help)";
     }
     if (problem) return Error{*problem};
     if (f.name[0] == '-' && f.name[1] != '-' && f.name != "-engine" && f.name != "-each" && !is_table_flag(f.name) &&
