@@ -210,6 +210,37 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
 // The whole story: the example submissions built, a late entry and a disqualification in the middle,
 // a ranking by points with tie-breaks, a page for every bot with the house bot's forfeits and transcripts,
 // and the published archive verified (and a journal edited by hand caught).
+TEST_F(ContestE2E, AnEntrantsStderrEndsUpInItsTranscriptAndBotPageAsAHouseBotsDoes) {
+  for (const char* example : {"ada", "basil", "cobbler"}) fs::remove_all(tmp_ / "submissions" / example);
+  // Dies at its first move, saying why on stderr (with a control character the reports must not carry).
+  add_submission(
+      "crasher", "name = \"crasher\"\nlanguage = \"shell\"\nrun = \"sh crasher.sh\"\n",
+      {{"crasher.sh",
+        "while read -r command rest; do\n  case \"$command\" in\n    kep) printf 'id name crasher\\nkepok\\n' ;;\n"
+        "    isready) echo readyok ;;\n"
+        "    go) printf 'crasher: no idea what to play \\033[31m(entrant stderr)\\n' >&2; exit 1 ;;\n"
+        "    quit) exit 0 ;;\n  esac\ndone\n"}});
+  write_file(config(), contest_toml(tmp_ / "out", "check = false\n"));
+  const RunResult built = arena({"contest", "build", config().string()});
+  ASSERT_EQ(built.status.code, 0) << built.summary();
+  const RunResult played = arena({"run", config().string()});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  int forfeits = 0;
+  for (const std::string& line : read_lines(results() / "games.jsonl")) {
+    const json::object g = json::parse(line).as_object();
+    if (g.at("forfeit").is_null()) continue;
+    ++forfeits;
+    EXPECT_EQ(g.at("forfeit").at("engine").as_string(), "crasher") << line;
+    const std::string transcript =
+        read_file(results() / "transcripts" / (std::string(g.at("id").as_string()) + ".log"));
+    EXPECT_NE(transcript.find("crasher: no idea what to play"), std::string::npos) << transcript;
+    EXPECT_EQ(transcript.find('\033'), std::string::npos) << "terminal controls are escaped";
+  }
+  EXPECT_EQ(forfeits, 2);
+  const std::string page = read_file(results() / "bots" / "crasher.html");
+  EXPECT_NE(page.find("crasher: no idea what to play"), std::string::npos) << page;
+}
+
 TEST_F(ContestE2E, TheExampleContestIsRankedExplainedAndVerifiable) {
   write_file(config(),
              contest_toml(tmp_ / "out",
