@@ -169,6 +169,30 @@ class ArenaFixture : public ::testing::Test {
 
 // Adjudication end to end: the config's rules reach the games, the journal says why each adjudicated
 // game ended (schema 2 lines), and games.pgn carries the standard Termination and the reason.
+TEST(BundledBots, AConfigNamesThemWithoutAPathWhereverItIs) {
+  // A config copied out of the repository: "kalah-random" is the arena's own bot, not a path.
+  e2e::TempDir tmp;
+  e2e::write_file(tmp.path() / "copied.toml",
+                  "[tournament]\nname = \"copied\"\nprogress_interval = 0\noutput = \"" +
+                      (tmp.path() / "out").string() +
+                      "\"\n[time]\ndepth = 1\n[[engine]]\nname = \"r\"\ncmd = \"kalah-random\"\n"
+                      "[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  const e2e::RunResult r = e2e::run({e2e::kArena.string(), "run", (tmp.path() / "copied.toml").string()}, tmp.path(),
+                                    std::chrono::seconds(60));
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_EQ(e2e::read_lines(tmp.path() / "out" / "copied" / "games.jsonl").size(), 2u);
+  // Any other bare name is still only looked for on PATH and then as a path, and the error says where.
+  e2e::write_file(tmp.path() / "other.toml",
+                  "[tournament]\nname = \"other\"\n[time]\ndepth = 1\n[[engine]]\nname = \"r\"\n"
+                  "cmd = \"kalah-nosuch\"\n[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  const e2e::RunResult bad = e2e::run({e2e::kArena.string(), "run", (tmp.path() / "other.toml").string()}, tmp.path(),
+                                      std::chrono::seconds(60));
+  EXPECT_EQ(bad.status.code, 2) << bad.summary();
+  EXPECT_NE(bad.err.find("\"kalah-nosuch\" not found (tried PATH, " KALAH_BINARY_DIR "/bots/kalah-nosuch"),
+            std::string::npos)
+      << bad.err;
+}
+
 TEST_F(ArenaFixture, AdjudicatedGamesCarryTheirReasonIntoTheJournalAndPgn) {
   // The database goes to a cache of the test's own, not the user's.
   ::setenv("XDG_CACHE_HOME", (dir_ / "cache").c_str(), 1);

@@ -240,7 +240,8 @@ const BadCase kBadCases[] = {
     {"missing program on PATH",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\n"
      "cmd = \"kalah-no-such-program\"\n",
-     "t.toml:7:7: engine.cmd \"kalah-no-such-program\" not found (tried PATH, "
+     "t.toml:7:7: engine.cmd \"kalah-no-such-program\" not found (tried PATH, " KALAH_BINARY_DIR
+     "/tests/bots/kalah-no-such-program, " KALAH_BINARY_DIR "/tests/kalah-no-such-program, "
      "{work}/kalah-no-such-program, {conf}/kalah-no-such-program)"},
     {"non-executable cmd",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"plain.txt\"\n",
@@ -911,6 +912,15 @@ TEST_F(ConfigTest, SwissAndKnockoutAreTypesWithTheirOwnFingerprints) {
 // bots they name have been built.
 TEST(ConfigExamples, BundledConfigsAreValid) {
   const fs::path source = KALAH_SOURCE_DIR;
+  // They name the bundled bots ("kalah-random"), which the arena finds beside itself; this test is not the
+  // arena, so it puts them on PATH.
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  ::setenv("PATH", (std::string(KALAH_BINARY_DIR "/bots:") + saved).c_str(), 1);
+  struct Restore {
+    std::string path;
+    ~Restore() { ::setenv("PATH", path.c_str(), 1); }
+  } restore{saved};
   for (const char* name :
        {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml", "swiss.toml", "knockout.toml"}) {
     SCOPED_TRACE(name);

@@ -14,7 +14,9 @@ std::filesystem::path absolute_from(const std::filesystem::path& dir, const std:
 
 // An engine command:
 // - absolute: used as it is;
-// - a bare name without '/' ("python3"): searched on PATH like a shell does, then treated as relative;
+// - a bare name without '/' ("python3"): searched on PATH like a shell does; a bundled bot's name
+//   ("kalah-random") then in this arena's own bots (its build tree's bots/, or beside it when installed);
+//   then treated as relative;
 // - relative: the current working directory first, then the config file's directory.
 // The result is absolute and must be an executable regular file. The error message says which
 // places were tried (without a position: the caller adds the key's).
