@@ -259,6 +259,35 @@ TEST(Ranking, StandingsCarryTheRankingWithElo) {
   EXPECT_FALSE(by_elo.standings().ranking);
 }
 
+TEST(Ranking, EveryTableFollowsTheRankingNotASecondEloOrder) {
+  // a beat c four times; b beat a once. Points: a 4, b 1, c 0; the Elo fit puts b above a (it never lost).
+  std::vector<GameRecord> games = {game("a", "c", "1-0"), game("c", "a", "0-1"), game("a", "c", "1-0"),
+                                   game("c", "a", "0-1"), game("b", "a", "1-0")};
+  for (std::size_t i = 0; i < games.size(); ++i) games[i].id = "g" + std::to_string(i);
+  StandingsBuilder by_elo({"a", "b", "c"});
+  for (const GameRecord& g : games) by_elo.add(g);
+  const Standings elo = by_elo.standings();
+  ASSERT_EQ(elo.engines.size(), 3u);
+  ASSERT_EQ(elo.engines[0].name, "b") << "the fit's order differs from the points' here, or the test shows nothing";
+
+  StandingsBuilder builder({"a", "b", "c"});
+  builder.set_ranking({points_rules({}), {}});
+  for (const GameRecord& g : games) builder.add(g);
+  const Standings s = builder.standings();
+  ASSERT_TRUE(s.ranking);
+  EXPECT_EQ(order(*s.ranking), (std::vector<std::string>{"a 1", "b 2", "c 3"}));
+  std::vector<std::string> rating_list;
+  for (const EngineStanding& e : s.engines) rating_list.push_back(e.name + " " + std::to_string(e.rank));
+  EXPECT_EQ(rating_list, (std::vector<std::string>{"a 1", "b 2", "c 3"}));
+  // Elo stays a column: b's is still above a's, and "next" is the next engine of the ranking.
+  EXPECT_GT(s.engines[1].elo, s.engines[0].elo);
+  ASSERT_TRUE(s.engines[0].diff_next);
+  EXPECT_DOUBLE_EQ(*s.engines[0].diff_next, s.engines[0].elo - s.engines[1].elo);
+  // The crosstable's rows and columns too: a's row, c's column holds a's 4 wins.
+  EXPECT_EQ(s.crosstable[0][2].wins, 4);
+  EXPECT_EQ(s.crosstable[1][0].wins, 1);
+}
+
 TEST(RankingReports, EveryFormatShowsTheRankingTheTiesTheUnrankedAndTheVoided) {
   std::map<std::string, std::string> settings = ranking_settings(points_rules({TieBreak::SonnebornBerger}));
   settings["entry.v.status"] = "disqualified";

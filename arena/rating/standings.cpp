@@ -247,13 +247,25 @@ Standings StandingsBuilder::standings() const {
     e.mean_depth = e.moves_with_depth > 0 ? e.mean_depth / e.moves_with_depth : 0.0;
   }
 
-  // Rank order: by Elo, then points, then name; engines without games last.
+  // Rank order: the tournament's ranking when it ranks by points (one order in every table, Elo a column:
+  // docs/RANKING.md), engines it does not list after it; otherwise by Elo, then points, then name; engines
+  // without games last either way.
+  if (ranking_) s.ranking = ranking_->ranking(names_);
+  std::unordered_map<std::string, int> place;
+  if (s.ranking)
+    for (std::size_t i = 0; i < s.ranking->rows.size(); ++i)
+      place.emplace(s.ranking->rows[i].name, static_cast<int>(i));
+  auto place_of = [&](const EngineStanding& e) {
+    const auto it = place.find(e.name);
+    return it == place.end() ? n : it->second;
+  };
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int x, int y) {
     const EngineStanding& a = engines[x];
     const EngineStanding& b = engines[y];
     if ((a.games > 0) != (b.games > 0)) return a.games > 0;
+    if (place_of(a) != place_of(b)) return place_of(a) < place_of(b);
     if (a.elo != b.elo) return a.elo > b.elo;
     if (a.points != b.points) return a.points > b.points;
     return a.name < b.name;
@@ -284,8 +296,7 @@ Standings StandingsBuilder::standings() const {
   fm.raw_elo = finite_or(raw.elo, 0.0);
   fm.raw_ci95 = finite_or(raw.elo95, 0.0);
   fm.los = finite_or(raw.los, 0.5);
-  if (ranking_) {
-    s.ranking = ranking_->ranking(names_);
+  if (s.ranking) {
     for (RankingRow& row : s.ranking->rows)
       for (const EngineStanding& e : s.engines)
         if (e.name == row.name) {

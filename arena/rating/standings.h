@@ -108,7 +108,8 @@ class StandingsBuilder {
   void set_ranking(const RankingSetup& setup);
 
   // Engines are the names given (in that order) plus any other name found in the games.
-  // Ranking: by Elo, then points, then name; engines without games last.
+  // Order (Standings::engines, the crosstable, "next"): the ranking's when it ranks by points, else by Elo,
+  // then points, then name; engines without games last.
   Standings standings() const;
 
   int games() const { return counted_ + ignored_ + voided_; }  // every game added
