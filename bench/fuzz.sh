@@ -4,7 +4,9 @@
 # executions, whichever comes first, starting from tests/fuzz/corpus/<target>/ (new inputs go to
 # build-fuzz/corpus/, the repository's corpus is not changed). Prints executions, executions/s and
 # the verdict per target; exits 1 on any crash, leak or UBSan report (the reproducer is in
-# build-fuzz/artifacts/). CI runs it with 30 seconds per target.
+# build-fuzz/artifacts/). CI runs it with 30 seconds per target. Runs of at most 5 minutes per target (CI's)
+# go $(nproc) at a time, each fuzzer being one process on one core; longer runs, which measure, one at a
+# time, so that each has the machine to itself and its executions/s compare between runs.
 #
 #   bench/fuzz.sh [SECONDS]
 set -euo pipefail
@@ -16,25 +18,57 @@ if ! command -v clang++-14 >/dev/null 2>&1 || [ ! -f /usr/lib/llvm-14/lib/clang/
   apt-get update -q >/dev/null
   apt-get install -y -q --no-install-recommends clang-14 libfuzzer-14-dev >/dev/null
 fi
+# A new tree without the tests; a tree configured with them (.ci/run's sanitizer build) keeps them.
+tests=()
+[ -f "$dir/CMakeCache.txt" ] || tests=(-DKALAH_BUILD_TESTS=OFF)
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_FUZZ=ON \
-  -DKALAH_BUILD_TESTS=OFF -DKALAH_BUILD_BENCH=OFF >/dev/null
+  "${tests[@]}" -DKALAH_BUILD_BENCH=OFF >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_config fuzz_journal fuzz_parsers fuzz_verify >/dev/null
 mkdir -p "$dir/artifacts"
-status=0
-printf '%-14s %12s %10s %s\n' target executions exec/s verdict
-for target in kep config journal parsers verify; do
+jobs=1
+[ "$seconds" -le 300 ] && jobs=$(nproc)
+
+# One target: its log, and its line of the table in $dir/fuzz_<target>.line.
+fuzz_one() {
+  local target=$1 log="$dir/fuzz_$1.log" verdict runs rate
   mkdir -p "$dir/corpus/$target"
-  log="$dir/fuzz_$target.log"
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$dir/fuzz/fuzz_$target" -max_total_time="$seconds" -runs=10000000 -print_final_stats=1 -rss_limit_mb=4096 \
     -artifact_prefix="$dir/artifacts/$target-" "$dir/corpus/$target" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
     verdict="ok: 0 crashes, 0 leaks, 0 UBSan reports"
   else
     verdict="FAILED (see $log and $dir/artifacts/)"
-    status=1
   fi
   runs=$(awk '/stat::number_of_executed_units:/ {print $2}' "$log" | tail -1)
   rate=$(awk '/stat::average_exec_per_sec:/ {print $2}' "$log" | tail -1)
-  printf '%-14s %12s %10s %s\n' "fuzz_$target" "${runs:-?}" "${rate:-?}" "$verdict"
+  printf '%-14s %12s %10s %s\n' "fuzz_$target" "${runs:-?}" "${rate:-?}" "$verdict" >"$dir/fuzz_$target.line"
+}
+
+targets=(kep config journal parsers verify)
+running=0
+for target in "${targets[@]}"; do
+  rm -f "$dir/fuzz_$target.line"
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  fuzz_one "$target" &
+  running=$((running + 1))
+done
+wait || true
+
+# The table in the targets' order; a target without its line (its run itself broke) fails too.
+status=0
+printf '%-14s %12s %10s %s\n' target executions exec/s verdict
+for target in "${targets[@]}"; do
+  line="$dir/fuzz_$target.line"
+  if [ -f "$line" ]; then
+    cat "$line"
+  else
+    printf '%-14s %12s %10s %s\n' "fuzz_$target" "?" "?" "FAILED (no result; see $dir/fuzz_$target.log)"
+  fi
+  if [ ! -f "$line" ] || grep -q FAILED "$line"; then
+    status=1
+  fi
 done
 exit $status
