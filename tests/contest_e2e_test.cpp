@@ -354,6 +354,34 @@ TEST(ContestSchedule, ALateEntrantOnlyAddsGamesAndAWithdrawnOneOnlyRemovesItsOwn
   }
 }
 
+TEST(ContestSchedule, WithABookEveryPairOfAPairingHasAnOpeningOfItsOwn) {
+  // The example contest's book (800 lines): each round of a pairing used to get the same line.
+  const std::string text =
+      "[tournament]\nname = \"c\"\nrounds = 3\nseed = 5\n[time]\nmovetime_ms = 10\n[openings]\n"
+      "file = \"" KALAH_SOURCE_DIR
+      "/configs/ladder-book.txt\"\n"
+      "[submissions]\ndir = \".\"\nbuild_sandbox = \"none\"\n";
+  Expected<Config> parsed = parse_config(text, "c.toml", fs::current_path());
+  ASSERT_TRUE(parsed) << parsed.error();
+  Config c = *parsed;
+  for (int i = 0; i < 4; ++i) {
+    EngineSpec e;
+    e.name = "bot" + std::to_string(i);
+    c.engines.push_back(e);
+    c.entries.push_back(EntryState{});
+  }
+  const std::vector<GameSpec> games = make_schedule(c);
+  ASSERT_EQ(games.size(), 6u * 3 * 2);
+  std::set<std::string> openings;
+  for (const GameSpec& g : games)
+    if (g.game_in_pair == 0) {
+      std::string text;
+      for (Move m : g.opening) text += to_string(m) + " ";
+      openings.insert(text);
+    }
+  EXPECT_EQ(openings.size(), 6u * 3) << "one line per colour-swapped pair";
+}
+
 TEST(ContestManifest, MistakesAreNamedWithFileLineAndColumn) {
   auto error = [](const std::string& text) {
     Expected<Manifest> m = parse_manifest(text, "sub/bot.toml");

@@ -26,9 +26,13 @@ int round_robin_index(int players, int a, int b) {
   return i * (2 * players - i - 1) / 2 + (j - i - 1);
 }
 
-// A contest's opening number of a game pair is cycle * stride + pairing: fixed whatever the number of
-// entrants (a round robin's uses the number of pairings, which a late entry would change).
-constexpr int kContestPairingStride = 1'000'000;
+// A contest's opening number of a game pair is pairing * rounds + cycle: fixed whatever the number of
+// entrants (a round robin's uses the number of pairings, which a late entry would change), and distinct
+// for every pair, so that a book's lines (taken modulo its size) differ between the rounds of a pairing.
+// (It was cycle * 1 000 000 + pairing, which a book of 800, 1000, ... lines folded onto one line a pairing.)
+std::uint64_t contest_opening_number(int pairing, int cycle, int rounds) {
+  return static_cast<std::uint64_t>(pairing) * static_cast<std::uint64_t>(rounds) + static_cast<std::uint64_t>(cycle);
+}
 
 struct Board {
   int pairing;
@@ -40,11 +44,12 @@ std::string game_id(int round, int south, int north, int pair, int game) {
          std::to_string(pair) + "-g" + std::to_string(game);
 }
 
-void add_round(std::vector<GameSpec>& games, const OpeningSource& openings, int round, int cycle, int pairing_count,
-               const std::vector<Board>& boards) {
+// `opening_number(pairing)`: the opening of this round's pair of that pairing.
+template <class OpeningNumber>
+void add_round(std::vector<GameSpec>& games, const OpeningSource& openings, int round, int cycle,
+               const OpeningNumber& opening_number, const std::vector<Board>& boards) {
   std::vector<OpeningLine> chosen;
-  for (const Board& b : boards)
-    chosen.push_back(openings.for_pair(static_cast<std::uint64_t>(cycle) * pairing_count + b.pairing));
+  for (const Board& b : boards) chosen.push_back(openings.for_pair(opening_number(b.pairing)));
   for (int game = 0; game < 2; ++game) {
     for (size_t i = 0; i < boards.size(); ++i) {
       const Board& b = boards[i];
@@ -152,6 +157,10 @@ std::vector<GameSpec> make_schedule(const Config& c) {
   const OpeningSource openings(c);
   std::vector<GameSpec> games;
   games.reserve(static_cast<size_t>(count) * c.tournament.rounds * 2);
+  // A round robin's or gauntlet's pair k = cycle * pairings + pairing: adding rounds only appends games.
+  auto by_cycle = [count](int cycle) {
+    return [count, cycle](int pairing) { return static_cast<std::uint64_t>(cycle) * count + pairing; };
+  };
 
   if (c.is_contest()) {
     // A contest's cycle is one round (docs/CONTEST.md): the Berger table of n entrants would renumber
@@ -161,7 +170,9 @@ std::vector<GameSpec> make_schedule(const Config& c) {
       std::vector<Board> boards;
       for (int p = 0; p < count; ++p)
         if (c.plays(all[p].first) && c.plays(all[p].second)) boards.push_back({p, all[p]});
-      add_round(games, openings, cycle + 1, cycle, kContestPairingStride, boards);
+      add_round(
+          games, openings, cycle + 1, cycle,
+          [&](int pairing) { return contest_opening_number(pairing, cycle, c.tournament.rounds); }, boards);
     }
   } else if (c.tournament.type == TournamentType::RoundRobin) {
     const auto table = berger_table(n);
@@ -170,7 +181,7 @@ std::vector<GameSpec> make_schedule(const Config& c) {
       for (int r = 0; r < per_cycle; ++r) {
         std::vector<Board> boards;
         for (const Pairing& p : table[r]) boards.push_back({round_robin_index(n, p.first, p.second), p});
-        add_round(games, openings, cycle * per_cycle + r + 1, cycle, count, boards);
+        add_round(games, openings, cycle * per_cycle + r + 1, cycle, by_cycle(cycle), boards);
       }
     }
   } else {
@@ -183,7 +194,7 @@ std::vector<GameSpec> make_schedule(const Config& c) {
       for (int o = 0; o < static_cast<int>(others.size()); ++o)
         for (int s = 0; s < seeds; ++s)
           boards.push_back({s * static_cast<int>(others.size()) + o, Pairing{c.tournament.seed_engines[s], others[o]}});
-      add_round(games, openings, cycle + 1, cycle, count, boards);
+      add_round(games, openings, cycle + 1, cycle, by_cycle(cycle), boards);
     }
   }
   return games;
