@@ -367,5 +367,22 @@ TEST(ExtractArchive, RefusesEntriesThatWouldWriteOutsideItsFolder) {
   EXPECT_EQ(line, "line");
 }
 
+TEST(ExtractArchive, AGzipStreamCutShortIsAnErrorNotACrash) {
+  // Found by fuzz_verify (tests/fuzz/corpus/verify/truncated-gzip-null-error): libarchive then has no
+  // error text, and the message was built from a null pointer.
+  TempFolder dir;
+  const unsigned char bytes[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7b, 0x22, 0x73, 0x63, 0x68,
+                                 0x65, 0x6d, 0x19, 0x00, 0x00, 0x00, 0x8b, 0x08, 0x16, 0xee, 0xb3, 0x7f};
+  const fs::path tar = dir.path() / "cut.tar.gz";
+  {
+    std::ofstream out(tar, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes), sizeof bytes);
+  }
+  fs::create_directories(dir.path() / "into");
+  const Expected<fs::path> top = extract_archive(tar, dir.path() / "into");
+  ASSERT_FALSE(top.ok());
+  EXPECT_FALSE(top.error().empty());
+}
+
 }  // namespace
 }  // namespace kalah::integrity

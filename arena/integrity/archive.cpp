@@ -22,6 +22,13 @@
 namespace kalah::integrity {
 namespace {
 
+// libarchive's last error, or `fallback` when it has none (archive_error_string() is then null: a
+// truncated gzip stream gives that).
+std::string archive_error(struct archive* a, const char* fallback) {
+  const char* why = archive_error_string(a);
+  return why ? why : fallback;
+}
+
 namespace fs = std::filesystem;
 
 struct ReadFree {
@@ -217,7 +224,7 @@ Expected<fs::path> extract_archive(const fs::path& file, const fs::path& into) {
   archive_read_support_format_tar(a.get());
   auto failure = [&](const std::string& what) { return Error{file.string() + ": " + what}; };
   if (archive_read_open_filename(a.get(), file.c_str(), 1 << 16) != ARCHIVE_OK)
-    return failure(std::string("cannot read it as a .tar.gz: ") + archive_error_string(a.get()));
+    return failure("cannot read it as a .tar.gz: " + archive_error(a.get(), "unreadable"));
   std::string top;
   std::size_t count = 0;
   std::uintmax_t total = 0;
@@ -225,7 +232,7 @@ Expected<fs::path> extract_archive(const fs::path& file, const fs::path& into) {
   for (;;) {
     const int status = archive_read_next_header(a.get(), &entry);
     if (status == ARCHIVE_EOF) break;
-    if (status < ARCHIVE_WARN) return failure(std::string("not a readable .tar.gz: ") + archive_error_string(a.get()));
+    if (status < ARCHIVE_WARN) return failure("not a readable .tar.gz: " + archive_error(a.get(), "unreadable"));
     const char* raw = archive_entry_pathname(entry);
     // Tools write folders as "dir/" and may start every path with "./".
     std::string path = raw ? raw : "";
@@ -256,7 +263,7 @@ Expected<fs::path> extract_archive(const fs::path& file, const fs::path& into) {
     for (;;) {
       const la_ssize_t n = archive_read_data(a.get(), buffer.data(), buffer.size());
       if (n == 0) break;
-      if (n < 0) return failure(std::string("entry '") + path + "': " + archive_error_string(a.get()));
+      if (n < 0) return failure(std::string("entry '") + path + "': " + archive_error(a.get(), "cannot read its data"));
       total += static_cast<std::uintmax_t>(n);
       if (total > kMaxArchiveBytes) return failure(fmt::format("more than {} GiB in all", kMaxArchiveBytes >> 30));
       if (auto error =
