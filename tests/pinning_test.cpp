@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arena/config/config.h"
+#include "referee/engine/control_groups.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::arena {
@@ -57,30 +58,50 @@ TEST(Pinning, SlotsAreDisjointEqualAndFromTheAllowedCpus) {
   EXPECT_NE(cpu_slots(c).error().find("which the arena may not use"), std::string::npos);
 }
 
-TEST(Pinning, BothEnginesOfAGameRunOnTheirSlotsCpus) {
+// The CPUs each engine of a pinned run of two slots reported with `attempt` (hostile_engine), one line each.
+std::vector<std::string> reported_cpus(const std::string& attempt) {
   using namespace e2e;
-  const std::vector<int> mine = my_cpus();
-  if (mine.size() < 2)
-    GTEST_SKIP() << "needs 2 CPUs to give two game slots one each; this machine lets the test use " << mine.size();
   TempDir tmp;
   const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
   std::string config = "[tournament]\nname = \"pin\"\nrounds = 4\nconcurrency = 2\npin = true\noutput = \"" +
                        (tmp.path() / "results").string() + "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 1000\n";
   for (const char* name : {"a", "b"})
     config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + (engines / "hostile_engine").string() +
-              "\"\nargs = [\"affinity\"]\nstderr = \"" + (tmp.path() / "affinity.err").string() + "\"\n";
+              "\"\nargs = [\"" + attempt + "\"]\nstderr = \"" + (tmp.path() / "affinity.err").string() + "\"\n";
   write_file(tmp.path() / "pin.toml", config);
   const RunResult r = run({kArena.string(), "run", (tmp.path() / "pin.toml").string()}, tmp.path(), 60s);
-  ASSERT_EQ(r.status.code, 0) << r.summary();
-  // Every engine process saw exactly one CPU, and the two slots' CPUs were different ones.
-  std::set<std::string> reported;
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  std::vector<std::string> out;
+  const std::string prefix = "hostile: " + attempt + ": ";
   for (const std::string& line : read_lines(tmp.path() / "affinity.err")) {
-    ASSERT_EQ(line.rfind("hostile: affinity: ", 0), 0u) << line;
-    const std::string cpus = line.substr(19);
-    EXPECT_EQ(cpus.find(','), std::string::npos) << "one CPU per slot, not " << cpus;
-    reported.insert(cpus);
+    EXPECT_EQ(line.rfind(prefix, 0), 0u) << line;
+    out.push_back(line.substr(prefix.size()));
   }
-  EXPECT_EQ(reported.size(), 2u) << "two slots, two CPUs";
+  return out;
+}
+
+// Every engine process saw exactly one CPU, and the two slots' CPUs were different ones.
+void expect_one_cpu_per_slot(const std::vector<std::string>& reported) {
+  ASSERT_FALSE(reported.empty());
+  for (const std::string& cpus : reported)
+    EXPECT_EQ(cpus.find(','), std::string::npos) << "one CPU per slot, not " << cpus;
+  EXPECT_EQ(std::set<std::string>(reported.begin(), reported.end()).size(), 2u) << "two slots, two CPUs";
+}
+
+TEST(Pinning, BothEnginesOfAGameRunOnTheirSlotsCpus) {
+  if (my_cpus().size() < 2)
+    GTEST_SKIP() << "needs 2 CPUs to give two game slots one each; this machine lets the test use " << my_cpus().size();
+  expect_one_cpu_per_slot(reported_cpus("affinity"));
+}
+
+// An engine that asks for every CPU keeps its slot's: where the kernel's cpuset controller can be used the
+// arena puts each pinned engine in a cpuset, which sched_setaffinity cannot widen. Before, pinning was the
+// affinity alone, and both engines widened it to every CPU.
+TEST(Pinning, AnEngineCannotWidenItsSlotsCpus) {
+  if (my_cpus().size() < 2)
+    GTEST_SKIP() << "needs 2 CPUs to give two game slots one each; this machine lets the test use " << my_cpus().size();
+  if (auto why = controller_unavailable(Controller::Cpuset)) GTEST_SKIP() << *why;
+  expect_one_cpu_per_slot(reported_cpus("widen-affinity"));
 }
 
 // A hog next to normal games (RUN_SERIAL: nothing else may load the machine). With pin = true the hog's

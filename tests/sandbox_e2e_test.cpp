@@ -16,7 +16,7 @@
 
 #include <boost/json.hpp>
 
-#include "referee/engine/memory_group.h"
+#include "referee/engine/control_groups.h"
 #include "referee/engine/sandbox.h"
 #include "tests/e2e_util.h"
 
@@ -81,7 +81,7 @@ class SandboxE2E : public ::testing::Test {
         "[tournament]\nname = \"box\"\noutput = \"" + (tmp_.path() / ("results" + n)).string() +
         "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 2000\n\n[[engine]]\nname = \"hostile\"\ncmd = \"" +
         (kEngines / "hostile_engine").string() + "\"\nargs = [" + args + "]\ndir = \"" + kEngines.string() +
-        "\"\nstderr = \"" + err.string() + "\"\nsandbox = \"bwrap\"\n" + limits +
+        "\"\nstderr = \"" + err.string() + "\"\nsandbox = \"" + sandbox_ + "\"\n" + limits +
         "\n[[engine]]\nname = \"plain\"\ncmd = \"" + (kEngines / "instant_engine").string() + "\"\n";
     write_file(tmp_.path() / "box.toml", config);
     Played p;
@@ -103,7 +103,15 @@ class SandboxE2E : public ::testing::Test {
   TempDir tmp_;
   std::set<std::string> sandbox_dirs_before_;
   int plays_ = 0;
+  std::string sandbox_ = "bwrap";  // the hostile engine's
 };
+
+// The megabytes the hostile engine's `fill` wrote into `place`, from its report (-1: no such line).
+int filled(const std::string& report, const std::string& place) {
+  const std::string prefix = "hostile: fill " + place + ": wrote ";
+  const std::size_t at = report.find(prefix);
+  return at == std::string::npos ? -1 : std::atoi(report.c_str() + at + prefix.size());
+}
 
 TEST_F(SandboxE2E, NoNetwork) {
   const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -198,6 +206,47 @@ TEST_F(SandboxE2E, WithTheRlimitEnforcementTooMuchMemoryIsACrashNamingTheLimit) 
   EXPECT_EQ(forfeits, 2);
 }
 
+// With max_file_mb every place a sandboxed engine can write holds no more than that: /tmp, /dev/shm and
+// its working folder are memory of that size, / and /dev are read-only. Before, /dev/shm, / and /dev
+// took the engine's 64 MB each, and its working folder on the organiser's disk as much.
+TEST_F(SandboxE2E, EveryPlaceItCanWriteHoldsNoMoreThanMaxFileMb) {
+  const Played p = play({"fill", "/tmp,/dev/shm,.,/,/dev"}, "max_file_mb = 4\n");
+  expect_contained(p);
+  for (const std::string place : {"/tmp", "/dev/shm", "."}) {
+    EXPECT_GE(filled(p.report, place), 2) << place << " is writable\n" << p.report;
+    EXPECT_LE(filled(p.report, place), 4) << place << " is capped\n" << p.report;
+  }
+  for (const std::string place : {"/", "/dev"}) {
+    EXPECT_EQ(filled(p.report, place), 0) << p.report;
+    EXPECT_NE(p.report.find("fill " + place + ": wrote 0 MB: Read-only file system"), std::string::npos) << p.report;
+  }
+}
+
+// Without max_file_mb, /tmp, /dev/shm (POSIX shared memory, Python's multiprocessing) and the working
+// folder stay writable; / and /dev stay read-only.
+TEST_F(SandboxE2E, WithoutMaxFileMbItsOwnPlacesStayWritable) {
+  const Played p = play({"fill", "/tmp,/dev/shm,.,/"});
+  expect_contained(p);
+  for (const std::string place : {"/tmp", "/dev/shm", "."})
+    EXPECT_EQ(filled(p.report, place), 64) << place << "\n" << p.report;
+  EXPECT_EQ(filled(p.report, "/"), 0) << p.report;
+}
+
+// max_process is the kernel's pids controller where it can be used: it counts the engine's processes
+// whatever their uid, so it holds for an engine outside the sandbox too (before: refused at load, since
+// RLIMIT_NPROC would have counted every process of the arena's user).
+TEST_F(SandboxE2E, WithThePidsControllerTheProcessLimitHoldsOutsideTheSandboxToo) {
+  if (auto why = controller_unavailable(Controller::Pids)) GTEST_SKIP() << *why;
+  sandbox_ = "none";
+  const Played p = play({"fork-bomb"}, "max_processes = 8\n");
+  EXPECT_EQ(p.run.status.code, 0) << p.run.summary();
+  EXPECT_EQ(p.games.size(), 2u);
+  std::smatch n;
+  ASSERT_TRUE(std::regex_search(p.report, n, std::regex(R"(hostile: fork-bomb: stopped after (\d+) children)")))
+      << p.report;
+  EXPECT_EQ(std::stoi(n[1]), 7) << "eight processes: the engine and seven children";
+}
+
 TEST_F(SandboxE2E, ABigFileIsStoppedByTheKernel) {
   const Played p = play({"file", "1024"}, "max_file_mb = 10\n");
   expect_contained(p);
@@ -275,17 +324,28 @@ TEST_F(SandboxE2E, APythonEngineRunsInside) {
 }
 
 TEST_F(SandboxE2E, ALimitThatCannotBeEnforcedIsRefusedAtLoad) {
-  const std::string config =
-      "[tournament]\nname = \"x\"\n\n[time]\nmovetime_ms = 10\n\n[[engine]]\nname = \"a\"\ncmd "
-      "= \"" +
-      (kEngines / "instant_engine").string() + "\"\nmax_processes = 4\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
-      (kEngines / "instant_engine").string() + "\"\n";
-  write_file(tmp_.path() / "x.toml", config);
-  const RunResult r = run({kArena.string(), "run", (tmp_.path() / "x.toml").string()}, tmp_.path(), 20s);
-  EXPECT_EQ(r.status.code, 2) << r.summary();
-  EXPECT_NE(r.err.find("x.toml:10:17: engine.max_processes: max_processes can only be enforced for a sandboxed engine"),
-            std::string::npos)
-      << r.err;
+  auto refusal = [&](const std::string& engine_lines) {
+    const std::string config =
+        "[tournament]\nname = \"x\"\n\n[time]\nmovetime_ms = 10\n\n[[engine]]\nname = \"a\"\ncmd = \"" +
+        (kEngines / "instant_engine").string() + "\"\n" + engine_lines + "\n[[engine]]\nname = \"b\"\ncmd = \"" +
+        (kEngines / "instant_engine").string() + "\"\n";
+    write_file(tmp_.path() / "x.toml", config);
+    const RunResult r = run({kArena.string(), "run", (tmp_.path() / "x.toml").string()}, tmp_.path(), 20s);
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    return r.err;
+  };
+  // A capped working folder is memory, gone with the sandbox: nothing to keep.
+  const std::string kept = refusal("sandbox = \"bwrap\"\nmax_file_mb = 4\nkeep_sandbox = true\n");
+  EXPECT_TRUE(std::regex_search(
+      kept, std::regex(R"(x\.toml:12:16: engine\.keep_sandbox: keep_sandbox = true cannot be kept with max_file_mb)")))
+      << kept;
+  // Without the pids controller a process limit needs the sandbox's own uid.
+  if (controller_unavailable(Controller::Pids)) {
+    const std::string processes = refusal("max_processes = 4\n");
+    EXPECT_NE(processes.find("x.toml:10:17: engine.max_processes: max_processes needs the kernel's pids controller"),
+              std::string::npos)
+        << processes;
+  }
 }
 
 }  // namespace

@@ -460,6 +460,7 @@ class Parser {
     if (e.sandbox == SandboxMode::Bwrap)
       if (std::optional<std::string> problem = sandbox_unavailable()) fail("sandbox", *problem);
     if (std::optional<std::string> problem = limits_problem(e)) fail("max_processes", *problem);
+    if (std::optional<std::string> problem = keep_sandbox_problem(e)) fail("keep_sandbox", *problem);
     if (std::optional<std::string> problem = memory_limit_problem(e)) fail("memory_mb", *problem);
     if (std::optional<std::string> problem = sandbox_reach_problem(e)) fail(t.has("dir") ? "dir" : "cmd", *problem);
   }

@@ -118,6 +118,7 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
   spec.limits.memory_enforcement =
       memory_controller_unavailable() ? MemoryEnforcement::Rlimit : MemoryEnforcement::Cgroup;
   spec.limits.max_file_mb = sc.build_disk_mb;
+  spec.private_dir_on_disk = true;  // the submission is copied in before and the built folder out after
   spec.limits.max_output_kb = kBuildLogKb;
   if (sc.build_sandbox == SandboxMode::Bwrap && ::geteuid() == 0) spec.limits.max_processes = kBuildProcesses;
   std::error_code ec;

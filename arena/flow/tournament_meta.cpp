@@ -4,6 +4,7 @@
 
 #include "arena/report/reports.h"
 #include "arena/schedule/schedule.h"
+#include "referee/engine/control_groups.h"
 #include "referee/system/build_info.h"
 
 namespace kalah::arena {
@@ -33,7 +34,11 @@ std::map<std::string, std::string> run_settings(const Config& c) {
   out["run.arena_version"] = system::arena_version();
   out["run.machine"] = system::machine_description();
   out["run.concurrency"] =
-      std::to_string(c.tournament.concurrency) + (c.tournament.pin ? ", each game on CPUs of its own" : "");
+      std::to_string(c.tournament.concurrency) +
+      (!c.tournament.pin ? ""
+       : controller_unavailable(Controller::Cpuset)
+           ? ", each game on CPUs of its own (by affinity alone, which an engine can widen: no cpuset controller here)"
+           : ", each game on CPUs of its own");
   for (const EngineSpec& e : c.engines) {
     std::string limits;
     auto add = [&](const std::string& item) { limits += (limits.empty() ? "" : " ") + item; };

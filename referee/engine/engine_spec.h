@@ -47,7 +47,7 @@ struct EngineLimits {
   long long memory_mb = 0;  // a memory group's limit, or RLIMIT_DATA (memory_enforcement)
   MemoryEnforcement memory_enforcement = MemoryEnforcement::Cgroup;
   long long max_file_mb = 0;    // RLIMIT_FSIZE
-  int max_processes = 0;        // RLIMIT_NPROC under the engine's own uid (the arena must be root)
+  int max_processes = 0;        // pids controller, or RLIMIT_NPROC under a sandboxed engine's own uid (root)
   long long max_output_kb = 0;  // stderr kept per game (the arena relays it); more is an `output` forfeit
   friend bool operator==(const EngineLimits&, const EngineLimits&) = default;
 };
@@ -76,6 +76,9 @@ struct EngineSpec {
   std::chrono::milliseconds quit_grace{200};  // after quit, before SIGKILL
   SandboxMode sandbox = SandboxMode::None;
   bool keep_sandbox = false;  // keep the sandbox's private working directory after the engine exits
+  // The sandbox's working directory is a folder on disk even with max_file_mb (a contest build, whose
+  // files are copied out when it ends); otherwise max_file_mb makes it memory of that size.
+  bool private_dir_on_disk = false;
   EngineLimits limits;
   std::vector<int> cpus;  // the CPUs its processes may run on; empty: the arena's (set per game slot by pinning)
   std::optional<TimeControl> time;  // its own time control (time odds); none: the tournament's or match's

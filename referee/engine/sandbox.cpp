@@ -138,10 +138,22 @@ std::optional<std::string> memory_limit_problem(const EngineSpec& spec) {
 }
 
 std::optional<std::string> limits_problem(const EngineSpec& spec) {
-  if (spec.limits.max_processes > 0 && !(spec.sandbox == SandboxMode::Bwrap && is_root()))
-    return "max_processes can only be enforced for a sandboxed engine (sandbox = \"bwrap\") of an arena running as "
-           "root, where each engine gets a uid of its own; otherwise RLIMIT_NPROC would count every process of your "
-           "user. Remove the key, or run the arena as root with the sandbox";
+  if (spec.limits.max_processes > 0 && !(spec.sandbox == SandboxMode::Bwrap && is_root()) &&
+      controller_unavailable(Controller::Pids))
+    return "max_processes needs the kernel's pids controller, which cannot be used here (" +
+           *controller_unavailable(Controller::Pids) +
+           "), or else a sandboxed engine (sandbox = \"bwrap\") of an arena running as root, where each engine gets "
+           "a uid of its own for RLIMIT_NPROC; otherwise RLIMIT_NPROC would count every process of your user. Remove "
+           "the key, or run the arena as root";
+  return std::nullopt;
+}
+
+std::optional<std::string> keep_sandbox_problem(const EngineSpec& spec) {
+  if (spec.sandbox == SandboxMode::Bwrap && spec.keep_sandbox && spec.limits.max_file_mb > 0 &&
+      !spec.private_dir_on_disk)
+    return "keep_sandbox = true cannot be kept with max_file_mb: the working folder of a sandbox with max_file_mb is "
+           "memory capped at that size (docs/SECURITY.md), gone when the engine ends. Drop max_file_mb while you "
+           "inspect what the engine writes, or drop keep_sandbox";
   return std::nullopt;
 }
 
@@ -205,16 +217,29 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   process::SpawnSpec& s = box.spawn_;
   s.stderr_log_path = stderr_file.string();
   s.cpus = spec.cpus;
-  // A bwrap helper process and the sandbox's init (PID namespace) run under the engine's uid too.
-  constexpr int kSandboxProcesses = 2;
+  // A bwrap helper process and the sandbox's init (PID namespace) are in its groups and under its uid too.
+  const int sandbox_processes = spec.sandbox == SandboxMode::Bwrap ? 2 : 0;
   const unsigned long long memory_bytes = static_cast<unsigned long long>(spec.limits.memory_mb) << 20;
-  if (spec.limits.memory_mb > 0 && spec.limits.memory_enforcement == MemoryEnforcement::Cgroup) {
-    Expected<MemoryGroup> group = MemoryGroup::create(memory_bytes);
-    if (!group) return Error{"memory_mb: " + group.error()};
-    box.memory_.emplace(std::move(group).value());
-    s.cgroup_procs = box.memory_->procs_file();
-  } else {
+  GroupLimits groups;
+  if (spec.limits.memory_mb > 0 && spec.limits.memory_enforcement == MemoryEnforcement::Cgroup)
+    groups.memory_bytes = memory_bytes;
+  else
     s.limits.data_bytes = memory_bytes;
+  // Pinned through a cpuset where the kernel offers one, so that the engine cannot widen its CPUs; the
+  // affinity alone (which it can) otherwise.
+  if (!spec.cpus.empty() && !controller_unavailable(Controller::Cpuset)) groups.cpus = spec.cpus;
+  if (spec.limits.max_processes > 0) {
+    const auto processes = static_cast<unsigned long long>(spec.limits.max_processes + sandbox_processes);
+    if (!controller_unavailable(Controller::Pids))
+      groups.max_tasks = processes;
+    else
+      s.limits.processes = processes;
+  }
+  if (!groups.empty()) {
+    Expected<EngineGroups> made = EngineGroups::create(groups);
+    if (!made) return Error{(groups.memory_bytes > 0 ? "memory_mb: " : "") + made.error()};
+    box.groups_.emplace(std::move(made).value());
+    s.cgroup_procs = box.groups_->procs_files();
   }
   s.limits.file_bytes = static_cast<unsigned long long>(spec.limits.max_file_mb) << 20;
   // The arena writes the log when the engine's own writes are limited: the log of earlier games must not
@@ -224,8 +249,6 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
                    spec.stderr_tail_bytes > 0;
   s.stderr_tail_bytes = spec.stderr_tail_bytes;
   s.max_stderr_bytes = static_cast<unsigned long long>(spec.limits.max_output_kb) << 10;
-  if (spec.limits.max_processes > 0)
-    s.limits.processes = static_cast<unsigned long long>(spec.limits.max_processes + kSandboxProcesses);
   if (spec.sandbox == SandboxMode::None) {
     s.command = spec.cmd.string();
     s.args = spec.args;
@@ -234,6 +257,7 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
   }
 
   if (auto problem = sandbox_unavailable()) return Error{*problem};
+  if (auto problem = keep_sandbox_problem(spec)) return Error{*problem};
   static std::atomic<unsigned> counter{0};
   box.private_dir_ = fs::temp_directory_path() / fmt::format("kalah-sandbox-{}-{}", ::getpid(), counter++);
   box.keep_ = spec.keep_sandbox;
@@ -248,18 +272,33 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
       return Error{fmt::format("cannot hand {} to uid {}", box.private_dir_.string(), *box.uid_)};
   }
   const std::string work = box.private_dir_.string();
+  // With max_file_mb every place the engine can write holds no more than one file may: /tmp, /dev/shm
+  // and its working folder are memory of that size (counted against memory_mb too); / and /dev are
+  // read-only (docs/SECURITY.md). A build's folder stays on disk: its files are copied out afterwards
+  // (its size is watched, docs/CONTEST.md).
+  std::vector<std::string> size;
+  if (spec.limits.max_file_mb > 0)
+    size = {"--size", std::to_string(static_cast<unsigned long long>(spec.limits.max_file_mb) << 20)};
+  auto tmpfs = [&](std::vector<std::string>& a, const std::string& where) {
+    a.insert(a.end(), size.begin(), size.end());
+    a.insert(a.end(), {"--tmpfs", where});
+  };
   std::vector<std::string> a = {"--unshare-all", "--die-with-parent", "--new-session", "--clearenv"};
   add_system_dirs(a);
   a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
-  // The private /tmp is memory: with max_file_mb it holds no more than one file may (docs/SECURITY.md).
-  if (spec.limits.max_file_mb > 0)
-    a.insert(a.end(), {"--size", std::to_string(static_cast<unsigned long long>(spec.limits.max_file_mb) << 20)});
-  a.insert(a.end(), {"--tmpfs", "/tmp"});
+  tmpfs(a, "/dev/shm");
+  tmpfs(a, "/tmp");
   // After the private /tmp, so that paths under /tmp stay visible.
-  a.insert(a.end(), {"--bind", work, work});
+  if (spec.limits.max_file_mb > 0 && !spec.private_dir_on_disk) {
+    a.insert(a.end(), {"--perms", "0700"});
+    tmpfs(a, work);
+  } else {
+    a.insert(a.end(), {"--bind", work, work});
+  }
   if (!spec.dir.empty()) a.insert(a.end(), {"--ro-bind", spec.dir.string(), spec.dir.string()});
   if (!inside(spec.cmd, "/usr") && !inside(spec.cmd, spec.dir))
     a.insert(a.end(), {"--ro-bind", spec.cmd.string(), spec.cmd.string()});
+  a.insert(a.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
   a.insert(a.end(), {"--chdir", work, "--setenv", "HOME", work, "--setenv", "TMPDIR", "/tmp", "--setenv", "PATH",
                      "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--", spec.cmd.string()});
   a.insert(a.end(), spec.args.begin(), spec.args.end());
@@ -279,8 +318,8 @@ Sandbox& Sandbox::operator=(Sandbox&& other) noexcept {
   release();
   spawn_ = std::move(other.spawn_);
   private_dir_ = std::exchange(other.private_dir_, {});
-  memory_ = std::move(other.memory_);
-  other.memory_.reset();
+  groups_ = std::move(other.groups_);
+  other.groups_.reset();
   keep_ = other.keep_;
   uid_ = std::exchange(other.uid_, std::nullopt);
   return *this;
@@ -291,7 +330,7 @@ Sandbox::~Sandbox() { release(); }
 void Sandbox::release() {
   if (!private_dir_.empty() && !keep_) system::remove_tree(private_dir_);
   private_dir_.clear();
-  memory_.reset();  // the group goes before its uid can be handed to another engine
+  groups_.reset();  // the groups go before the uid can be handed to another engine
   if (uid_) uids().give_back(*uid_);
   uid_.reset();
 }

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "referee/engine/control_groups.h"
 #include "referee/engine/engine_spec.h"
-#include "referee/engine/memory_group.h"
 #include "referee/process/engine_process.h"
 #include "referee/rules/expected.h"
 
@@ -34,10 +34,14 @@ inline constexpr long long kSandboxOutputKb = 1024;
 // with how to fix it; nullopt when a test sandbox starts. Probed once, then remembered.
 std::optional<std::string> sandbox_unavailable();
 
-// Why `limits` cannot be enforced for `spec` here, or nullopt: max_processes needs the arena to run
-// as root (each engine then gets its own uid); without it the limit would count every process of
-// the arena's user.
+// Why `limits` cannot be enforced for `spec` here, or nullopt: max_processes needs the kernel's pids
+// controller, or else a sandboxed engine of an arena running as root (each engine then gets its own
+// uid for RLIMIT_NPROC); without either the limit would count every process of the arena's user.
 std::optional<std::string> limits_problem(const EngineSpec& spec);
+
+// Why keep_sandbox cannot be given with `spec`'s limits: with max_file_mb a sandbox's working folder
+// is memory capped at that size (docs/SECURITY.md), gone with the sandbox, so there is nothing to keep.
+std::optional<std::string> keep_sandbox_problem(const EngineSpec& spec);
 
 // Why memory_mb cannot be enforced as `spec` asks: the default (memory_enforcement = "cgroup") needs
 // the kernel's memory controller; without it the config must choose "rlimit" explicitly.
@@ -69,7 +73,7 @@ class Sandbox {
   const process::SpawnSpec& spawn() const { return spawn_; }
   const std::filesystem::path& private_dir() const { return private_dir_; }
   // Whether the kernel's memory controller killed a process of this engine (memory_mb, cgroup).
-  bool killed_for_memory() const { return memory_ && memory_->killed_for_memory(); }
+  bool killed_for_memory() const { return groups_ && groups_->killed_for_memory(); }
 
  private:
   Sandbox() = default;
@@ -78,7 +82,7 @@ class Sandbox {
   std::filesystem::path private_dir_;  // empty without a sandbox
   bool keep_ = false;
   std::optional<unsigned> uid_;
-  std::optional<MemoryGroup> memory_;  // memory_mb with the cgroup enforcement
+  std::optional<EngineGroups> groups_;  // memory_mb (cgroup enforcement), pinning, max_processes
 };
 
 }  // namespace kalah

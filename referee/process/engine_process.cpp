@@ -82,8 +82,8 @@ struct ChildSetup {
   const char* working_dir;  // nullptr: inherit
   ResourceLimits limits;
   std::optional<RunAs> run_as;
-  cpu_set_t cpus;            // CPU_COUNT 0: leave the affinity as it is
-  const char* cgroup_procs;  // nullptr: stay in the arena's groups
+  cpu_set_t cpus;                                           // CPU_COUNT 0: leave the affinity as it is
+  std::array<const char*, kMaxControlGroups> cgroup_procs;  // nullptr: none (more)
 
   // In the forked child, before exec: async-signal-safe calls only (the arena has other threads).
   template <typename Launcher>
@@ -106,9 +106,10 @@ struct ChildSetup {
       if (::setrlimit(resource, &limit) != 0) return last_errno();
     }
     if (CPU_COUNT(&cpus) > 0 && ::sched_setaffinity(0, sizeof cpus, &cpus) != 0) return last_errno();
-    // Into the engine's memory group while still root (the group's files are root's).
-    if (cgroup_procs != nullptr) {
-      const int fd = ::open(cgroup_procs, O_WRONLY | O_CLOEXEC);
+    // Into the engine's control groups while still root (the groups' files are root's).
+    for (const char* procs : cgroup_procs) {
+      if (procs == nullptr) break;
+      const int fd = ::open(procs, O_WRONLY | O_CLOEXEC);
       if (fd < 0) return last_errno();
       const bool entered = ::write(fd, "0", 1) == 1;
       ::close(fd);
@@ -713,9 +714,10 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
       environment.push_back(nullptr);
       launcher.env = environment.data();
     }
-    ChildSetup setup{::getpid(),  spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(),
-                     spec.limits, spec.run_as,
-                     {},          spec.cgroup_procs.empty() ? nullptr : spec.cgroup_procs.c_str()};
+    ChildSetup setup{
+        ::getpid(), spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(), spec.limits, spec.run_as, {}, {}};
+    for (std::size_t i = 0; i < spec.cgroup_procs.size() && i < kMaxControlGroups; ++i)
+      setup.cgroup_procs[i] = spec.cgroup_procs[i].c_str();
     CPU_ZERO(&setup.cpus);
     for (int cpu : spec.cpus)
       if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &setup.cpus);

@@ -30,6 +30,9 @@ using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
 // Kernel limits set in the child before exec (docs/SECURITY.md). 0 leaves a limit as the arena has it.
+// How many control groups a child can be put in (memory, cpuset, pids: one hierarchy each in cgroup v1).
+inline constexpr std::size_t kMaxControlGroups = 4;
+
 struct ResourceLimits {
   unsigned long long data_bytes = 0;  // RLIMIT_DATA: heap and private mappings (not RLIMIT_AS)
   unsigned long long file_bytes = 0;  // RLIMIT_FSIZE: a bigger write raises SIGXFSZ
@@ -58,8 +61,9 @@ struct SpawnSpec {
   ResourceLimits limits;
   std::optional<RunAs> run_as;  // none: the arena's own user
   std::vector<int> cpus;        // sched_setaffinity of the child (inherited by all it starts); empty: the arena's
-  // A control group's cgroup.procs that the child enters (writes "0" to) before exec; empty: none.
-  std::string cgroup_procs;
+  // Control groups' cgroup.procs files that the child enters (writes "0" to) before exec, at most
+  // kMaxControlGroups; none: it stays in the arena's groups.
+  std::vector<std::string> cgroup_procs;
   // The child's whole environment ("NAME=value" each); none: the arena's own.
   std::optional<std::vector<std::string>> environment;
 };

@@ -12,6 +12,8 @@
 //   hostile_engine kill-parent        SIGKILL its parent and every process it may signal
 //   hostile_engine stderr MB          write MB megabytes to stderr (to fill the organiser's disk through the log)
 //   hostile_engine affinity           report the CPUs it may run on (for the pinning test)
+//   hostile_engine widen-affinity     ask for every CPU (sched_setaffinity), then report the CPUs it may run on
+//   hostile_engine fill DIR,DIR,...   in each folder, write 1 MB files until 64 MB or an error; report each
 //   hostile_engine busy N             start N processes that spin forever (they die with its process group)
 #include <fcntl.h>
 #include <sched.h>
@@ -22,6 +24,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -116,14 +119,39 @@ void attempt(const std::string& what, const char* arg) {
       if (pid > 0) ++started;
     }
     report("busy", std::to_string(started) + " spinning processes");
-  } else if (what == "affinity") {  // not an attack: where it may run, for the pinning test
+  } else if (what == "fill") {
+    const std::vector<char> block(1 << 20, 'f');
+    std::string dirs = arg;
+    for (std::size_t start = 0; start <= dirs.size();) {
+      const std::size_t end = std::min(dirs.find(',', start), dirs.size());
+      const std::string dir = dirs.substr(start, end - start);
+      start = end + 1;
+      int written = 0;
+      errno = 0;
+      for (; written < 64; ++written) {
+        const std::string name = dir + "/fill-" + std::to_string(written);
+        const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const bool ok = fd >= 0 && ::write(fd, block.data(), block.size()) == static_cast<ssize_t>(block.size());
+        if (fd >= 0) ::close(fd);
+        if (!ok) break;
+      }
+      report("fill " + dir, "wrote " + std::to_string(written) + " MB: " + std::strerror(errno));
+      for (int i = 0; i <= written; ++i) ::unlink((dir + "/fill-" + std::to_string(i)).c_str());
+    }
+  } else if (what == "affinity" || what == "widen-affinity") {  // where it may run, for the pinning tests
+    if (what == "widen-affinity") {
+      cpu_set_t all;
+      CPU_ZERO(&all);
+      for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &all);
+      ::sched_setaffinity(0, sizeof all, &all);  // the kernel keeps what it may of it
+    }
     cpu_set_t set;
     CPU_ZERO(&set);
     std::string cpus;
     if (::sched_getaffinity(0, sizeof set, &set) == 0)
       for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
-    report("affinity", cpus);
+    report(what, cpus);
   } else {
     report(what, "unknown attempt");
   }
