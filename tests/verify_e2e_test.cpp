@@ -258,5 +258,28 @@ TEST_F(VerifyE2E, NothingToCheckExitsWithTwo) {
   EXPECT_NE(text.out.find("not a .tar.gz"), std::string::npos) << text.out;
 }
 
+// An archive is untrusted input: one crafted to take long (4 GiB of zeros behind a 4 MB gzip, in concatenated
+// members) is stopped at --time-limit, exit 2 with the reason, and what it had extracted is removed. Before,
+// nothing bounded the time `arena verify` spent on an archive.
+TEST_F(VerifyE2E, ACraftedArchiveIsStoppedAtTheTimeLimitAndLeavesNothingBehind) {
+  const fs::path bomb = tmp_.path() / "bomb.tar.gz", work = tmp_.path() / "work";
+  fs::create_directories(work);
+  const std::string script = "cd '" + tmp_.path().string() +
+                             "' && mkdir -p b/x && truncate -s 4G b/x/big && "
+                             "{ tar -C b -cf - x 2>/dev/null | head -c 1536 | gzip -1 > bomb.tar.gz; } && "
+                             "head -c 64M /dev/zero | gzip -9 > z.gz && "
+                             "for i in $(seq 64); do cat z.gz >> bomb.tar.gz; done && rm -r b z.gz";
+  const e2e::RunResult made = e2e::run({"/bin/sh", "-c", script}, tmp_.path());
+  ASSERT_EQ(made.status.code, 0) << made.summary();
+  ASSERT_LT(fs::file_size(bomb), 8u << 20);
+  const e2e::RunResult r = e2e::run(
+      {"/usr/bin/env", "TMPDIR=" + work.string(), e2e::kArena.string(), "verify", "--time-limit", "1", bomb.string()},
+      tmp_.path(), std::chrono::milliseconds(60000));
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_LT(r.seconds, 20) << r.summary();
+  EXPECT_NE(r.err.find("arena verify: stopped after 1 s (--time-limit 1)"), std::string::npos) << r.summary();
+  EXPECT_TRUE(fs::is_empty(work)) << "the extracted files are removed";
+}
+
 }  // namespace
 }  // namespace kalah

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "arena/app/commands.h"
+#include "arena/app/time_limit.h"
 #include "arena/flow/matches.h"
 #include "arena/journal/journal.h"
 #include "arena/report/reporters.h"
@@ -44,6 +45,7 @@ struct ReportOptions {
   std::string anchor;
   bool publish = false;
   bool allow_mixed_variants = false;
+  long long time_limit_s = kDefaultTimeLimit.count();
 };
 
 // Reports of nothing would be empty tables that look like a result: say so instead.
@@ -139,12 +141,14 @@ int report(const ReportOptions& o) {
 void add_report_command(cli::Commands& commands) {
   for (const char* name : {"report", "merge"}) {
     auto o = std::make_shared<ReportOptions>();
-    CLI::App* cmd = commands.add(name,
-                                 std::string(name) == "report"
-                                     ? "Rewrite standings, crosstable, PGN and HTML from a results folder, merging "
-                                       "its shards; or one rating list over several folders (--out)"
-                                     : "The same as `arena report`: merge the shards of a results folder",
-                                 [o] { return report(*o); });
+    CLI::App* cmd = commands.add(
+        name,
+        std::string(name) == "report" ? "Rewrite standings, crosstable, PGN and HTML from a results folder, merging "
+                                        "its shards; or one rating list over several folders (--out)"
+                                      : "The same as `arena report`: merge the shards of a results folder",
+        [o, name] {
+          return within_time_limit(std::chrono::seconds(o->time_limit_s), name, [o] { return report(*o); });
+        });
     cmd->add_option("dirs", o->dirs,
                     "A tournament's results folder, e.g. results/quick; several make one rating list (with --out)")
         ->required();
@@ -156,6 +160,10 @@ void add_report_command(cli::Commands& commands) {
                     "Hold this engine at this Elo in the rating list, e.g. alphabeta=1500 (default: mean 0)");
     cmd->add_flag("--publish", o->publish,
                   "Leave local paths and your user name out of the engine commands shown in the reports");
+    cmd->add_option("--time-limit", o->time_limit_s,
+                    "Give up after this many seconds (exit 2): a journal is untrusted input (0: no limit)")
+        ->default_val(kDefaultTimeLimit.count())
+        ->check(CLI::Range(0LL, 1'000'000LL));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "arena/app/commands.h"
+#include "arena/app/time_limit.h"
 #include "arena/integrity/verify.h"
 
 namespace kalah::arena_app {
@@ -16,14 +17,17 @@ namespace {
 struct VerifyOptions {
   std::string target;
   bool quiet = false;
+  long long time_limit_s = kDefaultTimeLimit.count();
 };
 
 int verify(const VerifyOptions& o) {
-  const integrity::Verification checked = integrity::verify(o.target);
-  if (!o.quiet)
-    for (const std::string& line : checked.details) fmt::print("{}\n", line);
-  fmt::print("{}\n", checked.line);
-  return checked.exit_code();
+  return within_time_limit(std::chrono::seconds(o.time_limit_s), "verify", [&] {
+    const integrity::Verification checked = integrity::verify(o.target);
+    if (!o.quiet)
+      for (const std::string& line : checked.details) fmt::print("{}\n", line);
+    fmt::print("{}\n", checked.line);
+    return checked.exit_code();
+  });
 }
 
 }  // namespace
@@ -37,6 +41,10 @@ void add_verify_command(cli::Commands& commands) {
   cmd->add_option("target", o->target, "A results folder (results/quick) or an archive of one (quick.tar.gz)")
       ->required();
   cmd->add_flag("--quiet", o->quiet, "Print the verdict line only");
+  cmd->add_option("--time-limit", o->time_limit_s,
+                  "Give up after this many seconds (exit 2): an archive is untrusted input (0: no limit)")
+      ->default_val(kDefaultTimeLimit.count())
+      ->check(CLI::Range(0LL, 1'000'000LL));
 }
 
 }  // namespace kalah::arena_app
