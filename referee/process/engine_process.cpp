@@ -572,8 +572,33 @@ struct EngineProcess::Impl {
   enum class Fill { Data, Full, Timeout, Eof, Error, OutputLimit };
 
   // Waits until the buffer holds a '\n', is full, the pipe ends, or the deadline passes. Bytes read
-  // before a timeout stay in the buffer (the read_until operation keeps the string's size exact).
+  // before a timeout stay in the buffer.
+  //
+  // The path of every ply: one ppoll on the engine's stdout, its pidfd and its relayed stderr, with the
+  // deadline as its timeout, then non-blocking reads (fill_now) — no timer to arm and cancel, no turn of
+  // the event loop, which cost four system calls more per ply. Anything else that becomes ready (the
+  // leader exited, stderr to relay) is left to the event loop, whose handlers reap and relay
+  // (fill_in_loop); the pending operations of the loop are not touched here, and ppoll sees what they
+  // wait for because it is level-triggered.
   Fill fill(Deadline deadline) {
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return Fill::Timeout;
+      const timespec timeout{static_cast<time_t>(left / 1'000'000'000), static_cast<long>(left % 1'000'000'000)};
+      std::array<pollfd, 3> fds{{{from_engine.native_handle(), POLLIN, 0},
+                                 {pidfd.is_open() ? pidfd.native_handle() : -1, POLLIN, 0},
+                                 {stderr_reading ? from_stderr.native_handle() : -1, POLLIN, 0}}};
+      const int ready = ::ppoll(fds.data(), fds.size(), &timeout, nullptr);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready < 0 || fds[1].revents != 0 || fds[2].revents != 0) return fill_in_loop(deadline);
+      if (ready == 0) continue;  // the deadline, checked above (ppoll may wake a little early)
+      if (const Fill filled = fill_now(); filled != Fill::Timeout) return filled;
+    }
+  }
+
+  // The same through the event loop: an asio read_until raced against the timer (the read_until
+  // operation keeps the string's size exact when it is cancelled).
+  Fill fill_in_loop(Deadline deadline) {
     io_done = false;
     asio::async_read_until(from_engine, asio::dynamic_buffer(buffer, max_line + 1), '\n',
                            [this](const error_code& e, std::size_t) {
