@@ -581,6 +581,9 @@ struct EngineProcess::Impl {
   // (fill_in_loop); the pending operations of the loop are not touched here, and ppoll sees what they
   // wait for because it is level-triggered.
   Fill fill(Deadline deadline) {
+    // The answer is often there already: the engine woke on this core when the request was written, and
+    // ran before this thread came back from writev.
+    if (const Fill filled = fill_now(); filled != Fill::Timeout) return filled;
     for (;;) {
       const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
       if (left <= 0) return Fill::Timeout;
