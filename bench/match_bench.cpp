@@ -1,7 +1,10 @@
 // The referee's cost per ply end to end: the whole `referee match` command (start-up, engine starts, the
 // journal, every game) between two kalah-random bots, next to a pipe ping-pong between two processes, in
 // one run and alternating, so that both see the same machine. Given several referee executables (the
-// build of another commit), runs them in turn too and compares them side by side.
+// build of another commit), runs them in turn too and compares them side by side. A third figure, "bare",
+// is the same bot driven by blocking write/read from this program (the position and go, the bestmove;
+// no deadlines, checks or records): what the bot itself adds to a pipe round trip, the floor for the
+// referee with this bot.
 //
 //   match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [REFEREE...]
 //
@@ -27,6 +30,7 @@
 #include <fmt/core.h>
 
 #include "bench/ping_pong.h"
+#include "referee/rules/position.h"
 
 namespace {
 
@@ -128,6 +132,72 @@ MatchRun run_match(const Options& o, const std::string& referee) {
   return r;
 }
 
+// Plays `games` games of the bot against itself from one process, the requests as the referee words
+// them; returns µs per ply (the handshake and the process start not counted).
+double bare_us_per_ply(const Options& o) {
+  int to_bot[2], from_bot[2];
+  if (pipe(to_bot) != 0 || pipe(from_bot) != 0) fail("pipe failed");
+  const pid_t pid = fork();
+  if (pid < 0) fail("fork failed");
+  if (pid == 0) {
+    dup2(to_bot[0], 0);
+    dup2(from_bot[1], 1);
+    for (int fd : {to_bot[0], to_bot[1], from_bot[0], from_bot[1]}) close(fd);
+    execl(o.bot.c_str(), o.bot.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(to_bot[0]);
+  close(from_bot[1]);
+  std::string pending;
+  auto say = [&](const std::string& text) {
+    if (write(to_bot[1], text.data(), text.size()) != static_cast<ssize_t>(text.size())) fail("bot stopped reading");
+  };
+  auto hear = [&] {
+    for (;;) {
+      if (const std::size_t nl = pending.find('\n'); nl != std::string::npos) {
+        std::string line = pending.substr(0, nl);
+        pending.erase(0, nl + 1);
+        return line;
+      }
+      char chunk[4096];
+      const ssize_t n = read(from_bot[0], chunk, sizeof chunk);
+      if (n <= 0) fail("bot closed its output");
+      pending.append(chunk, static_cast<std::size_t>(n));
+    }
+  };
+  say("kep\n");
+  while (hear() != "kepok") {
+  }
+  const kalah::Variant variant;  // pits=6 seeds=4
+  long long plies = 0;
+  const auto t0 = Clock::now();
+  for (int g = 0; g < o.games; ++g) {
+    say("newgame " + to_string(variant) + "\nisready\n");
+    while (hear() != "readyok") {
+    }
+    kalah::Position position = start_position(variant);
+    std::string moves;
+    while (!position.over) {
+      say("position startpos" + (moves.empty() ? "" : " moves" + moves) + "\ngo movetime " +
+          std::to_string(o.movetime) + "\n");
+      std::string line;
+      while (!(line = hear()).starts_with("bestmove ")) {
+      }
+      const kalah::Expected<kalah::Move> move = kalah::parse_move(line.substr(9));
+      if (!move || !is_legal(variant, position, *move)) fail("bot played " + line);
+      apply(variant, position, *move);
+      moves += " " + to_string(*move);
+      ++plies;
+    }
+  }
+  const auto t1 = Clock::now();
+  say("quit\n");
+  close(to_bot[1]);
+  waitpid(pid, nullptr, 0);
+  close(from_bot[0]);
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(plies);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -169,14 +239,16 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::size_t n = o.referees.size();
-  std::vector<double> pipe;
+  std::vector<double> pipe, bare;
   std::vector<std::vector<MatchRun>> runs(n);
   fmt::print("{} games of kalah-random against itself, --movetime {}; pipe ping-pong of {} round trips\n", o.games,
              o.movetime, o.trips);
   for (std::size_t i = 0; i < n; ++i) fmt::print("  [{}] {}\n", i, o.referees[i]);
   for (int round = 0; round < o.rounds; ++round) {
     pipe.push_back(kalah::bench::ping_pong_us(o.trips));
-    std::string line = fmt::format("round {}: pipe {:6.2f} us/trip", round + 1, pipe.back());
+    bare.push_back(bare_us_per_ply(o));
+    std::string line =
+        fmt::format("round {}: pipe {:6.2f} us/trip, bare {:6.2f} us/ply", round + 1, pipe.back(), bare.back());
     // Each round starts with a different referee, so that none always runs right after the ping-pong.
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t i = (k + static_cast<std::size_t>(round)) % n;
@@ -192,21 +264,26 @@ int main(int argc, char** argv) {
     fmt::print("{}\n", line);
     std::fflush(stdout);
   }
-  fmt::print("median of {} rounds: pipe {:.2f} us/trip\n", o.rounds, median(pipe));
+  std::vector<double> bare_ratio;
+  for (int round = 0; round < o.rounds; ++round)
+    bare_ratio.push_back(bare[static_cast<std::size_t>(round)] / pipe[static_cast<std::size_t>(round)]);
+  fmt::print("median of {} rounds: pipe {:.2f} us/trip; bare {:.2f} us/ply, {:.2f}x the pipe round trip\n", o.rounds,
+             median(pipe), median(bare), median(bare_ratio));
   for (std::size_t i = 0; i < n; ++i) {
-    std::vector<double> per_ply, ratio, cpu, versus_first;
+    std::vector<double> per_ply, ratio, versus_bare, cpu, versus_first;
     for (int round = 0; round < o.rounds; ++round) {
       const MatchRun& r = runs[i][static_cast<std::size_t>(round)];
       const double us = r.wall_us / static_cast<double>(r.plies);
       per_ply.push_back(us);
       ratio.push_back(us / pipe[static_cast<std::size_t>(round)]);
+      versus_bare.push_back(us / bare[static_cast<std::size_t>(round)]);
       cpu.push_back(r.referee_cpu_us / static_cast<double>(r.plies));
       const MatchRun& first = runs[0][static_cast<std::size_t>(round)];
       versus_first.push_back(us / (first.wall_us / static_cast<double>(first.plies)));
     }
-    std::string line =
-        fmt::format("  [{}] {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, referee cpu {:.2f} us/ply", i,
-                    median(per_ply), runs[i].back().plies, median(ratio), median(cpu));
+    std::string line = fmt::format(
+        "  [{}] {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare, referee cpu {:.2f} us/ply", i,
+        median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare), median(cpu));
     if (i > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
     fmt::print("{}\n", line);
   }
