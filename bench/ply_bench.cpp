@@ -1,9 +1,6 @@
 // Wall time per ply of games between two instant-reply engines (concurrency 1),
 // and the raw floor: a short line each way through pipes between two
 // processes. Usage: ply_bench [games] [ping-pong round trips]
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -11,36 +8,13 @@
 
 #include <fmt/core.h>
 
+#include "bench/ping_pong.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Parent and child exchange "ping\n"/"pong\n" `n` times; returns µs per round trip.
-double ping_pong_us(int n) {
-  int to_child[2], to_parent[2];
-  if (pipe(to_child) != 0 || pipe(to_parent) != 0) std::abort();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    char buf[64];
-    for (int i = 0; i < n; ++i) {
-      if (read(to_child[0], buf, sizeof buf) <= 0) _exit(1);
-      if (write(to_parent[1], "pong\n", 5) != 5) _exit(1);
-    }
-    _exit(0);
-  }
-  char buf[64];
-  const auto t0 = Clock::now();
-  for (int i = 0; i < n; ++i) {
-    if (write(to_child[1], "ping\n", 5) != 5 || read(to_parent[0], buf, sizeof buf) <= 0) std::abort();
-  }
-  const auto t1 = Clock::now();
-  waitpid(pid, nullptr, 0);
-  for (int fd : {to_child[0], to_child[1], to_parent[0], to_parent[1]}) close(fd);
-  return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
-}
 
 struct PlyResult {
   double us_per_ply;
@@ -84,7 +58,7 @@ int main(int argc, char** argv) {
   std::vector<double> pings, plies[2];
   long long ply_count[2] = {0, 0};
   for (int run = 0; run < 3; ++run) {
-    pings.push_back(ping_pong_us(trips));
+    pings.push_back(kalah::bench::ping_pong_us(trips));
     for (int e = 0; e < 2; ++e) {
       const PlyResult r = referee_us_per_ply(engines[e], games);
       plies[e].push_back(r.us_per_ply);

@@ -6,3 +6,13 @@ target_compile_definitions(ply_bench PRIVATE KALAH_BINARY_DIR="${CMAKE_BINARY_DI
 if(TARGET instant_engine)
   add_dependencies(ply_bench instant_engine kalah-random)
 endif()
+
+# The whole `referee match` command per ply, next to a pipe ping-pong in the same run; give it the
+# referee of another build to compare side by side (docs/PERFORMANCE.md).
+add_executable(match_bench ${CMAKE_CURRENT_SOURCE_DIR}/match_bench.cpp)
+target_include_directories(match_bench PRIVATE ${CMAKE_SOURCE_DIR})
+target_link_libraries(match_bench PRIVATE kalah_rules Boost::json fmt::fmt)
+target_compile_definitions(match_bench PRIVATE KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
+if(TARGET referee)
+  add_dependencies(match_bench referee kalah-random)
+endif()

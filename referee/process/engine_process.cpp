@@ -573,8 +573,36 @@ struct EngineProcess::Impl {
   enum class Fill { Data, Full, Timeout, Eof, Error, OutputLimit };
 
   // Waits until the buffer holds a '\n', is full, the pipe ends, or the deadline passes. Bytes read
-  // before a timeout stay in the buffer (the read_until operation keeps the string's size exact).
+  // before a timeout stay in the buffer.
+  //
+  // The path of every ply: one ppoll on the engine's stdout, its pidfd and its relayed stderr, with the
+  // deadline as its timeout, then non-blocking reads (fill_now) — no timer to arm and cancel, no turn of
+  // the event loop, which cost four system calls more per ply. Anything else that becomes ready (the
+  // leader exited, stderr to relay) is left to the event loop, whose handlers reap and relay
+  // (fill_in_loop); the pending operations of the loop are not touched here, and ppoll sees what they
+  // wait for because it is level-triggered.
   Fill fill(Deadline deadline) {
+    // The answer is often there already: the engine woke on this core when the request was written, and
+    // ran before this thread came back from writev.
+    if (const Fill filled = fill_now(); filled != Fill::Timeout) return filled;
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return Fill::Timeout;
+      const timespec timeout{static_cast<time_t>(left / 1'000'000'000), static_cast<long>(left % 1'000'000'000)};
+      std::array<pollfd, 3> fds{{{from_engine.native_handle(), POLLIN, 0},
+                                 {pidfd.is_open() ? pidfd.native_handle() : -1, POLLIN, 0},
+                                 {stderr_reading ? from_stderr.native_handle() : -1, POLLIN, 0}}};
+      const int ready = ::ppoll(fds.data(), fds.size(), &timeout, nullptr);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready < 0 || fds[1].revents != 0 || fds[2].revents != 0) return fill_in_loop(deadline);
+      if (ready == 0) continue;  // the deadline, checked above (ppoll may wake a little early)
+      if (const Fill filled = fill_now(); filled != Fill::Timeout) return filled;
+    }
+  }
+
+  // The same through the event loop: an asio read_until raced against the timer (the read_until
+  // operation keeps the string's size exact when it is cancelled).
+  Fill fill_in_loop(Deadline deadline) {
     io_done = false;
     asio::async_read_until(from_engine, asio::dynamic_buffer(buffer, max_line + 1), '\n',
                            [this](const error_code& e, std::size_t) {
@@ -590,6 +618,25 @@ struct EngineProcess::Impl {
     if (io_ec == asio::error::eof) return Fill::Eof;
     if (io_ec == asio::error::operation_aborted) return Fill::Timeout;
     return Fill::Error;
+  }
+
+  // What the pipe holds now, without waiting: the fill for a deadline that has already passed. The
+  // referee asks that once per ply (EnginePlayer::drain_unasked: did the engine say anything unasked?),
+  // and the pipe is nearly always empty then. A timer armed at a passed deadline is the dearest system
+  // call of the ply on a virtual machine (the kernel fires it at once), so this is plain non-blocking
+  // reads: the read end is O_NONBLOCK (spawn), and no handler is started, so none can outlive the call.
+  Fill fill_now() {
+    const std::size_t cap = max_line + 1;
+    std::array<char, 4096> chunk;
+    while (buffer.size() < cap) {
+      const ssize_t n = ::read(from_engine.native_handle(), chunk.data(), std::min(chunk.size(), cap - buffer.size()));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? Fill::Timeout : Fill::Error;
+      if (n == 0) return Fill::Eof;
+      buffer.append(chunk.data(), static_cast<std::size_t>(n));
+      if (std::memchr(chunk.data(), '\n', static_cast<std::size_t>(n)) != nullptr) return Fill::Data;
+    }
+    return Fill::Full;
   }
 
   // Takes one complete line from the buffer, if there is one.
@@ -631,9 +678,10 @@ struct EngineProcess::Impl {
       if (!from_engine.is_open()) return Status::Error;
       // Only skipping a TooLong line loops back here; an engine streaming an endless line faster than
       // it is read must not keep the call past its deadline. (The first fill runs even with a past
-      // deadline: it still picks up what is already in the pipe.)
-      if (!first && Clock::now() >= deadline) return Status::Timeout;
-      switch (fill(deadline)) {
+      // deadline: it still picks up what is already in the pipe, without waiting.)
+      const bool passed = Clock::now() >= deadline;
+      if (!first && passed) return Status::Timeout;
+      switch (passed ? fill_now() : fill(deadline)) {
         case Fill::Data: break;
         case Fill::Full:
           if (!skipping) {
@@ -764,6 +812,7 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
   ::fcntl(in.write_end.get(), F_SETFL, ::fcntl(in.write_end.get(), F_GETFL) | O_NONBLOCK);
   impl->to_engine.assign(in.write_end.get(), ec);
   if (!ec) in.write_end.release();
+  ::fcntl(out.read_end.get(), F_SETFL, ::fcntl(out.read_end.get(), F_GETFL) | O_NONBLOCK);  // for fill_now()
   if (!ec) impl->from_engine.assign(out.read_end.get(), ec);
   if (!ec) out.read_end.release();
   if (!ec) impl->pidfd.assign(pidfd.get(), ec);

@@ -1,0 +1,291 @@
+// The referee's cost per ply end to end: the whole `referee match` command (start-up, engine starts, the
+// journal, every game) between two kalah-random bots, next to a pipe ping-pong between two processes, in
+// one run and alternating, so that both see the same machine. Given several referee executables (the
+// build of another commit), runs them in turn too and compares them side by side. A third figure, "bare",
+// is the same bot driven by blocking write/read from this program (the position and go, the bestmove;
+// no deadlines, checks or records): what the bot itself adds to a pipe round trip, the floor for the
+// referee with this bot.
+//
+//   match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [REFEREE...]
+//
+// Plies are counted from the journal the referee writes (the length of each line's "moves"). The CPU
+// columns are the referee process's own (user + system, from /proc/<pid>/stat while it is a zombie, so
+// its engines are not counted) and its engines' (the children it reaped).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+#include <fmt/core.h>
+
+#include "bench/ping_pong.h"
+#include "referee/rules/position.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  int games = 300;
+  int trips = 100000;
+  int rounds = 3;
+  long long movetime = 1000;
+  std::string bot = KALAH_BINARY_DIR "/bots/kalah-random";
+  std::vector<std::string> referees;
+};
+
+struct MatchRun {
+  double wall_us = 0;
+  double referee_cpu_us = 0;  // the referee process alone
+  double engines_cpu_us = 0;  // the engines it started and reaped
+  long long plies = 0;
+};
+
+[[noreturn]] void fail(const std::string& why) {
+  fmt::print(stderr, "match_bench: {}\n", why);
+  std::exit(1);
+}
+
+// Fields 14-17 of /proc/<pid>/stat: utime, stime, cutime, cstime, in clock ticks.
+std::pair<double, double> own_and_children_cpu_us(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t after_name = stat.rfind(')');
+  if (after_name == std::string::npos) fail("cannot read /proc/" + std::to_string(pid) + "/stat");
+  std::vector<long long> fields;  // from field 3 (state) on
+  std::size_t at = after_name + 2;
+  while (at < stat.size()) {
+    const std::size_t end = std::min(stat.find(' ', at), stat.size());
+    fields.push_back(std::atoll(stat.c_str() + at));
+    at = end + 1;
+  }
+  if (fields.size() < 15) fail("short /proc/<pid>/stat");
+  const double tick_us = 1e6 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return {static_cast<double>(fields[11] + fields[12]) * tick_us,
+          static_cast<double>(fields[13] + fields[14]) * tick_us};
+}
+
+long long plies_in(const std::string& journal) {
+  std::ifstream in(journal);
+  long long plies = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    boost::system::error_code ec;
+    const boost::json::value v = boost::json::parse(line, ec);
+    if (ec || !v.is_object() || !v.as_object().contains("moves")) fail("not a journal line: " + line.substr(0, 80));
+    if (v.as_object().contains("forfeit") && !v.at("forfeit").is_null())
+      fail("a game was forfeited: " + line.substr(0, 200));
+    plies += static_cast<long long>(v.at("moves").as_array().size());
+  }
+  return plies;
+}
+
+MatchRun run_match(const Options& o, const std::string& referee) {
+  const std::string journal = fmt::format("/tmp/match_bench.{}.jsonl", getpid());
+  std::remove(journal.c_str());
+  const std::vector<std::string> args = {referee,        "match",
+                                         "--engine",     "cmd=" + o.bot,
+                                         "name=a",       "--engine",
+                                         "cmd=" + o.bot, "name=b",
+                                         "--variant",    "pits=6 seeds=4",
+                                         "--games",      std::to_string(o.games),
+                                         "--movetime",   std::to_string(o.movetime),
+                                         "--out",        journal};
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const auto t0 = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) fail("fork failed");
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);  // the summary line
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0) fail("waitid failed");
+  const auto t1 = Clock::now();
+  const auto [own, children] = own_and_children_cpu_us(pid);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fail(referee + " match failed (status " + std::to_string(status) + ")");
+  MatchRun r;
+  r.wall_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+  r.referee_cpu_us = own;
+  r.engines_cpu_us = children;
+  r.plies = plies_in(journal);
+  std::remove(journal.c_str());
+  if (r.plies == 0) fail("no plies in the journal of " + referee);
+  return r;
+}
+
+// Plays `games` games of the bot against itself from one process, the requests as the referee words
+// them; returns µs per ply (the handshake and the process start not counted).
+double bare_us_per_ply(const Options& o) {
+  int to_bot[2], from_bot[2];
+  if (pipe(to_bot) != 0 || pipe(from_bot) != 0) fail("pipe failed");
+  const pid_t pid = fork();
+  if (pid < 0) fail("fork failed");
+  if (pid == 0) {
+    dup2(to_bot[0], 0);
+    dup2(from_bot[1], 1);
+    for (int fd : {to_bot[0], to_bot[1], from_bot[0], from_bot[1]}) close(fd);
+    execl(o.bot.c_str(), o.bot.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(to_bot[0]);
+  close(from_bot[1]);
+  std::string pending;
+  auto say = [&](const std::string& text) {
+    if (write(to_bot[1], text.data(), text.size()) != static_cast<ssize_t>(text.size())) fail("bot stopped reading");
+  };
+  auto hear = [&] {
+    for (;;) {
+      if (const std::size_t nl = pending.find('\n'); nl != std::string::npos) {
+        std::string line = pending.substr(0, nl);
+        pending.erase(0, nl + 1);
+        return line;
+      }
+      char chunk[4096];
+      const ssize_t n = read(from_bot[0], chunk, sizeof chunk);
+      if (n <= 0) fail("bot closed its output");
+      pending.append(chunk, static_cast<std::size_t>(n));
+    }
+  };
+  say("kep\n");
+  while (hear() != "kepok") {
+  }
+  const kalah::Variant variant;  // pits=6 seeds=4
+  long long plies = 0;
+  const auto t0 = Clock::now();
+  for (int g = 0; g < o.games; ++g) {
+    say("newgame " + to_string(variant) + "\nisready\n");
+    while (hear() != "readyok") {
+    }
+    kalah::Position position = start_position(variant);
+    std::string moves;
+    while (!position.over) {
+      say("position startpos" + (moves.empty() ? "" : " moves" + moves) + "\ngo movetime " +
+          std::to_string(o.movetime) + "\n");
+      std::string line;
+      while (!(line = hear()).starts_with("bestmove ")) {
+      }
+      const kalah::Expected<kalah::Move> move = kalah::parse_move(line.substr(9));
+      if (!move || !is_legal(variant, position, *move)) fail("bot played " + line);
+      apply(variant, position, *move);
+      moves += " " + to_string(*move);
+      ++plies;
+    }
+  }
+  const auto t1 = Clock::now();
+  say("quit\n");
+  close(to_bot[1]);
+  waitpid(pid, nullptr, 0);
+  close(from_bot[0]);
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(plies);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&] {
+      if (i + 1 >= argc) fail(a + " needs a value");
+      return std::string(argv[++i]);
+    };
+    if (a == "--games") {
+      o.games = std::atoi(value().c_str());
+    } else if (a == "--trips") {
+      o.trips = std::atoi(value().c_str());
+    } else if (a == "--rounds") {
+      o.rounds = std::atoi(value().c_str());
+    } else if (a == "--movetime") {
+      o.movetime = std::atoll(value().c_str());
+    } else if (a == "--bot") {
+      o.bot = value();
+    } else if (a.starts_with("--")) {
+      fail("unknown option " + a +
+           " (usage: match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [REFEREE...])");
+    } else {
+      o.referees.push_back(a);
+    }
+  }
+  if (o.referees.empty()) o.referees.push_back(KALAH_BINARY_DIR "/referee");
+  if (o.games < 1 || o.trips < 1 || o.rounds < 1 || o.movetime < 1) fail("counts must be positive");
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const std::size_t n = o.referees.size();
+  std::vector<double> pipe, bare;
+  std::vector<std::vector<MatchRun>> runs(n);
+  fmt::print("{} games of kalah-random against itself, --movetime {}; pipe ping-pong of {} round trips\n", o.games,
+             o.movetime, o.trips);
+  for (std::size_t i = 0; i < n; ++i) fmt::print("  [{}] {}\n", i, o.referees[i]);
+  for (int round = 0; round < o.rounds; ++round) {
+    pipe.push_back(kalah::bench::ping_pong_us(o.trips));
+    bare.push_back(bare_us_per_ply(o));
+    std::string line =
+        fmt::format("round {}: pipe {:6.2f} us/trip, bare {:6.2f} us/ply", round + 1, pipe.back(), bare.back());
+    // Each round starts with a different referee, so that none always runs right after the ping-pong.
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = (k + static_cast<std::size_t>(round)) % n;
+      runs[i].push_back(run_match(o, o.referees[i]));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const MatchRun& r = runs[i].back();
+      const double plies = static_cast<double>(r.plies);
+      line += fmt::format(" | [{}] {:6.2f} us/ply ({:.2f}x pipe; cpu referee {:5.2f}, engines {:5.2f})", i,
+                          r.wall_us / plies, r.wall_us / plies / pipe.back(), r.referee_cpu_us / plies,
+                          r.engines_cpu_us / plies);
+    }
+    fmt::print("{}\n", line);
+    std::fflush(stdout);
+  }
+  std::vector<double> bare_ratio;
+  for (int round = 0; round < o.rounds; ++round)
+    bare_ratio.push_back(bare[static_cast<std::size_t>(round)] / pipe[static_cast<std::size_t>(round)]);
+  fmt::print("median of {} rounds: pipe {:.2f} us/trip; bare {:.2f} us/ply, {:.2f}x the pipe round trip\n", o.rounds,
+             median(pipe), median(bare), median(bare_ratio));
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> per_ply, ratio, versus_bare, cpu, versus_first;
+    for (int round = 0; round < o.rounds; ++round) {
+      const MatchRun& r = runs[i][static_cast<std::size_t>(round)];
+      const double us = r.wall_us / static_cast<double>(r.plies);
+      per_ply.push_back(us);
+      ratio.push_back(us / pipe[static_cast<std::size_t>(round)]);
+      versus_bare.push_back(us / bare[static_cast<std::size_t>(round)]);
+      cpu.push_back(r.referee_cpu_us / static_cast<double>(r.plies));
+      const MatchRun& first = runs[0][static_cast<std::size_t>(round)];
+      versus_first.push_back(us / (first.wall_us / static_cast<double>(first.plies)));
+    }
+    std::string line = fmt::format(
+        "  [{}] {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare, referee cpu {:.2f} us/ply", i,
+        median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare), median(cpu));
+    if (i > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
+    fmt::print("{}\n", line);
+  }
+  return 0;
+}
