@@ -260,9 +260,10 @@ Standings StandingsBuilder::standings() const {
   // engines it does not list after it. Otherwise, and among those, engines with games first, by Elo, then
   // points, then name. A form's place (before engines with games: a Swiss bye or a knockout's first-round
   // bye ranks an engine that has not played yet) also sets the rank and adds the bye's points.
-  assert(!(ranking_ && form_));
+  // The config refuses a ranking by points for a Swiss or knockout; should a hand-edited tournament.json
+  // still ask for both, the contest's ranking is the one order.
   if (ranking_) s.ranking = ranking_->ranking(names_);
-  if (form_) s.form = form_(results_);
+  if (form_ && !ranking_) s.form = form_(results_);
   std::unordered_map<std::string, int> place;
   if (s.ranking)
     for (std::size_t i = 0; i < s.ranking->rows.size(); ++i)

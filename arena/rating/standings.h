@@ -131,7 +131,8 @@ class StandingsBuilder {
   void set_ranking(const RankingSetup& setup);
   // Order the standings as a Swiss or knockout tournament ranks (none: not such a tournament). The builder
   // then keeps each game's result by id (a few per engine and round) to replay the form from; call before
-  // add(). A contest's ranking by points and a form exclude each other (config errors).
+  // add(). A contest's ranking by points and a form exclude each other (a config error); given both, the
+  // ranking is the order.
   void set_form(FormRanker ranker);
 
   // Engines are the names given (in that order) plus any other name found in the games.
