@@ -2,14 +2,25 @@
 // points and tie-break values were worked out by hand.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "arena/rating/ranking.h"
 #include "arena/rating/standings.h"
+#include "arena/report/form_report.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
+#include "arena/report/reports.h"
+#include "arena/report/text_util.h"
+#include "referee/record/record_json.h"
 
 namespace kalah::rating {
 namespace {
@@ -286,6 +297,256 @@ TEST(Ranking, EveryTableFollowsTheRankingNotASecondEloOrder) {
   // The crosstable's rows and columns too: a's row, c's column holds a's 4 wins.
   EXPECT_EQ(s.crosstable[0][2].wins, 4);
   EXPECT_EQ(s.crosstable[1][0].wins, 1);
+}
+
+// ---- A Swiss or knockout tournament's own order in every table (docs/SCHEDULE.md)
+
+// A game of a Swiss or knockout tournament, by its id.
+GameRecord played(const std::string& id, const std::string& south, const std::string& north,
+                  const std::string& result) {
+  GameRecord g = game(south, north, result);
+  g.id = id;
+  return g;
+}
+
+// The engines as one table lists them, best first: "name rank points".
+using Listing = std::vector<std::string>;
+std::string listed(const std::string& name, const std::string& rank, double points) {
+  return name + " " + rank + " " + report::fixed(points, 1);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> split(const std::string& text, const std::string& by) {
+  std::vector<std::string> parts;
+  for (std::size_t from = 0;;) {
+    const std::size_t at = text.find(by, from);
+    parts.push_back(text.substr(from, at - from));
+    if (at == std::string::npos) return parts;
+    from = at + by.size();
+  }
+}
+
+// The terminal table: "Rank  Engine  Elo  +-  Games  Points ...", one engine a line.
+Listing terminal_listing(const std::string& table) {
+  Listing out;
+  const std::vector<std::string> lines = lines_of(table);
+  for (std::size_t i = 1; i < lines.size() && std::regex_search(lines[i], std::regex("^ *[0-9]+=? +\\S+ +[-+]?[0-9]"));
+       ++i) {
+    std::istringstream words(lines[i]);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    out.push_back(listed(w[1], w[0], std::stod(w[5])));
+  }
+  return out;
+}
+
+// standings.md's rating list (after the form's own section) and the crosstable's column heads.
+Listing markdown_listing(const std::string& md, std::vector<std::string>& crosstable_columns) {
+  Listing out;
+  const std::vector<std::string> lines = lines_of(md.substr(md.find("| Rank | Engine | Elo |")));
+  for (std::size_t i = 2; i < lines.size() && lines[i].starts_with("| "); ++i) {
+    const std::vector<std::string> cells = split(lines[i].substr(2, lines[i].size() - 4), " | ");
+    out.push_back(listed(cells[1], cells[0], std::stod(cells[5])));
+  }
+  const std::string cross = md.substr(md.find("## Crosstable"));
+  const std::string head = lines_of(cross.substr(cross.find("|  |")))[0];
+  crosstable_columns = split(head.substr(5, head.size() - 7), " | ");
+  return out;
+}
+
+// standings.csv: a shared rank is the same number on several rows.
+Listing csv_listing(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  std::map<std::string, int> holders;
+  const std::vector<std::string> lines = lines_of(csv);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    rows.push_back(split(lines[i], ","));
+    ++holders[rows.back()[0]];
+  }
+  Listing out;
+  for (const std::vector<std::string>& cells : rows)
+    out.push_back(listed(cells[1], cells[0] + (holders[cells[0]] > 1 ? "=" : ""), std::stod(cells[5])));
+  return out;
+}
+
+// standings.json's engines (rank, "=" when shared), and its crosstable's rows.
+Listing json_listing(const std::string& text, std::vector<std::string>& crosstable_rows) {
+  Listing out;
+  const boost::json::object root = boost::json::parse(text).as_object();
+  for (const boost::json::value& v : root.at("engines").as_array()) {
+    const boost::json::object& e = v.as_object();
+    const bool shared = e.at("rank_shared").as_bool();
+    out.push_back(listed(std::string(e.at("name").as_string()),
+                         std::to_string(e.at("rank").as_int64()) + (shared ? "=" : ""),
+                         e.at("points").to_number<double>()));
+  }
+  crosstable_rows.clear();
+  for (const boost::json::value& v : root.at("crosstable").as_array())
+    crosstable_rows.emplace_back(v.as_object().at("name").as_string());
+  return out;
+}
+
+// report.html's standings table (each name a link to the engine's page).
+Listing html_listing(const std::string& html) {
+  Listing out;
+  const std::size_t from = html.find("<tbody>", html.find("<h2>Standings</h2>"));
+  const std::string body = html.substr(from, html.find("</tbody>", from) - from);
+  const std::regex cell("<td[^>]*>(.*?)</td>"), tag("<[^>]*>");
+  for (const std::string& row : split(body, "<tr>")) {
+    std::vector<std::string> cells;
+    for (auto it = std::sregex_iterator(row.begin(), row.end(), cell); it != std::sregex_iterator(); ++it)
+      cells.push_back(std::regex_replace((*it)[1].str(), tag, ""));
+    if (cells.size() > 5) out.push_back(listed(cells[1], cells[0], std::stod(cells[5])));
+  }
+  return out;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The reports of a results folder holding `games`, as `arena report DIR` writes them from the journal and
+// tournament.json's settings.
+struct FolderReports {
+  std::string md, json, csv, html, terminal;
+};
+FolderReports write_folder(const std::string& tag, const std::vector<GameRecord>& games,
+                           const std::vector<std::string>& names, const std::map<std::string, std::string>& settings) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("kalah-form-order-" + tag + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    std::ofstream out(dir / "games.jsonl");
+    for (const GameRecord& g : games) out << to_json_line(g) << "\n";
+  }
+  const Expected<report::ReportSummary> written = report::write_reports(dir, {.journals = {{dir / "games.jsonl", tag}},
+                                                                              .engine_names = names,
+                                                                              .event = tag,
+                                                                              .notes = {},
+                                                                              .settings = settings,
+                                                                              .publish = false,
+                                                                              .anchor = {}});
+  EXPECT_TRUE(written) << written.error();
+  if (!written) return {};
+  FolderReports out{read_text(dir / "standings.md"), read_text(dir / "standings.json"),
+                    read_text(dir / "standings.csv"), read_text(dir / "report.html"),
+                    report::format_standings_table(written->standings)};
+  fs::remove_all(dir);
+  return out;
+}
+
+// Every table of the reports lists `expected`, and the crosstables follow it.
+void expect_every_table(const FolderReports& r, const Listing& expected) {
+  std::vector<std::string> names;
+  for (const std::string& line : expected) names.push_back(line.substr(0, line.find(' ')));
+  std::vector<std::string> columns, rows;
+  EXPECT_EQ(terminal_listing(r.terminal), expected) << r.terminal;
+  EXPECT_EQ(markdown_listing(r.md, columns), expected) << r.md;
+  EXPECT_EQ(columns, names) << r.md;
+  EXPECT_EQ(csv_listing(r.csv), expected) << r.csv;
+  EXPECT_EQ(json_listing(r.json, rows), expected) << r.json;
+  EXPECT_EQ(rows, names) << r.json;
+  EXPECT_EQ(html_listing(r.html), expected);
+}
+
+// Five engines, three Swiss rounds (seeds a to e); every game's result is from South's side:
+//   round 1: a 1-1 c (two draws), b 1-1 d (two draws), e has the bye
+//   round 2: e 1-1 a (two draws), c 0-2 b, d has the bye
+//   round 3: b 0-2 a, d 0-2 e, c has the bye
+// Swiss points (a bye is 1): a 4, e 3 + 1 = 4, b 3, c 1 + 1 = 2, d 1 + 1 = 2. Buchholz: a 9 (c 2, e 4, b 3),
+// e 6 (a 4, d 2), c 7 and d 7 (seed: c first). So a e b c d; the Elo fit, blind to the byes, has e a b d c.
+std::vector<GameRecord> swiss_games() {
+  return {played("r1-0v2-p0-g0", "a", "c", "1/2"), played("r1-2v0-p0-g1", "c", "a", "1/2"),
+          played("r1-1v3-p0-g0", "b", "d", "1/2"), played("r1-3v1-p0-g1", "d", "b", "1/2"),
+          played("r2-4v0-p0-g0", "e", "a", "1/2"), played("r2-0v4-p0-g1", "a", "e", "1/2"),
+          played("r2-2v1-p0-g0", "c", "b", "0-1"), played("r2-1v2-p0-g1", "b", "c", "1-0"),
+          played("r3-1v0-p0-g0", "b", "a", "0-1"), played("r3-0v1-p0-g1", "a", "b", "1-0"),
+          played("r3-3v4-p0-g0", "d", "e", "0-1"), played("r3-4v3-p0-g1", "e", "d", "1-0")};
+}
+
+TEST(FormOrder, EveryTableListsTheSwissStandingsWithTheByesPoints) {
+  const std::vector<std::string> names = {"a", "b", "c", "d", "e"};
+  const std::vector<GameRecord> games = swiss_games();
+  const Standings by_elo = compute_standings(games, names);
+  std::string elo_order;
+  for (const EngineStanding& e : by_elo.engines) elo_order += e.name;
+  ASSERT_EQ(elo_order, "eabdc") << "the fit's order differs from the Swiss one here, or the test shows nothing";
+
+  const std::map<std::string, std::string> settings = {{"type", "swiss"}, {"rounds", "3"}};
+  const FolderReports r = write_folder("swiss", games, names, settings);
+  const Listing expected = {listed("a", "1", 4), listed("e", "2", 4), listed("b", "3", 3), listed("c", "4", 2),
+                            listed("d", "5", 2)};
+  expect_every_table(r, expected);
+  // The Swiss table itself says the same, and how a bye counts, once per report.
+  EXPECT_NE(r.md.find("| 2 | e | 4.0 | 6.0 | 2 | 1 |"), std::string::npos) << r.md;
+  const boost::json::object root = boost::json::parse(r.json).as_object();
+  Listing swiss_table;
+  for (const boost::json::value& v : root.at("swiss").at("standings").as_array())
+    swiss_table.push_back(listed(std::string(v.at("name").as_string()), std::to_string(v.at("rank").as_int64()),
+                                 v.at("points").to_number<double>()));
+  EXPECT_EQ(swiss_table, expected);
+  EXPECT_EQ(root.at("order").at("by").as_string(), "swiss");
+  EXPECT_EQ(root.at("engines").at(1).at("bye_points").to_number<double>(), 1.0);
+  EXPECT_EQ(root.at("engines").at(1).at("score_pct").to_number<double>(), 75.0) << "the games' score, bye left out";
+  for (const std::string* text : {&r.md, &r.html, &r.terminal})
+    EXPECT_NE(text->find("Points include 1.0 points for each bye"), std::string::npos) << *text;
+
+  // The live standings (the run's builder, set up as the flow does) follow the same order.
+  StandingsBuilder live(names);
+  live.set_form(report::form_ranker(settings, names));
+  for (const GameRecord& g : games) live.add(g);
+  EXPECT_EQ(terminal_listing(report::format_standings_table(live.standings())), expected);
+}
+
+// Five engines in a bracket of eight, one game pair a match: a, b and c have byes in the first round,
+// where d beats e 1.5-0.5; a beats d and b beats c 2-0 in the semi-finals; a beats b 2-0 in the final.
+// c, a semi-finalist, lost its only pair 0-2 and rates below e, which lost in the first round.
+std::vector<GameRecord> knockout_games() {
+  return {played("r1-3v4-p0-g0", "d", "e", "1/2"), played("r1-4v3-p0-g1", "e", "d", "0-1"),
+          played("r2-0v3-p0-g0", "a", "d", "1-0"), played("r2-3v0-p0-g1", "d", "a", "0-1"),
+          played("r2-1v2-p0-g0", "b", "c", "1-0"), played("r2-2v1-p0-g1", "c", "b", "0-1"),
+          played("r3-0v1-p0-g0", "a", "b", "1-0"), played("r3-1v0-p0-g1", "b", "a", "0-1")};
+}
+
+TEST(FormOrder, EveryTableListsTheKnockoutByTheRoundReached) {
+  const std::vector<std::string> names = {"a", "b", "c", "d", "e"};
+  const std::vector<GameRecord> games = knockout_games();
+  const Standings by_elo = compute_standings(games, names);
+  std::map<std::string, double> elo;
+  for (const EngineStanding& e : by_elo.engines) elo[e.name] = e.elo;
+  ASSERT_LT(elo["c"], elo["e"])
+      << "the semi-finalist rates below the first-round loser here, or the test shows nothing";
+
+  const std::map<std::string, std::string> settings = {{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}};
+  const FolderReports r = write_folder("knockout", games, names, settings);
+  // Champion, finalist, the semi-finals' losers sharing 3 (by seed), the first round's loser.
+  expect_every_table(r, {listed("a", "1", 4), listed("b", "2", 2), listed("c", "3=", 0), listed("d", "3=", 1.5),
+                         listed("e", "5", 0.5)});
+  EXPECT_EQ(boost::json::parse(r.json).at("order").at("by").as_string(), "knockout");
+}
+
+TEST(FormOrder, AKnockoutInProgressRanksTheEnginesStillInAboveThoseOut) {
+  // The first round and one semi-final played: a is in the final; b and c (byes, no game yet) are still in
+  // their semi-final; d lost its semi-final, e its first-round match.
+  std::vector<GameRecord> games = knockout_games();
+  games.resize(4);
+  StandingsBuilder builder({"a", "b", "c", "d", "e"});
+  builder.set_form(
+      report::form_ranker({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}}, {"a", "b", "c", "d", "e"}));
+  for (const GameRecord& g : games) builder.add(g);
+  EXPECT_EQ(terminal_listing(report::format_standings_table(builder.standings())),
+            (Listing{listed("a", "1", 2), listed("b", "2=", 0), listed("c", "2=", 0), listed("d", "4", 1.5),
+                     listed("e", "5", 0.5)}));
 }
 
 TEST(RankingReports, EveryFormatShowsTheRankingTheTiesTheUnrankedAndTheVoided) {

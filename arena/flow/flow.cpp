@@ -14,6 +14,7 @@
 #include "arena/integrity/archive.h"
 #include "arena/integrity/engine_checksums.h"
 #include "arena/report/context.h"
+#include "arena/report/form_report.h"
 #include "arena/report/reports.h"
 #include "referee/engine/engine_player.h"
 #include "referee/process/engine_process.h"
@@ -145,6 +146,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
   all.set_ranking(config_ranking(config));
+  all.set_form(report::form_ranker(tournament_meta(config).settings, out.engines));
   // `all` is read by the live report's thread; every change to it happens under this lock.
   std::mutex all_lock;
   std::optional<LiveReport> live;

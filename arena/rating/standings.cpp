@@ -134,8 +134,16 @@ void StandingsBuilder::set_ranking(const RankingSetup& setup) {
     ranking_.reset();
 }
 
+void StandingsBuilder::set_form(FormRanker ranker) {
+  assert(counted_ + ignored_ + voided_ == 0);
+  form_ = std::move(ranker);
+  results_.clear();
+}
+
 void StandingsBuilder::add(const GameRecord& g) {
   if (ranking_) ranking_->add(g);
+  // Every record, as the schedule's replay reads a journal (arena/report/reports.cpp does the same).
+  if (form_) results_.emplace(g.id, south_points(g.result));
   if (g.result == Outcome::Ongoing || g.south.empty() || g.north.empty() || g.south == g.north) {
     ++ignored_;
     return;
@@ -247,14 +255,21 @@ Standings StandingsBuilder::standings() const {
     e.mean_depth = e.moves_with_depth > 0 ? e.mean_depth / e.moves_with_depth : 0.0;
   }
 
-  // Rank order: the tournament's ranking when it ranks by points (one order in every table, Elo a column:
-  // docs/RANKING.md), engines it does not list after it; otherwise by Elo, then points, then name; engines
-  // without games last either way.
+  // Rank order: the tournament's own (one order in every table, Elo a column: docs/RANKING.md,
+  // docs/SCHEDULE.md), which is a contest's ranking by points or a Swiss or knockout tournament's order;
+  // engines it does not list after it. Otherwise, and among those, engines with games first, by Elo, then
+  // points, then name. A form's place (before engines with games: a Swiss bye or a knockout's first-round
+  // bye ranks an engine that has not played yet) also sets the rank and adds the bye's points.
+  // The config refuses a ranking by points for a Swiss or knockout; should a hand-edited tournament.json
+  // still ask for both, the contest's ranking is the one order.
   if (ranking_) s.ranking = ranking_->ranking(names_);
+  if (form_ && !ranking_) s.form = form_(results_);
   std::unordered_map<std::string, int> place;
   if (s.ranking)
     for (std::size_t i = 0; i < s.ranking->rows.size(); ++i)
       place.emplace(s.ranking->rows[i].name, static_cast<int>(i));
+  if (s.form)
+    for (std::size_t i = 0; i < s.form->places.size(); ++i) place.emplace(s.form->places[i].name, static_cast<int>(i));
   auto place_of = [&](const EngineStanding& e) {
     const auto it = place.find(e.name);
     return it == place.end() ? n : it->second;
@@ -264,8 +279,8 @@ Standings StandingsBuilder::standings() const {
   std::sort(order.begin(), order.end(), [&](int x, int y) {
     const EngineStanding& a = engines[x];
     const EngineStanding& b = engines[y];
-    if ((a.games > 0) != (b.games > 0)) return a.games > 0;
     if (place_of(a) != place_of(b)) return place_of(a) < place_of(b);
+    if ((a.games > 0) != (b.games > 0)) return a.games > 0;
     if (a.elo != b.elo) return a.elo > b.elo;
     if (a.points != b.points) return a.points > b.points;
     return a.name < b.name;
@@ -273,6 +288,13 @@ Standings StandingsBuilder::standings() const {
   for (int r = 0; r < n; ++r) {
     EngineStanding e = engines[order[r]];
     e.rank = r + 1;
+    if (const int p = place_of(e); s.form && p < n) {
+      const FormPlace& form_place = s.form->places[static_cast<std::size_t>(p)];
+      e.rank = form_place.rank;
+      e.rank_shared = form_place.shared;
+      e.bye_points = form_place.bye_points;
+      e.points += form_place.bye_points;
+    }
     if (r + 1 < n) {
       e.los_next = finite_or(los(fit, order[r], order[r + 1]), 0.5);
       e.diff_next = finite_or(fit.elo[order[r]] - fit.elo[order[r + 1]], 0.0);

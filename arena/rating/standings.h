@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -19,12 +20,14 @@ namespace kalah::rating {
 
 struct EngineStanding {
   std::string name;
-  int rank = 0;     // 1 = best
-  double elo = 0;   // Bradley–Terry MLE, mean 0 over all engines
-  double ci95 = 0;  // +- half-width of the 95% interval
+  int rank = 0;              // 1 = best
+  bool rank_shared = false;  // another engine has the same rank (engines out in one knockout round)
+  double elo = 0;            // Bradley–Terry MLE, mean 0 over all engines
+  double ci95 = 0;           // +- half-width of the 95% interval
   int games = 0;
-  double points = 0;     // a win 1, a draw 1/2
-  double score_pct = 0;  // 100 * points / games; 0 without games
+  double points = 0;      // a win 1, a draw 1/2, plus bye_points
+  double bye_points = 0;  // a Swiss tournament's byes (docs/SCHEDULE.md): points without a game
+  double score_pct = 0;   // 100 * the points of the games (byes left out) / games; 0 without games
   int wins = 0, draws = 0, losses = 0;
   int forfeits = 0;                                              // games lost by forfeit (also counted in losses)
   std::array<int, kForfeitReasons.size()> forfeits_by_reason{};  // in the order of kalah::kForfeitReasons
@@ -74,6 +77,23 @@ struct Anchor {
   friend bool operator==(const Anchor&, const Anchor&) = default;
 };
 
+// The order of a tournament form that ranks by its own rules (docs/SCHEDULE.md): a Swiss tournament's
+// standings, a knockout's rounds reached. The schedule's replay computes it (arena/report/form_report.h,
+// form_ranker); the standings follow it in every table.
+struct FormPlace {
+  std::string name;
+  int rank = 0;  // 1 = best
+  bool shared = false;
+  double bye_points = 0;  // points it has without a game (a Swiss bye)
+};
+struct FormOrder {
+  std::string by;                 // "swiss", "knockout"
+  std::string rule;               // the order in words, one sentence for the reports
+  std::vector<FormPlace> places;  // best first
+};
+// The South engine's score (1, 1/2, 0) of every game added, by game id -> the form's order.
+using FormRanker = std::function<FormOrder(const std::unordered_map<std::string, double>& results)>;
+
 struct Standings {
   std::vector<EngineStanding> engines;             // in rank order
   std::vector<std::vector<CrossCell>> crosstable;  // [row][column], both in rank order
@@ -91,6 +111,9 @@ struct Standings {
   std::optional<Anchor> anchor;  // the anchor the fit used; none: mean 0
   // The contest's ranking (docs/RANKING.md) when it ranks by points; none: the Elo order above is the ranking.
   std::optional<Ranking> ranking;
+  // A Swiss or knockout tournament's order (StandingsBuilder::set_form), which `engines` follow; its places
+  // are in `engines` (rank, rank_shared, bye_points).
+  std::optional<FormOrder> form;
 };
 
 // The standings built one game at a time, so that a journal of any length is summed in memory
@@ -106,10 +129,16 @@ class StandingsBuilder {
   // Also rank by these rules (from the first game on: call it before add()); by Elo: no Standings::ranking.
   // Either way, a game of an entrant whose games are void counts nowhere (Standings::voided says how many).
   void set_ranking(const RankingSetup& setup);
+  // Order the standings as a Swiss or knockout tournament ranks (none: not such a tournament). The builder
+  // then keeps each game's result by id (a few per engine and round) to replay the form from; call before
+  // add(). A contest's ranking by points and a form exclude each other (a config error); given both, the
+  // ranking is the order.
+  void set_form(FormRanker ranker);
 
   // Engines are the names given (in that order) plus any other name found in the games.
-  // Order (Standings::engines, the crosstable, "next"): the ranking's when it ranks by points, else by Elo,
-  // then points, then name; engines without games last.
+  // Order (Standings::engines, the crosstable, "next"): the ranking's when it ranks by points, the form's
+  // for a Swiss or knockout, engines they do not list after them; else engines with games first, by Elo,
+  // then points, then name.
   Standings standings() const;
 
   int games() const { return counted_ + ignored_ + voided_; }  // every game added
@@ -153,6 +182,8 @@ class StandingsBuilder {
   std::unordered_set<std::string> void_;  // engines whose games are void
   std::optional<Anchor> anchor_;
   std::optional<RankingTally> ranking_;
+  FormRanker form_;
+  std::unordered_map<std::string, double> results_;  // by game id, the South engine's score; with form_ only
 };
 
 // A StandingsBuilder fed with `games`.

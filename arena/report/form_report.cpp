@@ -152,6 +152,40 @@ std::optional<TournamentForm> tournament_form(const std::map<std::string, std::s
   return f;
 }
 
+rating::FormOrder form_order(const TournamentForm& f) {
+  rating::FormOrder order;
+  if (f.swiss) {
+    order.by = "swiss";
+    order.rule = fmt::format(
+        "Listed in the order of the Swiss standings: points, then Buchholz, then the seed. Points include {} "
+        "points for each bye, as in the Swiss table; Elo is information",
+        points(arena::kSwissByePoints));
+    int rank = 0;
+    for (const SwissRow& r : swiss_rows(*f.swiss))
+      order.places.push_back({name_of(f, r.engine), ++rank, false, r.byes * arena::kSwissByePoints});
+    return order;
+  }
+  order.by = "knockout";
+  order.rule =
+      "Listed in the order of the knockout: by the round reached (the champion, the finalist, then the losers of "
+      "each round from the last, who share a rank and are listed by seed; engines still in before those out of "
+      "the same round); Elo is information";
+  for (const arena::KnockoutPlace& p : f.knockout->ranking())
+    order.places.push_back({name_of(f, p.engine), p.rank, p.shared, 0.0});
+  return order;
+}
+
+rating::FormRanker form_ranker(const std::map<std::string, std::string>& settings,
+                               const std::vector<std::string>& names) {
+  if (!tournament_form(settings, names, {})) return {};
+  std::map<std::string, std::string> form_settings;
+  for (const char* key : {"type", "rounds", "tiebreak_pairs"})
+    if (auto it = settings.find(key); it != settings.end()) form_settings.insert(*it);
+  return [form_settings, names](const std::unordered_map<std::string, double>& results) {
+    return form_order(*tournament_form(form_settings, names, results));
+  };
+}
+
 std::string form_text(const TournamentForm& f) {
   std::string out;
   if (f.swiss) {

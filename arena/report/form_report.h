@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/rating/standings.h"
 #include "arena/schedule/knockout.h"
 #include "arena/schedule/swiss.h"
 
@@ -28,6 +29,14 @@ struct TournamentForm {
 // forms whose standings are the rating list alone (round robin, gauntlet, SPRT) or settings without them.
 std::optional<TournamentForm> tournament_form(const std::map<std::string, std::string>& settings,
                                               const std::vector<std::string>& names, const arena::GameResults& results);
+
+// The tournament's ranking, which every table of its standings follows (docs/SCHEDULE.md): a Swiss
+// tournament's standings (points with the byes', Buchholz, seed), a knockout's round reached.
+rating::FormOrder form_order(const TournamentForm& form);
+// What rating::StandingsBuilder::set_form takes for a tournament of these settings and engines (config
+// order): form_order replayed from the results of the games added. Empty for the other forms.
+rating::FormRanker form_ranker(const std::map<std::string, std::string>& settings,
+                               const std::vector<std::string>& names);
 
 std::string form_text(const TournamentForm& form);  // for the terminal
 // A "## Swiss standings" or "## Knockout bracket" section, and the heading of the rating list after it.

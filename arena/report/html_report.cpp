@@ -348,7 +348,7 @@ std::string standings_table(const Standings& s, bool bot_pages) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        e.rank,
+        rank_text(e),
         bot_pages ? fmt::format("<a href=\"{}\">{}</a>", html_escape(bot_page_path(e.name)), html_escape(e.name))
                   : html_escape(e.name),
         signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws,
@@ -444,6 +444,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
   out += "<h2>Standings</h2>\n";
+  if (s.form) out += "<p class=\"note\">" + html_escape(form_order_text(s)) + "</p>\n";
   if (bot_pages)
     out +=
         "<p class=\"note\">An engine's name opens its page: its results, its forfeits with their reasons, "

@@ -31,6 +31,8 @@ std::string standings_json(const Standings& s, const std::string& event, const N
     root["rating"].as_object()["anchor"] = json::object{{"engine", s.anchor->engine}, {"elo", s.anchor->elo}};
 
   if (s.ranking) root["ranking"] = ranking_json(*s.ranking);
+  // A Swiss or knockout tournament's order, which `engines` follow.
+  if (s.form) root["order"] = json::object{{"by", s.form->by}, {"rule", s.form->rule}};
 
   json::array engines;
   for (const EngineStanding& e : s.engines) {
@@ -39,11 +41,13 @@ std::string standings_json(const Standings& s, const std::string& event, const N
       reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
     json::object o;
     o["rank"] = e.rank;
+    if (s.form) o["rank_shared"] = e.rank_shared;
     o["name"] = e.name;
     o["elo"] = rounded(e.elo, 2);
     o["ci95"] = rounded(e.ci95, 2);
     o["games"] = e.games;
     o["points"] = e.points;
+    if (s.form) o["bye_points"] = e.bye_points;
     o["score_pct"] = rounded(e.score_pct, 2);
     o["wins"] = e.wins;
     o["draws"] = e.draws;

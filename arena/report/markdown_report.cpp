@@ -18,7 +18,7 @@ void standings_table(std::string& out, const Standings& s) {
   out += "| Rank | Engine | Elo | ± | Games | Points | Score | W | D | L | Forfeits | Elo over next | ± | LOS next |\n";
   out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const EngineStanding& e : s.engines)
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} | {} | {} |\n", e.rank,
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} | {} | {} |\n", rank_text(e),
                        markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
                        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits, diff_text(e), diff_ci_text(e),
                        los_text(e));
@@ -78,6 +78,7 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
                      "lost or never won where it matters), so a weak prior of virtual draws keeps every rating "
                      "finite (docs/RATING.md)."
                    : "");
+  if (s.form) out += markdown_escape(form_order_text(s)) + "\n\n";
   if (s.voided > 0)
     out += fmt::format(
         "{} game{} of contest entrants whose games are void {} left out of these standings (docs/RANKING.md).\n\n",

@@ -98,6 +98,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   Expected<rating::RankingSetup> ranking = rating::ranking_from_settings(input.settings);
   if (!ranking) return Error{"tournament.json: " + ranking.error()};
   builder.set_ranking(*ranking);
+  // A Swiss or knockout tournament's own order, replayed from the results (docs/SCHEDULE.md).
+  builder.set_form(form_ranker(input.settings, input.engine_names));
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
   std::deque<GameRecord> recent;

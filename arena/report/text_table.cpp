@@ -33,10 +33,11 @@ std::string format_standings_table(const Standings& s) {
   for (const EngineStanding& e : s.engines)
     out +=
         fmt::format("{:>4}  {:<{}}  {:>7}  {:>6}  {:>5}  {:>6}  {:>6}  {:>4}  {:>4}  {:>4}  {:>4}  {:>15}  {:>6}\n",
-                    e.rank, e.name, width, signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
+                    rank_text(e), e.name, width, signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
                     fixed(e.score_pct, 1) + "%", e.wins, e.draws, e.losses, e.forfeits,
                     e.diff_next ? signed_fixed(*e.diff_next, 1) + " +- " + fixed(e.diff_next_ci95.value_or(0), 1) : "-",
                     e.los_next ? percent(*e.los_next, 1) : "-");
+  if (s.form) out += form_order_text(s) + "\n";
   out += fmt::format("{} games; first mover {} Elo, South scores {}%\n", s.games,
                      signed_fixed(s.first_mover.elo, 1) + " +- " + fixed(s.first_mover.ci95, 1),
                      fixed(s.first_mover.score_pct, 1));

@@ -88,6 +88,10 @@ std::string normalisation_text(const rating::Standings& s) {
   return s.anchor->engine + " held at " + fmt::format("{:g}", s.anchor->elo) + " (± relative to it)";
 }
 
+std::string rank_text(const rating::EngineStanding& e) { return std::to_string(e.rank) + (e.rank_shared ? "=" : ""); }
+
+std::string form_order_text(const rating::Standings& s) { return s.form ? s.form->rule + "." : ""; }
+
 std::string elo_with_ci(double elo, double ci95) { return signed_fixed(elo, 1) + " ± " + fixed(ci95, 1); }
 
 std::string cross_points(const rating::CrossCell& cell) {

@@ -23,6 +23,13 @@ std::string csv_field(std::string_view text);
 // How the ratings are placed: "mean 0", or "alpha held at 1500 (± relative to it)" with an anchor.
 std::string normalisation_text(const rating::Standings& s);
 
+// An engine's place in the rating list: "3", "3=" when shared (engines out in one knockout round).
+std::string rank_text(const rating::EngineStanding& e);
+
+// The order of the rating list in words when a Swiss or knockout tournament decides it (Standings::form),
+// "" otherwise: "Listed in the order of the Swiss standings: ... Elo is information."
+std::string form_order_text(const rating::Standings& s);
+
 // "+95.4 ± 30.2"
 std::string elo_with_ci(double elo, double ci95);
 

@@ -88,9 +88,33 @@ std::array<std::string, 2> knockout_game_ids(int round, int high, int low, int p
   return {r + h + "v" + l + p + "-g0", r + l + "v" + h + p + "-g1"};
 }
 
+std::vector<KnockoutPlace> KnockoutProgress::ranking() const {
+  std::vector<KnockoutPlace> places(static_cast<std::size_t>(engines));
+  for (int e = 0; e < engines; ++e) places[static_cast<std::size_t>(e)].engine = e;
+  for (const std::vector<KnockoutMatch>& round : rounds)
+    for (const KnockoutMatch& m : round)
+      for (const int e : {m.high, m.low}) {
+        if (e < 0) continue;
+        KnockoutPlace& p = places[static_cast<std::size_t>(e)];
+        p.reached = m.round;  // the rounds come in order, and an engine is in one match of each
+        p.out = m.winner >= 0 && m.winner != e;
+      }
+  auto better = [](const KnockoutPlace& a, const KnockoutPlace& b) {
+    return a.reached != b.reached ? a.reached > b.reached : !a.out && b.out;
+  };
+  std::stable_sort(places.begin(), places.end(), better);  // config order, which is the seed, within a rank
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const bool same_as_previous = i > 0 && !better(places[i - 1], places[i]);
+    places[i].rank = same_as_previous ? places[i - 1].rank : static_cast<int>(i) + 1;
+    places[i].shared = same_as_previous || (i + 1 < places.size() && !better(places[i], places[i + 1]));
+  }
+  return places;
+}
+
 KnockoutProgress replay_knockout(int engines, int rounds, int tiebreak_pairs, const GameResults& results) {
   assert(engines >= 2);
   KnockoutProgress out;
+  out.engines = engines;
   out.bracket_size = 1;
   while (out.bracket_size < engines) out.bracket_size *= 2;
   const std::vector<int> seeds = bracket_seeds(out.bracket_size);

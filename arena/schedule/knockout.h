@@ -40,10 +40,24 @@ struct KnockoutMatch {
   std::vector<int> due;  // pair numbers to play now (started or not): 0.. are the match, `rounds`.. tie-breaks
 };
 
+// An engine's place in the knockout's ranking (docs/SCHEDULE.md, "Knockout", "Ranking").
+struct KnockoutPlace {
+  int engine = 0;       // index in config order (engine 0 is seed 1)
+  int reached = 0;      // the last bracket round it is in (a first-round bye counts as round 1)
+  bool out = false;     // it lost its match of that round
+  int rank = 0;         // 1 = best
+  bool shared = false;  // others reached the same round and are out (or still in) too
+};
+
 struct KnockoutProgress {
+  int engines = 0;                                 // seeded into the bracket
   int bracket_size = 0;                            // the power of two the engines are seeded into
   std::vector<std::vector<KnockoutMatch>> rounds;  // every bracket round, with its matches
   int champion = -1;                               // the final's winner, -1 while pending
+  // Every engine, best first: by the round reached (later first), then still in before out of it; engines
+  // equal on both share a rank, and are listed by seed. So the champion is 1, the finalist 2, the losers of
+  // the semi-finals 3=, those of the quarter-finals 5=, and so on.
+  std::vector<KnockoutPlace> ranking() const;
 };
 
 // The bracket of `engines` engines as far as `results` go. Every match of the first round is known; a
