@@ -60,7 +60,7 @@ void add_match_command(cli::Commands& commands) {
         if (!config) throw UsageError(config.error());
         arena::FlowOptions flow;
         flow.fresh = line->fresh;
-        Expected<int> played = config->sprt ? arena::play_sprt(*config, flow) : arena::play_schedule(*config, flow);
+        Expected<int> played = arena::play(*config, flow);
         if (!played) throw UsageError(played.error());
         return *played;
       });

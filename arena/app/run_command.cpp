@@ -44,7 +44,7 @@ int run(const RunOptions& o) {
   flow.fresh = o.fresh;
   flow.max_games = o.max_games;
   // An [sprt] table makes it a match until the test decides.
-  Expected<int> played = config.sprt ? arena::play_sprt(config, flow) : arena::play_schedule(config, flow);
+  Expected<int> played = arena::play(config, flow);
   if (!played) throw UsageError(played.error());
   return *played;
 }

@@ -28,9 +28,12 @@ inline constexpr int kSprtH1 = 0;
 inline constexpr int kSprtH0 = 1;
 inline constexpr int kSprtUndecided = 3;
 
-// `arena run`: every game of the schedule not yet in the journal, a progress line as they finish,
-// the standings table at the end. Errors are operator-facing (journal, reports).
-// A Swiss or knockout tournament goes to play_rounds.
+// `arena run` and `arena match`: the tournament the config describes — an SPRT (play_sprt), a Swiss or
+// knockout (play_rounds), or a round robin or gauntlet (play_schedule) — decided here, once.
+Expected<int> play(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+
+// A round robin or gauntlet: every game of the schedule not yet in the journal, a progress line as they
+// finish, the standings table at the end. Errors are operator-facing (journal, reports).
 Expected<int> play_schedule(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
 
 // `arena run` on a Swiss or knockout tournament (never sharded): round by round, each round paired

@@ -91,22 +91,7 @@ class ScheduleListener : public RunListener {
 
 }  // namespace
 
-std::optional<int> report_interruption(const FlowResult& r, std::FILE* out) {
-  if (!r.run.interrupted) return std::nullopt;
-  if (r.run.limited) {
-    fmt::print(out,
-               "stopped after {} game{} as --max-games asked: {} games are in {}; run the same command again to "
-               "play the rest\n",
-               r.run.played, r.run.played == 1 ? "" : "s", r.games, r.journal.string());
-    return 0;
-  }
-  fmt::print(out, "interrupted: {} games are in {}; run the same command again to resume\n", r.games,
-             r.journal.string());
-  return interrupted_exit_code(r.interrupt_signal);
-}
-
 Expected<int> play_schedule(const Config& config, const FlowOptions& options, std::FILE* out) {
-  if (plays_by_rounds(config.tournament.type)) return play_rounds(config, options, out);
   ScheduleListener listener(config, out);
   Expected<FlowResult> played = run_tournament(config, listener, options);
   if (!played) return Error{played.error()};

@@ -1,0 +1,14 @@
+// The one entry of `arena run` and `arena match`: which kind of tournament the config asks for, decided
+// once, and played by its own flow listener (arena/flow/*_match.cpp).
+#include "arena/flow/matches.h"
+#include "arena/schedule/schedule.h"
+
+namespace kalah::arena {
+
+Expected<int> play(const Config& config, const FlowOptions& options, std::FILE* out) {
+  if (config.sprt) return play_sprt(config, options, out);
+  if (plays_by_rounds(config.tournament.type)) return play_rounds(config, options, out);
+  return play_schedule(config, options, out);
+}
+
+}  // namespace kalah::arena
