@@ -2,13 +2,15 @@
 
 #include <sys/stat.h>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/readable_pipe.hpp>
-#include <boost/process/v2/process.hpp>
-#include <boost/process/v2/stdio.hpp>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <variant>
+
 #include <fmt/core.h>
 
+#include "referee/process/engine_process.h"
+#include "referee/system/clean_text.h"
 #include "referee/system/files.h"
 #include "referee/system/utc_time.h"
 
@@ -124,22 +126,43 @@ Expected<std::vector<fs::path>> write_slurm_scripts(const SlurmScripts& s) {
 
 namespace {
 
-namespace bp = boost::process::v2;
-
-// Runs `sbatch args...` and returns its stdout, or an error with its exit code.
+// Runs `sbatch args...` (through referee/process, as every child of the arena) and returns its stdout;
+// what it writes to stderr (warnings, the reason it refused) is shown on the arena's stderr, cleaned.
 Expected<std::string> run_sbatch(const fs::path& sbatch, const std::vector<std::string>& args) {
-  boost::asio::io_context io;
-  boost::asio::readable_pipe out(io);
-  boost::system::error_code ec;
-  bp::process child(io, sbatch.string(), args, bp::process_stdio{{}, out, {}}, ec);
-  if (ec) return Error{sbatch.string() + ": cannot start: " + ec.message()};
+  process::SpawnSpec spec;
+  spec.command = sbatch.string();
+  spec.args = args;
+  spec.relay_stderr = true;
+  spec.stderr_tail_bytes = std::size_t{16} << 10;
+  auto spawned = process::EngineProcess::spawn(spec);
+  if (auto* error = std::get_if<process::SpawnError>(&spawned))
+    return Error{sbatch.string() + ": cannot start: " + error->message};
+  process::EngineProcess& child = *std::get<std::unique_ptr<process::EngineProcess>>(spawned);
+  // sbatch answers at once, or within its own message timeout when the controller is slow.
+  const process::Deadline deadline = process::Clock::now() + std::chrono::minutes(2);
   std::string text;
-  boost::system::error_code read_error;
-  boost::asio::read(out, boost::asio::dynamic_buffer(text), read_error);  // to EOF, which is no error here
-  boost::system::error_code wait_error;
-  const int code = child.wait(wait_error);
-  if (wait_error) return Error{sbatch.string() + ": " + wait_error.message()};
-  if (code != 0) return Error{fmt::format("sbatch {} failed (exit code {}); its message is above", args.back(), code)};
+  for (bool done = false; !done;) {
+    process::ReadResult read = child.read_line(deadline);
+    switch (read.status) {
+      case process::Status::Ok: text += read.line + "\n"; break;
+      case process::Status::Eof: text += read.line, done = true; break;
+      case process::Status::Timeout:
+        child.kill();
+        return Error{fmt::format("sbatch {} did not finish within 2 minutes (is slurmctld up?)", args.back())};
+      default:
+        child.kill();
+        return Error{fmt::format("sbatch {}: its output could not be read ({})", args.back(), to_string(read.status))};
+    }
+  }
+  const std::optional<process::ExitInfo> exit = child.wait_for_exit(deadline);
+  const std::string said = system::clean_text(child.take_stderr_tail().text, /*keep_newlines=*/true);
+  if (!said.empty()) fmt::print(stderr, "{}{}", said, said.back() == '\n' ? "" : "\n");
+  if (!exit) {
+    child.kill();
+    return Error{fmt::format("sbatch {} did not exit within 2 minutes", args.back())};
+  }
+  if (exit->kind != process::ExitInfo::Kind::Exited || exit->value != 0)
+    return Error{fmt::format("sbatch {} failed ({}); its message is above", args.back(), exit->describe())};
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text.substr(0, text.find(';'));  // --parsable: "jobid[;cluster]"
 }
