@@ -15,6 +15,7 @@
 #include "arena/config/config.h"
 #include "arena/config/openings.h"
 #include "arena/config/paths.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah::arena {
 namespace {
@@ -26,15 +27,14 @@ namespace fs = std::filesystem;
 class ConfigTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "kalah-config-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
+    ASSERT_FALSE(temp_.path().empty()) << temp_.error();
+    root_ = temp_.path();
     work_ = root_ / "work";
     conf_ = root_ / "conf";
     fs::create_directories(work_);
     fs::create_directories(conf_);
   }
-  void TearDown() override { fs::remove_all(root_); }
+  system::TempFolder temp_{"kalah-config"};
 
   void write(const fs::path& path, const std::string& text, bool executable = false) const {
     fs::create_directories(path.parent_path());

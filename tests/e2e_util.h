@@ -27,6 +27,8 @@
 #include <thread>
 #include <vector>
 
+#include "referee/system/temp_folder.h"
+
 namespace kalah::e2e {
 
 namespace fs = std::filesystem;
@@ -72,27 +74,12 @@ inline std::vector<std::string> read_lines(const fs::path& path) {
   return lines;
 }
 
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it: the product's own helper.
+class TempDir : public system::TempFolder {
  public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/kalah-e2e-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
+  TempDir() : system::TempFolder("kalah-e2e") {
+    if (path().empty()) throw std::runtime_error(error());
   }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
 };
 
 // A marker unique to this test process and call: "e2<pid>_<n>_" (at most 13 bytes, so a marker

@@ -16,26 +16,17 @@
 #include "arena/integrity/engine_checksums.h"
 #include "arena/integrity/replay.h"
 #include "arena/integrity/sha256.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah::integrity {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempFolder {
+// The product's temporary folder, named for these tests.
+class TempFolder : public system::TempFolder {
  public:
-  TempFolder() {
-    std::string pattern = (fs::temp_directory_path() / "kalah-integrity-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
+  TempFolder() : system::TempFolder("kalah-integrity") {}
 };
 
 void write(const fs::path& file, const std::string& text) {

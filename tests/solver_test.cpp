@@ -36,6 +36,7 @@
 #include "referee/endgame/database.h"
 #include "referee/endgame/dispatch.h"
 #include "referee/endgame/index.h"
+#include "referee/system/temp_folder.h"
 #include "tests/child_process.h"
 #include "tests/test_variants.h"
 
@@ -67,17 +68,10 @@ std::vector<Variant> all_rule_combinations(int pits, int seeds) {
   return out;
 }
 
-// A scratch directory removed at the end of the test.
+// A scratch directory removed at the end of the test (the product's temporary folder).
 struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/solver_test.XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
+  system::TempFolder folder{"solver_test"};
+  const std::filesystem::path& path = folder.path();
 };
 
 // ---- a plain minimax, as the reference ----------------------------------------

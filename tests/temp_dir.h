@@ -11,27 +11,16 @@
 #include <string>
 #include <system_error>
 
+#include "referee/system/temp_folder.h"
+
 namespace kalah::test {
 
-class TempDir {
+// The product's own temporary folder (referee/system/temp_folder.h), which a test cannot do without.
+class TempDir : public system::TempFolder {
  public:
-  // Under $TMPDIR (or the system's temporary directory), named after `purpose`.
-  explicit TempDir(const std::string& purpose = "kalah-test") {
-    std::string pattern = (std::filesystem::temp_directory_path() / (purpose + "-XXXXXX")).string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
+  explicit TempDir(const std::string& purpose = "kalah-test") : system::TempFolder(purpose) {
+    if (path().empty()) throw std::runtime_error(error());
   }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
 };
 
 // The whole content of `path` ("" if it cannot be read).

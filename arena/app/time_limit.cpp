@@ -16,7 +16,7 @@
 #include <fmt/core.h>
 
 #include "referee/app/cli.h"
-#include "referee/system/untrusted_files.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -72,26 +72,22 @@ bool wait_until(pid_t pid, Clock::time_point deadline, int& status) {
 
 int within_time_limit(std::chrono::seconds limit, const std::string& command, const std::function<int()>& body) {
   if (limit.count() <= 0) return body();
-  std::string temp = (fs::temp_directory_path() / "kalah-work-XXXXXX").string();
-  if (::mkdtemp(temp.data()) == nullptr)
-    throw cli::UsageError(fmt::format("cannot create a temporary folder in {}: {}", fs::temp_directory_path().string(),
-                                      std::strerror(errno)));
+  system::TempFolder temp("kalah-work");  // removed whether the work finished or was stopped
+  if (temp.path().empty()) throw cli::UsageError(temp.error());
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
-    system::remove_tree(temp);
     throw cli::UsageError(fmt::format("cannot start the work of `arena {}`: {}", command, std::strerror(errno)));
   }
-  if (pid == 0) run_child(temp, parent, body);
+  if (pid == 0) run_child(temp.path().string(), parent, body);
   int status = 0;
   const bool ended = wait_until(pid, Clock::now() + limit, status);
   if (!ended) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &status, 0);
   }
-  system::remove_tree(temp);  // what the work left there, whether it finished or was stopped
   if (!ended) {
     fmt::print(stderr,
                "arena {}: stopped after {} s (--time-limit {}): the input takes longer than that to check; a crafted "

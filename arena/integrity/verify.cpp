@@ -22,6 +22,7 @@
 #include "arena/journal/journal.h"
 #include "arena/report/reports.h"
 #include "referee/record/record_json.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah::integrity {
 namespace {
@@ -30,23 +31,6 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 // A folder of our own under the system's temporary folder, removed with everything in it.
-class TempFolder {
- public:
-  TempFolder() {
-    std::string pattern = (fs::temp_directory_path() / "kalah-verify-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-  ~TempFolder() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // The first problem ends the check; everything checked before it is a detail.
 struct Problem {
@@ -104,7 +88,7 @@ class Verifier {
       if (!probe.read(magic, 2) || magic[0] != '\x1f' || magic[1] != '\x8b')
         return unreadable(file.string() + ": not a .tar.gz (from arena archive) nor a results folder");
     }
-    TempFolder temp;
+    system::TempFolder temp("kalah-verify");
     if (temp.path().empty())
       return unreadable("cannot create a temporary folder to extract " + file.string() + " into");
     Expected<fs::path> top = extract_archive(file, temp.path());
@@ -252,7 +236,7 @@ class Verifier {
     if (const std::string anchor = setting(stored.meta.settings, "rating.anchor"); !anchor.empty())
       input.anchor =
           rating::Anchor{anchor, std::strtod(setting(stored.meta.settings, "rating.anchor_elo").c_str(), nullptr)};
-    TempFolder temp;
+    system::TempFolder temp("kalah-verify");
     if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);
     if (!written) return failed("the reports cannot be recomputed: " + written.error());

@@ -13,18 +13,16 @@
 #include "arena/integrity/archive.h"
 #include "arena/integrity/replay.h"
 #include "referee/record/record_json.h"
+#include "referee/system/temp_folder.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 const fs::path& scratch() {
-  static const fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "kalah-fuzz-verify-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) std::abort();
-    return fs::path(pattern);
-  }();
-  return dir;
+  static const kalah::system::TempFolder dir("kalah-fuzz-verify");
+  if (dir.path().empty()) std::abort();
+  return dir.path();
 }
 
 }  // namespace
