@@ -108,6 +108,7 @@ def matches(expected, actual):
 def scratch_folder(source, build):
     """A folder that looks like the repository root to the docs' commands, in which they may write."""
     root = tempfile.mkdtemp(prefix="kalah-docs-")
+    os.chmod(root, 0o755)  # sandboxed engines run under uids of their own (docs/SECURITY.md)
     os.symlink(build, os.path.join(root, "build"))
     shutil.copytree(os.path.join(source, "configs"), os.path.join(root, "configs"))
     shutil.copytree(os.path.join(source, "bots", "python"), os.path.join(root, "bots", "python"))
@@ -169,11 +170,12 @@ def run_block(block, root, env):
             failures.append(f"{block.where()}: `{first}` exited with {status}, the doc says {code}\n  its output:\n"
                             + "\n".join("    " + a for a in actual))
             continue
-        # Every shown line that is not marked unstable is printed, in this order ("..." alone skips lines).
+        # Every shown line that is not marked unstable is printed, in this order ("..." alone skips lines;
+        # blank lines separate commands for the eye and are not compared).
         k = 0
         for index, expected in shown:
             expected = expected.rstrip()
-            if index in unstable or expected == "...":
+            if index in unstable or expected in ("", "..."):
                 continue
             while k < len(actual) and not matches(expected, actual[k]):
                 k += 1
@@ -216,6 +218,7 @@ def main():
     env = dict(os.environ)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["LC_ALL"] = "C.UTF-8"
+    env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kalah-docs-cache-")  # the solver's databases
     failures = [] if sys.argv[3:] else layout_errors(source)
     ran = skipped = 0
     started = time.monotonic()
@@ -247,6 +250,7 @@ def main():
                 failures += found
         finally:
             shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
     print(f"docs_test: {ran} blocks run, {skipped} not run, {time.monotonic() - started:.1f} s")
     for f in failures:
         print("\nFAILED: " + f)
