@@ -67,7 +67,8 @@ def parse(path, text):
         start, body = i, []
         i += 1
         while i < len(lines) and not lines[i].strip().startswith(fence[0] * len(fence)):
-            body.append(lines[i][indent:] if lines[i][:indent].isspace() else lines[i].lstrip())
+            line = lines[i]
+            body.append(line[indent:] if not line[:indent].strip() else line.lstrip())
             i += 1
         i += 1
         markers, j = [], start - 1
