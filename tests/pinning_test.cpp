@@ -58,12 +58,13 @@ TEST(Pinning, SlotsAreDisjointEqualAndFromTheAllowedCpus) {
   EXPECT_NE(cpu_slots(c).error().find("which the arena may not use"), std::string::npos);
 }
 
-// The CPUs each engine of a pinned run of two slots reported with `attempt` (hostile_engine), one line each.
+// The CPUs each engine of a pinned run of two slots reported with `attempt` (hostile_engine), one line each
+// (16 rounds: enough games that both slots play some even on a loaded machine).
 std::vector<std::string> reported_cpus(const std::string& attempt) {
   using namespace e2e;
   TempDir tmp;
   const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
-  std::string config = "[tournament]\nname = \"pin\"\nrounds = 4\nconcurrency = 2\npin = true\noutput = \"" +
+  std::string config = "[tournament]\nname = \"pin\"\nrounds = 16\nconcurrency = 2\npin = true\noutput = \"" +
                        (tmp.path() / "results").string() + "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 1000\n";
   for (const char* name : {"a", "b"})
     config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + (engines / "hostile_engine").string() +
