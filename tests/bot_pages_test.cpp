@@ -61,6 +61,11 @@ TEST(BotPages, ResultsPerOpponentForfeitsAndTranscripts) {
   const std::string page = bot_page_html(alpha, "ev<t>", {{"g2", t}});
   EXPECT_NE(page.find("<p>3 games, 1.5 points (50.0%), 1 wins, 1 draws, 1 losses, 1 by forfeit.</p>"),
             std::string::npos);
+  // A Swiss bye's point counts in its points here as in every table (issue 23: one meaning of points).
+  EXPECT_NE(bot_page_html(alpha, "ev", {}, 1.0)
+                .find("<p>3 games, 2.5 points (1.0 of them for byes, points without a game; 50.0% of the games' "
+                      "points), 1 wins, 1 draws, 1 losses, 1 by forfeit.</p>"),
+            std::string::npos);
   EXPECT_NE(page.find("<h3>g2, round 1, as North against beta: illegal</h3>"), std::string::npos);
   EXPECT_NE(page.find("bestmove 9 (legal: 1 2 &lt;3&gt;)"), std::string::npos);
   EXPECT_NE(page.find("&lt;/pre&gt;&lt;script&gt;x()&lt;/script&gt;"), std::string::npos);

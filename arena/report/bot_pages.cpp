@@ -163,7 +163,7 @@ void BotPagesBuilder::add(const GameRecord& game, const std::string& journal_dir
 }
 
 std::string bot_page_html(const BotResults& bot, const std::string& event,
-                          const std::map<std::string, ShownTranscript>& transcripts) {
+                          const std::map<std::string, ShownTranscript>& transcripts, double bye_points) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + html_escape(bot.name) + " – " + html_escape(event) + "</title>\n<style>" + kStyle +
@@ -182,10 +182,14 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
   int wins = 0, draws = 0, losses = 0;
   double points = 0;
   for (const auto& [opponent, v] : bot.versus) wins += v.wins, draws += v.draws, losses += v.losses, points += v.points;
+  // A Swiss bye's points count in the total as in every table; the score is the games' own.
+  std::string score = percent(bot.games > 0 ? points / static_cast<double>(bot.games) : 0, 1);
+  if (bye_points > 0)
+    score =
+        fmt::format("{} of them for byes, points without a game; {} of the games' points", fixed(bye_points, 1), score);
   out +=
       fmt::format("<h2>Results</h2>\n<p>{} games, {} points ({}), {} wins, {} draws, {} losses, {} by forfeit.</p>\n",
-                  bot.games, fixed(points, 1), percent(bot.games > 0 ? points / static_cast<double>(bot.games) : 0, 1),
-                  wins, draws, losses, bot.forfeits);
+                  bot.games, fixed(points + bye_points, 1), score, wins, draws, losses, bot.forfeits);
   if (bot.voided > 0)
     out += fmt::format(
         "<p class=\"note\">{} more game{} voided (played against or by an entrant whose games were voided): listed "

@@ -78,8 +78,9 @@ struct ShownTranscript {
   std::string error;  // the file was there but could not be read
 };
 
-// The page of one engine; `transcripts` by game id, for the forfeits that have one.
+// The page of one engine; `transcripts` by game id, for the forfeits that have one. `bye_points`: what
+// it has without a game (a Swiss bye), counted in its points as in every table of the report.
 std::string bot_page_html(const BotResults& bot, const std::string& event,
-                          const std::map<std::string, ShownTranscript>& transcripts);
+                          const std::map<std::string, ShownTranscript>& transcripts, double bye_points = 0);
 
 }  // namespace kalah::report

@@ -53,7 +53,8 @@ std::optional<ShownTranscript> find_transcript(const fs::path& dir, const BotGam
 }
 
 // bots/<name>.html for every engine, before report.html links to them.
-std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBuilder& bots, const std::string& event) {
+std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBuilder& bots, const std::string& event,
+                                           const rating::Standings& standings) {
   std::error_code ec;
   fs::create_directories(dir / "bots", ec);
   if (ec) return (dir / "bots").string() + ": cannot create the directory: " + ec.message();
@@ -61,8 +62,12 @@ std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBu
     std::map<std::string, ShownTranscript> transcripts;
     for (const BotGame& g : bot.forfeit_games)
       if (std::optional<ShownTranscript> shown = find_transcript(dir, g)) transcripts.emplace(g.id, std::move(*shown));
-    if (auto error = system::write_file_atomically(dir / bot_page_path(name), bot_page_html(bot, event, transcripts),
-                                                   system::Durability::Rebuildable))
+    double bye_points = 0;
+    for (const rating::EngineStanding& e : standings.engines)
+      if (e.name == name) bye_points = e.bye_points;
+    if (auto error =
+            system::write_file_atomically(dir / bot_page_path(name), bot_page_html(bot, event, transcripts, bye_points),
+                                          system::Durability::Rebuildable))
       return error;
   }
   return std::nullopt;
@@ -204,7 +209,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
       [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
       [&] { return pgn.commit(kRebuildable); },
       [&] {
-        if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event)) return error;
+        if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event, s)) return error;
         return system::write_file_atomically(
             dir / kReportFiles[4],
             report_html(s, shown, input.event, out.notes, out.games, context, elo_history, form_page, true),
