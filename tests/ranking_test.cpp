@@ -402,7 +402,7 @@ Listing html_listing(const std::string& html) {
     std::vector<std::string> cells;
     for (auto it = std::sregex_iterator(row.begin(), row.end(), cell); it != std::sregex_iterator(); ++it)
       cells.push_back(std::regex_replace((*it)[1].str(), tag, ""));
-    if (cells.size() > 5) out.push_back(listed(cells[1], cells[0], std::stod(cells[5])));
+    if (cells.size() > 5) out.push_back(listed(cells[1], cells[0], std::stod(cells[2])));
   }
   return out;
 }

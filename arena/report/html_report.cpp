@@ -37,6 +37,8 @@ p.note{color:var(--muted);max-width:60em}p.warn{background:#fff3cd;color:#222;bo
 svg{max-width:100%;height:auto}svg text{font-size:12px;fill:var(--fg)}
 dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0}
 @media (max-width:600px){dl.about{grid-template-columns:1fr}dl.about dd{margin-bottom:.4em}}
+details.about>summary{cursor:pointer;font-weight:bold;margin:1em 0 .4em}
+.chart-box{overflow-x:auto}@media (max-width:600px){.chart-box svg{max-width:none}}
 #games{max-height:24em;overflow:auto;max-width:100%;border:1px solid var(--line)}
 #games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:var(--hover)}
 #games th{cursor:pointer;position:sticky;top:0}#games tr.sel{background:var(--sel)}
@@ -333,9 +335,9 @@ std::string elo_history_chart(const EloHistory& h) {
 
 std::string standings_table(const Standings& s, bool bot_pages) {
   std::string out =
-      "<table><thead><tr><th>Rank</th><th class=\"name\">Engine</th><th>Elo</th><th>±</th><th>Games</th>"
-      "<th>Points</th><th>Score</th><th>W</th><th>D</th><th>L</th><th>Forfeits</th><th>Elo over next</th>"
-      "<th>LOS next</th>"
+      // Points and W-D-L first after the name: on a phone they are what shows before the table scrolls.
+      "<table><thead><tr><th>Rank</th><th class=\"name\">Engine</th><th>Points</th><th>W</th><th>D</th><th>L</th>"
+      "<th>Games</th><th>Score</th><th>Elo</th><th>±</th><th>Forfeits</th><th>Elo over next</th><th>LOS next</th>"
       "</tr></thead><tbody>\n";
   for (const EngineStanding& e : s.engines) {
     std::string forfeits = std::to_string(e.forfeits);
@@ -351,8 +353,8 @@ std::string standings_table(const Standings& s, bool bot_pages) {
         rank_text(e),
         bot_pages ? fmt::format("<a href=\"{}\">{}</a>", html_escape(bot_page_path(e.name)), html_escape(e.name))
                   : html_escape(e.name),
-        signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws,
-        e.losses, forfeits,
+        fixed(e.points, 1), e.wins, e.draws, e.losses, e.games, fixed(e.score_pct, 1), signed_fixed(e.elo, 1),
+        fixed(e.ci95, 1), forfeits,
         e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
         e.los_next ? percent(*e.los_next, 1) : "–");
   }
@@ -433,8 +435,14 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
   // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
-  out += context_html(context);
   if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking);
+  out += "<h2>Standings</h2>\n";
+  if (s.form) out += "<p class=\"note\">" + html_escape(form_order_text(s)) + "</p>\n";
+  if (bot_pages)
+    out +=
+        "<p class=\"note\">An engine's name opens its page: its results, its forfeits with their reasons, "
+        "transcripts and stderr.</p>\n";
+  out += "<div class=\"scroll\">" + standings_table(s, bot_pages) + "</div>\n";
   out += fmt::format(
       "<p class=\"note\">{} games. Elo: maximum-likelihood Bradley–Terry fit of all games at once ({}, with a "
       "first-mover term), ± the 95% interval; Elo over next: the difference to the next engine with the 95% interval "
@@ -443,20 +451,18 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
-  out += "<h2>Standings</h2>\n";
-  if (s.form) out += "<p class=\"note\">" + html_escape(form_order_text(s)) + "</p>\n";
-  if (bot_pages)
-    out +=
-        "<p class=\"note\">An engine's name opens its page: its results, its forfeits with their reasons, "
-        "transcripts and stderr.</p>\n";
-  out += "<div class=\"scroll\">" + standings_table(s, bot_pages) + "</div>\n";
-  out += "<h2>Elo</h2>\n" + elo_chart(s);
+  // How it was run comes after what it decided, folded: on a phone the standings are the first screen.
+  if (const std::string about = context_html(context); !about.empty())
+    out += "<details class=\"about\"><summary>About this tournament: its settings, engines and machine</summary>\n" +
+           about + "</details>\n";
+  // On a phone a chart keeps its size and scrolls in its box: shrunk to the screen its labels were ~4 px.
+  out += "<h2>Elo</h2>\n<div class=\"chart-box\">" + elo_chart(s) + "</div>\n";
   if (const std::string chart = elo_history_chart(history); !chart.empty())
     out += fmt::format(
                "<h3>Elo over the games</h3>\n<p class=\"note\">Each engine's rating refitted at {} points of the run "
                "(as the journal was read), with its 95% band.</p>\n",
                history.games.size()) +
-           chart;
+           "<div class=\"chart-box\">" + chart + "</div>\n";
   out +=
       "<h2>Crosstable</h2>\n<p class=\"note\">Points of the row engine against the column engine / games, and its "
       "wins-draws-losses; for colour-swapped game pairs (one opening played with both colours), the pairs in which "
