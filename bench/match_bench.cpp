@@ -5,8 +5,9 @@
 // is the same bot driven by blocking write/read from this program (the position and go, the bestmove;
 // no deadlines, checks or records): what the bot itself adds to a pipe round trip, the floor for the
 // referee with this bot. A fourth, "arena", is the tournament path with its defaults (`arena match`, one
-// pairing, concurrency 1, transcripts kept for forfeits, reports written at the end): its start-up and
-// reports are taken out by timing a two-game run too, so its figure is per ply of the games alone.
+// pairing, concurrency 1, transcripts kept for forfeits, reports written at the end): its figure is the
+// wall time until the last game is in its journal (the start-up and engine starts in, as for the referee,
+// the reports written after the games out), and the whole run's too.
 //
 //   match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [--arena PATH|none]
 //               [REFEREE...]
@@ -16,6 +17,7 @@
 // its engines are not counted) and its engines' (the children it reaped).
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +56,7 @@ struct MatchRun {
   double wall_us = 0;
   double referee_cpu_us = 0;  // the referee process alone
   double engines_cpu_us = 0;  // the engines it started and reaped
+  double play_wall_us = 0;    // until the journal's last write (its mtime): the reports written after not in
   long long plies = 0;
 };
 
@@ -103,6 +106,7 @@ MatchRun run_timed(const std::vector<std::string>& args, const std::string& jour
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const auto t0 = Clock::now();
+  const auto t0_real = std::chrono::system_clock::now();
   const pid_t pid = fork();
   if (pid < 0) fail("fork failed");
   if (pid == 0) {
@@ -123,6 +127,13 @@ MatchRun run_timed(const std::vector<std::string>& args, const std::string& jour
   r.wall_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
   r.referee_cpu_us = own;
   r.engines_cpu_us = children;
+  // The file system stamps a write with a coarse clock (a few ms): well under 1 us over 10 000 plies.
+  struct stat journal_stat {};
+  if (stat(journal.c_str(), &journal_stat) != 0) fail("no journal " + journal);
+  const auto written =
+      std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::seconds(journal_stat.st_mtim.tv_sec) + std::chrono::nanoseconds(journal_stat.st_mtim.tv_nsec)));
+  r.play_wall_us = std::chrono::duration<double, std::micro>(written - t0_real).count();
   r.plies = plies_in(journal);
   if (r.plies == 0) fail("no plies in the journal of " + args[0]);
   return r;
@@ -168,14 +179,6 @@ MatchRun run_arena(const Options& o, int games) {
                                out + "/bench/games.jsonl");
   std::filesystem::remove_all(out);
   return r;
-}
-
-// The arena's cost per ply of play: a run of o.games games less a run of two (start-up, engine starts,
-// the reports), over the plies between them.
-double arena_us_per_ply(const Options& o, MatchRun& whole) {
-  const MatchRun two = run_arena(o, 2);
-  whole = run_arena(o, o.games);
-  return (whole.wall_us - two.wall_us) / static_cast<double>(whole.plies - two.plies);
 }
 
 // Plays `games` games of the bot against itself from one process, the requests as the referee words
@@ -298,7 +301,7 @@ int main(int argc, char** argv) {
   fmt::print("{} games of kalah-random against itself, --movetime {}; pipe ping-pong of {} round trips\n", o.games,
              o.movetime, o.trips);
   for (std::size_t i = 0; i < n; ++i) fmt::print("  [{}] {}\n", i, o.referees[i]);
-  if (with_arena) fmt::print("  arena: {} match, per ply of play (a two-game run taken off)\n", o.arena);
+  if (with_arena) fmt::print("  arena: {} match, until the last game is in the journal\n", o.arena);
   for (int round = 0; round < o.rounds; ++round) {
     pipe.push_back(kalah::bench::ping_pong_us(o.trips));
     bare.push_back(bare_us_per_ply(o));
@@ -312,8 +315,8 @@ int main(int argc, char** argv) {
       if (i < n) {
         runs[i].push_back(run_match(o, o.referees[i]));
       } else {
-        arena_runs.emplace_back();
-        arena.push_back(arena_us_per_ply(o, arena_runs.back()));
+        arena_runs.push_back(run_arena(o, o.games));
+        arena.push_back(arena_runs.back().play_wall_us / static_cast<double>(arena_runs.back().plies));
       }
     }
     for (std::size_t i = 0; i < n; ++i) {
