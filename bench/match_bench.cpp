@@ -4,15 +4,20 @@
 // build of another commit), runs them in turn too and compares them side by side. A third figure, "bare",
 // is the same bot driven by blocking write/read from this program (the position and go, the bestmove;
 // no deadlines, checks or records): what the bot itself adds to a pipe round trip, the floor for the
-// referee with this bot.
+// referee with this bot. A fourth, "arena", is the tournament path with its defaults (`arena match`, one
+// pairing, concurrency 1, transcripts kept for forfeits, reports written at the end): its figure is the
+// wall time until the last game is in its journal (the start-up and engine starts in, as for the referee,
+// the reports written after the games out), and the whole run's too.
 //
-//   match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [REFEREE...]
+//   match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [--arena PATH|none]
+//               [REFEREE...]
 //
 // Plies are counted from the journal the referee writes (the length of each line's "moves"). The CPU
 // columns are the referee process's own (user + system, from /proc/<pid>/stat while it is a zombie, so
 // its engines are not counted) and its engines' (the children it reaped).
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -42,6 +48,7 @@ struct Options {
   int rounds = 3;
   long long movetime = 1000;
   std::string bot = KALAH_BINARY_DIR "/bots/kalah-random";
+  std::string arena = KALAH_BINARY_DIR "/arena";  // empty: not timed
   std::vector<std::string> referees;
 };
 
@@ -49,6 +56,7 @@ struct MatchRun {
   double wall_us = 0;
   double referee_cpu_us = 0;  // the referee process alone
   double engines_cpu_us = 0;  // the engines it started and reaped
+  double play_wall_us = 0;    // until the journal's last write (its mtime): the reports written after not in
   long long plies = 0;
 };
 
@@ -91,26 +99,20 @@ long long plies_in(const std::string& journal) {
   return plies;
 }
 
-MatchRun run_match(const Options& o, const std::string& referee) {
-  const std::string journal = fmt::format("/tmp/match_bench.{}.jsonl", getpid());
-  std::remove(journal.c_str());
-  const std::vector<std::string> args = {referee,        "match",
-                                         "--engine",     "cmd=" + o.bot,
-                                         "name=a",       "--engine",
-                                         "cmd=" + o.bot, "name=b",
-                                         "--variant",    "pits=6 seeds=4",
-                                         "--games",      std::to_string(o.games),
-                                         "--movetime",   std::to_string(o.movetime),
-                                         "--out",        journal};
+// Runs `args` (stdout and stderr to /dev/null), which must exit 0 and leave the game records in
+// `journal`; the wall time is until it exits, the CPU times are read before it is reaped.
+MatchRun run_timed(const std::vector<std::string>& args, const std::string& journal) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const auto t0 = Clock::now();
+  const auto t0_real = std::chrono::system_clock::now();
   const pid_t pid = fork();
   if (pid < 0) fail("fork failed");
   if (pid == 0) {
     const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);  // the summary line
+    dup2(null, 1);  // the summary line or the standings
+    dup2(null, 2);  // the arena's warning that the games repeat without openings
     execv(argv[0], argv.data());
     _exit(127);
   }
@@ -120,15 +122,62 @@ MatchRun run_match(const Options& o, const std::string& referee) {
   const auto [own, children] = own_and_children_cpu_us(pid);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    fail(referee + " match failed (status " + std::to_string(status) + ")");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail(args[0] + " failed (status " + std::to_string(status) + ")");
   MatchRun r;
   r.wall_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
   r.referee_cpu_us = own;
   r.engines_cpu_us = children;
+  // The file system stamps a write with a coarse clock (a few ms): well under 1 us over 10 000 plies.
+  struct stat journal_stat {};
+  if (stat(journal.c_str(), &journal_stat) != 0) fail("no journal " + journal);
+  const auto written =
+      std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::seconds(journal_stat.st_mtim.tv_sec) + std::chrono::nanoseconds(journal_stat.st_mtim.tv_nsec)));
+  r.play_wall_us = std::chrono::duration<double, std::micro>(written - t0_real).count();
   r.plies = plies_in(journal);
+  if (r.plies == 0) fail("no plies in the journal of " + args[0]);
+  return r;
+}
+
+MatchRun run_match(const Options& o, const std::string& referee) {
+  const std::string journal = fmt::format("/tmp/match_bench.{}.jsonl", getpid());
   std::remove(journal.c_str());
-  if (r.plies == 0) fail("no plies in the journal of " + referee);
+  const MatchRun r = run_timed({referee, "match", "--engine", "cmd=" + o.bot, "name=a", "--engine", "cmd=" + o.bot,
+                                "name=b", "--variant", "pits=6 seeds=4", "--games", std::to_string(o.games),
+                                "--movetime", std::to_string(o.movetime), "--out", journal},
+                               journal);
+  std::remove(journal.c_str());
+  return r;
+}
+
+// `arena match` between the same two bots, `games` games (an even number: colour-swapped pairs), its
+// defaults otherwise; the results folder is removed afterwards.
+MatchRun run_arena(const Options& o, int games) {
+  const std::string out = fmt::format("/tmp/match_bench.{}.arena", getpid());
+  std::filesystem::remove_all(out);
+  const MatchRun r = run_timed({o.arena,
+                                "match",
+                                "-engine",
+                                "cmd=" + o.bot,
+                                "name=a",
+                                "-engine",
+                                "cmd=" + o.bot,
+                                "name=b",
+                                "-each",
+                                fmt::format("st={}", static_cast<double>(o.movetime) / 1000),
+                                "-rounds",
+                                std::to_string(games / 2),
+                                "-games",
+                                "2",
+                                "-variant",
+                                "pits=6",
+                                "seeds=4",
+                                "-event",
+                                "bench",
+                                "-out",
+                                out},
+                               out + "/bench/games.jsonl");
+  std::filesystem::remove_all(out);
   return r;
 }
 
@@ -222,15 +271,21 @@ Options parse(int argc, char** argv) {
       o.movetime = std::atoll(value().c_str());
     } else if (a == "--bot") {
       o.bot = value();
+    } else if (a == "--arena") {
+      o.arena = value();
+      if (o.arena == "none") o.arena.clear();
     } else if (a.starts_with("--")) {
       fail("unknown option " + a +
-           " (usage: match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [REFEREE...])");
+           " (usage: match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] "
+           "[--arena PATH|none] [REFEREE...])");
     } else {
       o.referees.push_back(a);
     }
   }
   if (o.referees.empty()) o.referees.push_back(KALAH_BINARY_DIR "/referee");
   if (o.games < 1 || o.trips < 1 || o.rounds < 1 || o.movetime < 1) fail("counts must be positive");
+  if (!o.arena.empty() && (o.games < 4 || o.games % 2 != 0))
+    fail("--games must be even and at least 4 to time the arena (or give --arena none)");
   return o;
 }
 
@@ -239,20 +294,30 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::size_t n = o.referees.size();
-  std::vector<double> pipe, bare;
+  const bool with_arena = !o.arena.empty();
+  std::vector<double> pipe, bare, arena;
   std::vector<std::vector<MatchRun>> runs(n);
+  std::vector<MatchRun> arena_runs;
   fmt::print("{} games of kalah-random against itself, --movetime {}; pipe ping-pong of {} round trips\n", o.games,
              o.movetime, o.trips);
   for (std::size_t i = 0; i < n; ++i) fmt::print("  [{}] {}\n", i, o.referees[i]);
+  if (with_arena) fmt::print("  arena: {} match, until the last game is in the journal\n", o.arena);
   for (int round = 0; round < o.rounds; ++round) {
     pipe.push_back(kalah::bench::ping_pong_us(o.trips));
     bare.push_back(bare_us_per_ply(o));
     std::string line =
         fmt::format("round {}: pipe {:6.2f} us/trip, bare {:6.2f} us/ply", round + 1, pipe.back(), bare.back());
-    // Each round starts with a different referee, so that none always runs right after the ping-pong.
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t i = (k + static_cast<std::size_t>(round)) % n;
-      runs[i].push_back(run_match(o, o.referees[i]));
+    // Each round starts with a different referee (the arena being the last of them), so that none
+    // always runs right after the ping-pong.
+    const std::size_t contenders = n + (with_arena ? 1 : 0);
+    for (std::size_t k = 0; k < contenders; ++k) {
+      const std::size_t i = (k + static_cast<std::size_t>(round)) % contenders;
+      if (i < n) {
+        runs[i].push_back(run_match(o, o.referees[i]));
+      } else {
+        arena_runs.push_back(run_arena(o, o.games));
+        arena.push_back(arena_runs.back().play_wall_us / static_cast<double>(arena_runs.back().plies));
+      }
     }
     for (std::size_t i = 0; i < n; ++i) {
       const MatchRun& r = runs[i].back();
@@ -261,30 +326,54 @@ int main(int argc, char** argv) {
                           r.wall_us / plies, r.wall_us / plies / pipe.back(), r.referee_cpu_us / plies,
                           r.engines_cpu_us / plies);
     }
+    if (with_arena) {
+      const MatchRun& r = arena_runs.back();
+      line += fmt::format(" | arena {:6.2f} us/ply ({:.2f}x pipe; whole run {:6.2f} us/ply, cpu arena {:5.2f})",
+                          arena.back(), arena.back() / pipe.back(), r.wall_us / static_cast<double>(r.plies),
+                          r.referee_cpu_us / static_cast<double>(r.plies));
+    }
     fmt::print("{}\n", line);
     std::fflush(stdout);
   }
+  const auto at = [](int round) { return static_cast<std::size_t>(round); };
   std::vector<double> bare_ratio;
-  for (int round = 0; round < o.rounds; ++round)
-    bare_ratio.push_back(bare[static_cast<std::size_t>(round)] / pipe[static_cast<std::size_t>(round)]);
+  for (int round = 0; round < o.rounds; ++round) bare_ratio.push_back(bare[at(round)] / pipe[at(round)]);
   fmt::print("median of {} rounds: pipe {:.2f} us/trip; bare {:.2f} us/ply, {:.2f}x the pipe round trip\n", o.rounds,
              median(pipe), median(bare), median(bare_ratio));
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<double> per_ply, ratio, versus_bare, cpu, versus_first;
     for (int round = 0; round < o.rounds; ++round) {
-      const MatchRun& r = runs[i][static_cast<std::size_t>(round)];
+      const MatchRun& r = runs[i][at(round)];
       const double us = r.wall_us / static_cast<double>(r.plies);
       per_ply.push_back(us);
-      ratio.push_back(us / pipe[static_cast<std::size_t>(round)]);
-      versus_bare.push_back(us / bare[static_cast<std::size_t>(round)]);
+      ratio.push_back(us / pipe[at(round)]);
+      versus_bare.push_back(us / bare[at(round)]);
       cpu.push_back(r.referee_cpu_us / static_cast<double>(r.plies));
-      const MatchRun& first = runs[0][static_cast<std::size_t>(round)];
+      const MatchRun& first = runs[0][at(round)];
       versus_first.push_back(us / (first.wall_us / static_cast<double>(first.plies)));
     }
     std::string line = fmt::format(
         "  [{}] {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare, referee cpu {:.2f} us/ply", i,
         median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare), median(cpu));
     if (i > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
+    fmt::print("{}\n", line);
+  }
+  if (with_arena) {
+    std::vector<double> ratio, versus_bare, versus_first, whole;
+    for (int round = 0; round < o.rounds; ++round) {
+      ratio.push_back(arena[at(round)] / pipe[at(round)]);
+      versus_bare.push_back(arena[at(round)] / bare[at(round)]);
+      if (n > 0) {
+        const MatchRun& first = runs[0][at(round)];
+        versus_first.push_back(arena[at(round)] / (first.wall_us / static_cast<double>(first.plies)));
+      }
+      const MatchRun& r = arena_runs[at(round)];
+      whole.push_back(r.wall_us / static_cast<double>(r.plies));
+    }
+    std::string line = fmt::format(
+        "  arena {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare; whole run {:.2f} us/ply",
+        median(arena), arena_runs.back().plies, median(ratio), median(versus_bare), median(whole));
+    if (n > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
     fmt::print("{}\n", line);
   }
   return 0;

@@ -14,5 +14,9 @@ target_include_directories(match_bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(match_bench PRIVATE kalah_rules Boost::json fmt::fmt)
 target_compile_definitions(match_bench PRIVATE KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
 if(TARGET referee)
-  add_dependencies(match_bench referee kalah-random)
+  add_dependencies(match_bench referee arena kalah-random)
 endif()
+
+# The shared bot loop's own cost per ply, in process, from a recorded session (bots/common).
+add_executable(bot_loop_bench ${CMAKE_CURRENT_SOURCE_DIR}/bot_loop_bench.cpp)
+target_link_libraries(bot_loop_bench PRIVATE kalah_bot kalah_rules fmt::fmt)
