@@ -93,7 +93,8 @@ TEST(SandboxSoak, ManyStartsLeaveNoZombieNoFolderAndCostNoGame) {
   // Right after the arena exits its unreaped children would be zombies of pid 1 (which reaps them later,
   // if ever): none may be new. (Fewer is fine: init may reap older ones meanwhile.)
   EXPECT_LE(after.zombies, before.zombies) << "an unreaped sandbox stays a zombie of its uid";
-  EXPECT_EQ(after.alive, before.alive) << "nothing of a sandbox outlives the arena";
+  // (Fewer is fine here too: a process of a test before this one may still have been ending.)
+  EXPECT_LE(after.alive, before.alive) << "nothing of a sandbox outlives the arena";
   EXPECT_EQ(sandbox_dirs(), dirs_before) << "every private working folder is removed";
 }
 
