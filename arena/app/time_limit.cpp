@@ -44,28 +44,17 @@ using Clock = std::chrono::steady_clock;
   ::_exit(code);
 }
 
-// Waits for the child until `deadline`; true when it ended (and was reaped into `status`).
-bool wait_until(pid_t pid, Clock::time_point deadline, int& status) {
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+// Waits on the child's pidfd (the arena needs pidfds anyway: referee/process) until `deadline`; true when it
+// ended and was reaped into `status`, false when the deadline passed first.
+bool wait_until(int pidfd, pid_t pid, Clock::time_point deadline, int& status) {
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) break;
-    if (pidfd >= 0) {
-      pollfd ready{pidfd, POLLIN, 0};
-      const int n = ::poll(&ready, 1, static_cast<int>(std::min<long long>(left, 60'000)));
-      if (n < 0 && errno != EINTR) break;
-      if (n <= 0) continue;
-    } else {  // a kernel without pidfds: look again every 50 ms
-      ::usleep(50'000);
-    }
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) {
-      if (pidfd >= 0) ::close(pidfd);
+    if (left <= 0) return false;
+    pollfd ready{pidfd, POLLIN, 0};
+    if (::poll(&ready, 1, static_cast<int>(std::min<long long>(left, 60'000))) > 0 &&
+        ::waitpid(pid, &status, WNOHANG) == pid)
       return true;
-    }
   }
-  if (pidfd >= 0) ::close(pidfd);
-  return false;
 }
 
 }  // namespace
@@ -82,8 +71,16 @@ int within_time_limit(std::chrono::seconds limit, const std::string& command, co
     throw cli::UsageError(fmt::format("cannot start the work of `arena {}`: {}", command, std::strerror(errno)));
   }
   if (pid == 0) run_child(temp.path().string(), parent, body);
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    throw cli::UsageError(
+        fmt::format("cannot wait on the work of `arena {}` (pidfd_open: {})", command, std::strerror(errno)));
+  }
   int status = 0;
-  const bool ended = wait_until(pid, Clock::now() + limit, status);
+  const bool ended = wait_until(pidfd, pid, Clock::now() + limit, status);
+  ::close(pidfd);
   if (!ended) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &status, 0);
