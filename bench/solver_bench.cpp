@@ -17,8 +17,8 @@
 #include <memory>
 #include <string>
 
-#include "bots/solver/solver.h"
 #include "referee/endgame/database.h"
+#include "referee/solver/solver.h"
 
 namespace {
 

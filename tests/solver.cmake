@@ -1,3 +1,3 @@
 # kalah-solver: index, move generator, exact values, databases, the engine and the executable.
-kalah_add_test(solver_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/solver_test.cpp LIBS kalah_solver)
+kalah_add_test(solver_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/solver_test.cpp LIBS kalah_solver_engine)
 add_dependencies(solver_test kalah-solver)

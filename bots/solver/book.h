@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "bots/solver/solver.h"
 #include "referee/rules/position.h"
+#include "referee/solver/solver.h"
 
 namespace kalah::solver {
 

@@ -14,8 +14,8 @@
 #include "bots/alphabeta/alphabeta.h"
 #include "bots/common/bot.h"
 #include "bots/solver/oracle.h"
-#include "bots/solver/solver.h"
 #include "referee/endgame/database.h"
+#include "referee/solver/solver.h"
 
 namespace kalah::solver {
 

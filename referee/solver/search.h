@@ -24,10 +24,10 @@
 #include <cstdint>
 #include <functional>
 
-#include "bots/solver/transposition.h"
 #include "referee/endgame/board.h"
 #include "referee/endgame/database.h"
 #include "referee/endgame/index.h"
+#include "referee/solver/transposition.h"
 
 namespace kalah::solver {
 

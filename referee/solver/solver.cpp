@@ -1,11 +1,11 @@
-#include "bots/solver/solver.h"
+#include "referee/solver/solver.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <thread>
 
-#include "bots/solver/search.h"
 #include "referee/endgame/dispatch.h"
+#include "referee/solver/search.h"
 
 namespace kalah::solver {
 

@@ -1,4 +1,4 @@
-#include "bots/solver/transposition.h"
+#include "referee/solver/transposition.h"
 
 #include <algorithm>
 #include <bit>

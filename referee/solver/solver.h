@@ -1,5 +1,6 @@
-// kalah-solver's exact search: the value of a position under perfect play and
-// a move that keeps it, for every variant key. See docs/SOLVER.md.
+// The exact search: the value of a position under perfect play and a move
+// that keeps it, for every variant key. kalah-solver plays with it and
+// `arena analyse` judges games with it. See docs/SOLVER.md.
 //
 // Values are margins: the final store difference from the view of the player
 // to move (the change still to come plus the difference now).
@@ -13,9 +14,9 @@
 #include <optional>
 #include <vector>
 
-#include "bots/solver/transposition.h"
 #include "referee/endgame/database.h"
 #include "referee/rules/position.h"
+#include "referee/solver/transposition.h"
 
 namespace kalah::solver {
 
