@@ -1,0 +1,167 @@
+#include "arena/analysis/analysis_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+#include <fmt/core.h>
+
+#include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
+
+namespace kalah::analysis {
+namespace json = boost::json;
+
+namespace {
+
+// No board holds more: 16 pits a side of up to 32 seeds (docs/RULES.md), doubled for a difference.
+constexpr std::int64_t kMaxMagnitude = 2 * 16 * 32 * 2;
+
+void append_entries(std::string& out, const std::vector<std::optional<int>>& entries) {
+  out += '[';
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i) out += ',';
+    out += entries[i] ? std::to_string(*entries[i]) : "null";
+  }
+  out += ']';
+}
+
+Expected<std::vector<std::optional<int>>> entries_of(const json::value& v, const char* key) {
+  if (!v.is_array()) return Error{fmt::format("\"{}\" must be an array", key)};
+  std::vector<std::optional<int>> out;
+  out.reserve(v.as_array().size());
+  for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+    const json::value& e = v.as_array()[i];
+    if (e.is_null()) {
+      out.emplace_back();
+    } else if (e.is_int64() && std::llabs(e.as_int64()) <= kMaxMagnitude) {
+      out.emplace_back(static_cast<int>(e.as_int64()));
+    } else if (e.is_uint64() && e.as_uint64() <= static_cast<std::uint64_t>(kMaxMagnitude)) {
+      out.emplace_back(static_cast<int>(e.as_uint64()));
+    } else {
+      return Error{fmt::format("\"{}\"[{}] must be an integer within ±{} or null", key, i, kMaxMagnitude)};
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_line(const GameAnalysis& g) {
+  std::string out = "{\"id\":";
+  // Ids are the journal's own ("r1-g3"): letters, digits and '-', nothing to escape.
+  out += '"' + g.id + '"';
+  out += ",\"value\":";
+  append_entries(out, g.value);
+  out += ",\"loss\":";
+  append_entries(out, g.loss);
+  out += "}\n";
+  return out;
+}
+
+Expected<GameAnalysis> from_line(std::string_view line) {
+  std::error_code ec;
+  const json::value v = json::parse(line, ec);
+  if (ec) return Error{"not JSON: " + ec.message()};
+  if (!v.is_object()) return Error{"not a JSON object"};
+  const json::object& o = v.as_object();
+  for (const auto& [key, _] : o)
+    if (key != "id" && key != "value" && key != "loss")
+      return Error{fmt::format("unknown key \"{}\" (expected id, value and loss)", std::string_view(key).substr(0, 40))};
+  GameAnalysis g;
+  const json::value* id = o.if_contains("id");
+  if (!id || !id->is_string() || id->as_string().empty() || id->as_string().size() > 200)
+    return Error{"\"id\" must be a game id (a string of 1 to 200 characters)"};
+  for (char c : id->as_string())
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+      return Error{"\"id\" may hold only letters, digits, '-', '_' and '.'"};
+  g.id = std::string(id->as_string());
+  const json::value* value = o.if_contains("value");
+  const json::value* loss = o.if_contains("loss");
+  if (!value || !loss) return Error{"a line needs \"id\", \"value\" and \"loss\""};
+  Expected<std::vector<std::optional<int>>> values = entries_of(*value, "value");
+  if (!values) return Error{values.error()};
+  Expected<std::vector<std::optional<int>>> losses = entries_of(*loss, "loss");
+  if (!losses) return Error{losses.error()};
+  if (values->size() != losses->size())
+    return Error{fmt::format("\"value\" has {} entries but \"loss\" {}: one each per ply", values->size(),
+                             losses->size())};
+  for (std::size_t i = 0; i < losses->size(); ++i) {
+    if ((*losses)[i] && *(*losses)[i] < 0) return Error{fmt::format("\"loss\"[{}] is negative", i)};
+    if ((*losses)[i] && !(*values)[i]) return Error{fmt::format("\"loss\"[{}] is known but \"value\"[{}] is null", i, i)};
+  }
+  g.value = std::move(values).value();
+  g.loss = std::move(losses).value();
+  return g;
+}
+
+Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
+  AnalysisFile out;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return out;
+  Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(file, /*follow_link=*/false);
+  if (!opened) return Error{opened.error()};
+  system::FileHandle fd(opened->first);
+  const std::string name = file.filename().string();
+  std::string pending;  // the line being read
+  std::uintmax_t offset = 0;
+  std::uintmax_t line_start = 0;
+  int line_number = 0;
+  std::optional<std::string> error;
+  // A bad line is an error unless it turns out to be the last one (a write that a kill cut short).
+  std::optional<std::pair<int, std::string>> bad;
+  auto finish_line = [&](bool ended) {
+    ++line_number;
+    if (bad) {  // a bad line with more after it
+      error = fmt::format("{}:{}: {}", name, bad->first, bad->second);
+      return;
+    }
+    if (pending.find_first_not_of(" \t\r") == std::string::npos) {
+      pending.clear();
+      return;
+    }
+    Expected<GameAnalysis> g = from_line(pending);
+    if (!g || !ended) {
+      bad = std::pair{line_number, g ? std::string("the line does not end") : g.error()};
+      out.torn_at = line_start;
+      out.torn_reason = fmt::format("{}:{}: {}", name, line_number, bad->second);
+    } else if (!out.games.emplace(g->id, *g).second) {
+      ++out.duplicates;
+    }
+    pending.clear();
+  };
+  std::string buffer(1 << 16, '\0');
+  while (!error) {
+    const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{system::system_error_text(file, "cannot read")};
+    if (n == 0) break;
+    std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+    while (!chunk.empty() && !error) {
+      const std::size_t nl = chunk.find('\n');
+      const std::string_view piece = chunk.substr(0, nl);
+      if (pending.size() + piece.size() > kMaxLineBytes)
+        return Error{fmt::format("{}:{}: a line longer than {} bytes", name, line_number + 1, kMaxLineBytes)};
+      pending.append(piece);
+      if (nl == std::string_view::npos) {
+        offset += piece.size();
+        break;
+      }
+      offset += piece.size() + 1;
+      finish_line(true);
+      line_start = offset;
+      chunk.remove_prefix(nl + 1);
+    }
+  }
+  if (error) return Error{*error};
+  if (!pending.empty()) finish_line(false);
+  if (error) return Error{*error};
+  return out;
+}
+
+}  // namespace kalah::analysis

@@ -1,0 +1,59 @@
+// analysis.jsonl: what perfect play says about each ply of each game of a results folder (`arena
+// analyse`, docs/ANALYSIS.md, docs/FORMATS.md). One line per game, in the order the analysis finished
+// them:
+//   {"id":"r1-g3","value":[4,4,-2,null,...],"loss":[0,6,0,null,...]}
+// with one entry per ply of the game's `moves` (the opening's plies included):
+//   value[i]: the final store difference (the mover's store minus the other's, the seeds already in
+//             the stores included) that the player making ply i gets with perfect play from the
+//             position before it;
+//   loss[i]:  value[i] minus the same figure for the position after ply i (perfect play from then
+//             on), from the same player's view: 0 for a perfect move, never negative;
+//   null:     not proved within the budget.
+// It is not a journal (no game is in it) and reading it never changes one.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/rules/expected.h"
+
+namespace kalah::analysis {
+
+inline constexpr const char* kAnalysisFile = "analysis.jsonl";
+
+struct GameAnalysis {
+  std::string id;
+  std::vector<std::optional<int>> value;  // one per ply
+  std::vector<std::optional<int>> loss;   // one per ply
+
+  friend bool operator==(const GameAnalysis&, const GameAnalysis&) = default;
+};
+
+// One line of analysis.jsonl, with its '\n'.
+std::string to_line(const GameAnalysis& g);
+// Parses one line (without its '\n'). Errors say what is wrong: not JSON, a missing or extra key, an
+// entry that is not an integer or null, value and loss of different lengths, a negative loss, a
+// value or loss outside what any board could hold (|x| > 2 * 16 * 32 seeds), a loss without its value.
+Expected<GameAnalysis> from_line(std::string_view line);
+
+// A whole file, read as untrusted bytes: never through a symbolic link, a regular file only, each
+// line at most kMaxLineBytes.
+struct AnalysisFile {
+  std::map<std::string, GameAnalysis> games;  // by id
+  std::size_t duplicates = 0;                 // later lines with an id seen before (the first counts)
+  // The byte offset where an unparsable or unfinished last line starts (a run killed mid-write):
+  // the analysis resumes by cutting the file there. None when every line is whole.
+  std::optional<std::uintmax_t> torn_at;
+  std::string torn_reason;
+};
+inline constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+// A missing file is an empty analysis. Errors: not a regular file, a link, unreadable, a bad line
+// before the last ("analysis.jsonl:LINE: message"), a line longer than kMaxLineBytes.
+Expected<AnalysisFile> read_analysis(const std::filesystem::path& file);
+
+}  // namespace kalah::analysis
