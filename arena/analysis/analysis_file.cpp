@@ -72,7 +72,8 @@ Expected<GameAnalysis> from_line(std::string_view line) {
   const json::object& o = v.as_object();
   for (const auto& [key, _] : o)
     if (key != "id" && key != "value" && key != "loss")
-      return Error{fmt::format("unknown key \"{}\" (expected id, value and loss)", std::string_view(key).substr(0, 40))};
+      return Error{
+          fmt::format("unknown key \"{}\" (expected id, value and loss)", std::string_view(key).substr(0, 40))};
   GameAnalysis g;
   const json::value* id = o.if_contains("id");
   if (!id || !id->is_string() || id->as_string().empty() || id->as_string().size() > 200)
@@ -89,11 +90,12 @@ Expected<GameAnalysis> from_line(std::string_view line) {
   Expected<std::vector<std::optional<int>>> losses = entries_of(*loss, "loss");
   if (!losses) return Error{losses.error()};
   if (values->size() != losses->size())
-    return Error{fmt::format("\"value\" has {} entries but \"loss\" {}: one each per ply", values->size(),
-                             losses->size())};
+    return Error{
+        fmt::format("\"value\" has {} entries but \"loss\" {}: one each per ply", values->size(), losses->size())};
   for (std::size_t i = 0; i < losses->size(); ++i) {
     if ((*losses)[i] && *(*losses)[i] < 0) return Error{fmt::format("\"loss\"[{}] is negative", i)};
-    if ((*losses)[i] && !(*values)[i]) return Error{fmt::format("\"loss\"[{}] is known but \"value\"[{}] is null", i, i)};
+    if ((*losses)[i] && !(*values)[i])
+      return Error{fmt::format("\"loss\"[{}] is known but \"value\"[{}] is null", i, i)};
   }
   g.value = std::move(values).value();
   g.loss = std::move(losses).value();

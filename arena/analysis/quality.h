@@ -18,9 +18,9 @@ inline constexpr int kBlunderLoss = 4;
 
 // One ply as the reports see it.
 struct PlyJudgement {
-  int ply = 0;            // 0-based index into the game's moves
-  std::string mover;      // the engine that made it
-  bool opening = false;   // a forced opening ply: nobody's choice, not counted for the engine
+  int ply = 0;           // 0-based index into the game's moves
+  std::string mover;     // the engine that made it
+  bool opening = false;  // a forced opening ply: nobody's choice, not counted for the engine
   std::optional<int> value;
   std::optional<int> loss;
 };
