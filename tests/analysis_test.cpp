@@ -2,11 +2,21 @@
 // file cut by a kill, and what a game's analysis says about its players.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <unordered_map>
 
+#include <fmt/core.h>
+
+#include "arena/analysis/analyse.h"
+#include "arena/analysis/analyser.h"
 #include "arena/analysis/analysis_file.h"
 #include "arena/analysis/quality.h"
+#include "arena/journal/journal.h"
 #include "temp_dir.h"
 
 namespace kalah::analysis {
@@ -28,7 +38,7 @@ TEST(AnalysisFile, EveryWrongLineSaysWhatIsWrong) {
       {"[1,2]", "not a JSON object"},
       {"{\"id\":\"a\",\"value\":[1],\"loss\":[0],\"x\":1}", "unknown key \"x\""},
       {"{\"value\":[1],\"loss\":[0]}", "\"id\" must be"},
-      {"{\"id\":\"a/../b\",\"value\":[1],\"loss\":[0]}", "only letters"},
+      {"{\"id\":\"\",\"value\":[1],\"loss\":[0]}", "\"id\" must be"},
       {"{\"id\":\"a\",\"value\":[1]}", "needs \"id\", \"value\" and \"loss\""},
       {"{\"id\":\"a\",\"value\":[1.5],\"loss\":[0]}", "\"value\"[0] must be an integer"},
       {"{\"id\":\"a\",\"value\":[1],\"loss\":[99999]}", "\"loss\"[0] must be an integer"},
@@ -131,6 +141,359 @@ TEST(Quality, AnAnalysisOfAnotherLengthDoesNotFit) {
   const Variant v = *parse_variant("pits=6 seeds=4");
   const GameRecord g = game_of(v, {Move{3}, Move{1}}, 0);
   EXPECT_FALSE(judge_game(g, GameAnalysis{"r1-g1", {0}, {0}}));
+}
+
+}  // namespace
+}  // namespace kalah::analysis
+
+// ---- The values themselves ------------------------------------------------------------------------
+
+namespace kalah::analysis {
+namespace {
+
+// Plain minimax over the rules library, memoised by the position's notation: the mover's final store
+// difference with perfect play. Independent of the solver and of the database (tiny boards only).
+class Minimax {
+ public:
+  explicit Minimax(const Variant& v) : v_(v) {}
+  int value(const Position& p) {
+    if (p.over) return store(v_, p, p.to_move) - store(v_, p, opponent(p.to_move));
+    const std::string key = to_notation(v_, p);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    int best = -100000;
+    for (Move m : legal_moves(v_, p)) {
+      const Position child = after(v_, p, m);
+      const bool same_player = (child.to_move == p.to_move) != m.is_swap();
+      best = std::max(best, same_player ? value(child) : -value(child));
+    }
+    memo_.emplace(key, best);
+    return best;
+  }
+
+ private:
+  Variant v_;
+  std::unordered_map<std::string, int> memo_;
+};
+
+GameRecord random_game(const Variant& v, std::uint32_t seed, int opening_plies = 0) {
+  std::mt19937 rng(seed);
+  GameRecord g;
+  g.id = fmt::format("g{}", seed);
+  g.south = "ada";
+  g.north = "basil";
+  g.variant = v;
+  Position p = start_position(v);
+  while (!p.over) {
+    const MoveList moves = legal_moves(v, p);
+    const Move m = moves.moves[std::uniform_int_distribution<std::size_t>(0, moves.size - 1)(rng)];
+    g.moves.push_back(m);
+    apply(v, p, m);
+  }
+  g.opening.assign(g.moves.begin(), g.moves.begin() + std::min<std::size_t>(opening_plies, g.moves.size()));
+  g.result = outcome(v, p);
+  return g;
+}
+
+AnalyserOptions exact_options() {
+  AnalyserOptions o;
+  o.budget = std::chrono::milliseconds(60'000);  // never reached on these boards
+  o.hash_mb = 16;
+  o.database_mb = 64;
+  return o;  // no cache folder: the databases are built in memory
+}
+
+// Every rule key the solver supports, on boards small enough for plain minimax.
+const char* const kRuleSets[] = {
+    "pits=3 seeds=2",
+    "pits=3 seeds=3 capture=empty",
+    "pits=4 seeds=2 ending=no-move",
+    "pits=3 seeds=3 remainder=none",
+    "pits=3 seeds=3 majority=on",
+    "pits=3 seeds=2 pie=on",
+    "pits=4 seeds=2 capture=empty ending=no-move remainder=none",
+};
+
+TEST(Analyser, EveryPlyOfRandomGamesEqualsPlainMinimaxUnderEveryRuleKey) {
+  for (const char* text : kRuleSets) {
+    const Variant v = *parse_variant(text);
+    AnalyserOptions options = exact_options();
+    Databases databases(options);
+    Analyser analyser(options, databases);
+    Minimax minimax(v);
+    for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+      const GameRecord g = random_game(v, seed);
+      const GameAnalysis a = analyser.analyse(g);
+      ASSERT_EQ(a.value.size(), g.moves.size());
+      Position p = start_position(v);
+      for (std::size_t i = 0; i < g.moves.size(); ++i) {
+        const int expected = minimax.value(p);
+        const Position next = after(v, p, g.moves[i]);
+        const bool same_player = (next.to_move == p.to_move) != g.moves[i].is_swap();
+        const int kept = same_player ? minimax.value(next) : -minimax.value(next);
+        ASSERT_EQ(a.value[i], expected) << text << " game " << seed << " ply " << i << " " << to_notation(v, p);
+        ASSERT_EQ(a.loss[i], expected - kept) << text << " game " << seed << " ply " << i;
+        p = next;
+      }
+    }
+  }
+}
+
+TEST(Analyser, HandCheckedPositions) {
+  const Variant v = *parse_variant("pits=6 seeds=4");
+  AnalyserOptions options = exact_options();
+  options.database_mb = 1;  // the search proves these few seeds at once
+  Databases databases(options);
+  Analyser analyser(options, databases);
+  auto value = [&](const char* notation) { return analyser.value(v, *parse_notation(v, notation)); };
+  // The game is over: the stores decide (South 20, North 28: North wins by 8), from the view of the
+  // side the position names.
+  EXPECT_EQ(value("0,0,0,0,0,0/20/0,0,0,0,0,0/28 s"), -8);
+  // South to move, one seed in pit 6: it lands in the store, South's side is empty, North's 3 seeds
+  // go to North: 11 - 3.
+  EXPECT_EQ(value("0,0,0,0,0,1/10/0,0,3,0,0,0/0 s"), 11 - 3);
+  // A capture: South's pit 1 seed into the empty pit 2 takes North's 5 opposite (North's pit 5), and
+  // South's side is then empty: South 1 + 5 = 6 against North's 1 left in pit 1.
+  EXPECT_EQ(value("1,0,0,0,0,0/0/1,0,0,0,5,0/0 s"), 6 - 1);
+}
+
+TEST(Analyser, ABudgetTooSmallLeavesNullsAndOnlyThere) {
+  const Variant v = *parse_variant("pits=6 seeds=6");
+  AnalyserOptions options = exact_options();
+  options.budget = std::chrono::milliseconds(1);
+  options.database_mb = 1;  // a few seeds only: the start of Kalah(6,6) cannot be proved in 1 ms
+  Databases databases(options);
+  Analyser analyser(options, databases);
+  const GameRecord g = random_game(v, 7);
+  GameCost cost;
+  const GameAnalysis a = analyser.analyse(g, &cost);
+  EXPECT_FALSE(a.value.front());
+  EXPECT_FALSE(a.loss.front());
+  // The last plies are few seeds from the end: proved (the finished game's own value at least).
+  EXPECT_TRUE(a.value.back());
+  EXPECT_LT(cost.proved, cost.positions);
+  for (std::size_t i = 0; i < a.loss.size(); ++i) {
+    if (a.loss[i]) {
+      EXPECT_TRUE(a.value[i]) << i;
+    }
+  }
+}
+
+TEST(Analyser, DatabaseOnlyValuesWhatTheDatabaseHolds) {
+  const Variant v = *parse_variant("pits=6 seeds=4");
+  AnalyserOptions options = exact_options();
+  options.database_only = true;
+  options.database_mb = 1;
+  Databases databases(options);
+  Analyser analyser(options, databases);
+  const GameRecord g = random_game(v, 3);
+  const GameAnalysis a = analyser.analyse(g);
+  EXPECT_FALSE(a.value.front());  // 48 seeds in the pits
+  EXPECT_TRUE(a.value.back());
+}
+
+// A constructed game: South wins a won position away. Kalah(3,2) is small enough to search by hand
+// with the minimax above: the game's plies are chosen so that the one marked loses a proven win.
+TEST(Analyser, TheMoveThatLostIsTheFirstThatTurnsAWinOrDrawIntoALoss) {
+  const Variant v = *parse_variant("pits=3 seeds=2");
+  Minimax minimax(v);
+  // Search the seeded random games for one whose mover throws a win or draw away, and check that the
+  // judgement names the first such ply.
+  AnalyserOptions options = exact_options();
+  Databases databases(options);
+  Analyser analyser(options, databases);
+  int found = 0;
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    const GameRecord g = random_game(v, seed);
+    Expected<GameJudgement> j = judge_game(g, analyser.analyse(g));
+    ASSERT_TRUE(j) << j.error();
+    std::optional<int> first;
+    Position p = start_position(v);
+    for (std::size_t i = 0; i < g.moves.size() && !first; ++i) {
+      const Position next = after(v, p, g.moves[i]);
+      const bool same_player = (next.to_move == p.to_move) != g.moves[i].is_swap();
+      const int before = minimax.value(p);
+      const int kept = same_player ? minimax.value(next) : -minimax.value(next);
+      if (before >= 0 && kept < 0) first = static_cast<int>(i);
+      p = next;
+    }
+    EXPECT_EQ(j->losing_ply, first) << "game " << seed;
+    if (first) ++found;
+  }
+  EXPECT_GT(found, 10);  // random play throws games away often
+}
+
+}  // namespace
+}  // namespace kalah::analysis
+
+// ---- A results folder -----------------------------------------------------------------------------
+
+namespace kalah::analysis {
+namespace {
+
+class AnalyseFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    journal::TournamentMeta meta;
+    meta.fingerprint = "analysis-test";
+    meta.engines = {"ada", "basil"};
+    Expected<journal::Journal> opened = journal::Journal::open(dir_.path(), meta, false);
+    ASSERT_TRUE(opened) << opened.error();
+    journal::Journal j = std::move(opened).value();  // closed (and unlocked) at the end of SetUp
+    const Variant v = *parse_variant("pits=4 seeds=3");
+    for (std::uint32_t seed = 1; seed <= 30; ++seed) {
+      GameRecord g = random_game(v, seed, 2);
+      g.id = fmt::format("r1-g{}", seed);
+      ASSERT_TRUE(j.append(g));
+    }
+  }
+  AnalyseOptions options() const {
+    AnalyseOptions o;
+    o.analyser = exact_options();
+    o.threads = 2;
+    return o;
+  }
+  // The file's lines by id (the order depends on which thread finished first).
+  std::map<std::string, std::string> lines() const {
+    std::map<std::string, std::string> out;
+    std::istringstream in(test::file_text(file()));
+    for (std::string line; std::getline(in, line);) out[from_line(line)->id] = line;
+    return out;
+  }
+  std::filesystem::path file() const { return dir_.path() / kAnalysisFile; }
+  test::TempDir dir_;
+};
+
+TEST_F(AnalyseFolder, EveryGameGetsOneLineAndTheJournalIsUntouched) {
+  const std::string journal_before = test::file_text(dir_.path() / "games.jsonl");
+  Expected<AnalyseSummary> s = analyse_folder(dir_.path(), options());
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->games, 30u);
+  EXPECT_EQ(s->analysed, 30u);
+  EXPECT_EQ(s->proved, s->positions);
+  EXPECT_EQ(lines().size(), 30u);
+  EXPECT_EQ(test::file_text(dir_.path() / "games.jsonl"), journal_before);
+  Expected<FolderQuality> q = judge_folder(dir_.path());
+  ASSERT_TRUE(q) << q.error();
+  EXPECT_EQ(q->games, 30u);
+  EXPECT_TRUE(q->warnings.empty());
+  ASSERT_TRUE(q->engines.contains("ada"));
+  EXPECT_GT(q->engines.at("ada").judged, 0);
+}
+
+TEST_F(AnalyseFolder, AResumedAnalysisEqualsAFreshOne) {
+  ASSERT_TRUE(analyse_folder(dir_.path(), options()));
+  const std::map<std::string, std::string> fresh = lines();
+  // As a kill leaves it: the first 11 lines whole, the 12th cut in the middle.
+  const std::string text = test::file_text(file());
+  std::size_t cut = 0;
+  for (int i = 0; i < 11; ++i) cut = text.find('\n', cut) + 1;
+  std::ofstream(file(), std::ios::trunc) << text.substr(0, cut + 20);
+  Expected<AnalyseSummary> s = analyse_folder(dir_.path(), options());
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->already, 11u);
+  EXPECT_EQ(s->analysed, 19u);
+  ASSERT_FALSE(s->notes.empty());
+  EXPECT_NE(s->notes.front().find("cut off an unfinished last line"), std::string::npos) << s->notes.front();
+  EXPECT_EQ(lines(), fresh);
+  // Nothing left to do: a third run changes nothing.
+  const std::string whole = test::file_text(file());
+  s = analyse_folder(dir_.path(), options());
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->analysed, 0u);
+  EXPECT_EQ(test::file_text(file()), whole);
+}
+
+TEST_F(AnalyseFolder, AStopFinishesNoFurtherGameAndTheNextRunResumes) {
+  std::atomic<bool> stop{false};
+  AnalyseOptions o = options();
+  o.stop = &stop;
+  o.analyser.stop = &stop;
+  o.progress = [&](const AnalyseProgress& p) {
+    if (p.games_done == 5) stop = true;
+  };
+  Expected<AnalyseSummary> s = analyse_folder(dir_.path(), o);
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_TRUE(s->stopped);
+  EXPECT_LT(s->analysed, 30u);
+  EXPECT_EQ(lines().size(), s->analysed);
+  s = analyse_folder(dir_.path(), options());
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(lines().size(), 30u);
+}
+
+TEST_F(AnalyseFolder, APlantedLinkIsNeverWrittenThrough) {
+  const std::filesystem::path victim = dir_.path() / "victim";
+  std::ofstream(victim) << "precious\n";
+  std::filesystem::create_symlink(victim, file());
+  EXPECT_FALSE(analyse_folder(dir_.path(), options()));
+  EXPECT_EQ(test::file_text(victim), "precious\n");
+}
+
+TEST_F(AnalyseFolder, AnAnalysisLineWithoutItsGameIsAWarning) {
+  ASSERT_TRUE(analyse_folder(dir_.path(), options()));
+  std::ofstream(file(), std::ios::app) << to_line(GameAnalysis{"r9-g9", {0}, {0}});
+  Expected<FolderQuality> q = judge_folder(dir_.path());
+  ASSERT_TRUE(q) << q.error();
+  ASSERT_EQ(q->warnings.size(), 1u);
+  EXPECT_NE(q->warnings[0].find("1 game is not in the journal"), std::string::npos) << q->warnings[0];
+}
+
+}  // namespace
+}  // namespace kalah::analysis
+
+namespace kalah::analysis {
+namespace {
+
+TEST_F(AnalyseFolder, TheCheckAcceptsAnHonestAnalysis) {
+  ASSERT_TRUE(analyse_folder(dir_.path(), options()));
+  Expected<AnalysisCheck> c = check_analysis(dir_.path());
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_TRUE(c->present);
+  EXPECT_EQ(c->games, 30u);
+  EXPECT_GT(c->database_checked, 0u);
+}
+
+TEST_F(AnalyseFolder, TheCheckFindsAFigureChangedByHand) {
+  ASSERT_TRUE(analyse_folder(dir_.path(), options()));
+  const std::map<std::string, std::string> before = lines();
+  // Each way of tampering: a loss that does not follow, a value the database contradicts (with the loss
+  // moved along so that the line stays consistent), a line for a game that is not there, a cut line.
+  auto rewrite = [&](const std::function<void(GameAnalysis&)>& change, const std::string& extra = "") {
+    std::string text;
+    for (const auto& [id, line] : before) {
+      GameAnalysis a = *from_line(line);
+      if (id == "r1-g7") change(a);
+      text += to_line(a);
+    }
+    std::ofstream(file(), std::ios::trunc) << text << extra;
+    Expected<AnalysisCheck> c = check_analysis(dir_.path());
+    return c ? std::string("accepted") : c.error();
+  };
+  EXPECT_NE(rewrite([](GameAnalysis& a) { a.loss[3] = *a.loss[3] + 2; }).find("game r1-g7, ply 4: loss"),
+            std::string::npos);
+  EXPECT_NE(rewrite([](GameAnalysis& a) {
+              const std::size_t last = a.value.size() - 1;
+              *a.value[last] += 2;
+              *a.loss[last] += 2;
+              *a.loss[last - 1] = *a.loss[last - 1];  // left as it was: the ply before now disagrees
+            }).find("game r1-g7"),
+            std::string::npos);
+  EXPECT_NE(
+      rewrite([](GameAnalysis&) {}, to_line(GameAnalysis{"r9-g9", {0}, {0}})).find("1 game is not in the journal"),
+      std::string::npos);
+  EXPECT_NE(rewrite([](GameAnalysis&) {}, "{\"id\":\"r1").find("unfinished last line"), std::string::npos);
+  EXPECT_EQ(rewrite([](GameAnalysis&) {}), "accepted");
+}
+
+TEST(AnalysisCheck, NoFileIsNothingToCheck) {
+  test::TempDir dir;
+  journal::TournamentMeta meta;
+  meta.fingerprint = "x";
+  meta.engines = {"a", "b"};
+  ASSERT_TRUE(journal::Journal::open(dir.path(), meta, false));
+  Expected<AnalysisCheck> c = check_analysis(dir.path());
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_FALSE(c->present);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 
@@ -11,6 +10,7 @@
 #include <boost/json/value.hpp>
 #include <fmt/core.h>
 
+#include "referee/record/json_text.h"
 #include "referee/system/files.h"
 #include "referee/system/untrusted_files.h"
 
@@ -54,8 +54,7 @@ Expected<std::vector<std::optional<int>>> entries_of(const json::value& v, const
 
 std::string to_line(const GameAnalysis& g) {
   std::string out = "{\"id\":";
-  // Ids are the journal's own ("r1-g3"): letters, digits and '-', nothing to escape.
-  out += '"' + g.id + '"';
+  append_json_string(out, g.id);
   out += ",\"value\":";
   append_entries(out, g.value);
   out += ",\"loss\":";
@@ -78,9 +77,6 @@ Expected<GameAnalysis> from_line(std::string_view line) {
   const json::value* id = o.if_contains("id");
   if (!id || !id->is_string() || id->as_string().empty() || id->as_string().size() > 200)
     return Error{"\"id\" must be a game id (a string of 1 to 200 characters)"};
-  for (char c : id->as_string())
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
-      return Error{"\"id\" may hold only letters, digits, '-', '_' and '.'"};
   g.id = std::string(id->as_string());
   const json::value* value = o.if_contains("value");
   const json::value* loss = o.if_contains("loss");

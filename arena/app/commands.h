@@ -29,4 +29,7 @@ void add_verify_command(cli::Commands& commands);
 // `arena archive DIR`: one deterministic .tar.gz of a results folder that `arena verify` accepts.
 void add_archive_command(cli::Commands& commands);
 
+// `arena analyse DIR...`: every ply of every game valued with perfect play, into DIR/analysis.jsonl.
+void add_analyse_command(cli::Commands& commands);
+
 }  // namespace kalah::arena_app

@@ -27,5 +27,6 @@ int main(int argc, char** argv) {
   kalah::arena_app::add_contest_command(commands);
   kalah::arena_app::add_verify_command(commands);
   kalah::arena_app::add_archive_command(commands);
+  kalah::arena_app::add_analyse_command(commands);
   return commands.main(argc, argv);
 }

@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "arena/analysis/analyse.h"
 #include "arena/integrity/archive.h"
 #include "arena/integrity/engine_checksums.h"
 #include "arena/integrity/replay.h"
@@ -111,6 +112,7 @@ class Verifier {
                     "(schema {})",
                     games_, max_schema_));
     if (Checked problem = check_standings(dir, *stored)) return problem;
+    if (Checked problem = check_analysis(dir)) return problem;
     return check_engines(stored->meta);
   }
 
@@ -214,6 +216,19 @@ class Verifier {
       ++games_;
     }
     if (in.bad()) return failed(name + ": cannot read it");
+    return std::nullopt;
+  }
+
+  // analysis.jsonl, when there is one: it fits the journal, its figures agree with each other and with the
+  // endgame database.
+  Checked check_analysis(const fs::path& dir) {
+    Expected<analysis::AnalysisCheck> checked = analysis::check_analysis(dir);
+    if (!checked) return failed(checked.error());
+    if (checked->present)
+      out_.details.push_back(fmt::format(
+          "analysis: {} games, {} proved values consistent from ply to ply, {} of them equal to the endgame "
+          "database's",
+          checked->games, checked->values, checked->database_checked));
     return std::nullopt;
   }
 

@@ -1,0 +1,271 @@
+#include "arena/analysis/analyse.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_set>
+
+#include <fmt/core.h>
+
+#include "arena/journal/games_file.h"
+#include "arena/journal/journal.h"
+#include "referee/system/files.h"
+
+namespace kalah::analysis {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// analysis.jsonl opened for appending and locked: never through a link, a regular file only.
+Expected<system::FileHandle> open_for_append(const std::filesystem::path& file) {
+  system::FileHandle fd(::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
+  if (!fd.is_open()) return Error{system::system_error_text(file, "cannot open for writing")};
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return Error{system::system_error_text(file, "cannot stat")};
+  if (!S_ISREG(st.st_mode)) return Error{file.string() + ": not a regular file"};
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK)
+      return Error{file.string() + ": another `arena analyse` is writing it; wait for it to finish"};
+    return Error{system::system_error_text(file, "cannot lock")};
+  }
+  return fd;
+}
+
+// The games of every journal of the folder, each id once, handed to `visit` in journal order.
+Expected<std::size_t> for_each_game(const journal::StoredResults& stored, const journal::GameVisitor& visit) {
+  journal::SeenIds seen;
+  std::size_t games = 0;
+  for (const journal::StoredJournal& j : stored.journals) {
+    std::error_code ec;
+    if (!std::filesystem::exists(j.games, ec)) continue;
+    Expected<journal::ScanSummary> scan = journal::scan_games(j.games, visit, seen);
+    if (!scan) return Error{scan.error()};
+    games += scan->games;
+  }
+  return games;
+}
+
+// Records from the reading thread to the analysing ones, at most `capacity` waiting, so that a journal
+// of any size is analysed in bounded memory.
+class Queue {
+ public:
+  explicit Queue(std::size_t capacity) : capacity_(capacity) {}
+  void push(GameRecord&& g) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return items_.size() < capacity_ || closed_; });
+    if (closed_) return;
+    items_.push_back(std::move(g));
+    ready_.notify_one();
+  }
+  std::optional<GameRecord> pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return !items_.empty() || closed_; });
+    if (items_.empty()) return std::nullopt;
+    GameRecord g = std::move(items_.front());
+    items_.pop_front();
+    room_.notify_one();
+    return g;
+  }
+  // No more pushes: pop() drains what is left, then returns nullopt; a waiting push() returns.
+  void close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    ready_.notify_all();
+    room_.notify_all();
+  }
+
+ private:
+  std::size_t capacity_;
+  std::mutex mutex_;
+  std::condition_variable ready_, room_;
+  std::deque<GameRecord> items_;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const AnalyseOptions& options) {
+  const auto start = Clock::now();
+  Expected<journal::StoredResults> stored = journal::read_results(dir);
+  if (!stored) return Error{stored.error()};
+  AnalyseSummary summary;
+  summary.warnings = stored->warnings;
+
+  const std::filesystem::path file = dir / kAnalysisFile;
+  Expected<system::FileHandle> out = open_for_append(file);
+  if (!out) return Error{out.error()};
+  Expected<AnalysisFile> existing = read_analysis(file);
+  if (!existing) return Error{existing.error()};
+  if (existing->torn_at) {
+    if (::ftruncate(out->get(), static_cast<off_t>(*existing->torn_at)) != 0)
+      return Error{system::system_error_text(file, "cannot cut off its last line")};
+    summary.notes.push_back(fmt::format("cut off an unfinished last line ({})", existing->torn_reason));
+  }
+  std::unordered_set<std::string> done;
+  for (const auto& [id, _] : existing->games) done.insert(id);
+
+  // First pass: how many games there are and how many are left, for the progress line.
+  AnalyseProgress progress;
+  Expected<std::size_t> total = for_each_game(*stored, [&](GameRecord&& g) {
+    if (done.contains(g.id))
+      ++summary.already;
+    else
+      ++progress.games_to_do;
+  });
+  if (!total) return Error{total.error()};
+  summary.games = *total;
+
+  Databases databases(options.analyser);
+  const int threads = std::max(1, options.threads);
+  Queue queue(static_cast<std::size_t>(threads) * 4);
+  std::mutex write_mutex;
+  std::optional<std::string> write_error;
+  std::atomic<bool> failed{false};
+  auto stopping = [&] { return failed.load() || (options.stop && options.stop->load()); };
+
+  auto work = [&] {
+    Analyser analyser(options.analyser, databases);
+    while (std::optional<GameRecord> game = queue.pop()) {
+      if (stopping()) continue;  // drain without analysing
+      GameCost cost;
+      const GameAnalysis a = analyser.analyse(*game, &cost);
+      // A game whose search was cut short by the stop would hold nulls that a fresh run would not.
+      if (stopping()) continue;
+      std::lock_guard lock(write_mutex);
+      if (auto error = system::write_all(out->get(), to_line(a), file)) {
+        write_error = *error;
+        failed = true;
+        continue;
+      }
+      ++progress.games_done;
+      progress.positions += cost.positions;
+      progress.proved += cost.proved;
+      progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      if (options.progress) options.progress(progress);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int i = 0; i < threads; ++i) workers.emplace_back(work);
+  std::unordered_set<std::string> queued;  // an id in two journals (a merge) is analysed once
+  Expected<std::size_t> second = for_each_game(*stored, [&](GameRecord&& g) {
+    if (stopping() || done.contains(g.id) || !queued.insert(g.id).second) return;
+    queue.push(std::move(g));
+  });
+  queue.close();
+  for (std::thread& t : workers) t.join();
+  if (!second) return Error{second.error()};
+  if (write_error) return Error{*write_error};
+  if (::fdatasync(out->get()) != 0) return Error{system::system_error_text(file, "cannot sync")};
+
+  summary.analysed = progress.games_done;
+  summary.positions = progress.positions;
+  summary.proved = progress.proved;
+  summary.stopped = options.stop && options.stop->load();
+  summary.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (std::string& d : databases.describe()) summary.notes.push_back("endgame database " + std::move(d));
+  return summary;
+}
+
+Expected<FolderQuality> judge_folder(const std::filesystem::path& dir) {
+  Expected<journal::StoredResults> stored = journal::read_results(dir);
+  if (!stored) return Error{stored.error()};
+  Expected<AnalysisFile> analysis = read_analysis(dir / kAnalysisFile);
+  if (!analysis) return Error{analysis.error()};
+  FolderQuality out;
+  std::unordered_set<std::string> found;
+  Expected<std::size_t> scanned = for_each_game(*stored, [&](GameRecord&& g) {
+    const auto it = analysis->games.find(g.id);
+    if (it == analysis->games.end()) return;
+    found.insert(g.id);
+    Expected<GameJudgement> j = judge_game(g, it->second);
+    if (!j) {
+      out.warnings.push_back(fmt::format("{}: {}", kAnalysisFile, j.error()));
+      return;
+    }
+    add_game(out.engines, *j);
+    ++out.games;
+  });
+  if (!scanned) return Error{scanned.error()};
+  const std::size_t orphans = analysis->games.size() - found.size();
+  if (orphans > 0)
+    out.warnings.push_back(fmt::format("{}: {} game{} not in the journal", kAnalysisFile, orphans,
+                                       orphans == 1 ? " is" : "s are"));
+  return out;
+}
+
+Expected<AnalysisCheck> check_analysis(const std::filesystem::path& dir, std::uint64_t database_mb) {
+  AnalysisCheck out;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(dir / kAnalysisFile, ec))) return out;
+  out.present = true;
+  Expected<AnalysisFile> analysis = read_analysis(dir / kAnalysisFile);
+  if (!analysis) return Error{analysis.error()};
+  if (analysis->torn_at)
+    return Error{analysis->torn_reason + " (an unfinished last line: `arena analyse` cuts it off and goes on)"};
+  Expected<journal::StoredResults> stored = journal::read_results(dir);
+  if (!stored) return Error{stored.error()};
+  AnalyserOptions options;
+  options.database_only = true;
+  options.database_mb = database_mb;
+  Databases databases(options);
+  Analyser database(options, databases);
+  std::optional<std::string> problem;
+  std::unordered_set<std::string> found;
+  Expected<std::size_t> scanned = for_each_game(*stored, [&](GameRecord&& g) {
+    const auto it = analysis->games.find(g.id);
+    if (problem || it == analysis->games.end()) return;
+    found.insert(g.id);
+    const GameAnalysis& a = it->second;
+    auto fail = [&](std::size_t ply, const std::string& what) {
+      problem = fmt::format("{}: game {}, ply {}: {}", kAnalysisFile, g.id, ply + 1, what);
+    };
+    if (a.value.size() != g.moves.size()) {
+      problem = fmt::format("{}: game {} has {} plies but its analysis {}", kAnalysisFile, g.id, g.moves.size(),
+                            a.value.size());
+      return;
+    }
+    Position p = g.initial_position();
+    for (std::size_t i = 0; i < g.moves.size() && !problem; ++i) {
+      if (!is_legal(g.variant, p, g.moves[i])) return;  // the journal's own check reports the game
+      const Position next = after(g.variant, p, g.moves[i]);
+      const bool same_player = (next.to_move == p.to_move) != g.moves[i].is_swap();
+      if (a.value[i]) {
+        ++out.values;
+        if (const std::optional<int> known = database.value(g.variant, p); known && !p.over) {
+          ++out.database_checked;
+          if (*known != *a.value[i])
+            fail(i, fmt::format("value {}, but the endgame database gives {}", *a.value[i], *known));
+        }
+      }
+      // The figure after the ply: the next ply's value, or the finished game's stores.
+      const bool last = i + 1 == g.moves.size();
+      const bool then_known = next.over || (!last && a.value[i + 1]);
+      const int then = next.over ? store(g.variant, next, next.to_move) - store(g.variant, next, opponent(next.to_move))
+                       : then_known ? *a.value[i + 1]
+                                    : 0;
+      const int kept = same_player ? then : -then;
+      if (a.loss[i] && then_known && *a.value[i] - kept != *a.loss[i])
+        fail(i, fmt::format("loss {} does not follow from value {} and the next position's {}", *a.loss[i],
+                            *a.value[i], kept));
+      else if (a.loss[i] && !then_known && !last)
+        fail(i, "a loss is known but the next position's value is not");
+      p = next;
+    }
+    ++out.games;
+  });
+  if (!scanned) return Error{scanned.error()};
+  if (problem) return Error{*problem};
+  if (found.size() != analysis->games.size())
+    return Error{fmt::format("{}: {} game{} not in the journal", kAnalysisFile, analysis->games.size() - found.size(),
+                             analysis->games.size() - found.size() == 1 ? " is" : "s are")};
+  return out;
+}
+
+}  // namespace kalah::analysis

@@ -1,0 +1,109 @@
+#include "arena/analysis/analyser.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+namespace kalah::analysis {
+
+std::shared_ptr<const endgame::Database> Databases::for_variant(const Variant& v) {
+  if (v.majority || !solver::ExactSolver::supports(v)) return nullptr;
+  const endgame::DbKey key = endgame::DbKey::of(v);
+  const int levels = std::min(
+      endgame::levels_for_memory(v.pits, options_.database_mb << 20, endgame::Database::kMaxLevels), v.total_seeds());
+  if (levels < 0) return nullptr;
+  // Held while loading or building: the other threads would wait for the same database anyway.
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<endgame::Database>& db = by_key_[key.name()];
+  if (!db || db->target() < levels) {
+    db = std::make_shared<endgame::Database>(key, levels);
+    db->load_or_build(options_.cache_dir, options_.database_threads);
+  }
+  return db;
+}
+
+std::vector<std::string> Databases::describe() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [name, db] : by_key_) {
+    const endgame::DbStats& s = db->stats();
+    std::string how;
+    if (s.loaded_levels >= s.levels)
+      how = fmt::format("loaded from the cache in {:.1f} s", s.load_seconds);
+    else
+      how = fmt::format("built in {:.1f} s{}", s.build_seconds + s.load_seconds, s.saved ? ", cached" : "");
+    out.push_back(fmt::format("{}: positions with up to {} seeds in the pits ({})", name, db->ready(), how));
+  }
+  return out;
+}
+
+Analyser::Solver& Analyser::solver_for(const Variant& v) {
+  const std::string name = to_string(v);
+  auto it = solvers_.find(name);
+  if (it != solvers_.end()) return it->second;
+  Solver s;
+  s.database = databases_.for_variant(v);
+  if (!options_.database_only && solver::ExactSolver::supports(v)) {
+    s.exact = std::make_unique<solver::ExactSolver>(v, options_.hash_mb, 1);
+    s.exact->set_database(s.database);
+  }
+  return solvers_.emplace(name, std::move(s)).first->second;
+}
+
+namespace {
+int own_difference(const Variant& v, const Position& p) {
+  return store(v, p, p.to_move) - store(v, p, opponent(p.to_move));
+}
+}  // namespace
+
+std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost* cost) {
+  if (cost) ++cost->positions;
+  std::optional<int> result;
+  if (p.over) {
+    result = own_difference(v, p);
+  } else {
+    Solver& s = solver_for(v);
+    if (s.database) result = endgame::final_margin(*s.database, v, p);
+    if (!result && s.exact) {
+      solver::SolveLimits limits;
+      limits.deadline = std::chrono::steady_clock::now() + options_.budget;
+      limits.stop = options_.stop;
+      const std::uint64_t before = s.exact->stats().nodes;
+      result = s.exact->value(p, limits);
+      if (cost) cost->nodes += s.exact->stats().nodes - before;
+    }
+  }
+  if (cost && result) ++cost->proved;
+  return result;
+}
+
+GameAnalysis Analyser::analyse(const GameRecord& game, GameCost* cost) {
+  GameAnalysis out;
+  out.id = game.id;
+  const std::size_t n = game.moves.size();
+  out.value.assign(n, std::nullopt);
+  out.loss.assign(n, std::nullopt);
+  const Variant& v = game.variant;
+  Position p = game.initial_position();
+  std::optional<int> now = n > 0 ? value(v, p, cost) : std::nullopt;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Move m = game.moves[i];
+    if (!is_legal(v, p, m) || (options_.stop && options_.stop->load())) break;
+    out.value[i] = now;
+    const Position next = after(v, p, m);
+    const std::optional<int> then = value(v, next, cost);
+    // The same player moves again after an extra turn; after a swap the same side moves but another
+    // player sits there.
+    const bool same_player = (next.to_move == p.to_move) != m.is_swap();
+    if (now && then) {
+      const int kept = same_player ? *then : -*then;
+      // A move cannot gain on perfect play; should the figures say so, the ply stays unproved.
+      if (*now - kept >= 0) out.loss[i] = *now - kept;
+    }
+    p = next;
+    now = then;
+  }
+  return out;
+}
+
+}  // namespace kalah::analysis

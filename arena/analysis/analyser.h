@@ -1,0 +1,81 @@
+// Values every ply of a game with perfect play (`arena analyse`, docs/ANALYSIS.md): the endgame
+// database where a position is in it, the exact solver otherwise, under a time budget per position.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "arena/analysis/analysis_file.h"
+#include "referee/endgame/database.h"
+#include "referee/record/record.h"
+#include "referee/solver/solver.h"
+
+namespace kalah::analysis {
+
+struct AnalyserOptions {
+  std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there
+  bool database_only = false;              // no search: null wherever the database does not reach
+  std::size_t hash_mb = 256;               // each analyser's transposition table
+  std::uint64_t database_mb = 1024;        // the endgame database (one per rule set, shared)
+  std::filesystem::path cache_dir;         // where databases are cached; empty: none
+  int database_threads = 1;                // threads that build a database not in the cache
+  const std::atomic<bool>* stop = nullptr;  // set: every search gives up at once
+};
+
+// The endgame databases of one analysis, one per rule set (endgame::DbKey), loaded from the cache or
+// built on first use and shared by every Analyser.
+class Databases {
+ public:
+  explicit Databases(const AnalyserOptions& options) : options_(options) {}
+  // The database for `v`, or null when none applies (the majority rule, more seeds than the solver
+  // handles). Thread-safe; the first caller for a rule set loads or builds it.
+  std::shared_ptr<const endgame::Database> for_variant(const Variant& v);
+  // "p6-standard-side-empty-owner: 30 seeds (loaded from the cache in 0.4 s)", one per database used.
+  std::vector<std::string> describe() const;
+
+ private:
+  AnalyserOptions options_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<endgame::Database>> by_key_;
+};
+
+// What the analysis of one game cost and found.
+struct GameCost {
+  int positions = 0;  // positions valued (the plies' and the one after the last)
+  int proved = 0;     // of which exactly
+  std::uint64_t nodes = 0;
+};
+
+// One analyser per thread: it keeps a solver per variant, whose table carries over from game to game.
+class Analyser {
+ public:
+  Analyser(const AnalyserOptions& options, Databases& databases) : options_(options), databases_(databases) {}
+
+  // One entry per ply of game.moves. A move the rules refuse ends the analysis there (the rest null):
+  // the journal's own checks (arena verify) report such a game.
+  GameAnalysis analyse(const GameRecord& game, GameCost* cost = nullptr);
+
+  // The mover's final store difference with perfect play from p (stores so far included), or nullopt
+  // when the budget ran out (or the variant is beyond the solver). Exposed for the tests.
+  std::optional<int> value(const Variant& v, const Position& p, GameCost* cost = nullptr);
+
+ private:
+  struct Solver {
+    std::unique_ptr<solver::ExactSolver> exact;  // null when the variant is beyond the solver
+    std::shared_ptr<const endgame::Database> database;
+  };
+  Solver& solver_for(const Variant& v);
+
+  AnalyserOptions options_;
+  Databases& databases_;
+  std::map<std::string, Solver> solvers_;  // by the variant's text
+};
+
+}  // namespace kalah::analysis

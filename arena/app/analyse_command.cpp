@@ -1,0 +1,132 @@
+// `arena analyse DIR...`: every ply of every game valued with perfect play (docs/ANALYSIS.md), into
+// DIR/analysis.jsonl; resumable, interruptible (Ctrl-C keeps what is written), the journals untouched.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "arena/analysis/analyse.h"
+#include "arena/app/commands.h"
+#include "arena/flow/interrupts.h"
+#include "arena/flow/matches.h"
+#include "referee/endgame/database.h"
+
+namespace kalah::arena_app {
+namespace {
+
+struct AnalyseCommandOptions {
+  std::vector<std::string> dirs;
+  long long budget_ms = 1000;
+  int threads = 0;  // 0: one per CPU
+  bool database_only = false;
+  long long hash_mb = 256;
+  long long database_mb = 1024;
+  std::string cache_dir;
+  bool no_cache = false;
+  bool quiet = false;
+};
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? "-" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+void print_quality(const analysis::FolderQuality& q) {
+  if (q.engines.empty()) return;
+  std::size_t width = 6;
+  for (const auto& [name, _] : q.engines) width = std::max(width, name.size());
+  fmt::print("{:<{}}  {:>6}  {:>6}  {:>9}  {:>7}  {:>8}\n", "engine", width, "moves", "judged", "mean loss", "perfect",
+             "blunders");
+  std::vector<std::pair<std::string, analysis::EngineQuality>> rows(q.engines.begin(), q.engines.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.mean_loss() < b.second.mean_loss();
+  });
+  for (const auto& [name, e] : rows)
+    fmt::print("{:<{}}  {:>6}  {:>6}  {:>9.2f}  {:>7}  {:>8}\n", name, width, e.moves, e.judged, e.mean_loss(),
+               percent(static_cast<std::uint64_t>(e.perfect), static_cast<std::uint64_t>(e.judged)), e.blunders);
+  fmt::print("loss: store difference given away against perfect play (a seed that changes hands counts 2); "
+             "blunder: a move that loses {} or more; opening plies are not counted\n",
+             analysis::kBlunderLoss);
+}
+
+int analyse(const AnalyseCommandOptions& o) {
+  std::atomic<bool> stop{false};
+  arena::InterruptWatcher watcher([&] { stop = true; });
+  analysis::AnalyseOptions options;
+  options.threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.stop = &stop;
+  analysis::AnalyserOptions& a = options.analyser;
+  a.budget = std::chrono::milliseconds(o.budget_ms);
+  a.database_only = o.database_only;
+  a.hash_mb = static_cast<std::size_t>(o.hash_mb);
+  a.database_mb = static_cast<std::uint64_t>(o.database_mb);
+  a.cache_dir = o.no_cache ? std::filesystem::path() : !o.cache_dir.empty() ? std::filesystem::path(o.cache_dir)
+                                                                             : endgame::default_cache_dir();
+  a.database_threads = options.threads;
+  a.stop = &stop;
+  for (const std::string& dir : o.dirs) {
+    auto last = std::chrono::steady_clock::now();
+    if (!o.quiet)
+      options.progress = [&](const analysis::AnalyseProgress& p) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::seconds(2) && p.games_done < p.games_to_do) return;
+        last = now;
+        fmt::print(stderr, "{}: analysed {}/{} games, {} of positions exact, {:.0f} s\n", dir, p.games_done,
+                   p.games_to_do, percent(p.proved, p.positions), p.seconds);
+      };
+    fmt::print("analysing {} with {} thread{}, {}\n", dir, options.threads, options.threads == 1 ? "" : "s",
+               o.database_only ? "the endgame database only"
+                               : fmt::format("at most {} ms per position", o.budget_ms));
+    std::fflush(stdout);
+    Expected<analysis::AnalyseSummary> s = analysis::analyse_folder(dir, options);
+    if (!s) throw UsageError(s.error());
+    for (const std::string& w : s->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+    for (const std::string& n : s->notes) fmt::print("{}\n", n);
+    fmt::print("{}: {} games; {} analysed before, {} now ({} positions, {} exact) in {:.1f} s\n", dir, s->games,
+               s->already, s->analysed, s->positions, percent(s->proved, s->positions), s->seconds);
+    if (s->stopped) {
+      fmt::print("interrupted: what was analysed is in {}/{}; run the same command again to resume\n", dir,
+                 analysis::kAnalysisFile);
+      return arena::interrupted_exit_code(watcher.signal());
+    }
+    Expected<analysis::FolderQuality> q = analysis::judge_folder(dir);
+    if (!q) throw UsageError(q.error());
+    for (const std::string& w : q->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+    print_quality(*q);
+    fmt::print("wrote {}/{}; the reports show it after `arena report {}`\n", dir, analysis::kAnalysisFile, dir);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_analyse_command(cli::Commands& commands) {
+  auto [cmd, o] = commands.add<AnalyseCommandOptions>(
+      "analyse",
+      "Value every ply of every game with perfect play (endgame database, exact solver within a budget) into "
+      "DIR/analysis.jsonl; resumes where it stopped",
+      analyse);
+  cmd->alias("analyze");
+  cmd->add_option("dirs", o->dirs, "Results folders (a shard folder or each folder of a rating list)")->required();
+  cmd->add_option("--budget-ms", o->budget_ms, "The search time per position; a position not proved by then is null")
+      ->default_val(1000)
+      ->check(CLI::Range(1LL, 3'600'000LL));
+  cmd->add_option("--threads", o->threads, "Games analysed at once (default: one per CPU)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_flag("--db-only", o->database_only, "No search: only positions the endgame database holds");
+  cmd->add_option("--hash-mb", o->hash_mb, "Each thread's transposition table, MB")
+      ->default_val(256)
+      ->check(CLI::Range(1LL, 1LL << 20));
+  cmd->add_option("--db-mb", o->database_mb, "The endgame database's memory, MB (its size in seeds follows)")
+      ->default_val(1024)
+      ->check(CLI::Range(0LL, 1LL << 20));
+  cmd->add_option("--cache-dir", o->cache_dir, "Where endgame databases are cached (default: ~/.cache/kalah-arena)");
+  cmd->add_flag("--no-cache", o->no_cache, "Build the endgame database in memory only");
+  cmd->add_flag("--quiet", o->quiet, "No progress lines");
+}
+
+}  // namespace kalah::arena_app
