@@ -25,7 +25,8 @@ using Clock = std::chrono::steady_clock;
 
 // analysis.jsonl opened for appending and locked: never through a link, a regular file only.
 Expected<system::FileHandle> open_for_append(const std::filesystem::path& file) {
-  system::FileHandle fd(::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
+  system::FileHandle fd(
+      ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
   if (!fd.is_open()) return Error{system::system_error_text(file, "cannot open for writing")};
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return Error{system::system_error_text(file, "cannot stat")};
@@ -195,8 +196,8 @@ Expected<FolderQuality> judge_folder(const std::filesystem::path& dir) {
   if (!scanned) return Error{scanned.error()};
   const std::size_t orphans = analysis->games.size() - found.size();
   if (orphans > 0)
-    out.warnings.push_back(fmt::format("{}: {} game{} not in the journal", kAnalysisFile, orphans,
-                                       orphans == 1 ? " is" : "s are"));
+    out.warnings.push_back(
+        fmt::format("{}: {} game{} not in the journal", kAnalysisFile, orphans, orphans == 1 ? " is" : "s are"));
   return out;
 }
 
@@ -252,8 +253,8 @@ Expected<AnalysisCheck> check_analysis(const std::filesystem::path& dir, std::ui
                                     : 0;
       const int kept = same_player ? then : -then;
       if (a.loss[i] && then_known && *a.value[i] - kept != *a.loss[i])
-        fail(i, fmt::format("loss {} does not follow from value {} and the next position's {}", *a.loss[i],
-                            *a.value[i], kept));
+        fail(i, fmt::format("loss {} does not follow from value {} and the next position's {}", *a.loss[i], *a.value[i],
+                            kept));
       else if (a.loss[i] && !then_known && !last)
         fail(i, "a loss is known but the next position's value is not");
       p = next;

@@ -27,20 +27,20 @@ struct AnalyseProgress {
 
 struct AnalyseOptions {
   AnalyserOptions analyser;
-  int threads = 1;                            // games analysed at once, each on one thread
-  const std::atomic<bool>* stop = nullptr;    // set (e.g. by SIGINT): finish no further game
+  int threads = 1;                                       // games analysed at once, each on one thread
+  const std::atomic<bool>* stop = nullptr;               // set (e.g. by SIGINT): finish no further game
   std::function<void(const AnalyseProgress&)> progress;  // after each game, from one thread at a time
 };
 
 struct AnalyseSummary {
-  std::size_t games = 0;            // in the journals
-  std::size_t already = 0;          // analysed by an earlier run (skipped)
-  std::size_t analysed = 0;         // by this run
-  std::uint64_t positions = 0;      // valued by this run
-  std::uint64_t proved = 0;         // of which exactly
+  std::size_t games = 0;        // in the journals
+  std::size_t already = 0;      // analysed by an earlier run (skipped)
+  std::size_t analysed = 0;     // by this run
+  std::uint64_t positions = 0;  // valued by this run
+  std::uint64_t proved = 0;     // of which exactly
   double seconds = 0;
-  bool stopped = false;             // options.stop ended the run early
-  std::vector<std::string> notes;   // the databases used, a cut last line
+  bool stopped = false;            // options.stop ended the run early
+  std::vector<std::string> notes;  // the databases used, a cut last line
   std::vector<std::string> warnings;
 };
 
@@ -55,7 +55,7 @@ namespace kalah::analysis {
 // What a folder's analysis says about its engines (the journals joined with analysis.jsonl).
 struct FolderQuality {
   std::map<std::string, EngineQuality> engines;
-  std::size_t games = 0;  // analysed games that fit their journal record
+  std::size_t games = 0;              // analysed games that fit their journal record
   std::vector<std::string> warnings;  // analysis lines without their game, or that do not fit it
 };
 Expected<FolderQuality> judge_folder(const std::filesystem::path& dir);
@@ -72,8 +72,8 @@ namespace kalah::analysis {
 struct AnalysisCheck {
   bool present = false;
   std::size_t games = 0;
-  std::uint64_t values = 0;             // known values checked for consistency
-  std::uint64_t database_checked = 0;   // of which compared with the database
+  std::uint64_t values = 0;            // known values checked for consistency
+  std::uint64_t database_checked = 0;  // of which compared with the database
 };
 Expected<AnalysisCheck> check_analysis(const std::filesystem::path& dir, std::uint64_t database_mb = 8);
 

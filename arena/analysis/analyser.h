@@ -20,12 +20,12 @@
 namespace kalah::analysis {
 
 struct AnalyserOptions {
-  std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there
-  bool database_only = false;              // no search: null wherever the database does not reach
-  std::size_t hash_mb = 256;               // each analyser's transposition table
-  std::uint64_t database_mb = 1024;        // the endgame database (one per rule set, shared)
-  std::filesystem::path cache_dir;         // where databases are cached; empty: none
-  int database_threads = 1;                // threads that build a database not in the cache
+  std::chrono::milliseconds budget{1000};   // per position; the search of one position stops there
+  bool database_only = false;               // no search: null wherever the database does not reach
+  std::size_t hash_mb = 256;                // each analyser's transposition table
+  std::uint64_t database_mb = 1024;         // the endgame database (one per rule set, shared)
+  std::filesystem::path cache_dir;          // where databases are cached; empty: none
+  int database_threads = 1;                 // threads that build a database not in the cache
   const std::atomic<bool>* stop = nullptr;  // set: every search gives up at once
 };
 

@@ -42,15 +42,15 @@ void print_quality(const analysis::FolderQuality& q) {
   fmt::print("{:<{}}  {:>6}  {:>6}  {:>9}  {:>7}  {:>8}\n", "engine", width, "moves", "judged", "mean loss", "perfect",
              "blunders");
   std::vector<std::pair<std::string, analysis::EngineQuality>> rows(q.engines.begin(), q.engines.end());
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    return a.second.mean_loss() < b.second.mean_loss();
-  });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.second.mean_loss() < b.second.mean_loss(); });
   for (const auto& [name, e] : rows)
     fmt::print("{:<{}}  {:>6}  {:>6}  {:>9.2f}  {:>7}  {:>8}\n", name, width, e.moves, e.judged, e.mean_loss(),
                percent(static_cast<std::uint64_t>(e.perfect), static_cast<std::uint64_t>(e.judged)), e.blunders);
-  fmt::print("loss: store difference given away against perfect play (a seed that changes hands counts 2); "
-             "blunder: a move that loses {} or more; opening plies are not counted\n",
-             analysis::kBlunderLoss);
+  fmt::print(
+      "loss: store difference given away against perfect play (a seed that changes hands counts 2); "
+      "blunder: a move that loses {} or more; opening plies are not counted\n",
+      analysis::kBlunderLoss);
 }
 
 int analyse(const AnalyseCommandOptions& o) {
@@ -64,8 +64,9 @@ int analyse(const AnalyseCommandOptions& o) {
   a.database_only = o.database_only;
   a.hash_mb = static_cast<std::size_t>(o.hash_mb);
   a.database_mb = static_cast<std::uint64_t>(o.database_mb);
-  a.cache_dir = o.no_cache ? std::filesystem::path() : !o.cache_dir.empty() ? std::filesystem::path(o.cache_dir)
-                                                                             : endgame::default_cache_dir();
+  a.cache_dir = o.no_cache             ? std::filesystem::path()
+                : !o.cache_dir.empty() ? std::filesystem::path(o.cache_dir)
+                                       : endgame::default_cache_dir();
   a.database_threads = options.threads;
   a.stop = &stop;
   for (const std::string& dir : o.dirs) {
@@ -79,8 +80,7 @@ int analyse(const AnalyseCommandOptions& o) {
                    p.games_to_do, percent(p.proved, p.positions), p.seconds);
       };
     fmt::print("analysing {} with {} thread{}, {}\n", dir, options.threads, options.threads == 1 ? "" : "s",
-               o.database_only ? "the endgame database only"
-                               : fmt::format("at most {} ms per position", o.budget_ms));
+               o.database_only ? "the endgame database only" : fmt::format("at most {} ms per position", o.budget_ms));
     std::fflush(stdout);
     Expected<analysis::AnalyseSummary> s = analysis::analyse_folder(dir, options);
     if (!s) throw UsageError(s.error());
@@ -115,8 +115,7 @@ void add_analyse_command(cli::Commands& commands) {
   cmd->add_option("--budget-ms", o->budget_ms, "The search time per position; a position not proved by then is null")
       ->default_val(1000)
       ->check(CLI::Range(1LL, 3'600'000LL));
-  cmd->add_option("--threads", o->threads, "Games analysed at once (default: one per CPU)")
-      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--threads", o->threads, "Games analysed at once (default: one per CPU)")->check(CLI::Range(1, 1024));
   cmd->add_flag("--db-only", o->database_only, "No search: only positions the endgame database holds");
   cmd->add_option("--hash-mb", o->hash_mb, "Each thread's transposition table, MB")
       ->default_val(256)
