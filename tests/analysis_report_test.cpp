@@ -4,11 +4,12 @@
 // all without an analysis.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <boost/json/parse.hpp>
@@ -177,7 +178,14 @@ TEST(MoveQuality, JudgesTheMovesOfAnalysedGamesAndCountsEveryMove) {
   EXPECT_EQ(blunder_rule(), "blunder: a move that loses ≥ 4 (store difference)");
 }
 
+// With KALAH_ANALYSIS_EXAMPLES=DIR the folder's journal and analysis are also written to DIR, for
+// `arena report DIR` (docs/FORMATS.md, "Move quality", quotes its output).
 TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
+  if (const char* examples = std::getenv("KALAH_ANALYSIS_EXAMPLES")) {
+    fs::create_directories(examples);
+    for (const char* file : {"games.jsonl", "analysis.jsonl"})
+      fs::copy_file(dir_.path() / file, fs::path(examples) / file, fs::copy_options::overwrite_existing);
+  }
   const Expected<ReportSummary> written = report_folder(dir_.path());
   ASSERT_TRUE(written) << written.error();
   ASSERT_TRUE(written->quality);
@@ -187,12 +195,12 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   const std::string table = format_standings_table(written->standings, &*written->quality);
   EXPECT_NE(table.find("Move quality from analysis.jsonl (2 games analysed; blunder: a move that loses ≥ 4 (store "
                        "difference)):\n"
-                       "Rank  Engine  Mean loss  Perfect  Blunders         Analysed\n"),
+                       "Rank  Engine  Mean loss  Perfect  Blunders       Analysed\n"),
             std::string::npos)
       << table;
-  EXPECT_EQ(lines_with(table, "  beta  ").back().substr(4), "  beta         0.83      67%         1             6/11");
-  EXPECT_EQ(lines_with(table, "  alpha  ").back().substr(4), "  alpha        1.60      60%         1             5/11");
-  EXPECT_EQ(lines_with(table, "  gamma  ").back().substr(4), "  gamma           -        -         0              0/3");
+  EXPECT_EQ(lines_with(table, "  beta  ").back().substr(4), "  beta         0.83      67%         1           6/11");
+  EXPECT_EQ(lines_with(table, "  alpha  ").back().substr(4), "  alpha        1.60      60%         1           5/11");
+  EXPECT_EQ(lines_with(table, "  gamma  ").back().substr(4), "  gamma           -        -         0            0/3");
 
   const std::string md = test::file_text(dir_.path() / "standings.md");
   EXPECT_NE(md.find("## Move quality\n"), std::string::npos);
@@ -236,8 +244,8 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
     const json::object& a = e.at("analysis").as_object();
     auto number = [&](const char* key) { return a.at(key).is_null() ? -1.0 : a.at(key).to_number<double>(); };
     by_engine[std::string(e.at("name").as_string())] =
-        Row{a.at("moves").as_int64(), a.at("judged").as_int64(),  a.at("perfect").as_int64(),
-            a.at("blunders").as_int64(), number("mean_loss"), number("perfect_pct")};
+        Row{a.at("moves").as_int64(),    a.at("judged").as_int64(), a.at("perfect").as_int64(),
+            a.at("blunders").as_int64(), number("mean_loss"),       number("perfect_pct")};
   }
   EXPECT_EQ(by_engine["alpha"], (Row{11, 5, 3, 1, 1.6, 60}));
   EXPECT_EQ(by_engine["beta"], (Row{11, 6, 4, 1, 0.83, 66.67}));

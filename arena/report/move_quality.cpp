@@ -95,14 +95,14 @@ std::string move_quality_text(const rating::Standings& s, const MoveQuality& q) 
   for (const rating::EngineStanding& e : s.engines) width = std::max(width, e.name.size());
   std::string out = fmt::format("Move quality from analysis.jsonl ({} game{} analysed; {}):\n", q.games,
                                 q.games == 1 ? "" : "s", blunder_rule());
-  out += fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>15}\n", "Rank", "Engine", width, "Mean loss", "Perfect",
+  out += fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>13}\n", "Rank", "Engine", width, "Mean loss", "Perfect",
                      "Blunders", "Analysed");
   for (const rating::EngineStanding& e : s.engines) {
     const analysis::EngineQuality& x = of(q, e.name);
     // ASCII in the terminal's columns: fmt pads by code points, and a dash of three bytes would shift them.
-    out += fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>15}\n", rank_text(e), e.name, width,
-                       x.judged ? mean_loss_text(x) : "-", x.judged ? perfect_text(x) : "-", x.blunders,
-                       analysed_text(x));
+    out +=
+        fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>13}\n", rank_text(e), e.name, width,
+                    x.judged ? mean_loss_text(x) : "-", x.judged ? perfect_text(x) : "-", x.blunders, analysed_text(x));
   }
   return out;
 }
@@ -126,9 +126,9 @@ std::string move_quality_html(const rating::Standings& s, const MoveQuality& q) 
                     "<th>Mean loss</th><th>Perfect</th><th>Blunders</th><th>Analysed</th></tr></thead><tbody>\n";
   for (const rating::EngineStanding& e : s.engines) {
     const analysis::EngineQuality& x = of(q, e.name);
-    out += fmt::format(
-        "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        rank_text(e), html_escape(e.name), mean_loss_text(x), perfect_text(x), x.blunders, analysed_text(x));
+    out += fmt::format("<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       rank_text(e), html_escape(e.name), mean_loss_text(x), perfect_text(x), x.blunders,
+                       analysed_text(x));
   }
   return out + "</tbody></table></div>\n";
 }
