@@ -125,7 +125,9 @@ int report(const ReportOptions& o) {
   Expected<report::ReportSummary> written = report::write_reports(out, input);
   if (!written) throw UsageError(written.error());
   for (const std::string& w : written->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
-  if (!sprt) fmt::print("{}\n", report::format_standings_table(written->standings));
+  if (!sprt)
+    fmt::print("{}\n",
+               report::format_standings_table(written->standings, written->quality ? &*written->quality : nullptr));
   if (!list && all[0].shard_count > 0)
     fmt::print("merged {} games from {} of {} shards\n", written->games,
                all[0].shard_count - static_cast<int>(all[0].missing_shards.size()), all[0].shard_count);

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "arena/analysis/analysis_file.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
@@ -247,7 +248,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
                                         .settings = journal.meta().settings,
                                         .publish = config.tournament.publish,
                                         .anchor = config_anchor(config),
-                                        .sprt = listener.sprt_report()});
+                                        .sprt = listener.sprt_report(),
+                                        // An analysis of the games played so far (a resumed run): shown again.
+                                        .analyses = {{"", out.dir / analysis::kAnalysisFile}}});
     if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
     if (!written) return Error{written.error()};
     out.reports = std::move(written->written);

@@ -232,6 +232,7 @@ Expected<StoredResults> read_results(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Error{dir.string() + ": no such results directory"};
   StoredResults out;
+  out.dir = dir;
   const fs::path meta_path = dir / kMetaFile;
   if (path_exists(meta_path)) {
     Expected<TournamentMeta> meta = read_meta(meta_path);

@@ -85,7 +85,8 @@ struct StoredJournal {
   std::optional<ShardMeta> shard;  // for a shard's journal
 };
 struct StoredResults {
-  TournamentMeta meta;  // the tournament's (without shard); engines empty when no meta file exists
+  std::filesystem::path dir;  // the folder read (a sharded run's top folder, which holds analysis.jsonl)
+  TournamentMeta meta;        // the tournament's (without shard); engines empty when no meta file exists
   bool has_meta = false;
   std::vector<StoredJournal> journals;  // the directory's own first, then the shards by index
   int shard_count = 0;                  // 0: not sharded

@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/report/move_quality.h"
 #include "arena/report/text_util.h"
 
 namespace kalah::report {
@@ -93,6 +94,32 @@ std::string forfeit_section(const BotResults& bot, const std::map<std::string, S
   return out;
 }
 
+// Its move quality and its worst moves, each with a link that opens the viewer after that move.
+std::string quality_section(const BotResults& bot, const analysis::EngineQuality& q) {
+  std::string out = fmt::format(
+      "<h2 id=\"move-quality\">Move quality</h2>\n<p>Mean loss {} per judged move, {} perfect moves, {} "
+      "blunder{}; {} of its {} moves analysed.</p>\n<p class=\"note\">From the perfect-play analysis of the games "
+      "(analysis.jsonl). A move's loss is what it gives away against perfect play, as a store difference (a seed "
+      "that changes hands counts 2); {}. The mean and the share of perfect moves are over the judged moves: those "
+      "whose loss the analysis proved (forced opening plies are nobody's choice and left out).</p>\n",
+      mean_loss_text(q), perfect_text(q), q.blunders, q.blunders == 1 ? "" : "s", q.judged, q.moves, blunder_rule());
+  out += "<h3>Worst moves</h3>\n";
+  if (bot.worst_moves.empty()) return out + "<p>None: no judged move of it lost anything.</p>\n";
+  out += fmt::format(
+      "<p class=\"note\">Its {} largest losses. The link opens the game in report.html's viewer after the "
+      "move.</p>\n<div class=\"scroll\"><table><thead><tr><th class=\"name\">Game</th><th>Ply</th>"
+      "<th class=\"name\">Opponent</th><th>Loss</th><th>Value before</th><th class=\"name\"></th><th></th></tr>"
+      "</thead><tbody>\n",
+      bot.worst_moves.size());
+  for (const WorstMove& m : bot.worst_moves)
+    out += fmt::format(
+        "<tr><td class=\"name\">{0}</td><td>{1}</td><td class=\"name\">{2}</td><td>{3}</td><td>{4}</td>"
+        "<td class=\"name\">{5}</td><td><a href=\"../report.html#game-{0}/{1}\">replay {0} at ply {1}</a></td></tr>\n",
+        html_escape(m.id), m.ply, html_escape(m.opponent), m.loss, m.value ? std::to_string(*m.value) : "–",
+        m.lost_game ? "the move that lost the game" : "");
+  return out + "</tbody></table></div>\n";
+}
+
 }  // namespace
 
 std::string bot_page_path(const std::string& engine) {
@@ -162,8 +189,28 @@ void BotPagesBuilder::add(const GameRecord& game, const std::string& journal_dir
   }
 }
 
+void BotPagesBuilder::add_judgement(const GameRecord& game, const analysis::GameJudgement& judgement) {
+  for (const analysis::PlyJudgement& p : judgement.plies) {
+    if (p.opening || !p.loss || *p.loss == 0) continue;
+    std::vector<WorstMove>& worst = bot(p.mover).worst_moves;
+    if (worst.size() == kBotPageWorstMoves && worst.back().loss >= *p.loss) continue;
+    WorstMove m{game.id,
+                p.ply + 1,
+                *p.loss,
+                p.value,
+                p.mover == game.south ? game.north : game.south,
+                judgement.losing_ply == p.ply};
+    // After the moves that lost as much: the one read first stays first.
+    const auto at = std::upper_bound(worst.begin(), worst.end(), m.loss,
+                                     [](int loss, const WorstMove& other) { return loss > other.loss; });
+    worst.insert(at, std::move(m));
+    if (worst.size() > kBotPageWorstMoves) worst.pop_back();
+  }
+}
+
 std::string bot_page_html(const BotResults& bot, const std::string& event,
-                          const std::map<std::string, ShownTranscript>& transcripts, double bye_points) {
+                          const std::map<std::string, ShownTranscript>& transcripts, double bye_points,
+                          const analysis::EngineQuality* quality) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + html_escape(bot.name) + " – " + html_escape(event) + "</title>\n<style>" + kStyle +
@@ -208,6 +255,7 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
   }
   out += "</tbody></table></div>\n";
 
+  if (quality) out += quality_section(bot, *quality);
   out += forfeit_section(bot, transcripts);
 
   out += "<h2>Games</h2>\n";

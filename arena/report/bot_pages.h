@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/analysis/quality.h"
 #include "referee/record/record.h"
 
 namespace kalah::report {
@@ -33,6 +34,16 @@ struct BotGame {
   bool voided = false;      // left out of the results: an entrant's games were voided (entry.<name>.games = void)
 };
 
+// One of an engine's moves that the analysis found lost something (arena/analysis).
+struct WorstMove {
+  std::string id;  // the game
+  int ply = 0;     // 1-based, as the viewer numbers the plies
+  int loss = 0;
+  std::optional<int> value;  // the mover's perfect-play value before it
+  std::string opponent;
+  bool lost_game = false;  // the move that lost the game (GameJudgement::losing_ply)
+};
+
 struct BotResults {
   struct VersusOpponent {
     int wins = 0, draws = 0, losses = 0;
@@ -48,12 +59,15 @@ struct BotResults {
   std::deque<BotGame> recent;                    // its last kBotPageGames games
   long long forfeits = 0;
   std::vector<BotGame> forfeit_games;  // the first kBotPageForfeits of its forfeits
+  // With an analysis: its kBotPageWorstMoves largest losses, the largest first (on a tie the one read first).
+  std::vector<WorstMove> worst_moves;
 };
 
 // What one page lists at most: a results folder of any size gives pages of bounded size.
 inline constexpr std::size_t kBotPageGames = 1000;
 inline constexpr std::size_t kBotPageForfeits = 200;
 inline constexpr std::size_t kBotPageTranscripts = 20;  // forfeits shown with their transcript inline
+inline constexpr std::size_t kBotPageWorstMoves = 10;
 
 // Sums the games of a results folder one at a time, per engine. `settings` are tournament.json's: a game
 // between two engines is voided when either has `entry.<name>.games = void`.
@@ -61,6 +75,8 @@ class BotPagesBuilder {
  public:
   BotPagesBuilder(const std::vector<std::string>& engine_names, const std::map<std::string, std::string>& settings);
   void add(const GameRecord& game, const std::string& journal_dir);
+  // The analysis of a game added before: its movers' losses, for their worst moves.
+  void add_judgement(const GameRecord& game, const analysis::GameJudgement& judgement);
   const std::map<std::string, BotResults>& bots() const { return bots_; }
 
  private:
@@ -79,8 +95,10 @@ struct ShownTranscript {
 };
 
 // The page of one engine; `transcripts` by game id, for the forfeits that have one. `bye_points`: what
-// it has without a game (a Swiss bye), counted in its points as in every table of the report.
+// it has without a game (a Swiss bye), counted in its points as in every table of the report. `quality`:
+// with an analysis, its move quality (move_quality.h), shown with its worst moves; none without.
 std::string bot_page_html(const BotResults& bot, const std::string& event,
-                          const std::map<std::string, ShownTranscript>& transcripts, double bye_points = 0);
+                          const std::map<std::string, ShownTranscript>& transcripts, double bye_points = 0,
+                          const analysis::EngineQuality* quality = nullptr);
 
 }  // namespace kalah::report

@@ -8,8 +8,8 @@
 
 namespace kalah::report {
 
-std::string standings_csv(const Standings& s) {
-  if (s.ranking) return ranking_csv(*s.ranking);
+std::string standings_csv(const Standings& s, const MoveQuality* quality) {
+  if (s.ranking) return ranking_csv(*s.ranking, quality);
   std::string out = "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits";
   // forfeit_time, forfeit_crash, ..., forfeit_file_size: one column per reason, in kForfeitReasons order.
   for (Termination reason : kForfeitReasons) {
@@ -17,14 +17,16 @@ std::string standings_csv(const Standings& s) {
     std::replace(column.begin(), column.end(), '-', '_');
     out += column;
   }
-  out += ",los_next,diff_next,diff_next_ci95\n";
+  out += ",los_next,diff_next,diff_next_ci95";
+  out += (quality ? move_quality_csv_header() : "") + "\n";
   for (const EngineStanding& e : s.engines) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name), fixed(e.elo, 1), fixed(e.ci95, 1),
                        e.games, fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits);
     for (int count : e.forfeits_by_reason) out += "," + std::to_string(count);
     out += "," + (e.los_next ? fixed(*e.los_next, 4) : std::string());
     out += "," + (e.diff_next ? fixed(*e.diff_next, 1) : std::string());
-    out += "," + (e.diff_next_ci95 ? fixed(*e.diff_next_ci95, 1) : std::string()) + "\n";
+    out += "," + (e.diff_next_ci95 ? fixed(*e.diff_next_ci95, 1) : std::string());
+    out += (quality ? move_quality_csv_cells(quality->find(e.name)) : "") + "\n";
   }
   return out;
 }

@@ -3,7 +3,10 @@
 // here with the rules library and embedded, so the page needs no Kalah rules of
 // its own and always shows exactly what the referee played.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -149,6 +152,47 @@ list();fromHash();
 })();
 )js";
 
+// What the viewer adds for a page with an analysis, each piece inserted after an anchor of kScript (so that
+// a page without one carries the script as it always was): the loss of the shown ply in the line under the
+// board, a bar per ply on the graph (the loss against perfect play; red: the move that lost the game), that
+// move marked in the list of plies, and a line under the title naming it, a link to the position after it.
+constexpr std::pair<const char*, const char*> kAnalysisScript[] = {
+    {"else if(ply<=g.opening)info+=' (opening)';",
+     R"js(
+    if(g.loss){const l=g.loss[ply-1];info+=l==null?'; loss not proved':'; loss '+l+(ply===g.losing?': the move that lost the game':'');})js"},
+    {"lab.textContent='score for South, max '+hi+', min '+lo;\n}\n",
+     R"js(// Each ply's loss against perfect play: a bar down from the graph's top, red for the move that lost the game.
+function bars(){
+  if(!g.loss)return;
+  const svg=$('graph'),NS=svg.namespaceURI,W=600,n=Math.max(1,g.moves.length),X=p=>10+p/n*(W-20),most=Math.max(1,...g.loss.map(v=>v||0));
+  svg.style.display='';
+  const mk=(tag,attrs,text)=>{const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text){const t=document.createElementNS(NS,'title');t.textContent=text;e.appendChild(t);}svg.appendChild(e);return e;};
+  g.loss.forEach((v,k)=>{if(!v)return;const lost=k+1===g.losing;
+    mk('rect',{x:X(k+1)-3,y:10,width:6,height:Math.max(2,v/most*40),fill:lost?'#c44':'#e0a030'},'ply '+(k+1)+': loss '+v+(lost?', the move that lost the game':'')).onclick=()=>{ply=k+1;draw();};});
+  mk('text',{x:W-12,y:22,'text-anchor':'end'}).textContent='bars: loss per ply (largest '+most+')';
+}
+)js"},
+    {"$('variant').textContent=g.variant;\n",
+     R"js(  const v=$('verdict');v.replaceChildren();v.hidden=!g.loss;
+  if(g.losing){const a=document.createElement('a');a.href='#game-'+g.id+'/'+g.losing;a.textContent='ply '+g.losing+', '+g.loser+' (loss '+g.loss[g.losing-1]+')';v.append('The move that lost the game: ',a);}
+  else if(g.loss)v.append('Analysed: no single move lost this game (a draw, lost from the start, or not proved that far).');
+)js"},
+    {"if(k<g.opening)s.className='op';",
+     "if(k+1===g.losing){s.style.outline='2px solid #c44';s.title='the move that lost the game';}"},
+    {"  graph();", "bars();"},
+};
+
+std::string viewer_script(bool analysis) {
+  std::string out = kScript;
+  if (!analysis) return out;
+  for (const auto& [anchor, addition] : kAnalysisScript) {
+    const std::size_t at = out.find(anchor);
+    assert(at != std::string::npos && out.find(anchor, at + 1) == std::string::npos);
+    out.insert(at + std::string_view(anchor).size(), addition);
+  }
+  return out;
+}
+
 // Where the last seed of `m` lands: sowing skips the opponent's store (docs/RULES.md).
 int landing_cell(const Variant& v, const Position& p, Move m) {
   const bool south = p.to_move == Side::South;
@@ -233,6 +277,25 @@ json::object replay(const GameRecord& g) {
   o["score"] = std::move(score);
   o["note"] = note;
   return o;
+}
+
+// An analysed game's figures for the viewer: per ply the perfect-play value before it and its loss (null
+// where not proved), and the move that lost the game (1-based, as the viewer numbers plies) with its mover.
+void add_analysis(json::object& o, const analysis::GameJudgement& j) {
+  json::array value, loss;
+  for (const analysis::PlyJudgement& p : j.plies) {
+    value.emplace_back(p.value ? json::value(*p.value) : json::value(nullptr));
+    loss.emplace_back(p.loss ? json::value(*p.loss) : json::value(nullptr));
+  }
+  o["value"] = std::move(value);
+  o["loss"] = std::move(loss);
+  if (j.losing_ply) {
+    o["losing"] = *j.losing_ply + 1;
+    o["loser"] = j.plies[static_cast<std::size_t>(*j.losing_ply)].mover;
+  } else {
+    o["losing"] = nullptr;
+    o["loser"] = nullptr;
+  }
 }
 
 // Horizontal bars from 0 to each Elo with the 95% interval as whiskers.
@@ -423,10 +486,15 @@ std::string summary_tables(const Standings& s) {
 
 std::string report_html(const Standings& s, const std::vector<GameRecord>& games, const std::string& event,
                         const Notes& notes, std::size_t total_games, const Context& context, const EloHistory& history,
-                        const std::string& form, bool bot_pages) {
+                        const std::string& form, bool bot_pages, const MoveQuality* quality,
+                        const std::vector<std::optional<analysis::GameJudgement>>& judgements) {
   json::array data;
   data.reserve(games.size());
-  for (const GameRecord& g : games) data.emplace_back(replay(g));
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    json::object o = replay(games[i]);
+    if (i < judgements.size() && judgements[i]) add_analysis(o, *judgements[i]);
+    data.emplace_back(std::move(o));
+  }
 
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -451,6 +519,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
+  if (quality) out += move_quality_html(s, *quality);
   // How it was run comes after what it decided, folded: on a phone the standings are the first screen.
   if (const std::string about = context_html(context); !about.empty())
     out += "<details class=\"about\"><summary>About this tournament: its settings, engines and machine</summary>\n" +
@@ -483,7 +552,10 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
 <section id="viewer" hidden>
 <h2 id="title"></h2>
 <p id="variant" class="note"></p>
-<div id="north" class="side"></div>
+)html";
+  // With an analysis, the line that names the move that lost the game (kAnalysisScript).
+  if (quality) out += "<p id=\"verdict\" hidden></p>\n";
+  out += R"html(<div id="north" class="side"></div>
 <div id="board" class="board"></div>
 <div id="south" class="side"></div>
 <p class="controls"><button id="first" title="start (Home)">|&lt;</button> <button id="prev" title="back (Left)">&lt;</button> <input type="range" id="ply" min="0" max="0" value="0"> <button id="next" title="forward (Right)">&gt;</button> <button id="last" title="end (End)">&gt;|</button></p>
@@ -493,7 +565,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
 </section>
 )html";
   out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) + "</script>\n";
-  out += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
+  out += "<script>" + viewer_script(quality != nullptr) + "</script>\n</body>\n</html>\n";
   return out;
 }
 

@@ -11,7 +11,22 @@ namespace kalah::report {
 
 namespace json = boost::json;
 
-std::string standings_json(const Standings& s, const std::string& event, const Notes& notes, const std::string& form) {
+namespace {
+
+// An engine's move quality (move_quality.h): the counts, and the mean loss and perfect share over the judged
+// moves (null when none is judged).
+json::object quality_json(const analysis::EngineQuality* q) {
+  const analysis::EngineQuality x = q ? *q : analysis::EngineQuality{};
+  json::object o{{"moves", x.moves}, {"judged", x.judged}, {"perfect", x.perfect}, {"blunders", x.blunders}};
+  o["mean_loss"] = x.judged ? json::value(rounded(x.mean_loss(), 2)) : json::value(nullptr);
+  o["perfect_pct"] = x.judged ? json::value(rounded(100 * x.perfect_share(), 2)) : json::value(nullptr);
+  return o;
+}
+
+}  // namespace
+
+std::string standings_json(const Standings& s, const std::string& event, const Notes& notes, const std::string& form,
+                           const MoveQuality* quality) {
   json::object root;
   root["event"] = event;
   if (!notes.empty()) {
@@ -69,6 +84,7 @@ std::string standings_json(const Standings& s, const std::string& event, const N
       o["diff_next"] = nullptr;
       o["diff_next_ci95"] = nullptr;
     }
+    if (quality) o["analysis"] = quality_json(quality->find(e.name));
     engines.emplace_back(std::move(o));
   }
   root["engines"] = std::move(engines);
@@ -107,6 +123,12 @@ std::string standings_json(const Standings& s, const std::string& event, const N
       {"raw_ci95", rounded(fm.raw_ci95, 2)},
       {"los", rounded(fm.los, 4)},
   };
+  if (quality)
+    root["analysis"] = json::object{{"file", analysis::kAnalysisFile},
+                                    {"games", quality->games},
+                                    {"unit", "store difference (a seed that changes hands counts 2)"},
+                                    {"blunder_loss", analysis::kBlunderLoss},
+                                    {"blunder", blunder_rule()}};
   // A Swiss or knockout tournament's own standings, under the name of its form.
   if (!form.empty()) {
     const json::value parsed = json::parse(form);

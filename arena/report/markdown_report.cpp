@@ -61,7 +61,7 @@ void forfeits_table(std::string& out, const Standings& s) {
 }  // namespace
 
 std::string standings_markdown(const Standings& s, const std::string& event, const Notes& notes, const Context& context,
-                               const std::string& form) {
+                               const std::string& form, const MoveQuality* quality) {
   std::string out = "# " + markdown_escape(event) + ": standings\n\n";
   for (const std::string& note : notes) out += "> **Note:** " + markdown_escape(note) + "\n\n";
   // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
@@ -84,6 +84,7 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
         "{} game{} of contest entrants whose games are void {} left out of these standings (docs/RANKING.md).\n\n",
         s.voided, s.voided == 1 ? "" : "s", s.voided == 1 ? "is" : "are");
   standings_table(out, s);
+  if (quality) out += move_quality_markdown(s, *quality);
 
   out += "\n## Crosstable\n\nPoints of the row engine against the column engine / games played.\n\n";
   crosstable(out, s);

@@ -97,16 +97,18 @@ std::string ranking_markdown(const Ranking& r) {
   return out + "\n";
 }
 
-std::string ranking_csv(const Ranking& r) {
+std::string ranking_csv(const Ranking& r, const MoveQuality* quality) {
   std::string out = "rank,shared,name,points";
   for (TieBreak t : r.rules.tiebreaks) out += "," + csv_column(t);
-  out += ",wins,draws,losses,games,elo,ci95,status,reason\n";
+  out += ",wins,draws,losses,games,elo,ci95,status,reason";
+  out += (quality ? move_quality_csv_header() : "") + "\n";
   for (const RankingRow& row : r.rows) {
     out += fmt::format("{},{},{},{}", row.rank > 0 ? std::to_string(row.rank) : "", row.shared ? 1 : 0,
                        csv_field(row.name), value_text(row.points));
     for (const std::optional<double>& x : row.tiebreaks) out += "," + (x ? value_text(*x) : std::string());
-    out += fmt::format(",{},{},{},{},{},{},{},{}\n", row.wins, row.draws, row.losses, row.games, fixed(row.elo, 1),
+    out += fmt::format(",{},{},{},{},{},{},{},{}", row.wins, row.draws, row.losses, row.games, fixed(row.elo, 1),
                        fixed(row.ci95, 1), to_string(row.status), csv_field(row.reason));
+    out += (quality ? move_quality_csv_cells(quality->find(row.name)) : "") + "\n";
   }
   return out;
 }

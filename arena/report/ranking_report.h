@@ -8,6 +8,7 @@
 #include <boost/json/object.hpp>
 
 #include "arena/rating/ranking.h"
+#include "arena/report/move_quality.h"
 
 namespace kalah::report {
 
@@ -19,8 +20,9 @@ std::vector<std::string> ranking_notes(const rating::Ranking& r);
 
 std::string ranking_text_table(const rating::Ranking& r);  // for the terminal, notes below
 std::string ranking_markdown(const rating::Ranking& r);    // a "## Ranking" section
-std::string ranking_csv(const rating::Ranking& r);         // standings.csv when ranking by points
-std::string ranking_html(const rating::Ranking& r);        // a table and the notes
+// standings.csv when ranking by points; with `quality`, each engine's move quality in columns at the end.
+std::string ranking_csv(const rating::Ranking& r, const MoveQuality* quality = nullptr);
+std::string ranking_html(const rating::Ranking& r);  // a table and the notes
 boost::json::object ranking_json(const rating::Ranking& r);
 
 }  // namespace kalah::report

@@ -8,6 +8,7 @@
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
 #include "arena/report/elo_history.h"
+#include "arena/report/move_quality.h"
 #include "referee/record/record.h"
 
 namespace kalah::report {
@@ -22,14 +23,18 @@ using rating::Standings;
 // one finished journal (a merge with incomplete shards, ...), one sentence each.
 using Notes = std::vector<std::string>;
 
+// `quality`: every reporter of the standings shows each engine's move quality when the results have an
+// analysis (move_quality.h); without one (nullptr) the reports are exactly what they were before it existed.
+//
 // `form`: a Swiss or knockout tournament's own standings (form_json: {"swiss": ...} or {"knockout": ...}),
 // added to the top-level object.
 std::string standings_json(const Standings& standings, const std::string& event, const Notes& notes = {},
-                           const std::string& form = {});  // standings.json
+                           const std::string& form = {}, const MoveQuality* quality = nullptr);  // standings.json
 // `form`: the section of a form with standings of its own (form_report.h), shown before the rating list.
 std::string standings_markdown(const Standings& standings, const std::string& event, const Notes& notes = {},
-                               const Context& context = {}, const std::string& form = {});  // standings.md
-std::string standings_csv(const Standings& standings);                                      // standings.csv
+                               const Context& context = {}, const std::string& form = {},
+                               const MoveQuality* quality = nullptr);                         // standings.md
+std::string standings_csv(const Standings& standings, const MoveQuality* quality = nullptr);  // standings.csv
 // games.pgn is the games one after the other.
 // `time_control`: the PGN TimeControl tag ("10+0.1", "-"; "?" when unknown). With time odds, `white` and
 // `black` are the two engines' own: TimeControl is then "?" and WhiteTimeControl/BlackTimeControl follow.
@@ -39,12 +44,15 @@ std::string games_pgn(const std::vector<GameRecord>& games, const std::string& e
                       const std::string& time_control = "?");
 // report.html. `shown` are the games its viewer embeds: all of them, or the last ones of a big run
 // (`total_games` says how many there are in all; 0 means all are shown). `bot_pages`: each engine's name in
-// the standings links to its page, bots/<name>.html (bot_pages.h), written beside it.
+// the standings links to its page, bots/<name>.html (bot_pages.h), written beside it. `judgements`: empty, or
+// one per shown game, its analysis where it has one (the viewer shows each ply's loss and the move that lost).
 std::string report_html(const Standings& standings, const std::vector<GameRecord>& shown, const std::string& event,
                         const Notes& notes = {}, std::size_t total_games = 0, const Context& context = {},
-                        const EloHistory& history = {}, const std::string& form = {}, bool bot_pages = false);
+                        const EloHistory& history = {}, const std::string& form = {}, bool bot_pages = false,
+                        const MoveQuality* quality = nullptr,
+                        const std::vector<std::optional<analysis::GameJudgement>>& judgements = {});
 
 // The standings as a plain-text table for the terminal (printed live during a run).
-std::string format_standings_table(const Standings& standings);
+std::string format_standings_table(const Standings& standings, const MoveQuality* quality = nullptr);
 
 }  // namespace kalah::report

@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/analysis/analysis_file.h"
 #include "arena/journal/games_file.h"
 #include "arena/report/bot_pages.h"
 #include "arena/report/form_report.h"
@@ -54,7 +55,8 @@ std::optional<ShownTranscript> find_transcript(const fs::path& dir, const BotGam
 
 // bots/<name>.html for every engine, before report.html links to them.
 std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBuilder& bots, const std::string& event,
-                                           const rating::Standings& standings) {
+                                           const rating::Standings& standings, const MoveQuality* quality) {
+  const analysis::EngineQuality no_moves;  // an engine without a move in the games read
   std::error_code ec;
   fs::create_directories(dir / "bots", ec);
   if (ec) return (dir / "bots").string() + ": cannot create the directory: " + ec.message();
@@ -65,12 +67,38 @@ std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBu
     double bye_points = 0;
     for (const rating::EngineStanding& e : standings.engines)
       if (e.name == name) bye_points = e.bye_points;
-    if (auto error =
-            system::write_file_atomically(dir / bot_page_path(name), bot_page_html(bot, event, transcripts, bye_points),
-                                          system::Durability::Rebuildable))
+    const analysis::EngineQuality* shown = nullptr;
+    if (quality) shown = quality->find(name) ? quality->find(name) : &no_moves;
+    if (auto error = system::write_file_atomically(dir / bot_page_path(name),
+                                                   bot_page_html(bot, event, transcripts, bye_points, shown),
+                                                   system::Durability::Rebuildable))
       return error;
   }
   return std::nullopt;
+}
+
+// The input's analyses that exist, ready to join the games; none: the reports show no move quality.
+std::optional<MoveQualityBuilder> read_analyses(const ReportInput& input, std::vector<std::string>& warnings) {
+  std::map<std::string, AnalysisSource> sources;
+  for (const auto& [tournament, file] : input.analyses) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(file, ec))) continue;  // a link is there: read_analysis refuses it
+    Expected<analysis::AnalysisFile> read = analysis::read_analysis(file);
+    if (!read) {
+      warnings.push_back(
+          fmt::format("{}: not read, so the reports show no move quality from it ({})", file.string(), read.error()));
+      continue;
+    }
+    if (read->torn_at)
+      warnings.push_back(fmt::format("{}{}: an incomplete last line, ignored (an analysis still being written?)",
+                                     (file.parent_path() / "").string(), read->torn_reason));
+    if (read->duplicates > 0)
+      warnings.push_back(fmt::format("{}: {} line{} analyse a game of an earlier line again; the first counts",
+                                     file.string(), read->duplicates, read->duplicates == 1 ? "" : "s"));
+    sources.emplace(tournament, AnalysisSource{file.string(), std::move(read->games)});
+  }
+  if (sources.empty()) return std::nullopt;
+  return MoveQualityBuilder(std::move(sources));
 }
 
 }  // namespace
@@ -83,6 +111,8 @@ void add_results(ReportInput& input, const journal::StoredResults& stored, const
   for (const journal::StoredJournal& j : stored.journals)
     input.journals.push_back(
         {j.games, prefix + j.label, j.shard ? static_cast<std::size_t>(j.shard->games) : 0, tournament});
+  // A sharded run's analysis covers the games of every shard: it is in the top folder.
+  if (!stored.dir.empty()) input.analyses[tournament] = stored.dir / analysis::kAnalysisFile;
   for (int missing : stored.missing_shards)
     input.notes.push_back(
         fmt::format("{}shard {}/{} has no journal: none of its games were played (or its task "
@@ -108,6 +138,9 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
   std::deque<GameRecord> recent;
+  ReportSummary out;
+  std::optional<MoveQualityBuilder> quality = read_analyses(input, out.warnings);
+  std::deque<std::optional<analysis::GameJudgement>> recent_judgements;  // beside `recent`, with an analysis
   std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
   EloHistoryRecorder history;
   const auto pgn_clock = input.settings.find("time.pgn");
@@ -117,7 +150,6 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
     const auto own = input.settings.find("engine." + engine + ".time.pgn");
     return own == input.settings.end() ? time_control : own->second;
   };
-  ReportSummary out;
   // A Swiss or knockout tournament's own standings are replayed from the results (by game id).
   auto type = input.settings.find("type");
   const bool by_rounds = type != input.settings.end() && (type->second == "swiss" || type->second == "knockout");
@@ -136,6 +168,9 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         [&](GameRecord&& g) {
           builder.add(g);
           bots.add(g, file.parent_path().string());
+          std::optional<analysis::GameJudgement> judgement;
+          if (quality) judgement = quality->add(g, journal.tournament);
+          if (judgement) bots.add_judgement(g, *judgement);
           history.game_added(builder);
           if (by_rounds)
             results.emplace(g.id, g.result == Outcome::FirstWins ? 1.0 : g.result == Outcome::Draw ? 0.5 : 0.0);
@@ -147,6 +182,10 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
           pgn.write(pgn_game(g, input.event, time_control, clock_of(g.south), clock_of(g.north)));
           recent.push_back(std::move(g));
           if (recent.size() > kViewerGames) recent.pop_front();
+          if (quality) {
+            recent_judgements.push_back(std::move(judgement));
+            if (recent_judgements.size() > kViewerGames) recent_judgements.pop_front();
+          }
         },
         seen[journal.tournament]);
     if (!scanned) return Error{scanned.error()};
@@ -175,10 +214,15 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
                     per_tournament.size(), list));
   }
   out.standings = builder.standings();
+  if (quality) out.quality = quality->finish(out.warnings);
+  const MoveQuality* shown_quality = out.quality ? &*out.quality : nullptr;
   if (std::string repeated = rating::repeated_note(out.standings); !repeated.empty())
     out.notes.push_back(std::move(repeated));
   const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
   recent.clear();
+  const std::vector<std::optional<analysis::GameJudgement>> shown_judgements(
+      std::make_move_iterator(recent_judgements.begin()), std::make_move_iterator(recent_judgements.end()));
+  recent_judgements.clear();
 
   const Standings& s = out.standings;
   const Context context = make_context(input.settings, input.engine_names, first_day, last_day, input.publish);
@@ -200,20 +244,23 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   const std::function<std::optional<std::string>()> writers[] = {
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form_md), kRebuildable);
+            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form_md, shown_quality),
+            kRebuildable);
       },
       [&] {
-        return system::write_file_atomically(dir / kReportFiles[1],
-                                             standings_json(s, input.event, out.notes, form_data), kRebuildable);
+        return system::write_file_atomically(
+            dir / kReportFiles[1], standings_json(s, input.event, out.notes, form_data, shown_quality), kRebuildable);
       },
-      [&] { return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s), kRebuildable); },
+      [&] {
+        return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s, shown_quality), kRebuildable);
+      },
       [&] { return pgn.commit(kRebuildable); },
       [&] {
-        if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event, s)) return error;
-        return system::write_file_atomically(
-            dir / kReportFiles[4],
-            report_html(s, shown, input.event, out.notes, out.games, context, elo_history, form_page, true),
-            kRebuildable);
+        if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event, s, shown_quality)) return error;
+        return system::write_file_atomically(dir / kReportFiles[4],
+                                             report_html(s, shown, input.event, out.notes, out.games, context,
+                                                         elo_history, form_page, true, shown_quality, shown_judgements),
+                                             kRebuildable);
       },
   };
   static_assert(std::extent_v<decltype(kReportFiles)> == std::extent_v<decltype(writers)>);

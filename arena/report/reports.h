@@ -13,6 +13,7 @@
 
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
+#include "arena/report/move_quality.h"
 #include "arena/report/sprt_report.h"
 #include "referee/rules/expected.h"
 
@@ -53,25 +54,32 @@ struct ReportInput {
   std::optional<rating::Anchor> anchor;  // a rating list's fixed point; none: mean 0
   // An SPRT run's test (arena sprt, or arena report of its folder): what the reports lead with.
   std::optional<SprtReport> sprt = std::nullopt;
+  // Each tournament's analysis.jsonl (`arena analyse`), by ReportJournal::tournament; add_results names the
+  // folder's own. Where one exists every report shows the engines' move quality (move_quality.h); a file
+  // that is missing is no analysis, one that cannot be read a warning.
+  std::map<std::string, std::filesystem::path> analyses = {};
 };
 
 struct ReportSummary {
   std::vector<std::string> written;  // file names, in kReportFiles order
   rating::Standings standings;
-  std::size_t games = 0;              // distinct games read
-  std::vector<std::string> warnings;  // duplicate ids, an incomplete last line (a game being written)
-  std::vector<std::string> notes;     // the input's notes and the incomplete journals, as printed in the reports
+  std::size_t games = 0;               // distinct games read
+  std::vector<std::string> warnings;   // duplicate ids, an incomplete last line (a game being written)
+  std::vector<std::string> notes;      // the input's notes and the incomplete journals, as printed in the reports
+  std::optional<MoveQuality> quality;  // when an analysis was read: what the reports show of it
 };
 
-// Reads the journals (a torn or half-written last line is skipped with a warning) and replaces every
-// report in `dir` atomically. Errors name the file that could not be read or written.
 // Adds one results folder (read by journal::read_results) to `input`: its engines (each name once), its
-// journals and a note per shard without a journal. `prefix` starts their labels and notes (a rating list
-// names each folder: "results/a: "); `tournament` is the folder as the list names it, empty for one.
+// journals, its analysis.jsonl (in the folder itself, also for a sharded run) and a note per shard without
+// a journal. `prefix` starts their labels and notes (a rating list names each folder: "results/a: ");
+// `tournament` is the folder as the list names it, empty for one.
 // `arena report` and `arena verify` both build their input with it, so that they recompute the same.
 void add_results(ReportInput& input, const journal::StoredResults& stored, const std::string& prefix = "",
                  const std::string& tournament = "");
 
+// Reads the journals (a torn or half-written last line is skipped with a warning) and the analyses, and
+// replaces every report in `dir` atomically. Errors name the file that could not be read or written; an
+// analysis that cannot be read, or a line of it that fits no game, is a warning.
 Expected<ReportSummary> write_reports(const std::filesystem::path& dir, const ReportInput& input);
 
 }  // namespace kalah::report

@@ -18,9 +18,10 @@ std::string repeated_line(const Standings& s) {
 
 }  // namespace
 
-std::string format_standings_table(const Standings& s) {
+std::string format_standings_table(const Standings& s, const MoveQuality* quality) {
+  const std::string quality_table = quality ? move_quality_text(s, *quality) : "";
   if (s.ranking)
-    return ranking_text_table(*s.ranking) +
+    return ranking_text_table(*s.ranking) + quality_table +
            fmt::format("{} games; first mover {} Elo, South scores {}%\n", s.games,
                        signed_fixed(s.first_mover.elo, 1) + " +- " + fixed(s.first_mover.ci95, 1),
                        fixed(s.first_mover.score_pct, 1)) +
@@ -38,6 +39,7 @@ std::string format_standings_table(const Standings& s) {
                     e.diff_next ? signed_fixed(*e.diff_next, 1) + " +- " + fixed(e.diff_next_ci95.value_or(0), 1) : "-",
                     e.los_next ? percent(*e.los_next, 1) : "-");
   if (s.form) out += form_order_text(s) + "\n";
+  out += quality_table;
   out += fmt::format("{} games; first mover {} Elo, South scores {}%\n", s.games,
                      signed_fixed(s.first_mover.elo, 1) + " +- " + fixed(s.first_mover.ci95, 1),
                      fixed(s.first_mover.score_pct, 1));
