@@ -174,33 +174,6 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   return summary;
 }
 
-Expected<FolderQuality> judge_folder(const std::filesystem::path& dir) {
-  Expected<journal::StoredResults> stored = journal::read_results(dir);
-  if (!stored) return Error{stored.error()};
-  Expected<AnalysisFile> analysis = read_analysis(dir / kAnalysisFile);
-  if (!analysis) return Error{analysis.error()};
-  FolderQuality out;
-  std::unordered_set<std::string> found;
-  Expected<std::size_t> scanned = for_each_game(*stored, [&](GameRecord&& g) {
-    const auto it = analysis->games.find(g.id);
-    if (it == analysis->games.end()) return;
-    found.insert(g.id);
-    Expected<GameJudgement> j = judge_game(g, it->second);
-    if (!j) {
-      out.warnings.push_back(fmt::format("{}: {}", kAnalysisFile, j.error()));
-      return;
-    }
-    add_game(out.engines, *j);
-    ++out.games;
-  });
-  if (!scanned) return Error{scanned.error()};
-  const std::size_t orphans = analysis->games.size() - found.size();
-  if (orphans > 0)
-    out.warnings.push_back(
-        fmt::format("{}: {} game{} not in the journal", kAnalysisFile, orphans, orphans == 1 ? " is" : "s are"));
-  return out;
-}
-
 Expected<AnalysisCheck> check_analysis(const std::filesystem::path& dir, std::uint64_t database_mb) {
   AnalysisCheck out;
   std::error_code ec;

@@ -7,12 +7,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "arena/analysis/analyser.h"
-#include "arena/analysis/quality.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::analysis {
@@ -47,18 +45,6 @@ struct AnalyseSummary {
 // Errors: no results in `dir`, analysis.jsonl that cannot be read (a link, a bad line before the
 // last), another `arena analyse` writing the same file, a failed write.
 Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const AnalyseOptions& options);
-
-}  // namespace kalah::analysis
-
-namespace kalah::analysis {
-
-// What a folder's analysis says about its engines (the journals joined with analysis.jsonl).
-struct FolderQuality {
-  std::map<std::string, EngineQuality> engines;
-  std::size_t games = 0;              // analysed games that fit their journal record
-  std::vector<std::string> warnings;  // analysis lines without their game, or that do not fit it
-};
-Expected<FolderQuality> judge_folder(const std::filesystem::path& dir);
 
 }  // namespace kalah::analysis
 

@@ -35,24 +35,6 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "-" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
-void print_quality(const analysis::FolderQuality& q) {
-  if (q.engines.empty()) return;
-  std::size_t width = 6;
-  for (const auto& [name, _] : q.engines) width = std::max(width, name.size());
-  fmt::print("{:<{}}  {:>6}  {:>6}  {:>9}  {:>7}  {:>8}\n", "engine", width, "moves", "judged", "mean loss", "perfect",
-             "blunders");
-  std::vector<std::pair<std::string, analysis::EngineQuality>> rows(q.engines.begin(), q.engines.end());
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& a, const auto& b) { return a.second.mean_loss() < b.second.mean_loss(); });
-  for (const auto& [name, e] : rows)
-    fmt::print("{:<{}}  {:>6}  {:>6}  {:>9.2f}  {:>7}  {:>8}\n", name, width, e.moves, e.judged, e.mean_loss(),
-               percent(static_cast<std::uint64_t>(e.perfect), static_cast<std::uint64_t>(e.judged)), e.blunders);
-  fmt::print(
-      "loss: store difference given away against perfect play (a seed that changes hands counts 2); "
-      "blunder: a move that loses {} or more; opening plies are not counted\n",
-      analysis::kBlunderLoss);
-}
-
 int analyse(const AnalyseCommandOptions& o) {
   std::atomic<bool> stop{false};
   arena::InterruptWatcher watcher([&] { stop = true; });
@@ -93,11 +75,9 @@ int analyse(const AnalyseCommandOptions& o) {
                  analysis::kAnalysisFile);
       return arena::interrupted_exit_code(watcher.signal());
     }
-    Expected<analysis::FolderQuality> q = analysis::judge_folder(dir);
-    if (!q) throw UsageError(q.error());
-    for (const std::string& w : q->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
-    print_quality(*q);
-    fmt::print("wrote {}/{}; the reports show it after `arena report {}`\n", dir, analysis::kAnalysisFile, dir);
+    fmt::print("wrote {}/{}; the reports again, with each engine's move quality:\n", dir, analysis::kAnalysisFile);
+    std::fflush(stdout);
+    report_folder(dir);
   }
   return 0;
 }

@@ -2,6 +2,8 @@
 // its exit code. Operator mistakes are thrown as cli::UsageError (exit code 2).
 #pragma once
 
+#include <string>
+
 #include "referee/app/cli.h"
 
 namespace kalah::arena_app {
@@ -29,6 +31,9 @@ void add_verify_command(cli::Commands& commands);
 // `arena archive DIR`: one deterministic .tar.gz of a results folder that `arena verify` accepts.
 void add_archive_command(cli::Commands& commands);
 
+// What `arena report DIR` does (every report of one folder again), for commands that change what they show.
+// Returns its exit code (an SPRT's decision); throws UsageError.
+int report_folder(const std::string& dir);
 // `arena analyse DIR...`: every ply of every game valued with perfect play, into DIR/analysis.jsonl.
 void add_analyse_command(cli::Commands& commands);
 

@@ -140,6 +140,12 @@ int report(const ReportOptions& o) {
 
 }  // namespace
 
+int report_folder(const std::string& dir) {
+  ReportOptions o;
+  o.dirs = {dir};
+  return report(o);
+}
+
 void add_report_command(cli::Commands& commands) {
   for (const char* name : {"report", "merge"}) {
     auto o = std::make_shared<ReportOptions>();

@@ -78,8 +78,9 @@ constexpr const char* kFreshAdvice = "; use --fresh to start over (the old files
 
 const std::vector<std::string>& results_files() {
   static const std::vector<std::string> files = {
-      kGamesFile,  kMetaFile,     "standings.json", "standings.md", "standings.csv",
-      "games.pgn", "report.html", "sprt.json",      "config.toml",
+      kGamesFile,       kMetaFile,     "standings.json", "standings.md", "standings.csv",
+      "games.pgn",      "report.html", "sprt.json",      "config.toml",
+      "analysis.jsonl",  // arena/analysis: an analysis of the old games only
   };
   return files;
 }

@@ -72,7 +72,7 @@ class Journal {
 };
 
 // The files of a results directory that `fresh` moves aside: the journal, its
-// meta file and every report (names as in arena/report/reports.h).
+// meta file, every report (names as in arena/report/reports.h) and the analysis.
 const std::vector<std::string>& results_files();
 
 // What is in a results directory, read without changing anything (for `arena report DIR`):
