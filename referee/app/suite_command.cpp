@@ -136,6 +136,11 @@ int run_suite(const SuiteOptions& o) {
   ls.db_mb = o.db_mb;
   ls.threads = o.threads;
   ls.cache_dir = o.cache_dir;
+  ls.labelling = [](const std::string& why) {
+    fmt::print("labels: labelling with the exact solver ({}); the endgame database is built on its first use\n",
+               why.rfind("no ", 0) == 0 ? why : std::string("the cached file is unusable"));
+    std::fflush(stdout);
+  };
   // Labelling a new set can take minutes: a progress line on a terminal.
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   if (terminal)
@@ -189,10 +194,9 @@ int run_suite(const SuiteOptions& o) {
   for (int p = 0; p < suite::kPhases; ++p)
     fmt::print("{}\n", tally_row(to_string(static_cast<suite::Phase>(p)), report.phases[static_cast<std::size_t>(p)]));
   fmt::print("{}\n", tally_row("all", report.all));
-  fmt::print(
-      "loss: the best move's margin minus the played move's (final store difference, perfect play after it); "
-      "blunder: loss >= {}; mean loss over the answered positions; a failed position is not perfect\n",
-      suite::kBlunderLoss);
+  fmt::print("loss: the best move's margin minus the played one's (final store difference, perfect play after it)\n");
+  fmt::print("blunder: loss >= {}; mean loss: over the answered positions; a failed position is not perfect\n",
+             suite::kBlunderLoss);
   if (report.spearman)
     fmt::print("scores: Spearman rank correlation of the engine's score with the exact value: {:+.2f} ({} positions)\n",
                *report.spearman, report.scored);

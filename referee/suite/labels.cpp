@@ -248,6 +248,8 @@ Expected<Labelling> load_or_label(const SuiteKey& key, const LabelSettings& sett
       out.note = fmt::format("{} is unusable ({}): labelled again", out.file.string(), cached.error());
     }
   }
+  if (settings.labelling)
+    settings.labelling(out.file.empty() ? "no cache folder" : out.note.empty() ? "no labels file yet" : out.note);
   std::shared_ptr<endgame::Database> db;
   const int levels =
       std::min(endgame::levels_for_memory(v.pits, std::uint64_t(settings.db_mb) << 20, endgame::Database::kMaxLevels),

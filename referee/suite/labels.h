@@ -65,7 +65,9 @@ struct LabelSettings {
   std::size_t db_mb = 512;                 // the endgame database (its K: levels_for_memory); 0: none
   int threads = 1;                         // the solver's and the database build's
   std::filesystem::path cache_dir;         // for the database and the labels file; empty: no cache
-  // Called after each candidate the solver was given: the positions accepted so far and those tried.
+  // Called by load_or_label() when it labels, before it opens the database (`why`: no file, or what is wrong
+  // with it), and after each candidate the solver was given (the positions accepted so far and those tried).
+  std::function<void(const std::string& why)> labelling;
   std::function<void(int accepted, int tried)> progress;
 };
 
