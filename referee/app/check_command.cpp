@@ -50,12 +50,6 @@ check::Settings settings_of(const CheckOptions& o) {
   return s;
 }
 
-std::string command_text(const EngineSpec& e) {
-  std::string text = e.cmd_as_written;
-  for (const std::string& a : e.args) text += " " + a;
-  return text;
-}
-
 struct Tally {
   int passed = 0, failed = 0, skipped = 0;
   std::vector<std::string> forfeits;  // the forfeit reasons of the failures, each once, in order

@@ -20,5 +20,6 @@ void add_replay_command(cli::Commands& commands);
 void add_match_command(cli::Commands& commands);
 void add_check_command(cli::Commands& commands);
 void add_replay_transcript_command(cli::Commands& commands);
+void add_suite_command(cli::Commands& commands);
 
 }  // namespace kalah::referee_app

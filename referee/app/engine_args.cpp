@@ -13,6 +13,12 @@ bool names_given(const std::vector<std::string>& tokens) {
   return std::any_of(tokens.begin(), tokens.end(), [](const std::string& t) { return t.rfind("name=", 0) == 0; });
 }
 
+std::string command_text(const EngineSpec& e) {
+  std::string text = e.cmd_as_written;
+  for (const std::string& a : e.args) text += " " + a;
+  return text;
+}
+
 EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::string& comm_log) {
   EngineSpec e;
   for (const std::string& token : tokens) {

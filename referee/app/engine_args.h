@@ -17,6 +17,9 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
 // True when the words name the engine (name=...), rather than leaving it to the command's file name.
 bool names_given(const std::vector<std::string>& tokens);
 
+// "build/bots/kalah-greedy --depth 3": the command as written and its arguments, for the output.
+std::string command_text(const EngineSpec& e);
+
 // The --engine option's help text.
 inline constexpr const char* kEngineSyntax =
     "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]...";

@@ -10,5 +10,6 @@ int main(int argc, char** argv) {
   kalah::referee_app::add_match_command(commands);
   kalah::referee_app::add_check_command(commands);
   kalah::referee_app::add_replay_transcript_command(commands);
+  kalah::referee_app::add_suite_command(commands);
   return commands.main(argc, argv);
 }
