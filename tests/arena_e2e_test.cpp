@@ -193,6 +193,37 @@ TEST(BundledBots, AConfigNamesThemWithoutAPathWhereverItIs) {
       << bad.err;
 }
 
+TEST(Analysis, AnAnalysisSectionValuesEveryGameBeforeTheReportsAndVerifyChecksIt) {
+  e2e::TempDir tmp;
+  e2e::write_file(tmp.path() / "a.toml",
+                  "[tournament]\nname = \"a\"\nrounds = 2\nprogress_interval = 0\noutput = \"" +
+                      (tmp.path() / "out").string() +
+                      "\"\n[variant]\npits = 4\nseeds = 3\n[time]\ndepth = 1\n[analysis]\nthreads = 1\n"
+                      "[[engine]]\nname = \"r\"\ncmd = \"kalah-random\"\n"
+                      "[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  // The databases go to a cache of the test's own.
+  const std::string cache = "XDG_CACHE_HOME=" + (tmp.path() / "cache").string();
+  auto arena = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"/usr/bin/env", cache, e2e::kArena.string()});
+    return e2e::run(args, tmp.path(), std::chrono::seconds(120));
+  };
+  const e2e::RunResult r = arena({"run", (tmp.path() / "a.toml").string()});
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("arena: analysis: 4 games, 4 now"), std::string::npos) << r.out;
+  const std::filesystem::path dir = tmp.path() / "out" / "a";
+  EXPECT_EQ(e2e::read_lines(dir / "analysis.jsonl").size(), 4u);
+  EXPECT_NE(e2e::read_file(dir / "standings.md").find("Move quality"), std::string::npos);
+  const e2e::RunResult verified = arena({"verify", dir.string()});
+  EXPECT_EQ(verified.status.code, 0) << verified.summary();
+  EXPECT_NE(verified.out.find("analysis: 4 games"), std::string::npos) << verified.out;
+  // Nothing left to analyse: the command says so and the file stays as it was.
+  const std::string before = e2e::read_file(dir / "analysis.jsonl");
+  const e2e::RunResult again = arena({"analyse", dir.string(), "--quiet"});
+  EXPECT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_NE(again.out.find("4 games; 4 analysed before, 0 now"), std::string::npos) << again.out;
+  EXPECT_EQ(e2e::read_file(dir / "analysis.jsonl"), before);
+}
+
 TEST_F(ArenaFixture, AdjudicatedGamesCarryTheirReasonIntoTheJournalAndPgn) {
   // The database goes to a cache of the test's own, not the user's.
   ::setenv("XDG_CACHE_HOME", (dir_ / "cache").c_str(), 1);

@@ -83,7 +83,7 @@ const BadCase kBadCases[] = {
      "t.toml:1:12: Error while parsing table header: expected ']', saw '\\n'"},
     {"unknown top-level table", "[tournment]\nname = \"t\"\n",
      "t.toml:1:2: unknown table or key \"tournment\" at the top level; known: [tournament], "
-     "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [[engine]]"},
+     "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [analysis], [[engine]]"},
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
@@ -669,6 +669,29 @@ TEST_F(ConfigTest, RankingReadsTheContestRulesAndDefaultsToElo) {
   EXPECT_EQ(by_elo->ranking, rating::RankingRules{});
   // How the standings rank changes no game.
   EXPECT_EQ(fingerprint(*result), fingerprint(*parse(kMinimal)));
+}
+
+TEST_F(ConfigTest, AnalysisIsOffUnlessConfiguredAndChangesNoGame) {
+  EXPECT_FALSE(parse(kMinimal)->analysis);
+  auto result = parse(std::string(kMinimal) + "[analysis]\nbudget_ms = 200\nthreads = 3\ndb_only = true\n");
+  ASSERT_TRUE(result.ok()) << result.error();
+  ASSERT_TRUE(result->analysis);
+  EXPECT_EQ(result->analysis->budget_ms, 200);
+  EXPECT_EQ(result->analysis->threads, 3);
+  EXPECT_TRUE(result->analysis->db_only);
+  EXPECT_EQ(result->analysis->db_mb, 1024);
+  auto defaults = parse(std::string(kMinimal) + "[analysis]\n");
+  ASSERT_TRUE(defaults.ok()) << defaults.error();
+  EXPECT_EQ(defaults->analysis->budget_ms, 1000);
+  EXPECT_EQ(defaults->analysis->threads, 0);  // the tournament's concurrency
+  EXPECT_EQ(fingerprint(*result), fingerprint(*parse(kMinimal)));
+  auto misspelt = parse(std::string(kMinimal) + "[analysis]\nbudget = 200\n");
+  ASSERT_FALSE(misspelt.ok());
+  EXPECT_NE(misspelt.error().find("budget"), std::string::npos) << misspelt.error();
+  EXPECT_EQ(misspelt.error().rfind("t.toml:", 0), 0u) << misspelt.error();
+  auto zero = parse(std::string(kMinimal) + "[analysis]\nbudget_ms = 0\n");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.error().find("analysis.budget_ms"), std::string::npos) << zero.error();
 }
 
 TEST_F(ConfigTest, GauntletSeedDefaultsToTheFirstEngine) {

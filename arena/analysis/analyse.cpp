@@ -7,6 +7,8 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -125,13 +127,23 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
 
   Databases databases(options.analyser);
   const int threads = std::max(1, options.threads);
-  Queue queue(static_cast<std::size_t>(threads) * 4);
+  // One queue per thread, a game going to the thread of its first plies: games that share an opening (the
+  // two colours of a pair, lines of one book) meet the same hard early positions, which that thread's
+  // table and memory then hold.
+  std::vector<std::unique_ptr<Queue>> queues;
+  for (int i = 0; i < threads; ++i) queues.push_back(std::make_unique<Queue>(64));
+  auto queue_of = [&](const GameRecord& g) -> Queue& {
+    const std::size_t plies = std::min<std::size_t>(g.moves.size(), std::max<std::size_t>(g.opening.size(), 8));
+    std::string first;
+    for (std::size_t i = 0; i < plies; ++i) first += static_cast<char>(g.moves[i].pit);
+    return *queues[std::hash<std::string>{}(first) % queues.size()];
+  };
   std::mutex write_mutex;
   std::optional<std::string> write_error;
   std::atomic<bool> failed{false};
   auto stopping = [&] { return failed.load() || (options.stop && options.stop->load()); };
 
-  auto work = [&] {
+  auto work = [&](Queue& queue) {
     Analyser analyser(options.analyser, databases);
     while (std::optional<GameRecord> game = queue.pop()) {
       if (stopping()) continue;  // drain without analysing
@@ -153,13 +165,14 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
     }
   };
   std::vector<std::thread> workers;
-  for (int i = 0; i < threads; ++i) workers.emplace_back(work);
+  for (int i = 0; i < threads; ++i) workers.emplace_back(work, std::ref(*queues[static_cast<std::size_t>(i)]));
   std::unordered_set<std::string> queued;  // an id in two journals (a merge) is analysed once
   Expected<std::size_t> second = for_each_game(*stored, [&](GameRecord&& g) {
     if (stopping() || done.contains(g.id) || !queued.insert(g.id).second) return;
+    Queue& queue = queue_of(g);
     queue.push(std::move(g));
   });
-  queue.close();
+  for (auto& queue : queues) queue->close();
   for (std::thread& t : workers) t.join();
   if (!second) return Error{second.error()};
   if (write_error) return Error{*write_error};

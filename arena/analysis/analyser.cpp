@@ -51,12 +51,16 @@ Analyser::Solver& Analyser::solver_for(const Variant& v) {
 }
 
 namespace {
+
+// Positions whose search result an analyser keeps (about 100 bytes each).
+constexpr std::size_t kMaxRemembered = 1 << 20;
+
 int own_difference(const Variant& v, const Position& p) {
   return store(v, p, p.to_move) - store(v, p, opponent(p.to_move));
 }
 }  // namespace
 
-std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost* cost) {
+std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost* cost, std::optional<int> hint) {
   if (cost) ++cost->positions;
   std::optional<int> result;
   if (p.over) {
@@ -65,12 +69,23 @@ std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost
     Solver& s = solver_for(v);
     if (s.database) result = endgame::final_margin(*s.database, v, p);
     if (!result && s.exact) {
-      solver::SolveLimits limits;
-      limits.deadline = std::chrono::steady_clock::now() + options_.budget;
-      limits.stop = options_.stop;
-      const std::uint64_t before = s.exact->stats().nodes;
-      result = s.exact->value(p, limits);
-      if (cost) cost->nodes += s.exact->stats().nodes - before;
+      std::string key = to_notation(v, p);
+      if (auto it = s.searched.find(key); it != s.searched.end()) {
+        result = it->second;
+      } else {
+        solver::SolveLimits limits;
+        limits.deadline = std::chrono::steady_clock::now() + options_.budget;
+        limits.stop = options_.stop;
+        limits.hint = hint;
+        const std::uint64_t before = s.exact->stats().nodes;
+        result = s.exact->value(p, limits);
+        if (cost) cost->nodes += s.exact->stats().nodes - before;
+        // A search cut short by a stop is no verdict on the position.
+        if (!(options_.stop && options_.stop->load())) {
+          if (s.searched.size() >= kMaxRemembered) s.searched.clear();
+          s.searched.emplace(std::move(key), result);
+        }
+      }
     }
   }
   if (cost && result) ++cost->proved;
@@ -84,24 +99,29 @@ GameAnalysis Analyser::analyse(const GameRecord& game, GameCost* cost) {
   out.value.assign(n, std::nullopt);
   out.loss.assign(n, std::nullopt);
   const Variant& v = game.variant;
-  Position p = game.initial_position();
-  std::optional<int> now = n > 0 ? value(v, p, cost) : std::nullopt;
-  for (std::size_t i = 0; i < n; ++i) {
+  // The positions first; a move the rules refuse ends the game there.
+  std::vector<Position> positions{game.initial_position()};
+  for (std::size_t i = 0; i < n && is_legal(v, positions.back(), game.moves[i]); ++i)
+    positions.push_back(after(v, positions.back(), game.moves[i]));
+  const std::size_t plies = positions.size() - 1;
+  if (plies == 0) return out;
+  // Then backwards from the end: a position's value is at least what its played move keeps, and usually
+  // just that, so the value after each ply is the search's first guess (MTD(f) then needs few passes),
+  // and the positions nearer the end, searched first, leave their bounds in the table for the earlier.
+  std::optional<int> then = value(v, positions[plies], cost);
+  for (std::size_t i = plies; i-- > 0;) {
+    if (options_.stop && options_.stop->load()) return out;
+    const Position& p = positions[i];
     const Move m = game.moves[i];
-    if (!is_legal(v, p, m) || (options_.stop && options_.stop->load())) break;
-    out.value[i] = now;
-    const Position next = after(v, p, m);
-    const std::optional<int> then = value(v, next, cost);
     // The same player moves again after an extra turn; after a swap the same side moves but another
     // player sits there.
-    const bool same_player = (next.to_move == p.to_move) != m.is_swap();
-    if (now && then) {
-      const int kept = same_player ? *then : -*then;
-      // A move cannot gain on perfect play; should the figures say so, the ply stays unproved.
-      if (*now - kept >= 0) out.loss[i] = *now - kept;
-    }
-    p = next;
-    now = then;
+    const bool same_player = (positions[i + 1].to_move == p.to_move) != m.is_swap();
+    const std::optional<int> kept = then ? std::optional<int>(same_player ? *then : -*then) : std::nullopt;
+    const std::optional<int> now = value(v, p, cost, kept);
+    out.value[i] = now;
+    // A move cannot gain on perfect play; should the figures say so, the ply stays unproved.
+    if (now && kept && *now - *kept >= 0) out.loss[i] = *now - *kept;
+    then = now;
   }
   return out;
 }

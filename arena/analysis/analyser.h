@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "arena/analysis/analysis_file.h"
 #include "referee/endgame/database.h"
@@ -63,13 +64,18 @@ class Analyser {
   GameAnalysis analyse(const GameRecord& game, GameCost* cost = nullptr);
 
   // The mover's final store difference with perfect play from p (stores so far included), or nullopt
-  // when the budget ran out (or the variant is beyond the solver). Exposed for the tests.
-  std::optional<int> value(const Variant& v, const Position& p, GameCost* cost = nullptr);
+  // when the budget ran out (or the variant is beyond the solver). `hint`: a guess the search starts
+  // from (any value gives the same result, a good one sooner).
+  std::optional<int> value(const Variant& v, const Position& p, GameCost* cost = nullptr,
+                           std::optional<int> hint = std::nullopt);
 
  private:
   struct Solver {
     std::unique_ptr<solver::ExactSolver> exact;  // null when the variant is beyond the solver
     std::shared_ptr<const endgame::Database> database;
+    // What each searched position gave, proved or not (by notation): games that share an opening meet
+    // the same positions, and a position the budget did not prove once is not searched again.
+    std::unordered_map<std::string, std::optional<int>> searched;
   };
   Solver& solver_for(const Variant& v);
 

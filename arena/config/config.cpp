@@ -277,6 +277,7 @@ class Parser {
     read_seed_engines(root, c);
     if (const toml::table* t = section(root, "rating")) read_rating(*t, c);
     if (const toml::table* t = section(root, "ranking")) read_ranking(*t, c);
+    if (const toml::table* t = section(root, "analysis")) read_analysis(*t, c);
     if (c.sprt && plays_by_rounds(c.tournament.type))
       loc_.fail(root["sprt"].node()->source(),
                 std::string("[sprt] plays an open-ended match of two engines; it cannot be "
@@ -293,8 +294,8 @@ class Parser {
   [[noreturn]] void fail_top(const std::string& message) const { throw ConfigFailure{loc_.at(1, 1) + message}; }
 
   void check_top_level(const toml::table& root) const {
-    static constexpr std::string_view known[] = {"tournament", "variant", "time",   "openings",   "sprt",
-                                                 "rating",     "ranking", "engine", "submissions"};
+    static constexpr std::string_view known[] = {"tournament", "variant", "time",   "openings",    "sprt",
+                                                 "rating",     "ranking", "engine", "submissions", "analysis"};
     const toml::key* first_unknown = nullptr;
     for (auto&& [key, value] : root) {
       bool is_known = false;
@@ -304,7 +305,7 @@ class Parser {
     if (first_unknown)
       loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
                                              " at the top level; known: [tournament], [variant], [time], [openings], "
-                                             "[sprt], [rating], [ranking], [submissions], [[engine]]");
+                                             "[sprt], [rating], [ranking], [submissions], [analysis], [[engine]]");
   }
 
   // The table `name`, nullptr when absent; anything else than a table is an error.
@@ -633,6 +634,18 @@ class Parser {
                 "rating.anchor_elo must be a finite number within ±100000, not " + detail::format_number(*elo));
     c.rating.anchor = *anchor;
     c.rating.anchor_elo = elo.value_or(0);
+  }
+
+  // [analysis]: a perfect-play analysis of every game when the run ends (docs/ANALYSIS.md).
+  void read_analysis(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "analysis", "[analysis]", {"budget_ms", "threads", "db_only", "db_mb", "hash_mb"});
+    AnalysisConfig a;
+    if (auto v = t.integer("budget_ms", 1, 3'600'000)) a.budget_ms = static_cast<int>(*v);
+    if (auto v = t.integer("threads", 1, 1024)) a.threads = static_cast<int>(*v);
+    if (auto v = t.on_off("db_only")) a.db_only = *v;
+    if (auto v = t.integer("db_mb", 0, 1 << 20)) a.db_mb = static_cast<int>(*v);
+    if (auto v = t.integer("hash_mb", 1, 1 << 20)) a.hash_mb = static_cast<int>(*v);
+    c.analysis = a;
   }
 
   // [ranking]: how the standings rank (docs/RANKING.md); read after [tournament] and [sprt].

@@ -105,6 +105,16 @@ struct RatingConfig {
   double anchor_elo = 0;
 };
 
+// [analysis] (docs/ANALYSIS.md): at the end of a run, every game valued with perfect play into
+// <results>/analysis.jsonl, as `arena analyse` does. Not part of the fingerprint: no game depends on it.
+struct AnalysisConfig {
+  int budget_ms = 1000;  // per position
+  int threads = 0;       // 0: tournament.concurrency
+  bool db_only = false;  // the endgame database only, no search
+  int db_mb = 1024;      // the endgame database's memory
+  int hash_mb = 256;     // each thread's transposition table
+};
+
 struct SprtConfig {
   stats::SprtParams params;  // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
   int max_pairs = 0;         // 0 = until a bound is crossed
@@ -158,11 +168,12 @@ struct Config {
   std::optional<Position> start;  // [variant] start: where every game starts (before openings)
   TimeControl time;
   OpeningsConfig openings;
-  std::optional<SprtConfig> sprt;   // present iff the file has an [sprt] table
-  RatingConfig rating;              // [rating]: the anchor of the reports' rating list
-  rating::RankingRules ranking;     // [ranking]: how the standings rank (docs/RANKING.md); not in the fingerprint
-  std::vector<EngineSpec> engines;  // at least two; cmd resolved and absolute, options sorted by name
-  std::optional<Shard> shard;       // set by `arena run --shard`, never by the file
+  std::optional<SprtConfig> sprt;  // present iff the file has an [sprt] table
+  RatingConfig rating;             // [rating]: the anchor of the reports' rating list
+  rating::RankingRules ranking;    // [ranking]: how the standings rank (docs/RANKING.md); not in the fingerprint
+  std::optional<AnalysisConfig> analysis;  // [analysis]: a perfect-play analysis at the end; not in the fingerprint
+  std::vector<EngineSpec> engines;         // at least two; cmd resolved and absolute, options sorted by name
+  std::optional<Shard> shard;              // set by `arena run --shard`, never by the file
   std::optional<SubmissionsConfig> submissions;  // present iff the file has a [submissions] table
   int house_engines = 0;                         // how many engines the [[engine]] tables gave
   std::vector<EntryState> entries;               // one per engine (empty: every engine is active)

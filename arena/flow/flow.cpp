@@ -1,5 +1,7 @@
 #include "arena/flow/flow.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -8,6 +10,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "arena/analysis/analyse.h"
 #include "arena/analysis/analysis_file.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
@@ -118,6 +121,40 @@ std::optional<std::string> repeat_warning(const Config& config) {
       "which narrows the Elo intervals without adding evidence (the reports count such repeats: repeated_games); "
       "give the run openings ([openings] book or random_plies, docs/CONFIG.md)",
       config.source, games);
+}
+
+// [analysis]: every game valued with perfect play before the reports are written, as `arena analyse`
+// does. Ctrl-C stops it with what is written kept; the next run (or `arena analyse DIR`) goes on.
+void analyse_games(const Config& config, const FlowResult& out) {
+  const AnalysisConfig& a = *config.analysis;
+  analysis::AnalyseOptions options;
+  options.threads = a.threads > 0 ? a.threads : std::max(1, config.tournament.concurrency);
+  options.analyser.budget = std::chrono::milliseconds(a.budget_ms);
+  options.analyser.database_only = a.db_only;
+  options.analyser.database_mb = static_cast<std::uint64_t>(a.db_mb);
+  options.analyser.hash_mb = static_cast<std::size_t>(a.hash_mb);
+  options.analyser.cache_dir = endgame::default_cache_dir();
+  options.analyser.database_threads = options.threads;
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
+  options.analyser.stop = &stop;
+  InterruptWatcher watcher([&] { stop = true; });
+  fmt::print("arena: analysing the games with perfect play ([analysis]: {}, {} thread{})\n",
+             a.db_only ? "the endgame database only" : fmt::format("at most {} ms per position", a.budget_ms),
+             options.threads, options.threads == 1 ? "" : "s");
+  std::fflush(stdout);
+  Expected<analysis::AnalyseSummary> s = analysis::analyse_folder(out.dir, options);
+  if (!s) {
+    fmt::print(stderr, "arena: warning: the analysis stopped: {}\n", s.error());
+    return;
+  }
+  for (const std::string& w : s->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+  fmt::print("arena: analysis: {} games, {} now; {} of {} positions exact in {:.1f} s\n", s->games, s->analysed,
+             s->proved, s->positions, s->seconds);
+  if (s->stopped)
+    fmt::print("arena: the analysis was interrupted; run again (or `arena analyse {}`) to finish it\n",
+               out.dir.string());
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -236,6 +273,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (!out.run.transcript_error.empty())
     fmt::print(stderr, "arena: warning: a game's transcript was not written: {}\n", out.run.transcript_error);
 
+  if (config.analysis && !config.shard && !out.run.interrupted && out.run.error.empty()) analyse_games(config, out);
   if (config.shard) {
     out.standings = all.standings();
   } else {
