@@ -118,7 +118,8 @@ GameRecord game_of(const Variant& v, std::vector<Move> moves, int opening_plies)
 TEST(Quality, MoversFollowTheSeatsAndTheLosingPlyIsTheFirstThatTurnsAWinIntoALoss) {
   const Variant v = *parse_variant("pits=6 seeds=4");
   // South 3 ends in its store (4 seeds from pit 3: pits 4, 5, 6, store): South moves again.
-  const GameRecord g = game_of(v, {Move{3}, Move{1}, Move{2}, Move{6}}, 1);
+  GameRecord g = game_of(v, {Move{3}, Move{1}, Move{2}, Move{6}}, 1);
+  g.result = Outcome::FirstWins;  // ada won: basil lost it
   GameAnalysis a{"r1-g1", {2, 2, 0, 3}, {0, 0, 4, 0}};
   Expected<GameJudgement> j = judge_game(g, a);
   ASSERT_TRUE(j) << j.error();
@@ -135,6 +136,15 @@ TEST(Quality, MoversFollowTheSeatsAndTheLosingPlyIsTheFirstThatTurnsAWinIntoALos
   EXPECT_EQ(q["ada"].perfect, 2);
   EXPECT_EQ(q["basil"].blunders, 1);
   EXPECT_DOUBLE_EQ(q["basil"].mean_loss(), 4.0);
+  // The same blunder in a game basil did not lose is not the move that lost it: a draw, a game ada lost,
+  // a game basil lost by forfeit.
+  g.result = Outcome::Draw;
+  EXPECT_FALSE(judge_game(g, a)->losing_ply);
+  g.result = Outcome::SecondWins;
+  EXPECT_FALSE(judge_game(g, a)->losing_ply);
+  g.result = Outcome::FirstWins;
+  g.forfeit = Forfeit{"basil", Termination::Time, "no bestmove"};
+  EXPECT_FALSE(judge_game(g, a)->losing_ply);
 }
 
 TEST(Quality, AnAnalysisOfAnotherLengthDoesNotFit) {
@@ -296,8 +306,8 @@ TEST(Analyser, DatabaseOnlyValuesWhatTheDatabaseHolds) {
 TEST(Analyser, TheMoveThatLostIsTheFirstThatTurnsAWinOrDrawIntoALoss) {
   const Variant v = *parse_variant("pits=3 seeds=2");
   Minimax minimax(v);
-  // Search the seeded random games for one whose mover throws a win or draw away, and check that the
-  // judgement names the first such ply.
+  // In seeded random games, the judgement names the first ply of the game's loser that threw a win or a
+  // draw away, as plain minimax sees it.
   AnalyserOptions options = exact_options();
   Databases databases(options);
   Analyser analyser(options, databases);
@@ -307,13 +317,15 @@ TEST(Analyser, TheMoveThatLostIsTheFirstThatTurnsAWinOrDrawIntoALoss) {
     Expected<GameJudgement> j = judge_game(g, analyser.analyse(g));
     ASSERT_TRUE(j) << j.error();
     std::optional<int> first;
+    const bool decided = g.result == Outcome::FirstWins || g.result == Outcome::SecondWins;
+    const Seat loser = g.result == Outcome::FirstWins ? Seat::Second : Seat::First;
     Position p = start_position(v);
     for (std::size_t i = 0; i < g.moves.size() && !first; ++i) {
       const Position next = after(v, p, g.moves[i]);
       const bool same_player = (next.to_move == p.to_move) != g.moves[i].is_swap();
       const int before = minimax.value(p);
       const int kept = same_player ? minimax.value(next) : -minimax.value(next);
-      if (before >= 0 && kept < 0) first = static_cast<int>(i);
+      if (decided && player_to_move(p) == loser && before >= 0 && kept < 0) first = static_cast<int>(i);
       p = next;
     }
     EXPECT_EQ(j->losing_ply, first) << "game " << seed;

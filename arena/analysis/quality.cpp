@@ -9,6 +9,10 @@ Expected<GameJudgement> judge_game(const GameRecord& game, const GameAnalysis& a
     return Error{fmt::format("game {}: the analysis has {} plies but the game {}", game.id, analysis.value.size(),
                              game.moves.size())};
   GameJudgement out;
+  // Who lost the game on the board: nobody in a draw, an unfinished game or a forfeit.
+  const std::string* loser = nullptr;
+  if (!game.forfeit && game.result == Outcome::FirstWins) loser = &game.north;
+  if (!game.forfeit && game.result == Outcome::SecondWins) loser = &game.south;
   Position p = game.initial_position();
   for (std::size_t i = 0; i < game.moves.size(); ++i) {
     if (!is_legal(game.variant, p, game.moves[i]))
@@ -19,7 +23,8 @@ Expected<GameJudgement> judge_game(const GameRecord& game, const GameAnalysis& a
     ply.opening = i < game.opening.size();
     ply.value = analysis.value[i];
     ply.loss = analysis.loss[i];
-    if (!out.losing_ply && !ply.opening && ply.value && ply.loss && *ply.value >= 0 && *ply.value - *ply.loss < 0)
+    if (!out.losing_ply && loser && ply.mover == *loser && !ply.opening && ply.value && ply.loss && *ply.value >= 0 &&
+        *ply.value - *ply.loss < 0)
       out.losing_ply = ply.ply;
     out.plies.push_back(std::move(ply));
     apply(game.variant, p, game.moves[i]);

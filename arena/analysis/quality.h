@@ -27,9 +27,11 @@ struct PlyJudgement {
 
 struct GameJudgement {
   std::vector<PlyJudgement> plies;
-  // The move that lost the game: the first ply (outside the opening) whose mover had a proven win or
-  // draw before it (value >= 0) and a proven loss after it (value - loss < 0). None when no such ply
-  // is proved (a game that was lost from the start, a draw, or not proved far enough).
+  // The move that lost the game: in a game won and lost on the board (not drawn, not a forfeit), the
+  // first ply (outside the opening) of the player who lost it that turned a proven win or draw
+  // (value >= 0) into a proven loss (value - loss < 0). An error of the winner that the loser did not
+  // punish is not it. None when no such ply is proved (a game lost from the start, or not proved far
+  // enough).
   std::optional<int> losing_ply;
 };
 
