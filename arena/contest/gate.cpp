@@ -84,7 +84,7 @@ GateGames play_games(const Config& config, const EngineSpec& bot, std::string& l
     log += fmt::format("{} {} as {}: {} {}-{} ({}): {:g}\n", settings.id, bot.name, seat_name(south),
                        to_string(r.result), r.store_south, r.store_north, ending, points);
   }
-  log += fmt::format("score {:g}/{} (+{} ={} -{}), needs {:g} of the points\n", out.score(), out.games, out.wins,
+  log += fmt::format("games: score {:g}/{} (+{} ={} -{}), needs {:g} of the points\n", out.score(), out.games, out.wins,
                      out.draws, out.losses, out.min_score);
   return out;
 }
@@ -145,8 +145,8 @@ Expected<GateResult> Gate::run(const EngineSpec& bot, const fs::path& log_file, 
                          to_string(config_.variant), config_.tournament.seed, settings.time.movetime_ms,
                          settings.time.margin_ms);
       EnginePlayer player(bot);
-      const std::vector<suite::Answer> answers =
-          suite::run_positions(player, config_.variant, positions_, settings, [&](std::size_t i, const suite::Answer& a) {
+      const std::vector<suite::Answer> answers = suite::run_positions(
+          player, config_.variant, positions_, settings, [&](std::size_t i, const suite::Answer& a) {
             const suite::LabelledPosition& p = positions_[i];
             const std::string where = suite::moves_text(p.candidate.moves);
             if (!a.move) {
@@ -166,7 +166,7 @@ Expected<GateResult> Gate::run(const EngineSpec& bot, const fs::path& log_file, 
       result.failed = report.all.failed;
       result.mean_loss = report.all.mean_loss();
       result.min_perfect = gate.min_perfect;
-      log += fmt::format("perfect {}/{}, mean loss {:.2f}, failed {}, needs {:g} perfect\n", result.perfect,
+      log += fmt::format("suite: perfect {}/{}, mean loss {:.2f}, failed {}, needs {:g} perfect\n", result.perfect,
                          result.positions, result.mean_loss, result.failed, result.min_perfect);
       out.suite = result;
     }
