@@ -110,6 +110,8 @@ std::optional<std::string> Gate::prepare(const Say& say) {
   if (gate.runs_suite()) {
     suite::LabelSettings settings;
     settings.cache_dir = endgame::default_cache_dir();
+    // The CPUs the organiser gives the contest's games label the positions (and build the database).
+    settings.threads = config_.tournament.concurrency;
     settings.labelling = [&](const std::string& why) {
       say(fmt::format("  (the gate's {} positions are labelled by the exact solver: {}; once, then cached)", gate.suite,
                       why));
