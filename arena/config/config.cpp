@@ -26,6 +26,8 @@
 #include "arena/config/toml_table.h"
 #include "referee/engine/sandbox.h"
 #include "referee/game/transcript.h"
+#include "referee/solver/solver.h"
+#include "referee/suite/labels.h"
 #include "referee/system/executable.h"
 
 namespace kalah::arena {
@@ -82,6 +84,35 @@ bool Config::games_count(int i) const {
     case EntryStatus::Disqualified: return submissions->disqualified == GamesRule::Keep;
   }
   return true;
+}
+
+EngineSpec gate_opponent(const Config& config) {
+  const GateConfig& gate = *config.submissions->gate;
+  EngineSpec e;
+  // Not a name a bot can have (bot.toml names are letters, digits, '.', '_' and '-'): its forfeits are its own.
+  e.name = gate.opponent + " (gate opponent)";
+  e.cmd_as_written = gate.opponent;
+  e.cmd = gate.opponent_cmd;
+  e.restart = config.tournament.restart;
+  e.sandbox = config.tournament.sandbox;
+  e.keep_sandbox = config.tournament.keep_sandbox;
+  e.limits = config.tournament.limits;
+  // Without a dir of its own a sandboxed engine sees its executable only, as an [[engine]] does.
+  if (e.sandbox == SandboxMode::Bwrap && e.limits.max_output_kb == 0) e.limits.max_output_kb = kSandboxOutputKb;
+  return e;
+}
+
+std::string gate_key(const Config& config) {
+  const GateConfig& gate = *config.submissions->gate;
+  std::string key;
+  if (gate.plays_games())
+    key += "opponent=" + gate.opponent + " games=" + std::to_string(gate.games) +
+           " min_score=" + detail::format_number(gate.min_score) + " ";
+  if (gate.runs_suite())
+    key += "suite=" + std::to_string(gate.suite) + " min_perfect=" + detail::format_number(gate.min_perfect) + " ";
+  key += "variant=" + to_string(config.variant);
+  if (config.start) key += " start=" + to_start_notation(config.variant, *config.start);
+  return key + " time=" + config.time.describe() + " seed=" + std::to_string(config.tournament.seed);
 }
 
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
@@ -725,7 +756,7 @@ class Parser {
   void read_submissions(const toml::table& table, const toml::table& root, Config& c) const {
     Table t(loc_, table, "submissions", "[submissions]",
             {"dir", "build_timeout_s", "build_memory_mb", "build_disk_mb", "build_sandbox", "check", "withdrawn",
-             "disqualified"});
+             "disqualified", "gate"});
     SubmissionsConfig out;
     auto dir = t.string("dir");
     if (!dir) t.missing("dir");
@@ -769,6 +800,72 @@ class Parser {
                            to_string(c.tournament.type) + "\"");
     if (root.get("sprt")) t.fail_at("dir", "a contest ([submissions]) cannot also be an [sprt] match");
     c.submissions = out;
+    if (const toml::table* gate = sub_table(t, "gate")) read_gate(*gate, c);
+  }
+
+  // submissions.gate = { opponent, games, min_score, suite, min_perfect }: each part whole, at least one.
+  void read_gate(const toml::table& table, Config& c) const {
+    Table t(loc_, table, "submissions.gate", "submissions.gate",
+            {"opponent", "games", "min_score", "suite", "min_perfect"});
+    GateConfig out;
+    auto share = [&](std::string_view key) -> std::optional<double> {
+      const std::optional<double> x = t.number(key);
+      if (x && !(*x >= 0 && *x <= 1))
+        t.fail_at(key,
+                  t.key_name(key) + " must be a share from 0 to 1 (0.75 for 75%), not " + detail::format_number(*x));
+      return x;
+    };
+    if (std::optional<std::string> opponent = t.string("opponent")) {
+      Expected<fs::path> resolved = resolve_command(*opponent, work_dir_, config_dir_, system::path_variable());
+      if (!resolved) t.fail_at("opponent", "submissions.gate.opponent " + resolved.error());
+      out.opponent = *opponent;
+      out.opponent_cmd = *resolved;
+      out.games = static_cast<int>(t.integer("games", 2, 10'000).value_or(out.games));
+      if (out.games % 2 != 0)
+        t.fail_at("games",
+                  "submissions.gate.games must be even, so that the bot plays as many games with each "
+                  "colour, not " +
+                      std::to_string(out.games));
+      const std::optional<double> min_score = share("min_score");
+      if (!min_score)
+        t.fail_at("opponent",
+                  "submissions.gate.opponent needs min_score, the share of the points the "
+                  "bot must score against it (min_score = 0.75)");
+      out.min_score = *min_score;
+    } else {
+      for (std::string_view key : {"games", "min_score"})
+        if (t.has(key)) t.fail_at(key, t.key_name(key) + " needs submissions.gate.opponent, the bot to play against");
+    }
+    if (t.has("suite")) {
+      out.suite = static_cast<int>(*t.integer("suite", 1, suite::kMaxPositions));
+      if (!solver::ExactSolver::supports(c.variant))
+        t.fail_at("suite",
+                  "submissions.gate.suite: the exact solver labels the positions, and it takes at most 255 "
+                  "seeds, not " +
+                      to_string(c.variant));
+      const std::optional<double> min_perfect = share("min_perfect");
+      if (!min_perfect)
+        t.fail_at("suite",
+                  "submissions.gate.suite needs min_perfect, the share of the positions the "
+                  "bot must answer with a perfect move (min_perfect = 0.5)");
+      out.min_perfect = *min_perfect;
+    } else if (t.has("min_perfect")) {
+      t.fail_at("min_perfect", "submissions.gate.min_perfect needs submissions.gate.suite, the number of positions");
+    }
+    if (!out.plays_games() && !out.runs_suite())
+      loc_.fail(table.source(),
+                "submissions.gate needs games against an opponent (opponent, games, min_score), "
+                "a suite of positions (suite, min_perfect), or both");
+    c.submissions->gate = out;
+    if (out.plays_games()) {
+      // The opponent must be able to play where the entrants do, refused now rather than in every gate game.
+      const EngineSpec opponent = gate_opponent(c);
+      if (opponent.sandbox == SandboxMode::Bwrap)
+        if (std::optional<std::string> problem = sandbox_unavailable())
+          t.fail_at("opponent", "submissions.gate.opponent: " + *problem);
+      for (auto problem : {limits_problem(opponent), memory_limit_problem(opponent), sandbox_reach_problem(opponent)})
+        if (problem) t.fail_at("opponent", "submissions.gate.opponent: " + *problem);
+    }
   }
 
   void read_engines(const toml::table& root, Config& c) const {

@@ -127,6 +127,23 @@ struct SprtConfig {
 enum class GamesRule { Keep, Void };
 const char* to_string(GamesRule r);  // "keep", "void"
 
+// [submissions] gate (docs/CONTEST.md, "The sanity gate"): what a built and checked bot must show before
+// it enters. Either part may be left out, not both: games against `opponent` (half with each colour,
+// the contest's variant, start and [time]) scoring at least `min_score` of the points, and solver-labelled
+// positions (`referee suite`) of which at least `min_perfect` get a perfect move.
+struct GateConfig {
+  std::string opponent;                // the command as written ("kalah-random"); empty: no games
+  std::filesystem::path opponent_cmd;  // resolved like an [[engine]] cmd, absolute
+  int games = 20;                      // even, so that the colours are balanced
+  double min_score = 0;                // 0..1 of the points
+  int suite = 0;                       // positions; 0: no suite
+  double min_perfect = 0;              // 0..1 of the positions
+
+  bool plays_games() const { return !opponent.empty(); }
+  bool runs_suite() const { return suite > 0; }
+  friend bool operator==(const GateConfig&, const GateConfig&) = default;
+};
+
 struct SubmissionsConfig {
   std::filesystem::path dir;         // absolute
   int build_timeout_s = 300;         // wall time of one bot's build
@@ -138,6 +155,7 @@ struct SubmissionsConfig {
   bool check = true;                         // a built bot must pass `referee check` to be entered
   GamesRule withdrawn = GamesRule::Keep;     // the finished games of a withdrawn entrant
   GamesRule disqualified = GamesRule::Void;  // ... and of a disqualified one
+  std::optional<GateConfig> gate;            // none: a bot that builds and passes its check enters
   friend bool operator==(const SubmissionsConfig&, const SubmissionsConfig&) = default;
 };
 
@@ -147,6 +165,7 @@ using rating::EntryStatus;  // Active, Withdrawn, Disqualified (arena/rating/ran
 struct EntryState {
   EntryStatus status = EntryStatus::Active;
   std::string reason;  // why it was withdrawn or disqualified
+  std::string gate;    // its figures at the contest's sanity gate (GateResult::figures()); empty: none
 };
 
 // One part of a sharded tournament (docs/SCALE.md): `arena run --shard I/N`.
@@ -206,6 +225,14 @@ struct Config {
   // The index of the engine with this name, or -1.
   int engine_index(std::string_view name) const;
 };
+
+// The gate's opponent as it plays: named by its command as written, with the sandbox and limits of
+// [tournament] (as an [[engine]] table without keys of its own). `config` must have a gate with games.
+EngineSpec gate_opponent(const Config& config);
+
+// What a bot's gate result depends on, one line: the gate's settings, the variant, start and [time] and
+// the seed. A bot kept out by a gate is gated again when this changes (docs/CONTEST.md).
+std::string gate_key(const Config& config);
 
 // The CPUs of each game slot (worker) under `pin`/`cpus`: concurrency disjoint, equal sets taken in
 // order from the CPUs the arena may run on (sched_getaffinity, so a Slurm or taskset cpuset is

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <boost/json.hpp>
+#include <fmt/core.h>
 
 #include "referee/engine/sandbox.h"
 #include "referee/system/files.h"
@@ -28,7 +29,114 @@ std::string text_of(const json::object& o, std::string_view key) {
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
+// "17.5%", "75%": a share in percent, one decimal where it has one.
+std::string percent(double share) {
+  std::string text = fmt::format("{:.1f}", 100.0 * share);
+  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
+  return text + "%";
+}
+
+std::string games_figures(const GateGames& g) {
+  std::string text = fmt::format("scored {:g}/{} = {} against {}", g.score(), g.games, percent(g.share()), g.opponent);
+  if (!g.forfeits.empty())
+    text += fmt::format(" ({} lost by forfeit, the first {})", g.forfeits.size(), g.forfeits.front());
+  return text;
+}
+
+std::string suite_figures(const GateSuite& s) {
+  return fmt::format("{}/{} perfect moves = {}", s.perfect, s.positions, percent(s.share()));
+}
+
+json::value gate_json(const GateResult& g) {
+  json::value games = nullptr, suite = nullptr;
+  if (g.games) {
+    json::array forfeits;
+    for (const std::string& f : g.games->forfeits) forfeits.emplace_back(f);
+    games = json::object{{"opponent", g.games->opponent},
+                         {"games", g.games->games},
+                         {"wins", g.games->wins},
+                         {"draws", g.games->draws},
+                         {"losses", g.games->losses},
+                         {"score", g.games->score()},
+                         {"share", g.games->share()},
+                         {"min_score", g.games->min_score},
+                         {"passed", g.games->passed()},
+                         {"forfeits", std::move(forfeits)},
+                         {"opponent_forfeits", g.games->opponent_forfeits}};
+  }
+  if (g.suite)
+    suite = json::object{{"positions", g.suite->positions}, {"perfect", g.suite->perfect},
+                         {"share", g.suite->share()},       {"failed", g.suite->failed},
+                         {"mean_loss", g.suite->mean_loss}, {"min_perfect", g.suite->min_perfect},
+                         {"passed", g.suite->passed()}};
+  return json::object{{"key", g.key},
+                      {"passed", g.passed()},
+                      {"figures", g.figures()},
+                      {"games", std::move(games)},
+                      {"suite", std::move(suite)}};
+}
+
+int int_of(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_int64() ? static_cast<int>(v->get_int64()) : 0;
+}
+
+double number_of(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_number() ? v->to_number<double>() : 0.0;
+}
+
+// The figures as written; the verdicts (passed) follow from them and are not read back.
+std::optional<GateResult> gate_from_json(const json::value* value) {
+  if (!value || !value->is_object()) return std::nullopt;
+  const json::object& o = value->get_object();
+  GateResult g;
+  g.key = text_of(o, "key");
+  if (const json::value* games = o.if_contains("games"); games && games->is_object()) {
+    const json::object& x = games->get_object();
+    GateGames out;
+    out.opponent = text_of(x, "opponent");
+    out.games = int_of(x, "games");
+    out.wins = int_of(x, "wins");
+    out.draws = int_of(x, "draws");
+    out.losses = int_of(x, "losses");
+    out.min_score = number_of(x, "min_score");
+    if (const json::value* list = x.if_contains("forfeits"); list && list->is_array())
+      for (const json::value& f : list->get_array())
+        if (f.is_string()) out.forfeits.emplace_back(f.get_string());
+    out.opponent_forfeits = int_of(x, "opponent_forfeits");
+    g.games = std::move(out);
+  }
+  if (const json::value* suite = o.if_contains("suite"); suite && suite->is_object()) {
+    const json::object& x = suite->get_object();
+    GateSuite out;
+    out.positions = int_of(x, "positions");
+    out.perfect = int_of(x, "perfect");
+    out.failed = int_of(x, "failed");
+    out.mean_loss = number_of(x, "mean_loss");
+    out.min_perfect = number_of(x, "min_perfect");
+    g.suite = out;
+  }
+  return g;
+}
+
 }  // namespace
+
+std::string GateResult::failure() const {
+  std::string text;
+  auto add = [&](const std::string& clause) { text += (text.empty() ? "gate: " : "; gate: ") + clause; };
+  if (games && !games->passed()) add(games_figures(*games) + ", needs " + percent(games->min_score));
+  if (suite && !suite->passed()) add(suite_figures(*suite) + ", needs " + percent(suite->min_perfect));
+  return text;
+}
+
+std::string GateResult::figures() const {
+  std::string text;
+  auto add = [&](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
+  if (games) add(games_figures(*games) + " (needs " + percent(games->min_score) + ")");
+  if (suite) add(suite_figures(*suite) + " (needs " + percent(suite->min_perfect) + ")");
+  return text;
+}
 
 const char* to_string(SubmissionStatus s) {
   for (const auto& [status, name] : kStatusNames)
@@ -73,7 +181,8 @@ std::string entries_to_text(const Entries& entries) {
                                    {"args", std::move(args)},
                                    {"source_digest", s.source_digest},
                                    {"built_at", s.built_at},
-                                   {"build_seconds", s.build_seconds}});
+                                   {"build_seconds", s.build_seconds},
+                                   {"gate", s.gate ? gate_json(*s.gate) : json::value(nullptr)}});
   }
   json::object root{{"format", kFormat}, {"version", kVersion}, {"submissions", std::move(list)}};
   return json::serialize(root) + "\n";
@@ -121,6 +230,7 @@ Expected<Entries> entries_from_text(std::string_view text) {
     s.built_at = text_of(e, "built_at");
     if (const json::value* seconds = e.if_contains("build_seconds"); seconds && seconds->is_number())
       s.build_seconds = seconds->to_number<double>();
+    s.gate = gate_from_json(e.if_contains("gate"));
     out.submissions.push_back(std::move(s));
   }
   return out;
@@ -171,6 +281,7 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
     if (s->status == SubmissionStatus::Withdrawn) state.status = EntryStatus::Withdrawn;
     if (s->status == SubmissionStatus::Disqualified) state.status = EntryStatus::Disqualified;
     state.reason = s->reason;
+    if (s->gate) state.gate = s->gate->figures();
     config.entries.push_back(std::move(state));
   }
   if (config.engines.size() < 2)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,49 @@ namespace kalah::arena {
 
 enum class SubmissionStatus { Entered, NotEntered, Withdrawn, Disqualified };
 const char* to_string(SubmissionStatus s);  // "entered", "not-entered", "withdrawn", "disqualified"
+
+// What a bot did at the contest's sanity gate ([submissions] gate, docs/CONTEST.md): the games against the
+// gate's opponent and the suite of solver-labelled positions, each with the threshold it faced.
+struct GateGames {
+  std::string opponent;  // as written in the config
+  int games = 0;
+  int wins = 0;  // the bot's; a forfeit of the bot is a loss, one of the opponent a win
+  int draws = 0;
+  int losses = 0;
+  double min_score = 0;
+  // The bot's forfeits, "gate-g3: time: answered after 130 ms, allowed 120 ms", at most kMaxGateForfeits.
+  std::vector<std::string> forfeits;
+  int opponent_forfeits = 0;  // games the opponent lost by forfeit (the organiser's to look into)
+
+  double score() const { return wins + 0.5 * draws; }
+  double share() const { return games > 0 ? score() / games : 0.0; }
+  bool passed() const { return share() + 1e-9 >= min_score; }
+};
+inline constexpr std::size_t kMaxGateForfeits = 5;
+
+struct GateSuite {
+  int positions = 0;
+  int perfect = 0;       // a perfect move (loss 0)
+  int failed = 0;        // no legal move in time
+  double mean_loss = 0;  // over the answered positions
+  double min_perfect = 0;
+
+  double share() const { return positions > 0 ? static_cast<double>(perfect) / positions : 0.0; }
+  bool passed() const { return share() + 1e-9 >= min_perfect; }
+};
+
+struct GateResult {
+  std::string key;  // gate_key() of the config it was run under: a bot kept out is gated again when it changes
+  std::optional<GateGames> games;
+  std::optional<GateSuite> suite;
+
+  bool passed() const { return (!games || games->passed()) && (!suite || suite->passed()); }
+  // Why the bot is kept out, one clause per part it failed ("gate: scored 3.5/20 = 17.5% against
+  // kalah-random, needs 75%; gate: 9/30 perfect moves = 30%, needs 50%"); empty when it passed.
+  std::string failure() const;
+  // Every part's figures against its threshold ("scored 18/20 = 90% against kalah-random (needs 75%); ...").
+  std::string figures() const;
+};
 
 struct Submission {
   std::string folder;  // the subfolder of [submissions] dir
@@ -29,6 +73,7 @@ struct Submission {
   std::string source_digest;      // of the submission folder this build came from
   std::string built_at;           // ISO 8601 UTC
   double build_seconds = 0;
+  std::optional<GateResult> gate;  // none: no gate was run (none configured, or it failed before)
 
   bool ever_entered() const { return order > 0; }
 };

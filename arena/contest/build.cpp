@@ -15,6 +15,7 @@
 #include "arena/config/entries.h"
 #include "arena/config/manifest.h"
 #include "arena/contest/contest.h"
+#include "arena/contest/gate.h"
 #include "referee/check/conformance.h"
 #include "referee/engine/sandbox.h"
 #include "referee/process/engine_process.h"
@@ -228,6 +229,26 @@ Expected<std::pair<fs::path, std::vector<std::string>>> resolve_run(const Manife
   return std::make_pair(cmd, args);
 }
 
+// The built bot as it plays in the contest (add_entrants() gives it the same): in the entrants' sandbox,
+// with the limits and restart policy of [tournament].
+EngineSpec entrant_spec(const Config& config, const Submission& s) {
+  EngineSpec spec;
+  spec.name = s.name;
+  spec.cmd = s.cmd;
+  spec.cmd_as_written = s.cmd.string();
+  spec.args = s.args;
+  std::error_code ec;
+  spec.dir = fs::absolute(config.results_dir() / "entries" / s.name, ec);
+  spec.protocol = s.protocol;
+  spec.restart = config.tournament.restart;
+  spec.sandbox = config.submissions->entrant_sandbox;
+  spec.keep_sandbox = config.tournament.keep_sandbox;
+  spec.limits = config.tournament.limits;
+  if (spec.sandbox == SandboxMode::Bwrap && spec.limits.max_output_kb == 0)
+    spec.limits.max_output_kb = kSandboxOutputKb;
+  return spec;
+}
+
 // `referee check` on the built bot, as it will run in the contest. Empty when it passes.
 std::string check_bot(const EngineSpec& spec, const fs::path& log) {
   check::Settings settings;
@@ -300,6 +321,10 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     return entries.submissions.back();
   };
 
+  // The sanity gate, prepared at the first bot that reaches it.
+  std::optional<Gate> gate;
+  if (sc.gate) gate.emplace(config);
+
   BuildSummary summary;
   for (const fs::path& folder : folders) {
     const std::string key = folder.filename().string();
@@ -344,7 +369,39 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
       continue;
     }
     const std::string& digest = *read_digest;
-    if (s.source_digest == digest && !s.source_digest.empty() && s.name == m.name) {
+    // The gate and the entry, once the bot is built (and checked): a bot kept out goes on as not entered.
+    auto gate_and_enter = [&](const fs::path& logs, const std::string& how) -> std::optional<std::string> {
+      std::string gated;
+      s.gate.reset();
+      if (gate) {
+        Expected<GateResult> result = gate->run(entrant_spec(config, s), logs / "gate.log", say);
+        if (!result) return result.error();
+        s.gate = std::move(result).value();
+        if (!s.gate->passed()) {
+          refuse(s.gate->failure() + " (every game and position: " + (logs / "gate.log").string() + ")");
+          return write_entries(config.entries_file(), entries);
+        }
+        gated = ", gate passed: " + s.gate->figures();
+      }
+      s.status = SubmissionStatus::Entered;
+      s.reason.clear();
+      s.order = entries.next_order();
+      ++summary.entered;
+      say(fmt::format("  {:<16} entered ({}{})", m.name, how, gated));
+      return write_entries(config.entries_file(), entries);
+    };
+
+    const bool unchanged = s.source_digest == digest && !s.source_digest.empty() && s.name == m.name;
+    // Kept out by a gate that has changed since (or is gone): gated again, not built again.
+    if (unchanged && s.status == SubmissionStatus::NotEntered && s.gate && !s.gate->passed() &&
+        (!gate || s.gate->key != gate_key(config))) {
+      if (auto error =
+              gate_and_enter(results / "logs" / m.name, gate ? "built " + s.built_at + ", gated again: the gate changed"
+                                                             : "built " + s.built_at + ", the gate is gone"))
+        return Error{*error};
+      continue;
+    }
+    if (unchanged) {
       summary.entered += s.status == SubmissionStatus::NotEntered ? 0 : 1;
       summary.not_entered += s.status == SubmissionStatus::NotEntered ? 1 : 0;
       say(fmt::format("  {:<16} {} (unchanged since {})", m.name,
@@ -365,6 +422,7 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     s.protocol = m.protocol;
     s.source_digest = digest;
     s.built_at = system::utc_now_iso8601();
+    s.gate.reset();  // of the version before
     const fs::path target = results / "entries" / m.name;
     // The arena's own files about an entrant live beside the entries, where no submission can put
     // anything (a build.log or check.log it ships is just one of its files).
@@ -396,30 +454,18 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     s.cmd = run->first;
     s.args = run->second;
     if (sc.check) {
-      EngineSpec spec;
-      spec.name = m.name;
-      spec.cmd = s.cmd;
-      spec.cmd_as_written = s.cmd.string();
-      spec.args = s.args;
-      spec.dir = fs::absolute(target, ec);
-      spec.protocol = m.protocol;
-      spec.sandbox = sc.entrant_sandbox;
-      spec.limits = config.tournament.limits;
-      const std::string failed = check_bot(spec, logs / "check.log");
+      const std::string failed = check_bot(entrant_spec(config, s), logs / "check.log");
       if (!failed.empty()) {
         refuse(failed + " (all checks: " + (logs / "check.log").string() + ")");
         write_entries(config.entries_file(), entries);
         continue;
       }
     }
-    s.status = SubmissionStatus::Entered;
-    s.reason.clear();
-    s.order = entries.next_order();
-    ++summary.entered;
-    say(fmt::format("  {:<16} entered ({}{}{})", m.name, m.language.empty() ? "" : m.language + ", ",
-                    m.build ? fmt::format("built in {:.1f} s", built.seconds) : "nothing to build",
-                    sc.check ? ", referee check passed" : ""));
-    if (auto error = write_entries(config.entries_file(), entries)) return Error{*error};
+    if (auto error = gate_and_enter(
+            logs, fmt::format("{}{}{}", m.language.empty() ? "" : m.language + ", ",
+                              m.build ? fmt::format("built in {:.1f} s", built.seconds) : "nothing to build",
+                              sc.check ? ", referee check passed" : "")))
+      return Error{*error};
   }
   // A folder that is gone: its bot stays an entrant (its games are played) unless withdrawn.
   if (auto error = write_entries(config.entries_file(), entries)) return Error{*error};

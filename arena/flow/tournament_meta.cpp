@@ -103,8 +103,9 @@ journal::TournamentMeta tournament_meta(const Config& c) {
                     to_string(c.submissions->disqualified));
     for (int i = 0; i < static_cast<int>(c.engines.size()) && i < static_cast<int>(c.entries.size()); ++i) {
       const EntryState& entry = c.entries[static_cast<std::size_t>(i)];
-      if (entry.status == EntryStatus::Active) continue;
       const std::string key = "entry." + c.engines[static_cast<std::size_t>(i)].name;
+      if (!entry.gate.empty()) meta.settings[key + ".gate"] = entry.gate;
+      if (entry.status == EntryStatus::Active) continue;
       meta.settings[key + ".status"] = to_string(entry.status);
       meta.settings[key + ".reason"] = entry.reason;
       meta.settings[key + ".games"] = c.games_count(i) ? "kept" : "void";

@@ -152,6 +152,7 @@ BotResults& BotPagesBuilder::bot(const std::string& name) {
     b.status = entry("status");
     b.reason = entry("reason");
     b.games_rule = entry("games");
+    b.gate = entry("gate");
   }
   return b;
 }
@@ -225,6 +226,8 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
                        bot.reason.empty() ? "" : ": " + html_escape(bot.reason),
                        bot.games_rule == "void" ? "voided: left out of the standings, ratings and tie-breaks"
                                                 : "kept in the standings");
+  if (!bot.gate.empty())
+    out += "<p class=\"entry\">Entered through the contest's sanity gate: " + html_escape(bot.gate) + ".</p>\n";
 
   int wins = 0, draws = 0, losses = 0;
   double points = 0;

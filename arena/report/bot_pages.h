@@ -53,6 +53,8 @@ struct BotResults {
   // Its contest entry (tournament.json's entry.<name>.*): "withdrawn" or "disqualified", empty while active;
   // why; and whether its games were kept ("kept") or voided ("void").
   std::string status, reason, games_rule;
+  // What it showed at the contest's sanity gate (entry.<name>.gate), empty without one.
+  std::string gate;
   long long games = 0;                           // counted in its results
   long long voided = 0;                          // played but voided
   std::map<std::string, VersusOpponent> versus;  // by opponent
