@@ -332,7 +332,7 @@ TEST(ContestSchedule, ALateEntrantOnlyAddsGamesAndAWithdrawnOneOnlyRemovesItsOwn
       EngineSpec e;
       e.name = "bot" + std::to_string(i);
       c.engines.push_back(e);
-      c.entries.push_back(EntryState{i == withdrawn ? EntryStatus::Withdrawn : EntryStatus::Active, ""});
+      c.entries.push_back(EntryState{i == withdrawn ? EntryStatus::Withdrawn : EntryStatus::Active, "", {}});
     }
     return make_schedule(c);
   };
