@@ -248,6 +248,23 @@ TEST(Analyser, EveryPlyOfRandomGamesEqualsPlainMinimaxUnderEveryRuleKey) {
   }
 }
 
+TEST(Analyser, PositionsAreCountedByTheGamesThatPassThroughThem) {
+  const Variant v = *parse_variant("pits=6 seeds=4");
+  SharedPositions shared;
+  GameRecord a = game_of(v, {Move{3}, Move{1}, Move{2}, Move{6}}, 0);
+  GameRecord b = game_of(v, {Move{3}, Move{1}, Move{1}}, 0);
+  shared.add(a);
+  shared.add(a);  // the other colour of a pair: the same opening again
+  shared.add(b);
+  Position p = start_position(v);
+  EXPECT_EQ(shared.games_through(v, p), 3);
+  p = after(v, after(v, p, Move{3}), Move{1});
+  EXPECT_EQ(shared.games_through(v, p), 3);  // the position before the third ply
+  EXPECT_EQ(shared.games_through(v, after(v, p, Move{2})), 2);
+  EXPECT_EQ(shared.games_through(v, after(v, p, Move{1})), 0);  // b's last position is after its last ply
+  EXPECT_EQ(shared.games_through(*parse_variant("pits=6 seeds=5"), start_position(v)), 0);
+}
+
 TEST(Analyser, HandCheckedPositions) {
   const Variant v = *parse_variant("pits=6 seeds=4");
   AnalyserOptions options = exact_options();

@@ -3,6 +3,7 @@
 // kept out with its reason and figures while a good bot enters with its own.
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -163,8 +164,13 @@ class GateE2E : public ::testing::Test {
                              "\n\n[[engine]]\nname = \"house-random\"\ncmd = \"kalah-random\"\n");
   }
   RunResult arena(const std::vector<std::string>& args) {
-    // The suite's labels go to a cache of this test's own.
-    std::vector<std::string> argv = {"/usr/bin/env", "XDG_CACHE_HOME=" + (tmp_ / "cache").string(), kArena.string()};
+    // The suite's labels go to a cache of this test's own. "kalah-random" (the gate's opponent and the
+    // house bot, both in the sandbox) is found on PATH first, in a copy the sandbox's uids can reach
+    // wherever the checkout lives (CI's clone under /root is mode 0700).
+    const char* path = std::getenv("PATH");
+    std::vector<std::string> argv = {"/usr/bin/env", "XDG_CACHE_HOME=" + (tmp_ / "cache").string(),
+                                     "PATH=" + reachable(kRandom).parent_path().string() + ":" + (path ? path : ""),
+                                     kArena.string()};
     argv.insert(argv.end(), args.begin(), args.end());
     return run(argv, tmp_.path(), std::chrono::seconds(120));
   }

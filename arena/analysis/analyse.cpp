@@ -116,7 +116,9 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
 
   // First pass: how many games there are and how many are left, for the progress line.
   AnalyseProgress progress;
+  SharedPositions shared;
   Expected<std::size_t> total = for_each_game(*stored, [&](GameRecord&& g) {
+    shared.add(g);
     if (done.contains(g.id))
       ++summary.already;
     else
@@ -125,7 +127,9 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   if (!total) return Error{total.error()};
   summary.games = *total;
 
-  Databases databases(options.analyser);
+  AnalyseOptions with_shared = options;
+  with_shared.analyser.shared = &shared;
+  Databases databases(with_shared.analyser);
   const int threads = std::max(1, options.threads);
   // One queue per thread, a game going to the thread of its first plies: games that share an opening (the
   // two colours of a pair, lines of one book) meet the same hard early positions, which that thread's
@@ -144,7 +148,7 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   auto stopping = [&] { return failed.load() || (options.stop && options.stop->load()); };
 
   auto work = [&](Queue& queue) {
-    Analyser analyser(options.analyser, databases);
+    Analyser analyser(with_shared.analyser, databases);
     while (std::optional<GameRecord> game = queue.pop()) {
       if (stopping()) continue;  // drain without analysing
       GameCost cost;

@@ -37,6 +37,25 @@ std::vector<std::string> Databases::describe() const {
   return out;
 }
 
+void SharedPositions::add(const GameRecord& game) {
+  const std::string variant = to_string(game.variant);
+  Position p = game.initial_position();
+  for (std::size_t i = 0; i < game.moves.size() && i < static_cast<std::size_t>(kPlies); ++i) {
+    if (!is_legal(game.variant, p, game.moves[i])) return;
+    std::string key = variant + '|' + to_notation(game.variant, p);
+    if (auto it = games_.find(key); it != games_.end())
+      ++it->second;
+    else if (games_.size() < kMaxPositions)
+      games_.emplace(std::move(key), 1);
+    apply(game.variant, p, game.moves[i]);
+  }
+}
+
+int SharedPositions::games_through(const Variant& v, const Position& p) const {
+  const auto it = games_.find(to_string(v) + '|' + to_notation(v, p));
+  return it == games_.end() ? 0 : it->second;
+}
+
 Analyser::Solver& Analyser::solver_for(const Variant& v) {
   const std::string name = to_string(v);
   auto it = solvers_.find(name);
@@ -74,7 +93,9 @@ std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost
         result = it->second;
       } else {
         solver::SolveLimits limits;
-        limits.deadline = std::chrono::steady_clock::now() + options_.budget;
+        const int through = options_.shared ? options_.shared->games_through(v, p) : 0;
+        const int factor = std::clamp(through / 2, 1, std::max(1, options_.max_budget_factor));
+        limits.deadline = std::chrono::steady_clock::now() + options_.budget * factor;
         limits.stop = options_.stop;
         limits.hint = hint;
         const std::uint64_t before = s.exact->stats().nodes;

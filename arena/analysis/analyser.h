@@ -20,8 +20,25 @@
 
 namespace kalah::analysis {
 
+// How many games of the analysis pass through each of their early positions (a book's first plies are
+// in many games): such a position gets a larger budget, since proving it proves a ply of each of them.
+class SharedPositions {
+ public:
+  static constexpr int kPlies = 12;                      // the first plies of each game are counted
+  static constexpr std::size_t kMaxPositions = 1 << 20;  // then no new ones (memory stays bounded)
+  void add(const GameRecord& game);
+  int games_through(const Variant& v, const Position& p) const;  // 0 when not counted
+
+ private:
+  std::unordered_map<std::string, int> games_;  // by the variant and the position's notation
+};
+
 struct AnalyserOptions {
-  std::chrono::milliseconds budget{1000};   // per position; the search of one position stops there
+  std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there
+  // A position that n games pass through gets budget × min(n / 2, max_budget_factor): a colour-swapped
+  // pair plays one opening twice, and the second game finds the first one's result remembered.
+  const SharedPositions* shared = nullptr;
+  int max_budget_factor = 30;
   bool database_only = false;               // no search: null wherever the database does not reach
   std::size_t hash_mb = 256;                // each analyser's transposition table
   std::uint64_t database_mb = 1024;         // the endgame database (one per rule set, shared)

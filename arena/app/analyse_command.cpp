@@ -62,7 +62,9 @@ int analyse(const AnalyseCommandOptions& o) {
                    p.games_to_do, percent(p.proved, p.positions), p.seconds);
       };
     fmt::print("analysing {} with {} thread{}, {}\n", dir, options.threads, options.threads == 1 ? "" : "s",
-               o.database_only ? "the endgame database only" : fmt::format("at most {} ms per position", o.budget_ms));
+               o.database_only ? "the endgame database only"
+                               : fmt::format("at most {} ms per position (up to {}x for one that many games share)",
+                                             o.budget_ms, analysis::AnalyserOptions{}.max_budget_factor));
     std::fflush(stdout);
     Expected<analysis::AnalyseSummary> s = analysis::analyse_folder(dir, options);
     if (!s) throw UsageError(s.error());
@@ -92,7 +94,9 @@ void add_analyse_command(cli::Commands& commands) {
       analyse);
   cmd->alias("analyze");
   cmd->add_option("dirs", o->dirs, "Results folders (a shard folder or each folder of a rating list)")->required();
-  cmd->add_option("--budget-ms", o->budget_ms, "The search time per position; a position not proved by then is null")
+  cmd->add_option("--budget-ms", o->budget_ms,
+                  "The search time per position (n games through it: n/2 times as much, at most 30x); a position "
+                  "not proved by then is null")
       ->default_val(1000)
       ->check(CLI::Range(1LL, 3'600'000LL));
   cmd->add_option("--threads", o->threads, "Games analysed at once (default: one per CPU)")->check(CLI::Range(1, 1024));

@@ -140,7 +140,8 @@ void analyse_games(const Config& config, const FlowResult& out) {
   options.analyser.stop = &stop;
   InterruptWatcher watcher([&] { stop = true; });
   fmt::print("arena: analysing the games with perfect play ([analysis]: {}, {} thread{})\n",
-             a.db_only ? "the endgame database only" : fmt::format("at most {} ms per position", a.budget_ms),
+             a.db_only ? "the endgame database only"
+                       : fmt::format("at most {} ms per position, more for one that many games share", a.budget_ms),
              options.threads, options.threads == 1 ? "" : "s");
   std::fflush(stdout);
   Expected<analysis::AnalyseSummary> s = analysis::analyse_folder(out.dir, options);

@@ -111,6 +111,12 @@ def scratch_folder(source, build):
     root = tempfile.mkdtemp(prefix="kalah-docs-")
     os.chmod(root, 0o755)  # sandboxed engines run under uids of their own (docs/SECURITY.md)
     os.symlink(build, os.path.join(root, "build"))
+    # The bundled bots, copied where a sandboxed engine's uid can reach them: the build may sit in a folder
+    # others cannot enter (CI's clone under /root is mode 0700). First on PATH, so "kalah-random" is this copy.
+    os.makedirs(os.path.join(root, "bin"), mode=0o755)
+    for bot in ("kalah-random", "kalah-greedy", "kalah-mcts", "kalah-alphabeta", "kalah-solver"):
+        if os.path.exists(os.path.join(build, "bots", bot)):
+            shutil.copy2(os.path.join(build, "bots", bot), os.path.join(root, "bin", bot))
     shutil.copytree(os.path.join(source, "configs"), os.path.join(root, "configs"))
     shutil.copytree(os.path.join(source, "bots", "python"), os.path.join(root, "bots", "python"))
     return root
@@ -231,7 +237,7 @@ def main():
         # One scratch folder per doc: its blocks run in order, as a reader would, each seeing what the ones
         # before it wrote.
         root = scratch_folder(source, build)
-        env["PATH"] = f"{root}/build:{root}/build/bots:{os.environ.get('PATH', '')}"
+        env["PATH"] = f"{root}/bin:{root}/build:{root}/build/bots:{os.environ.get('PATH', '')}"
         try:
             for block in blocks:
                 reason = block.marker("not-run")
