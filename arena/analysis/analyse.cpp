@@ -127,8 +127,10 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   if (!total) return Error{total.error()};
   summary.games = *total;
 
+  SearchedPositions searched;
   AnalyseOptions with_shared = options;
   with_shared.analyser.shared = &shared;
+  with_shared.analyser.searched = &searched;
   Databases databases(with_shared.analyser);
   const int threads = std::max(1, options.threads);
   // One queue per thread, a game going to the thread of its first plies: games that share an opening (the

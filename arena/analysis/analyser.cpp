@@ -37,6 +37,26 @@ std::vector<std::string> Databases::describe() const {
   return out;
 }
 
+std::optional<std::optional<int>> SearchedPositions::claim(const std::string& key) {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return !in_progress_.contains(key); });
+  if (auto it = results_.find(key); it != results_.end()) return it->second;
+  in_progress_.insert(key);
+  return std::nullopt;
+}
+
+void SearchedPositions::finish(const std::string& key, std::optional<int> result, bool record) {
+  {
+    std::lock_guard lock(mutex_);
+    in_progress_.erase(key);
+    if (record) {
+      if (results_.size() >= kMaxPositions) results_.clear();
+      results_.emplace(key, result);
+    }
+  }
+  done_.notify_all();
+}
+
 void SharedPositions::add(const GameRecord& game) {
   const std::string variant = to_string(game.variant);
   Position p = game.initial_position();
@@ -89,8 +109,14 @@ std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost
     if (s.database) result = endgame::final_margin(*s.database, v, p);
     if (!result && s.exact) {
       std::string key = to_notation(v, p);
-      if (auto it = s.searched.find(key); it != s.searched.end()) {
-        result = it->second;
+      std::optional<std::optional<int>> known;
+      if (options_.searched) {
+        known = options_.searched->claim(to_string(v) + '|' + key);
+      } else if (auto it = s.searched.find(key); it != s.searched.end()) {
+        known = it->second;
+      }
+      if (known) {
+        result = *known;
       } else {
         solver::SolveLimits limits;
         const int through = options_.shared ? options_.shared->games_through(v, p) : 0;
@@ -102,7 +128,10 @@ std::optional<int> Analyser::value(const Variant& v, const Position& p, GameCost
         result = s.exact->value(p, limits);
         if (cost) cost->nodes += s.exact->stats().nodes - before;
         // A search cut short by a stop is no verdict on the position.
-        if (!(options_.stop && options_.stop->load())) {
+        const bool record = !(options_.stop && options_.stop->load());
+        if (options_.searched) {
+          options_.searched->finish(to_string(v) + '|' + key, result, record);
+        } else if (record) {
           if (s.searched.size() >= kMaxRemembered) s.searched.clear();
           s.searched.emplace(std::move(key), result);
         }

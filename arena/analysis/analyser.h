@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "arena/analysis/analysis_file.h"
 #include "referee/endgame/database.h"
@@ -33,12 +35,33 @@ class SharedPositions {
   std::unordered_map<std::string, int> games_;  // by the variant and the position's notation
 };
 
+// What every searched position gave, proved or not, shared by the analysers of one run: games on other
+// threads meet the same positions (a book's first plies), and a position the budget did not prove once is
+// not searched again. A position being searched by one thread is waited for by the others.
+class SearchedPositions {
+ public:
+  static constexpr std::size_t kMaxPositions = 1 << 20;  // then forgotten all at once (memory stays bounded)
+  // The result for `key` if known (after waiting for a search of it in progress); otherwise none, and
+  // the caller is to search it and call finish().
+  std::optional<std::optional<int>> claim(const std::string& key);
+  // The caller's search of a claimed key: recorded (a null too) unless `record` is false (a search cut
+  // short by a stop says nothing about the position).
+  void finish(const std::string& key, std::optional<int> result, bool record);
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_;
+  std::unordered_map<std::string, std::optional<int>> results_;
+  std::unordered_set<std::string> in_progress_;
+};
+
 struct AnalyserOptions {
   std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there
   // A position that n games pass through gets budget × min(n / 2, max_budget_factor): a colour-swapped
   // pair plays one opening twice, and the second game finds the first one's result remembered.
   const SharedPositions* shared = nullptr;
-  int max_budget_factor = 30;
+  SearchedPositions* searched = nullptr;  // none: each analyser remembers only its own searches
+  int max_budget_factor = 100;
   bool database_only = false;               // no search: null wherever the database does not reach
   std::size_t hash_mb = 256;                // each analyser's transposition table
   std::uint64_t database_mb = 1024;         // the endgame database (one per rule set, shared)

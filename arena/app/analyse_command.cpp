@@ -95,7 +95,7 @@ void add_analyse_command(cli::Commands& commands) {
   cmd->alias("analyze");
   cmd->add_option("dirs", o->dirs, "Results folders (a shard folder or each folder of a rating list)")->required();
   cmd->add_option("--budget-ms", o->budget_ms,
-                  "The search time per position (n games through it: n/2 times as much, at most 30x); a position "
+                  "The search time per position (n games through it: n/2 times as much, at most 100x); a position "
                   "not proved by then is null")
       ->default_val(1000)
       ->check(CLI::Range(1LL, 3'600'000LL));
