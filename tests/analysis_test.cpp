@@ -17,6 +17,7 @@
 #include "arena/analysis/analysis_file.h"
 #include "arena/analysis/quality.h"
 #include "arena/journal/journal.h"
+#include "plain_minimax.h"
 #include "temp_dir.h"
 
 namespace kalah::analysis {
@@ -161,29 +162,7 @@ TEST(Quality, AnAnalysisOfAnotherLengthDoesNotFit) {
 namespace kalah::analysis {
 namespace {
 
-// Plain minimax over the rules library, memoised by the position's notation: the mover's final store
-// difference with perfect play. Independent of the solver and of the database (tiny boards only).
-class Minimax {
- public:
-  explicit Minimax(const Variant& v) : v_(v) {}
-  int value(const Position& p) {
-    if (p.over) return store(v_, p, p.to_move) - store(v_, p, opponent(p.to_move));
-    const std::string key = to_notation(v_, p);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    int best = -100000;
-    for (Move m : legal_moves(v_, p)) {
-      const Position child = after(v_, p, m);
-      const bool same_player = (child.to_move == p.to_move) != m.is_swap();
-      best = std::max(best, same_player ? value(child) : -value(child));
-    }
-    memo_.emplace(key, best);
-    return best;
-  }
-
- private:
-  Variant v_;
-  std::unordered_map<std::string, int> memo_;
-};
+using Minimax = test::PlainMinimax;
 
 GameRecord random_game(const Variant& v, std::uint32_t seed, int opening_plies = 0) {
   std::mt19937 rng(seed);
@@ -236,10 +215,9 @@ TEST(Analyser, EveryPlyOfRandomGamesEqualsPlainMinimaxUnderEveryRuleKey) {
       ASSERT_EQ(a.value.size(), g.moves.size());
       Position p = start_position(v);
       for (std::size_t i = 0; i < g.moves.size(); ++i) {
-        const int expected = minimax.value(p);
+        const int expected = minimax.margin(p);
+        const int kept = minimax.move_margin(p, g.moves[i]);
         const Position next = after(v, p, g.moves[i]);
-        const bool same_player = (next.to_move == p.to_move) != g.moves[i].is_swap();
-        const int kept = same_player ? minimax.value(next) : -minimax.value(next);
         ASSERT_EQ(a.value[i], expected) << text << " game " << seed << " ply " << i << " " << to_notation(v, p);
         ASSERT_EQ(a.loss[i], expected - kept) << text << " game " << seed << " ply " << i;
         p = next;
@@ -339,9 +317,8 @@ TEST(Analyser, TheMoveThatLostIsTheFirstThatTurnsAWinOrDrawIntoALoss) {
     Position p = start_position(v);
     for (std::size_t i = 0; i < g.moves.size() && !first; ++i) {
       const Position next = after(v, p, g.moves[i]);
-      const bool same_player = (next.to_move == p.to_move) != g.moves[i].is_swap();
-      const int before = minimax.value(p);
-      const int kept = same_player ? minimax.value(next) : -minimax.value(next);
+      const int before = minimax.margin(p);
+      const int kept = minimax.move_margin(p, g.moves[i]);
       if (decided && player_to_move(p) == loser && before >= 0 && kept < 0) first = static_cast<int>(i);
       p = next;
     }

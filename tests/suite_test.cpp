@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "plain_minimax.h"
 #include "referee/suite/grading.h"
 #include "referee/suite/labels.h"
 #include "referee/suite/positions.h"
@@ -29,32 +30,7 @@ Position P(const Variant& v, std::string_view notation) {
   return *p;
 }
 
-// The margin (final store difference) of the player to move under perfect play, by exhaustive negamax over
-// the rules library, memoised on the notation. The reference the labels are checked against.
-class PlainMinimax {
- public:
-  explicit PlainMinimax(const Variant& v) : v_(v) {}
-
-  int margin(const Position& p) {
-    if (p.over) return store(v_, p, p.to_move) - store(v_, p, opponent(p.to_move));
-    const std::string key = to_notation(v_, p);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    int best = -100000;
-    for (Move m : legal_moves(v_, p)) best = std::max(best, move_margin(p, m));
-    memo_.emplace(key, best);
-    return best;
-  }
-
-  int move_margin(const Position& p, Move m) {
-    const Position child = after(v_, p, m);
-    const bool same_player = (child.to_move == p.to_move) != m.is_swap();
-    return same_player ? margin(child) : -margin(child);
-  }
-
- private:
-  Variant v_;
-  std::map<std::string, int> memo_;
-};
+using test::PlainMinimax;
 
 // A small suite that labels in moments: Kalah(4,3), no database.
 const SuiteKey kSmall{V("pits=4 seeds=3"), 7, 12};
