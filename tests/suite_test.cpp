@@ -343,6 +343,19 @@ TEST(SuiteGrades, LossIsTheBestMarginMinusThePlayedOne) {
   EXPECT_FALSE(grade(p, failed(Termination::Crash)).loss);
 }
 
+TEST(SuiteGrades, AMoveKeepsTheResultWhenItsMarginHasTheBestMarginsSign) {
+  const LabelledPosition won = labelled(Phase::Middle, {{1, -2}, {2, 6}, {3, 0}, {4, 2}});
+  EXPECT_EQ(grade(won, played(4)).kept, true);   // wins by less: not perfect, the result kept
+  EXPECT_EQ(grade(won, played(3)).kept, false);  // a win thrown to a draw
+  EXPECT_EQ(grade(won, played(1)).kept, false);
+  const LabelledPosition drawn = labelled(Phase::Late, {{1, -4}, {2, 0}});
+  EXPECT_EQ(grade(drawn, played(2)).kept, true);
+  EXPECT_EQ(grade(drawn, played(1)).kept, false);
+  const LabelledPosition lost = labelled(Phase::Early, {{1, -10}, {2, -2}});
+  EXPECT_EQ(grade(lost, played(1)).kept, true);  // every move keeps a lost position lost
+  EXPECT_FALSE(grade(lost, failed(Termination::Time)).kept);
+}
+
 TEST(SuiteGrades, TalliesPerPhaseCountFailuresAsNotPerfectAndLeaveThemOutOfTheMeanLoss) {
   const std::vector<LabelledPosition> positions = {
       labelled(Phase::Early, {{1, 4}, {2, 2}}),    // 2 played: loss 2
@@ -358,6 +371,8 @@ TEST(SuiteGrades, TalliesPerPhaseCountFailuresAsNotPerfectAndLeaveThemOutOfTheMe
   EXPECT_EQ(r.all.blunders, 1);
   EXPECT_EQ(r.all.failed, 1);
   EXPECT_DOUBLE_EQ(r.all.perfect_share(), 0.25);
+  EXPECT_EQ(r.all.kept, 2);  // the two wins; the draw thrown and the crash not
+  EXPECT_DOUBLE_EQ(r.all.kept_share(), 0.5);
   EXPECT_DOUBLE_EQ(r.all.mean_loss(), 8.0 / 3);
   const Tally& early = r.phases[static_cast<std::size_t>(Phase::Early)];
   EXPECT_EQ(early.positions, 2);

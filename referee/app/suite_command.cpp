@@ -65,8 +65,9 @@ std::string position_line(std::size_t i, const suite::LabelledPosition& p, const
 }
 
 std::string tally_row(const std::string& label, const suite::Tally& t) {
-  return fmt::format("{:<8}{:>9}  {:>4} {:>8}  {:>9.2f}  {:>8}  {:>6}", label, t.positions, t.perfect,
-                     "(" + percent(t.perfect_share()) + ")", t.mean_loss(), t.blunders, t.failed);
+  return fmt::format("{:<8}{:>9}  {:>4} {:>8}  {:>4} {:>8}  {:>9.2f}  {:>8}  {:>6}", label, t.positions, t.perfect,
+                     "(" + percent(t.perfect_share()) + ")", t.kept, "(" + percent(t.kept_share()) + ")", t.mean_loss(),
+                     t.blunders, t.failed);
 }
 
 boost::json::object tally_json(const std::string& phase, const suite::Tally& t) {
@@ -75,6 +76,8 @@ boost::json::object tally_json(const std::string& phase, const suite::Tally& t) 
                              {"answered", t.answered},
                              {"perfect", t.perfect},
                              {"perfect_share", t.perfect_share()},
+                             {"kept", t.kept},
+                             {"kept_share", t.kept_share()},
                              {"mean_loss", t.mean_loss()},
                              {"blunders", t.blunders},
                              {"failed", t.failed}};
@@ -97,6 +100,7 @@ boost::json::object result_json(std::size_t i, const suite::LabelledPosition& p,
                              {"move", a.move ? boost::json::value(to_string(*a.move)) : boost::json::value(nullptr)},
                              {"margin", optional_int(g.margin)},
                              {"loss", optional_int(g.loss)},
+                             {"kept", g.kept ? boost::json::value(*g.kept) : boost::json::value(nullptr)},
                              {"failure", std::move(failure)},
                              {"elapsed_ms", std::round(a.elapsed_ms * 10) / 10},
                              {"score", optional_int(a.score)}};
@@ -189,14 +193,17 @@ int run_suite(const SuiteOptions& o) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   const suite::Report report = suite::make_report(positions, answers);
-  fmt::print("{:<8}{:>9}  {:>13}  {:>9}  {:>8}  {:>6}\n", "phase", "positions", "perfect", "mean loss", "blunders",
-             "failed");
+  fmt::print("{:<8}{:>9}  {:>13}  {:>13}  {:>9}  {:>8}  {:>6}\n", "phase", "positions", "perfect", "result kept",
+             "mean loss", "blunders", "failed");
   for (int p = 0; p < suite::kPhases; ++p)
     fmt::print("{}\n", tally_row(to_string(static_cast<suite::Phase>(p)), report.phases[static_cast<std::size_t>(p)]));
   fmt::print("{}\n", tally_row("all", report.all));
   fmt::print("loss: the best move's margin minus the played one's (final store difference, perfect play after it)\n");
   fmt::print("blunder: loss >= {}; mean loss: over the answered positions; a failed position is not perfect\n",
              suite::kBlunderLoss);
+  fmt::print(
+      "result kept: a won position stays won, a drawn one drawn (the measure of an engine that plays for the "
+      "result, not the margin)\n");
   if (report.spearman)
     fmt::print("scores: Spearman rank correlation of the engine's score with the exact value: {:+.2f} ({} positions)\n",
                *report.spearman, report.scored);
@@ -205,8 +212,9 @@ int run_suite(const SuiteOptions& o) {
   else
     fmt::print("scores: the engine reported none (info ... score)\n");
   const bool passed = report.all.perfect_share() + 1e-12 >= o.min_perfect;
-  fmt::print("perfect: {} of {} ({}); the engine took {:.2f} s", report.all.perfect, report.all.positions,
-             percent(report.all.perfect_share()), seconds);
+  fmt::print("perfect: {} of {} ({}), result kept: {} of {} ({}); the engine took {:.2f} s", report.all.perfect,
+             report.all.positions, percent(report.all.perfect_share()), report.all.kept, report.all.positions,
+             percent(report.all.kept_share()), seconds);
   if (o.min_perfect > 0) fmt::print(", {} --min-perfect {}", passed ? "at least" : "below", percent(o.min_perfect));
   fmt::print("\n");
   std::fflush(stdout);

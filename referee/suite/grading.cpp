@@ -32,7 +32,10 @@ Grade grade(const LabelledPosition& p, const Answer& a) {
   if (!a.move) return g;
   g.margin = p.margin_of(*a.move);
   assert(g.margin);  // the caller judged the move legal
-  if (g.margin) g.loss = p.best() - *g.margin;
+  if (!g.margin) return g;
+  g.loss = p.best() - *g.margin;
+  const auto result = [](int margin) { return (margin > 0) - (margin < 0); };
+  g.kept = result(*g.margin) == result(p.best());
   return g;
 }
 
@@ -44,6 +47,7 @@ void Tally::add(const Grade& g) {
   }
   ++answered;
   perfect += *g.loss == 0;
+  kept += *g.kept;
   blunders += *g.loss >= kBlunderLoss;
   total_loss += *g.loss;
 }

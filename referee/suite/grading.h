@@ -29,6 +29,9 @@ struct Answer {
 struct Grade {
   std::optional<int> margin;  // of the move played (nullopt: failed)
   std::optional<int> loss;    // best margin minus the move's: 0 is perfect
+  // Whether the move keeps the position's proven result: a won position stays won, a drawn one drawn (any
+  // move keeps a lost one). An engine that plays for the result, not the margin, is judged by this.
+  std::optional<bool> kept;
 };
 Grade grade(const LabelledPosition& p, const Answer& a);
 
@@ -36,6 +39,7 @@ struct Tally {
   int positions = 0;
   int answered = 0;  // a legal move in time
   int perfect = 0;   // loss 0
+  int kept = 0;      // the proven result kept (Grade::kept)
   int blunders = 0;  // loss >= kBlunderLoss
   int failed = 0;    // no legal move in time
   long long total_loss = 0;
@@ -43,6 +47,8 @@ struct Tally {
   void add(const Grade& g);
   // Perfect moves among all positions (a failed position is not perfect).
   double perfect_share() const { return positions ? static_cast<double>(perfect) / positions : 0.0; }
+  // Moves that keep the proven result among all positions.
+  double kept_share() const { return positions ? static_cast<double>(kept) / positions : 0.0; }
   // Over the answered positions.
   double mean_loss() const { return answered ? static_cast<double>(total_loss) / answered : 0.0; }
 };
