@@ -634,6 +634,11 @@ TEST(ReportHtml, IsSelfContainedAndHoldsEveryGame) {
   EXPECT_EQ(html.find("<link"), std::string::npos);
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("<h1>hand &lt;&amp;&gt; event</h1>"), std::string::npos);
+  // The standings row under its heads: Points, W, D, L, Games, Score, ...
+  EXPECT_NE(html.find("<th>Points</th><th>W</th><th>D</th><th>L</th><th>Games</th><th>Score</th>"), std::string::npos);
+  EXPECT_NE(html.find(">alpha</td><td>9.0</td><td>8</td><td>2</td><td>2</td><td>12</td><td>75.0%</td>"),
+            std::string::npos)
+      << html;
   for (const GameRecord& g : games) EXPECT_NE(html.find("\"id\":\"" + g.id + "\""), std::string::npos) << g.id;
   // The embedded boards come from the rules: after 3 (South, extra turn), 1, 2.
   EXPECT_NE(html.find("\"boards\":[[4,4,4,4,4,4,0,4,4,4,4,4,4,0],[4,4,0,5,5,5,1,4,4,4,4,4,4,0],"

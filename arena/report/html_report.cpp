@@ -411,8 +411,8 @@ std::string standings_table(const Standings& s, bool bot_pages) {
                    to_string(kForfeitReasons[r]);
     if (!reasons.empty()) forfeits += " (" + reasons + ")";
     out += fmt::format(
-        "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}%</td>"
-        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         rank_text(e),
         bot_pages ? fmt::format("<a href=\"{}\">{}</a>", html_escape(bot_page_path(e.name)), html_escape(e.name))
                   : html_escape(e.name),
