@@ -95,7 +95,11 @@ const BadCase kBadCases[] = {
      "remainder, majority, pie, start"},
     {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
      "t.toml:4:1: unknown key \"base\" in [time]; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
-     "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
+     "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms, clock"},
+    {"clock not a kind", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\nclock = \"thread\"\n",
+     "t.toml:5:9: time.clock must be \"wall\" or \"cpu\", not \"thread\""},
+    {"clock not a string", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\nclock = 1\n",
+     "t.toml:5:9: time.clock must be \"wall\" or \"cpu\", not an integer"},
     {"unknown key in [openings]", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[openings]\nplies = 2\n",
      "t.toml:6:1: unknown key \"plies\" in [openings]; known keys: random_plies, file, order, format"},
     {"unknown key in [sprt]",
@@ -185,6 +189,11 @@ const BadCase kBadCases[] = {
      "time = { tc = \"1+0\", depth = 3 }\n",
      "t.toml:8:22: engine.time.depth and engine.time.tc are two time controls; give exactly one of tc, base_ms (with "
      "inc_ms and moves), movetime_ms, depth or nodes"},
+    {"clock in an engine's own time",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "time = { tc = \"1+0\", clock = \"cpu\" }\n",
+     "t.toml:8:22: unknown key \"clock\" in engine.time; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
+     "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
     {"increment without base", "[tournament]\nname = \"t\"\n[time]\nmovetime_ms = 100\ninc_ms = 10\n",
      "t.toml:5:1: time.inc_ms needs time.base_ms"},
     {"hard limit with a clock", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\nhard_limit_ms = 10\n",

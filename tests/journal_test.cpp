@@ -43,7 +43,8 @@ GameRecord random_game(const std::string& id, const std::string& south, const st
       r.move_info.push_back({.time_ms = 0.5 * static_cast<double>(rng() % 100),
                              .depth = 7,
                              .score = -2,
-                             .nodes = static_cast<long long>(rng() % 100000)});
+                             .nodes = static_cast<long long>(rng() % 100000),
+                             .wall_ms = std::nullopt});
     r.moves.push_back(m);
     apply(variant, p, m);
   }
@@ -81,7 +82,7 @@ TEST(RecordJson, LineHasTheDocumentedFormat) {
   r.north = "beta";
   r.opening = {Move::at(3), Move::at(1)};
   r.moves = {Move::at(3), Move::at(1), Move::at(6)};
-  r.move_info = {{.time_ms = 12.5, .depth = 10, .score = 3, .nodes = 12345}};
+  r.move_info = {{.time_ms = 12.5, .depth = 10, .score = 3, .nodes = 12345, .wall_ms = std::nullopt}};
   r.result = Outcome::FirstWins;
   r.store_south = 30;
   r.store_north = 18;
@@ -94,6 +95,40 @@ TEST(RecordJson, LineHasTheDocumentedFormat) {
             R"("termination":"normal","forfeit":null,"swapped":false,"times_ms":[12.5],)"
             R"("info":[{"depth":10,"score":3,"nodes":12345}],"started_at":"2026-12-02T12:00:00Z",)"
             R"("duration_ms":1234.5})");
+}
+
+TEST(RecordJson, ACpuClockGameKeepsItsWallTimesAsSchema3) {
+  GameRecord r = random_game("g1", "a", "b", 5);
+  for (MoveInfo& m : r.move_info) m.wall_ms = m.time_ms * 2 + 0.5;
+  const std::string line = to_json_line(r);
+  EXPECT_EQ(line.rfind(R"({"schema":3,)", 0), 0u) << line;
+  EXPECT_NE(line.find(R"("wall_ms":[)"), std::string::npos) << line;
+  EXPECT_LT(line.find(R"("times_ms":)"), line.find(R"("wall_ms":)")) << "wall_ms beside times_ms";
+  Expected<GameRecord> back = record_from_json(line);
+  ASSERT_TRUE(back.ok()) << back.error();
+  expect_same(r, *back);
+  ASSERT_EQ(back->move_info.size(), r.move_info.size());
+  for (std::size_t i = 0; i < r.move_info.size(); ++i) EXPECT_EQ(back->move_info[i].wall_ms, r.move_info[i].wall_ms);
+
+  // A wall-clock game (no wall_ms) is written as before: the lowest schema that holds it, read by older builds.
+  for (MoveInfo& m : r.move_info) m.wall_ms.reset();
+  const std::string old = to_json_line(r);
+  EXPECT_EQ(old.rfind(R"({"schema":1,)", 0), 0u) << old;
+  EXPECT_EQ(old.find("wall_ms"), std::string::npos) << old;
+  Expected<GameRecord> old_back = record_from_json(old);
+  ASSERT_TRUE(old_back.ok()) << old_back.error();
+  for (const MoveInfo& m : old_back->move_info) EXPECT_FALSE(m.wall_ms.has_value());
+  // Lines from before the schema key (version 1) read as they always did.
+  std::string unversioned = old;
+  unversioned.replace(0, std::string(R"({"schema":1,)").size(), "{");
+  EXPECT_TRUE(record_from_json(unversioned).ok()) << unversioned;
+
+  std::string bad = line;
+  bad.replace(bad.find(R"("wall_ms":[)") + 11, 0, "1,");
+  Expected<GameRecord> parsed = record_from_json(bad);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().find("fields 'wall_ms' and 'times_ms' must have the same length"), std::string::npos)
+      << parsed.error();
 }
 
 TEST(RecordJson, RoundTripsEveryField) {
@@ -179,8 +214,8 @@ TEST(RecordJson, RejectsBadLinesWithClearMessages) {
       {"{\"id\":", "not valid JSON"},
       {"[1,2]", "the line must be a JSON object, got an array"},
       {mutate(good, "\"id\":\"g1\",", ""), "missing field 'id'"},
-      {mutate(good, "\"schema\":1,", "\"schema\":3,"),
-       "field 'schema': the line is schema 3, written by a newer version of the arena"},
+      {mutate(good, "\"schema\":1,", "\"schema\":4,"),
+       "field 'schema': the line is schema 4, written by a newer version of the arena"},
       {mutate(good, "\"schema\":1,", "\"schema\":0,"), "field 'schema': 0 is out of range"},
       {mutate(good, "\"id\":\"g1\"", "\"id\":\"\""), "field 'id': must not be empty"},
       {mutate(good, "\"round\":1", "\"round\":\"1\""), "field 'round': expected a whole number, got a string"},

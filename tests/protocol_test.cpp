@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "referee/protocol/options.h"
 #include "referee/protocol/protocol.h"
 
@@ -50,6 +52,27 @@ TEST(Protocol, NewGameCarriesTheGamesSeedAsItsLastWord) {
   EXPECT_EQ(format(*without), rules);
   for (const char* bad : {" seed=", " seed=x", " seed=-1", " seed=2147483648", " seed=1 2"})
     EXPECT_FALSE(parse_command(rules + bad)) << bad;
+}
+
+TEST(Protocol, NewGameCarriesTheClockAfterTheSeed) {
+  const std::string rules =
+      "newgame pits=6 seeds=4 capture=standard ending=side-empty remainder=owner majority=off pie=off";
+  for (const auto& [words, seed, clock] :
+       {std::tuple{" seed=7 clock=cpu", std::optional<std::uint32_t>(7), std::optional(ClockKind::Cpu)},
+        std::tuple{" clock=wall", std::optional<std::uint32_t>(), std::optional(ClockKind::Wall)},
+        std::tuple{"", std::optional<std::uint32_t>(), std::optional<ClockKind>()}}) {
+    Expected<Command> c = parse_command(rules + words);
+    ASSERT_TRUE(c) << words << ": " << c.error();
+    const NewGame& n = std::get<NewGame>(*c);
+    EXPECT_EQ(n.variant, Variant{});
+    EXPECT_EQ(n.seed, seed) << words;
+    EXPECT_EQ(n.clock, clock) << words;
+    EXPECT_EQ(format(*c), rules + words);
+  }
+  for (const char* bad : {" clock=", " clock=thread", " clock=cpu seed=1", " clock=cpu 2"})
+    EXPECT_FALSE(parse_command(rules + bad)) << bad;
+  EXPECT_EQ(parse_clock_kind("cpu"), ClockKind::Cpu);
+  EXPECT_EQ(std::string(to_string(ClockKind::Wall)), "wall");
 }
 
 TEST(Protocol, PositionFromAStartKeepsTheStartAsText) {

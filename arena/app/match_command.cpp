@@ -30,6 +30,7 @@ constexpr const char* kFlags = R"(Flags (single dash, as cutechess-cli and fastc
   -adjudicate [store_majority=true] [database_seeds=K]
                           adjudication (scores in seeds of store difference, the KEP unit)
   -event NAME  -seed N  -recover  -out DIR  -pgnout FILE
+  --clock wall|cpu        what a move is charged: its wall time (default) or the engine's CPU time
   --print-config          print the equivalent TOML config and stop
   --fresh                 start over instead of resuming
 TC: [MOVES/]TIME[+INC] in seconds (TIME also M:SS or H:MM:SS), e.g. 40/60+0.6, 1:30+1; or inf with depth/nodes.

@@ -20,6 +20,7 @@ struct RunOptions {
   bool fresh = false;
   int max_games = 0;
   std::string shard;
+  std::string clock;
 };
 
 int run(const RunOptions& o) {
@@ -29,6 +30,7 @@ int run(const RunOptions& o) {
   arena::Config config = std::move(loaded).value();
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;
+  if (!o.clock.empty()) arena::set_clock(config, *parse_clock_kind(o.clock));
   for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
@@ -57,6 +59,8 @@ void add_run_command(cli::Commands& commands) {
   cmd->add_option("config", o->config, "The tournament's TOML file")->required();
   cmd->add_option("--concurrency", o->concurrency, "Games at once (overrides the config)")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "Output folder (overrides [tournament] output)")->check(cli::non_empty());
+  cmd->add_option("--clock", o->clock, "wall or cpu: what a move is charged (overrides [time] clock)")
+      ->check(CLI::IsMember({"wall", "cpu"}));
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
   cmd->add_option("--max-games", o->max_games, "Stop after this many games (resume later with the same command)")
       ->check(CLI::Range(1, 1'000'000'000));

@@ -42,6 +42,7 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
   if (o.match.max_pairs >= 0) config.sprt->max_pairs = o.match.max_pairs;
+  if (!o.match.clock.empty()) arena::set_clock(config, *parse_clock_kind(o.match.clock));
   return config;
 }
 
@@ -101,6 +102,8 @@ void add_sprt_command(cli::Commands& commands) {
   cmd->add_option("--max-pairs", m.max_pairs, "Stop after this many pairs; 0 = until decided")
       ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--concurrency", m.concurrency, "Games at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--clock", m.clock, "wall (default) or cpu: what a move is charged (overrides [time] clock)")
+      ->check(CLI::IsMember({"wall", "cpu"}));
   cmd->add_option("--out", m.out, "Output folder (default results)")->check(cli::non_empty());
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
 }

@@ -75,6 +75,7 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
     if (!clock) return Error{"--tc " + clock.error()};
     t += fmt::format("base_ms = {}\ninc_ms = {}\n", clock->base_ms, clock->inc_ms);
   }
+  if (!o.clock.empty()) t += fmt::format("clock = {}\n", toml_string(o.clock));
 
   if (!o.openings.empty() && o.openings_plies >= 0) return Error{"give at most one of --openings and --openings-plies"};
   t += "[openings]\n";

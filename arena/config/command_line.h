@@ -32,7 +32,8 @@ struct SprtCommandLine {
   std::string variant;  // "pits=6 seeds=4 ..."
   std::string name = "sprt";
   std::uint64_t seed = 1;
-  std::string out;  // output folder
+  std::string out;    // output folder
+  std::string clock;  // "wall" or "cpu" ([time] clock); empty: wall
 };
 
 // A TOML basic string ("..."): TOML's escapes (quote, backslash, \n, \t, \u and four hex digits ...)

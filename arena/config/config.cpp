@@ -524,14 +524,22 @@ class Parser {
   void read_time(const toml::table& root, Config& c) const {
     const toml::table* table = section(root, "time");
     if (!table) fail_top("missing table [time]; " + std::string(kTimeModes));
-    const Table t = time_table(*table, "time", "[time]");
+    const Table t = time_table(*table, "time", "[time]", true);
     c.time = read_time_table(t, nullptr);
+    // One clock for the whole tournament: an engine's own `time` keeps it.
+    c.time.clock = t.choice<ClockKind>("clock", {{to_string(ClockKind::Wall), ClockKind::Wall},
+                                                 {to_string(ClockKind::Cpu), ClockKind::Cpu}})
+                       .value_or(ClockKind::Wall);
   }
 
   static constexpr std::string_view kTimeModes =
       "give exactly one of tc, base_ms (with inc_ms and moves), movetime_ms, depth or nodes";
-  // [time] or an engine's `time`, with the keys they both take.
-  Table time_table(const toml::table& table, std::string prefix, std::string display) const {
+  // [time] or an engine's `time`, with the keys they both take; `clock` only in [time].
+  Table time_table(const toml::table& table, std::string prefix, std::string display, bool with_clock = false) const {
+    if (with_clock)
+      return Table(loc_, table, std::move(prefix), std::move(display),
+                   {"tc", "base_ms", "inc_ms", "moves", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
+                    "ping_ms", "hard_limit_ms", "clock"});
     return Table(loc_, table, std::move(prefix), std::move(display),
                  {"tc", "base_ms", "inc_ms", "moves", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
                   "ping_ms", "hard_limit_ms"});
@@ -1075,6 +1083,12 @@ Expected<Config> parse_config(std::string_view toml_text, std::string_view path_
   } catch (const ConfigFailure& e) {
     return Error{e.message};
   }
+}
+
+void set_clock(Config& config, ClockKind clock) {
+  config.time.clock = clock;
+  for (EngineSpec& e : config.engines)
+    if (e.time) e.time->clock = clock;
 }
 
 Expected<Config> load_config(const fs::path& path, bool with_entrants) {

@@ -243,6 +243,10 @@ Expected<std::vector<std::vector<int>>> cpu_slots(const Config& config);
 // "0-3,6" -> {0, 1, 2, 3, 6}; an error for anything else.
 Expected<std::vector<int>> parse_cpu_list(std::string_view text);
 
+// `arena run/match/sprt --clock`: every time control of the config (the tournament's and the engines' own)
+// on `clock`; part of the fingerprint, so a journal of the other clock is refused on resume.
+void set_clock(Config& config, ClockKind clock);
+
 // Reads and validates a config file. Relative paths inside it (`cmd`, `dir`, `openings.file`) are
 // resolved as documented in docs/CONFIG.md, against the current working directory and the
 // directory of `path`. A contest's ([submissions]) entrants are read from its entries.json and

@@ -33,7 +33,7 @@ std::string moves_text(const std::vector<Move>& moves) {
 
 namespace {
 
-// Every key of a time control. `moves` only when set, so journals from before it existed resume.
+// Every key of a time control. `moves` and `clock` only when set, so journals from before they existed resume.
 std::string time_text(const TimeControl& tc) {
   std::string limit;
   switch (tc.mode) {
@@ -46,7 +46,9 @@ std::string time_text(const TimeControl& tc) {
     case TimeControl::Mode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
   }
   return limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" + std::to_string(tc.startup_ms) +
-         " ping_ms=" + std::to_string(tc.ping_ms) + " hard_limit_ms=" + std::to_string(tc.hard_limit_ms);
+         " ping_ms=" + std::to_string(tc.ping_ms) + " hard_limit_ms=" + std::to_string(tc.hard_limit_ms) +
+         // Only for a CPU clock, so that the fingerprints of wall-clock configs (and their journals) stay as they were.
+         (tc.clock == ClockKind::Cpu ? " clock=cpu" : "");
 }
 
 }  // namespace

@@ -255,6 +255,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
   std::vector<Flag> each;
   std::map<std::string, Flag> single;  // flags given at most once, by name
   std::vector<Flag> openings, variant, sprt, draw, resign, adjudicate;
+  std::optional<Flag> clock;  // --clock wall|cpu: [time] clock
   auto no_words = [](const Flag& f) -> std::optional<std::string> {
     if (!f.words.empty()) return f.name + " takes no value, got '" + f.words.front() + "'";
     return std::nullopt;
@@ -268,6 +269,9 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     if (f.name == "--print-config" || f.name == "--fresh" || f.name == "-h" || f.name == "--help") {
       problem = no_words(f);
       (f.name == "--print-config" ? out.print_config : f.name == "--fresh" ? out.fresh : out.help) = true;
+    } else if (f.name == "--clock") {
+      problem = one_word(f);
+      clock = f;
     } else if (f.name == "-engine") {
       if (f.words.empty()) problem = "-engine needs cmd=COMMAND and more KEY=VALUE words";
       engines.push_back({f.text(), {}, {}, {}, {}});
@@ -411,6 +415,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
   if (common.empty()) common["tc"] = {"\"10+0.1\"", ""};
   t.line("[time]", "");
   for (const auto& [key, value] : common) t.line(key + " = " + value.first, value.second);
+  if (clock) t.line("clock = " + toml_string(clock->words[0]), clock->text());
 
   // [openings]
   if (!openings.empty()) {

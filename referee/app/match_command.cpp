@@ -33,6 +33,7 @@ struct MatchOptions {
   int depth = 0;
   long long nodes = 0;
   long long margin = 50;
+  std::string clock = "wall";
   long long startup_ms = 5000;
   long long ping_ms = 5000;
   int openings_plies = 0;
@@ -61,6 +62,7 @@ TimeControl time_control(const MatchOptions& o) {
     t = *clock;
   }
   t.margin_ms = o.margin;
+  t.clock = parse_clock_kind(o.clock).value_or(ClockKind::Wall);
   t.startup_ms = o.startup_ms;
   t.ping_ms = o.ping_ms;
   return t;
@@ -156,6 +158,9 @@ void add_match_command(cli::Commands& commands) {
   cmd->add_option("--nodes", o->nodes, "Fixed node count")->check(CLI::Range(1LL, 1LL << 50));
   cmd->add_option("--margin", o->margin, "Grace beyond the allowed time before a time forfeit, ms")
       ->check(CLI::Range(0LL, 60000LL));
+  cmd->add_option("--clock", o->clock,
+                  "wall or cpu: charge a move its wall time or the CPU time of the engine's processes (default wall)")
+      ->check(CLI::IsMember({"wall", "cpu"}));
   cmd->add_option("--startup-ms", o->startup_ms, "Deadline from start to kepok")->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--ping-ms", o->ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--openings-plies", o->openings_plies, "Random opening plies per game pair")

@@ -19,6 +19,8 @@
 
 #include <fmt/core.h>
 
+#include "referee/engine/cpu_time.h"
+
 namespace kalah {
 namespace {
 
@@ -29,6 +31,7 @@ const char* name_of(Controller c) {
     case Controller::Memory: return "memory";
     case Controller::Cpuset: return "cpuset";
     case Controller::Pids: return "pids";
+    case Controller::Cpuacct: return "cpuacct";
   }
   return "?";
 }
@@ -83,6 +86,8 @@ Expected<Place> find_place(Controller c) {
   }
   if (!v2_path.empty() && fs::exists("/sys/fs/cgroup/cgroup.controllers")) {
     const std::string parent = "/sys/fs/cgroup" + (v2_path == "/" ? std::string() : v2_path);
+    // Every v2 group but the root counts its CPU time in cpu.stat, whatever controllers it has.
+    if (c == Controller::Cpuacct) return Place{true, parent};
     if (has_word(read_small(parent + "/cgroup.subtree_control"), name, ' ')) return Place{true, parent};
     return Error{
         fmt::format("the arena's control group {} does not hand the `{}` controller to groups below it (cgroup v2: "
@@ -97,8 +102,8 @@ Expected<Place> find_place(Controller c) {
 }
 
 const Expected<Place>& place(Controller c) {
-  static const std::array<Expected<Place>, 3> found = {find_place(Controller::Memory), find_place(Controller::Cpuset),
-                                                       find_place(Controller::Pids)};
+  static const std::array<Expected<Place>, 4> found = {find_place(Controller::Memory), find_place(Controller::Cpuset),
+                                                       find_place(Controller::Pids), find_place(Controller::Cpuacct)};
   return found[static_cast<std::size_t>(c)];
 }
 
@@ -184,6 +189,12 @@ Expected<EngineGroups> EngineGroups::create(const GroupLimits& limits) {
     if (!dir) return fail(dir.error());
     if (auto why = set(Controller::Pids, *dir, "pids.max", std::to_string(limits.max_tasks))) return fail(*why);
   }
+  if (limits.cpu_accounting) {
+    Expected<std::string> dir = group_of(Controller::Cpuacct);
+    if (!dir) return fail(dir.error());
+    g.cpu_usage_ = *dir + (place(Controller::Cpuacct)->v2 ? "/cpu.stat" : "/cpuacct.usage");
+    if (!group_cpu_ns(g.cpu_usage_)) return fail(fmt::format("cannot read the CPU time of the group {}", *dir));
+  }
   return g;
 }
 
@@ -195,6 +206,7 @@ EngineGroups& EngineGroups::operator=(EngineGroups&& other) noexcept {
   dirs_ = std::exchange(other.dirs_, {});
   procs_ = std::exchange(other.procs_, {});
   events_ = std::exchange(other.events_, {});
+  cpu_usage_ = std::exchange(other.cpu_usage_, {});
   return *this;
 }
 
@@ -226,18 +238,20 @@ void EngineGroups::remove() {
   dirs_.clear();
   procs_.clear();
   events_.clear();
+  cpu_usage_.clear();
   if (had_groups) remove_stale_groups();
 }
 
 std::optional<std::string> controller_unavailable(Controller controller) {
-  static std::array<std::once_flag, 3> once;
-  static std::array<std::optional<std::string>, 3> problem;
+  static std::array<std::once_flag, 4> once;
+  static std::array<std::optional<std::string>, 4> problem;
   const auto i = static_cast<std::size_t>(controller);
   std::call_once(once[i], [&] {
     GroupLimits test;
     switch (controller) {
       case Controller::Memory: test.memory_bytes = 64ull << 20; break;
       case Controller::Pids: test.max_tasks = 64; break;
+      case Controller::Cpuacct: test.cpu_accounting = true; break;
       case Controller::Cpuset: {
         cpu_set_t mine;
         CPU_ZERO(&mine);

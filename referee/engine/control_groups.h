@@ -5,7 +5,9 @@
 //           so that the forfeit can say `memory` rather than `crash`;
 //   cpuset: the CPUs of its game slot (`pin`), which sched_setaffinity inside cannot widen;
 //   pids:   how many processes and threads it may have at once (`max_processes`), counted per group,
-//           not per uid as RLIMIT_NPROC does (zombies of a reused uid, other processes of the uid).
+//           not per uid as RLIMIT_NPROC does (zombies of a reused uid, other processes of the uid);
+//   cpuacct: no limit, the CPU time all its processes used, for the CPU clock (referee/engine/cpu_time.h);
+//           in v2 every group has it (`cpu.stat`), no controller needed.
 // cgroup v1 (one hierarchy per controller, as on the CI machines) and v2 (one unified hierarchy, the
 // controllers enabled in the arena's group) are both supported; what the machine offers is probed once
 // per controller.
@@ -19,7 +21,7 @@
 
 namespace kalah {
 
-enum class Controller { Memory, Cpuset, Pids };
+enum class Controller { Memory, Cpuset, Pids, Cpuacct };
 
 // Why no group of `controller` can be made here (no such controller, not allowed: usually not root),
 // with what to do; nullopt when a test group could be created, limited and removed. Probed once each.
@@ -31,7 +33,8 @@ struct GroupLimits {
   unsigned long long memory_bytes = 0;  // swap included where the kernel counts it
   std::vector<int> cpus;                // the CPUs it may run on
   unsigned long long max_tasks = 0;     // processes and threads at once
-  bool empty() const { return memory_bytes == 0 && cpus.empty() && max_tasks == 0; }
+  bool cpu_accounting = false;          // a group whose CPU time can be read (the CPU clock)
+  bool empty() const { return memory_bytes == 0 && cpus.empty() && max_tasks == 0 && !cpu_accounting; }
 };
 
 class EngineGroups {
@@ -47,13 +50,16 @@ class EngineGroups {
   const std::vector<std::string>& procs_files() const { return procs_; }
   // Whether the kernel killed a process of the group for passing the memory limit.
   bool killed_for_memory() const;
+  // The accounting file of the group's CPU time (group_cpu_ns() reads it); empty without cpu_accounting.
+  const std::string& cpu_usage_file() const { return cpu_usage_; }
 
  private:
   EngineGroups() = default;
   void remove();
   std::vector<std::string> dirs_;
   std::vector<std::string> procs_;
-  std::string events_;  // v1 memory.oom_control, v2 memory.events: an "oom_kill N" line
+  std::string events_;     // v1 memory.oom_control, v2 memory.events: an "oom_kill N" line
+  std::string cpu_usage_;  // v1 cpuacct.usage, v2 cpu.stat
 };
 
 }  // namespace kalah

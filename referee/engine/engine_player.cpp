@@ -195,7 +195,7 @@ Fault ProcessPlayer::crash_fault(const char* while_doing, bool writing) {
 std::optional<Fault> ProcessPlayer::spawn() {
   stop();
   ++starts_;
-  Expected<Sandbox> box = Sandbox::prepare(spec_, spec_.stderr_file);
+  Expected<Sandbox> box = Sandbox::prepare(spec_, spec_.stderr_file, clock_kind_ == ClockKind::Cpu);
   if (!box) return Fault{Termination::Startup, box.error()};
   sandbox_.emplace(std::move(box).value());
   auto spawned = process::EngineProcess::spawn(sandbox_->spawn());
@@ -205,28 +205,42 @@ std::optional<Fault> ProcessPlayer::spawn() {
   return std::nullopt;
 }
 
-Reply ProcessPlayer::await_move(Deadline start, std::chrono::milliseconds allowed,
-                                const std::function<bool(Reply&)>& parse) {
+void ProcessPlayer::use_clock(const TimeControl& time) {
+  clock_kind_ = time.clock;
+  if (!process_ || !sandbox_) return;
+  if (time.clock == ClockKind::Cpu)
+    clock_ = std::make_unique<CpuClock>(sandbox_->cpu_meter(process_->pid()), usable_cpus(spec_.cpus),
+                                        std::chrono::milliseconds(time.margin_ms));
+  else
+    clock_ = std::make_unique<WallClock>();
+}
+
+Reply ProcessPlayer::await_move(MoveClock& clock, const std::function<bool(Reply&)>& parse) {
   Reply reply;
-  const Deadline deadline = start + allowed;
+  auto timed = [&] {
+    reply.elapsed_ms = clock.charged_ms();
+    reply.wall_ms = clock.wall_ms();
+    return std::move(reply);
+  };
   for (;;) {
-    const auto status = static_cast<process::Status>(read(deadline));
-    reply.elapsed_ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
+    const auto status = static_cast<process::Status>(read(clock.next_check()));
     switch (status) {
       case process::Status::Ok: break;
-      case process::Status::Timeout:
+      case process::Status::Timeout: {
+        std::optional<Fault> late = clock.over_time();
+        if (!late) continue;  // a CPU clock looked and the engine still has time
         // An engine that closed its stdin could never have been told to move: not a time forfeit.
-        reply.fault = process_->input_closed() ? crash_fault("(while thinking)", true)
-                                               : Fault{Termination::Time, "no move within " + ms(allowed)};
-        return reply;
+        reply.fault = process_->input_closed() ? crash_fault("(while thinking)", true) : std::move(*late);
+        return timed();
+      }
       case process::Status::TooLong:
         reply.fault = Fault{Termination::Protocol, "line too long: " + kep::shorten(line_)};
-        return reply;
+        return timed();
       case process::Status::Eof:
-      case process::Status::Error: reply.fault = crash_fault("(while thinking)"); return reply;
-      case process::Status::OutputLimit: reply.fault = output_fault("(while thinking)"); return reply;
+      case process::Status::Error: reply.fault = crash_fault("(while thinking)"); return timed();
+      case process::Status::OutputLimit: reply.fault = output_fault("(while thinking)"); return timed();
     }
-    if (parse(reply)) return reply;
+    if (parse(reply)) return timed();
   }
 }
 
@@ -304,9 +318,11 @@ bool EnginePlayer::has_feature(std::string_view name) const {
 std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optional<Position>& start_at,
                                             const TimeControl& time) {
   if (process_ && (spec_.restart == RestartPolicy::Always || !process_->running())) stop();
+  use_clock(time);
   if (!process_) {
     features_.clear();
     if (std::optional<Fault> f = start(std::chrono::milliseconds(time.startup_ms))) return f;
+    use_clock(time);
   } else {
     process_->reset_output_budget();  // max_output_kb is per game; a new process counts its start-up too
   }
@@ -319,7 +335,9 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optiona
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
   const std::optional<std::uint32_t> seed = has_feature("seed") ? seed_ : std::nullopt;
-  if (!send(kep::format(kep::NewGame{v, seed}) + "\nisready", deadline)) return crash_fault("(on newgame)", true);
+  const std::optional<ClockKind> clock = has_feature("clock") ? std::optional(time.clock) : std::nullopt;
+  if (!send(kep::format(kep::NewGame{v, seed, clock}) + "\nisready", deadline))
+    return crash_fault("(on newgame)", true);
   return await_ready(deadline, ping);
 }
 
@@ -357,9 +375,9 @@ Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std:
   // One write per ply: the position and the go command together.
   const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
   if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
-  const Deadline start = SteadyClock::now();
-  if (!send(request, start + allowed)) return Reply{crash_fault("(on go)", true), {}, 0, {}};
-  return await_bestmove(start, allowed);
+  clock_->start(allowed);
+  if (!send(request, clock_->wall_deadline())) return Reply{crash_fault("(on go)", true), {}, 0, {}};
+  return await_bestmove(*clock_);
 }
 
 Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::Go& go,
@@ -369,22 +387,25 @@ Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::G
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
   if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
-  const Deadline start = SteadyClock::now();
-  if (!send(request, start + stop_after)) return Reply{crash_fault("(on go)", true), {}, 0, {}};
-  Reply early = await_bestmove(start, stop_after);
+  WallClock before_stop;
+  before_stop.start(stop_after);
+  if (!send(request, before_stop.wall_deadline())) return Reply{crash_fault("(on go)", true), {}, 0, {}};
+  Reply early = await_bestmove(before_stop);
   // Anything but the search still running (a move, garbage, a crash) is the answer.
   if (!early.fault || early.fault->kind != Termination::Time || process_->input_closed()) return early;
-  const Deadline stopped = SteadyClock::now();
+  WallClock after_stop;
+  after_stop.start(allowed);
   stop_sent = true;
-  if (!send(kep::format(kep::Stop{}), stopped + allowed)) return Reply{crash_fault("(on stop)", true), {}, 0, {}};
-  Reply reply = await_bestmove(stopped, allowed);
+  if (!send(kep::format(kep::Stop{}), after_stop.wall_deadline()))
+    return Reply{crash_fault("(on stop)", true), {}, 0, {}};
+  Reply reply = await_bestmove(after_stop);
   if (reply.fault && reply.fault->kind == Termination::Time)
     reply.fault->detail = "no bestmove within " + ms(allowed) + " after stop";
   return reply;
 }
 
-Reply EnginePlayer::await_bestmove(Deadline start, std::chrono::milliseconds allowed) {
-  return await_move(start, allowed, [&](Reply& reply) {
+Reply EnginePlayer::await_bestmove(MoveClock& clock) {
+  return await_move(clock, [&](Reply& reply) {
     kep::EngineMessage m = kep::parse_engine_line(line_);
     if (auto* best = std::get_if<kep::BestMove>(&m)) {
       reply.move = best->move;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "referee/engine/engine_spec.h"
+#include "referee/engine/move_clock.h"
 #include "referee/engine/sandbox.h"
 #include "referee/game/player.h"
 #include "referee/process/engine_process.h"
@@ -41,8 +42,12 @@ class ProcessPlayer : public Player {
 
  protected:
   using Deadline = std::chrono::steady_clock::time_point;
-  // Starts the process; a failure is a `startup` fault.
+  // Starts the process; a failure is a `startup` fault. With a CPU clock asked for (use_clock) the
+  // engine is put in a group that counts its CPU time, where one can be made.
   std::optional<Fault> spawn();
+  // The game's clock (docs/PROCESSES.md, "CPU time"): remembered for the next spawn(), and, once the
+  // process runs, the MoveClock that play() waits on. new_game() calls it before and after starting.
+  void use_clock(const TimeControl& time);
   // Writes one or more lines ('\n'-separated) in one write.
   bool send(const std::string& text, Deadline deadline);
   // Reads one line into line_ (logged when it is a line).
@@ -59,16 +64,18 @@ class ProcessPlayer : public Player {
   std::string stderr_ending();
   void log(char direction, std::string_view line);
   void kill_now();
-  // Waits for the reply to a move request: the line `parse` turns into a move.
-  // Reads lines until `parse` returns true for one (it fills in the move or a fault).
-  Reply await_move(Deadline start, std::chrono::milliseconds allowed, const std::function<bool(Reply&)>& parse);
+  // Waits for the reply to a move request timed by `clock` (started just before the request): the line
+  // `parse` turns into a move. Reads lines until `parse` returns true for one (it fills in the move or a
+  // fault) or the clock says the move is over its time.
+  Reply await_move(MoveClock& clock, const std::function<bool(Reply&)>& parse);
 
   EngineSpec spec_;
   // Declared before the process so that it is destroyed after it: a sandbox's folder is removed and its
   // uid given back only once every process of it has been killed and reaped.
   std::optional<Sandbox> sandbox_;
   std::unique_ptr<process::EngineProcess> process_;
-  std::string line_;  // reused read buffer
+  std::string line_;                                                  // reused read buffer
+  std::unique_ptr<MoveClock> clock_ = std::make_unique<WallClock>();  // of the game being played
 
  private:
   void set_kill_switch(process::KillSwitch kill_switch);
@@ -81,6 +88,7 @@ class ProcessPlayer : public Player {
   std::mutex kill_switch_mutex_;             // abort() runs on another thread than everything else
   process::KillSwitch kill_switch_;
   int starts_ = 0;
+  ClockKind clock_kind_ = ClockKind::Wall;
 };
 
 // What an engine may write before kepok (its banner, options and features), in bytes: more is a
@@ -133,7 +141,7 @@ class EnginePlayer : public ProcessPlayer {
   // Reads what the engine said since its last answer: a bestmove among it is a stale answer (a fault).
   std::optional<Fault> drain_unasked();
   // Waits for `bestmove` after a request: only info and empty lines may come first.
-  Reply await_bestmove(Deadline start, std::chrono::milliseconds allowed);
+  Reply await_bestmove(MoveClock& clock);
 
   std::string id_name_;
   std::string id_author_;

@@ -31,7 +31,10 @@ std::optional<Fault> MankalahPlayer::new_game(const Variant& v, const std::optio
   me_ = -1;
   synced_ = 0;
   ping_ = std::chrono::milliseconds(time.ping_ms);
-  return spawn();
+  use_clock(time);
+  std::optional<Fault> f = spawn();
+  use_clock(time);
+  return f;
 }
 
 std::string MankalahPlayer::changes(const std::vector<Move>& moves, int me) {
@@ -64,9 +67,9 @@ Reply MankalahPlayer::play(const std::vector<Move>& moves, const kep::Go& /*go*/
   }
   request += changes(moves, me_);
   request.pop_back();  // send() ends the last line
-  const auto start = SteadyClock::now();
-  if (!send(request, start + allowed)) return Reply{crash_fault("(on move request)", true), {}, 0, {}};
-  return await_move(start, allowed, [&](Reply& reply) {
+  clock_->start(allowed);
+  if (!send(request, clock_->wall_deadline())) return Reply{crash_fault("(on move request)", true), {}, 0, {}};
+  return await_move(*clock_, [&](Reply& reply) {
     if (line_ == "SWAP") {
       reply.move = Move::swap();
       return true;

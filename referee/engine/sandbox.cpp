@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <set>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -212,7 +214,18 @@ std::optional<std::string> sandbox_dir_problem(const EngineSpec& spec, const fs:
   return std::nullopt;
 }
 
-Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stderr_file) {
+std::optional<std::string> cpu_group_unavailable() {
+  const char* forced = std::getenv("KALAH_CPU_CLOCK_SCHEDSTAT");
+  if (forced && std::string_view(forced) == "1") return "KALAH_CPU_CLOCK_SCHEDSTAT=1 is set";
+  return controller_unavailable(Controller::Cpuacct);
+}
+
+CpuMeter Sandbox::cpu_meter(int pid) const {
+  if (groups_ && !groups_->cpu_usage_file().empty()) return CpuMeter::of_group(groups_->cpu_usage_file());
+  return CpuMeter::of_process_tree(pid);
+}
+
+Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stderr_file, bool cpu_accounting) {
   Sandbox box;
   process::SpawnSpec& s = box.spawn_;
   s.stderr_log_path = stderr_file.string();
@@ -235,6 +248,7 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
     else
       s.limits.processes = processes;
   }
+  groups.cpu_accounting = cpu_accounting && !cpu_group_unavailable();
   if (!groups.empty()) {
     Expected<EngineGroups> made = EngineGroups::create(groups);
     if (!made) return Error{(groups.memory_bytes > 0 ? "memory_mb: " : "") + made.error()};

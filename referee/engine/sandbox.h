@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "referee/engine/control_groups.h"
+#include "referee/engine/cpu_time.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/process/engine_process.h"
 #include "referee/rules/expected.h"
@@ -61,11 +62,18 @@ std::optional<std::string> sandbox_dir_problem(const EngineSpec& spec, const std
 // the engine was killed by signal N, so a kernel limit's signal (SIGXFSZ) can still be named.
 process::ExitInfo engine_exit(SandboxMode mode, const process::ExitInfo& exit);
 
+// Why a CPU clock falls back to the scheduler statistics here: no group with CPU accounting can be made
+// (the reason), or KALAH_CPU_CLOCK_SCHEDSTAT=1 is set in the arena's environment (a switch for tests of
+// the fallback, docs/PROCESSES.md); nullopt when engines get such a group.
+std::optional<std::string> cpu_group_unavailable();
+
 // One started sandbox: the spawn to run, and what to clean up when the process is gone.
 class Sandbox {
  public:
-  // Builds the spawn for `spec` (with its limits); for SandboxMode::None, the plain spawn.
-  static Expected<Sandbox> prepare(const EngineSpec& spec, const std::filesystem::path& stderr_file);
+  // Builds the spawn for `spec` (with its limits); for SandboxMode::None, the plain spawn. With
+  // `cpu_accounting` (a CPU clock) the engine gets a group whose CPU time can be read, where one can be made.
+  static Expected<Sandbox> prepare(const EngineSpec& spec, const std::filesystem::path& stderr_file,
+                                   bool cpu_accounting = false);
   Sandbox(Sandbox&&) noexcept;
   Sandbox& operator=(Sandbox&&) noexcept;
   ~Sandbox();  // removes the private directory (unless keep_sandbox) and returns the uid
@@ -74,6 +82,9 @@ class Sandbox {
   const std::filesystem::path& private_dir() const { return private_dir_; }
   // Whether the kernel's memory controller killed a process of this engine (memory_mb, cgroup).
   bool killed_for_memory() const { return groups_ && groups_->killed_for_memory(); }
+  // What reads the CPU time of the engine whose leader is `pid`: its group's counter, or else the
+  // scheduler statistics of the process tree (docs/PROCESSES.md, "CPU time").
+  CpuMeter cpu_meter(int pid) const;
 
  private:
   Sandbox() = default;

@@ -74,8 +74,9 @@ class Game {
       Reply reply = players_[who]->play(record_.moves, go_command(), allowed);
       if (reply.fault) return forfeit(who, *reply.fault);
       // A move that arrives after the deadline loses on time, legal or not.
+      const ClockKind clock = s_.time_of(who).clock;
       if (reply.elapsed_ms > static_cast<double>(allowed.count()))
-        return forfeit(who, {Termination::Time, late_detail(reply.elapsed_ms, allowed)});
+        return forfeit(who, {Termination::Time, late_detail(reply, allowed, clock)});
       if (!is_legal(s_.variant, pos_, reply.move))
         return forfeit(who, {Termination::Illegal,
                              "bestmove " + to_string(reply.move) + " (legal: " + legal_list(s_.variant, pos_) + ")"});
@@ -84,7 +85,8 @@ class Game {
       last = reply.move;
       apply(s_.variant, pos_, reply.move);
       record_.moves.push_back(reply.move);
-      record_.move_info.push_back({reply.elapsed_ms, reply.info.depth, reply.info.score, reply.info.nodes});
+      record_.move_info.push_back({reply.elapsed_ms, reply.info.depth, reply.info.score, reply.info.nodes,
+                                   clock == ClockKind::Cpu ? std::optional(reply.wall_ms) : std::nullopt});
       if (pos_.over) break;
       const int plies = static_cast<int>(record_.moves.size());
       if (std::optional<Verdict> v = scores_.after_move(static_cast<Seat>(who), reply.info.score, plies))
@@ -142,9 +144,12 @@ class Game {
     if (t.moves > 0 && moves_made_[who] % t.moves == 0) clock_ms_[who] += static_cast<double>(t.base_ms);
   }
 
-  static std::string late_detail(double elapsed_ms, std::chrono::milliseconds allowed) {
-    return "answered after " + std::to_string(static_cast<long long>(elapsed_ms)) + " ms, allowed " +
-           std::to_string(allowed.count()) + " ms";
+  static std::string late_detail(const Reply& reply, std::chrono::milliseconds allowed, ClockKind clock) {
+    const std::string limit = ", allowed " + std::to_string(allowed.count()) + " ms";
+    if (clock == ClockKind::Cpu)
+      return "used " + std::to_string(static_cast<long long>(reply.elapsed_ms)) + " ms of CPU time" + limit +
+             " (CPU clock; " + std::to_string(static_cast<long long>(reply.wall_ms)) + " ms on the wall clock)";
+    return "answered after " + std::to_string(static_cast<long long>(reply.elapsed_ms)) + " ms" + limit;
   }
 
   void forfeit(int who, const Fault& f) {

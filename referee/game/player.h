@@ -23,8 +23,9 @@ struct Fault {
 struct Reply {
   std::optional<Fault> fault;  // set: no move (timeout, crash, garbage)
   Move move;                   // the move the player answered with (not yet checked for legality)
-  double elapsed_ms = 0;       // from sending `go` to reading `bestmove`
+  double elapsed_ms = 0;       // the time charged: on a wall clock from sending `go` to reading `bestmove`
   kep::Info info;              // the last info line of this search
+  double wall_ms = 0;          // the wall time from sending `go` to reading `bestmove` (0 when not measured)
 };
 
 class Player {

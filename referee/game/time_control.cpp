@@ -56,11 +56,13 @@ std::string TimeControl::clock_text() const {
 }
 
 std::string TimeControl::describe() const {
+  // Said only of a CPU clock, so that what every report and header says of a wall clock stays as it was.
+  const std::string on = clock == ClockKind::Cpu ? " (CPU clock)" : "";
   switch (mode) {
-    case Mode::Fischer: return clock_text();
-    case Mode::MoveTime: return "movetime " + std::to_string(movetime_ms);
-    case Mode::Depth: return "depth " + std::to_string(depth);
-    case Mode::Nodes: return "nodes " + std::to_string(nodes);
+    case Mode::Fischer: return clock_text() + on;
+    case Mode::MoveTime: return "movetime " + std::to_string(movetime_ms) + on;
+    case Mode::Depth: return "depth " + std::to_string(depth) + on;
+    case Mode::Nodes: return "nodes " + std::to_string(nodes) + on;
   }
   return "";
 }

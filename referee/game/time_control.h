@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "referee/protocol/protocol.h"
 #include "referee/rules/expected.h"
 
 namespace kalah {
@@ -29,8 +30,11 @@ struct TimeControl {
   std::int64_t hard_limit_ms = 60000;  // per move in Depth and Nodes modes
   std::int64_t startup_ms = 5000;      // from starting an engine to the end of its handshake
   std::int64_t ping_ms = 5000;         // from newgame + isready to readyok
+  // What a move is charged: its wall time, or the CPU time of the engine's processes (docs/PROCESSES.md,
+  // "CPU time"); the same for both players of a game.
+  ClockKind clock = ClockKind::Wall;
 
-  // "10+0.1", "40/60+0.6", "movetime 100", "depth 6", "nodes 1000".
+  // "10+0.1", "40/60+0.6", "movetime 100", "depth 6", "nodes 1000"; on a CPU clock followed by " (CPU clock)".
   std::string describe() const;
   // The PGN TimeControl tag: "10+0.1" (base+increment in seconds), "60" without an increment,
   // "40/60" or "40/60+0.6" with moves per period (as cutechess writes it), "-" where no clock

@@ -6,6 +6,18 @@
 
 #include "referee/rules/words.h"
 
+namespace kalah {
+
+const char* to_string(ClockKind k) { return k == ClockKind::Cpu ? "cpu" : "wall"; }
+
+std::optional<ClockKind> parse_clock_kind(std::string_view text) {
+  if (text == "wall") return ClockKind::Wall;
+  if (text == "cpu") return ClockKind::Cpu;
+  return std::nullopt;
+}
+
+}  // namespace kalah
+
 namespace kalah::kep {
 namespace {
 
@@ -99,7 +111,8 @@ std::string format(const Command& c) {
     std::string operator()(const SetOption& o) const { return "setoption name " + o.name + " value " + o.value; }
     std::string operator()(const IsReady&) const { return "isready"; }
     std::string operator()(const NewGame& n) const {
-      return "newgame " + to_string(n.variant) + (n.seed ? " seed=" + std::to_string(*n.seed) : "");
+      return "newgame " + to_string(n.variant) + (n.seed ? " seed=" + std::to_string(*n.seed) : "") +
+             (n.clock ? std::string(" clock=") + to_string(*n.clock) : "");
     }
     std::string operator()(const PositionCmd& p) const {
       const std::string start = "position " + (p.start.empty() ? std::string("startpos") : p.start);
@@ -138,8 +151,17 @@ Expected<Command> parse_command(std::string_view raw) {
         SetOption{std::string(between(line, "name ", " value ")), std::string(between(line, " value ", ""))}};
   }
   if (verb == "newgame") {
-    // The rule keys, and the game's seed as a last word when the engine asked for one.
+    // The rule keys, then the game's seed and the clock as last words when the engine asked for them.
     std::string_view rules = w.rest(1, line);
+    std::optional<ClockKind> clock;
+    if (const std::size_t at = rules.rfind("clock=");
+        at != std::string_view::npos && (at == 0 || rules[at - 1] == ' ')) {
+      const std::string_view word = rules.substr(at + 6);
+      clock = parse_clock_kind(word);
+      if (!clock) return Error{"newgame: clock=" + std::string(word) + " is not wall or cpu"};
+      rules = rules.substr(0, at);
+      while (!rules.empty() && rules.back() == ' ') rules.remove_suffix(1);
+    }
     std::optional<std::uint32_t> seed;
     const std::size_t at = rules.rfind("seed=");
     if (at != std::string_view::npos && (at == 0 || rules[at - 1] == ' ')) {
@@ -154,7 +176,7 @@ Expected<Command> parse_command(std::string_view raw) {
     }
     Expected<Variant> v = parse_variant(rules);
     if (!v) return Error{"newgame: " + v.error()};
-    return Command{NewGame{*v, seed}};
+    return Command{NewGame{*v, seed, clock}};
   }
   if (verb == "position") {
     // "startpos" or the three words of a start notation, then optionally "moves ...".

@@ -13,6 +13,17 @@
 #include "referee/rules/expected.h"
 #include "referee/rules/position.h"
 
+namespace kalah {
+
+// What a move's time is measured on (docs/PROCESSES.md, "CPU time"): the wall clock from `go` to
+// `bestmove`, or the CPU time the engine's processes used meanwhile. Told to an engine that announced
+// `feature clock` with `newgame` (docs/PROTOCOL.md, "Clocks").
+enum class ClockKind { Wall, Cpu };
+const char* to_string(ClockKind k);  // "wall", "cpu"
+std::optional<ClockKind> parse_clock_kind(std::string_view text);
+
+}  // namespace kalah
+
 namespace kalah::kep {
 
 // ---- arena -> engine -------------------------------------------------------
@@ -22,12 +33,14 @@ struct SetOption {
   std::string value;
 };
 struct IsReady {};
-// "newgame pits=6 ... pie=off [seed=<n>]": the seed, 0..2^31-1, only to an engine that announced
-// `feature seed` (docs/PROTOCOL.md, "Seeds"): the game's own, derived from the tournament's seed and the
-// game's id, so that the game can be played again alike anywhere.
+// "newgame pits=6 ... pie=off [seed=<n>] [clock=wall|cpu]": the seed, 0..2^31-1, only to an engine that
+// announced `feature seed` (docs/PROTOCOL.md, "Seeds"): the game's own, derived from the tournament's seed
+// and the game's id, so that the game can be played again alike anywhere; the clock only to an engine that
+// announced `feature clock` (docs/PROTOCOL.md, "Clocks").
 struct NewGame {
   Variant variant;
   std::optional<std::uint32_t> seed;
+  std::optional<ClockKind> clock;
 };
 // "position startpos moves 3 6 swap", or from a start position in the notation of parse_start():
 // "position 4,0,4/4,4,5 1-0 N moves 2". The start is kept as text: the codec knows no variant.

@@ -63,10 +63,11 @@ std::string describe(const Adjudication& a);
 
 // Per-move data: the time the mover took and what it reported.
 struct MoveInfo {
-  double time_ms = 0;
+  double time_ms = 0;  // the time charged: wall time, or CPU time on a CPU clock
   std::optional<int> depth;
   std::optional<int> score;
   std::optional<long long> nodes;
+  std::optional<double> wall_ms;  // on a CPU clock, the move's wall time beside the CPU time charged
 };
 
 struct GameRecord {

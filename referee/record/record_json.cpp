@@ -1,5 +1,6 @@
 #include "referee/record/record_json.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -267,10 +268,16 @@ GameRecord record_from_fields(const json::value& value) {
         "fields 'times_ms' and 'info' must have the same length (one entry per move after the "
         "opening), got " +
         std::to_string(times.size()) + " and " + std::to_string(info.size())};
+  // Schema 3: the wall times of a game played on a CPU clock, one per move as times_ms.
+  const json::array* walls = f.has("wall_ms") ? &f.array("wall_ms") : nullptr;
+  if (walls && walls->size() != times.size())
+    throw BadField{"fields 'wall_ms' and 'times_ms' must have the same length, got " + std::to_string(walls->size()) +
+                   " and " + std::to_string(times.size())};
   r.move_info.reserve(times.size());
   for (std::size_t i = 0; i < times.size(); ++i) {
     MoveInfo m = info_from_json(info[i], i);
     m.time_ms = Fields::read_number(times[i], "times_ms[" + std::to_string(i) + "]");
+    if (walls) m.wall_ms = Fields::read_number((*walls)[i], "wall_ms[" + std::to_string(i) + "]");
     r.move_info.push_back(m);
   }
   r.started_at = f.string("started_at");
@@ -303,7 +310,10 @@ Expected<Variant> variant_from_json(const json::value& value) {
 
 json::object to_json(const GameRecord& r) {
   json::object o;
-  o["schema"] = r.adjudication ? 2 : 1;  // the lowest version that holds the line (record_json.h)
+  // Wall times are kept only beside a CPU clock's times: a line has them for every move or for none.
+  const bool walls = !r.move_info.empty() && std::all_of(r.move_info.begin(), r.move_info.end(),
+                                                         [](const MoveInfo& m) { return m.wall_ms.has_value(); });
+  o["schema"] = walls ? 3 : r.adjudication ? 2 : 1;  // the lowest version that holds the line (record_json.h)
   o["id"] = r.id;
   o["round"] = r.round;
   o["south"] = r.south;
@@ -334,6 +344,12 @@ json::object to_json(const GameRecord& r) {
     info.emplace_back(info_to_json(m));
   }
   o["times_ms"] = std::move(times);
+  if (walls) {
+    json::array wall;
+    wall.reserve(r.move_info.size());
+    for (const MoveInfo& m : r.move_info) wall.emplace_back(*m.wall_ms);
+    o["wall_ms"] = std::move(wall);
+  }
   o["info"] = std::move(info);
   o["started_at"] = r.started_at;
   o["duration_ms"] = r.duration_ms;

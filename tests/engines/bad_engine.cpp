@@ -9,6 +9,8 @@
 //   --crash-on-go N        abort() (SIGABRT, no core file) on the N-th go
 //   --hang-on-go N         from the N-th go on, never answer a go (but keep reading and answering)
 //   --slow MS              sleep MS milliseconds before every bestmove
+//   --burn MS              use MS milliseconds of CPU (a busy loop) before every bestmove
+//   --clock-feature        announce `feature clock` in the handshake (newgame then ends with clock=...)
 //   --illegal              answer bestmove 99
 //   --garbage              answer "hello world" instead of a bestmove
 //   --endless-line         on go, write 'x' forever without a newline
@@ -36,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -50,6 +53,8 @@ struct Options {
   int crash_on_go = 0;
   int hang_on_go = 0;
   int slow_ms = 0;
+  int burn_ms = 0;
+  bool clock_feature = false;
   bool illegal = false;
   bool garbage = false;
   bool endless_line = false;
@@ -85,9 +90,10 @@ const Flag<bool> kSwitches[] = {
     {"--ignore-sigterm", &Options::ignore_sigterm}, {"--ignore-quit", &Options::ignore_quit},
     {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
     {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove},
-    {"--positions", &Options::positions}};
+    {"--positions", &Options::positions}, {"--clock-feature", &Options::clock_feature}};
 const Flag<int> kNumbers[] = {
-    {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms}};
+    {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms},
+    {"--burn", &Options::burn_ms}};
 // clang-format on
 
 // "--moves 3,1,2": the pits to play in turn.
@@ -136,6 +142,19 @@ void write_all(int fd, const char* data, std::size_t size) {
     data += n;
     size -= static_cast<std::size_t>(n);
   }
+}
+
+// Spins until this process has used `ms` more milliseconds of CPU.
+void burn_cpu(int ms) {
+  auto used_ms = [] {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+  };
+  const double until = used_ms() + ms;
+  volatile unsigned sink = 0;
+  while (used_ms() < until)
+    for (unsigned i = 0; i < 1000; ++i) sink = sink + i;
 }
 
 [[noreturn]] void sleep_forever() {
@@ -212,6 +231,7 @@ int main(int argc, char** argv) {
       // One write for the whole reply: the reader gets several lines in one chunk.
       reply += "id name bad" + eol + "id author kalah-arena tests" + eol;
       if (opt.positions) reply += "feature positions" + eol;
+      if (opt.clock_feature) reply += "feature clock" + eol;
       reply += "kepok" + eol;
       write_all(1, reply.data(), reply.size());
       if (opt.close_stdout) {
@@ -235,6 +255,7 @@ int main(int argc, char** argv) {
         for (;;) write_all(1, chunk.data(), chunk.size());
       }
       if (opt.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.slow_ms));
+      if (opt.burn_ms > 0) burn_cpu(opt.burn_ms);
       if (opt.garbage) {
         say("hello world");
       } else if (opt.illegal) {

@@ -1,0 +1,223 @@
+// The CPU clock end to end ([time] clock = "cpu", docs/PROCESSES.md "CPU time"): `referee match` and
+// `arena run` with the misbehaving test engine and kalah-mcts. Every test runs twice: with the engines'
+// CPU time read from a control group (skipped, saying why, where none can be made) and from the
+// scheduler statistics of their process trees (forced with KALAH_CPU_CLOCK_SCHEDSTAT=1).
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include "referee/engine/sandbox.h"
+#include "tests/e2e_util.h"
+
+namespace kalah {
+namespace {
+
+namespace json = boost::json;
+using e2e::fs::path;
+
+enum class Source { Group, Schedstat };
+
+std::string source_name(const ::testing::TestParamInfo<Source>& info) {
+  return info.param == Source::Group ? "Group" : "Schedstat";
+}
+
+double number(const json::value& v) { return v.to_number<double>(); }
+
+class CpuClockE2e : public ::testing::TestWithParam<Source> {
+ protected:
+  CpuClockE2e()
+      : marker_(e2e::unique_marker()),
+        bad_(e2e::copy_executable(e2e::kBadEngine, dir_.path(), marker_ + "b")),
+        greedy_(e2e::copy_executable(e2e::kGreedy, dir_.path(), marker_ + "g")) {}
+
+  void SetUp() override {
+    if (GetParam() == Source::Schedstat) {
+      ::setenv("KALAH_CPU_CLOCK_SCHEDSTAT", "1", 1);
+    } else if (auto why = cpu_group_unavailable()) {
+      GTEST_SKIP() << "no control group with CPU accounting here (" << *why << "): the schedstat variant runs";
+    }
+  }
+  void TearDown() override { ::unsetenv("KALAH_CPU_CLOCK_SCHEDSTAT"); }
+
+  ~CpuClockE2e() override {
+    for (const e2e::ProcessInfo& p : e2e::find_processes(marker_)) ::kill(p.pid, SIGKILL);
+  }
+
+  // One game of `referee match`: the bad engine (given `bad_args`) as South against greedy, on a CPU clock.
+  json::object bad_game(const std::vector<std::string>& bad_args, const std::vector<std::string>& extra) {
+    std::vector<std::string> argv = {e2e::kReferee.string(), "match", "--engine", "cmd=" + bad_.string(), "name=bad"};
+    for (const std::string& a : bad_args) argv.push_back("arg=" + a);
+    for (const std::string& a : {std::string("--engine"), "cmd=" + greedy_.string(), std::string("name=greedy"),
+                                 std::string("--games"), std::string("1"), std::string("--clock"), std::string("cpu"),
+                                 std::string("--out"), (dir_ / "games.jsonl").string()})
+      argv.push_back(a);
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    last_ = e2e::run(argv, dir_.path(), std::chrono::seconds(60));
+    EXPECT_EQ(last_.status.code, 0) << last_.summary();
+    const std::vector<std::string> lines = e2e::read_lines(dir_ / "games.jsonl");
+    EXPECT_EQ(lines.size(), 1u) << last_.summary();
+    if (lines.empty()) return {};
+    return json::parse(lines.front()).as_object();
+  }
+
+  std::string marker_;
+  e2e::TempDir dir_;
+  path bad_, greedy_;
+  e2e::RunResult last_;
+};
+
+TEST_P(CpuClockE2e, AnEngineThatSleepsForfeitsAtTheWallClockSafetyLimit) {
+  // movetime 100 + margin 50: 150 ms of CPU time; the wall-clock safety limit is 3 x 150 + 50 = 500 ms.
+  const json::object g = bad_game({"--slow", "5000"}, {"--movetime", "100"});
+  ASSERT_FALSE(g.empty());
+  ASSERT_TRUE(g.at("forfeit").is_object()) << json::serialize(g);
+  const json::object& f = g.at("forfeit").as_object();
+  EXPECT_EQ(f.at("reason").as_string(), "time");
+  EXPECT_EQ(f.at("engine").as_string(), "bad");
+  const std::string detail(f.at("detail").as_string());
+  EXPECT_NE(detail.find("no move within 500 ms of wall-clock time, the wall-clock safety limit of the CPU clock"),
+            std::string::npos)
+      << detail;
+  const double duration = number(g.at("duration_ms"));
+  EXPECT_GE(duration, 500) << "not before the safety limit";
+  EXPECT_LT(duration, 4000) << "at the safety limit, not when the engine woke up";
+}
+
+TEST_P(CpuClockE2e, AnEngineThatBurnsCpuPastItsTimeForfeitsBeforeItAnswers) {
+  const json::object g = bad_game({"--burn", "3000"}, {"--movetime", "200"});
+  ASSERT_FALSE(g.empty());
+  ASSERT_TRUE(g.at("forfeit").is_object()) << json::serialize(g);
+  const json::object& f = g.at("forfeit").as_object();
+  EXPECT_EQ(f.at("reason").as_string(), "time");
+  const std::string detail(f.at("detail").as_string());
+  EXPECT_NE(detail.find("ms of CPU time without a move, allowed 250 ms (CPU clock)"), std::string::npos) << detail;
+  // Stopped soon after its CPU time ran out (250 ms), long before it would have answered (3 s of CPU).
+  const int used = std::atoi(detail.c_str() + detail.find("used ") + 5);
+  EXPECT_GE(used, 250) << detail;
+  EXPECT_LT(used, 1000) << detail;
+}
+
+TEST_P(CpuClockE2e, AMoveIsChargedItsCpuTimeAndRecordsItsWallTime) {
+  // 30 ms of CPU and 300 ms asleep per move, on 200 ms + 50 ms of CPU: in time, though 300 ms > 250 ms.
+  const json::object g = bad_game({"--burn", "30", "--slow", "300", "--clock-feature", "--moves", "1,2,3,4,5,6"},
+                                  {"--movetime", "200", "--log", (dir_ / "comm.log").string()});
+  ASSERT_FALSE(g.empty());
+  EXPECT_EQ(g.at("schema").as_int64(), 3) << json::serialize(g);
+  const json::array& times = g.at("times_ms").as_array();
+  const json::array& walls = g.at("wall_ms").as_array();
+  ASSERT_EQ(times.size(), walls.size());
+  ASSERT_GE(times.size(), 1u) << json::serialize(g);
+  // The first move is the bad engine's (South, no opening).
+  EXPECT_NEAR(number(times[0]), 30, 20) << json::serialize(g);
+  EXPECT_GE(number(walls[0]), 300) << json::serialize(g);
+  for (std::size_t i = 0; i < times.size(); ++i) EXPECT_LE(number(times[i]), number(walls[i]) + 0.5) << i;
+  if (g.at("forfeit").is_object()) {  // its later moves may be illegal (it keeps no board), never late
+    EXPECT_NE(g.at("forfeit").as_object().at("reason").as_string(), "time") << json::serialize(g);
+  }
+
+  // `feature clock`: the engine that announced it is told the clock with newgame; greedy, which did not, is not.
+  const std::string log = e2e::read_file(dir_ / "comm.log");
+  EXPECT_NE(log.find("bad > newgame pits=6 seeds=4 capture=standard ending=side-empty remainder=owner majority=off "
+                     "pie=off clock=cpu"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("greedy > newgame pits=6"), std::string::npos) << log;
+  EXPECT_EQ(log.find("clock=", log.find("greedy > newgame")), std::string::npos) << log;
+}
+
+// A process that only burns CPU, beside the tournament.
+class Burner {
+ public:
+  Burner() {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      volatile unsigned sink = 0;
+      for (unsigned i = 0;; ++i) sink = sink + i;
+    }
+  }
+  ~Burner() {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+TEST_P(CpuClockE2e, AnOversubscribedTournamentOnTheCpuClockHasNoTimeForfeits) {
+  // Four games at once on this machine's cores (two in CI) with two busy processes beside them, between
+  // copies of kalah-mcts that think for their whole movetime: on the CPU clock no engine is charged the time
+  // it waited for a core.
+  const path mcts = e2e::copy_executable(e2e::kMcts, dir_.path(), marker_ + "m");
+  e2e::write_file(dir_ / "cpu.toml", "[tournament]\nname = \"cpu\"\nrounds = 2\nconcurrency = 4\noutput = \"" +
+                                         (dir_ / "results").string() +
+                                         "\"\n[variant]\npits = 4\nseeds = 3\n[time]\nmovetime_ms = 60\nmargin_ms = "
+                                         "20\nclock = \"cpu\"\n[openings]\nrandom_plies = 2\n"
+                                         "[[engine]]\nname = \"m1\"\ncmd = \"" +
+                                         mcts.string() + "\"\n[[engine]]\nname = \"m2\"\ncmd = \"" + mcts.string() +
+                                         "\"\n[[engine]]\nname = \"m3\"\ncmd = \"" + mcts.string() + "\"\n");
+  Burner burners[2];
+  const e2e::RunResult r =
+      e2e::run({e2e::kArena.string(), "run", (dir_ / "cpu.toml").string()}, dir_.path(), std::chrono::seconds(55));
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("movetime 60 (CPU clock)"), std::string::npos) << "the header names the clock\n" << r.out;
+  const std::vector<std::string> lines = e2e::read_lines(dir_ / "results" / "cpu" / "games.jsonl");
+  ASSERT_EQ(lines.size(), 12u) << r.summary();
+  int moves = 0;
+  for (const std::string& line : lines) {
+    const json::object g = json::parse(line).as_object();
+    EXPECT_TRUE(g.at("forfeit").is_null()) << line;
+    const json::array& times = g.at("times_ms").as_array();
+    const json::array& walls = g.at("wall_ms").as_array();
+    ASSERT_EQ(times.size(), walls.size()) << line;
+    for (std::size_t i = 0; i < times.size(); ++i, ++moves)
+      EXPECT_LE(number(times[i]), number(walls[i]) + 0.5) << "move " << i << ": " << line;
+  }
+  EXPECT_GT(moves, 50);
+  const std::string standings = e2e::read_file(dir_ / "results" / "cpu" / "standings.md");
+  EXPECT_NE(standings.find("CPU clock"), std::string::npos) << standings;
+  const std::string html = e2e::read_file(dir_ / "results" / "cpu" / "report.html");
+  EXPECT_NE(html.find("CPU clock"), std::string::npos);
+
+  // The clock is part of the fingerprint: the same results on the wall clock are another tournament.
+  const e2e::RunResult wall = e2e::run({e2e::kArena.string(), "run", (dir_ / "cpu.toml").string(), "--clock", "wall"},
+                                       dir_.path(), std::chrono::seconds(30));
+  EXPECT_EQ(wall.status.code, 2) << wall.summary();
+  EXPECT_NE(wall.err.find("time: movetime 60 (CPU clock) -> movetime 60"), std::string::npos)
+      << "the refusal says what changed\n"
+      << wall.summary();
+}
+
+INSTANTIATE_TEST_SUITE_P(Sources, CpuClockE2e, ::testing::Values(Source::Group, Source::Schedstat), source_name);
+
+TEST(CpuClockFlags, ABadClockIsAUsageError) {
+  e2e::TempDir dir;
+  for (const std::vector<std::string>& argv :
+       {std::vector<std::string>{e2e::kReferee.string(), "match", "--clock", "thread"},
+        std::vector<std::string>{e2e::kArena.string(), "run", "x.toml", "--clock", "thread"},
+        std::vector<std::string>{e2e::kArena.string(), "sprt", "--clock", "thread"}}) {
+    const e2e::RunResult r = e2e::run(argv, dir.path(), std::chrono::seconds(20));
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    EXPECT_NE(r.err.find("--clock"), std::string::npos) << r.summary();
+  }
+  const e2e::RunResult match = e2e::run({e2e::kArena.string(), "match", "-engine", "cmd=kalah-random", "-engine",
+                                         "cmd=kalah-random", "--clock", "thread", "--print-config"},
+                                        dir.path(), std::chrono::seconds(20));
+  EXPECT_NE(match.out.find("clock = \"thread\""), std::string::npos) << match.summary();
+  const e2e::RunResult bad =
+      e2e::run({e2e::kArena.string(), "match", "-engine", "cmd=" + e2e::kRandom.string(), "-engine",
+                "cmd=" + e2e::kRandom.string(), "-each", "tc=1+0", "--clock", "thread", "-out", (dir / "r").string()},
+               dir.path(), std::chrono::seconds(20));
+  EXPECT_EQ(bad.status.code, 2) << bad.summary();
+  EXPECT_NE(bad.err.find("--clock thread"), std::string::npos) << "the flag is named\n" << bad.summary();
+}
+
+}  // namespace
+}  // namespace kalah
