@@ -50,7 +50,7 @@ TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
   r.south = "alpha";
   r.north = "beta <b>";
   r.moves = {Move::at(3), Move::at(4)};
-  r.move_info = {{10, {}, {}, {}}, {12, {}, {}, {}}};
+  r.move_info = {{10, {}, {}, {}, {}}, {12, {}, {}, {}, {}}};
   r.result = Outcome::FirstWins;
   r.termination = Termination::Crash;
   r.forfeit = Forfeit{"beta <b>", Termination::Crash, "exited with code 3 (while thinking)"};
