@@ -8,37 +8,21 @@
 #include <thread>
 
 #include "e2e_util.h"
+#include "git_repo.h"
 
 namespace kalah::arena::git {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A repository in `dir` with two commits: "one" holds engine.txt = "one", "two" holds engine.txt = "two".
-class Repo {
+// A repository with two commits: "one" (tagged "first") holds engine.txt = "one", "two" engine.txt = "two".
+class Repo : public e2e::GitRepo {
  public:
-  explicit Repo(const fs::path& dir) : dir_(dir) {
-    fs::create_directories(dir_);
-    git({"init", "-q", "-b", "main"});
-    commit("one");
+  explicit Repo(const fs::path& dir) : GitRepo(dir) {
+    commit({{"engine.txt", "one\n"}}, "one");
     git({"tag", "first"});
-    commit("two");
+    commit({{"engine.txt", "two\n"}}, "two");
   }
-  void commit(const std::string& text) {
-    e2e::write_file(dir_ / "engine.txt", text + "\n");
-    git({"add", "engine.txt"});
-    git({"-c", "user.name=test", "-c", "user.email=test@example.org", "commit", "-q", "-m", text});
-  }
-  std::string git(std::vector<std::string> args) {
-    args.insert(args.begin(), {"/usr/bin/git", "-C", dir_.string()});
-    e2e::RunResult r = e2e::run(args, dir_.parent_path());
-    EXPECT_EQ(r.status.code, 0) << r.summary();
-    return r.out;
-  }
-  const fs::path& dir() const { return dir_; }
-
- private:
-  fs::path dir_;
 };
 
 GitSprtConfig config_for(const Repo& repo, const fs::path& cache, const std::string& build) {

@@ -29,6 +29,7 @@ int run(const RunOptions& o) {
   arena::Config config = std::move(loaded).value();
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;
+  add_git_engines(config);
   for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
