@@ -85,7 +85,11 @@ std::string commit_markdown(const SprtCommit& c) {
 }  // namespace
 
 std::string sprt_summary_markdown(const SprtReport& r, const std::string& report) {
-  std::string out = fmt::format("**{}**: {}\n\n", decision_words(r), markdown_escape(r.outcome));
+  // The terminal's sentence, its decision in bold ("H1 accepted (elo0=...): ..." or "no decision ...").
+  const std::string decision = decision_words(r);
+  std::string out = r.outcome.starts_with(decision)
+                        ? fmt::format("**{}**{}\n\n", decision, markdown_escape(r.outcome.substr(decision.size())))
+                        : fmt::format("**{}**: {}\n\n", decision, markdown_escape(r.outcome));
   out += fmt::format("- {}\n", llr_line(r));
   out += fmt::format("- Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}\n", r.params.elo0,
                      r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta);
