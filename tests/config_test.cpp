@@ -105,7 +105,19 @@ const BadCase kBadCases[] = {
     {"unknown key in [sprt]",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n",
      "t.toml:8:1: unknown key \"elo2\" in [sprt]; known keys: elo0, elo1, alpha, beta, model, "
-     "max_pairs"},
+     "max_pairs, summary, repo, base_ref, test_ref, build, run, worktrees, build_sandbox, base_name, test_name, "
+     "base_options, test_options"},
+    {"[[engine]] beside [sprt] repo",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nrepo = \".\"\n"
+     "base_ref = \"main\"\ntest_ref = \"HEAD\"\nrun = \"./engine\"\nworktrees = \"w\"\n"
+     "[[engine]]\nname = \"a\"\ncmd = \"kalah-random\"\n",
+     "t.toml:13:1: [[engine]] tables cannot be combined with [sprt] repo: the engines are the two commits "
+     "(base_ref, then test_ref)"},
+    {"a ref that looks like an option",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nrepo = \".\"\n"
+     "base_ref = \"--output=x\"\ntest_ref = \"HEAD\"\nrun = \"./engine\"\n",
+     "t.toml:9:12: sprt.base_ref \"--output=x\" is not a git ref: it must not start with '-' or hold spaces or "
+     "control characters"},
     {"unknown key in [[engine]]",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
      "command = \"/bin/true\"\n",

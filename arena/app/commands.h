@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "arena/config/config.h"
 #include "referee/app/cli.h"
 
 namespace kalah::arena_app {
@@ -34,6 +35,10 @@ void add_archive_command(cli::Commands& commands);
 // What `arena report DIR` does (every report of one folder again), for commands that change what they show.
 // Returns its exit code (an SPRT's decision); throws UsageError.
 int report_folder(const std::string& dir);
+// A git SPRT's engines (arena/git): both commits checked out and built, then added to `config`, saying
+// what it does on stdout; nothing for another config. Throws UsageError (a ref that names no commit, a
+// failed build with its log's tail: exit code 2).
+void add_git_engines(arena::Config& config);
 // `arena analyse DIR...`: every ply of every game valued with perfect play, into DIR/analysis.jsonl.
 void add_analyse_command(cli::Commands& commands);
 

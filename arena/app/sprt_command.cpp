@@ -11,6 +11,7 @@
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
 #include "arena/flow/matches.h"
+#include "arena/git/git_engines.h"
 #include "referee/engine/sandbox.h"
 
 namespace kalah::arena_app {
@@ -43,11 +44,13 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
       throw UsageError("engine '" + e.name + "': " + *problem);
   if (o.match.max_pairs >= 0) config.sprt->max_pairs = o.match.max_pairs;
   if (!o.match.clock.empty()) arena::set_clock(config, *parse_clock_kind(o.match.clock));
+  if (!o.match.summary.empty()) config.sprt->summary = std::filesystem::absolute(o.match.summary);
   return config;
 }
 
 int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
-  const arena::Config config = sprt_config(o, given);
+  arena::Config config = sprt_config(o, given);
+  add_git_engines(config);
   arena::FlowOptions flow;
   flow.fresh = o.fresh;
   Expected<int> played = arena::play_sprt(config, flow);
@@ -56,6 +59,14 @@ int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
 }
 
 }  // namespace
+
+void add_git_engines(arena::Config& config) {
+  if (!config.sprt || !config.sprt->git) return;
+  Expected<bool> added =
+      arena::git::prepare_git_engines(config, [](const std::string& line) { fmt::print("git: {}\n", line); });
+  std::fflush(stdout);
+  if (!added) throw UsageError(added.error());
+}
 
 void add_sprt_command(cli::Commands& commands) {
   auto o = std::make_shared<SprtOptions>();
@@ -72,6 +83,7 @@ void add_sprt_command(cli::Commands& commands) {
       "Examples:\n"
       "  arena sprt --base build/bots/kalah-random --test build/bots/kalah-greedy --depth 1 --elo1 50\n"
       "  arena sprt configs/sprt.toml\n"
+      "  arena sprt --repo . --base-ref main --test-ref HEAD --build make --run ./engine --elo1 10\n"
       "Exit code (also of `arena run` on an [sprt] config, and of `arena report` merging its shards):\n"
       "  0 H1 accepted, 1 H0 accepted, 3 no decision at max_pairs, 2 a usage error, 130/143 interrupted\n");
   arena::SprtCommandLine& m = o->match;
@@ -99,6 +111,16 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--variant", m.variant, "Rules, e.g. \"pits=6 seeds=4 pie=on\""));
   only(cmd->add_option("--name", m.name, "Match name: results go to <out>/<name>/ (default sprt)"));
   only(cmd->add_option("--seed", m.seed, "Seeds the openings (default 1)"));
+  only(cmd->add_option("--repo", m.repo, "A git repository: the engines are two of its commits (docs/SPRT.md)"));
+  only(cmd->add_option("--base-ref", m.base_ref, "With --repo: the base's commit, branch or tag"));
+  only(cmd->add_option("--test-ref", m.test_ref, "With --repo: the test's commit, branch or tag"));
+  only(cmd->add_option("--build", m.build, "With --repo: a shell command that builds a checkout (once per commit)"));
+  only(cmd->add_option("--run", m.run, "With --repo: the engine's command, run in its built checkout"));
+  only(cmd->add_option("--worktrees", m.worktrees,
+                       "With --repo: the build cache (default $XDG_CACHE_HOME/kalah-arena/worktrees)"));
+  only(cmd->add_option("--build-sandbox", m.build_sandbox, "With --repo: none (default) or bwrap")
+           ->check(CLI::IsMember({"none", "bwrap"})));
+  cmd->add_option("--summary", m.summary, "Write a Markdown summary for a pull request to this file at the end");
   cmd->add_option("--max-pairs", m.max_pairs, "Stop after this many pairs; 0 = until decided")
       ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--concurrency", m.concurrency, "Games at once")->check(CLI::Range(1, 256));

@@ -1,5 +1,7 @@
 #include "arena/config/command_line.h"
 
+#include <optional>
+
 #include <fmt/core.h>
 
 #include "referee/game/time_control.h"
@@ -19,6 +21,20 @@ namespace {
 // A number as TOML reads it back exactly.
 std::string toml_number(double x) { return fmt::format("{}", x); }
 
+// One NAME=VALUE option as a TOML key; a malformed one is checked by check_options() first.
+std::string option_toml(const std::string& option) {
+  const std::size_t eq = option.find('=');
+  return fmt::format("{} = {}\n", toml_string(option.substr(0, eq)), toml_string(option.substr(eq + 1)));
+}
+
+std::optional<std::string> check_options(const std::vector<std::string>& options, const char* which) {
+  for (const std::string& o : options) {
+    const std::size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) return fmt::format("--{}-option '{}': expected NAME=VALUE", which, o);
+  }
+  return std::nullopt;
+}
+
 Expected<std::string> engine_toml(const std::string& name, const std::string& command,
                                   const std::vector<std::string>& options, const char* which) {
   const std::vector<std::string_view> words = split_words(command);
@@ -29,14 +45,27 @@ Expected<std::string> engine_toml(const std::string& name, const std::string& co
     for (std::size_t i = 1; i < words.size(); ++i) t += (i > 1 ? ", " : "") + toml_string(words[i]);
     t += "]\n";
   }
+  if (auto problem = check_options(options, which)) return Error{*problem};
   if (!options.empty()) {
     t += "[engine.options]\n";
-    for (const std::string& o : options) {
-      const std::size_t eq = o.find('=');
-      if (eq == std::string::npos || eq == 0)
-        return Error{fmt::format("--{}-option '{}': expected NAME=VALUE", which, o)};
-      t += fmt::format("{} = {}\n", toml_string(o.substr(0, eq)), toml_string(o.substr(eq + 1)));
-    }
+    for (const std::string& o : options) t += option_toml(o);
+  }
+  return t;
+}
+
+// The rest of [sprt] for a git SPRT: the repository and its refs instead of two [[engine]] tables.
+std::string git_toml(const SprtCommandLine& o) {
+  std::string t;
+  for (const auto& [key, value] :
+       {std::pair{"repo", &o.repo}, std::pair{"base_ref", &o.base_ref}, std::pair{"test_ref", &o.test_ref},
+        std::pair{"build", &o.build}, std::pair{"run", &o.run}, std::pair{"worktrees", &o.worktrees},
+        std::pair{"build_sandbox", &o.build_sandbox}})
+    if (!value->empty()) t += fmt::format("{} = {}\n", key, toml_string(*value));
+  t += fmt::format("base_name = {}\ntest_name = {}\n", toml_string(o.base_name), toml_string(o.test_name));
+  for (const auto& [options, which] : {std::pair{&o.base_options, "base"}, std::pair{&o.test_options, "test"}}) {
+    if (options->empty()) continue;
+    t += fmt::format("[sprt.{}_options]\n", which);
+    for (const std::string& option : *options) t += option_toml(option);
   }
   return t;
 }
@@ -87,6 +116,12 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
   t += fmt::format("[sprt]\nelo0 = {}\nelo1 = {}\nalpha = {}\nbeta = {}\nmodel = {}\nmax_pairs = {}\n",
                    toml_number(o.elo0), toml_number(o.elo1), toml_number(o.alpha), toml_number(o.beta),
                    toml_string(o.model), std::max(0, o.max_pairs));
+  if (!o.summary.empty()) t += fmt::format("summary = {}\n", toml_string(o.summary));
+  if (!o.repo.empty()) {
+    for (auto [options, which] : {std::pair{&o.base_options, "base"}, std::pair{&o.test_options, "test"}})
+      if (auto problem = check_options(*options, which)) return Error{*problem};
+    return t + git_toml(o);
+  }
   for (const auto& [name, command, options, which] : {std::tuple{o.base_name, o.base, o.base_options, "base"},
                                                       std::tuple{o.test_name, o.test, o.test_options, "test"}}) {
     Expected<std::string> engine = engine_toml(name, command, options, which);
@@ -97,8 +132,17 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
 }
 
 Expected<Config> sprt_config(const SprtCommandLine& options, const std::filesystem::path& work_dir) {
-  if (options.base.empty() || options.test.empty())
-    return Error{"give a config file with an [sprt] table, or both --base CMD and --test CMD"};
+  if (!options.repo.empty()) {
+    if (!options.base.empty() || !options.test.empty())
+      return Error{"--repo takes the engines from git: give --base-ref and --test-ref, not --base or --test"};
+    if (options.base_ref.empty() || options.test_ref.empty() || options.run.empty())
+      return Error{"--repo needs --base-ref REF, --test-ref REF and --run CMD (and usually --build CMD)"};
+  } else if (!options.base_ref.empty() || !options.test_ref.empty() || !options.build.empty() || !options.run.empty() ||
+             !options.worktrees.empty() || !options.build_sandbox.empty()) {
+    return Error{"--base-ref, --test-ref, --build, --run, --worktrees and --build-sandbox need --repo DIR"};
+  } else if (options.base.empty() || options.test.empty()) {
+    return Error{"give a config file with an [sprt] table, both --base CMD and --test CMD, or --repo DIR"};
+  }
   Expected<std::string> toml = sprt_config_toml(options);
   if (!toml) return Error{toml.error()};
   return parse_config(*toml, "arena sprt options", work_dir, work_dir);

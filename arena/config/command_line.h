@@ -34,6 +34,12 @@ struct SprtCommandLine {
   std::uint64_t seed = 1;
   std::string out;    // output folder
   std::string clock;  // "wall" or "cpu" ([time] clock); empty: wall
+  // A git SPRT (docs/SPRT.md, "From git"): the engines are two commits of `repo`, instead of base/test.
+  std::string repo, base_ref, test_ref;
+  std::string build, run;  // shell command run in each checkout; the engine's command there
+  std::string worktrees;   // the build cache; empty: the default
+  std::string build_sandbox;
+  std::string summary;  // a Markdown summary for a pull request
 };
 
 // A TOML basic string ("..."): TOML's escapes (quote, backslash, \n, \t, \u and four hex digits ...)

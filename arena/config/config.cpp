@@ -26,9 +26,11 @@
 #include "arena/config/toml_table.h"
 #include "referee/engine/sandbox.h"
 #include "referee/game/transcript.h"
+#include "referee/rules/words.h"
 #include "referee/solver/solver.h"
 #include "referee/suite/labels.h"
 #include "referee/system/executable.h"
+#include "referee/system/files.h"
 
 namespace kalah::arena {
 namespace fs = std::filesystem;
@@ -314,7 +316,7 @@ class Parser {
                 std::string("[sprt] plays an open-ended match of two engines; it cannot be "
                             "combined with tournament.type = \"") +
                     to_string(c.tournament.type) + "\"");
-    if (c.sprt && c.engines.size() != 2)
+    if (c.sprt && !c.sprt->git && c.engines.size() != 2)
       loc_.fail(
           root["sprt"].node()->source(),
           "[sprt] needs exactly two engines (the base first, then the test), not " + std::to_string(c.engines.size()));
@@ -735,7 +737,9 @@ class Parser {
   }
 
   void read_sprt(const toml::table& table, Config& c) const {
-    Table t(loc_, table, "sprt", "[sprt]", {"elo0", "elo1", "alpha", "beta", "model", "max_pairs"});
+    Table t(loc_, table, "sprt", "[sprt]",
+            {"elo0", "elo1", "alpha", "beta", "model", "max_pairs", "summary", "repo", "base_ref", "test_ref", "build",
+             "run", "worktrees", "build_sandbox", "base_name", "test_name", "base_options", "test_options"});
     SprtConfig out;
     stats::SprtParams& p = out.params;
     auto elo0 = t.number("elo0");
@@ -757,7 +761,77 @@ class Parser {
                                      {{"logistic", stats::Model::Logistic}, {"normalized", stats::Model::Normalized}})
                   .value_or(stats::Model::Normalized);
     out.max_pairs = static_cast<int>(t.integer("max_pairs", 0, kBillion).value_or(0));
+    if (auto summary = t.string("summary")) out.summary = absolute_from(work_dir_, *summary);
+    if (t.has("repo")) {
+      out.git = read_git_sprt(t, c);
+    } else {
+      for (std::string_view key : {"base_ref", "test_ref", "build", "run", "worktrees", "build_sandbox", "base_name",
+                                   "test_name", "base_options", "test_options"})
+        if (t.has(key))
+          t.fail_at(key,
+                    t.key_name(key) + " belongs to an SPRT between two commits of a repository: give sprt.repo too");
+    }
     c.sprt = out;
+  }
+
+  // [sprt] repo, base_ref, test_ref, build, run ...: the engines are two commits (docs/SPRT.md, "From git").
+  // The refs are only checked for what would let them pass for an option; git resolves them later.
+  GitSprtConfig read_git_sprt(const Table& t, const Config& c) const {
+    GitSprtConfig g;
+    auto repo = t.string("repo");
+    if (!repo) t.missing("repo");
+    auto found = resolve_directory(*repo, work_dir_, config_dir_);
+    if (!found) t.fail_at("repo", "sprt.repo " + found.error());
+    g.repo = *found;
+    for (auto [key, side] : {std::pair{"base_ref", &g.base}, std::pair{"test_ref", &g.test}}) {
+      auto ref = t.string(key);
+      if (!ref) t.missing(key);
+      if (ref->front() == '-' || has_control(*ref) || ref->find(' ') != std::string::npos)
+        t.fail_at(key, t.key_name(key) + " " + in_quotes(*ref) +
+                           " is not a git ref: it must not start with '-' or hold spaces or control characters");
+      side->ref = *ref;
+    }
+    g.build = t.string("build").value_or("");
+    auto run = t.string("run");
+    if (!run) t.missing("run");
+    if (split_words(*run).empty()) t.fail_at("run", "sprt.run needs a command");
+    g.run = *run;
+    if (auto dir = t.string("worktrees")) {
+      g.worktrees = absolute_from(work_dir_, *dir);
+    } else {
+      const std::filesystem::path cache = system::user_cache_dir();
+      if (cache.empty())
+        t.fail_at("repo", "sprt.worktrees is not given and neither XDG_CACHE_HOME nor HOME is set: name a folder");
+      g.worktrees = cache / "worktrees";
+    }
+    g.build_limits.build_sandbox =
+        t.choice<SandboxMode>("build_sandbox", {{to_string(SandboxMode::None), SandboxMode::None},
+                                                {to_string(SandboxMode::Bwrap), SandboxMode::Bwrap}})
+            .value_or(SandboxMode::None);
+    if (g.build_limits.build_sandbox == SandboxMode::Bwrap)
+      if (auto problem = sandbox_unavailable()) t.fail_at("build_sandbox", "sprt.build_sandbox: " + *problem);
+    for (auto [side, which] : {std::pair{&g.base, "base"}, std::pair{&g.test, "test"}}) {
+      EngineSpec& e = side->engine;
+      const std::string name_key = std::string(which) + "_name";
+      e.name = t.string(name_key).value_or(which);
+      if (!valid_engine_name(e.name))
+        t.fail_at(name_key, t.key_name(name_key) + " " + in_quotes(e.name) + " is not a usable name");
+      if (const toml::node* options = t.find(std::string(which) + "_options")) {
+        if (!options->is_table())
+          t.fail_at(std::string(which) + "_options", "sprt." + std::string(which) +
+                                                         "_options must be a table (NAME = value), not " +
+                                                         detail::describe(options->type()));
+        read_options(t, *options, e);
+      }
+      e.restart = c.tournament.restart;
+      e.sandbox = c.tournament.sandbox;
+      e.keep_sandbox = c.tournament.keep_sandbox;
+      e.limits = c.tournament.limits;
+      if (e.sandbox == SandboxMode::Bwrap && e.limits.max_output_kb == 0) e.limits.max_output_kb = kSandboxOutputKb;
+    }
+    if (g.base.engine.name == g.test.engine.name)
+      t.fail_at("test_name", "the base and the test need different names, not both " + in_quotes(g.base.engine.name));
+    return g;
   }
 
   // [submissions]: a contest (docs/CONTEST.md). Its entrants come from entries.json, not from this file.
@@ -879,6 +953,13 @@ class Parser {
   void read_engines(const toml::table& root, Config& c) const {
     const toml::node* node = root.get("engine");
     if (!node && c.submissions) return;  // every engine is an entrant
+    if (c.sprt && c.sprt->git) {
+      if (node)
+        loc_.fail(node->source(),
+                  "[[engine]] tables cannot be combined with [sprt] repo: the engines are the two commits "
+                  "(base_ref, then test_ref)");
+      return;
+    }
     if (!node) fail_top("no [[engine]] tables; a tournament needs at least two engines");
     const toml::array* list = node->as_array();
     if (!list)

@@ -115,11 +115,6 @@ struct AnalysisConfig {
   int hash_mb = 256;     // each thread's transposition table
 };
 
-struct SprtConfig {
-  stats::SprtParams params;  // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
-  int max_pairs = 0;         // 0 = until a bound is crossed
-};
-
 // [submissions] (docs/CONTEST.md): a contest whose entrants are built from a folder of submissions by
 // `arena contest build`, each a subfolder with a bot.toml manifest. The built entrants are recorded in
 // <results>/entries.json and join Config::engines after the [[engine]] tables (house bots), in the order
@@ -157,6 +152,41 @@ struct SubmissionsConfig {
   GamesRule disqualified = GamesRule::Void;  // ... and of a disqualified one
   std::optional<GateConfig> gate;            // none: a bot that builds and passes its check enters
   friend bool operator==(const SubmissionsConfig&, const SubmissionsConfig&) = default;
+};
+
+// One side of a git SPRT: a ref of the repository and, once arena/git has prepared it, its commit and
+// the built engine.
+struct GitSide {
+  std::string ref;    // as given ("main", "HEAD~1", "v1.2")
+  EngineSpec engine;  // name, options, restart, sandbox and limits from the config; cmd, args and dir once built
+  // Set by arena::git::prepare_git_engines:
+  std::string commit;               // the full hash the ref named
+  double build_seconds = 0;         // of the build that made the cached tree (0 without a build command)
+  bool built_now = false;           // false: the build was found in the cache
+  std::filesystem::path build_log;  // in the cache; copied into the results folder (logs/<base|test>/build.log)
+};
+
+// [sprt] repo = ...: the two engines are two commits of one repository, each checked out into a build
+// cache keyed by commit, built once with `build` and run with `run` (docs/SPRT.md, "From git").
+struct GitSprtConfig {
+  std::filesystem::path repo;       // absolute
+  std::string build;                // a shell command run in each checkout; empty: nothing to build
+  std::string run;                  // the engine's command, run in its checkout: words, the first one the program
+  std::filesystem::path worktrees;  // absolute: the cache, $XDG_CACHE_HOME/kalah-arena/worktrees by default
+  // Only build_sandbox ("none" unless asked) and the build_* limits (the contest's defaults) are used.
+  SubmissionsConfig build_limits = [] {
+    SubmissionsConfig limits;
+    limits.build_sandbox = SandboxMode::None;
+    return limits;
+  }();
+  GitSide base, test;
+};
+
+struct SprtConfig {
+  stats::SprtParams params;          // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
+  int max_pairs = 0;                 // 0 = until a bound is crossed
+  std::optional<GitSprtConfig> git;  // the engines come from git, not from [[engine]] tables
+  std::filesystem::path summary;     // a Markdown summary for a pull request written here at the end; empty: none
 };
 
 // Where an engine stands in a contest. Every engine of a tournament without [submissions] is Active.

@@ -96,6 +96,12 @@ std::string fingerprint(const Config& c) {
     line("sprt", "elo0=" + detail::format_number(p.elo0) + " elo1=" + detail::format_number(p.elo1) +
                      " alpha=" + detail::format_number(p.alpha) + " beta=" + detail::format_number(p.beta) +
                      " model=" + (p.model == stats::Model::Logistic ? "logistic" : "normalized"));
+    // A git SPRT plays the commits its refs named when it started: a ref that moved since is another test.
+    // The build and run commands are in each engine's line (cmd and args) or change only how it is built.
+    if (const auto& git = c.sprt->git) {
+      line("sprt.base_commit", git->base.commit);
+      line("sprt.test_commit", git->test.commit);
+    }
   }
 
   // A contest's games depend on who plays them, not on who else entered: its entrants (the engines after

@@ -14,6 +14,7 @@
 
 #include "arena/config/entries.h"
 #include "arena/config/manifest.h"
+#include "arena/contest/build.h"
 #include "arena/contest/contest.h"
 #include "arena/contest/gate.h"
 #include "referee/check/conformance.h"
@@ -96,14 +97,8 @@ std::optional<std::string> install_entry(const fs::path& from, const fs::path& t
   return std::nullopt;
 }
 
-struct BuildResult {
-  bool ok = false;
-  std::string reason;  // why not
-  double seconds = 0;
-};
+}  // namespace
 
-// Runs `command` with /bin/sh in a copy of `source` inside the build sandbox, then copies the folder
-// to `target` (replaced). The output goes to `log`.
 BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const fs::path& target,
                       const std::string& command, const fs::path& log) {
   BuildResult out;
@@ -197,6 +192,8 @@ BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const
   out.ok = out.reason.empty();
   return out;
 }
+
+namespace {
 
 // The program and arguments of `run`, as they run from the bot's folder `dir`: a program with a '/'
 // is a file of the bot, any other is looked up on PATH; an argument naming a file of the bot becomes its

@@ -2,6 +2,7 @@
 // pentanomial SPRT decides (arena/runner/sprt_source.h), with sprt.json kept current.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <map>
 #include <optional>
 
@@ -56,6 +57,13 @@ std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) 
   o["pairs"] = s.pairs;
   o["games"] = s.games;
   o["finished"] = finished;
+  if (const auto& git = config.sprt->git) {
+    boost::json::object commits;
+    for (const auto& [side, role] : {std::pair{&git->base, "base"}, std::pair{&git->test, "test"}})
+      commits[role] =
+          boost::json::object{{"ref", side->ref}, {"commit", side->commit}, {"build_seconds", side->build_seconds}};
+    o["commits"] = std::move(commits);
+  }
   return json_text(o, {.indent = 2}) + "\n";
 }
 
@@ -95,7 +103,35 @@ report::SprtReport lead_of(const Config& config, const SprtStatus& s, std::vecto
   r.pairs = s.pairs;
   r.games = s.games;
   r.llr = std::move(llr);
+  if (const auto& git = config.sprt->git)
+    for (const auto& [side, role] : {std::pair{&git->base, "base"}, std::pair{&git->test, "test"}})
+      r.commits.push_back({role, side->ref, side->commit, side->build_seconds});
   return r;
+}
+
+// A git SPRT's build logs, from the build cache into <results>/logs/<base|test>/build.log, so that the
+// results folder says how its engines were made (the cache may be cleaned). A failure is a warning.
+void copy_build_logs(const Config& config) {
+  if (!config.sprt->git) return;
+  for (const auto& [side, role] :
+       {std::pair{&config.sprt->git->base, "base"}, std::pair{&config.sprt->git->test, "test"}}) {
+    const fs::path dir = config.results_dir() / "logs" / role;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::string log;
+    std::optional<std::string> error = system::read_file(side->build_log, log);
+    if (!error) error = system::write_file_atomically(dir / "build.log", log, system::Durability::Rebuildable);
+    if (error) fmt::print(stderr, "arena: warning: the build log of the {} was not copied: {}\n", role, *error);
+  }
+}
+
+// The Markdown summary for a pull request ([sprt] summary, --summary), written at the end of a match.
+std::string write_summary(const Config& config, const report::SprtReport& lead, const fs::path& dir) {
+  std::error_code ec;
+  const fs::path report = fs::absolute(dir / "report.html", ec);
+  return system::write_file_atomically(config.sprt->summary, report::sprt_summary_markdown(lead, report.string()),
+                                       system::Durability::Rebuildable)
+      .value_or("");
 }
 
 class SprtListener : public RunListener {
@@ -113,6 +149,12 @@ class SprtListener : public RunListener {
                config_.engines[1].name, config_.engines[0].name, stats::describe(config_.sprt->params),
                config_.sprt->max_pairs > 0 ? fmt::format(" max_pairs={}", config_.sprt->max_pairs) : "",
                to_string(config_.variant), config_.time.describe(), config_.tournament.concurrency);
+    if (const auto& git = config_.sprt->git)
+      for (const GitSide* side : {&git->base, &git->test})
+        fmt::print(out_, "  {}: {} = {} ({})\n", side->engine.name, side->ref, side->commit.substr(0, 12),
+                   side->built_now ? fmt::format("built in {:.1f} s", side->build_seconds)
+                                   : fmt::format("built in {:.1f} s, from the build cache", side->build_seconds));
+    copy_build_logs(config_);
     if (journal.size() > 0)
       fmt::print(out_, "resuming: {} games ({} pairs) already played\n", journal.size(), source_.status().pairs);
     pairs_shown_ = source_.status().pairs;
@@ -223,6 +265,11 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
     if (!config.shard) {
       print_result(config, s, out);
       fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
+      if (!config.sprt->summary.empty()) {
+        if (std::string error = write_summary(config, *listener.sprt_report(), r.dir); !error.empty())
+          return Error{error};
+        fmt::print(out, "summary: {}\n", config.sprt->summary.string());
+      }
       return gate_exit_code(s.sprt.decision);
     }
     // A shard ends on the test's state over every shard: after a last look at the others, the pairs
@@ -273,6 +320,21 @@ Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& sto
   sprt.params.model =
       model->second == stats::to_string(stats::Model::Normalized) ? stats::Model::Normalized : stats::Model::Logistic;
   sprt.max_pairs = static_cast<int>(*max_pairs);
+  // A git SPRT's commits, as its shards recorded them.
+  if (auto commit = settings.find("git.base.commit"); commit != settings.end()) {
+    GitSprtConfig git;
+    for (const auto& [side, role] : {std::pair{&git.base, "base"}, std::pair{&git.test, "test"}}) {
+      const std::string key = std::string("git.") + role;
+      auto field = [&](const std::string& name) {
+        auto it = settings.find(key + "." + name);
+        return it == settings.end() ? std::string() : it->second;
+      };
+      side->ref = field("ref");
+      side->commit = field("commit");
+      side->build_seconds = std::atof(field("build_seconds").c_str());
+    }
+    sprt.git = std::move(git);
+  }
   config.sprt = sprt;
   for (const std::string& name : stored.meta.engines) {
     EngineSpec e;

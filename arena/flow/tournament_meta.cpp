@@ -67,6 +67,17 @@ journal::TournamentMeta tournament_meta(const Config& c) {
     meta.settings["sprt.beta"] = fmt::format("{}", p.beta);
     meta.settings["sprt.model"] = stats::to_string(p.model);
     meta.settings["sprt.max_pairs"] = std::to_string(c.sprt->max_pairs);
+    if (const auto& git = c.sprt->git) {
+      meta.settings["git.repo"] = git->repo.string();
+      meta.settings["git.build"] = git->build;
+      meta.settings["git.run"] = git->run;
+      for (const auto& [side, role] : {std::pair{&git->base, "base"}, std::pair{&git->test, "test"}}) {
+        const std::string key = std::string("git.") + role;
+        meta.settings[key + ".ref"] = side->ref;
+        meta.settings[key + ".commit"] = side->commit;
+        meta.settings[key + ".build_seconds"] = fmt::format("{:.3f}", side->build_seconds);
+      }
+    }
   } else {
     meta.settings["type"] = to_string(c.tournament.type);
     meta.settings["rounds"] = std::to_string(c.tournament.rounds);

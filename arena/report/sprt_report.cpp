@@ -62,14 +62,56 @@ std::string llr_chart(const SprtReport& r) {
 
 }  // namespace
 
+std::string decision_words(const SprtReport& r) {
+  switch (r.state.decision) {
+    case stats::Decision::H1: return "H1 accepted";
+    case stats::Decision::H0: return "H0 accepted";
+    case stats::Decision::Continue: break;
+  }
+  return "undecided";
+}
+
+std::string commit_text(const SprtCommit& c) {
+  return fmt::format("{} {} ({}), built in {:.1f} s", c.role, c.commit.substr(0, 12), c.ref, c.build_seconds);
+}
+
+namespace {
+
+std::string commit_markdown(const SprtCommit& c) {
+  return fmt::format("{} `{}` ({}), built in {:.1f} s", c.role, c.commit.substr(0, 12), markdown_escape(c.ref),
+                     c.build_seconds);
+}
+
+}  // namespace
+
+std::string sprt_summary_markdown(const SprtReport& r, const std::string& report) {
+  // The terminal's sentence, its decision in bold ("H1 accepted (elo0=...): ..." or "no decision ...").
+  const std::string decision = decision_words(r);
+  std::string out = r.outcome.starts_with(decision)
+                        ? fmt::format("**{}**{}\n\n", decision, markdown_escape(r.outcome.substr(decision.size())))
+                        : fmt::format("**{}**: {}\n\n", decision, markdown_escape(r.outcome));
+  out += fmt::format("- {}\n", llr_line(r));
+  out += fmt::format("- Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}\n", r.params.elo0,
+                     r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta);
+  out += fmt::format("- Elo of '{}' against '{}': {}\n", markdown_escape(r.test), markdown_escape(r.base),
+                     sprt_elo_text(r.summary));
+  out += fmt::format("- Pentanomial LL-LD-D-WD-WW: {}\n", penta_text(r.pentanomial));
+  out += fmt::format("- Games: {} ({} pairs)\n", r.games, r.pairs);
+  for (const SprtCommit& c : r.commits) out += "- " + commit_markdown(c) + "\n";
+  out += fmt::format("\nReport: {}\n", markdown_escape(report));
+  return out;
+}
+
 std::string sprt_markdown(const SprtReport& r) {
   std::string out = "## SPRT\n\n**" + markdown_escape(r.outcome) + "**\n\n";
   out += fmt::format("- {}\n", llr_line(r));
   out += fmt::format("- Elo of '{}' against '{}': {}\n", markdown_escape(r.test), markdown_escape(r.base),
                      sprt_elo_text(r.summary));
   out += fmt::format("- Pentanomial LL-LD-D-WD-WW: {}\n", penta_text(r.pentanomial));
-  out += fmt::format("- Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}\n\n", r.params.elo0,
+  out += fmt::format("- Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}\n", r.params.elo0,
                      r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta);
+  for (const SprtCommit& c : r.commits) out += "- " + commit_markdown(c) + "\n";
+  out += "\n";
   out +=
       "The rating list below fits single games (Bradley–Terry); the test's Elo above, from the pairs, is the "
       "one the decision rests on.\n\n";
@@ -109,7 +151,9 @@ std::string sprt_html(const SprtReport& r) {
   out += "<li>" +
          html_escape(fmt::format("Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}", r.params.elo0,
                                  r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta)) +
-         "</li>\n</ul>\n";
+         "</li>\n";
+  for (const SprtCommit& c : r.commits) out += "<li>" + html_escape(commit_text(c)) + "</li>\n";
+  out += "</ul>\n";
   if (const std::string chart = llr_chart(r); !chart.empty())
     out += "<h3>LLR over the pairs</h3>\n<div class=\"scroll\">" + chart + "</div>\n";
   out +=

@@ -11,6 +11,14 @@
 
 namespace kalah::report {
 
+// One engine of an SPRT between two commits of a repository (docs/SPRT.md, "From git").
+struct SprtCommit {
+  std::string role;    // "base" or "test"
+  std::string ref;     // as given
+  std::string commit;  // the full hash
+  double build_seconds = 0;
+};
+
 struct SprtReport {
   std::string outcome;  // the terminal's sentence: "H1 accepted (elo0=0 against elo1=5 normalized Elo): ..."
   std::string test, base;
@@ -20,8 +28,18 @@ struct SprtReport {
   stats::Pentanomial pentanomial;
   int pairs = 0;
   int games = 0;
-  std::vector<double> llr;  // after each finished pair, in the order the pairs finished
+  std::vector<double> llr;          // after each finished pair, in the order the pairs finished
+  std::vector<SprtCommit> commits;  // a git SPRT's base and test; empty for other engines
 };
+
+// The decision in the terminal's words: "H1 accepted", "H0 accepted" or "undecided".
+std::string decision_words(const SprtReport& r);
+// "base 1a2b3c4d5e6f (main), built in 1.2 s".
+std::string commit_text(const SprtCommit& c);
+// A short Markdown summary to post as a pull request's comment (docs/SPRT.md, "A summary for a pull
+// request"): the decision on the first line, then the LLR and bounds, Elo, pentanomial counts, games,
+// the commits and their build times, and `report` (the path of report.html) on the last line.
+std::string sprt_summary_markdown(const SprtReport& r, const std::string& report);
 
 // "## SPRT" for standings.md.
 std::string sprt_markdown(const SprtReport& r);

@@ -253,12 +253,7 @@ std::optional<int> final_margin(const Database& db, int levels, const Variant& v
   return now + db.value(db.index().rank(pits));
 }
 
-std::filesystem::path default_cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kalah-arena";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".cache" / "kalah-arena";
-  return {};
-}
+std::filesystem::path default_cache_dir() { return system::user_cache_dir(); }
 
 Database::Database(DbKey key, int target)
     : key_(key),

@@ -16,7 +16,26 @@ std::string holder_text() {
   return "pid " + std::to_string(::getpid()) + " on host " + host;
 }
 
+std::string no_flock_text(const std::filesystem::path& path) {
+  return system_error_text(path, "cannot be locked") +
+         " (this filesystem does not support flock; the run is refused rather than run unlocked: "
+         "put the results on a filesystem that does, or mount it with locking enabled)";
+}
+
 }  // namespace
+
+Expected<DirectoryLock> DirectoryLock::acquire_waiting(const std::filesystem::path& dir) {
+  const std::filesystem::path path = dir / kLockFile;
+  FileHandle fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!fd.is_open()) return Error{system_error_text(path, "cannot open the lock file")};
+  while (::flock(fd.get(), LOCK_EX) != 0)
+    if (errno != EINTR) return Error{no_flock_text(path)};
+  const std::string text = holder_text() + "\n";
+  if (::ftruncate(fd.get(), 0) != 0 ||
+      ::pwrite(fd.get(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+    return Error{system_error_text(path, "cannot write")};
+  return DirectoryLock(std::move(fd));
+}
 
 Expected<DirectoryLock> DirectoryLock::acquire(const std::filesystem::path& dir) {
   const std::filesystem::path path = dir / kLockFile;
@@ -31,9 +50,7 @@ Expected<DirectoryLock> DirectoryLock::acquire(const std::filesystem::path& dir)
       return Error{dir.string() + " is in use by " + (holder.empty() ? "another process" : holder) +
                    "; wait for it to finish or stop it (a second writer would interleave the journal)"};
     }
-    return Error{system_error_text(path, "cannot be locked") +
-                 " (this filesystem does not support flock; the run is refused rather than run unlocked: "
-                 "put the results on a filesystem that does, or mount it with locking enabled)"};
+    return Error{no_flock_text(path)};
   }
   const std::string text = holder_text() + "\n";
   if (::ftruncate(fd.get(), 0) != 0) return Error{system_error_text(path, "cannot write")};

@@ -21,6 +21,9 @@ class DirectoryLock {
   // - a filesystem that cannot lock (some NFS or Lustre mounts): says so, naming the reason;
   //   never a silent run without the lock.
   static Expected<DirectoryLock> acquire(const std::filesystem::path& dir);
+  // The same, but waits (in the kernel, no polling) while another process holds it: for work that
+  // the first holder does for everybody, such as a build that a second process then finds done.
+  static Expected<DirectoryLock> acquire_waiting(const std::filesystem::path& dir);
 
   DirectoryLock(DirectoryLock&&) noexcept = default;
   DirectoryLock& operator=(DirectoryLock&&) noexcept = default;

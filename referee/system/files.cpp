@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -199,6 +200,13 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
   if (in.bad()) return system_error_text(path, "cannot read");
   content = std::move(buffer).str();
   return std::nullopt;
+}
+
+std::filesystem::path user_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kalah-arena";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "kalah-arena";
+  return {};
 }
 
 }  // namespace kalah::system

@@ -95,4 +95,8 @@ std::optional<std::string> truncate_file(const std::filesystem::path& path, std:
 // The whole file; an error text if it cannot be read.
 std::optional<std::string> read_file(const std::filesystem::path& path, std::string& content);
 
+// The arena's cache folder: $XDG_CACHE_HOME/kalah-arena or ~/.cache/kalah-arena; empty without either
+// variable. Nothing is created.
+std::filesystem::path user_cache_dir();
+
 }  // namespace kalah::system

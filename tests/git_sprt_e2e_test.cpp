@@ -1,0 +1,242 @@
+// `arena sprt --repo`: an SPRT between two commits of a repository, end to end. The commits hold a tiny
+// engine whose build writes the script that `--run` starts: a commit that says "alphabeta" builds an
+// engine that searches, one that says "random" builds one that moves at random, and one whose build
+// fails. The stronger commit as the test is H1, the weaker H0; a second run resumes from the journal
+// and the build cache without building anything; a failed build stops the run with its log's tail.
+#include <algorithm>
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include "e2e_util.h"
+#include "git_repo.h"
+
+namespace kalah::e2e {
+namespace {
+
+const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
+
+// make.sh writes ./engine, which runs the bundled bot that bot.txt names: the engine exists only after
+// the build. The bots' folder is passed to the build through a file the test writes, never through git.
+std::map<std::string, std::string> engine_files(const std::string& bot) {
+  return {{"bot.txt", bot + "\n"},
+          {"make.sh",
+           "echo \"making the $(cat bot.txt) engine\"\n"
+           "printf '#!/bin/sh\\nexec %s/kalah-%s \"$@\"\\n' \"" +
+               kRandom.parent_path().string() +
+               "\" \"$(cat bot.txt)\" > engine\n"
+               "chmod +x engine\n"}};
+}
+
+struct Fixture {
+  TempDir tmp;
+  GitRepo repo{tmp.path() / "repo"};
+  std::string weak, strong, broken;
+  Fixture() {
+    weak = repo.commit(engine_files("random"), "a random mover");
+    repo.git({"tag", "weak"});
+    strong = repo.commit(engine_files("alphabeta"), "a search");
+    repo.git({"tag", "strong"});
+    broken = repo.commit({{"make.sh", "echo compiling engine.c\necho 'engine.c:3: error: expected ;' >&2\nexit 1\n"}},
+                         "a broken build");
+    repo.git({"tag", "broken"});
+  }
+  fs::path cache() const { return tmp.path() / "cache"; }
+  fs::path results() const { return tmp.path() / "results"; }
+
+  // `arena sprt` between two refs with loose bounds: a few pairs decide.
+  std::vector<std::string> sprt(const std::string& base, const std::string& test, const std::string& name) const {
+    return {kArena.string(),
+            "sprt",
+            "--repo",
+            repo.dir().string(),
+            "--base-ref",
+            base,
+            "--test-ref",
+            test,
+            "--build",
+            "sh make.sh",
+            "--run",
+            "./engine",
+            "--worktrees",
+            cache().string(),
+            "--out",
+            results().string(),
+            "--name",
+            name,
+            "--depth",
+            "3",
+            "--elo0",
+            "0",
+            "--elo1",
+            "100",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
+            "--openings-plies",
+            "2",
+            "--concurrency",
+            "2",
+            "--summary",
+            (tmp.path() / (name + ".md")).string()};
+  }
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+TEST(GitSprt, AStrongerTestCommitIsH1AndAResumeBuildsNothing) {
+  Fixture f;
+  RunResult r = run(f.sprt("weak", "strong", "h1"), f.tmp.path());
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("building " + f.weak.substr(0, 12)), std::string::npos) << r.out;
+
+  // The summary for the pull request: the decision first, the commits, the report.
+  const std::string summary = read_file(f.tmp.path() / "h1.md");
+  EXPECT_EQ(first_line(summary).rfind("**H1 accepted**", 0), 0u) << summary;
+  for (const std::string& part :
+       std::vector<std::string>{"LLR ", "Elo of 'test' against 'base'", "Pentanomial LL-LD-D-WD-WW",
+                                "Games: ", "base `" + f.weak.substr(0, 12) + "` (weak), built in",
+                                "test `" + f.strong.substr(0, 12) + "` (strong)",
+                                "Report: " + (f.results() / "h1" / "report.html").string()})
+    EXPECT_NE(summary.find(part), std::string::npos) << part << "\n" << summary;
+
+  // The results folder records both commits and their builds.
+  const fs::path dir = f.results() / "h1";
+  EXPECT_NE(read_file(dir / "logs" / "base" / "build.log").find("making the random engine"), std::string::npos);
+  EXPECT_NE(read_file(dir / "logs" / "test" / "build.log").find("making the alphabeta engine"), std::string::npos);
+  const boost::json::object meta = boost::json::parse(read_file(dir / "tournament.json")).as_object();
+  const boost::json::object& settings = meta.at("settings").as_object();
+  EXPECT_EQ(settings.at("git.base.commit").as_string(), f.weak);
+  EXPECT_EQ(settings.at("git.test.commit").as_string(), f.strong);
+  EXPECT_EQ(settings.at("git.test.ref").as_string(), "strong");
+  EXPECT_TRUE(settings.contains("git.test.build_seconds"));
+  EXPECT_NE(read_file(dir / "report.html").find(f.strong.substr(0, 12)), std::string::npos);
+  EXPECT_NE(read_file(dir / "standings.md").find("test `" + f.strong.substr(0, 12) + "` (strong)"), std::string::npos);
+  const boost::json::object sprt = boost::json::parse(read_file(dir / "sprt.json")).as_object();
+  EXPECT_EQ(sprt.at("commits").at("test").at("commit").as_string(), f.strong);
+
+  // Again: the journal says the test has decided, the cache has both builds: nothing is built or played.
+  const fs::path marker = f.cache() / f.strong / "built";
+  const auto built_at = fs::last_write_time(marker);
+  const std::string log = read_file(f.cache() / f.strong / "build.log");
+  const std::size_t games = read_lines(dir / "games.jsonl").size();
+  RunResult again = run(f.sprt("weak", "strong", "h1"), f.tmp.path());
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_EQ(again.out.find("building"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("from the build cache"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("resuming"), std::string::npos) << again.out;
+  EXPECT_EQ(fs::last_write_time(marker), built_at);
+  EXPECT_EQ(read_file(f.cache() / f.strong / "build.log"), log);
+  EXPECT_EQ(read_lines(dir / "games.jsonl").size(), games);
+
+  // A ref that moved names another commit: another test, refused with what changed.
+  f.repo.git({"tag", "-f", "strong", "weak"});
+  RunResult moved = run(f.sprt("weak", "strong", "h1"), f.tmp.path());
+  EXPECT_EQ(moved.status.code, 2) << moved.summary();
+  EXPECT_NE(moved.err.find("git.test.commit: " + f.strong + " -> " + f.weak), std::string::npos) << moved.err;
+}
+
+TEST(GitSprt, AWeakerTestCommitIsH0FromAConfigFile) {
+  Fixture f;
+  const fs::path config = f.tmp.path() / "h0.toml";
+  write_file(config, "[tournament]\nname = \"h0\"\nconcurrency = 2\noutput = \"" + f.results().string() +
+                         "\"\n[time]\ndepth = 3\n[openings]\nrandom_plies = 2\n"
+                         "[sprt]\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\n"
+                         "repo = \"" +
+                         f.repo.dir().string() +
+                         "\"\nbase_ref = \"strong\"\ntest_ref = \"weak\"\n"
+                         "build = \"sh make.sh\"\nrun = \"./engine\"\nworktrees = \"" +
+                         f.cache().string() + "\"\nsummary = \"" + (f.tmp.path() / "h0.md").string() + "\"\n");
+  RunResult r = run({kArena.string(), "run", config.string()}, f.tmp.path());
+  ASSERT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.out.find("H0 accepted"), std::string::npos) << r.out;
+  EXPECT_EQ(first_line(read_file(f.tmp.path() / "h0.md")).rfind("**H0 accepted**", 0), 0u);
+
+  // [[engine]] tables beside [sprt] repo: a config error at the table.
+  write_file(config, read_file(config) + "[[engine]]\nname = \"x\"\ncmd = \"kalah-random\"\n");
+  RunResult both = run({kArena.string(), "run", config.string()}, f.tmp.path());
+  EXPECT_EQ(both.status.code, 2) << both.summary();
+  EXPECT_NE(both.err.find(config.string() + ":21:1: [[engine]] tables cannot be combined with [sprt] repo"),
+            std::string::npos)
+      << both.err;
+}
+
+TEST(GitSprt, AFailedBuildStopsTheRunWithTheTailOfItsLog) {
+  Fixture f;
+  RunResult r = run(f.sprt("weak", "broken", "failed"), f.tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("the build of " + f.broken.substr(0, 12) + " failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("engine.c:3: error: expected ;"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(f.cache() / f.broken / "built"));
+  EXPECT_FALSE(fs::exists(f.results() / "failed" / "games.jsonl"));
+
+  // A ref that names nothing, and one that would be an option.
+  RunResult missing = run(f.sprt("weak", "no-such-tag", "missing"), f.tmp.path());
+  EXPECT_EQ(missing.status.code, 2) << missing.summary();
+  EXPECT_NE(missing.err.find("'no-such-tag' does not name a commit"), std::string::npos) << missing.err;
+  std::vector<std::string> args = f.sprt("weak", "x", "option");
+  const auto ref = std::find(args.begin(), args.end(), "--test-ref");
+  *ref = "--test-ref=--output=x";
+  args.erase(ref + 1);
+  RunResult option = run(args, f.tmp.path());
+  EXPECT_EQ(option.status.code, 2) << option.summary();
+  EXPECT_NE(option.err.find("is not a git ref"), std::string::npos) << option.err;
+}
+
+// tools/sprt-pr.sh, as the workflow in docs/ci runs it on a pull request: H0 fails the check, an
+// undecided test passes it with a warning unless SPRT_UNDECIDED=fail.
+TEST(GitSprt, ThePullRequestScriptFailsTheCheckOnH0) {
+  Fixture f;
+  const fs::path script = fs::path(KALAH_SOURCE_DIR) / "tools" / "sprt-pr.sh";
+  auto pr = [&](const std::string& base, const std::string& test, const std::vector<std::string>& env,
+                const std::vector<std::string>& more) {
+    std::vector<std::string> argv = {"/usr/bin/env", "ARENA=" + kArena.string(), "SPRT_REPO=" + f.repo.dir().string()};
+    argv.insert(argv.end(), env.begin(), env.end());
+    for (const std::string& word :
+         {std::string("/bin/bash"), script.string(), base, test, std::string("--build"), std::string("sh make.sh"),
+          std::string("--run"), std::string("./engine"), std::string("--worktrees"), f.cache().string(),
+          std::string("--depth"), std::string("3"), std::string("--openings-plies"), std::string("2")})
+      argv.push_back(word);
+    argv.insert(argv.end(), more.begin(), more.end());
+    static int n = 0;
+    const std::string stem = "pr" + std::to_string(++n);
+    RunResult r;
+    Child child(argv, f.tmp.path() / (stem + ".out"), f.tmp.path() / (stem + ".err"), f.tmp.path());
+    r.status = child.wait(std::chrono::seconds(60));
+    r.out = read_file(f.tmp.path() / (stem + ".out"));
+    r.err = read_file(f.tmp.path() / (stem + ".err"));
+    return r;
+  };
+  const std::vector<std::string> loose = {"--elo0", "0",      "--elo1", "100",           "--alpha",
+                                          "0.1",    "--beta", "0.1",    "--concurrency", "2"};
+  RunResult h0 = pr("strong", "weak", {}, loose);
+  EXPECT_EQ(h0.status.code, 1) << h0.summary();
+  EXPECT_NE(h0.out.find("sprt-pr: H0 accepted: weak is not shown to be stronger than strong; the check fails"),
+            std::string::npos)
+      << h0.out;
+  const std::string summary = read_file(f.tmp.path() / "sprt-summary.md");
+  EXPECT_EQ(first_line(summary).rfind("**H0 accepted**", 0), 0u) << summary;
+  EXPECT_NE(summary.find(f.weak.substr(0, 12)), std::string::npos) << summary;
+  EXPECT_TRUE(fs::exists(f.tmp.path() / "results" / "pr-sprt" / "report.html"));
+
+  const std::vector<std::string> one_pair = {"--max-pairs", "1"};
+  RunResult undecided = pr("strong", "weak", {}, one_pair);
+  EXPECT_EQ(undecided.status.code, 0) << undecided.summary();
+  EXPECT_NE(undecided.out.find("sprt-pr: undecided"), std::string::npos) << undecided.out;
+  EXPECT_EQ(first_line(read_file(f.tmp.path() / "sprt-summary.md")).rfind("**undecided**", 0), 0u);
+  RunResult strict = pr("strong", "weak", {"SPRT_UNDECIDED=fail"}, one_pair);
+  EXPECT_EQ(strict.status.code, 1) << strict.summary();
+
+  RunResult usage = pr("--base", "weak", {}, {});
+  EXPECT_EQ(usage.status.code, 2) << usage.summary();
+
+  // The workflow runs this script.
+  const std::string workflow = read_file(fs::path(KALAH_SOURCE_DIR) / "docs" / "ci" / "sprt-pr.yml");
+  EXPECT_NE(workflow.find("tools/sprt-pr.sh \"origin/${{ github.base_ref }}\""), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("tools/sprt-pr.sh"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kalah::e2e
