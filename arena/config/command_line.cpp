@@ -86,6 +86,9 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
   t += fmt::format("[sprt]\nelo0 = {}\nelo1 = {}\nalpha = {}\nbeta = {}\nmodel = {}\nmax_pairs = {}\n",
                    toml_number(o.elo0), toml_number(o.elo1), toml_number(o.alpha), toml_number(o.beta),
                    toml_string(o.model), std::max(0, o.max_pairs));
+  if (o.bench) t += "bench = true\n";
+  if (o.base_bench) t += fmt::format("base_bench = {}\n", *o.base_bench);
+  if (o.test_bench) t += fmt::format("test_bench = {}\n", *o.test_bench);
   for (const auto& [name, command, options, which] : {std::tuple{o.base_name, o.base, o.base_options, "base"},
                                                       std::tuple{o.test_name, o.test, o.test_options, "test"}}) {
     Expected<std::string> engine = engine_toml(name, command, options, which);

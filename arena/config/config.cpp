@@ -727,7 +727,8 @@ class Parser {
   }
 
   void read_sprt(const toml::table& table, Config& c) const {
-    Table t(loc_, table, "sprt", "[sprt]", {"elo0", "elo1", "alpha", "beta", "model", "max_pairs"});
+    Table t(loc_, table, "sprt", "[sprt]",
+            {"elo0", "elo1", "alpha", "beta", "model", "max_pairs", "bench", "base_bench", "test_bench"});
     SprtConfig out;
     stats::SprtParams& p = out.params;
     auto elo0 = t.number("elo0");
@@ -749,6 +750,14 @@ class Parser {
                                      {{"logistic", stats::Model::Logistic}, {"normalized", stats::Model::Normalized}})
                   .value_or(stats::Model::Normalized);
     out.max_pairs = static_cast<int>(t.integer("max_pairs", 0, kBillion).value_or(0));
+    constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
+    out.base_bench = t.integer("base_bench", 0, kMaxCount);
+    out.test_bench = t.integer("test_bench", 0, kMaxCount);
+    const std::optional<bool> bench = t.on_off("bench");
+    if (bench == false && (out.base_bench || out.test_bench))
+      t.fail_at("bench", std::string("sprt.bench = false, but sprt.") + (out.base_bench ? "base_bench" : "test_bench") +
+                             " declares a count to check (leave bench out or set it to true)");
+    out.bench = bench.value_or(out.base_bench || out.test_bench);
     c.sprt = out;
   }
 

@@ -118,6 +118,11 @@ struct AnalysisConfig {
 struct SprtConfig {
   stats::SprtParams params;  // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
   int max_pairs = 0;         // 0 = until a bound is crossed
+  // bench = true: each engine is asked for its bench before the first game (docs/SPRT.md, "A build check by
+  // bench"), its count recorded and compared on resume; a declared count (base_bench, test_bench, which imply
+  // bench) must match. None of them changes the games, so they are not in the fingerprint.
+  bool bench = false;
+  std::optional<long long> base_bench, test_bench;
 };
 
 // [submissions] (docs/CONTEST.md): a contest whose entrants are built from a folder of submissions by

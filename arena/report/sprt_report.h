@@ -3,6 +3,7 @@
 // the Elo with its interval — the figures `arena sprt` printed, so that no page says something else.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,12 @@ struct SprtReport {
   int pairs = 0;
   int games = 0;
   std::vector<double> llr;  // after each finished pair, in the order the pairs finished
+  // The engines' bench node counts, when the run checked them ([sprt] bench, docs/SPRT.md).
+  std::optional<long long> base_bench, test_bench;
 };
+
+// "'greedy' (test) 511 nodes, 'random' (base) 797 nodes": the benches of the run; empty without.
+std::string bench_text(const SprtReport& r);
 
 // "## SPRT" for standings.md.
 std::string sprt_markdown(const SprtReport& r);
