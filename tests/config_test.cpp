@@ -101,7 +101,7 @@ const BadCase kBadCases[] = {
     {"unknown key in [sprt]",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n",
      "t.toml:8:1: unknown key \"elo2\" in [sprt]; known keys: elo0, elo1, alpha, beta, model, "
-     "max_pairs"},
+     "max_pairs, bench, base_bench, test_bench"},
     {"unknown key in [[engine]]",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\n"
      "command = \"/bin/true\"\n",
