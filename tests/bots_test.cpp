@@ -455,6 +455,39 @@ TEST(BotsAlphaBeta, DepthOptionCapsEverySearch) {
   EXPECT_EQ(infos.back().depth, 4);
 }
 
+// The bench names the build: the same count every time, whatever the options and the games before.
+TEST(BotsBench, ASearchingBotsBenchIsTheSameEveryTimeWhateverItsOptions) {
+  alphabeta::AlphaBetaBot ab;
+  mcts::MctsBot mc;
+  for (bot::Bot* b : std::initializer_list<bot::Bot*>{&ab, &mc}) {
+    SCOPED_TRACE(b->name());
+    ASSERT_TRUE(b->has_bench());
+    const long long first = b->bench();
+    EXPECT_GT(first, 1000);
+    const Variant v;
+    choose(*b, v, start_position(v), go_nodes(500));  // a search in between leaves nothing behind
+    EXPECT_EQ(b->bench(), first);
+  }
+  ASSERT_TRUE(ab.set_option("Depth", "2"));
+  ASSERT_TRUE(ab.set_option("Hash", "1"));
+  ASSERT_TRUE(mc.set_option("Playouts", "4"));
+  alphabeta::AlphaBetaBot ab_default;
+  mcts::MctsBot mc_default;
+  EXPECT_EQ(ab.bench(), ab_default.bench());
+  EXPECT_EQ(mc.bench(), mc_default.bench());
+}
+
+TEST(BotsBench, TheBenchPositionsAreEightDistinctPositionsWithAMove) {
+  const Variant v;
+  const std::vector<Position> set = bot::bench_positions();
+  ASSERT_EQ(set.size(), 8u);
+  EXPECT_EQ(set.front(), start_position(v));
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    EXPECT_GT(legal_move_count(v, set[i]), 0) << i;
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(set[i], set[j]) << i << " " << j;
+  }
+}
+
 // ---- the engine executables through pipes -------------------------------------
 
 // An engine executable on pipes.
@@ -479,6 +512,36 @@ Move parse_bestmove(const std::string& line) {
   const auto* best = std::get_if<kep::BestMove>(&m);
   EXPECT_TRUE(best) << line;
   return best ? best->move : Move::swap();
+}
+
+// Every bundled bot announces `feature bench` and answers `bench` twice alike, a game in between (docs/PROTOCOL.md,
+// "Bench").
+TEST(BotsEngine, BenchIsAnnouncedAndAnsweredAlikeEveryTime) {
+  for (const char* path : {KALAH_BINARY_DIR "/bots/kalah-alphabeta", KALAH_BINARY_DIR "/bots/kalah-mcts",
+                           KALAH_BINARY_DIR "/bots/kalah-greedy", KALAH_BINARY_DIR "/bots/kalah-random"}) {
+    SCOPED_TRACE(path);
+    Engine e(path);
+    ASSERT_TRUE(e.started());
+    e.send("kep");
+    ASSERT_TRUE(e.wait_for("feature bench", kPatience));
+    ASSERT_TRUE(e.wait_for("kepok", kPatience));
+    auto bench = [&]() -> long long {
+      e.send("bench");
+      const std::optional<std::string> line = e.wait_for("bench", kPatience);
+      EXPECT_TRUE(line);
+      const kep::EngineMessage m = kep::parse_engine_line(line.value_or(""));
+      const auto* result = std::get_if<kep::BenchResult>(&m);
+      EXPECT_TRUE(result) << line.value_or("(none)");
+      return result ? result->nodes : -1;
+    };
+    const long long first = bench();
+    EXPECT_GT(first, 0);
+    e.send("newgame " + to_string(Variant{}) + " seed=77");
+    e.send("position startpos moves 3");
+    e.send("go nodes 200");
+    ASSERT_TRUE(e.wait_for("bestmove", kPatience));
+    EXPECT_EQ(bench(), first);
+  }
 }
 
 TEST(BotsEngine, StopIsAnsweredAtOnce) {

@@ -41,6 +41,7 @@ struct GoodEngine {
   std::string name;
   std::vector<std::string> engine;  // the words of --engine
   bool positions = false;           // it announces `feature positions`: games from other starts are checked
+  bool bench = false;               // it announces `feature bench`: its bench is checked
 };
 
 class CheckPasses : public ::testing::TestWithParam<GoodEngine> {};
@@ -67,9 +68,10 @@ TEST_P(CheckPasses, EveryCheckPassesAndTheExitCodeIsZero) {
   EXPECT_EQ(lines_starting(r.out, "SKIP move kalah(6,4) from-start: no 'feature positions'").size(),
             GetParam().positions ? 0u : 1u)
       << r.summary();
-  EXPECT_NE(r.out.find(GetParam().positions ? " 0 failed, 0 skipped: ready for a tournament"
-                                            : " 0 failed, 1 skipped: ready for a tournament"),
-            std::string::npos)
+  EXPECT_EQ(lines_starting(r.out, "PASS bench: bench nodes ").size(), GetParam().bench ? 1u : 0u) << r.summary();
+  EXPECT_EQ(lines_starting(r.out, "SKIP bench: no 'feature bench'").size(), GetParam().bench ? 0u : 1u) << r.summary();
+  const int skipped = !GetParam().positions + !GetParam().bench;
+  EXPECT_NE(r.out.find(" 0 failed, " + std::to_string(skipped) + " skipped: ready for a tournament"), std::string::npos)
       << r.summary();
 }
 
@@ -78,12 +80,14 @@ const std::string kBots = KALAH_BINARY_DIR "/bots/";
 INSTANTIATE_TEST_SUITE_P(
     Engines, CheckPasses,
     ::testing::Values(
-        GoodEngine{"random", {"cmd=" + kBots + "kalah-random"}, true},
-        GoodEngine{"greedy", {"cmd=" + kBots + "kalah-greedy"}, true},
-        GoodEngine{"alphabeta", {"cmd=" + kBots + "kalah-alphabeta"}, true},
-        GoodEngine{"mcts", {"cmd=" + kBots + "kalah-mcts"}, true},
-        GoodEngine{"solver", {"cmd=" + kBots + "kalah-solver"}, true},
+        GoodEngine{"random", {"cmd=" + kBots + "kalah-random"}, true, true},
+        GoodEngine{"greedy", {"cmd=" + kBots + "kalah-greedy"}, true, true},
+        GoodEngine{"alphabeta", {"cmd=" + kBots + "kalah-alphabeta"}, true, true},
+        GoodEngine{"mcts", {"cmd=" + kBots + "kalah-mcts"}, true, true},
+        GoodEngine{"solver", {"cmd=" + kBots + "kalah-solver"}, true, true},
         GoodEngine{"pyrandom", {"cmd=/usr/bin/python3", "arg=" KALAH_SOURCE_DIR "/bots/python/random_bot.py"}, true},
+        GoodEngine{
+            "pyexample", {"cmd=/usr/bin/python3", "arg=" KALAH_SOURCE_DIR "/bots/python/example_bot.py"}, true, true},
         GoodEngine{"instant", {"cmd=" + (kEngines / "instant_engine").string()}},
         // The sandbox probes that only look around, then speak KEP as instant_engine does.
         GoodEngine{"affinity", {"cmd=" + (kEngines / "hostile_engine").string(), "arg=affinity"}},
@@ -170,8 +174,50 @@ INSTANTIATE_TEST_SUITE_P(
                      {"--positions"},
                      {"move kalah(6,4) from-start: illegal: bestmove 1 (legal: 2 4 6) (position "
                       "6,0,6,0,6,0/0,6,0,6,0,6 1-1 N)"},
+                     "illegal"},
+        // A bench is no game: its failures are not forfeits (the summary names the board-less engine's illegal
+        // moves), and the engine is killed, so the checks after it start a fresh one.
+        Misbehaviour{"bench_hang",
+                     {"--bench-hang"},
+                     {"bench: protocol: no 'bench nodes <count>' within 300 ms (`arena sprt --bench` refuses"},
+                     "illegal",
+                     {"--bench-ms", "300"}},
+        Misbehaviour{
+            "bench_garbage",
+            {"--bench-reply", "bench nodes many"},
+            {"bench: protocol: bench: 'nodes' needs a non-negative whole number, got 'many': bench nodes many"},
+            "illegal"},
+        Misbehaviour{"bench_banner",
+                     {"--bench-reply", "benchmark done"},
+                     {"bench: protocol: expected 'bench nodes <count>', got: benchmark done"},
+                     "illegal"},
+        Misbehaviour{"bench_unstable",
+                     {"--bench-nodes", "5,6"},
+                     {"bench: two benches gave 5 and then 6 nodes: the count must be the same every time"},
                      "illegal"}),
     [](const ::testing::TestParamInfo<Misbehaviour>& info) { return info.param.name; });
+
+TEST(Check, AFailedBenchLeavesTheChecksAfterItToAFreshEngine) {
+  e2e::TempDir dir;
+  const e2e::RunResult r = check(
+      {"--bench-ms", "300", "--engine", "cmd=" + (kEngines / "bad_engine").string(), "name=bad", "arg=--bench-hang"},
+      dir.path());
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_EQ(lines_starting(r.out, "FAIL bench: ").size(), 1u) << r.summary();
+  EXPECT_EQ(lines_starting(r.out, "PASS newgame kalah(6,4): ").size(), 1u) << r.summary();
+  EXPECT_EQ(lines_starting(r.out, "PASS move kalah(6,4) start: ").size(), 1u) << r.summary();
+}
+
+TEST(Check, AnEngineThatAnswersBenchAlikeTwicePasses) {
+  e2e::TempDir dir;
+  const e2e::RunResult r =
+      check({"--engine", "cmd=" + (kEngines / "bad_engine").string(), "name=bad", "arg=--bench-nodes", "arg=123456"},
+            dir.path());
+  const std::vector<std::string> lines = lines_starting(r.out, "PASS bench: ");
+  ASSERT_EQ(lines.size(), 1u) << r.summary();
+  EXPECT_EQ(lines[0].rfind("PASS bench: bench nodes 123456 twice, after ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("(deadline 60000 ms)"), std::string::npos) << lines[0];
+}
 
 // ---- the rest ----------------------------------------------------------------------------------------
 
@@ -183,8 +229,9 @@ TEST(Check, AManchesterAgentPassesWhatAppliesAndTheRestIsSkipped) {
              "arg=" KALAH_SOURCE_DIR "/tests/engines/mankalah_agent.py", "protocol=mankalah", "name=agent"},
             dir.path());
   EXPECT_EQ(r.status.code, 0) << r.summary();
-  for (const char* line : {"SKIP handshake: the Manchester protocol has none", "SKIP stop:", "SKIP quit:",
-                           "PASS move kalah(7,7) pie start:", "PASS move kalah(7,7) pie pie-offer:", "PASS clock:"})
+  for (const char* line :
+       {"SKIP handshake: the Manchester protocol has none", "SKIP bench:", "SKIP stop:", "SKIP quit:",
+        "PASS move kalah(7,7) pie start:", "PASS move kalah(7,7) pie pie-offer:", "PASS clock:"})
     EXPECT_EQ(lines_starting(r.out, line).size(), 1u) << line << "\n" << r.summary();
   EXPECT_TRUE(lines_starting(r.out, "FAIL").empty()) << r.summary();
 }

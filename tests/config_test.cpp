@@ -106,7 +106,7 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n",
      "t.toml:8:1: unknown key \"elo2\" in [sprt]; known keys: elo0, elo1, alpha, beta, model, "
      "max_pairs, summary, repo, base_ref, test_ref, build, run, worktrees, build_sandbox, base_name, test_name, "
-     "base_options, test_options"},
+     "base_options, test_options, bench, base_bench, test_bench"},
     {"[[engine]] beside [sprt] repo",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[sprt]\nelo0 = 0\nelo1 = 5\nrepo = \".\"\n"
      "base_ref = \"main\"\ntest_ref = \"HEAD\"\nrun = \"./engine\"\nworktrees = \"w\"\n"

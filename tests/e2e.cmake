@@ -38,3 +38,7 @@ add_dependencies(start_position_e2e_test arena referee instant_engine kalah-rand
 # Swiss and knockout tournaments: rounds, reports, and resuming a cut-off journal to the same result.
 kalah_add_test(rounds_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/rounds_e2e_test.cpp LIBS kalah_rules Boost::json)
 add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta kalah-mcts)
+
+# `arena sprt --bench`: the engines' bench counts recorded, declared and compared on resume.
+kalah_add_test(sprt_bench_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/sprt_bench_e2e_test.cpp LIBS kalah_rules Boost::json)
+add_dependencies(sprt_bench_e2e_test arena referee bad_engine kalah-random kalah-greedy)

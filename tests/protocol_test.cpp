@@ -29,7 +29,7 @@ TEST(Protocol, CommandsRoundTrip) {
         "newgame pits=6 seeds=4 capture=empty ending=side-empty remainder=owner majority=off pie=on",
         "position startpos", "position startpos moves 3 6 swap 1", "go stime 1000 ntime 950 sinc 10 ninc 10",
         "go movetime 250", "go depth 12", "go nodes 100000", "position 4,0,4/4,4,5 1-0 N",
-        "position 4,0,4/4,4,5 1-0 N moves 2 3", "go stime 1000 ntime 950 sinc 10 ninc 10 movestogo 7"}) {
+        "position 4,0,4/4,4,5 1-0 N moves 2 3", "go stime 1000 ntime 950 sinc 10 ninc 10 movestogo 7", "bench"}) {
     Expected<Command> c = parse_command(line);
     ASSERT_TRUE(c.ok()) << line << ": " << c.error();
     EXPECT_EQ(format(*c), line);
@@ -102,7 +102,7 @@ TEST(Protocol, BadCommandsAreErrors) {
   for (const char* line :
        {"", "hello", "go movetime", "go movetime -5", "go soon 3", "position fen x", "position startpos 3 4",
         "position startpos moves 3 x", "newgame pits=99", "setoption Hash 3", "position", "position 4,4/4,4 0-0",
-        "position 4,4/4,4 0-0 moves 1", "position 4,4/4,4 0-0 S 1", "go stime 9 movestogo 0"})
+        "position 4,4/4,4 0-0 moves 1", "position 4,4/4,4 0-0 S 1", "go stime 9 movestogo 0", "bench 12"})
     EXPECT_FALSE(parse_command(line).ok()) << line;
 }
 
@@ -111,9 +111,29 @@ TEST(Protocol, EngineMessagesRoundTrip) {
        {"id name Alpha Beta 1.0", "id author A. Turing", "feature positions", "kepok", "readyok", "bestmove 3",
         "bestmove swap", "info depth 12 score -3 nodes 123456 time 15 pv 3 1 6", "info string hello world",
         "option name Hash type spin default 16 min 1 max 1024", "option name Book File type string default my book.txt",
-        "option name Ponder type check default false"}) {
+        "option name Ponder type check default false", "feature bench", "bench nodes 123456 time 85",
+        "bench nodes 0"}) {
     EXPECT_EQ(format(parse_engine_line(line)), line);
   }
+}
+
+TEST(Protocol, BenchAnswerGivesTheNodeCountAndSkipsUnknownFields) {
+  const BenchResult b = message<BenchResult>("bench nodes 123456 time 85");
+  EXPECT_EQ(b.nodes, 123456);
+  EXPECT_EQ(b.time, 85);
+  const BenchResult more = message<BenchResult>("  bench time 3 nps 41152000 nodes 9223372036854775807\r");
+  EXPECT_EQ(more.nodes, 9223372036854775807LL);
+  EXPECT_EQ(more.time, 3);
+  EXPECT_EQ(message<BenchResult>("bench nodes 7").time, std::nullopt);
+}
+
+// An engine's answer to bench is checked word by word: a count that is missing, not a whole number, negative or
+// too big for 64 bits is malformed, never read as some other number.
+TEST(Protocol, MalformedBenchAnswers) {
+  for (const char* line : {"bench", "bench nodes", "bench nodes x", "bench nodes -5", "bench nodes 12.5",
+                           "bench nodes 99999999999999999999", "bench time 85", "bench nodes 12 time",
+                           "bench nodes 1e6", "bench nodes 12 time soon"})
+    EXPECT_FALSE(message<Malformed>(line).why.empty()) << line;
 }
 
 // Found by fuzz_kep: a depth beyond int was cast and wrapped around into a negative one.

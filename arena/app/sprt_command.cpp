@@ -121,6 +121,14 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--build-sandbox", m.build_sandbox, "With --repo: none (default) or bwrap")
            ->check(CLI::IsMember({"none", "bwrap"})));
   cmd->add_option("--summary", m.summary, "Write a Markdown summary for a pull request to this file at the end");
+  only(cmd->add_flag("--bench", m.bench,
+                     "Before the first game ask each engine for its bench (feature bench) and record the counts"));
+  only(
+      cmd->add_option("--base-bench", m.base_bench, "The base's bench node count: another refuses it (implies --bench)")
+          ->check(CLI::NonNegativeNumber));
+  only(
+      cmd->add_option("--test-bench", m.test_bench, "The test's bench node count: another refuses it (implies --bench)")
+          ->check(CLI::NonNegativeNumber));
   cmd->add_option("--max-pairs", m.max_pairs, "Stop after this many pairs; 0 = until decided")
       ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--concurrency", m.concurrency, "Games at once")->check(CLI::Range(1, 256));

@@ -117,6 +117,9 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
                    toml_number(o.elo0), toml_number(o.elo1), toml_number(o.alpha), toml_number(o.beta),
                    toml_string(o.model), std::max(0, o.max_pairs));
   if (!o.summary.empty()) t += fmt::format("summary = {}\n", toml_string(o.summary));
+  if (o.bench) t += "bench = true\n";
+  if (o.base_bench) t += fmt::format("base_bench = {}\n", *o.base_bench);
+  if (o.test_bench) t += fmt::format("test_bench = {}\n", *o.test_bench);
   if (!o.repo.empty()) {
     for (auto [options, which] : {std::pair{&o.base_options, "base"}, std::pair{&o.test_options, "test"}})
       if (auto problem = check_options(*options, which)) return Error{*problem};

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,10 @@ struct SprtCommandLine {
   std::string openings;     // a book file
   double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
   std::string model = "normalized";
-  int max_pairs = -1;   // -1: 0 (until decided)
-  std::string variant;  // "pits=6 seeds=4 ..."
+  int max_pairs = -1;                               // -1: 0 (until decided)
+  bool bench = false;                               // --bench: check each engine's bench before the first game
+  std::optional<long long> base_bench, test_bench;  // --base-bench N, --test-bench N (imply --bench)
+  std::string variant;                              // "pits=6 seeds=4 ..."
   std::string name = "sprt";
   std::uint64_t seed = 1;
   std::string out;    // output folder

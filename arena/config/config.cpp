@@ -738,8 +738,9 @@ class Parser {
 
   void read_sprt(const toml::table& table, Config& c) const {
     Table t(loc_, table, "sprt", "[sprt]",
-            {"elo0", "elo1", "alpha", "beta", "model", "max_pairs", "summary", "repo", "base_ref", "test_ref", "build",
-             "run", "worktrees", "build_sandbox", "base_name", "test_name", "base_options", "test_options"});
+            {"elo0",      "elo1",      "alpha",        "beta",         "model", "max_pairs",  "summary",
+             "repo",      "base_ref",  "test_ref",     "build",        "run",   "worktrees",  "build_sandbox",
+             "base_name", "test_name", "base_options", "test_options", "bench", "base_bench", "test_bench"});
     SprtConfig out;
     stats::SprtParams& p = out.params;
     auto elo0 = t.number("elo0");
@@ -771,6 +772,14 @@ class Parser {
           t.fail_at(key,
                     t.key_name(key) + " belongs to an SPRT between two commits of a repository: give sprt.repo too");
     }
+    constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
+    out.base_bench = t.integer("base_bench", 0, kMaxCount);
+    out.test_bench = t.integer("test_bench", 0, kMaxCount);
+    const std::optional<bool> bench = t.on_off("bench");
+    if (bench == false && (out.base_bench || out.test_bench))
+      t.fail_at("bench", std::string("sprt.bench = false, but sprt.") + (out.base_bench ? "base_bench" : "test_bench") +
+                             " declares a count to check (leave bench out or set it to true)");
+    out.bench = bench.value_or(out.base_bench || out.test_bench);
     c.sprt = out;
   }
 

@@ -187,6 +187,11 @@ struct SprtConfig {
   int max_pairs = 0;                 // 0 = until a bound is crossed
   std::optional<GitSprtConfig> git;  // the engines come from git, not from [[engine]] tables
   std::filesystem::path summary;     // a Markdown summary for a pull request written here at the end; empty: none
+  // bench = true: each engine is asked for its bench before the first game (docs/SPRT.md, "A build check by
+  // bench"), its count recorded and compared on resume; a declared count (base_bench, test_bench, which imply
+  // bench) must match. None of them changes the games, so they are not in the fingerprint.
+  bool bench = false;
+  std::optional<long long> base_bench, test_bench;
 };
 
 // Where an engine stands in a contest. Every engine of a tournament without [submissions] is Active.

@@ -12,6 +12,7 @@
 
 #include "arena/analysis/analyse.h"
 #include "arena/analysis/analysis_file.h"
+#include "arena/flow/bench_check.h"
 #include "arena/flow/interrupts.h"
 #include "arena/flow/live_report.h"
 #include "arena/flow/tournament_meta.h"
@@ -181,6 +182,10 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
   if (options.check_engines)
     if (std::optional<std::string> problem = engines_problem(config)) return Error{*problem};
+  // [sprt] bench: each engine's count, measured before the journal is touched (a declared count that does not
+  // match refuses the run here), recorded below and compared with a resumed run's.
+  Expected<std::map<std::string, std::string>> benches = measure_benches(config);
+  if (!benches) return Error{benches.error()};
   if (std::optional<std::string> warning = repeat_warning(config)) fmt::print(stderr, "arena: warning: {}\n", *warning);
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
@@ -211,6 +216,13 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
+  // Before the digests: for a rebuilt engine the bench says more than a changed checksum.
+  if (const std::vector<std::string> changed = changed_benches(journal.meta().settings, *benches); !changed.empty())
+    return Error{fmt::format(
+        "{}: {}: a changed binary.\nThe games in this folder were played by the recorded build; results must not mix "
+        "two builds of one engine. Test the new build in a match of its own (another --name), or start over with "
+        "--fresh",
+        out.dir.string(), fmt::join(changed, "; "))};
   const integrity::EngineChanges changed = integrity::changed_engines(out.engines, journal.meta().settings, checksums);
   if (!changed.engines.empty())
     return Error{fmt::format(
@@ -224,6 +236,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   std::map<std::string, std::string> settings = tournament_meta(config).settings;
   settings.merge(run_settings(config));
   settings.merge(std::map<std::string, std::string>(checksums));
+  settings.merge(std::map<std::string, std::string>(*benches));
   if (std::optional<std::string> error = journal.update_settings(settings)) return Error{*error};
   // The config this run was started from, beside its results (`arena archive` packs it).
   if (!config.text.empty())

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "arena/flow/bench_check.h"
 #include "arena/flow/matches.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
@@ -25,6 +26,15 @@ namespace fs = std::filesystem;
 
 constexpr const char* kSprtFile = "sprt.json";
 
+// The engines' bench counts a run recorded ([sprt] bench), if it did.
+struct Benches {
+  std::optional<long long> base, test;
+};
+
+Benches benches_of(const std::map<std::string, std::string>& settings, const Config& config) {
+  return {recorded_bench(settings, config.engines[0].name), recorded_bench(settings, config.engines[1].name)};
+}
+
 // The live line after each finished pair.
 std::string status_line(const SprtStatus& s) {
   return fmt::format("pairs {}  LL-LD-D-WD-WW {}  Elo {}  LLR {:.2f} ({:.2f}, {:.2f})", s.pairs,
@@ -33,7 +43,7 @@ std::string status_line(const SprtStatus& s) {
 }
 
 // `finished`: the match is over (decided or max_pairs), not running or interrupted.
-std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) {
+std::string sprt_json(const Config& config, const SprtStatus& s, bool finished, const Benches& benches) {
   const stats::SprtParams& p = config.sprt->params;
   boost::json::object o;
   o["name"] = config.tournament.name;
@@ -64,6 +74,12 @@ std::string sprt_json(const Config& config, const SprtStatus& s, bool finished) 
           boost::json::object{{"ref", side->ref}, {"commit", side->commit}, {"build_seconds", side->build_seconds}};
     o["commits"] = std::move(commits);
   }
+  if (benches.base || benches.test) {
+    boost::json::object bench;
+    if (benches.base) bench["base"] = *benches.base;
+    if (benches.test) bench["test"] = *benches.test;
+    o["bench"] = std::move(bench);
+  }
   return json_text(o, {.indent = 2}) + "\n";
 }
 
@@ -91,7 +107,7 @@ std::string outcome_sentence(const Config& config, const SprtStatus& s) {
 }
 
 // What the reports lead with: the test as the terminal states it, and the LLR after each pair.
-report::SprtReport lead_of(const Config& config, const SprtStatus& s, std::vector<double> llr) {
+report::SprtReport lead_of(const Config& config, const SprtStatus& s, std::vector<double> llr, const Benches& benches) {
   report::SprtReport r;
   r.outcome = outcome_sentence(config, s);
   r.base = config.engines[0].name;
@@ -106,6 +122,8 @@ report::SprtReport lead_of(const Config& config, const SprtStatus& s, std::vecto
   if (const auto& git = config.sprt->git)
     for (const auto& [side, role] : {std::pair{&git->base, "base"}, std::pair{&git->test, "test"}})
       r.commits.push_back({role, side->ref, side->commit, side->build_seconds});
+  r.base_bench = benches.base;
+  r.test_bench = benches.test;
   return r;
 }
 
@@ -155,6 +173,12 @@ class SprtListener : public RunListener {
                    side->built_now ? fmt::format("built in {:.1f} s", side->build_seconds)
                                    : fmt::format("built in {:.1f} s, from the build cache", side->build_seconds));
     copy_build_logs(config_);
+    if (config_.sprt->bench) {
+      benches_ = benches_of(journal.meta().settings, config_);
+      const bool declared = config_.sprt->base_bench || config_.sprt->test_bench;
+      fmt::print(out_, "bench: {}{}\n", report::bench_text(lead_of(config_, source_.status(), {}, benches_)),
+                 declared ? " (as declared)" : "");
+    }
     if (journal.size() > 0)
       fmt::print(out_, "resuming: {} games ({} pairs) already played\n", journal.size(), source_.status().pairs);
     pairs_shown_ = source_.status().pairs;
@@ -174,11 +198,15 @@ class SprtListener : public RunListener {
 
   void stopped(const RunResult& result) override {
     if (tty_ && pairs_shown_ > 0) fmt::print(out_, "\n");
-    final_error_ = write_sprt_json(config_.journal_dir(),
-                                   sprt_json(config_, source_.status(), !result.interrupted && result.error.empty()));
+    final_error_ =
+        write_sprt_json(config_.journal_dir(),
+                        sprt_json(config_, source_.status(), !result.interrupted && result.error.empty(), benches_));
   }
 
-  std::optional<report::SprtReport> sprt_report() const override { return lead_of(config_, source_.status(), llr_); }
+  std::optional<report::SprtReport> sprt_report() const override {
+    return lead_of(config_, source_.status(), llr_, benches_);
+  }
+  const Benches& benches() const { return benches_; }
 
   const SprtStatus& status() const { return source_.status(); }
   SprtSource& source() { return source_; }
@@ -193,7 +221,8 @@ class SprtListener : public RunListener {
 
   // While playing, a failure is warned about once and the match goes on; the last write decides.
   void write_json(bool finished) {
-    std::string error = write_sprt_json(config_.journal_dir(), sprt_json(config_, source_.status(), finished));
+    std::string error =
+        write_sprt_json(config_.journal_dir(), sprt_json(config_, source_.status(), finished, benches_));
     if (error.empty() || warned_) return;
     warned_ = true;
     fmt::print(stderr, "\narena: warning: {}\n", error);
@@ -207,11 +236,12 @@ class SprtListener : public RunListener {
   bool warned_ = false;
   std::string final_error_;
   std::vector<double> llr_;  // after each finished pair, in the order they finished
+  Benches benches_;          // measured before the first game, with [sprt] bench
 };
 
 // The closing lines of an SPRT, the same for a match and a merge. No standings table: its Bradley-Terry
 // ratings over single games are a second Elo figure, which would disagree with the test's own estimate.
-void print_result(const Config& config, const SprtStatus& s, std::FILE* out) {
+void print_result(const Config& config, const SprtStatus& s, const Benches& benches, std::FILE* out) {
   const std::string& base = config.engines[0].name;
   const std::string& test = config.engines[1].name;
   fmt::print(out, "\nSPRT result for '{}' (test) against '{}' (base), from the test engine's view:\n", test, base);
@@ -221,6 +251,8 @@ void print_result(const Config& config, const SprtStatus& s, std::FILE* out) {
              report::sprt_elo_text(s.summary), 100 * s.summary.los);
   fmt::print(out, "nElo    {:+.1f} +- {:.1f} (95%, normalized Elo: the unit of elo0/elo1 with model=normalized)\n",
              s.summary.nelo, s.summary.nelo95);
+  if (const std::string bench = report::bench_text(lead_of(config, s, {}, benches)); !bench.empty())
+    fmt::print(out, "Bench   {}\n", bench);
   fmt::print(out, "{}{}\n", report::sprt_text(s.sprt, config.sprt->params), outcome_sentence(config, s));
 }
 
@@ -263,7 +295,7 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
       return interrupted_exit_code(r.interrupt_signal);
     }
     if (!config.shard) {
-      print_result(config, s, out);
+      print_result(config, s, listener.benches(), out);
       fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
       if (!config.sprt->summary.empty()) {
         if (std::string error = write_summary(config, *listener.sprt_report(), r.dir); !error.empty())
@@ -357,11 +389,13 @@ Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& sto
     if (!scanned) return Error{scanned.error()};
   }
   const SprtStatus& s = source.status();
-  if (lead) *lead = lead_of(config, s, std::move(llr));
-  print_result(config, s, out);
+  const Benches benches = benches_of(settings, config);
+  if (lead) *lead = lead_of(config, s, std::move(llr), benches);
+  print_result(config, s, benches, out);
   const bool finished =
       s.sprt.decision != stats::Decision::Continue || (config.sprt->max_pairs > 0 && s.pairs >= config.sprt->max_pairs);
-  if (std::string error = write_sprt_json(dir, sprt_json(config, s, finished)); !error.empty()) return Error{error};
+  if (std::string error = write_sprt_json(dir, sprt_json(config, s, finished, benches)); !error.empty())
+    return Error{error};
   return gate_exit_code(s.sprt.decision);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <boost/json.hpp>
 #include <fmt/format.h>
@@ -98,8 +99,16 @@ std::string sprt_summary_markdown(const SprtReport& r, const std::string& report
   out += fmt::format("- Pentanomial LL-LD-D-WD-WW: {}\n", penta_text(r.pentanomial));
   out += fmt::format("- Games: {} ({} pairs)\n", r.games, r.pairs);
   for (const SprtCommit& c : r.commits) out += "- " + commit_markdown(c) + "\n";
+  if (const std::string bench = bench_text(r); !bench.empty()) out += "- Bench: " + markdown_escape(bench) + "\n";
   out += fmt::format("\nReport: {}\n", markdown_escape(report));
   return out;
+}
+
+std::string bench_text(const SprtReport& r) {
+  std::string text;
+  for (const auto& [name, role, count] : {std::tuple{r.test, "test", r.test_bench}, {r.base, "base", r.base_bench}})
+    if (count) text += fmt::format("{}'{}' ({}) {} nodes", text.empty() ? "" : ", ", name, role, *count);
+  return text;
 }
 
 std::string sprt_markdown(const SprtReport& r) {
@@ -111,6 +120,7 @@ std::string sprt_markdown(const SprtReport& r) {
   out += fmt::format("- Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}\n", r.params.elo0,
                      r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta);
   for (const SprtCommit& c : r.commits) out += "- " + commit_markdown(c) + "\n";
+  if (const std::string bench = bench_text(r); !bench.empty()) out += "- Bench: " + markdown_escape(bench) + "\n";
   out += "\n";
   out +=
       "The rating list below fits single games (Bradley–Terry); the test's Elo above, from the pairs, is the "
@@ -139,6 +149,8 @@ std::string sprt_json(const SprtReport& r) {
   json::array llr;
   for (double v : r.llr) llr.emplace_back(rounded(v, 4));
   sprt["llr_by_pair"] = std::move(llr);
+  if (r.base_bench) sprt["base_bench"] = *r.base_bench;
+  if (r.test_bench) sprt["test_bench"] = *r.test_bench;
   return json_text(json::object{{"sprt", std::move(sprt)}});
 }
 
@@ -153,6 +165,8 @@ std::string sprt_html(const SprtReport& r) {
                                  r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta)) +
          "</li>\n";
   for (const SprtCommit& c : r.commits) out += "<li>" + html_escape(commit_text(c)) + "</li>\n";
+  if (const std::string bench = bench_text(r); !bench.empty())
+    out += "<li>" + html_escape("Bench: " + bench) + "</li>\n";
   out += "</ul>\n";
   if (const std::string chart = llr_chart(r); !chart.empty())
     out += "<h3>LLR over the pairs</h3>\n<div class=\"scroll\">" + chart + "</div>\n";

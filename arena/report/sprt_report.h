@@ -3,6 +3,7 @@
 // the Elo with its interval — the figures `arena sprt` printed, so that no page says something else.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ struct SprtReport {
   int games = 0;
   std::vector<double> llr;          // after each finished pair, in the order the pairs finished
   std::vector<SprtCommit> commits;  // a git SPRT's base and test; empty for other engines
+  // The engines' bench node counts, when the run checked them ([sprt] bench, docs/SPRT.md).
+  std::optional<long long> base_bench, test_bench;
 };
 
 // The decision in the terminal's words: "H1 accepted", "H0 accepted" or "undecided".
@@ -40,6 +43,8 @@ std::string commit_text(const SprtCommit& c);
 // request"): the decision on the first line, then the LLR and bounds, Elo, pentanomial counts, games,
 // the commits and their build times, and `report` (the path of report.html) on the last line.
 std::string sprt_summary_markdown(const SprtReport& r, const std::string& report);
+// "'greedy' (test) 511 nodes, 'random' (base) 797 nodes": the benches of the run; empty without.
+std::string bench_text(const SprtReport& r);
 
 // "## SPRT" for standings.md.
 std::string sprt_markdown(const SprtReport& r);

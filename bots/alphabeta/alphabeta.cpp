@@ -371,6 +371,18 @@ void AlphaBetaBot::new_game(const Variant& v) {
   if (!ensure_search(v)) search_->clear_table();
 }
 
+long long AlphaBetaBot::bench() {
+  const Variant v;
+  long long nodes = 0;
+  for (const Position& p : bot::bench_positions()) {
+    Search search(v, Settings{});
+    Limits limits;
+    limits.depth = kBenchDepth;
+    nodes += search.run(p, limits).nodes;
+  }
+  return nodes;
+}
+
 Move AlphaBetaBot::choose(const bot::SearchContext& context) {
   ensure_search(context.variant);
   Limits limits;

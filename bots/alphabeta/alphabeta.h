@@ -149,6 +149,11 @@ class AlphaBetaBot : public bot::SearchBot<Search, Settings> {
   bool set_option(const std::string& name, const std::string& value) override;
   void new_game(const Variant& v) override;
   Move choose(const bot::SearchContext& context) override;
+  // The nodes of a search to kBenchDepth of each bench position with the default settings, a fresh table each.
+  bool has_bench() const override { return true; }
+  long long bench() override;
 };
+
+inline constexpr int kBenchDepth = 12;
 
 }  // namespace kalah::alphabeta

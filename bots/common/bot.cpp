@@ -1,9 +1,11 @@
 #include "bots/common/bot.h"
 
+#include <cassert>
 #include <charconv>
 #include <cstdlib>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -86,6 +88,7 @@ class Loop {
       for (const kep::OptionDecl& o : bot_.options()) send(kep::format(o));
       send(kep::format(kep::Feature{"positions"}));
       if (bot_.takes_game_seed()) send(kep::format(kep::Feature{"seed"}));
+      if (bot_.has_bench()) send(kep::format(kep::Feature{"bench"}));
       send("kepok");
     } else if (std::holds_alternative<kep::IsReady>(command)) {
       send("readyok");
@@ -109,6 +112,13 @@ class Loop {
     } else if (auto* go = std::get_if<kep::Go>(&command)) {
       finish_search();
       start_search(*go);
+    } else if (std::holds_alternative<kep::Bench>(command)) {
+      finish_search();
+      if (!bot_.has_bench()) return send("info string ignored: this bot has no bench");
+      const auto start = std::chrono::steady_clock::now();
+      const long long nodes = bot_.bench();
+      const auto took = std::chrono::steady_clock::now() - start;
+      send(kep::format(kep::BenchResult{nodes, std::chrono::duration_cast<std::chrono::milliseconds>(took).count()}));
     }
   }
 
@@ -191,6 +201,42 @@ class Loop {
 };
 
 }  // namespace
+
+std::vector<Position> bench_positions() {
+  const Variant v;
+  Position p = start_position(v);
+  std::vector<Position> set = {p};
+  // Ply k plays the legal move at index (7k + 3) mod the count; every fourth ply is kept.
+  for (int ply = 0; set.size() < 8; ++ply) {
+    const MoveList legal = legal_moves(v, p);
+    apply(v, p, legal.moves[(7 * ply + 3) % legal.size]);
+    if (p.over) break;  // not so: the game lasts longer (and a change here would change every bench count)
+    if (ply % 4 == 3) set.push_back(p);
+  }
+  return set;
+}
+
+long long SeededBot::bench() {
+  const std::mt19937_64 saved = rng_;
+  const Variant v;
+  const kep::Go go;
+  const std::atomic<bool> stop{false};
+  long long nodes = 0;
+  for (const Position& from : bench_positions()) {
+    rng_.seed(1);
+    Position p = from;
+    std::vector<Move> history;
+    while (!p.over) {
+      nodes += legal_move_count(v, p);
+      const Move m = choose(SearchContext{v, p, history, go, stop, [](const kep::Info&) {}});
+      assert(is_legal(v, p, m));
+      apply(v, p, m);
+      history.push_back(m);
+    }
+  }
+  rng_ = saved;
+  return nodes;
+}
 
 std::vector<kep::OptionDecl> SeededBot::options() const {
   return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};

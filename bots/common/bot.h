@@ -57,7 +57,18 @@ class Bot {
   virtual bool instant() const { return false; }
   // Must return a legal move of context.position (which has at least one).
   virtual Move choose(const SearchContext& context) = 0;
+  // True: the bot announces `feature bench` and answers `bench` with bench(), the node count of a fixed,
+  // deterministic computation (docs/PROTOCOL.md, "Bench"). The count must depend on the build alone: not on
+  // the options set, the game, the time or anything the process did before, so that the same binary gives
+  // the same count anywhere and a changed search (nearly always) another. Runs on the protocol thread.
+  virtual bool has_bench() const { return false; }
+  virtual long long bench() { return 0; }
 };
+
+// The positions a bench searches: the start of Kalah(6,4) and seven positions of one fixed game of it
+// (each move chosen by a formula, not a random generator, so that the set is the same on every platform).
+// Every one has a legal move.
+std::vector<Position> bench_positions();
 
 // A bot that owns a search object built from its Settings for one variant at a time (the
 // search's tables are sized for the variant): alpha-beta and MCTS.
@@ -92,6 +103,11 @@ class SeededBot : public Bot {
   // Each game's generator comes from the Seed option and the game's seed together.
   bool takes_game_seed() const override { return true; }
   void set_game_seed(std::uint32_t seed) override;
+  // The bench of a bot without a search: from each bench position a game against itself to the end, its
+  // generator seeded alike every time; the count is the legal moves it chose among. The generator is
+  // given back as it was.
+  bool has_bench() const override { return true; }
+  long long bench() override;
 
  protected:
   std::mt19937_64& rng() { return rng_; }

@@ -236,6 +236,19 @@ void MctsBot::new_game(const Variant& v) {
   if (game_seed_) search_->reseed(*game_seed_);
 }
 
+long long MctsBot::bench() {
+  const Variant v;
+  long long nodes = 0;
+  for (const Position& p : bot::bench_positions()) {
+    Search search(v, Settings{});
+    Limits limits;
+    limits.playouts = kBenchPlayouts;
+    search.run(p, limits);
+    nodes += static_cast<long long>(search.tree_nodes());
+  }
+  return nodes;
+}
+
 Move MctsBot::choose(const bot::SearchContext& context) {
   ensure_search(context.variant);
   Limits limits;

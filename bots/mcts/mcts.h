@@ -60,6 +60,8 @@ class Search {
   double playout(Position p);
   // Starts the random sequence afresh from the Seed setting and `game_seed` (a game's own seed).
   void reseed(std::uint32_t game_seed);
+  // The nodes of the last run's tree.
+  std::size_t tree_nodes() const { return nodes_.size(); }
 
  private:
   struct Node {
@@ -95,9 +97,15 @@ class MctsBot : public bot::SearchBot<Search, Settings> {
   bool takes_game_seed() const override { return true; }
   void set_game_seed(std::uint32_t seed) override { game_seed_ = seed; }
   Move choose(const bot::SearchContext& context) override;
+  // The tree nodes of kBenchPlayouts playouts from each bench position with the default settings: every
+  // playout's moves and result steer which nodes are expanded, so the count follows the whole search.
+  bool has_bench() const override { return true; }
+  long long bench() override;
 
  private:
   std::optional<std::uint32_t> game_seed_;  // from newgame, when the arena sends one
 };
+
+inline constexpr long long kBenchPlayouts = 4000;
 
 }  // namespace kalah::mcts

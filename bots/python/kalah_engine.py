@@ -12,6 +12,7 @@ North's store. A move is a pit number 1..m from the mover's left, or SWAP (the p
 """
 import random
 import sys
+import time
 
 SOUTH, NORTH = 0, 1
 SWAP = 0  # the move `swap`; pit moves are 1..m
@@ -250,6 +251,29 @@ class Engine:
         `position` was given (after startpos or its board), `go` the limits of this move."""
         raise NotImplementedError
 
+    def bench(self):
+        """The node count of a fixed, deterministic search, e.g. of bench_positions() to a fixed depth
+        with the default settings: the same every time for the same code, and (nearly always) another
+        after a change to the search. An engine that defines it announces `feature bench` and answers
+        `bench` (docs/PROTOCOL.md, "Bench"); this default is not announced."""
+        return None
+
+
+def bench_positions():
+    """The positions a bench searches, as the C++ bots' loop has them: the start of Kalah(6,4) and
+    every fourth position of one fixed game of it, whose ply k plays the legal move at index
+    (7k + 3) mod the count of legal moves."""
+    variant = Variant()
+    position = Position.start(variant)
+    positions, ply = [position], 0
+    while len(positions) < 8:
+        moves = position.legal_moves()
+        position = position.play(moves[(7 * ply + 3) % len(moves)])
+        if ply % 4 == 3:
+            positions.append(position)
+        ply += 1
+    return positions
+
 
 def run(engine, inp=sys.stdin, out=sys.stdout):
     """The KEP loop on inp/out until `quit` or the end of input. choose() runs between `go` and
@@ -261,6 +285,7 @@ def run(engine, inp=sys.stdin, out=sys.stdout):
 
     variant = Variant()
     position, history = Position.start(variant), []
+    benches = type(engine).bench is not Engine.bench
     for line in inp:
         words = line.split()
         command = words[0] if words else ""
@@ -271,6 +296,8 @@ def run(engine, inp=sys.stdin, out=sys.stdout):
                 send(f"option name {name} {declaration}")
             send("feature positions")
             send("feature seed")
+            if benches:
+                send("feature bench")
             send("kepok")
         elif command == "isready":
             send("readyok")
@@ -295,6 +322,10 @@ def run(engine, inp=sys.stdin, out=sys.stdout):
                 send("info string no legal move: the game is over")
                 continue
             send("bestmove " + move_text(engine.choose(position, history, Go(words[1:]))))
+        elif command == "bench" and benches:
+            start = time.monotonic()
+            nodes = engine.bench()
+            send(f"bench nodes {nodes} time {int((time.monotonic() - start) * 1000)}")
         elif command == "quit":
             break
         elif command and command != "stop":

@@ -1,6 +1,7 @@
 #include "bots/solver/engine.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 
 namespace kalah::solver {
@@ -105,6 +106,16 @@ void SolverBot::prepare(const Variant& v) {
 void SolverBot::new_game(const Variant& v) {
   prepare(v);
   failed_at_seeds_ = -1;
+}
+
+long long SolverBot::bench() {
+  Variant v;
+  v.pits = 4;
+  v.seeds = 3;
+  ExactSolver exact(v, 16, 1);
+  [[maybe_unused]] const std::optional<int> value = exact.value(start_position(v));
+  assert(value);
+  return static_cast<long long>(exact.stats().nodes);
 }
 
 Move SolverBot::choose(const bot::SearchContext& c) {

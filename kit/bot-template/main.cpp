@@ -29,6 +29,17 @@ class StoreBot : public kalah::bot::Bot {
     }
     return best;
   }
+
+  // `bench` (docs/PROTOCOL.md, "Bench"): a count that names this build, so that a tournament can check it
+  // runs the binary you meant. A searching bot returns the nodes of a fixed-depth search of the loop's
+  // bench positions, with its default settings; this one counts the positions choose() would look at.
+  bool has_bench() const override { return true; }
+  long long bench() override {
+    long long positions = 0;
+    for (const kalah::Position& p : kalah::bot::bench_positions())
+      positions += kalah::legal_move_count(kalah::Variant{}, p);
+    return positions;
+  }
 };
 
 }  // namespace

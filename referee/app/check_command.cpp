@@ -29,6 +29,7 @@ struct CheckOptions {
   long long ping_ms = 5000;
   long long stop_after_ms = 300;
   long long stop_ms = 1000;
+  long long bench_ms = 60000;
   long long quit_ms = 200;
   std::uint64_t seed = 1;
   bool json = false;
@@ -46,6 +47,7 @@ check::Settings settings_of(const CheckOptions& o) {
   s.movetime_ms = o.movetime;
   s.stop_after = std::chrono::milliseconds(o.stop_after_ms);
   s.stop_allowed = std::chrono::milliseconds(o.stop_ms);
+  s.bench_allowed = std::chrono::milliseconds(o.bench_ms);
   s.seed = o.seed;
   return s;
 }
@@ -156,6 +158,8 @@ void add_check_command(cli::Commands& commands) {
   cmd->add_option("--stop-after-ms", o->stop_after_ms, "Thinking time on go depth 1000 before stop is sent")
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--stop-ms", o->stop_ms, "Deadline from stop to bestmove")->check(CLI::Range(1LL, 600000LL));
+  cmd->add_option("--bench-ms", o->bench_ms, "Deadline from bench to its answer (feature bench; default 60000)")
+      ->check(CLI::Range(1LL, 3600000LL));
   cmd->add_option("--quit-ms", o->quit_ms, "Grace period from quit to the engine's exit (the referee's: 200)")
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--seed", o->seed, "Seed of the random games the positions are taken from");

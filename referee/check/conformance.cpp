@@ -79,6 +79,7 @@ class Checker {
     if (!handshake()) return;
     options();
     isready();
+    bench();
     for (const Variant& v : check_variants(Protocol::Kep)) {
       const bool ready = newgame(v);
       for (const Probe& probe : probes(v, s_.seed)) {
@@ -99,6 +100,7 @@ class Checker {
     add(skip("handshake", why + " (the agent's start-up time counts towards its first move)"));
     add(skip("options", why));
     add(skip("isready", why));
+    add(skip("bench", why));
     player_ = make_player(engine_);
     for (const Variant& v : check_variants(Protocol::Mankalah)) {
       add(skip("newgame " + short_name(v), why + ": the agent is started afresh for every game"));
@@ -191,6 +193,35 @@ class Checker {
       return;
     }
     add(pass("isready", fmt::format("readyok after {} ms (deadline {} ms)", ms_since(start), time_.ping_ms)));
+  }
+
+  // `bench` (docs/PROTOCOL.md, "Bench"), for an engine that announces it: a count within the deadline, and the
+  // same count again, since it must name the build. No game forfeits for it: `arena sprt --bench` refuses the
+  // engine instead.
+  void bench() {
+    auto* kep = static_cast<EnginePlayer*>(player_.get());
+    if (!kep->has_feature("bench"))
+      return add(skip("bench",
+                      "no 'feature bench' in the handshake: `arena sprt --bench` refuses the engine (nothing else "
+                      "needs it)"));
+    std::vector<EnginePlayer::BenchReply> replies;
+    for (int i = 0; i < 2; ++i) {
+      replies.push_back(kep->bench(s_.bench_allowed));
+      if (const std::optional<Fault>& f = replies.back().fault) {
+        player_->forfeited();  // it may still be benching: the checks after it start a fresh process
+        return add(fail_tolerated(
+            "bench", fmt::format("{}: {}{} (`arena sprt --bench` refuses the engine)", to_string(f->kind), f->detail,
+                                 i == 1 ? " (on the second bench)" : "")));
+      }
+    }
+    const long long first = replies[0].result->nodes, second = replies[1].result->nodes;
+    if (first != second)
+      return add(
+          fail_tolerated("bench", fmt::format("two benches gave {} and then {} nodes: the count must be the same "
+                                              "every time, or it cannot tell one build from another",
+                                              first, second)));
+    add(pass("bench", fmt::format("bench nodes {} twice, after {:.0f} and {:.0f} ms (deadline {} ms)", first,
+                                  replies[0].elapsed_ms, replies[1].elapsed_ms, s_.bench_allowed.count())));
   }
 
   bool newgame(const Variant& v) {

@@ -32,12 +32,13 @@ struct Result {
 };
 
 struct Settings {
-  TimeControl clock;                             // a Fischer clock for the self-play game; with its margin,
-                                                 // start-up and ping deadlines, which every check uses
-  std::int64_t movetime_ms = 100;                // `go movetime` of every position
-  std::chrono::milliseconds stop_after{300};     // thinking time before `stop` is sent
-  std::chrono::milliseconds stop_allowed{1000};  // from `stop` to `bestmove`
-  std::uint64_t seed = 1;                        // of the random games the positions are taken from
+  TimeControl clock;                               // a Fischer clock for the self-play game; with its margin,
+                                                   // start-up and ping deadlines, which every check uses
+  std::int64_t movetime_ms = 100;                  // `go movetime` of every position
+  std::chrono::milliseconds stop_after{300};       // thinking time before `stop` is sent
+  std::chrono::milliseconds stop_allowed{1000};    // from `stop` to `bestmove`
+  std::chrono::milliseconds bench_allowed{60000};  // from `bench` to its answer, for `feature bench`
+  std::uint64_t seed = 1;                          // of the random games the positions are taken from
 };
 
 // One position of the set, reached from the start by `moves`.

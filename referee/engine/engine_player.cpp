@@ -404,6 +404,49 @@ Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::G
   return reply;
 }
 
+EnginePlayer::BenchReply EnginePlayer::bench(std::chrono::milliseconds allowed) {
+  BenchReply reply;
+  auto fail = [&](Fault fault) {
+    reply.fault = std::move(fault);
+    return reply;
+  };
+  if (!process_) return fail(Fault{Termination::Crash, "not running"});
+  if (std::optional<Fault> stale = drain_unasked()) return fail(std::move(*stale));
+  const Deadline start = SteadyClock::now();
+  const Deadline deadline = start + allowed;
+  if (!send(kep::format(kep::Bench{}), deadline)) return fail(crash_fault("(on bench)", true));
+  // Bounded as the handshake is: an engine cannot make the arena read forever or hold what it says.
+  std::size_t said = 0;
+  for (;;) {
+    const auto status = static_cast<process::Status>(read(deadline));
+    reply.elapsed_ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
+    switch (status) {
+      case process::Status::Ok: break;
+      case process::Status::Timeout:
+        return fail(process_->input_closed()
+                        ? crash_fault("(on bench)", true)
+                        : Fault{Termination::Protocol, "no 'bench nodes <count>' within " + ms(allowed)});
+      case process::Status::TooLong: return fail(Fault{Termination::Protocol, "line too long: " + kep::shorten(line_)});
+      case process::Status::Eof:
+      case process::Status::Error: return fail(crash_fault("(on bench)"));
+      case process::Status::OutputLimit: return fail(output_fault("(on bench)"));
+    }
+    said += line_.size() + 1;
+    if (said > kMaxHandshakeBytes)
+      return fail(Fault{Termination::Protocol,
+                        fmt::format("wrote more than {} KiB without answering bench", kMaxHandshakeBytes >> 10)});
+    kep::EngineMessage m = kep::parse_engine_line(line_);
+    if (auto* result = std::get_if<kep::BenchResult>(&m)) {
+      reply.result = *result;
+      return reply;
+    }
+    if (auto* malformed = std::get_if<kep::Malformed>(&m))
+      return fail(Fault{Termination::Protocol, malformed->why + ": " + kep::shorten(line_)});
+    if (std::holds_alternative<kep::Info>(m) || line_.find_first_not_of(" \t\r") == std::string::npos) continue;
+    return fail(Fault{Termination::Protocol, "expected 'bench nodes <count>', got: " + kep::shorten(line_)});
+  }
+}
+
 Reply EnginePlayer::await_bestmove(MoveClock& clock) {
   return await_move(clock, [&](Reply& reply) {
     kep::EngineMessage m = kep::parse_engine_line(line_);

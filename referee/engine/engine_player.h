@@ -135,6 +135,17 @@ class EnginePlayer : public ProcessPlayer {
   Reply play_until_stop(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds stop_after,
                         std::chrono::milliseconds allowed, bool& stop_sent);
 
+  // The answer to `bench` (docs/PROTOCOL.md, "Bench"): the engine's count, or what went wrong.
+  struct BenchReply {
+    std::optional<kep::BenchResult> result;
+    std::optional<Fault> fault;  // `protocol` (no answer in time, a malformed one, too much said), `crash`, `output`
+    double elapsed_ms = 0;
+  };
+  // Sends `bench` to the running engine (one that announced `feature bench`, outside a game) and reads its
+  // answer within `allowed`; only info and empty lines may come before it, at most kMaxHandshakeBytes in all.
+  // After a fault the caller kills the engine (forfeited()): it may still be benching.
+  BenchReply bench(std::chrono::milliseconds allowed);
+
  private:
   // Reads until readyok (before `deadline`, which is `ping` from now), classifying what goes wrong.
   std::optional<Fault> await_ready(std::chrono::steady_clock::time_point deadline, std::chrono::milliseconds ping);

@@ -131,6 +131,7 @@ std::string format(const Command& c) {
     }
     std::string operator()(const Stop&) const { return "stop"; }
     std::string operator()(const Quit&) const { return "quit"; }
+    std::string operator()(const Bench&) const { return "bench"; }
   };
   return std::visit(Visitor{}, c);
 }
@@ -143,6 +144,7 @@ Expected<Command> parse_command(std::string_view raw) {
   if (verb == "isready") return Command{IsReady{}};
   if (verb == "stop") return Command{Stop{}};
   if (verb == "quit") return Command{Quit{}};
+  if (verb == "bench" && w.size() == 1) return Command{Bench{}};
   if (verb == "go") return parse_go(w);
   if (verb == "setoption") {
     if (w[1] != "name" || line.find(" value ") == std::string_view::npos)
@@ -222,6 +224,9 @@ std::string format(const EngineMessage& m) {
       return s;
     }
     std::string operator()(const BestMove& b) const { return "bestmove " + to_string(b.move); }
+    std::string operator()(const BenchResult& b) const {
+      return "bench nodes " + std::to_string(b.nodes) + (b.time ? " time " + std::to_string(*b.time) : "");
+    }
     std::string operator()(const Unknown& u) const { return u.line; }
     std::string operator()(const Malformed& u) const { return u.line; }
   };
@@ -270,6 +275,22 @@ EngineMessage parse_engine_line(std::string_view raw) {
       }
     }
     return info;
+  }
+  if (verb == "bench") {
+    // bench nodes <n> [time <ms>] [<key> <value>]...: the count must be there, whole and not negative.
+    BenchResult bench;
+    bool has_nodes = false;
+    for (size_t i = 1; i + 1 < w.size(); i += 2) {
+      long long value = 0;
+      if (!to_number(w[i + 1], value) || value < 0)
+        return malformed("bench: '" + shorten(w[i], 40) + "' needs a non-negative whole number, got '" +
+                         shorten(w[i + 1], 40) + "'");
+      if (w[i] == "nodes") bench.nodes = value, has_nodes = true;
+      if (w[i] == "time") bench.time = value;
+    }
+    if (w.size() % 2 == 0) return malformed("bench: a field without its value");
+    if (!has_nodes) return malformed("bench without 'nodes <count>'");
+    return bench;
   }
   if (verb == "kepok") return KepOk{};
   if (verb == "feature" && w.size() == 2) return Feature{std::string(w[1])};

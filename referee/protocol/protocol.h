@@ -61,8 +61,12 @@ struct Go {
 };
 struct Stop {};
 struct Quit {};
+// "bench": run the engine's fixed, deterministic search and answer with its node count (BenchResult). Sent
+// only to an engine that announced `feature bench`, after the handshake and outside a game
+// (docs/PROTOCOL.md, "Bench").
+struct Bench {};
 
-using Command = std::variant<Hello, SetOption, IsReady, NewGame, PositionCmd, Go, Stop, Quit>;
+using Command = std::variant<Hello, SetOption, IsReady, NewGame, PositionCmd, Go, Stop, Quit, Bench>;
 
 std::string format(const Command& c);
 Expected<Command> parse_command(std::string_view line);
@@ -81,7 +85,8 @@ struct OptionDecl {  // "option name Hash type spin default 16 min 1 max 1024"
   std::optional<long long> min, max;
 };
 // "feature <name>" before kepok: something optional the engine supports ("positions": it takes
-// `position <start notation> ...`).
+// `position <start notation> ...`; "seed": it wants each game's seed with newgame; "bench": it answers
+// `bench`).
 struct Feature {
   std::string name;
 };
@@ -98,6 +103,13 @@ struct Info {
 struct BestMove {
   Move move;
 };
+// "bench nodes <n> [time <ms>]": the answer to `bench`. The node count is the build's signature: the same
+// binary gives the same count every time; the time is for people (it varies with the machine). Unknown
+// fields are skipped with their value, as in `info`.
+struct BenchResult {
+  long long nodes = 0;
+  std::optional<long long> time;
+};
 // Anything else an engine prints: ignored by the referee (and logged).
 struct Unknown {
   std::string line;
@@ -108,8 +120,8 @@ struct Malformed {
   std::string why;
 };
 
-using EngineMessage =
-    std::variant<IdName, IdAuthor, OptionDecl, Feature, KepOk, ReadyOk, Info, BestMove, Unknown, Malformed>;
+using EngineMessage = std::variant<IdName, IdAuthor, OptionDecl, Feature, KepOk, ReadyOk, Info, BestMove, BenchResult,
+                                   Unknown, Malformed>;
 
 std::string format(const EngineMessage& m);
 EngineMessage parse_engine_line(std::string_view line);

@@ -25,6 +25,11 @@
 //   --stderr-flood         write 1 MiB to stderr at start (must not block when stderr is drained)
 //   --crlf                 end lines with "\r\n"
 //   --positions            announce `feature positions` in the handshake (it still keeps no board)
+//   --bench-nodes A,B,...  announce `feature bench` and answer each `bench` with `bench nodes <n>`, the counts in
+//                          turn; the environment variable BAD_ENGINE_BENCH_NODES, when set, gives the one count
+//                          instead (a rebuilt engine, for a test that must keep the command line)
+//   --bench-reply TEXT     announce `feature bench` and answer each `bench` with the line TEXT
+//   --bench-hang           announce `feature bench` and never answer `bench` (but keep reading and answering)
 //   --moves A,B,...        the pits to answer in turn
 //   --stderr-on-go TEXT    write TEXT and a newline to stderr on every go (before anything else it does)
 #include <dirent.h>
@@ -69,6 +74,9 @@ struct Options {
   bool crlf = false;
   bool stale_bestmove = false;  // a bestmove right after readyok, before anyone asked
   bool positions = false;
+  bool bench_hang = false;
+  std::vector<int> bench_nodes;
+  std::string bench_reply;
   std::vector<int> moves{1};
   std::string stderr_on_go;
 };
@@ -90,7 +98,8 @@ const Flag<bool> kSwitches[] = {
     {"--ignore-sigterm", &Options::ignore_sigterm}, {"--ignore-quit", &Options::ignore_quit},
     {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
     {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove},
-    {"--positions", &Options::positions}, {"--clock-feature", &Options::clock_feature}};
+    {"--positions", &Options::positions}, {"--clock-feature", &Options::clock_feature},
+    {"--bench-hang", &Options::bench_hang}};
 const Flag<int> kNumbers[] = {
     {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms},
     {"--burn", &Options::burn_ms}};
@@ -123,6 +132,10 @@ Options parse(int argc, char** argv) {
       o.*(n->second) = std::atoi(argv[++i]);
     } else if (a == "--moves" && has_value) {
       o.moves = parse_moves(argv[++i]);
+    } else if (a == "--bench-nodes" && has_value) {
+      o.bench_nodes = parse_moves(argv[++i]);
+    } else if (a == "--bench-reply" && has_value) {
+      o.bench_reply = argv[++i];
     } else if (a == "--stderr-on-go" && has_value) {
       o.stderr_on_go = std::string(argv[++i]) + "\n";
     } else {
@@ -217,6 +230,7 @@ int main(int argc, char** argv) {
   std::string line;
   int gos = 0;
   std::size_t next_move = 0;
+  std::size_t benches = 0;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const std::string verb = line.substr(0, line.find(' '));
@@ -232,6 +246,7 @@ int main(int argc, char** argv) {
       reply += "id name bad" + eol + "id author kalah-arena tests" + eol;
       if (opt.positions) reply += "feature positions" + eol;
       if (opt.clock_feature) reply += "feature clock" + eol;
+      if (opt.bench_hang || !opt.bench_nodes.empty() || !opt.bench_reply.empty()) reply += "feature bench" + eol;
       reply += "kepok" + eol;
       write_all(1, reply.data(), reply.size());
       if (opt.close_stdout) {
@@ -263,6 +278,15 @@ int main(int argc, char** argv) {
       } else {
         say("bestmove " + std::to_string(opt.moves[next_move]));
         next_move = (next_move + 1) % opt.moves.size();
+      }
+    } else if (line == "bench") {
+      if (opt.bench_hang) continue;
+      if (!opt.bench_reply.empty()) {
+        say(opt.bench_reply);
+      } else if (const char* rebuilt = std::getenv("BAD_ENGINE_BENCH_NODES")) {
+        say(std::string("bench nodes ") + rebuilt);
+      } else if (!opt.bench_nodes.empty()) {
+        say("bench nodes " + std::to_string(opt.bench_nodes[benches++ % opt.bench_nodes.size()]));
       }
     } else if (verb == "quit") {
       if (!opt.ignore_quit && !opt.ignore_sigterm) return 0;

@@ -13,7 +13,7 @@ SOURCE = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(SOURCE / "bots" / "python"))
 
 from kalah_engine import (NORTH, PIE_NONE, PIE_OFFER, SOUTH, SWAP, Engine, Go, Position,  # noqa: E402
-                          Variant, parse_move, run)
+                          Variant, bench_positions, parse_move, run)
 
 
 def replay(variant_text, moves_text):
@@ -182,6 +182,38 @@ class Loop(unittest.TestCase):
         go = engine.calls[0][2]
         self.assertEqual((go.movetime, go.depth, go.nodes), (None, 4, None))
         self.assertEqual(out, ["info string illegal move in position: \u00b2", "bestmove 1"])
+
+    def test_bench_is_announced_and_answered_only_by_an_engine_that_has_one(self):
+        _, out = session("kep", "bench")
+        self.assertNotIn("feature bench", out)
+        self.assertEqual(out[-1], "info string ignored: bench")
+
+        class Benched(Recorder):
+            def bench(self):
+                return 4242
+
+        out = io.StringIO()
+        run(Benched(), io.StringIO("kep\nbench\nbench\n"), out)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[lines.index("kepok") - 1], "feature bench")
+        answers = [line.split() for line in lines if line.startswith("bench ")]
+        self.assertEqual([words[:3] for words in answers], [["bench", "nodes", "4242"]] * 2)
+        self.assertTrue(all(words[3] == "time" and words[4].isdigit() for words in answers))
+
+    def test_the_bench_positions_are_eight_positions_with_a_move(self):
+        positions = bench_positions()
+        self.assertEqual(len(positions), 8)
+        self.assertEqual(positions[0].cells, Position.start(Variant()).cells)
+        self.assertTrue(all(position.legal_moves() for position in positions))
+
+    def test_the_example_bots_bench_is_the_same_every_time_and_whatever_its_depth(self):
+        sys.path.insert(0, str(SOURCE / "bots" / "python"))
+        from example_bot import LookaheadBot
+        bot = LookaheadBot()
+        first = bot.bench()
+        self.assertTrue(bot.set_option("Depth", "5"))
+        self.assertEqual(bot.bench(), first)
+        self.assertGreater(first, 0)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,37 @@
+// A build check by bench signature, as fishtest does it (docs/SPRT.md, "A build check by bench"): before the
+// first game of an SPRT with [sprt] bench, each engine is started once and asked for `bench`
+// (docs/PROTOCOL.md, "Bench"); its node count is recorded in tournament.json, checked against the count the
+// config declares, and compared with the recorded one when the run resumes. It acts on the engines of the
+// config, wherever they came from (a command line, a file, a build of a commit).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/config/config.h"
+#include "referee/rules/expected.h"
+
+namespace kalah::arena {
+
+// How long an engine may take to answer `bench`.
+inline constexpr std::chrono::milliseconds kBenchAllowed{60000};
+
+// The tournament.json setting of an engine's count: "engine.<name>.bench".
+std::string bench_key(const std::string& engine);
+
+// For an SPRT with bench on (else nothing): each engine's count, as the settings to record. An error, naming the
+// engine, when it does not start, does not announce `feature bench`, its bench fails, or its count is not the
+// one declared (base_bench, test_bench).
+Expected<std::map<std::string, std::string>> measure_benches(const Config& config);
+
+// The count of engine `name` recorded in `settings`, if any.
+std::optional<long long> recorded_bench(const std::map<std::string, std::string>& settings, const std::string& name);
+
+// For a resumed run: a line per engine whose count recorded in `stored` differs from the one measured `now`.
+std::vector<std::string> changed_benches(const std::map<std::string, std::string>& stored,
+                                         const std::map<std::string, std::string>& now);
+
+}  // namespace kalah::arena
