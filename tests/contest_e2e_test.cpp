@@ -136,6 +136,29 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
     EXPECT_NE(line.find("\"forfeit\":null"), std::string::npos) << line;
 }
 
+// A contest never sends `bench`: a bot that announces it and never answers still enters, its check log
+// saying why the bench was not checked (and no time is spent waiting for it).
+TEST_F(ContestE2E, ABotWhoseBenchNeverAnswersStillEnters) {
+  write_file(config(), contest_toml(tmp_ / "out"));
+  add_copy_of_basil("benchy");
+  std::string bot = read_file(tmp_ / "submissions" / "benchy" / "basil.py");
+  const std::string kepok = R"(print("id name basil\nid author Basil (example)\nkepok", flush=True))";
+  const std::size_t at = bot.find(kepok);
+  ASSERT_NE(at, std::string::npos);
+  bot.replace(at, kepok.size(), R"(print("id name benchy\nfeature bench\nkepok", flush=True))");
+  write_file(tmp_ / "submissions" / "benchy" / "basil.py", bot);
+
+  const RunResult built = arena({"contest", "build", config().string()});
+  ASSERT_EQ(built.status.code, 0) << built.summary();
+  EXPECT_NE(built.out.find("benchy           entered (Python, nothing to build, referee check passed)"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(read_file(results() / "logs" / "benchy" / "check.log")
+                .find("SKIP bench: a contest never asks for it (arena sprt --bench does)"),
+            std::string::npos)
+      << read_file(results() / "logs" / "benchy" / "check.log");
+}
+
 TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
   write_file(config(), contest_toml(tmp_ / "out"));
   ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);

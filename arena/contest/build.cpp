@@ -249,6 +249,7 @@ EngineSpec entrant_spec(const Config& config, const Submission& s) {
 // `referee check` on the built bot, as it will run in the contest. Empty when it passes.
 std::string check_bot(const EngineSpec& spec, const fs::path& log) {
   check::Settings settings;
+  settings.skip_bench = "a contest never asks for it (arena sprt --bench does)";
   std::string failures;
   int failed = 0;
   std::string text;

@@ -200,6 +200,7 @@ class Checker {
   // engine instead.
   void bench() {
     auto* kep = static_cast<EnginePlayer*>(player_.get());
+    if (s_.skip_bench) return add(skip("bench", s_.skip_bench));
     if (!kep->has_feature("bench"))
       return add(skip("bench",
                       "no 'feature bench' in the handshake: `arena sprt --bench` refuses the engine (nothing else "

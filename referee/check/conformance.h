@@ -38,7 +38,10 @@ struct Settings {
   std::chrono::milliseconds stop_after{300};       // thinking time before `stop` is sent
   std::chrono::milliseconds stop_allowed{1000};    // from `stop` to `bestmove`
   std::chrono::milliseconds bench_allowed{60000};  // from `bench` to its answer, for `feature bench`
-  std::uint64_t seed = 1;                          // of the random games the positions are taken from
+  // Whether `bench` is checked at all: off where nothing will ask for it (a contest build), so that a bot
+  // whose bench is broken is not kept out for what its games never use, and a hanging one costs no time.
+  const char* skip_bench = nullptr;  // the reason to skip it; nullptr: checked
+  std::uint64_t seed = 1;            // of the random games the positions are taken from
 };
 
 // One position of the set, reached from the start by `moves`.
