@@ -581,11 +581,10 @@ struct EngineProcess::Impl {
   // leader exited, stderr to relay) is left to the event loop, whose handlers reap and relay
   // (fill_in_loop); the pending operations of the loop are not touched here, and ppoll sees what they
   // wait for because it is level-triggered.
-  //
-  // No read is tried before the first ppoll: right after the request is written the answer is nearly never
-  // there (1 in 15 plies between two instant bots on a loaded 2-core machine, fewer on a quiet one), so
-  // that read cost a system call on almost every ply to save one on a few (docs/PERFORMANCE.md).
   Fill fill(Deadline deadline) {
+    // The answer is often there already: the engine woke on this core when the request was written, and
+    // ran before this thread came back from writev.
+    if (const Fill filled = fill_now(); filled != Fill::Timeout) return filled;
     for (;;) {
       const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
       if (left <= 0) return Fill::Timeout;
