@@ -185,6 +185,21 @@ TEST(GitSprt, AFailedBuildStopsTheRunWithTheTailOfItsLog) {
   EXPECT_NE(option.err.find("is not a git ref"), std::string::npos) << option.err;
 }
 
+// The builds of two commits checked by their bench (docs/SPRT.md, "A build check by bench"): a count that
+// does not match the declared one refuses the pair before any game, naming the engine and both counts.
+TEST(GitSprt, ABuildWhoseBenchIsNotTheDeclaredOneIsRefused) {
+  Fixture f;
+  std::vector<std::string> args = f.sprt("weak", "strong", "bench");
+  args.insert(args.end(), {"--bench", "--test-bench", "1"});
+  RunResult r = run(args, f.tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("engine 'test' (test): its bench is "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nodes, but test_bench declares 1: this is not the build the test was meant for"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(f.results() / "bench" / "games.jsonl"));
+}
+
 // tools/sprt-pr.sh, as the workflow in docs/ci runs it on a pull request: H0 fails the check, an
 // undecided test passes it with a warning unless SPRT_UNDECIDED=fail.
 TEST(GitSprt, ThePullRequestScriptFailsTheCheckOnH0) {
