@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include "referee/process/tool_run.h"
 #include "tests/temp_dir.h"
 
 namespace kalah::process {
@@ -746,6 +747,41 @@ TEST(Process, InstantEngineAnswersTheFirstNonEmptyPit) {
     ASSERT_TRUE(engine->write_lines({position, "go movetime 10"}, after(kPatience)));
     EXPECT_EQ(expect_line(*engine), expected) << position;
   }
+}
+
+// run_tool: a helper program run to its end, its stdout whole, its stderr's tail, its exit.
+TEST(ProcessTool, RunsToTheEndAndKeepsStdoutTheStderrTailAndTheExit) {
+  SpawnSpec spec;
+  spec.command = "/bin/sh";
+  spec.args = {"-c", "echo one; echo two; printf last; echo complaint >&2; exit 3"};
+  spec.relay_stderr = true;
+  spec.stderr_tail_bytes = 1024;
+  const ToolRun run = run_tool(spec, Clock::now() + std::chrono::seconds(30));
+  EXPECT_EQ(run.outcome, ToolRun::Outcome::Exited);
+  EXPECT_EQ(run.out, "one\ntwo\nlast");
+  EXPECT_EQ(run.err_tail, "complaint\n");
+  ASSERT_TRUE(run.exit);
+  EXPECT_EQ(run.exit->value, 3);
+  EXPECT_FALSE(run.succeeded());
+
+  spec.args = {"-c", "echo fine"};
+  EXPECT_TRUE(run_tool(spec, Clock::now() + std::chrono::seconds(30)).succeeded());
+}
+
+TEST(ProcessTool, ATimeoutKillsItAndAMissingProgramCannotStart) {
+  SpawnSpec spec;
+  spec.command = "/bin/sh";
+  spec.args = {"-c", "echo started; exec sleep 30"};
+  const auto begun = Clock::now();
+  const ToolRun slow = run_tool(spec, begun + std::chrono::milliseconds(300));
+  EXPECT_EQ(slow.outcome, ToolRun::Outcome::Timeout);
+  EXPECT_EQ(slow.out, "started\n");
+  EXPECT_LT(Clock::now() - begun, std::chrono::seconds(10));
+
+  spec.command = "/nonexistent/tool";
+  const ToolRun missing = run_tool(spec, Clock::now() + std::chrono::seconds(5));
+  EXPECT_EQ(missing.outcome, ToolRun::Outcome::CouldNotStart);
+  EXPECT_FALSE(missing.detail.empty());
 }
 
 }  // namespace

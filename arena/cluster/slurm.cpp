@@ -9,7 +9,7 @@
 
 #include <fmt/core.h>
 
-#include "referee/process/engine_process.h"
+#include "referee/process/tool_run.h"
 #include "referee/system/clean_text.h"
 #include "referee/system/files.h"
 #include "referee/system/utc_time.h"
@@ -134,35 +134,21 @@ Expected<std::string> run_sbatch(const fs::path& sbatch, const std::vector<std::
   spec.args = args;
   spec.relay_stderr = true;
   spec.stderr_tail_bytes = std::size_t{16} << 10;
-  auto spawned = process::EngineProcess::spawn(spec);
-  if (auto* error = std::get_if<process::SpawnError>(&spawned))
-    return Error{sbatch.string() + ": cannot start: " + error->message};
-  process::EngineProcess& child = *std::get<std::unique_ptr<process::EngineProcess>>(spawned);
   // sbatch answers at once, or within its own message timeout when the controller is slow.
-  const process::Deadline deadline = process::Clock::now() + std::chrono::minutes(2);
-  std::string text;
-  for (bool done = false; !done;) {
-    process::ReadResult read = child.read_line(deadline);
-    switch (read.status) {
-      case process::Status::Ok: text += read.line + "\n"; break;
-      case process::Status::Eof: text += read.line, done = true; break;
-      case process::Status::Timeout:
-        child.kill();
-        return Error{fmt::format("sbatch {} did not finish within 2 minutes (is slurmctld up?)", args.back())};
-      default:
-        child.kill();
-        return Error{fmt::format("sbatch {}: its output could not be read ({})", args.back(), to_string(read.status))};
-    }
-  }
-  const std::optional<process::ExitInfo> exit = child.wait_for_exit(deadline);
-  const std::string said = system::clean_text(child.take_stderr_tail().text, /*keep_newlines=*/true);
+  process::ToolRun run = process::run_tool(spec, process::Clock::now() + std::chrono::minutes(2));
+  const std::string said = system::clean_text(run.err_tail, /*keep_newlines=*/true);
   if (!said.empty()) fmt::print(stderr, "{}{}", said, said.back() == '\n' ? "" : "\n");
-  if (!exit) {
-    child.kill();
-    return Error{fmt::format("sbatch {} did not exit within 2 minutes", args.back())};
+  switch (run.outcome) {
+    case process::ToolRun::Outcome::CouldNotStart: return Error{sbatch.string() + ": cannot start: " + run.detail};
+    case process::ToolRun::Outcome::Timeout:
+      return Error{fmt::format("sbatch {} did not finish within 2 minutes (is slurmctld up?)", args.back())};
+    case process::ToolRun::Outcome::Unreadable:
+      return Error{fmt::format("sbatch {}: its output could not be read ({})", args.back(), run.detail)};
+    case process::ToolRun::Outcome::Exited: break;
   }
-  if (exit->kind != process::ExitInfo::Kind::Exited || exit->value != 0)
-    return Error{fmt::format("sbatch {} failed ({}); its message is above", args.back(), exit->describe())};
+  if (!run.succeeded())
+    return Error{fmt::format("sbatch {} failed ({}); its message is above", args.back(), run.exit->describe())};
+  std::string text = std::move(run.out);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text.substr(0, text.find(';'));  // --parsable: "jobid[;cluster]"
 }

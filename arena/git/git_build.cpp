@@ -12,7 +12,7 @@
 #include <fmt/core.h>
 
 #include "arena/contest/build.h"
-#include "referee/process/engine_process.h"
+#include "referee/process/tool_run.h"
 #include "referee/system/clean_text.h"
 #include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
@@ -38,30 +38,19 @@ Expected<std::string> run_tool(const std::string& program, const std::vector<std
   spec.working_dir = dir.string();
   spec.relay_stderr = true;
   spec.stderr_tail_bytes = std::size_t{4} << 10;
-  auto spawned = process::EngineProcess::spawn(spec);
-  if (auto* error = std::get_if<process::SpawnError>(&spawned))
-    return Error{program + ": cannot start: " + error->message};
-  process::EngineProcess& child = *std::get<std::unique_ptr<process::EngineProcess>>(spawned);
-  const process::Deadline deadline = process::Clock::now() + kToolTimeout;
-  std::string text;
-  for (bool done = false; !done;) {
-    process::ReadResult read = child.read_line(deadline);
-    switch (read.status) {
-      case process::Status::Ok: text += read.line + "\n"; break;
-      case process::Status::Eof: text += read.line, done = true; break;
-      default: child.kill(); return Error{fmt::format("{} {}: {}", program, args.front(), to_string(read.status))};
-    }
+  process::ToolRun run = process::run_tool(spec, process::Clock::now() + kToolTimeout);
+  const std::string said = system::clean_text(run.err_tail, /*keep_newlines=*/false);
+  switch (run.outcome) {
+    case process::ToolRun::Outcome::CouldNotStart: return Error{program + ": cannot start: " + run.detail};
+    case process::ToolRun::Outcome::Timeout: return Error{fmt::format("{} {} did not finish", program, args.front())};
+    case process::ToolRun::Outcome::Unreadable:
+      return Error{fmt::format("{} {}: {}", program, args.front(), run.detail)};
+    case process::ToolRun::Outcome::Exited: break;
   }
-  const std::optional<process::ExitInfo> exit = child.wait_for_exit(deadline);
-  std::string said = system::clean_text(child.take_stderr_tail().text, /*keep_newlines=*/false);
-  if (!exit) {
-    child.kill();
-    return Error{fmt::format("{} {} did not finish", program, args.front())};
-  }
-  if (!exit->exited() || exit->value != 0)
-    return Error{
-        fmt::format("{} {} failed ({}){}{}", program, args.front(), exit->describe(), said.empty() ? "" : ": ", said)};
-  return text;
+  if (!run.succeeded())
+    return Error{fmt::format("{} {} failed ({}){}{}", program, args.front(), run.exit->describe(),
+                             said.empty() ? "" : ": ", said)};
+  return std::move(run.out);
 }
 
 // The marker's text: what the tree was built with, and how long it took (the last line).
