@@ -45,11 +45,11 @@ TEST(AdjudicateStoreMajority, AStoreWithMoreThanHalfOfAllSeedsWinsForItsOwner) {
   //   0                        25     South holds 25 of 48
   //      [ 0  0  1  2  0  0 ]
   const Position p = P(v, "0,0,1,2,0,0/25/4,4,4,4,4,0/0 n");
-  const std::optional<Verdict> verdict = adjudicate_position(rules, v, p);
-  ASSERT_TRUE(verdict.has_value());
-  EXPECT_EQ(verdict->result, Outcome::FirstWins);
-  EXPECT_EQ(verdict->adjudication.reason, AdjudicationReason::StoreMajority);
-  EXPECT_FALSE(verdict->adjudication.margin.has_value());
+  const std::optional<Ruling> ruling = adjudicate_position(rules, v, p);
+  ASSERT_TRUE(ruling.has_value());
+  EXPECT_EQ(ruling->result, Outcome::FirstWins);
+  EXPECT_EQ(ruling->adjudication.reason, AdjudicationReason::StoreMajority);
+  EXPECT_FALSE(ruling->adjudication.margin.has_value());
 
   // After a pie swap the first player sits North: South's store is the second player's.
   const Variant pie = V("pits=6 seeds=4 pie=on");
@@ -68,9 +68,9 @@ TEST(AdjudicateStoreMajority, AllSeedsAreCountedOnTheBoardNotFromTheVariant) {
   // 21 seeds in all (a position that did not start from 6 x 4 x 2): 11 of them are a majority,
   // although 11 is far from half of 48.
   const Position p = P(v, "0,0,0,0,0,1/8/1,0,0,0,0,0/11 s");
-  const std::optional<Verdict> verdict = adjudicate_position(rules, v, p);
-  ASSERT_TRUE(verdict.has_value());
-  EXPECT_EQ(verdict->result, Outcome::SecondWins);
+  const std::optional<Ruling> ruling = adjudicate_position(rules, v, p);
+  ASSERT_TRUE(ruling.has_value());
+  EXPECT_EQ(ruling->result, Outcome::SecondWins);
 }
 
 TEST(AdjudicateStoreMajority, TheMajorityRuleEndsSuchGamesItselfSoItStandsAside) {
@@ -99,13 +99,13 @@ TEST(AdjudicateDatabase, FewSeedsLeftEndTheGameWithTheProvenScore) {
   //  22                        21     North to move; 5 seeds in the pits
   //      [ 0  0  0  0  2  0 ]
   const Position p = P(v, "0,2,0,0,0,0/21/2,0,1,0,0,0/22 n");
-  const std::optional<Verdict> verdict = adjudicate_position(rules, v, p);
-  ASSERT_TRUE(verdict.has_value());
-  EXPECT_EQ(verdict->adjudication.reason, AdjudicationReason::Database);
+  const std::optional<Ruling> ruling = adjudicate_position(rules, v, p);
+  ASSERT_TRUE(ruling.has_value());
+  EXPECT_EQ(ruling->adjudication.reason, AdjudicationReason::Database);
   const int perfect = minimax(v, p);
-  ASSERT_TRUE(verdict->adjudication.margin.has_value());
-  EXPECT_EQ(*verdict->adjudication.margin, perfect);
-  EXPECT_EQ(verdict->result, perfect > 0 ? Outcome::FirstWins : perfect < 0 ? Outcome::SecondWins : Outcome::Draw);
+  ASSERT_TRUE(ruling->adjudication.margin.has_value());
+  EXPECT_EQ(*ruling->adjudication.margin, perfect);
+  EXPECT_EQ(ruling->result, perfect > 0 ? Outcome::FirstWins : perfect < 0 ? Outcome::SecondWins : Outcome::Draw);
 
   // One seed more than K: play on.
   EXPECT_FALSE(adjudicate_position(rules, v, P(v, "0,2,0,0,0,1/20/2,0,1,0,0,0/22 n")).has_value());
@@ -114,7 +114,7 @@ TEST(AdjudicateDatabase, FewSeedsLeftEndTheGameWithTheProvenScore) {
   EXPECT_FALSE(adjudicate_position(rules, v, p).has_value());
 }
 
-// The database's verdict is perfect play's: random positions with few seeds left, in variants
+// The database's ruling is perfect play's: random positions with few seeds left, in variants
 // that differ in every key the database depends on, against minimax; swapped boards too.
 TEST(AdjudicateDatabase, AgreesWithMinimaxOnRandomEndgames) {
   constexpr unsigned kSeed = 20261204;
@@ -141,15 +141,15 @@ TEST(AdjudicateDatabase, AgreesWithMinimaxOnRandomEndgames) {
       p.to_move = rng() % 2 ? Side::South : Side::North;
       p.swapped = rng() % 2;
       if (seeds_on_side(v, p, Side::South) == 0 || seeds_on_side(v, p, Side::North) == 0) continue;
-      const std::optional<Verdict> verdict = adjudicate_position(rules, v, p);
-      ASSERT_TRUE(verdict.has_value()) << text << " " << to_notation(v, p) << " seed " << kSeed;
+      const std::optional<Ruling> ruling = adjudicate_position(rules, v, p);
+      ASSERT_TRUE(ruling.has_value()) << text << " " << to_notation(v, p) << " seed " << kSeed;
       const int perfect = minimax(v, p);
-      EXPECT_EQ(verdict->adjudication.margin, perfect) << text << " " << to_notation(v, p) << " seed " << kSeed;
+      EXPECT_EQ(ruling->adjudication.margin, perfect) << text << " " << to_notation(v, p) << " seed " << kSeed;
       const Outcome south_view = perfect > 0 ? Outcome::FirstWins : perfect < 0 ? Outcome::SecondWins : Outcome::Draw;
       const Outcome expected = !p.swapped || south_view == Outcome::Draw ? south_view
                                : south_view == Outcome::FirstWins        ? Outcome::SecondWins
                                                                          : Outcome::FirstWins;
-      EXPECT_EQ(verdict->result, expected) << text << " " << to_notation(v, p);
+      EXPECT_EQ(ruling->result, expected) << text << " " << to_notation(v, p);
       ++checked;
     }
     EXPECT_GT(checked, 100) << text;

@@ -13,7 +13,7 @@
 #include "arena/analysis/analyse.h"
 #include "arena/app/commands.h"
 #include "arena/flow/interrupts.h"
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 #include "referee/endgame/database.h"
 
 namespace kalah::arena_app {

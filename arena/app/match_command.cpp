@@ -8,7 +8,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/config/match_line.h"
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 
 namespace kalah::arena_app {
 namespace {

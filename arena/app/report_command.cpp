@@ -13,7 +13,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/app/time_limit.h"
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 #include "arena/journal/journal.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"

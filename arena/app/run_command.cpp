@@ -6,7 +6,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/config/config.h"
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 #include "arena/schedule/schedule.h"
 #include "referee/engine/sandbox.h"
 

@@ -10,7 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 #include "arena/git/git_engines.h"
 #include "referee/engine/sandbox.h"
 

@@ -1,6 +1,6 @@
 // The one entry of `arena run` and `arena match`: which kind of tournament the config asks for, decided
 // once, and played by its own flow listener (arena/flow/*_match.cpp).
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 #include "arena/schedule/schedule.h"
 
 namespace kalah::arena {

@@ -1,7 +1,7 @@
 // What the terminal says when a run stops before its end, shared by every kind of tournament.
 #include <fmt/core.h>
 
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 
 namespace kalah::arena {
 

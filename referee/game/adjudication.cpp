@@ -16,7 +16,7 @@ Outcome seat_loses(Seat loser) { return loser == Seat::First ? Outcome::SecondWi
 
 }  // namespace
 
-std::optional<Verdict> adjudicate_position(const AdjudicationRules& rules, const Variant& v, const Position& p) {
+std::optional<Ruling> adjudicate_position(const AdjudicationRules& rules, const Variant& v, const Position& p) {
   // A pending pie decision can still hand either side to either player.
   if (p.over || p.pie != Pie::None) return std::nullopt;
   if (rules.database && rules.database_seeds >= 0) {
@@ -25,7 +25,7 @@ std::optional<Verdict> adjudicate_position(const AdjudicationRules& rules, const
       const int south = p.to_move == Side::South ? *mover : -*mover;
       const std::optional<Side> winner =
           south == 0 ? std::nullopt : std::optional<Side>(south > 0 ? Side::South : Side::North);
-      return Verdict{side_wins(p, winner), {AdjudicationReason::Database, south}};
+      return Ruling{side_wins(p, winner), {AdjudicationReason::Database, south}};
     }
   }
   if (rules.store_majority && !v.majority) {
@@ -33,12 +33,12 @@ std::optional<Verdict> adjudicate_position(const AdjudicationRules& rules, const
     int total = 0;
     for (int c = 0; c < v.cells(); ++c) total += p.cells[static_cast<std::size_t>(c)];
     for (Side s : {Side::South, Side::North})
-      if (2 * store(v, p, s) > total) return Verdict{side_wins(p, s), {AdjudicationReason::StoreMajority, {}}};
+      if (2 * store(v, p, s) > total) return Ruling{side_wins(p, s), {AdjudicationReason::StoreMajority, {}}};
   }
   return std::nullopt;
 }
 
-std::optional<Verdict> ScoreWatch::after_move(Seat seat, std::optional<int> score, int plies) {
+std::optional<Ruling> ScoreWatch::after_move(Seat seat, std::optional<int> score, int plies) {
   const int me = static_cast<int>(seat);
   if (draw_) {
     if (score && std::abs(*score) <= draw_->score)
@@ -46,7 +46,7 @@ std::optional<Verdict> ScoreWatch::after_move(Seat seat, std::optional<int> scor
     else
       level_ = {0, 0};  // the level run is broken for both
     if (plies >= draw_->move_number && level_[0] >= draw_->move_count && level_[1] >= draw_->move_count)
-      return Verdict{Outcome::Draw, {AdjudicationReason::Draw, {}}};
+      return Ruling{Outcome::Draw, {AdjudicationReason::Draw, {}}};
   }
   if (resign_) {
     losing_[me] = score && *score <= -resign_->score ? losing_[me] + 1 : 0;
@@ -55,7 +55,7 @@ std::optional<Verdict> ScoreWatch::after_move(Seat seat, std::optional<int> scor
     for (int who : {me, 1 - me}) {
       const bool agreed = !resign_->two_sided || winning_[1 - who] >= resign_->move_count;
       if (losing_[who] >= resign_->move_count && agreed)
-        return Verdict{seat_loses(static_cast<Seat>(who)), {AdjudicationReason::Resign, {}}};
+        return Ruling{seat_loses(static_cast<Seat>(who)), {AdjudicationReason::Resign, {}}};
     }
   }
   return std::nullopt;

@@ -41,14 +41,15 @@ struct AdjudicationRules {
   std::optional<ResignRule> resign;
 };
 
-// A decision: how the game ends, from the view of the player who started as South (Seat::First).
-struct Verdict {
+// An adjudicator's ruling: how the game ends, from the view of the player who started as South
+// (Seat::First). ("Verdict" is what a check concludes: referee check's PASS/FAIL/SKIP, arena verify's.)
+struct Ruling {
   Outcome result = Outcome::Draw;
   Adjudication adjudication;
 };
 
-// The position-based rules, before the player to move is asked: a verdict, or nullopt to play on.
-std::optional<Verdict> adjudicate_position(const AdjudicationRules& rules, const Variant& v, const Position& p);
+// The position-based rules, before the player to move is asked: a ruling, or nullopt to play on.
+std::optional<Ruling> adjudicate_position(const AdjudicationRules& rules, const Variant& v, const Position& p);
 
 // The score rules: fed each engine move's reported score in order, it keeps the counters.
 class ScoreWatch {
@@ -57,7 +58,7 @@ class ScoreWatch {
 
   // After `seat` moved with `score` (nullopt: none reported, which resets that engine's counters
   // and the draw run); `plies` is the number of plies played so far, opening included.
-  std::optional<Verdict> after_move(Seat seat, std::optional<int> score, int plies);
+  std::optional<Ruling> after_move(Seat seat, std::optional<int> score, int plies);
 
  private:
   std::optional<DrawRule> draw_;

@@ -67,7 +67,7 @@ class Game {
     Move last{};
     Position before = pos_;
     while (!pos_.over) {
-      if (std::optional<Verdict> v = adjudicate_position(s_.adjudicate, s_.variant, pos_)) return adjudicate(*v);
+      if (std::optional<Ruling> v = adjudicate_position(s_.adjudicate, s_.variant, pos_)) return adjudicate(*v);
       if (static_cast<int>(record_.moves.size()) >= s_.max_plies) return adjudicate_max_plies();
       const int who = mover();
       const std::chrono::milliseconds allowed = allowance(who);
@@ -89,7 +89,7 @@ class Game {
                                    clock == ClockKind::Cpu ? std::optional(reply.wall_ms) : std::nullopt});
       if (pos_.over) break;
       const int plies = static_cast<int>(record_.moves.size());
-      if (std::optional<Verdict> v = scores_.after_move(static_cast<Seat>(who), reply.info.score, plies))
+      if (std::optional<Ruling> v = scores_.after_move(static_cast<Seat>(who), reply.info.score, plies))
         return adjudicate(*v);
     }
     record_.result = outcome(s_.variant, pos_);
@@ -159,7 +159,7 @@ class Game {
     players_[who]->forfeited();
   }
 
-  void adjudicate(const Verdict& v) {
+  void adjudicate(const Ruling& v) {
     record_.termination = Termination::Adjudicated;
     record_.result = v.result;
     record_.adjudication = v.adjudication;

@@ -4,9 +4,9 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include "arena/flow/matches.h"
 #include "arena/flow/progress.h"
 #include "arena/flow/tournament_meta.h"
+#include "arena/flow/tournaments.h"
 #include "arena/rating/standings.h"
 #include "arena/report/form_report.h"
 #include "arena/report/reporters.h"

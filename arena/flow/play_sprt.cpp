@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "arena/flow/bench_check.h"
-#include "arena/flow/matches.h"
+#include "arena/flow/tournaments.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/reporters.h"

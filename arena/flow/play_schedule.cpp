@@ -7,8 +7,8 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include "arena/flow/matches.h"
 #include "arena/flow/progress.h"
+#include "arena/flow/tournaments.h"
 #include "arena/rating/standings.h"
 #include "arena/report/reporters.h"
 #include "arena/schedule/schedule.h"
