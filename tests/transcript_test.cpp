@@ -60,6 +60,11 @@ TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
   TimeControl odds;
   odds.mode = TimeControl::Mode::MoveTime;
   odds.movetime_ms = 250;
+  odds.clock = ClockKind::Cpu;  // a replay runs on the same clock
+  odds.margin_ms = 70;
+  odds.startup_ms = 3000;
+  odds.ping_ms = 4000;
+  odds.hard_limit_ms = 9000;
   s.second_time = odds;
   Transcript t;
   t.add("alpha", '>', "kep");
@@ -78,6 +83,38 @@ TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
   EXPECT_EQ(back->stderr_tails[0].engine, "beta <b>");
   EXPECT_EQ(back->stderr_tails[0].text, "# not a header\n| nor a line\nno newline at the end");
   EXPECT_EQ(back->stderr_tails[0].total, 45u);
+
+  // Every field of the one list is written, each once, and the clock only when it is not the wall's.
+  const std::size_t from = text.find("# timing south");
+  const std::string south = text.substr(from, text.find('\n', from) - from);
+  for (const TimeField& f : kTimeFields)
+    EXPECT_NE(south.find(" " + std::string(f.key) + "="), std::string::npos) << f.key;
+  EXPECT_EQ(south.find("clock="), std::string::npos) << south;
+  EXPECT_NE(text.find("clock=cpu"), std::string::npos) << text;
+}
+
+TEST(TranscriptFile, ATimingLineOfAnEarlierArenaStillReads) {
+  // Before the CPU clock: another order, no clock.
+  GameRecord r;
+  r.id = "g1";
+  r.south = "a";
+  r.north = "b";
+  r.moves = {Move::at(3)};
+  r.move_info = {{10, {}, {}, {}, {}}};
+  r.result = Outcome::Draw;
+  std::string text = transcript_text(r, GameSettings{}, Transcript{});
+  const std::string old_line =
+      "mode=movetime base_ms=2000 inc_ms=50 moves=0 movetime_ms=300 depth=0 nodes=0 margin_ms=50 "
+      "hard_limit_ms=60000 startup_ms=5000 ping_ms=5000";
+  for (const char* side : {"# timing south ", "# timing north "}) {
+    const std::size_t at = text.find(side) + std::string_view(side).size();
+    text.replace(at, text.find('\n', at) - at, old_line);
+  }
+  Expected<TranscriptFile> back = parse_transcript(text);
+  ASSERT_TRUE(back) << back.error() << "\n" << text;
+  EXPECT_EQ(back->time[0].mode, TimeControl::Mode::MoveTime);
+  EXPECT_EQ(back->time[0].movetime_ms, 300);
+  EXPECT_EQ(back->time[1].clock, ClockKind::Wall);
 }
 
 TEST(TranscriptFile, WhatIsNotATranscriptIsRefusedNamingTheProblem) {

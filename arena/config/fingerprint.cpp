@@ -33,22 +33,16 @@ std::string moves_text(const std::vector<Move>& moves) {
 
 namespace {
 
-// Every key of a time control. `moves` and `clock` only when set, so journals from before they existed resume.
+// Every key of a time control (kTimeFields): the limits of its mode, then the deadlines. `moves` and `clock`
+// only when set, so that journals from before they existed resume.
 std::string time_text(const TimeControl& tc) {
-  std::string limit;
-  switch (tc.mode) {
-    case TimeControl::Mode::Fischer:
-      limit = "base_ms=" + std::to_string(tc.base_ms) + " inc_ms=" + std::to_string(tc.inc_ms);
-      if (tc.moves > 0) limit += " moves=" + std::to_string(tc.moves);
-      break;
-    case TimeControl::Mode::MoveTime: limit = "movetime_ms=" + std::to_string(tc.movetime_ms); break;
-    case TimeControl::Mode::Depth: limit = "depth=" + std::to_string(tc.depth); break;
-    case TimeControl::Mode::Nodes: limit = "nodes=" + std::to_string(tc.nodes); break;
+  std::string text;
+  for (const TimeField& f : kTimeFields) {
+    if ((f.only && *f.only != tc.mode) || (f.key == "moves" && tc.moves <= 0)) continue;
+    text += (text.empty() ? "" : " ") + std::string(f.key) + "=" + std::to_string(f.get(tc));
   }
-  return limit + " margin_ms=" + std::to_string(tc.margin_ms) + " startup_ms=" + std::to_string(tc.startup_ms) +
-         " ping_ms=" + std::to_string(tc.ping_ms) + " hard_limit_ms=" + std::to_string(tc.hard_limit_ms) +
-         // Only for a CPU clock, so that the fingerprints of wall-clock configs (and their journals) stay as they were.
-         (tc.clock == ClockKind::Cpu ? " clock=cpu" : "");
+  // Only for a CPU clock, so that the fingerprints of wall-clock configs (and their journals) stay as they were.
+  return text + (tc.clock == ClockKind::Cpu ? " clock=cpu" : "");
 }
 
 }  // namespace

@@ -6,6 +6,34 @@
 #include <vector>
 
 namespace kalah {
+
+// Each field's getter and setter; the int fields are range-checked by their readers (config, transcript).
+#define KALAH_TIME_FIELD(name, mode)                                                               \
+  TimeField {                                                                                      \
+#name, mode, [](const TimeControl& t) { return static_cast<std::int64_t>(t.name); },             \
+        [](TimeControl& t, std::int64_t v) { t.name = static_cast<decltype(TimeControl::name)>(v); } \
+  }
+const std::array<TimeField, 10> kTimeFields = {
+    KALAH_TIME_FIELD(base_ms, TimeControl::Mode::Fischer),
+    KALAH_TIME_FIELD(inc_ms, TimeControl::Mode::Fischer),
+    KALAH_TIME_FIELD(moves, TimeControl::Mode::Fischer),
+    KALAH_TIME_FIELD(movetime_ms, TimeControl::Mode::MoveTime),
+    KALAH_TIME_FIELD(depth, TimeControl::Mode::Depth),
+    KALAH_TIME_FIELD(nodes, TimeControl::Mode::Nodes),
+    KALAH_TIME_FIELD(margin_ms, std::nullopt),
+    KALAH_TIME_FIELD(startup_ms, std::nullopt),
+    KALAH_TIME_FIELD(ping_ms, std::nullopt),
+    KALAH_TIME_FIELD(hard_limit_ms, std::nullopt),
+};
+#undef KALAH_TIME_FIELD
+
+std::optional<TimeControl::Mode> parse_time_mode(std::string_view text) {
+  for (TimeControl::Mode m :
+       {TimeControl::Mode::Fischer, TimeControl::Mode::MoveTime, TimeControl::Mode::Depth, TimeControl::Mode::Nodes})
+    if (text == to_string(m)) return m;
+  return std::nullopt;
+}
+
 namespace {
 
 // Milliseconds as seconds without trailing zeros: 10000 -> "10", 100 -> "0.1".

@@ -2,7 +2,9 @@
 // config's [time] table or from command-line options, read by the game loop and the players.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,6 +49,18 @@ struct TimeControl {
 };
 
 const char* to_string(TimeControl::Mode m);  // "fischer", "movetime", "depth", "nodes"
+std::optional<TimeControl::Mode> parse_time_mode(std::string_view text);
+
+// The one list of a time control's numbers, by the names of its `key=value` text forms (the config's
+// fingerprint, a transcript's `# timing` line), in the fingerprint's order: the limits of each mode, then
+// the deadlines of every mode. `mode` and `clock` are words, written beside them by each form.
+struct TimeField {
+  std::string_view key;                   // "base_ms", ...
+  std::optional<TimeControl::Mode> only;  // the mode it limits; none: a deadline of every mode
+  std::int64_t (*get)(const TimeControl&);
+  void (*set)(TimeControl&, std::int64_t);
+};
+extern const std::array<TimeField, 10> kTimeFields;
 
 // A clock written the way chess tools (cutechess, fastchess) write it: "[MOVES/]TIME[+INC]", TIME
 // and INC in seconds, TIME also as minutes:seconds or hours:minutes:seconds: "10+0.1", "60",

@@ -1,5 +1,6 @@
 #include "referee/game/transcript_file.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/core.h>
@@ -16,18 +17,18 @@ constexpr std::string_view kTiming = "# timing ";
 constexpr std::string_view kStderr = "# stderr ";
 constexpr std::string_view kStderrLine = "| ";
 
-// Every field of a time control, so that a replay runs under the same limits.
+// Every field of a time control (kTimeFields, then the mode and the clock), so that a replay runs under the
+// same limits. Read back in any order; a transcript from before the clock existed has no `clock` (wall).
 std::string timing_text(const TimeControl& t) {
-  return fmt::format(
-      "mode={} base_ms={} inc_ms={} moves={} movetime_ms={} depth={} nodes={} margin_ms={} "
-      "hard_limit_ms={} startup_ms={} ping_ms={}",
-      to_string(t.mode), t.base_ms, t.inc_ms, t.moves, t.movetime_ms, t.depth, t.nodes, t.margin_ms, t.hard_limit_ms,
-      t.startup_ms, t.ping_ms);
+  std::string text = fmt::format("mode={}", to_string(t.mode));
+  for (const TimeField& f : kTimeFields) text += fmt::format(" {}={}", f.key, f.get(t));
+  if (t.clock != ClockKind::Wall) text += fmt::format(" clock={}", to_string(t.clock));
+  return text;
 }
 
 std::optional<TimeControl> parse_timing(std::string_view text) {
   TimeControl t;
-  int seen = 0;
+  std::size_t seen = 0;
   for (std::string_view rest = text; !rest.empty();) {
     const size_t space = rest.find(' ');
     const std::string_view word = rest.substr(0, space);
@@ -37,42 +38,28 @@ std::optional<TimeControl> parse_timing(std::string_view text) {
     const std::string_view key = word.substr(0, eq);
     const std::string_view value = word.substr(eq + 1);
     if (key == "mode") {
-      bool found = false;
-      for (TimeControl::Mode m : {TimeControl::Mode::Fischer, TimeControl::Mode::MoveTime, TimeControl::Mode::Depth,
-                                  TimeControl::Mode::Nodes})
-        if (value == to_string(m)) t.mode = m, found = true;
-      if (!found) return std::nullopt;
+      const std::optional<TimeControl::Mode> mode = parse_time_mode(value);
+      if (!mode) return std::nullopt;
+      t.mode = *mode;
       ++seen;
       continue;
     }
+    if (key == "clock") {
+      const std::optional<ClockKind> clock = parse_clock_kind(value);
+      if (!clock) return std::nullopt;
+      t.clock = *clock;
+      continue;
+    }
+    const auto field =
+        std::find_if(kTimeFields.begin(), kTimeFields.end(), [&](const TimeField& f) { return f.key == key; });
+    if (field == kTimeFields.end()) return std::nullopt;
     long long n = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
-    if (key == "base_ms")
-      t.base_ms = n;
-    else if (key == "inc_ms")
-      t.inc_ms = n;
-    else if (key == "moves")
-      t.moves = static_cast<int>(n);
-    else if (key == "movetime_ms")
-      t.movetime_ms = n;
-    else if (key == "depth")
-      t.depth = static_cast<int>(n);
-    else if (key == "nodes")
-      t.nodes = n;
-    else if (key == "margin_ms")
-      t.margin_ms = n;
-    else if (key == "hard_limit_ms")
-      t.hard_limit_ms = n;
-    else if (key == "startup_ms")
-      t.startup_ms = n;
-    else if (key == "ping_ms")
-      t.ping_ms = n;
-    else
-      return std::nullopt;
+    field->set(t, n);
     ++seen;
   }
-  if (seen != 11) return std::nullopt;
+  if (seen != kTimeFields.size() + 1) return std::nullopt;
   return t;
 }
 
