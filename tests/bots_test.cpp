@@ -172,6 +172,23 @@ std::vector<Position> sample_positions(const Variant& v, std::uint64_t seed) {
   return positions;
 }
 
+// On a CPU clock a search counts the CPU time of its thread, or half the wall time when that is more (so that
+// it stops well before the referee's wall-clock safety limit of 3 times the allowance); on the wall clock,
+// the wall time. Loose bounds: only the order of magnitude is tested.
+TEST(BotsTimer, OnACpuClockASleepCountsHalfAndWorkCountsWhole) {
+  bot::SearchTimer wall(ClockKind::Wall), cpu(ClockKind::Cpu);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_GE(wall.elapsed_ms(), 200);
+  EXPECT_GE(cpu.elapsed_ms(), 100);
+  EXPECT_LT(cpu.elapsed_ms(), wall.elapsed_ms() / 2 + 20) << "asleep: half the wall time, not the CPU's ~0";
+
+  bot::SearchTimer busy(ClockKind::Cpu);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(150);
+  volatile unsigned spin = 0;
+  while (std::chrono::steady_clock::now() < until) spin = spin + 1;
+  EXPECT_GE(busy.elapsed_ms(), 75) << "busy: at least half of 150 ms";
+}
+
 TEST(Bots, EveryBotReturnsALegalMoveInEveryVariant) {
   alphabeta::AlphaBetaBot ab;
   ASSERT_TRUE(ab.set_option("Hash", "1"));

@@ -34,7 +34,7 @@ class CpuClockE2e : public ::testing::TestWithParam<Source> {
   CpuClockE2e()
       : marker_(e2e::unique_marker()),
         bad_(e2e::copy_executable(e2e::kBadEngine, dir_.path(), marker_ + "b")),
-        greedy_(e2e::copy_executable(e2e::kGreedy, dir_.path(), marker_ + "g")) {}
+        plain_(e2e::copy_executable(KALAH_BINARY_DIR "/tests/engines/instant_engine", dir_.path(), marker_ + "g")) {}
 
   void SetUp() override {
     if (GetParam() == Source::Schedstat) {
@@ -49,11 +49,12 @@ class CpuClockE2e : public ::testing::TestWithParam<Source> {
     for (const e2e::ProcessInfo& p : e2e::find_processes(marker_)) ::kill(p.pid, SIGKILL);
   }
 
-  // One game of `referee match`: the bad engine (given `bad_args`) as South against greedy, on a CPU clock.
+  // One game of `referee match`: the bad engine (given `bad_args`) as South against instant_engine (a legal
+  // mover that announces no feature), on a CPU clock.
   json::object bad_game(const std::vector<std::string>& bad_args, const std::vector<std::string>& extra) {
     std::vector<std::string> argv = {e2e::kReferee.string(), "match", "--engine", "cmd=" + bad_.string(), "name=bad"};
     for (const std::string& a : bad_args) argv.push_back("arg=" + a);
-    for (const std::string& a : {std::string("--engine"), "cmd=" + greedy_.string(), std::string("name=greedy"),
+    for (const std::string& a : {std::string("--engine"), "cmd=" + plain_.string(), std::string("name=plain"),
                                  std::string("--games"), std::string("1"), std::string("--clock"), std::string("cpu"),
                                  std::string("--out"), (dir_ / "games.jsonl").string()})
       argv.push_back(a);
@@ -68,7 +69,7 @@ class CpuClockE2e : public ::testing::TestWithParam<Source> {
 
   std::string marker_;
   e2e::TempDir dir_;
-  path bad_, greedy_;
+  path bad_, plain_;
   e2e::RunResult last_;
 };
 
@@ -121,14 +122,15 @@ TEST_P(CpuClockE2e, AMoveIsChargedItsCpuTimeAndRecordsItsWallTime) {
     EXPECT_NE(g.at("forfeit").as_object().at("reason").as_string(), "time") << json::serialize(g);
   }
 
-  // `feature clock`: the engine that announced it is told the clock with newgame; greedy, which did not, is not.
+  // `feature clock`: the engine that announced it is told the clock with newgame; one that did not, is not.
   const std::string log = e2e::read_file(dir_ / "comm.log");
   EXPECT_NE(log.find("bad > newgame pits=6 seeds=4 capture=standard ending=side-empty remainder=owner majority=off "
                      "pie=off clock=cpu"),
             std::string::npos)
       << log;
-  EXPECT_NE(log.find("greedy > newgame pits=6"), std::string::npos) << log;
-  EXPECT_EQ(log.find("clock=", log.find("greedy > newgame")), std::string::npos) << log;
+  const std::size_t plain = log.find("plain > newgame pits=6");
+  ASSERT_NE(plain, std::string::npos) << log;
+  EXPECT_EQ(log.substr(plain, log.find('\n', plain) - plain).find("clock="), std::string::npos) << log;
 }
 
 // A process that only burns CPU, beside the tournament.

@@ -10,10 +10,6 @@ namespace {
 
 constexpr std::uint8_t kNoMove = 0xff;
 
-long long elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count();
-}
-
 // The player to move changes after a swap (the board stays, identities move)
 // and after every move that does not earn an extra turn.
 inline bool mover_changes(const Position& parent, Move m, const Position& child) {
@@ -140,7 +136,7 @@ bool Search::out_of_budget() {
   if (limits_.nodes && nodes_ >= *limits_.nodes) return aborted_ = true;
   if ((nodes_ & 1023) == 0) {
     if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) return aborted_ = true;
-    if (limits_.time_ms && elapsed_ms(start_) >= *limits_.time_ms) return aborted_ = true;
+    if (limits_.time_ms && timer_.elapsed_ms() >= *limits_.time_ms) return aborted_ = true;
   }
   return false;
 }
@@ -300,7 +296,7 @@ std::vector<Move> Search::principal_variation(const Position& root, int max_leng
 Result Search::run(const Position& root, const Limits& limits, const std::function<void(const Result&)>& on_iteration) {
   assert(!root.over);
   limits_ = limits;
-  start_ = std::chrono::steady_clock::now();
+  timer_ = bot::SearchTimer(limits.clock);
   nodes_ = 0;
   aborted_ = false;
   ++generation_;
@@ -333,7 +329,7 @@ Result Search::run(const Position& root, const Limits& limits, const std::functi
     result.depth = depth;
     result.exact = !horizon_;
     result.nodes = nodes_;
-    result.time_ms = elapsed_ms(start_);
+    result.time_ms = timer_.elapsed_ms();
     result.pv = principal_variation(root, depth);
     if (result.pv.empty() || result.pv.front() != best) result.pv = {best};
     if (on_iteration) on_iteration(result);
@@ -341,7 +337,7 @@ Result Search::run(const Position& root, const Limits& limits, const std::functi
     if (timed_only && (n == 1 || 100 * result.time_ms >= settings_.soft_time_percent * *limits.time_ms)) break;
   }
   result.nodes = nodes_;
-  result.time_ms = elapsed_ms(start_);
+  result.time_ms = timer_.elapsed_ms();
   return result;
 }
 
@@ -390,6 +386,7 @@ Move AlphaBetaBot::choose(const bot::SearchContext& context) {
   limits.depth = context.limits.depth;
   limits.nodes = context.limits.nodes;
   limits.time_ms = context.search_time_ms();
+  limits.clock = context.clock;
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
     context.report(bot::search_info(it.depth, protocol_score(it.score), it.nodes, it.time_ms, it.pv));
   });

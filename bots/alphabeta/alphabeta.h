@@ -43,6 +43,7 @@ struct Limits {
   std::optional<long long> nodes;
   std::optional<long long> time_ms;  // hard deadline for the whole search
   const std::atomic<bool>* stop = nullptr;
+  ClockKind clock = ClockKind::Wall;  // what time_ms is measured on (bot::SearchTimer)
 };
 
 struct Result {
@@ -136,7 +137,7 @@ class Search {
 
   // Per run.
   Limits limits_;
-  std::chrono::steady_clock::time_point start_;
+  bot::SearchTimer timer_;
   long long nodes_ = 0;
   bool aborted_ = false;
   bool horizon_ = false;  // a depth-limited value entered the current subtree

@@ -3,6 +3,7 @@
 #include <cassert>
 #include <charconv>
 #include <cstdlib>
+#include <ctime>
 
 #include <algorithm>
 #include <chrono>
@@ -89,6 +90,7 @@ class Loop {
       send(kep::format(kep::Feature{"positions"}));
       if (bot_.takes_game_seed()) send(kep::format(kep::Feature{"seed"}));
       if (bot_.has_bench()) send(kep::format(kep::Feature{"bench"}));
+      send(kep::format(kep::Feature{"clock"}));
       send("kepok");
     } else if (std::holds_alternative<kep::IsReady>(command)) {
       send("readyok");
@@ -105,6 +107,7 @@ class Loop {
       history_.clear();
       position_set_ = false;
       if (n->seed && bot_.takes_game_seed()) bot_.set_game_seed(*n->seed);
+      clock_ = n->clock.value_or(ClockKind::Wall);
       bot_.new_game(variant_);
     } else if (auto* p = std::get_if<kep::PositionCmd>(&command)) {
       finish_search();
@@ -173,8 +176,8 @@ class Loop {
   }
 
   void search() {
-    SearchContext context{variant_, position_, history_,
-                          go_,      stop_,     [this](const kep::Info& info) { send(kep::format(info)); }};
+    SearchContext context{
+        variant_, position_, history_, go_, stop_, [this](const kep::Info& info) { send(kep::format(info)); }, clock_};
     const Move m = bot_.choose(context);
     send(kep::format(kep::BestMove{m}));
   }
@@ -196,6 +199,7 @@ class Loop {
   std::string position_start_;  // the start of the position set last
   bool position_set_ = false;   // the last `position` was taken whole: position_ is its end
   kep::Go go_;
+  ClockKind clock_ = ClockKind::Wall;  // of the game, as `newgame` said
   std::atomic<bool> stop_{false};
   std::thread worker_;
 };
@@ -240,6 +244,26 @@ long long SeededBot::bench() {
 
 std::vector<kep::OptionDecl> SeededBot::options() const {
   return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};
+}
+
+SearchTimer::SearchTimer(ClockKind clock)
+    : clock_(clock), wall_start_ns_(wall_ns()), cpu_start_ns_(clock == ClockKind::Cpu ? cpu_ns() : 0) {}
+
+long long SearchTimer::elapsed_ms() const {
+  const long long wall = wall_ns() - wall_start_ns_;
+  if (clock_ != ClockKind::Cpu) return wall / 1'000'000;
+  return std::max(cpu_ns() - cpu_start_ns_, wall / 2) / 1'000'000;
+}
+
+long long SearchTimer::wall_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+long long SearchTimer::cpu_ns() {
+  timespec t{};
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return wall_ns();
+  return t.tv_sec * 1'000'000'000LL + t.tv_nsec;
 }
 
 kep::Info search_info(int depth, int score, long long nodes, long long time_ms, const std::vector<Move>& pv) {

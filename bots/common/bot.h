@@ -27,6 +27,9 @@ struct SearchContext {
   const kep::Go& limits;
   const std::atomic<bool>& stop;
   std::function<void(const kep::Info&)> report;  // sends an "info" line
+  // The clock the referee charges the move on (`feature clock`, which the loop announces: the game's
+  // `newgame ... clock=`); wall when it did not say.
+  ClockKind clock = ClockKind::Wall;
 
   // Milliseconds this move may take, from the clock or movetime (a share of
   // the remaining time, over movestogo + 1 when given, plus most of the
@@ -35,6 +38,25 @@ struct SearchContext {
   // The budget less max(2 ms, 5%) for the answer to travel, never below 1 ms;
   // nullopt for depth/nodes.
   std::optional<long long> search_time_ms() const;
+};
+
+// A search's time on the clock its moves are charged on: the wall clock, or on a CPU clock the CPU time of the
+// searching thread (all a one-thread search spends, which is what the referee charges), so that a bot on a
+// busy machine thinks for the CPU time it is given, not for its share of the wall clock. On a CPU clock it is
+// at least half the wall time too: the referee forfeits a move that takes 3 times its allowance on the wall
+// clock (its safety limit, docs/PROCESSES.md "CPU time"), so on a very busy machine the search stops at
+// twice its budget on the wall clock, having had less CPU, rather than lose the game.
+class SearchTimer {
+ public:
+  explicit SearchTimer(ClockKind clock = ClockKind::Wall);
+  long long elapsed_ms() const;
+
+ private:
+  static long long wall_ns();
+  static long long cpu_ns();
+  ClockKind clock_;
+  long long wall_start_ns_;
+  long long cpu_start_ns_;
 };
 
 // The info line of one finished search iteration.

@@ -7,10 +7,6 @@
 namespace kalah::mcts {
 namespace {
 
-long long elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count();
-}
-
 // Whether the player to move is the one who started the game (as South).
 inline bool first_to_move(const Position& p) { return player_to_move(p) == Seat::First; }
 
@@ -98,10 +94,10 @@ std::uint32_t Search::select_child(const Node& parent) {
   return best;
 }
 
-Result Search::summary(std::chrono::steady_clock::time_point start) const {
+Result Search::summary(const bot::SearchTimer& timer) const {
   Result r;
   r.playouts = playouts_;
-  r.time_ms = elapsed_ms(start);
+  r.time_ms = timer.elapsed_ms();
   r.depth = max_depth_;
   // The most visited move is the most reliable one; follow it for the pv.
   std::uint32_t index = 0;
@@ -125,7 +121,7 @@ Result Search::summary(std::chrono::steady_clock::time_point start) const {
 
 Result Search::run(const Position& root, const Limits& limits, const std::function<void(const Result&)>& progress) {
   assert(!root.over);
-  const auto start = std::chrono::steady_clock::now();
+  const bot::SearchTimer timer(limits.clock);
   nodes_.clear();
   nodes_.reserve(capacity_);
   nodes_.push_back(Node{});
@@ -133,7 +129,7 @@ Result Search::run(const Position& root, const Limits& limits, const std::functi
   max_depth_ = 0;
   expand(0, root);
   if (nodes_[0].child_count == 1 && limits.time_ms && !limits.playouts) {
-    Result r = summary(start);
+    Result r = summary(timer);
     r.best = Move{nodes_[1].move};
     return r;
   }
@@ -147,10 +143,10 @@ Result Search::run(const Position& root, const Limits& limits, const std::functi
     if (iteration > 0 && (iteration & 7) == 0) {  // one playout at least, whatever the clock says
       if (limits.stop && limits.stop->load(std::memory_order_relaxed)) break;
       if (limits.time_ms || progress) {
-        const long long t = elapsed_ms(start);
+        const long long t = timer.elapsed_ms();
         if (limits.time_ms && t >= *limits.time_ms) break;
         if (progress && t >= next_report_ms) {
-          progress(summary(start));
+          progress(summary(timer));
           next_report_ms = t + 1000;
         }
       }
@@ -188,7 +184,7 @@ Result Search::run(const Position& root, const Limits& limits, const std::functi
       n.half_points += mover_first[i] ? first_half_points : 2 * per_leaf - first_half_points;
     }
   }
-  Result r = summary(start);
+  Result r = summary(timer);
   if (progress) progress(r);
   return r;
 }
@@ -255,6 +251,7 @@ Move MctsBot::choose(const bot::SearchContext& context) {
   limits.stop = &context.stop;
   limits.playouts = context.limits.nodes;
   limits.time_ms = context.search_time_ms();
+  limits.clock = context.clock;
   if (context.limits.depth && !limits.playouts && !limits.time_ms) {
     // "go depth d" has no meaning for MCTS; read it as a playout budget that
     // grows with d so that the command still finishes.

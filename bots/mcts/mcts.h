@@ -37,6 +37,7 @@ struct Limits {
   std::optional<long long> playouts;  // "go nodes": playouts count as nodes
   std::optional<long long> time_ms;
   const std::atomic<bool>* stop = nullptr;
+  ClockKind clock = ClockKind::Wall;  // what time_ms is measured on (bot::SearchTimer)
 };
 
 struct Result {
@@ -77,7 +78,7 @@ class Search {
   Move playout_move(const Position& p);
   bool expand(std::uint32_t index, const Position& p);
   std::uint32_t select_child(const Node& parent);
-  Result summary(std::chrono::steady_clock::time_point start) const;
+  Result summary(const bot::SearchTimer& timer) const;
 
   Variant variant_;
   Settings settings_;
