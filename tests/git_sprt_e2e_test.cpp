@@ -99,7 +99,7 @@ TEST(GitSprt, AStrongerTestCommitIsH1AndAResumeBuildsNothing) {
        std::vector<std::string>{"LLR ", "Elo of 'test' against 'base'", "Pentanomial LL-LD-D-WD-WW",
                                 "Games: ", "base `" + f.weak.substr(0, 12) + "` (weak), built in",
                                 "test `" + f.strong.substr(0, 12) + "` (strong)",
-                                "Report: " + (f.results() / "h1" / "report.html").string()})
+                                "Report: `" + (f.results() / "h1" / "report.html").string() + "`"})
     EXPECT_NE(summary.find(part), std::string::npos) << part << "\n" << summary;
 
   // The results folder records both commits and their builds.

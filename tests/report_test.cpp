@@ -459,6 +459,15 @@ TEST(ReportStandings, ColourSwappedPairsArePentanomialCounts) {
   EXPECT_NE(report_html(s, {}, "p").find("[0 0 0 1 1]"), std::string::npos);
 }
 
+// A path in Markdown is a code span: shown as written (an underscore is not escaped into "\_"), whatever
+// backticks or line breaks it holds.
+TEST(ReportMarkdown, ACodeSpanShowsAPathAsWritten) {
+  EXPECT_EQ(markdown_code("/tmp/kalah_x/report.html"), "`/tmp/kalah_x/report.html`");
+  EXPECT_EQ(markdown_code("a`b"), "``a`b``");
+  EXPECT_EQ(markdown_code("``x"), "``` ``x ```");
+  EXPECT_EQ(markdown_code("two\nlines"), "`two lines`");
+}
+
 // Engine names are anybody's text: in a spreadsheet they stay text, in Markdown they stay plain.
 TEST(ReportCsv, NamesCannotBecomeFormulasOrMarkup) {
   EXPECT_EQ(csv_field("=1+2"), "'=1+2");

@@ -100,7 +100,7 @@ std::string sprt_summary_markdown(const SprtReport& r, const std::string& report
   out += fmt::format("- Games: {} ({} pairs)\n", r.games, r.pairs);
   for (const SprtCommit& c : r.commits) out += "- " + commit_markdown(c) + "\n";
   if (const std::string bench = bench_text(r); !bench.empty()) out += "- Bench: " + markdown_escape(bench) + "\n";
-  out += fmt::format("\nReport: {}\n", markdown_escape(report));
+  out += fmt::format("\nReport: {}\n", markdown_code(report));
   return out;
 }
 

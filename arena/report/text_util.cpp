@@ -1,5 +1,7 @@
 #include "arena/report/text_util.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -42,6 +44,19 @@ std::string html_escape(std::string_view text) {
       out += kEntity[k];
   }
   return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  std::string body;
+  std::size_t run = 0, longest = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    body += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
 std::string markdown_escape(std::string_view text) {

@@ -17,6 +17,10 @@ double rounded(double x, int decimals);              // for JSON: 95.42 instead 
 std::string html_escape(std::string_view text);
 // Markdown's special characters escaped (| \\ * _ ` [ ] # ~), < > & as HTML entities; newlines become spaces.
 std::string markdown_escape(std::string_view text);
+// A Markdown code span of `text` (a path, a command), shown as written: fenced by one backtick more than the
+// longest run inside it, padded with a space where it starts or ends with one; control characters (a newline
+// would end the span) become spaces.
+std::string markdown_code(std::string_view text);
 // Quoted when it holds , " or a newline; a ' before a leading = + - @ (no spreadsheet formula).
 std::string csv_field(std::string_view text);
 
