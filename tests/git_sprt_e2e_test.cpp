@@ -131,6 +131,16 @@ TEST(GitSprt, AStrongerTestCommitIsH1AndAResumeBuildsNothing) {
   EXPECT_EQ(read_file(f.cache() / f.strong / "build.log"), log);
   EXPECT_EQ(read_lines(dir / "games.jsonl").size(), games);
 
+  // The cache's build log is read as untrusted: replaced by a link to another file, it is not followed into
+  // the results (which are published), and the run goes on with a warning.
+  write_file(f.tmp.path() / "secret", "the organiser's secret\n");
+  fs::remove(f.cache() / f.strong / "build.log");
+  fs::create_symlink(f.tmp.path() / "secret", f.cache() / f.strong / "build.log");
+  RunResult linked = run(f.sprt("weak", "strong", "h1"), f.tmp.path());
+  ASSERT_EQ(linked.status.code, 0) << linked.summary();
+  EXPECT_NE(linked.err.find("the build log of the test was not copied"), std::string::npos) << linked.err;
+  EXPECT_EQ(read_file(dir / "logs" / "test" / "build.log").find("secret"), std::string::npos);
+
   // A ref that moved names another commit: another test, refused with what changed.
   f.repo.git({"tag", "-f", "strong", "weak"});
   RunResult moved = run(f.sprt("weak", "strong", "h1"), f.tmp.path());

@@ -11,6 +11,7 @@
 
 #include "arena/flow/bench_check.h"
 #include "arena/flow/tournaments.h"
+#include "arena/git/git_build.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/reporters.h"
@@ -18,6 +19,7 @@
 #include "arena/runner/sprt_source.h"
 #include "referee/record/json_text.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::arena {
 namespace {
@@ -136,9 +138,10 @@ void copy_build_logs(const Config& config) {
     const fs::path dir = config.results_dir() / "logs" / role;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    std::string log;
-    std::optional<std::string> error = system::read_file(side->build_log, log);
-    if (!error) error = system::write_file_atomically(dir / "build.log", log, system::Durability::Rebuildable);
+    // The cache's log, read as untrusted (no link, a regular file, bounded): what the build left beside it.
+    const Expected<std::string> log = system::read_regular_file(side->build_log, git::kMaxBuildLogBytes);
+    std::optional<std::string> error = log ? std::nullopt : std::optional<std::string>(log.error());
+    if (!error) error = system::write_file_atomically(dir / "build.log", *log, system::Durability::Rebuildable);
     if (error) fmt::print(stderr, "arena: warning: the build log of the {} was not copied: {}\n", role, *error);
   }
 }

@@ -132,10 +132,9 @@ Expected<BuiltCommit> build_commit(const GitSprtConfig& git, const std::string& 
   const contest::BuildResult built =
       contest::run_build(git.build_limits, dir / "src", out.tree, git.build.empty() ? ":" : git.build, out.log);
   if (!built.ok) {
-    std::string log;
-    system::read_file(out.log, log);
+    const Expected<std::string> log = system::read_regular_file(out.log, kMaxBuildLogBytes);
     return Error{fmt::format("the build of {} failed: {}\nthe last lines of {}:\n{}", commit.substr(0, 12),
-                             built.reason, out.log.string(), tail_lines(log, 20))};
+                             built.reason, out.log.string(), log ? tail_lines(*log, 20) : "(" + log.error() + ")")};
   }
   system::remove_tree(dir / "src");
   out.seconds = built.seconds;

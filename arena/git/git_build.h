@@ -8,6 +8,8 @@
 // built. The build runs through arena/contest's run_build, with or without its sandbox.
 #pragma once
 
+#include <cstdint>
+
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -16,6 +18,10 @@
 #include "referee/rules/expected.h"
 
 namespace kalah::arena::git {
+
+// A build log is read back (its tail on a failure, the copy into the results) as an untrusted file: a regular
+// file of at most this size, never through a link (the build may have written beside it).
+inline constexpr std::uintmax_t kMaxBuildLogBytes = std::uintmax_t{16} << 20;
 
 using Say = std::function<void(const std::string&)>;
 
