@@ -83,13 +83,13 @@ std::optional<std::int64_t> process_tree_cpu_ns(int pid) {
     if (std::optional<int> parent = parent_of(p)) children[*parent].push_back(p);
   });
   std::int64_t total = 0;
-  std::vector<int> todo{pid};
-  while (!todo.empty()) {
-    const int p = todo.back();
-    todo.pop_back();
+  std::vector<int> pending{pid};
+  while (!pending.empty()) {
+    const int p = pending.back();
+    pending.pop_back();
     total += threads_cpu_ns(p);
     if (auto found = children.find(p); found != children.end())
-      todo.insert(todo.end(), found->second.begin(), found->second.end());
+      pending.insert(pending.end(), found->second.begin(), found->second.end());
   }
   return total;
 }
