@@ -17,6 +17,7 @@ add_executable(sandbox_e2e_test ${CMAKE_CURRENT_SOURCE_DIR}/sandbox_e2e_test.cpp
 target_link_libraries(sandbox_e2e_test PRIVATE kalah_engine Boost::json GTest::gtest_main Threads::Threads)
 target_compile_definitions(sandbox_e2e_test PRIVATE KALAH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
                                                     KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
+kalah_sanitized_test_code(sandbox_e2e_test)
 gtest_discover_tests(sandbox_e2e_test DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
 add_dependencies(sandbox_e2e_test arena hostile_engine instant_engine)
 
