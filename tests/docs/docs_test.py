@@ -2,7 +2,9 @@
 """Docs that cannot drift (docs/DEVELOPING.md, "The docs test").
 
 Every fenced block of README.md and docs/*.md that shows a command (a line starting with "$ ") is run here,
-from a scratch folder, and compared with what it shows, or it is marked as not run with its reason. The
+from a scratch folder, and compared with what it shows, or it is marked as not run with its reason. A shell
+block (```sh, or unlabelled and starting with ./build/, tools/, cmake ...) without "$ " lines must be marked
+not run with its reason: commands nobody runs are what drifts. The
 README's layout table must name every folder of arena/, referee/ and bots/ that holds source.
 
 Usage: docs_test.py SOURCE_DIR BUILD_DIR [DOC...]   (DOC: only these files, e.g. docs/RULES.md)
@@ -53,6 +55,20 @@ class Block:
         return out
 
 
+SHELL_INFO = {"sh", "bash", "shell", "console"}
+# The first line of an unlabelled block that a reader would type: the repository's own programs and scripts.
+COMMAND_START = re.compile(r"^(\./|build/|tools/|bench/|cmake |ctest )")
+
+
+def is_shell(info, body):
+    """Whether a fenced block holds commands: labelled as a shell, or unlabelled and starting with one of the
+    repository's programs. Synopses ("arena analyse DIR... [--budget-ms MS]") go in text blocks."""
+    if info.strip().split(" ")[0] in SHELL_INFO:
+        return True
+    first = next((b for b in body if b.strip() and not b.startswith("#")), "")
+    return not info.strip() and COMMAND_START.match(first) is not None
+
+
 def parse(path, text):
     """The command blocks of a Markdown file, and its misplaced markers as errors."""
     blocks, errors = [], []
@@ -76,8 +92,16 @@ def parse(path, text):
             mm = MARKER.match(lines[j])
             markers.insert(0, (mm.group(1), mm.group(2)))
             j -= 1
-        if any(b.startswith("$ ") for b in body):
-            blocks.append(Block(path, start + 1, body, markers))
+        shown = any(b.startswith("$ ") for b in body)
+        if shown or is_shell(m.group(3), body):
+            block = Block(path, start + 1, body, markers)
+            if not shown and block.marker("not-run") is None:
+                # Commands written without "$ " would be neither run nor compared: show them as a reader
+                # would type them ("$ " and what they print), or say why they are not run.
+                errors.append(f"{block.where()}: a block of commands without '$ ' lines: write them as '$ command' "
+                              "with their output, or mark the block <!-- not-run: reason -->")
+            else:
+                blocks.append(block)
         elif markers:
             errors.append(f"{path}:{start + 1}: markers before a block that shows no command ($ ...)")
     for n, line in enumerate(lines):
