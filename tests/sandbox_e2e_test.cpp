@@ -259,14 +259,18 @@ TEST_F(SandboxE2E, ABigFileIsStoppedByTheKernel) {
   }
 }
 
-// The engine's stderr log is written by the arena when its own writes are limited: a log already bigger
-// than max_file_mb (earlier games) does not kill it.
-TEST_F(SandboxE2E, TheStderrLogDoesNotCountAgainstTheFileLimit) {
-  write_file(tmp_.path() / "hostile1.err", std::string(3 << 20, 'o'));
-  const Played p = play({"stderr", "2"}, "max_file_mb = 1\nmax_output_kb = 4096\n");
+// The engine's stderr log is written by the arena when its own writes are limited, and counts against
+// max_file_mb as a whole: whatever the games write (here 3 MB each, under max_output_kb), the file stays
+// within the bound, ends by saying so, and nobody forfeits for it (the engine did not write that file).
+TEST_F(SandboxE2E, TheStderrLogIsBoundedByMaxFileMbWithoutAForfeit) {
+  const Played p = play({"stderr", "3"}, "max_file_mb = 2\nmax_output_kb = 4096\n");
   expect_contained(p);
-  EXPECT_NE(p.report.find("hostile: stderr: wrote 2 MB"), std::string::npos) << p.report.substr(0, 200);
   for (const json::object& g : p.games) EXPECT_TRUE(g.at("forfeit").is_null()) << g;
+  EXPECT_LE(p.report.size(), 2u << 20) << "the log stays within max_file_mb";
+  EXPECT_GT(p.report.size(), (2u << 20) - 4096) << "and keeps what fits";
+  EXPECT_NE(p.report.find("hostile: stderr: writing 3 MB"), std::string::npos) << p.report.substr(0, 200);
+  EXPECT_TRUE(p.report.ends_with("stderr log reached its bound of 2097152 bytes (max_file_mb); the rest is not kept]\n"))
+      << p.report.substr(p.report.size() - std::min<std::size_t>(p.report.size(), 300));
 }
 
 // max_output_kb: what the engine writes to stderr in one game, beyond it an `output` forfeit; the log

@@ -263,6 +263,8 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
                    spec.stderr_tail_bytes > 0;
   s.stderr_tail_bytes = spec.stderr_tail_bytes;
   s.max_stderr_bytes = static_cast<unsigned long long>(spec.limits.max_output_kb) << 10;
+  // What the arena writes on the engine's behalf counts against its file limit: the log as a whole.
+  s.max_log_bytes = static_cast<unsigned long long>(spec.limits.max_file_mb) << 20;
   if (spec.sandbox == SandboxMode::None) {
     s.command = spec.cmd.string();
     s.args = spec.args;

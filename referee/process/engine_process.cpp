@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -185,6 +186,9 @@ struct EngineProcess::Impl {
   detail::UniqueFd stderr_log;
   system::TextCleaner stderr_cleaner{true};
   unsigned long long stderr_cap = 0;    // 0: no cap
+  unsigned long long log_cap = 0;       // SpawnSpec::max_log_bytes; 0: no bound
+  unsigned long long log_size = 0;      // the log file's size, as last seen
+  bool log_full = false;                // log_cap reached: nothing more is written
   unsigned long long stderr_bytes = 0;  // since the start or the last reset_output_budget()
   bool stderr_over = false;             // stderr_bytes passed the cap; what follows is discarded
   bool stderr_reading = false;          // a read is armed (its handler has not run yet)
@@ -278,14 +282,37 @@ struct EngineProcess::Impl {
     if (tail.size() > 2 * tail_cap) tail.erase(0, tail.size() - tail_cap);
   }
 
-  // A log that cannot be written (a full disk) loses the engine's diagnostics, never the game.
+  // A log that cannot be written (a full disk) loses the engine's diagnostics, never the game. A bounded
+  // log keeps what fits below its bound, less the room for the line that says the rest is not kept.
   void write_log(const char* data, std::size_t n) {
+    if (log_cap > 0) {
+      if (log_full) return;
+      // Other processes of the same engine (games at the same time) append to the same file.
+      struct stat now {};
+      if (::fstat(stderr_log.get(), &now) == 0) log_size = static_cast<unsigned long long>(now.st_size);
+      const std::string mark = fmt::format(
+          "\n[kalah-arena: this engine's stderr log reached its bound of {} bytes (max_file_mb); the rest is not "
+          "kept]\n",
+          log_cap);
+      const unsigned long long room = log_cap > log_size + mark.size() ? log_cap - log_size - mark.size() : 0;
+      if (n > room) {
+        log_full = true;
+        write_log_bytes(data, static_cast<std::size_t>(room));
+        if (log_size + mark.size() <= log_cap) write_log_bytes(mark.data(), mark.size());
+        return;
+      }
+    }
+    write_log_bytes(data, n);
+  }
+
+  void write_log_bytes(const char* data, std::size_t n) {
     while (n > 0 && stderr_log.get() >= 0) {
       const ssize_t w = ::write(stderr_log.get(), data, n);
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) return;
       data += w;
       n -= static_cast<std::size_t>(w);
+      log_size += static_cast<unsigned long long>(w);
     }
   }
 
@@ -797,6 +824,13 @@ std::variant<std::unique_ptr<EngineProcess>, SpawnError> EngineProcess::spawn(co
     relay->write_end.reset();
     impl->stderr_log = std::move(child_stderr);
     impl->stderr_cap = spec.max_stderr_bytes;
+    impl->log_cap = spec.max_log_bytes;
+    struct stat log_stat {};
+    if (impl->log_cap > 0 && ::fstat(impl->stderr_log.get(), &log_stat) == 0 && S_ISREG(log_stat.st_mode)) {
+      impl->log_size = static_cast<unsigned long long>(log_stat.st_size);
+    } else {
+      impl->log_cap = 0;  // /dev/null: nothing to bound
+    }
     impl->tail_cap = spec.stderr_tail_bytes;
   }
   child_stderr.reset();

@@ -56,6 +56,9 @@ struct SpawnSpec {
   // engine; while it does not, an engine that fills the pipe (64 KiB) waits in its write.
   bool relay_stderr = false;
   unsigned long long max_stderr_bytes = 0;
+  // With the relay: the log file as a whole never grows past this many bytes (0: no bound), whichever game or
+  // process wrote what is in it already; where it would, a last line says so and the rest is not kept.
+  unsigned long long max_log_bytes = 0;
   std::size_t stderr_tail_bytes = 0;       // with the relay: the last this many bytes are kept for stderr_tail()
   std::size_t max_line_bytes = 64 * 1024;  // a longer line (without its '\n') reads as TooLong
   ResourceLimits limits;
