@@ -269,7 +269,8 @@ TEST_F(SandboxE2E, TheStderrLogIsBoundedByMaxFileMbWithoutAForfeit) {
   EXPECT_LE(p.report.size(), 2u << 20) << "the log stays within max_file_mb";
   EXPECT_GT(p.report.size(), (2u << 20) - 4096) << "and keeps what fits";
   EXPECT_NE(p.report.find("hostile: stderr: writing 3 MB"), std::string::npos) << p.report.substr(0, 200);
-  EXPECT_TRUE(p.report.ends_with("stderr log reached its bound of 2097152 bytes (max_file_mb); the rest is not kept]\n"))
+  EXPECT_TRUE(
+      p.report.ends_with("stderr log reached its bound of 2097152 bytes (max_file_mb); the rest is not kept]\n"))
       << p.report.substr(p.report.size() - std::min<std::size_t>(p.report.size(), 300));
 }
 
