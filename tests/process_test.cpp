@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include "referee/process/forked_work.h"
 #include "referee/process/tool_run.h"
 #include "tests/temp_dir.h"
 
@@ -786,3 +787,28 @@ TEST(ProcessTool, ATimeoutKillsItAndAMissingProgramCannotStart) {
 
 }  // namespace
 }  // namespace kalah::process
+
+// process::run_forked: the work's exit code, the signal that ended it, or the limit that stopped it, the
+// child reaped in every case (arena verify and arena report run under it).
+TEST(ForkedWork, GivesTheExitCodeTheSignalOrTheLimitAndReapsTheChild) {
+  using Outcome = kalah::process::ForkedWork::Outcome;
+  const auto exited = kalah::process::run_forked(std::chrono::seconds(30), [] { return 7; });
+  EXPECT_EQ(exited.outcome, Outcome::Exited);
+  EXPECT_EQ(exited.code, 7);
+
+  const auto signalled = kalah::process::run_forked(std::chrono::seconds(30), [] {
+    std::raise(SIGTERM);
+    return 0;
+  });
+  EXPECT_EQ(signalled.outcome, Outcome::Signalled);
+  EXPECT_EQ(signalled.code, SIGTERM);
+
+  const auto started = std::chrono::steady_clock::now();
+  const auto stopped = kalah::process::run_forked(std::chrono::milliseconds(200), [] {
+    ::sleep(30);
+    return 0;
+  });
+  EXPECT_EQ(stopped.outcome, Outcome::TimedOut);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1) << "no child is left to reap";
+}

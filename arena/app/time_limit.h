@@ -2,7 +2,7 @@
 // and `arena report` on a crafted archive or journal end within it, whatever the input makes them do
 // (inflate a bomb, hash gigabytes, fit a rating list of thousands of engines, block in a read).
 //
-// The work runs in a child process of its own (fork; nothing else is running yet), with its temporary
+// The work runs in a child process of its own (process::run_forked; nothing else is running yet), with its temporary
 // files in a folder of its own ($TMPDIR). The arena waits on the child's pidfd at most `limit`; when it
 // passes, the child is killed, its folder removed, and the command says so and exits 2.
 #pragma once
