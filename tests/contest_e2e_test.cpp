@@ -89,6 +89,10 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
                  "done\"\nrun = \"./x\"\n");
   add_submission("no-compiler-luck", "name = \"typo\"\nbuild = \"cc -o typo typo.c\"\nrun = \"./typo\"\n",
                  {{"typo.c", "int main( { return 0; }\n"}});
+  // Dies at start-up: the student forgot a file. Why is in its traceback, which the build's output and its
+  // check log must show (issue 23: not only "eof before kepok: exited with code 1").
+  add_submission("forgot-a-file", "name = \"forgetful\"\nrun = \"python3 bot.py\"\n",
+                 {{"bot.py", "import forgotten_helper\n"}});
 
   const RunResult built = arena({"contest", "build", config().string()});
   ASSERT_EQ(built.status.code, 0) << built.summary();
@@ -117,7 +121,15 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
       << built.out;
   EXPECT_NE(built.out.find("typo             not entered: the build failed (exited with code 1)"), std::string::npos)
       << built.out;
-  EXPECT_NE(built.out.find("10 submissions: 2 entered, 8 not entered"), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("11 submissions: 2 entered, 9 not entered"), std::string::npos) << built.out;
+  const std::size_t forgetful = built.out.find("forgetful        not entered: referee check failed");
+  ASSERT_NE(forgetful, std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("ModuleNotFoundError: No module named 'forgotten_helper'", forgetful), std::string::npos)
+      << built.out;
+  EXPECT_NE(read_file(results() / "logs" / "forgetful" / "check.log")
+                .find("ModuleNotFoundError: No module named 'forgotten_helper'"),
+            std::string::npos)
+      << read_file(results() / "logs" / "forgetful" / "check.log");
   EXPECT_NE(read_file(results() / "logs" / "typo" / "build.log").find("error"), std::string::npos);
 
   const std::map<std::string, std::string> s = statuses(results() / "entries.json");
