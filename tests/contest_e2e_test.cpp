@@ -89,6 +89,10 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
                  "done\"\nrun = \"./x\"\n");
   add_submission("no-compiler-luck", "name = \"typo\"\nbuild = \"cc -o typo typo.c\"\nrun = \"./typo\"\n",
                  {{"typo.c", "int main( { return 0; }\n"}});
+  // No bytes at all, but files: each counts 4 KiB (an inode and a block), so 2000 empty ones are 7.8 MiB.
+  add_submission("many-files",
+                 "name = \"litter\"\nbuild = \"i=0; while [ $i -lt 2000 ]; do : > e$i; i=$((i+1)); done\"\n"
+                 "run = \"./x\"\n");
   // Dies at start-up: the student forgot a file. Why is in its traceback, which the build's output and its
   // check log must show (issue 23: not only "eof before kepok: exited with code 1").
   add_submission("forgot-a-file", "name = \"forgetful\"\nrun = \"python3 bot.py\"\n",
@@ -119,9 +123,12 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
   EXPECT_NE(built.out.find("hoarder          not entered: the build wrote more than build_disk_mb = 4 MiB"),
             std::string::npos)
       << built.out;
+  EXPECT_NE(built.out.find("litter           not entered: the build wrote more than build_disk_mb = 4 MiB"),
+            std::string::npos)
+      << built.out;
   EXPECT_NE(built.out.find("typo             not entered: the build failed (exited with code 1)"), std::string::npos)
       << built.out;
-  EXPECT_NE(built.out.find("11 submissions: 2 entered, 9 not entered"), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("12 submissions: 2 entered, 10 not entered"), std::string::npos) << built.out;
   const std::size_t forgetful = built.out.find("forgetful        not entered: referee check failed");
   ASSERT_NE(forgetful, std::string::npos) << built.out;
   EXPECT_NE(built.out.find("ModuleNotFoundError: No module named 'forgotten_helper'", forgetful), std::string::npos)
