@@ -4,6 +4,8 @@
 // where North's pits are listed from North's own left (pit 1 first).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "referee/rules/perft.h"
 #include "referee/rules/position.h"
 #include "tests/test_variants.h"
@@ -220,6 +222,11 @@ const MoveCase kMoves[] = {
     },
 };
 
+// How GoogleTest shows a row (CTest's list, a failure): the move and where it is played.
+void PrintTo(const MoveCase& c, std::ostream* os) {
+  *os << "pit " << c.pit << " in " << c.before << (*c.variant ? " (" : "") << c.variant << (*c.variant ? ")" : "");
+}
+
 class OneMove : public ::testing::TestWithParam<MoveCase> {};
 
 TEST_P(OneMove, GivesThePositionAndTheOutcome) {
@@ -229,6 +236,7 @@ TEST_P(OneMove, GivesThePositionAndTheOutcome) {
   ASSERT_TRUE(is_legal(v, p, pit(c.pit))) << "pit " << c.pit << " in " << c.before;
   apply(v, p, pit(c.pit));
   EXPECT_EQ(to_notation(v, p), c.after);
+  EXPECT_EQ(p.over, c.result != Outcome::Ongoing);
   EXPECT_EQ(outcome(v, p), c.result);
   EXPECT_EQ(legal_moves(v, p).size == 0, p.over) << "no legal move exactly when the game is over";
 }
