@@ -34,12 +34,26 @@ std::shared_ptr<const endgame::Database> database_for(const Variant& v, int seed
   return db;
 }
 
+// The store-majority rule alone.
+AdjudicationRules store_majority_rules() {
+  AdjudicationRules rules;
+  rules.store_majority = true;
+  return rules;
+}
+
+// The endgame database of v alone, deciding at `seeds` seeds left in the pits or fewer.
+AdjudicationRules database_rules(const Variant& v, int seeds) {
+  AdjudicationRules rules;
+  rules.database_seeds = seeds;
+  rules.database = database_for(v, seeds);
+  return rules;
+}
+
 // ---- store majority --------------------------------------------------------------------------
 
 TEST(AdjudicateStoreMajority, AStoreWithMoreThanHalfOfAllSeedsWinsForItsOwner) {
   const Variant v = V("pits=6 seeds=4");
-  AdjudicationRules rules;
-  rules.store_majority = true;
+  AdjudicationRules rules = store_majority_rules();
   //        6  5  4  3  2  1
   //      [ 0  4  4  4  4  4 ]
   //   0                        25     South holds 25 of 48
@@ -63,27 +77,23 @@ TEST(AdjudicateStoreMajority, AStoreWithMoreThanHalfOfAllSeedsWinsForItsOwner) {
 
 TEST(AdjudicateStoreMajority, AllSeedsAreCountedOnTheBoardNotFromTheVariant) {
   const Variant v = V("pits=6 seeds=4");
-  AdjudicationRules rules;
-  rules.store_majority = true;
+  AdjudicationRules rules = store_majority_rules();
   // 21 seeds in all (a position that did not start from 6 x 4 x 2): 11 of them are a majority,
   // although 11 is far from half of 48.
-  const Position p = P(v, "0,0,0,0,0,1/8/1,0,0,0,0,0/11 s");
-  const std::optional<Ruling> ruling = adjudicate_position(rules, v, p);
+  const std::optional<Ruling> ruling = adjudicate_position(rules, v, P(v, "0,0,0,0,0,1/8/1,0,0,0,0,0/11 s"));
   ASSERT_TRUE(ruling.has_value());
   EXPECT_EQ(ruling->result, Outcome::SecondWins);
 }
 
 TEST(AdjudicateStoreMajority, TheMajorityRuleEndsSuchGamesItselfSoItStandsAside) {
   const Variant v = V("pits=6 seeds=4 majority=on");
-  AdjudicationRules rules;
-  rules.store_majority = true;
+  AdjudicationRules rules = store_majority_rules();
   EXPECT_FALSE(adjudicate_position(rules, v, P(v, "0,0,1,2,0,0/25/4,4,4,4,4,0/0 n")).has_value());
 }
 
 TEST(AdjudicateStoreMajority, APendingPieDecisionIsNeverAdjudicated) {
   const Variant v = V("pits=6 seeds=4 pie=on");
-  AdjudicationRules rules;
-  rules.store_majority = true;
+  AdjudicationRules rules = store_majority_rules();
   EXPECT_FALSE(adjudicate_position(rules, v, P(v, "0,0,1,2,0,0/25/4,4,4,4,4,0/0 n pie=offer")).has_value());
 }
 
@@ -91,9 +101,7 @@ TEST(AdjudicateStoreMajority, APendingPieDecisionIsNeverAdjudicated) {
 
 TEST(AdjudicateDatabase, FewSeedsLeftEndTheGameWithTheProvenScore) {
   const Variant v = V("pits=6 seeds=4");
-  AdjudicationRules rules;
-  rules.database_seeds = 5;
-  rules.database = database_for(v, 5);
+  AdjudicationRules rules = database_rules(v, 5);
   //        6  5  4  3  2  1
   //      [ 0  0  0  1  0  2 ]
   //  22                        21     North to move; 5 seeds in the pits
@@ -122,9 +130,7 @@ TEST(AdjudicateDatabase, AgreesWithMinimaxOnRandomEndgames) {
   for (const char* text : {"pits=6 seeds=4", "pits=4 seeds=3 capture=empty", "pits=5 seeds=4 ending=no-move",
                            "pits=6 seeds=5 remainder=none"}) {
     const Variant v = V(text);
-    AdjudicationRules rules;
-    rules.database_seeds = 6;
-    rules.database = database_for(v, 6);
+    AdjudicationRules rules = database_rules(v, 6);
     int checked = 0;
     for (int round = 0; round < 300; ++round) {
       Position p = start_position(v);
@@ -288,8 +294,7 @@ TEST(AdjudicateInGame, OneScoreOutsideTheWindowOrMissingBreaksTheDrawRun) {
 }
 
 TEST(AdjudicateInGame, AStoreMajorityStopsTheGameBeforeTheNextMove) {
-  AdjudicationRules rules;
-  rules.store_majority = true;
+  AdjudicationRules rules = store_majority_rules();
   ScoringPlayer a("a", always({})), b("b", always({}));
   const GameRecord r = play_game(a, b, settings(rules));
   ASSERT_EQ(r.termination, Termination::Adjudicated);
@@ -308,9 +313,7 @@ TEST(AdjudicateInGame, AStoreMajorityStopsTheGameBeforeTheNextMove) {
 TEST(AdjudicateInGame, TheDatabaseEndsASmallGameAtOnceWithPerfectPlaysResult) {
   // Kalah(2,1): four seeds, all in the pits at the start, so the database decides before a move.
   const Variant v = V("pits=2 seeds=1");
-  AdjudicationRules rules;
-  rules.database_seeds = 4;
-  rules.database = database_for(v, 4);
+  AdjudicationRules rules = database_rules(v, 4);
   ScoringPlayer a("a", always({})), b("b", always({}));
   GameSettings s = settings(rules);
   s.variant = v;
@@ -332,9 +335,7 @@ TEST(AdjudicateInGame, FromAStartPositionTheDatabaseAndTheMajorityCountItsSeeds)
   //      [ 0  2  0  0  0  0 ]
   const Position start = P(v, "0,2,0,0,0,0/12/2,0,1,0,0,0/12 s");
   {
-    AdjudicationRules rules;
-    rules.database_seeds = 5;
-    rules.database = database_for(v, 5);
+    AdjudicationRules rules = database_rules(v, 5);
     ScoringPlayer a("a", always({})), b("b", always({}));
     GameSettings s = settings(rules);
     s.variant = v;
@@ -347,8 +348,7 @@ TEST(AdjudicateInGame, FromAStartPositionTheDatabaseAndTheMajorityCountItsSeeds)
   }
   {
     // 15 of 29 seeds is a majority (of the variant's 48 it would not be): decided before a move.
-    AdjudicationRules rules;
-    rules.store_majority = true;
+    AdjudicationRules rules = store_majority_rules();
     ScoringPlayer a("a", always({})), b("b", always({}));
     GameSettings s = settings(rules);
     s.variant = v;

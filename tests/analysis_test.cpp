@@ -19,6 +19,7 @@
 #include "arena/journal/journal.h"
 #include "plain_minimax.h"
 #include "temp_dir.h"
+#include "tests/game_records.h"
 
 namespace kalah::analysis {
 namespace {
@@ -166,20 +167,12 @@ using Minimax = test::PlainMinimax;
 
 GameRecord random_game(const Variant& v, std::uint32_t seed, int opening_plies = 0) {
   std::mt19937 rng(seed);
-  GameRecord g;
-  g.id = fmt::format("g{}", seed);
-  g.south = "ada";
-  g.north = "basil";
-  g.variant = v;
-  Position p = start_position(v);
-  while (!p.over) {
-    const MoveList moves = legal_moves(v, p);
-    const Move m = moves.moves[std::uniform_int_distribution<std::size_t>(0, moves.size - 1)(rng)];
-    g.moves.push_back(m);
-    apply(v, p, m);
-  }
-  g.opening.assign(g.moves.begin(), g.moves.begin() + std::min<std::size_t>(opening_plies, g.moves.size()));
-  g.result = outcome(v, p);
+  GameRecord g = test::random_game(v, fmt::format("g{}", seed), "ada", "basil", [&](int n) {
+    return std::uniform_int_distribution<std::size_t>(0, static_cast<std::size_t>(n) - 1)(rng);
+  });
+  const auto opening = static_cast<std::ptrdiff_t>(std::min<std::size_t>(opening_plies, g.moves.size()));
+  g.opening.assign(g.moves.begin(), g.moves.begin() + opening);
+  g.move_info.erase(g.move_info.begin(), g.move_info.begin() + opening);  // one per move after the opening
   return g;
 }
 

@@ -640,22 +640,11 @@ TEST_F(ConfigTest, SwitchesAcceptOnOffStrings) {
 
 // restart and the limits in [tournament] are every engine's defaults; an [[engine]] key overrides them.
 TEST_F(ConfigTest, TournamentRestartAndLimitsAreEveryEnginesDefaults) {
-  auto result = parse(R"([tournament]
-name = "t"
-restart = "always"
-max_output_kb = 64
-max_file_mb = 5
-[time]
-base_ms = 1000
-[[engine]]
-name = "a"
-cmd = "/bin/true"
-[[engine]]
-name = "b"
-cmd = "/bin/true"
-restart = "on-crash"
-max_output_kb = 8
-)");
+  std::string text = kMinimal;
+  text.replace(text.find("name = \"t\"\n"), 11,
+               "name = \"t\"\nrestart = \"always\"\nmax_output_kb = 64\nmax_file_mb = 5\n");
+  text += "restart = \"on-crash\"\nmax_output_kb = 8\n";  // the last [[engine]], b's
+  auto result = parse(text);
   ASSERT_TRUE(result.ok()) << result.error();
   const Config& c = *result;
   EXPECT_EQ(c.engines[0].restart, RestartPolicy::Always);

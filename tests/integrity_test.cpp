@@ -17,6 +17,7 @@
 #include "arena/integrity/replay.h"
 #include "arena/integrity/sha256.h"
 #include "referee/system/temp_folder.h"
+#include "tests/game_records.h"
 
 namespace kalah::integrity {
 namespace {
@@ -50,26 +51,9 @@ TEST(Sha256, AFileInChunksEqualsItsTextAtOnce) {
   EXPECT_FALSE(sha256_file(dir.path() / "missing").ok());
 }
 
-// A finished game of random legal moves from the standard start, recorded as the game loop does.
+// A finished game of random legal moves, each the generator's next draw modulo the number of moves.
 GameRecord random_game(const Variant& v, std::mt19937& rng) {
-  GameRecord g;
-  g.id = "g";
-  g.south = "a";
-  g.north = "b";
-  g.variant = v;
-  Position p = start_position(v);
-  while (!p.over) {
-    const MoveList moves = legal_moves(v, p);
-    const Move m = moves.moves[static_cast<std::size_t>(rng() % static_cast<unsigned>(moves.size))];
-    apply(v, p, m);
-    g.moves.push_back(m);
-    g.move_info.push_back({});
-  }
-  g.result = outcome(v, p);
-  g.store_south = store(v, p, Side::South);
-  g.store_north = store(v, p, Side::North);
-  g.swapped = p.swapped;
-  return g;
+  return test::random_game(v, "g", "a", "b", [&](int n) { return rng() % static_cast<unsigned>(n); });
 }
 
 Variant pie_variant() {
@@ -119,12 +103,7 @@ TEST(CheckGame, RefusesStoresTheMovesDoNotGive) {
 }
 
 TEST(CheckGame, AForfeitLosesForTheEngineThatForfeited) {
-  GameRecord g;
-  g.id = "f";
-  g.south = "a";
-  g.north = "b";
-  g.moves = {Move::at(3)};
-  g.move_info = {{}};
+  GameRecord g = test::record_of("f", "a", "b", {Move::at(3)});
   const Position p = after(g.variant, start_position(g.variant), Move::at(3));
   g.store_south = store(g.variant, p, Side::South);
   g.termination = Termination::Time;
@@ -142,10 +121,7 @@ TEST(CheckGame, AForfeitLosesForTheEngineThatForfeited) {
 
 TEST(CheckGame, OnlyAForfeitEndsAGameInsideItsOpening) {
   // An engine that did not start, in a tournament with random 2-ply openings: no move was played.
-  GameRecord g;
-  g.id = "r1-0v1-p1-g0";
-  g.south = "a";
-  g.north = "b";
+  GameRecord g = test::record_of("r1-0v1-p1-g0", "a", "b", {});
   g.opening = {Move::at(3), Move::at(1)};
   g.termination = Termination::Startup;
   g.forfeit = Forfeit{"a", Termination::Startup, "eof before kepok: exited with code 1"};
@@ -172,12 +148,8 @@ TEST(CheckGame, OnlyAForfeitEndsAGameInsideItsOpening) {
 
 TEST(CheckGame, AdjudicationsFollowTheirReason) {
   // Max plies after one move: 3 seeds in South's store... each side's seeds counted for its owner.
-  GameRecord g;
-  g.id = "m";
-  g.south = "a";
-  g.north = "b";
-  g.moves = {Move::at(1)};  // 4 seeds from pit 1: pits 2-5, no store; 24-24 with the seeds counted
-  g.move_info = {{}};
+  // 4 seeds from pit 1: pits 2-5, no store; 24-24 with the seeds counted
+  GameRecord g = test::record_of("m", "a", "b", {Move::at(1)});
   g.termination = Termination::Adjudicated;
   g.adjudication = Adjudication{AdjudicationReason::MaxPlies, {}};
   g.result = Outcome::Draw;

@@ -16,6 +16,7 @@
 #include "arena/journal/journal.h"
 #include "referee/record/json_text.h"
 #include "referee/record/record_json.h"
+#include "tests/game_records.h"
 
 namespace kalah {
 namespace {
@@ -75,13 +76,9 @@ void write_all(const fs::path& path, const std::string& text) {
 // ---------------------------------------------------------------- record JSON
 
 TEST(RecordJson, LineHasTheDocumentedFormat) {
-  GameRecord r;
-  r.id = "r1-alpha-beta-1";
+  GameRecord r = test::record_of("r1-alpha-beta-1", "alpha", "beta", {Move::at(3), Move::at(1), Move::at(6)});
   r.round = 1;
-  r.south = "alpha";
-  r.north = "beta";
   r.opening = {Move::at(3), Move::at(1)};
-  r.moves = {Move::at(3), Move::at(1), Move::at(6)};
   r.move_info = {{.time_ms = 12.5, .depth = 10, .score = 3, .nodes = 12345, .wall_ms = std::nullopt}};
   r.result = Outcome::FirstWins;
   r.store_south = 30;

@@ -4,8 +4,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -459,6 +461,33 @@ void expect_every_table(const FolderReports& r, const Listing& expected) {
   EXPECT_EQ(html_listing(r.html), expected);
 }
 
+// The five engines of the Swiss and knockout examples, seeded in this order.
+const std::vector<std::string> kFive = {"a", "b", "c", "d", "e"};
+
+// A game pair of a round: `first` is South in its first game, `second` in its second; each result is from
+// that game's South side.
+struct PairPlayed {
+  int round;
+  std::string first, second;
+  std::string first_result, second_result;
+};
+
+// Both games of each pair, named as the scheduler names them (engine numbers from kFive):
+// "r1-0v2-p0-g0", then "r1-2v0-p0-g1".
+std::vector<GameRecord> pairs_played(std::initializer_list<PairPlayed> pairs) {
+  auto seed = [](const std::string& name) { return std::find(kFive.begin(), kFive.end(), name) - kFive.begin(); };
+  std::vector<GameRecord> games;
+  for (const PairPlayed& p : pairs) {
+    const auto id = [&](const std::string& south, const std::string& north, int game) {
+      return "r" + std::to_string(p.round) + "-" + std::to_string(seed(south)) + "v" + std::to_string(seed(north)) +
+             "-p0-g" + std::to_string(game);
+    };
+    games.push_back(played(id(p.first, p.second, 0), p.first, p.second, p.first_result));
+    games.push_back(played(id(p.second, p.first, 1), p.second, p.first, p.second_result));
+  }
+  return games;
+}
+
 // Five engines, three Swiss rounds (seeds a to e); every game's result is from South's side:
 //   round 1: a 1-1 c (two draws), b 1-1 d (two draws), e has the bye
 //   round 2: e 1-1 a (two draws), c 0-2 b, d has the bye
@@ -466,24 +495,23 @@ void expect_every_table(const FolderReports& r, const Listing& expected) {
 // Swiss points (a bye is 1): a 4, e 3 + 1 = 4, b 3, c 1 + 1 = 2, d 1 + 1 = 2. Buchholz: a 9 (c 2, e 4, b 3),
 // e 6 (a 4, d 2), c 7 and d 7 (seed: c first). So a e b c d; the Elo fit, blind to the byes, has e a b d c.
 std::vector<GameRecord> swiss_games() {
-  return {played("r1-0v2-p0-g0", "a", "c", "1/2"), played("r1-2v0-p0-g1", "c", "a", "1/2"),
-          played("r1-1v3-p0-g0", "b", "d", "1/2"), played("r1-3v1-p0-g1", "d", "b", "1/2"),
-          played("r2-4v0-p0-g0", "e", "a", "1/2"), played("r2-0v4-p0-g1", "a", "e", "1/2"),
-          played("r2-2v1-p0-g0", "c", "b", "0-1"), played("r2-1v2-p0-g1", "b", "c", "1-0"),
-          played("r3-1v0-p0-g0", "b", "a", "0-1"), played("r3-0v1-p0-g1", "a", "b", "1-0"),
-          played("r3-3v4-p0-g0", "d", "e", "0-1"), played("r3-4v3-p0-g1", "e", "d", "1-0")};
+  return pairs_played({{1, "a", "c", "1/2", "1/2"},
+                       {1, "b", "d", "1/2", "1/2"},
+                       {2, "e", "a", "1/2", "1/2"},
+                       {2, "c", "b", "0-1", "1-0"},
+                       {3, "b", "a", "0-1", "1-0"},
+                       {3, "d", "e", "0-1", "1-0"}});
 }
 
 TEST(FormOrder, EveryTableListsTheSwissStandingsWithTheByesPoints) {
-  const std::vector<std::string> names = {"a", "b", "c", "d", "e"};
   const std::vector<GameRecord> games = swiss_games();
-  const Standings by_elo = compute_standings(games, names);
+  const Standings by_elo = compute_standings(games, kFive);
   std::string elo_order;
   for (const EngineStanding& e : by_elo.engines) elo_order += e.name;
   ASSERT_EQ(elo_order, "eabdc") << "the fit's order differs from the Swiss one here, or the test shows nothing";
 
   const std::map<std::string, std::string> settings = {{"type", "swiss"}, {"rounds", "3"}};
-  const FolderReports r = write_folder("swiss", games, names, settings);
+  const FolderReports r = write_folder("swiss", games, kFive, settings);
   const Listing expected = {listed("a", "1", 4), listed("e", "2", 4), listed("b", "3", 3), listed("c", "4", 2),
                             listed("d", "5", 2)};
   expect_every_table(r, expected);
@@ -502,8 +530,8 @@ TEST(FormOrder, EveryTableListsTheSwissStandingsWithTheByesPoints) {
     EXPECT_NE(text->find("Points include 1.0 points for each bye"), std::string::npos) << *text;
 
   // The live standings (the run's builder, set up as the flow does) follow the same order.
-  StandingsBuilder live(names);
-  live.set_form(report::form_ranker(settings, names));
+  StandingsBuilder live(kFive);
+  live.set_form(report::form_ranker(settings, kFive));
   for (const GameRecord& g : games) live.add(g);
   EXPECT_EQ(terminal_listing(report::format_standings_table(live.standings())), expected);
 }
@@ -512,23 +540,22 @@ TEST(FormOrder, EveryTableListsTheSwissStandingsWithTheByesPoints) {
 // where d beats e 1.5-0.5; a beats d and b beats c 2-0 in the semi-finals; a beats b 2-0 in the final.
 // c, a semi-finalist, lost its only pair 0-2 and rates below e, which lost in the first round.
 std::vector<GameRecord> knockout_games() {
-  return {played("r1-3v4-p0-g0", "d", "e", "1/2"), played("r1-4v3-p0-g1", "e", "d", "0-1"),
-          played("r2-0v3-p0-g0", "a", "d", "1-0"), played("r2-3v0-p0-g1", "d", "a", "0-1"),
-          played("r2-1v2-p0-g0", "b", "c", "1-0"), played("r2-2v1-p0-g1", "c", "b", "0-1"),
-          played("r3-0v1-p0-g0", "a", "b", "1-0"), played("r3-1v0-p0-g1", "b", "a", "0-1")};
+  return pairs_played({{1, "d", "e", "1/2", "0-1"},
+                       {2, "a", "d", "1-0", "0-1"},
+                       {2, "b", "c", "1-0", "0-1"},
+                       {3, "a", "b", "1-0", "0-1"}});
 }
 
 TEST(FormOrder, EveryTableListsTheKnockoutByTheRoundReached) {
-  const std::vector<std::string> names = {"a", "b", "c", "d", "e"};
   const std::vector<GameRecord> games = knockout_games();
-  const Standings by_elo = compute_standings(games, names);
+  const Standings by_elo = compute_standings(games, kFive);
   std::map<std::string, double> elo;
   for (const EngineStanding& e : by_elo.engines) elo[e.name] = e.elo;
   ASSERT_LT(elo["c"], elo["e"])
       << "the semi-finalist rates below the first-round loser here, or the test shows nothing";
 
   const std::map<std::string, std::string> settings = {{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}};
-  const FolderReports r = write_folder("knockout", games, names, settings);
+  const FolderReports r = write_folder("knockout", games, kFive, settings);
   // Champion, finalist, the semi-finals' losers sharing 3 (by seed), the first round's loser.
   expect_every_table(r, {listed("a", "1", 4), listed("b", "2", 2), listed("c", "3=", 0), listed("d", "3=", 1.5),
                          listed("e", "5", 0.5)});
@@ -540,9 +567,8 @@ TEST(FormOrder, AKnockoutInProgressRanksTheEnginesStillInAboveThoseOut) {
   // their semi-final; d lost its semi-final, e its first-round match.
   std::vector<GameRecord> games = knockout_games();
   games.resize(4);
-  StandingsBuilder builder({"a", "b", "c", "d", "e"});
-  builder.set_form(
-      report::form_ranker({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}}, {"a", "b", "c", "d", "e"}));
+  StandingsBuilder builder(kFive);
+  builder.set_form(report::form_ranker({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}}, kFive));
   for (const GameRecord& g : games) builder.add(g);
   EXPECT_EQ(terminal_listing(report::format_standings_table(builder.standings())),
             (Listing{listed("a", "1", 2), listed("b", "2=", 0), listed("c", "2=", 0), listed("d", "4", 1.5),

@@ -4,6 +4,8 @@
 // where North's pits are listed from North's own left (pit 1 first).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "referee/rules/perft.h"
 #include "referee/rules/position.h"
 #include "tests/test_variants.h"
@@ -15,13 +17,6 @@ using test::V;
 
 using test::P;
 
-std::string play(const Variant& v, std::string_view notation, Move m) {
-  Position p = P(v, notation);
-  EXPECT_TRUE(is_legal(v, p, m)) << to_string(m) << " in " << notation;
-  apply(v, p, m);
-  return to_notation(v, p);
-}
-
 constexpr Move pit(int n) { return Move::at(n); }
 
 const Variant kStandard = Variant{};
@@ -31,94 +26,228 @@ TEST(Rules, StartPositionOfKalah64) {
   EXPECT_EQ(legal_moves(kStandard, start_position(kStandard)).size, 6);
 }
 
-TEST(Rules, LastSeedInOwnStoreGivesAnotherMove) {
-  //        6  5  4  3  2  1
-  //      [ 4  4  4  4  4  4 ]
-  //   0                        0
-  //      [ 4  4  4  4  4  4 ]      South plays pit 3: 5, 6, 7 and the store.
-  //        1  2  3  4  5  6
-  EXPECT_EQ(play(kStandard, "4,4,4,4,4,4/0/4,4,4,4,4,4/0 s", pit(3)), "4,4,0,5,5,5/1/4,4,4,4,4,4/0 s");
+// One move from a drawn position: the position it gives and the game's outcome there.
+struct MoveCase {
+  const char* rule;     // the test's name
+  const char* variant;  // "": the standard Kalah(6,4)
+  const char* before;
+  int pit;
+  const char* after;
+  Outcome result;  // Ongoing: the game goes on
+};
+
+// Sowing, captures and the end of the game, a move each.
+const MoveCase kMoves[] = {
+    //        6  5  4  3  2  1
+    //      [ 4  4  4  4  4  4 ]
+    //   0                        0
+    //      [ 4  4  4  4  4  4 ]      South plays pit 3: 5, 6, 7 and the store.
+    //        1  2  3  4  5  6
+    {
+        .rule = "LastSeedInOwnStoreGivesAnotherMove",
+        .variant = "",
+        .before = "4,4,4,4,4,4/0/4,4,4,4,4,4/0 s",
+        .pit = 3,
+        .after = "4,4,0,5,5,5/1/4,4,4,4,4,4/0 s",
+        .result = Outcome::Ongoing,
+    },
+    {
+        .rule = "SowingContinuesOnTheOpponentsSideAndPassesTheTurn",
+        .variant = "",
+        .before = "4,4,4,4,4,4/0/4,4,4,4,4,4/0 s",
+        .pit = 6,
+        .after = "4,4,4,4,4,0/1/5,5,5,4,4,4/0 n",
+        .result = Outcome::Ongoing,
+    },
+    // North's pit 3 holds 4 seeds: they go to North's pits 4, 5, 6 and North's store.
+    {
+        .rule = "NorthPitsAreNumberedFromNorthsLeft",
+        .variant = "",
+        .before = "4,4,4,4,4,4/0/4,4,4,4,4,4/0 n",
+        .pit = 3,
+        .after = "4,4,4,4,4,4/0/4,4,0,5,5,5/1 n",
+        .result = Outcome::Ongoing,
+    },
+    // South's pit 6 holds 9: store, North 1..6, (North's store skipped), South 1, 2.
+    {
+        .rule = "SowingSkipsTheOpponentsStore",
+        .variant = "",
+        .before = "0,1,0,0,0,9/0/1,1,1,1,1,1/0 s",
+        .pit = 6,
+        .after = "1,2,0,0,0,0/1/2,2,2,2,2,2/0 n",
+        .result = Outcome::Ongoing,
+    },
+    // North's pit 6 holds 3: North's store, (South's store skipped), South 1, 2.
+    {
+        .rule = "SowingSkipsTheOpponentsStoreForNorthToo",
+        .variant = "",
+        .before = "1,1,1,1,1,1/0/1,0,0,0,0,3/0 n",
+        .pit = 6,
+        .after = "2,2,1,1,1,1/0/1,0,0,0,0,0/1 s",
+        .result = Outcome::Ongoing,
+    },
+    // 13 seeds from South's pit 1: pits 2..6, store, North 1..6, then pit 1 itself,
+    // which was emptied: a capture of the seed and the 2 (1+1) facing it.
+    {
+        .rule = "ThirteenSeedsGoRoundAndDropIntoTheStartingPit",
+        .variant = "",
+        .before = "13,0,0,0,0,0/0/0,0,0,0,0,1/0 s",
+        .pit = 1,
+        .after = "0,1,1,1,1,1/4/1,1,1,1,1,0/0 n",
+        .result = Outcome::Ongoing,
+    },
+    // 26 seeds = two full laps of 13 (no opponent store): every cell but North's
+    // store gets 2; the last seed lands in the starting pit, which now holds 2: no capture.
+    {
+        .rule = "TwoLapsDropTwiceIntoTheStartingPit",
+        .variant = "",
+        .before = "26,0,0,0,0,0/0/1,0,0,0,0,0/0 s",
+        .pit = 1,
+        .after = "2,2,2,2,2,2/2/3,2,2,2,2,2/0 n",
+        .result = Outcome::Ongoing,
+    },
+    //        6  5  4  3  2  1
+    //      [ 4  7  4  4  4  4 ]
+    //   0                        0
+    //      [ 1  0  4  4  4  4 ]     South pit 1 -> pit 2 (empty); North's pit 5 (7) faces it.
+    {
+        .rule = "LastSeedInOwnEmptyPitCapturesOpposite",
+        .variant = "",
+        .before = "1,0,4,4,4,4/0/4,4,4,4,7,4/0 s",
+        .pit = 1,
+        .after = "0,0,4,4,4,4/8/4,4,4,4,0,4/0 n",
+        .result = Outcome::Ongoing,
+    },
+    {
+        .rule = "NoCaptureWhenOppositePitIsEmptyUnderStandardCapture",
+        .variant = "",
+        .before = "1,0,4,4,4,4/0/4,4,4,4,0,4/7 s",
+        .pit = 1,
+        .after = "0,1,4,4,4,4/0/4,4,4,4,0,4/7 n",
+        .result = Outcome::Ongoing,
+    },
+    {
+        .rule = "EmptyCaptureTakesTheLastSeedEvenWhenOppositeIsEmpty",
+        .variant = "capture=empty",
+        .before = "1,0,4,4,4,4/0/4,4,4,4,0,4/7 s",
+        .pit = 1,
+        .after = "0,0,4,4,4,4/1/4,4,4,4,0,4/7 n",
+        .result = Outcome::Ongoing,
+    },
+    {
+        .rule = "NoCaptureInAnOccupiedOwnPit",
+        .variant = "",
+        .before = "1,1,4,4,4,4/0/4,4,4,4,7,4/0 s",
+        .pit = 1,
+        .after = "0,2,4,4,4,4/0/4,4,4,4,7,4/0 n",
+        .result = Outcome::Ongoing,
+    },
+    // South's last seed lands in North's empty pit 1: nothing happens.
+    {
+        .rule = "NoCaptureOnTheOpponentsSide",
+        .variant = "",
+        .before = "4,4,4,4,4,2/0/0,4,4,4,4,4/2 s",
+        .pit = 6,
+        .after = "4,4,4,4,4,0/1/1,4,4,4,4,4/2 n",
+        .result = Outcome::Ongoing,
+    },
+    // North's pit 1 (1 seed) -> North's empty pit 2, facing South's pit 5 (6 seeds).
+    {
+        .rule = "NorthCapturesFromSouthsRow",
+        .variant = "",
+        .before = "4,4,4,4,6,4/0/1,0,4,4,4,4/0 n",
+        .pit = 1,
+        .after = "4,4,4,4,0,4/0/0,0,4,4,4,4/7 s",
+        .result = Outcome::Ongoing,
+    },
+    // South's last seed goes into its store; South's row is then empty.
+    {
+        .rule = "SideEmptyEndsTheGameAndGivesTheRestToTheOwner",
+        .variant = "",
+        .before = "0,0,0,0,0,1/20/4,4,4,4,4,4/3 s",
+        .pit = 6,
+        .after = "0,0,0,0,0,0/21/0,0,0,0,0,0/27 s",
+        .result = Outcome::SecondWins,
+    },
+    // South captures North's last seeds: North's row is empty after South's move.
+    {
+        .rule = "SideEmptyAlsoEndsWhenTheOpponentIsEmptied",
+        .variant = "",
+        .before = "1,0,0,0,0,5/20/0,0,0,0,2,0/20 s",
+        .pit = 1,
+        .after = "0,0,0,0,0,0/28/0,0,0,0,0,0/20 n",
+        .result = Outcome::FirstWins,
+    },
+    {
+        .rule = "NoMoveEndingEndsWhenTheMoverHasAnExtraTurnButNoSeeds",
+        .variant = "ending=no-move",
+        .before = "0,0,0,0,0,1/20/4,4,4,4,4,4/3 s",
+        .pit = 6,
+        .after = "0,0,0,0,0,0/21/0,0,0,0,0,0/27 s",
+        .result = Outcome::SecondWins,
+    },
+    {
+        .rule = "RemainderNoneLeavesSeedsUnscored",
+        .variant = "remainder=none",
+        .before = "0,0,0,0,0,1/20/4,4,4,4,4,4/3 s",
+        .pit = 6,
+        .after = "0,0,0,0,0,0/21/4,4,4,4,4,4/3 s",
+        .result = Outcome::FirstWins,
+    },
+    // 48 seeds; South reaches 25 by sowing into its store.
+    {
+        .rule = "MajorityEndsTheGameOnceAStoreHoldsMoreThanHalf",
+        .variant = "majority=on",
+        .before = "0,0,0,0,2,1/24/4,4,4,4,4,1/0 s",
+        .pit = 6,
+        .after = "0,0,0,0,0,0/27/0,0,0,0,0,0/21 s",
+        .result = Outcome::FirstWins,
+    },
+    // Exactly half is not a majority.
+    {
+        .rule = "MajorityNeedsMoreThanHalf",
+        .variant = "majority=on",
+        .before = "0,0,0,0,2,1/23/4,4,4,4,4,2/0 s",
+        .pit = 6,
+        .after = "0,0,0,0,2,0/24/4,4,4,4,4,2/0 s",
+        .result = Outcome::Ongoing,
+    },
+    {
+        .rule = "MajorityWithRemainderNoneKeepsTheBoard",
+        .variant = "majority=on remainder=none",
+        .before = "0,0,0,0,2,1/24/4,4,4,4,4,1/0 s",
+        .pit = 6,
+        .after = "0,0,0,0,2,0/25/4,4,4,4,4,1/0 s",
+        .result = Outcome::FirstWins,
+    },
+};
+
+// How GoogleTest shows a row (CTest's list, a failure): the move and where it is played.
+void PrintTo(const MoveCase& c, std::ostream* os) {
+  *os << "pit " << c.pit << " in " << c.before << (*c.variant ? " (" : "") << c.variant << (*c.variant ? ")" : "");
 }
 
-TEST(Rules, SowingContinuesOnTheOpponentsSideAndPassesTheTurn) {
-  EXPECT_EQ(play(kStandard, "4,4,4,4,4,4/0/4,4,4,4,4,4/0 s", pit(6)), "4,4,4,4,4,0/1/5,5,5,4,4,4/0 n");
+class OneMove : public ::testing::TestWithParam<MoveCase> {};
+
+TEST_P(OneMove, GivesThePositionAndTheOutcome) {
+  const MoveCase& c = GetParam();
+  const Variant v = V(c.variant);
+  Position p = P(v, c.before);
+  ASSERT_TRUE(is_legal(v, p, pit(c.pit))) << "pit " << c.pit << " in " << c.before;
+  apply(v, p, pit(c.pit));
+  EXPECT_EQ(to_notation(v, p), c.after);
+  EXPECT_EQ(p.over, c.result != Outcome::Ongoing);
+  EXPECT_EQ(outcome(v, p), c.result);
+  EXPECT_EQ(legal_moves(v, p).size == 0, p.over) << "no legal move exactly when the game is over";
 }
 
-TEST(Rules, NorthPitsAreNumberedFromNorthsLeft) {
-  // North's pit 3 holds 4 seeds: they go to North's pits 4, 5, 6 and North's store.
-  EXPECT_EQ(play(kStandard, "4,4,4,4,4,4/0/4,4,4,4,4,4/0 n", pit(3)), "4,4,4,4,4,4/0/4,4,0,5,5,5/1 n");
-}
-
-TEST(Rules, SowingSkipsTheOpponentsStore) {
-  // South's pit 6 holds 9: store, North 1..6, (North's store skipped), South 1, 2.
-  EXPECT_EQ(play(kStandard, "0,1,0,0,0,9/0/1,1,1,1,1,1/0 s", pit(6)), "1,2,0,0,0,0/1/2,2,2,2,2,2/0 n");
-  // North's pit 6 holds 3: North's store, (South's store skipped), South 1, 2.
-  EXPECT_EQ(play(kStandard, "1,1,1,1,1,1/0/1,0,0,0,0,3/0 n", pit(6)), "2,2,1,1,1,1/0/1,0,0,0,0,0/1 s");
-}
-
-TEST(Rules, ThirteenSeedsGoRoundAndDropIntoTheStartingPit) {
-  // 13 seeds from South's pit 1: pits 2..6, store, North 1..6, then pit 1 itself,
-  // which was emptied: a capture of the seed and the 2 (1+1) facing it.
-  EXPECT_EQ(play(kStandard, "13,0,0,0,0,0/0/0,0,0,0,0,1/0 s", pit(1)), "0,1,1,1,1,1/4/1,1,1,1,1,0/0 n");
-}
-
-TEST(Rules, TwoLapsDropTwiceIntoTheStartingPit) {
-  // 26 seeds = two full laps of 13 (no opponent store): every cell but North's
-  // store gets 2; the last seed lands in the starting pit, which now holds 2: no capture.
-  EXPECT_EQ(play(kStandard, "26,0,0,0,0,0/0/1,0,0,0,0,0/0 s", pit(1)), "2,2,2,2,2,2/2/3,2,2,2,2,2/0 n");
-}
-
-TEST(Rules, LastSeedInOwnEmptyPitCapturesOpposite) {
-  //        6  5  4  3  2  1
-  //      [ 4  7  4  4  4  4 ]
-  //   0                        0
-  //      [ 1  0  4  4  4  4 ]     South pit 1 -> pit 2 (empty); North's pit 5 (7) faces it.
-  EXPECT_EQ(play(kStandard, "1,0,4,4,4,4/0/4,4,4,4,7,4/0 s", pit(1)), "0,0,4,4,4,4/8/4,4,4,4,0,4/0 n");
-}
-
-TEST(Rules, NoCaptureWhenOppositePitIsEmptyUnderStandardCapture) {
-  EXPECT_EQ(play(kStandard, "1,0,4,4,4,4/0/4,4,4,4,0,4/7 s", pit(1)), "0,1,4,4,4,4/0/4,4,4,4,0,4/7 n");
-}
-
-TEST(Rules, EmptyCaptureTakesTheLastSeedEvenWhenOppositeIsEmpty) {
-  const Variant v = V("capture=empty");
-  EXPECT_EQ(play(v, "1,0,4,4,4,4/0/4,4,4,4,0,4/7 s", pit(1)), "0,0,4,4,4,4/1/4,4,4,4,0,4/7 n");
-}
-
-TEST(Rules, NoCaptureInAnOccupiedOwnPitOrOnTheOpponentsSide) {
-  EXPECT_EQ(play(kStandard, "1,1,4,4,4,4/0/4,4,4,4,7,4/0 s", pit(1)), "0,2,4,4,4,4/0/4,4,4,4,7,4/0 n");
-  // South's last seed lands in North's empty pit 1: nothing happens.
-  EXPECT_EQ(play(kStandard, "4,4,4,4,4,2/0/0,4,4,4,4,4/2 s", pit(6)), "4,4,4,4,4,0/1/1,4,4,4,4,4/2 n");
-}
-
-TEST(Rules, NorthCapturesFromSouthsRow) {
-  // North's pit 1 (1 seed) -> North's empty pit 2, facing South's pit 5 (6 seeds).
-  EXPECT_EQ(play(kStandard, "4,4,4,4,6,4/0/1,0,4,4,4,4/0 n", pit(1)), "4,4,4,4,0,4/0/0,0,4,4,4,4/7 s");
-}
+INSTANTIATE_TEST_SUITE_P(Rules, OneMove, ::testing::ValuesIn(kMoves),
+                         [](const ::testing::TestParamInfo<MoveCase>& info) { return info.param.rule; });
 
 TEST(Rules, CaptureEndsTheTurn) {
   Position p = P(kStandard, "1,0,4,4,4,4/0/4,4,4,4,7,4/0 s");
   apply(kStandard, p, pit(1));
   EXPECT_EQ(p.to_move, Side::North);
-}
-
-TEST(Rules, SideEmptyEndsTheGameAndGivesTheRestToTheOwner) {
-  // South's last seed goes into its store; South's row is then empty.
-  Position p = P(kStandard, "0,0,0,0,0,1/20/4,4,4,4,4,4/3 s");
-  apply(kStandard, p, pit(6));
-  EXPECT_TRUE(p.over);
-  EXPECT_EQ(to_notation(kStandard, p), "0,0,0,0,0,0/21/0,0,0,0,0,0/27 s");
-  EXPECT_EQ(outcome(kStandard, p), Outcome::SecondWins);
-  EXPECT_EQ(legal_moves(kStandard, p).size, 0);
-}
-
-TEST(Rules, SideEmptyAlsoEndsWhenTheOpponentIsEmptied) {
-  // South captures North's last seeds: North's row is empty after South's move.
-  Position p = P(kStandard, "1,0,0,0,0,5/20/0,0,0,0,2,0/20 s");
-  apply(kStandard, p, pit(1));
-  EXPECT_TRUE(p.over);
-  EXPECT_EQ(to_notation(kStandard, p), "0,0,0,0,0,0/28/0,0,0,0,0,0/20 n");
-  EXPECT_EQ(outcome(kStandard, p), Outcome::FirstWins);
 }
 
 TEST(Rules, NoMoveEndingWaitsUntilThePlayerToMoveHasNoSeeds) {
@@ -131,44 +260,6 @@ TEST(Rules, NoMoveEndingWaitsUntilThePlayerToMoveHasNoSeeds) {
   // North's move puts a seed back on South's side.
   apply(v, p, pit(6));
   EXPECT_EQ(to_notation(v, p), "1,1,1,0,0,0/21/5,4,4,4,4,0/3 s");
-}
-
-TEST(Rules, NoMoveEndingEndsWhenTheMoverHasAnExtraTurnButNoSeeds) {
-  const Variant v = V("ending=no-move");
-  Position p = P(v, "0,0,0,0,0,1/20/4,4,4,4,4,4/3 s");
-  apply(v, p, pit(6));
-  EXPECT_TRUE(p.over);
-  EXPECT_EQ(to_notation(v, p), "0,0,0,0,0,0/21/0,0,0,0,0,0/27 s");
-}
-
-TEST(Rules, RemainderNoneLeavesSeedsUnscored) {
-  const Variant v = V("remainder=none");
-  Position p = P(v, "0,0,0,0,0,1/20/4,4,4,4,4,4/3 s");
-  apply(v, p, pit(6));
-  EXPECT_TRUE(p.over);
-  EXPECT_EQ(to_notation(v, p), "0,0,0,0,0,0/21/4,4,4,4,4,4/3 s");
-  EXPECT_EQ(outcome(v, p), Outcome::FirstWins);
-}
-
-TEST(Rules, MajorityEndsTheGameOnceAStoreHoldsMoreThanHalf) {
-  const Variant v = V("majority=on");
-  // 48 seeds; South reaches 25 by sowing into its store.
-  Position p = P(v, "0,0,0,0,2,1/24/4,4,4,4,4,1/0 s");
-  apply(v, p, pit(6));
-  EXPECT_TRUE(p.over);
-  EXPECT_EQ(to_notation(v, p), "0,0,0,0,0,0/27/0,0,0,0,0,0/21 s");
-  // Exactly half is not a majority.
-  Position q = P(v, "0,0,0,0,2,1/23/4,4,4,4,4,2/0 s");
-  apply(v, q, pit(6));
-  EXPECT_FALSE(q.over);
-}
-
-TEST(Rules, MajorityWithRemainderNoneKeepsTheBoard) {
-  const Variant v = V("majority=on remainder=none");
-  Position p = P(v, "0,0,0,0,2,1/24/4,4,4,4,4,1/0 s");
-  apply(v, p, pit(6));
-  EXPECT_TRUE(p.over);
-  EXPECT_EQ(to_notation(v, p), "0,0,0,0,2,0/25/4,4,4,4,4,1/0 s");
 }
 
 TEST(Rules, PieFirstMoveNeverEarnsAnExtraTurn) {

@@ -48,27 +48,6 @@ using namespace std::chrono_literals;
 
 using test::V;
 
-// Every combination of the rule keys the exact search supports, for one size.
-std::vector<Variant> all_rule_combinations(int pits, int seeds) {
-  std::vector<Variant> out;
-  for (Capture c : {Capture::Standard, Capture::Empty})
-    for (Ending e : {Ending::SideEmpty, Ending::NoMove})
-      for (Remainder r : {Remainder::Owner, Remainder::None})
-        for (bool majority : {false, true})
-          for (bool pie : {false, true}) {
-            Variant v;
-            v.pits = pits;
-            v.seeds = seeds;
-            v.capture = c;
-            v.ending = e;
-            v.remainder = r;
-            v.majority = majority;
-            v.pie = pie;
-            out.push_back(v);
-          }
-  return out;
-}
-
 // A scratch directory removed at the end of the test (the product's temporary folder).
 struct TempDir {
   system::TempFolder folder{"solver_test"};
@@ -200,7 +179,7 @@ TEST(SolverBoard, MovesMatchTheRulesLibraryInEveryVariant) {
   for (int pits : {1, 3, 6, 8, 10}) {
     for (int seeds : {1, 4, 12}) {
       if (2 * pits * seeds > 255) continue;
-      for (const Variant& v : all_rule_combinations(pits, seeds)) {
+      for (const Variant& v : test::rule_combinations(pits, seeds)) {
         if (v.pie) continue;  // the pie rule lives above the board
         dispatch_pits(pits, [&]<int M>() { check_moves_against_rules<M>(v, rng, seed); });
         if (HasFatalFailure()) return;
@@ -259,7 +238,7 @@ TEST(SolverValues, TinyBoardsEqualPlainMinimaxInEveryVariant) {
   for (int pits = 1; pits <= 3; ++pits)
     for (int seeds = 1; seeds <= 3; ++seeds) {
       if (pits == 3 && seeds == 3) continue;  // the plain minimax takes too long; see below
-      for (const Variant& v : all_rule_combinations(pits, seeds)) {
+      for (const Variant& v : test::rule_combinations(pits, seeds)) {
         PlainMinimax reference(v);
         const Position start = start_position(v);
         ExactSolver solver(v, 4);

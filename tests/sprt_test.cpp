@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -320,39 +321,50 @@ json::object read_json(const fs::path& file) {
 
 const std::string kBots = KALAH_BINARY_DIR "/bots/";
 
+// `arena stats ARGS --json`, which must succeed: the object it prints.
+json::object stats_json(const std::string& args) {
+  const ArenaRun r = run_arena("stats " + args + " --json");
+  EXPECT_EQ(r.exit_code, 0) << args;
+  return parse_object(r.out);
+}
+
+// A figure of `arena stats --json` and how near to the reference it must be.
+struct Figure {
+  const char* key;
+  double expected;
+  double tolerance = 1e-6;
+};
+
+void expect_figures(const json::object& o, std::initializer_list<Figure> figures) {
+  for (const Figure& f : figures) EXPECT_NEAR(number(o, f.key), f.expected, f.tolerance) << f.key;
+}
+
 TEST(StatsCommand, WdlJsonMatchesFishtest) {
-  const ArenaRun r = run_arena("stats --wdl 60,20,20 --json");
-  ASSERT_EQ(r.exit_code, 0);
-  const json::object o = parse_object(r.out);
-  EXPECT_NEAR(number(o, "elo"), 147.1907141178, 1e-6);
-  EXPECT_NEAR(number(o, "elo95"), 66.0133812204, 1e-6);
-  EXPECT_NEAR(number(o, "los"), 0.9999997133, 1e-6);
+  const json::object o = stats_json("--wdl 60,20,20");
+  expect_figures(o, {{"elo", 147.1907141178}, {"elo95", 66.0133812204}, {"los", 0.9999997133}});
   EXPECT_TRUE(o.contains("nelo"));
   EXPECT_TRUE(o.contains("nelo95"));
   EXPECT_FALSE(o.contains("llr"));  // no --sprt
 }
 
 TEST(StatsCommand, PentanomialSprtJsonMatchesFishtest) {
-  const ArenaRun r = run_arena("stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5,model=logistic --json");
-  ASSERT_EQ(r.exit_code, 0);
-  const json::object o = parse_object(r.out);
-  EXPECT_NEAR(number(o, "elo"), 11.7157504408, 1e-6);
-  EXPECT_NEAR(number(o, "elo95"), 13.6662385267, 1e-6);
-  EXPECT_NEAR(number(o, "los"), 0.9537520149, 1e-6);
-  EXPECT_NEAR(number(o, "llr"), 0.9465862595, 1e-6);
-  EXPECT_NEAR(number(o, "lower"), -2.9444389791664403, 1e-9);
-  EXPECT_NEAR(number(o, "upper"), 2.9444389791664403, 1e-9);
+  const json::object o = stats_json("--penta 10,100,200,120,15 --sprt elo0=0,elo1=5,model=logistic");
+  expect_figures(o, {{"elo", 11.7157504408},
+                     {"elo95", 13.6662385267},
+                     {"los", 0.9537520149},
+                     {"llr", 0.9465862595},
+                     {"lower", -2.9444389791664403, 1e-9},
+                     {"upper", 2.9444389791664403, 1e-9}});
   EXPECT_EQ(string_of(o, "decision"), "continue");
 }
 
 TEST(StatsCommand, NormalizedIsTheDefaultModel) {
-  const json::object o = parse_object(run_arena("stats --penta 10,100,200,120,15 --sprt elo0=0,elo1=5 --json").out);
-  EXPECT_NEAR(number(o, "llr"), 0.6282899302, 1e-6);
+  expect_figures(stats_json("--penta 10,100,200,120,15 --sprt elo0=0,elo1=5"), {{"llr", 0.6282899302}});
 }
 
 TEST(StatsCommand, DecisionsInJson) {
-  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 0,0,0,0,200 --sprt elo1=5 --json").out), "decision"), "H1");
-  EXPECT_EQ(string_of(parse_object(run_arena("stats --penta 200,0,0,0,0 --sprt elo1=5 --json").out), "decision"), "H0");
+  EXPECT_EQ(string_of(stats_json("--penta 0,0,0,0,200 --sprt elo1=5"), "decision"), "H1");
+  EXPECT_EQ(string_of(stats_json("--penta 200,0,0,0,0 --sprt elo1=5"), "decision"), "H0");
 }
 
 TEST(StatsCommand, DegenerateSamplesPrintNoNanOrInf) {

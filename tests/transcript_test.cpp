@@ -6,6 +6,7 @@
 
 #include "referee/game/transcript.h"
 #include "referee/game/transcript_file.h"
+#include "tests/game_records.h"
 
 namespace kalah {
 namespace {
@@ -44,12 +45,8 @@ TEST(Transcript, TheStderrTailKeepsTheLastBytesAndCountsThemAll) {
 }
 
 TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
-  GameRecord r;
-  r.id = "r1-0v1-p0-g0";
+  GameRecord r = test::record_of("r1-0v1-p0-g0", "alpha", "beta <b>", {Move::at(3), Move::at(4)});
   r.round = 1;
-  r.south = "alpha";
-  r.north = "beta <b>";
-  r.moves = {Move::at(3), Move::at(4)};
   r.move_info = {{10, {}, {}, {}, {}}, {12, {}, {}, {}, {}}};
   r.result = Outcome::FirstWins;
   r.termination = Termination::Crash;
@@ -95,11 +92,7 @@ TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
 
 TEST(TranscriptFile, ATimingLineOfAnEarlierArenaStillReads) {
   // Before the CPU clock: another order, no clock.
-  GameRecord r;
-  r.id = "g1";
-  r.south = "a";
-  r.north = "b";
-  r.moves = {Move::at(3)};
+  GameRecord r = test::record_of("g1", "a", "b", {Move::at(3)});
   r.move_info = {{10, {}, {}, {}, {}}};
   r.result = Outcome::Draw;
   std::string text = transcript_text(r, GameSettings{}, Transcript{});

@@ -463,6 +463,21 @@ class Parser {
     return *value;
   }
 
+  // A folder key: relative to the working directory or to the config's folder (paths.h), and it must exist.
+  std::optional<fs::path> directory(const Table& t, std::string_view key) const {
+    auto dir = t.string(key);
+    if (!dir) return std::nullopt;
+    auto found = resolve_directory(*dir, work_dir_, config_dir_);
+    if (!found) t.fail_at(key, t.key_name(key) + " " + found.error());
+    return *found;
+  }
+
+  fs::path required_directory(const Table& t, std::string_view key) const {
+    auto found = directory(t, key);
+    if (!found) t.missing(key);
+    return *found;
+  }
+
   // restart: in [tournament] for every engine, in [[engine]] for one.
   static std::optional<RestartPolicy> read_restart(const Table& t) {
     return t.choice<RestartPolicy>("restart", {{to_string(RestartPolicy::OnCrash), RestartPolicy::OnCrash},
@@ -787,11 +802,7 @@ class Parser {
   // The refs are only checked for what would let them pass for an option; git resolves them later.
   GitSprtConfig read_git_sprt(const Table& t, const Config& c) const {
     GitSprtConfig g;
-    auto repo = t.string("repo");
-    if (!repo) t.missing("repo");
-    auto found = resolve_directory(*repo, work_dir_, config_dir_);
-    if (!found) t.fail_at("repo", "sprt.repo " + found.error());
-    g.repo = *found;
+    g.repo = required_directory(t, "repo");
     for (auto [key, side] : {std::pair{"base_ref", &g.base}, std::pair{"test_ref", &g.test}}) {
       auto ref = t.string(key);
       if (!ref) t.missing(key);
@@ -849,11 +860,7 @@ class Parser {
             {"dir", "build_timeout_s", "build_memory_mb", "build_disk_mb", "build_sandbox", "check", "withdrawn",
              "disqualified", "gate"});
     SubmissionsConfig out;
-    auto dir = t.string("dir");
-    if (!dir) t.missing("dir");
-    auto found = resolve_directory(*dir, work_dir_, config_dir_);
-    if (!found) t.fail_at("dir", "submissions.dir " + found.error());
-    out.dir = *found;
+    out.dir = required_directory(t, "dir");
     out.build_timeout_s = static_cast<int>(t.integer("build_timeout_s", 1, 86'400).value_or(out.build_timeout_s));
     out.build_memory_mb = t.integer("build_memory_mb", 16, 1'048'576).value_or(out.build_memory_mb);
     out.build_disk_mb = t.integer("build_disk_mb", 1, 1'048'576).value_or(out.build_disk_mb);
@@ -899,12 +906,14 @@ class Parser {
     Table t(loc_, table, "submissions.gate", "submissions.gate",
             {"opponent", "games", "min_score", "suite", "min_perfect"});
     GateConfig out;
-    auto share = [&](std::string_view key) -> std::optional<double> {
+    // A share from 0 to 1 that the part of the gate written at `part` needs: `why` says so when it is missing.
+    auto needed_share = [&](std::string_view key, std::string_view part, const char* why) -> double {
       const std::optional<double> x = t.number(key);
-      if (x && !(*x >= 0 && *x <= 1))
+      if (!x) t.fail_at(part, why);
+      if (!(*x >= 0 && *x <= 1))
         t.fail_at(key,
                   t.key_name(key) + " must be a share from 0 to 1 (0.75 for 75%), not " + detail::format_number(*x));
-      return x;
+      return *x;
     };
     if (std::optional<std::string> opponent = t.string("opponent")) {
       Expected<fs::path> resolved = resolve_command(*opponent, work_dir_, config_dir_, system::path_variable());
@@ -917,12 +926,9 @@ class Parser {
                   "submissions.gate.games must be even, so that the bot plays as many games with each "
                   "colour, not " +
                       std::to_string(out.games));
-      const std::optional<double> min_score = share("min_score");
-      if (!min_score)
-        t.fail_at("opponent",
-                  "submissions.gate.opponent needs min_score, the share of the points the "
-                  "bot must score against it (min_score = 0.75)");
-      out.min_score = *min_score;
+      out.min_score = needed_share("min_score", "opponent",
+                                   "submissions.gate.opponent needs min_score, the share of the points the "
+                                   "bot must score against it (min_score = 0.75)");
     } else {
       for (std::string_view key : {"games", "min_score"})
         if (t.has(key)) t.fail_at(key, t.key_name(key) + " needs submissions.gate.opponent, the bot to play against");
@@ -934,12 +940,9 @@ class Parser {
                   "submissions.gate.suite: the exact solver labels the positions, and it takes at most 255 "
                   "seeds, not " +
                       to_string(c.variant));
-      const std::optional<double> min_perfect = share("min_perfect");
-      if (!min_perfect)
-        t.fail_at("suite",
-                  "submissions.gate.suite needs min_perfect, the share of the positions the "
-                  "bot must answer with a perfect move (min_perfect = 0.5)");
-      out.min_perfect = *min_perfect;
+      out.min_perfect = needed_share("min_perfect", "suite",
+                                     "submissions.gate.suite needs min_perfect, the share of the positions the "
+                                     "bot must answer with a perfect move (min_perfect = 0.5)");
     } else if (t.has("min_perfect")) {
       t.fail_at("min_perfect", "submissions.gate.min_perfect needs submissions.gate.suite, the number of positions");
     }
@@ -1027,12 +1030,7 @@ class Parser {
       }
     }
 
-    e.dir = work_dir_;
-    if (auto dir = t.string("dir")) {
-      auto found = resolve_directory(*dir, work_dir_, config_dir_);
-      if (!found) t.fail_at("dir", "engine.dir " + found.error());
-      e.dir = *found;
-    }
+    e.dir = directory(t, "dir").value_or(work_dir_);
 
     // "{dir}" in an argument is the engine's folder, absolute: how a sandboxed engine (whose working
     // directory is private) names its own files.

@@ -86,37 +86,43 @@ double number_of(const json::object& o, std::string_view key) {
   return v && v->is_number() ? v->to_number<double>() : 0.0;
 }
 
+// The object under `key`; null when there is none or it is not an object.
+const json::object* object_of(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_object() ? &v->get_object() : nullptr;
+}
+
+GateGames games_from_json(const json::object& x) {
+  std::vector<std::string> forfeits;
+  if (const json::value* list = x.if_contains("forfeits"); list && list->is_array())
+    for (const json::value& f : list->get_array())
+      if (f.is_string()) forfeits.emplace_back(f.get_string());
+  return {.opponent = text_of(x, "opponent"),
+          .games = int_of(x, "games"),
+          .wins = int_of(x, "wins"),
+          .draws = int_of(x, "draws"),
+          .losses = int_of(x, "losses"),
+          .min_score = number_of(x, "min_score"),
+          .forfeits = std::move(forfeits),
+          .opponent_forfeits = int_of(x, "opponent_forfeits")};
+}
+
+GateSuite suite_from_json(const json::object& x) {
+  return {.positions = int_of(x, "positions"),
+          .perfect = int_of(x, "perfect"),
+          .failed = int_of(x, "failed"),
+          .mean_loss = number_of(x, "mean_loss"),
+          .min_perfect = number_of(x, "min_perfect")};
+}
+
 // The figures as written; the verdicts (passed) follow from them and are not read back.
 std::optional<GateResult> gate_from_json(const json::value* value) {
   if (!value || !value->is_object()) return std::nullopt;
   const json::object& o = value->get_object();
   GateResult g;
   g.key = text_of(o, "key");
-  if (const json::value* games = o.if_contains("games"); games && games->is_object()) {
-    const json::object& x = games->get_object();
-    GateGames out;
-    out.opponent = text_of(x, "opponent");
-    out.games = int_of(x, "games");
-    out.wins = int_of(x, "wins");
-    out.draws = int_of(x, "draws");
-    out.losses = int_of(x, "losses");
-    out.min_score = number_of(x, "min_score");
-    if (const json::value* list = x.if_contains("forfeits"); list && list->is_array())
-      for (const json::value& f : list->get_array())
-        if (f.is_string()) out.forfeits.emplace_back(f.get_string());
-    out.opponent_forfeits = int_of(x, "opponent_forfeits");
-    g.games = std::move(out);
-  }
-  if (const json::value* suite = o.if_contains("suite"); suite && suite->is_object()) {
-    const json::object& x = suite->get_object();
-    GateSuite out;
-    out.positions = int_of(x, "positions");
-    out.perfect = int_of(x, "perfect");
-    out.failed = int_of(x, "failed");
-    out.mean_loss = number_of(x, "mean_loss");
-    out.min_perfect = number_of(x, "min_perfect");
-    g.suite = out;
-  }
+  if (const json::object* games = object_of(o, "games")) g.games = games_from_json(*games);
+  if (const json::object* suite = object_of(o, "suite")) g.suite = suite_from_json(*suite);
   return g;
 }
 

@@ -368,25 +368,18 @@ void AlphaBetaBot::new_game(const Variant& v) {
 }
 
 long long AlphaBetaBot::bench() {
-  const Variant v;
-  long long nodes = 0;
-  for (const Position& p : bot::bench_positions()) {
-    Search search(v, Settings{});
+  return bench_nodes([](Search& search, const Position& p) {
     Limits limits;
     limits.depth = kBenchDepth;
-    nodes += search.run(p, limits).nodes;
-  }
-  return nodes;
+    return search.run(p, limits).nodes;
+  });
 }
 
 Move AlphaBetaBot::choose(const bot::SearchContext& context) {
   ensure_search(context.variant);
-  Limits limits;
-  limits.stop = &context.stop;
+  auto limits = timed_limits<Limits>(context);
   limits.depth = context.limits.depth;
   limits.nodes = context.limits.nodes;
-  limits.time_ms = context.search_time_ms();
-  limits.clock = context.clock;
   const Result r = search_->run(context.position, limits, [&](const Result& it) {
     context.report(bot::search_info(it.depth, protocol_score(it.score), it.nodes, it.time_ms, it.pv));
   });

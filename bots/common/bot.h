@@ -110,6 +110,30 @@ class SearchBot : public Bot {
     return true;
   }
 
+  // The limits every search takes from a go command alike: the stop flag, the search time and the clock it is
+  // measured on. The bot adds its own (depth, nodes, playouts).
+  template <class Limits>
+  static Limits timed_limits(const SearchContext& context) {
+    Limits limits;
+    limits.stop = &context.stop;
+    limits.time_ms = context.search_time_ms();
+    limits.clock = context.clock;
+    return limits;
+  }
+
+  // The bench of a search bot: the nodes `nodes_of(search, position)` counts from each bench position, each
+  // with a fresh search (its own tables) of the default settings.
+  template <class NodesOf>
+  static long long bench_nodes(NodesOf nodes_of) {
+    const Variant v;
+    long long nodes = 0;
+    for (const Position& p : bench_positions()) {
+      Search search(v, Settings{});
+      nodes += nodes_of(search, p);
+    }
+    return nodes;
+  }
+
   Settings settings_;
   std::optional<Search> search_;
 

@@ -233,25 +233,18 @@ void MctsBot::new_game(const Variant& v) {
 }
 
 long long MctsBot::bench() {
-  const Variant v;
-  long long nodes = 0;
-  for (const Position& p : bot::bench_positions()) {
-    Search search(v, Settings{});
+  return bench_nodes([](Search& search, const Position& p) {
     Limits limits;
     limits.playouts = kBenchPlayouts;
     search.run(p, limits);
-    nodes += static_cast<long long>(search.tree_nodes());
-  }
-  return nodes;
+    return static_cast<long long>(search.tree_nodes());
+  });
 }
 
 Move MctsBot::choose(const bot::SearchContext& context) {
   ensure_search(context.variant);
-  Limits limits;
-  limits.stop = &context.stop;
+  auto limits = timed_limits<Limits>(context);
   limits.playouts = context.limits.nodes;
-  limits.time_ms = context.search_time_ms();
-  limits.clock = context.clock;
   if (context.limits.depth && !limits.playouts && !limits.time_ms) {
     // "go depth d" has no meaning for MCTS; read it as a playout budget that
     // grows with d so that the command still finishes.

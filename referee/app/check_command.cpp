@@ -145,16 +145,13 @@ int run_check(const CheckOptions& o) {
 void add_check_command(cli::Commands& commands) {
   auto [cmd, o] = commands.add<CheckOptions>(
       "check", "Check that engines follow the protocol before a tournament: a PASS/FAIL line per check", run_check);
-  cmd->add_option("--engine", o->engines, std::string(kEngineSyntax) + " (repeatable; name= is optional)")
-      ->required()
-      ->allow_extra_args(false);
+  add_engine_option(cmd, o->engines, "repeatable; name= is optional");
   cmd->add_option("--tc", o->tc, "Fischer clock BASE+INC in seconds of the self-play game (default 1+0.01)");
   cmd->add_option("--movetime", o->movetime, "go movetime of every position, ms (default 100)")
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--margin", o->margin, "Grace beyond the allowed time before a time forfeit, ms")
       ->check(CLI::Range(0LL, 60000LL));
-  cmd->add_option("--startup-ms", o->startup_ms, "Deadline from start to kepok")->check(CLI::Range(1LL, 600000LL));
-  cmd->add_option("--ping-ms", o->ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
+  add_handshake_options(cmd, o->startup_ms, o->ping_ms);
   cmd->add_option("--stop-after-ms", o->stop_after_ms, "Thinking time on go depth 1000 before stop is sent")
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--stop-ms", o->stop_ms, "Deadline from stop to bestmove")->check(CLI::Range(1LL, 600000LL));
@@ -164,7 +161,7 @@ void add_check_command(cli::Commands& commands) {
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--seed", o->seed, "Seed of the random games the positions are taken from");
   cmd->add_flag("--json", o->json, "One JSON object per engine instead of the lines");
-  cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engines to this file");
+  add_log_option(cmd, o->comm_log, "the engines");
   cmd->footer(
       "Exit code: 0 every check of every engine passes, 1 a check fails, 2 a usage error.\n"
       "Example:\n"

@@ -56,4 +56,19 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
   return e;
 }
 
+void add_engine_option(CLI::App* cmd, std::vector<std::vector<std::string>>& engines, const std::string& how_many) {
+  cmd->add_option("--engine", engines, std::string(kEngineSyntax) + " (" + how_many + ")")
+      ->required()
+      ->allow_extra_args(false);
+}
+
+void add_handshake_options(CLI::App* cmd, long long& startup_ms, long long& ping_ms) {
+  cmd->add_option("--startup-ms", startup_ms, "Deadline from start to kepok")->check(CLI::Range(1LL, 600000LL));
+  cmd->add_option("--ping-ms", ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
+}
+
+void add_log_option(CLI::App* cmd, std::string& comm_log, const std::string& whom) {
+  cmd->add_option("--log", comm_log, "Append every line exchanged with " + whom + " to this file");
+}
+
 }  // namespace kalah::referee_app

@@ -24,4 +24,12 @@ std::string command_text(const EngineSpec& e);
 inline constexpr const char* kEngineSyntax =
     "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah] [option.NAME=VALUE]...";
 
+// The options the commands that run engines share, worded alike in each command's help.
+// --engine WORDS...: required; `how_many` says how often it is given, in brackets after the syntax.
+void add_engine_option(CLI::App* cmd, std::vector<std::vector<std::string>>& engines, const std::string& how_many);
+// --startup-ms and --ping-ms: the deadlines of the engine's handshake.
+void add_handshake_options(CLI::App* cmd, long long& startup_ms, long long& ping_ms);
+// --log FILE: every line exchanged with `whom` ("the engine", "the engines").
+void add_log_option(CLI::App* cmd, std::string& comm_log, const std::string& whom);
+
 }  // namespace kalah::referee_app

@@ -146,9 +146,7 @@ int run_match(const MatchOptions& o) {
 void add_match_command(cli::Commands& commands) {
   auto [cmd, o] =
       commands.add<MatchOptions>("match", "Play games between two engines; one JSON line per game", run_match);
-  cmd->add_option("--engine", o->engines, std::string(kEngineSyntax) + " (give twice)")
-      ->required()
-      ->allow_extra_args(false);
+  add_engine_option(cmd, o->engines, "give twice");
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");
   add_start_option(cmd, o->start);
   cmd->add_option("--games", o->games, "Number of games; colours alternate")->check(CLI::Range(1, 1000000));
@@ -161,14 +159,13 @@ void add_match_command(cli::Commands& commands) {
   cmd->add_option("--clock", o->clock,
                   "wall or cpu: charge a move its wall time or the CPU time of the engine's processes (default wall)")
       ->check(CLI::IsMember({"wall", "cpu"}));
-  cmd->add_option("--startup-ms", o->startup_ms, "Deadline from start to kepok")->check(CLI::Range(1LL, 600000LL));
-  cmd->add_option("--ping-ms", o->ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
+  add_handshake_options(cmd, o->startup_ms, o->ping_ms);
   cmd->add_option("--openings-plies", o->openings_plies, "Random opening plies per game pair")
       ->check(CLI::Range(0, 100));
   cmd->add_option("--seed", o->seed, "Seed for the openings and the games' own seeds (to engines with feature seed)");
   cmd->add_option("--max-plies", o->max_plies, "Adjudicate after this many plies")->check(CLI::Range(1, 100000));
   cmd->add_option("--out", o->out, "Append the game records to this file (default: standard output)");
-  cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engines to this file");
+  add_log_option(cmd, o->comm_log, "the engines");
 }
 
 }  // namespace kalah::referee_app

@@ -177,10 +177,8 @@ void add_replay_transcript_command(cli::Commands& commands) {
       "when it gets past the point of failure, 1 when it forfeits again",
       run_replay_transcript);
   cmd->add_option("file", o->file, "A transcript the arena wrote (<results>/transcripts/<game>.log)")->required();
-  cmd->add_option("--engine", o->engines, std::string(kEngineSyntax) + " (the engine to try)")
-      ->required()
-      ->allow_extra_args(false);
-  cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engine to this file");
+  add_engine_option(cmd, o->engines, "the engine to try");
+  add_log_option(cmd, o->comm_log, "the engine");
 }
 
 }  // namespace kalah::referee_app

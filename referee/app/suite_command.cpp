@@ -258,9 +258,7 @@ int run_suite(const SuiteOptions& o) {
 void add_suite_command(cli::Commands& commands) {
   auto [cmd, o] = commands.add<SuiteOptions>(
       "suite", "Grade an engine on positions the exact solver labelled: perfect moves, mean loss, blunders", run_suite);
-  cmd->add_option("--engine", o->engine, std::string(kEngineSyntax) + " (a first word without '=' is the command)")
-      ->required()
-      ->allow_extra_args(false);
+  add_engine_option(cmd, o->engine, "a first word without '=' is the command");
   cmd->add_option("--positions", o->positions, "How many positions, a third per phase (default 30)")
       ->check(CLI::Range(3, suite::kMaxPositions));
   cmd->add_option("--variant", o->variant, "The variant's rules (default \"pits=6 seeds=4\")");
@@ -271,8 +269,7 @@ void add_suite_command(cli::Commands& commands) {
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--margin", o->margin, "Grace beyond the movetime before a time failure, ms (default 50)")
       ->check(CLI::Range(0LL, 60000LL));
-  cmd->add_option("--startup-ms", o->startup_ms, "Deadline from start to kepok")->check(CLI::Range(1LL, 600000LL));
-  cmd->add_option("--ping-ms", o->ping_ms, "Deadline for readyok")->check(CLI::Range(1LL, 600000LL));
+  add_handshake_options(cmd, o->startup_ms, o->ping_ms);
   cmd->add_option("--label-ms", o->label_ms,
                   "The solver's budget per position when labelling; one not proved is replaced (default 5000)")
       ->check(CLI::Range(1LL, 3600000LL));
@@ -288,7 +285,7 @@ void add_suite_command(cli::Commands& commands) {
       ->check(cli::non_empty());
   cmd->add_option("--json", o->json, "Also write the figures and every position's result to this file as JSON")
       ->check(cli::non_empty());
-  cmd->add_option("--log", o->comm_log, "Append every line exchanged with the engine to this file");
+  add_log_option(cmd, o->comm_log, "the engine");
   cmd->add_flag("--verbose", o->verbose, "A line for every position, not only the failed ones");
   cmd->footer(
       "Exit code: 0 the share of perfect moves reaches --min-perfect (default 0), 1 below it, 2 a usage error.\n"
