@@ -71,7 +71,7 @@ TEST(Description, ReadsEveryKeyOfARoundRobinIntoItsMember) {
   EXPECT_EQ(mine.command, "./my.bot --fast");
   EXPECT_EQ(mine.time, "2000+20 ms");
   EXPECT_EQ(mine.time_pgn, "2+0.02");
-  EXPECT_EQ(mine.dir_sha256, "ef56");
+  EXPECT_EQ(mine.digests.dir_sha256, "ef56");
   EXPECT_EQ(mine.id, "MyBot 1");
   EXPECT_EQ(mine.limits, "") << "recorded empty, not missing";
   EXPECT_FALSE(d->engine("random").options);
@@ -164,6 +164,8 @@ TEST(Description, RefusesAMalformedValueNamingItsKey) {
   EXPECT_EQ(error({{"ranking.by", "luck"}}), "ranking.by: 'luck' is not \"points\" or \"elo\"");
   EXPECT_EQ(error({{"ranking.tiebreaks", "wins,coin"}}),
             "ranking.tiebreaks: unknown tie-break 'coin' (known: " + rating::tiebreak_names() + ")");
+  EXPECT_EQ(error({{"ranking.tiebreaks", "wins,wins"}}), "ranking.tiebreaks: 'wins' is listed twice");
+  EXPECT_EQ(error({{"ranking.points", "win=3 tie=1"}}), "ranking.points: 'win=3 tie=1' is not \"win=W draw=D loss=L\"");
   EXPECT_EQ(error({{"ranking.points", "win=1 draw=2"}}),
             "ranking.points: 'win=1 draw=2': a win must be worth more than a loss, and a draw between the two "
             "(loss <= draw <= win)");
@@ -176,6 +178,15 @@ TEST(Description, RefusesAMalformedValueNamingItsKey) {
   EXPECT_EQ(error(sprt), "sprt.model: 'bayes' is not \"logistic\" or \"normalized\"");
   sprt.erase("sprt.beta");
   EXPECT_EQ(error(sprt), "sprt.beta is missing (the other sprt.elo0 settings are there)");
+}
+
+TEST(Description, ThePointsRuleRoundTripsExactly) {
+  TournamentDescription d;
+  d.ranking =
+      rating::RankingRules{.by = rating::RankBy::Points, .tiebreaks = {}, .points = {2.0 / 3.0, 1.0 / 3.0, -0.125}};
+  const Expected<TournamentDescription> back = description_from_settings(to_settings(d));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->ranking, d.ranking);
 }
 
 TEST(Description, ReadsAnOlderFileWithoutRankingByElo) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -17,22 +18,55 @@ using Settings = std::map<std::string, std::string>;
 // a name holding dots is cut where the writer put its field.
 struct EngineField {
   const char* name;
-  std::optional<std::string> EngineDescription::*text;
+  std::optional<std::string>& (*slot)(EngineDescription&);
 };
-constexpr std::array<EngineField, 10> kEngineTexts = {{{"time.pgn", &EngineDescription::time_pgn},
-                                                       {"files_sha256", &EngineDescription::files_sha256},
-                                                       {"dir_sha256", &EngineDescription::dir_sha256},
-                                                       {"executable", &EngineDescription::executable},
-                                                       {"command", &EngineDescription::command},
-                                                       {"options", &EngineDescription::options},
-                                                       {"sha256", &EngineDescription::sha256},
-                                                       {"files", &EngineDescription::files},
-                                                       {"time", &EngineDescription::time},
-                                                       {"dir", &EngineDescription::dir}}};
+constexpr std::array<EngineField, 10> kEngineTexts = {
+    {{"time.pgn", [](EngineDescription& e) -> auto& {return e.time_pgn;
+}  // namespace
+}  // namespace kalah::arena
+, {"files_sha256", [](EngineDescription& e) -> auto& {return e.digests.files_sha256;
+}
+}
+, {"dir_sha256", [](EngineDescription& e) -> auto& {return e.digests.dir_sha256;
+}
+}
+, {"executable", [](EngineDescription& e) -> auto& {return e.digests.executable;
+}
+}
+, {"command", [](EngineDescription& e) -> auto& {return e.command;
+}
+}
+, {"options", [](EngineDescription& e) -> auto& {return e.options;
+}
+}
+, {"sha256", [](EngineDescription& e) -> auto& {return e.digests.sha256;
+}
+}
+, {"files", [](EngineDescription& e) -> auto& {return e.digests.files;
+}
+}
+, {"time", [](EngineDescription& e) -> auto& {return e.time;
+}
+}
+, {"dir", [](EngineDescription& e) -> auto& {return e.digests.dir;
+}
+}
+,
+}
+}
+;
 constexpr const char* kBenchField = "bench";
 // "run.engine.<name>.<field>".
-constexpr std::array<EngineField, 2> kEngineRunTexts = {
-    {{"id", &EngineDescription::id}, {"limits", &EngineDescription::limits}}};
+constexpr std::array<EngineField, 2> kEngineRunTexts = {{{"id", [](EngineDescription& e) -> auto& {return e.id;
+}
+}
+, {"limits", [](EngineDescription& e) -> auto& {return e.limits;
+}
+}
+,
+}
+}
+;
 
 // The texts at the top level, by key.
 struct TopField {
@@ -46,13 +80,13 @@ constexpr std::array<TopField, 11> kTopTexts = {{{"sprt", &TournamentDescription
                                                  {"openings", &TournamentDescription::openings},
                                                  {"time", &TournamentDescription::time},
                                                  {"time.pgn", &TournamentDescription::time_pgn},
-                                                 {"contest", &TournamentDescription::contest},
+                                                 {kContestSetting, &TournamentDescription::contest},
                                                  {"run.arena_version", &TournamentDescription::arena_version},
                                                  {"run.machine", &TournamentDescription::machine},
                                                  {"run.concurrency", &TournamentDescription::concurrency}}};
 
 constexpr const char* kEnginePrefix = "engine.";
-constexpr const char* kEngineRunPrefix = "run.engine.";
+constexpr const char* kEngineRunPrefix = "run.engine.";  // kRunSettingPrefix + kEnginePrefix
 constexpr const char* kEntryPrefix = "entry.";
 constexpr const char* kNotEnteredPrefix = "contest.not_entered.";
 constexpr const char* kSprtFields[] = {"sprt.elo0", "sprt.elo1",  "sprt.alpha",
@@ -80,14 +114,16 @@ std::optional<double> parse_real(const std::string& text) {
   return x;
 }
 
+// Every piece between `sep`s, empty ones too (which no reader takes); none for an empty text.
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size() && !text.empty()) {
-    const std::size_t end = std::min(text.find(sep, start), text.size());
-    if (end > start) out.push_back(text.substr(start, end - start));
-    start = end + 1;
+  if (text.empty()) return out;
+  std::size_t from = 0;
+  for (std::size_t at = text.find(sep); at != std::string::npos; at = text.find(sep, from)) {
+    out.push_back(text.substr(from, at - from));
+    from = at + 1;
   }
+  out.push_back(text.substr(from));
   return out;
 }
 
@@ -187,7 +223,7 @@ bool read_engine_key(const std::string& key, const std::string& value, Tournamen
   for (const EngineField& f : kEngineTexts) {
     const std::string suffix = std::string(".") + f.name;
     if (rest.size() > suffix.size() && rest.ends_with(suffix)) {
-      d.engines[rest.substr(0, rest.size() - suffix.size())].*(f.text) = value;
+      f.slot(d.engines[rest.substr(0, rest.size() - suffix.size())]) = value;
       return true;
     }
   }
@@ -206,7 +242,7 @@ bool read_engine_run_key(const std::string& key, const std::string& value, Tourn
   for (const EngineField& f : kEngineRunTexts) {
     const std::string suffix = std::string(".") + f.name;
     if (rest.size() > suffix.size() && rest.ends_with(suffix)) {
-      d.engines[rest.substr(0, rest.size() - suffix.size())].*(f.text) = value;
+      f.slot(d.engines[rest.substr(0, rest.size() - suffix.size())]) = value;
       return true;
     }
   }
@@ -258,6 +294,14 @@ rating::RankingSetup TournamentDescription::ranking_setup() const {
   return out;
 }
 
+std::string digest_setting(const std::string& name, std::optional<std::string> EngineDigests::*digest) {
+  EngineDescription e;
+  for (const EngineField& f : kEngineTexts)
+    if (&f.slot(e) == &(e.digests.*digest)) return kEnginePrefix + name + "." + f.name;
+  assert(false && "every digest has a field");
+  return {};
+}
+
 Settings to_settings(const TournamentDescription& d) {
   Settings s = d.extra;
   if (d.sprt_match)
@@ -299,12 +343,13 @@ Settings to_settings(const TournamentDescription& d) {
     s["ranking.tiebreaks"] = tiebreaks;
     s["ranking.points"] = rating::describe(d.ranking->points);
   }
-  for (const auto& [name, e] : d.engines) {
+  for (const auto& [name, engine] : d.engines) {
+    EngineDescription e = engine;  // the fields' slots are the writers', and this is a copy
     for (const EngineField& f : kEngineTexts)
-      if (const std::optional<std::string>& text = e.*(f.text)) s[kEnginePrefix + name + "." + f.name] = *text;
+      if (const std::optional<std::string>& text = f.slot(e)) s[kEnginePrefix + name + "." + f.name] = *text;
     if (e.bench) s[kEnginePrefix + name + "." + kBenchField] = std::to_string(*e.bench);
     for (const EngineField& f : kEngineRunTexts)
-      if (const std::optional<std::string>& text = e.*(f.text)) s[kEngineRunPrefix + name + "." + f.name] = *text;
+      if (const std::optional<std::string>& text = f.slot(e)) s[kEngineRunPrefix + name + "." + f.name] = *text;
   }
   for (const auto& [name, e] : d.entries) {
     const std::string key = kEntryPrefix + name + ".";
@@ -344,7 +389,7 @@ Expected<TournamentDescription> description_from_settings(const Settings& s) {
       }
     } else if (key == "rounds" || key == "tiebreak_pairs") {
       const std::optional<long long> n = parse_whole(value);
-      if (!n || *n < 0 || *n > 1'000'000) error = quoted(key, value) + " is not a whole number";
+      if (!n || *n < 0 || *n > 1'000'000'000) error = quoted(key, value) + " is not a whole number";
       (key == "rounds" ? d.rounds : d.tiebreak_pairs) = n ? std::optional(static_cast<int>(*n)) : std::nullopt;
     } else if (key == "seed") {
       std::uint64_t seed = 0;

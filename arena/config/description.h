@@ -17,6 +17,14 @@
 
 namespace kalah::arena {
 
+// What an engine was on disk when a run started (arena/integrity/engine_checksums.h): the path started and its
+// SHA-256, the files (a script) and the folder a digest covers ("file PATH", "tree PATH", "skip PATH" lines) and
+// theirs. A digest that could not be taken reads "not recorded: <why>".
+struct EngineDigests {
+  std::optional<std::string> executable, sha256, files, files_sha256, dir, dir_sha256;
+  friend bool operator==(const EngineDigests&, const EngineDigests&) = default;
+};
+
 // "engine.<name>.*", and what a run learns about it, "run.engine.<name>.*". A member that is none was not
 // recorded; an empty text was recorded empty.
 struct EngineDescription {
@@ -25,9 +33,7 @@ struct EngineDescription {
   std::optional<std::string> time_pgn;  // and as a PGN TimeControl tag
   std::optional<std::string> options;   // "Depth=12 Seed=3"
   std::optional<long long> bench;       // an SPRT's bench signature (bench_check.h)
-  // Its digests (arena/integrity/engine_checksums.h): the path started, its SHA-256, the files and folder
-  // each digest covers and theirs.
-  std::optional<std::string> executable, sha256, files, files_sha256, dir, dir_sha256;
+  EngineDigests digests;
   std::optional<std::string> id;      // run: what it announced in the handshake
   std::optional<std::string> limits;  // run: "sandbox=bwrap memory_mb=512", empty when none
   friend bool operator==(const EngineDescription&, const EngineDescription&) = default;
@@ -104,11 +110,17 @@ struct TournamentDescription {
 std::map<std::string, std::string> to_settings(const TournamentDescription& d);
 Expected<TournamentDescription> description_from_settings(const std::map<std::string, std::string>& settings);
 
-// The key prefixes tournament.json's comparison of two tournaments skips (journal::describe_difference):
-// what describes a run, not the tournament, and how the standings rank, which no game depends on.
+// The key of engine `name`'s `digest` in tournament.json, for a message that sends the reader to the file:
+// "engine.<name>.dir_sha256".
+std::string digest_setting(const std::string& name, std::optional<std::string> EngineDigests::*digest);
+
+// For tournament.json's comparison of two tournaments (journal::describe_difference, same_tournament): settings
+// with these prefixes describe a run rather than the tournament (Journal::update_settings sets them), or how the
+// standings rank ([ranking], docs/RANKING.md), which no game depends on; neither counts as a difference.
 inline constexpr const char* kRunSettingPrefix = "run.";
 inline constexpr const char* kRankingSettingPrefix = "ranking.";
-// The setting that marks a contest: its engine list may grow at the end (late entries).
+// The setting that marks a contest ([submissions]): its engine list may grow at the end (late entries) without
+// making it another tournament.
 inline constexpr const char* kContestSetting = "contest";
 
 }  // namespace kalah::arena
