@@ -368,8 +368,8 @@ TEST_F(AnalysisReport, ABotPageListsItsWorstMovesWithLinksIntoTheViewer) {
 }
 
 TEST(BotPagesWorstMoves, KeepTheTenLargestLossesTheEarliestFirstOnATie) {
-  const std::map<std::string, std::string> settings;
-  BotPagesBuilder b({"alpha", "beta"}, settings);
+  const arena::TournamentDescription description;
+  BotPagesBuilder b({"alpha", "beta"}, description);
   const GameRecord g = four_games()[0];  // alpha's plies (0-based): 0 (the opening), 2, 4
   for (int n = 0; n < 8; ++n) {
     analysis::GameJudgement j;

@@ -37,8 +37,8 @@ TEST(BotPages, FileNamesKeepPlainNamesAndHashTheRest) {
 }
 
 TEST(BotPages, ResultsPerOpponentForfeitsAndTranscripts) {
-  const std::map<std::string, std::string> settings;
-  BotPagesBuilder b({"alpha", "beta"}, settings);
+  const arena::TournamentDescription description;
+  BotPagesBuilder b({"alpha", "beta"}, description);
   b.add(game("g1", "alpha", "beta", Outcome::FirstWins), "/r");
   b.add(game("g2", "beta", "alpha", Outcome::FirstWins,
              Forfeit{"alpha", Termination::Illegal, "bestmove 9 (legal: 1 2 <3>)"}),
@@ -81,9 +81,9 @@ TEST(BotPages, ResultsPerOpponentForfeitsAndTranscripts) {
 }
 
 TEST(BotPages, AVoidedEntrantsGamesAreListedButNotCounted) {
-  const std::map<std::string, std::string> settings = {
-      {"entry.gamma.status", "disqualified"}, {"entry.gamma.reason", "copied <code>"}, {"entry.gamma.games", "void"}};
-  BotPagesBuilder b({"alpha", "gamma"}, settings);
+  arena::TournamentDescription description;
+  description.entries["gamma"] = {arena::EntryStatus::Disqualified, "copied <code>", false, std::nullopt};
+  BotPagesBuilder b({"alpha", "gamma"}, description);
   b.add(game("g1", "alpha", "gamma", Outcome::SecondWins), "/r");
   b.add(game("g2", "gamma", "alpha", Outcome::FirstWins), "/r");
   const BotResults& alpha = b.bots().at("alpha");

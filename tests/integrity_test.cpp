@@ -169,6 +169,15 @@ TEST(CheckGame, AdjudicationsFollowTheirReason) {
   EXPECT_EQ(check_game(g), std::nullopt);
 }
 
+using Digests = std::map<std::string, arena::EngineDigests>;
+
+// A tournament's description that recorded `digests`.
+arena::TournamentDescription recorded(const Digests& digests) {
+  arena::TournamentDescription d;
+  for (const auto& [name, e] : digests) d.engines[name].digests = e;
+  return d;
+}
+
 TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
   TempFolder dir;
   const fs::path bot = dir.path() / "bot";
@@ -182,31 +191,31 @@ TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
   e.args = {"{dir}/bot.py", "bot.py", "--fast", "engine.log", (dir.path() / "results" / "moves.txt").string()};
   e.dir = bot;
   e.stderr_file = bot / "logs" / "{game}.err";
-  std::map<std::string, std::string> first = engine_checksum_settings({e}, dir.path() / "results");
-  ASSERT_TRUE(first.contains(sha256_key("py")));
-  EXPECT_EQ(first[files_key("py")], "file " + (bot / "bot.py").string() + "\n");
-  ASSERT_TRUE(first.contains(dir_sha256_key("py")));
-  EXPECT_EQ(files_digest(first[dir_key("py")]), first[dir_sha256_key("py")]);
+  const Digests first = engine_checksums({e}, dir.path() / "results");
+  ASSERT_TRUE(first.at("py").sha256);
+  EXPECT_EQ(first.at("py").files, "file " + (bot / "bot.py").string() + "\n");
+  ASSERT_TRUE(first.at("py").dir_sha256);
+  EXPECT_EQ(files_digest(*first.at("py").dir), first.at("py").dir_sha256);
 
   // What the engine writes as it plays, and Python's caches, change nothing.
   write(bot / "logs" / "g1.err", "stderr\n");
   write(bot / "__pycache__" / "bot.cpython-311.pyc", "code");
   write(bot / ".hidden", "x");
-  std::map<std::string, std::string> again = engine_checksum_settings({e}, dir.path() / "results");
+  const Digests again = engine_checksums({e}, dir.path() / "results");
   EXPECT_EQ(again, first);
-  EngineChanges none = changed_engines({"py"}, first, again);
+  EngineChanges none = changed_engines({"py"}, recorded(first), again);
   EXPECT_TRUE(none.engines.empty() && none.folders.empty());
 
   // A data file in its folder: noted; the script itself: refused.
   write(bot / "data.txt", "other weights\n");
-  EngineChanges folder = changed_engines({"py"}, first, engine_checksum_settings({e}, dir.path() / "results"));
+  EngineChanges folder = changed_engines({"py"}, recorded(first), engine_checksums({e}, dir.path() / "results"));
   EXPECT_TRUE(folder.engines.empty());
   ASSERT_EQ(folder.folders.size(), 1u);
   write(bot / "bot.py", "print('changed')\n");
-  EngineChanges script = changed_engines({"py"}, first, engine_checksum_settings({e}, dir.path() / "results"));
+  EngineChanges script = changed_engines({"py"}, recorded(first), engine_checksums({e}, dir.path() / "results"));
   ASSERT_EQ(script.engines.size(), 1u);
   EXPECT_NE(script.engines[0].find("engine 'py'"), std::string::npos) << script.engines[0];
-  EXPECT_NE(script.engines[0].find(first[files_sha256_key("py")]), std::string::npos) << script.engines[0];
+  EXPECT_NE(script.engines[0].find(*first.at("py").files_sha256), std::string::npos) << script.engines[0];
 }
 
 TEST(EngineChecksums, TheResultsAreLeftOutOfAFolderHoldingThemButAnEntryInsideThemIsDigested) {
@@ -220,14 +229,14 @@ TEST(EngineChecksums, TheResultsAreLeftOutOfAFolderHoldingThemButAnEntryInsideTh
   EngineSpec entry = outer;
   entry.name = "entry";
   entry.dir = dir.path() / "results" / "t" / "entries" / "x";
-  std::map<std::string, std::string> before = engine_checksum_settings({outer, entry}, dir.path() / "results" / "t");
-  EXPECT_NE(before[dir_key("outer")].find("skip " + (dir.path() / "results" / "t").string()), std::string::npos);
-  EXPECT_EQ(before[dir_key("entry")].find("skip"), std::string::npos) << before[dir_key("entry")];
+  const Digests before = engine_checksums({outer, entry}, dir.path() / "results" / "t");
+  EXPECT_NE(before.at("outer").dir->find("skip " + (dir.path() / "results" / "t").string()), std::string::npos);
+  EXPECT_EQ(before.at("entry").dir->find("skip"), std::string::npos) << *before.at("entry").dir;
   write(dir.path() / "results" / "t" / "games.jsonl", "two games\n");
   write(dir.path() / "results" / "t" / "entries" / "x" / "bot.py", "print('changed')\n");
-  std::map<std::string, std::string> after = engine_checksum_settings({outer, entry}, dir.path() / "results" / "t");
-  EXPECT_EQ(after[dir_sha256_key("outer")], before[dir_sha256_key("outer")]) << "the results are not the engine";
-  EXPECT_NE(after[dir_sha256_key("entry")], before[dir_sha256_key("entry")]) << "an entry's own files are";
+  const Digests after = engine_checksums({outer, entry}, dir.path() / "results" / "t");
+  EXPECT_EQ(after.at("outer").dir_sha256, before.at("outer").dir_sha256) << "the results are not the engine";
+  EXPECT_NE(after.at("entry").dir_sha256, before.at("entry").dir_sha256) << "an entry's own files are";
 }
 
 TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
@@ -235,7 +244,7 @@ TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
   EngineSpec e;
   e.name = "sh";
   e.cmd = "/bin/sh";
-  const EngineChanges changes = changed_engines({"sh"}, {}, engine_checksum_settings({e}, dir.path()));
+  const EngineChanges changes = changed_engines({"sh"}, {}, engine_checksums({e}, dir.path()));
   EXPECT_TRUE(changes.engines.empty());
 }
 

@@ -15,6 +15,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "arena/config/description.h"
 #include "arena/rating/ranking.h"
 #include "arena/rating/standings.h"
 #include "arena/report/form_report.h"
@@ -39,6 +40,13 @@ GameRecord game(const std::string& south, const std::string& north, const std::s
   g.store_south = store_south;
   g.store_north = store_north;
   return g;
+}
+
+// The tournament's description as tournament.json's settings `s` give it.
+arena::TournamentDescription described(const std::map<std::string, std::string>& s) {
+  Expected<arena::TournamentDescription> d = arena::description_from_settings(s);
+  EXPECT_TRUE(d) << d.error();
+  return d ? *d : arena::TournamentDescription{};
 }
 
 RankingRules points_rules(std::vector<TieBreak> tiebreaks, PointsRule points = {}) {
@@ -206,51 +214,6 @@ TEST(Ranking, VoidedGamesCountForNothingAndExcludedEntrantsComeLastUnranked) {
   EXPECT_EQ(r.ties[0].describe(),
             "a and b tied on 0.5 points (level on sonneborn-berger 0.25): no declared tie-break separates them, they "
             "share rank 1");
-}
-
-TEST(Ranking, SettingsRoundTrip) {
-  const RankingRules rules = points_rules({TieBreak::SeedDifference, TieBreak::HeadToHead}, {3, 1, 0});
-  std::map<std::string, std::string> settings = ranking_settings(rules);
-  EXPECT_EQ(settings.at("ranking.by"), "points");
-  EXPECT_EQ(settings.at("ranking.tiebreaks"), "seed-difference,head-to-head");
-  EXPECT_EQ(settings.at("ranking.points"), "win=3 draw=1 loss=0");
-  settings["entry.my.bot.status"] = "disqualified";
-  settings["entry.my.bot.reason"] = "hung the machine";
-  settings["entry.my.bot.games"] = "void";
-  const Expected<RankingSetup> back = ranking_from_settings(settings);
-  ASSERT_TRUE(back) << back.error();
-  EXPECT_EQ(back->rules, rules);
-  ASSERT_EQ(back->entries.count("my.bot"), 1u);
-  EXPECT_EQ(back->entries.at("my.bot").status, EntryStatus::Disqualified);
-  EXPECT_EQ(back->entries.at("my.bot").reason, "hung the machine");
-  EXPECT_TRUE(back->entries.at("my.bot").games_void);
-}
-
-TEST(Ranking, ThePointsRuleRoundTripsExactly) {
-  const RankingRules rules = points_rules({}, {2.0 / 3.0, 1.0 / 3.0, -0.125});
-  const Expected<RankingSetup> back = ranking_from_settings(ranking_settings(rules));
-  ASSERT_TRUE(back) << back.error();
-  EXPECT_EQ(back->rules.points, rules.points);
-}
-
-TEST(Ranking, NoSettingsMeanByElo) {
-  const Expected<RankingSetup> setup = ranking_from_settings({{"type", "round-robin"}});
-  ASSERT_TRUE(setup);
-  EXPECT_EQ(setup->rules, RankingRules{});
-}
-
-TEST(Ranking, BadSettingsAreNamed) {
-  auto error = [](std::map<std::string, std::string> s) { return ranking_from_settings(s).error(); };
-  EXPECT_EQ(error({{"ranking.by", "rating"}}), "ranking.by: 'rating' is not \"points\" or \"elo\"");
-  EXPECT_EQ(error({{"ranking.tiebreaks", "wins,median"}}),
-            "ranking.tiebreaks: unknown tie-break 'median' (known: head-to-head, sonneborn-berger, buchholz, wins, "
-            "seed-difference)");
-  EXPECT_EQ(error({{"ranking.tiebreaks", "wins,wins"}}), "ranking.tiebreaks: 'wins' is listed twice");
-  EXPECT_EQ(error({{"ranking.points", "win=3 tie=1"}}), "ranking.points: 'win=3 tie=1' is not \"win=W draw=D loss=L\"");
-  EXPECT_EQ(error({{"ranking.points", "win=0 draw=1 loss=0"}}),
-            "ranking.points: 'win=0 draw=1 loss=0': a win must be worth more than a loss, and a draw between the two "
-            "(loss <= draw <= win)");
-  EXPECT_EQ(error({{"entry.x.games", "gone"}}), "entry.x.games: 'gone' is not \"kept\" or \"void\"");
 }
 
 TEST(Ranking, StandingsCarryTheRankingWithElo) {
@@ -435,7 +398,7 @@ FolderReports write_folder(const std::string& tag, const std::vector<GameRecord>
                                                                               .engine_names = names,
                                                                               .event = tag,
                                                                               .notes = {},
-                                                                              .settings = settings,
+                                                                              .description = described(settings),
                                                                               .publish = false,
                                                                               .anchor = {}});
   EXPECT_TRUE(written) << written.error();
@@ -531,7 +494,7 @@ TEST(FormOrder, EveryTableListsTheSwissStandingsWithTheByesPoints) {
 
   // The live standings (the run's builder, set up as the flow does) follow the same order.
   StandingsBuilder live(kFive);
-  live.set_form(report::form_ranker(settings, kFive));
+  live.set_form(report::form_ranker(described(settings), kFive));
   for (const GameRecord& g : games) live.add(g);
   EXPECT_EQ(terminal_listing(report::format_standings_table(live.standings())), expected);
 }
@@ -568,7 +531,8 @@ TEST(FormOrder, AKnockoutInProgressRanksTheEnginesStillInAboveThoseOut) {
   std::vector<GameRecord> games = knockout_games();
   games.resize(4);
   StandingsBuilder builder(kFive);
-  builder.set_form(report::form_ranker({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}}, kFive));
+  builder.set_form(
+      report::form_ranker(described({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "0"}}), kFive));
   for (const GameRecord& g : games) builder.add(g);
   EXPECT_EQ(terminal_listing(report::format_standings_table(builder.standings())),
             (Listing{listed("a", "1", 2), listed("b", "2=", 0), listed("c", "2=", 0), listed("d", "4", 1.5),
@@ -576,15 +540,12 @@ TEST(FormOrder, AKnockoutInProgressRanksTheEnginesStillInAboveThoseOut) {
 }
 
 TEST(RankingReports, EveryFormatShowsTheRankingTheTiesTheUnrankedAndTheVoided) {
-  std::map<std::string, std::string> settings = ranking_settings(points_rules({TieBreak::SonnebornBerger}));
-  settings["entry.v.status"] = "disqualified";
-  settings["entry.v.reason"] = "copied code";
-  settings["entry.v.games"] = "void";
-  settings["entry.w.status"] = "withdrawn";
-  const Expected<RankingSetup> setup = ranking_from_settings(settings);
-  ASSERT_TRUE(setup) << setup.error();
+  arena::TournamentDescription description;
+  description.ranking = points_rules({TieBreak::SonnebornBerger});
+  description.entries["v"] = {EntryStatus::Disqualified, "copied code", false, std::nullopt};
+  description.entries["w"].status = EntryStatus::Withdrawn;
   StandingsBuilder builder({"a", "b", "v", "w"});
-  builder.set_ranking(*setup);
+  builder.set_ranking(description.ranking_setup());
   for (const GameRecord& g : {game("a", "v", "1-0"), game("v", "b", "1-0"), game("a", "b", "1/2"),
                               game("w", "a", "1-0"), game("b", "w", "0-1")})
     builder.add(g);

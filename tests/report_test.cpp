@@ -15,6 +15,7 @@
 #include <boost/json/parse.hpp>
 #include <fmt/format.h>
 
+#include "arena/config/description.h"
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
 #include "arena/report/elo_history.h"
@@ -28,6 +29,13 @@ namespace kalah::report {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The tournament's description as tournament.json's settings `s` give it.
+arena::TournamentDescription described(const std::map<std::string, std::string>& s) {
+  Expected<arena::TournamentDescription> d = arena::description_from_settings(s);
+  EXPECT_TRUE(d) << d.error();
+  return d ? *d : arena::TournamentDescription{};
+}
 
 Outcome parse_result(const std::string& r) {
   return r == "1-0" ? Outcome::FirstWins : r == "0-1" ? Outcome::SecondWins : Outcome::Draw;
@@ -339,7 +347,7 @@ TEST(ReportContext, ComesFromTheSettingsAndTheDatesInDisplayOrder) {
       {"run.engine.a.id", "A 1.0 by Alice"},
       {"run.engine.a.limits", "sandbox=bwrap memory_mb=64"},
       {"engine.b.command", "b"}};
-  const Context c = make_context(settings, {"a", "b", "ghost"}, "2026-12-01", "2026-12-03", false);
+  const Context c = make_context(described(settings), {"a", "b", "ghost"}, "2026-12-01", "2026-12-03", false);
   std::vector<std::string> labels;
   for (const auto& [label, text] : c.about) labels.push_back(label);
   EXPECT_EQ(labels, (std::vector<std::string>{"Played", "Variant", "Time control", "Openings", "Tournament",
@@ -358,7 +366,7 @@ TEST(ReportContext, ComesFromTheSettingsAndTheDatesInDisplayOrder) {
   EXPECT_EQ(c.engines[0].announced, "A 1.0 by Alice");
   EXPECT_EQ(c.engines[0].limits, "sandbox=bwrap memory_mb=64");
 
-  const Context published = make_context(settings, {"a", "b"}, "2026-12-01", "2026-12-01", true);
+  const Context published = make_context(described(settings), {"a", "b"}, "2026-12-01", "2026-12-01", true);
   EXPECT_EQ(published.about[0].second, "2026-12-01 (UTC)");
   EXPECT_EQ(published.engines[0].command, "~/bots/a --book ~/b.txt");
 
@@ -846,7 +854,7 @@ TEST(ReportAll, WritesEveryFile) {
                                                                 .engine_names = names,
                                                                 .event = "example",
                                                                 .notes = {},
-                                                                .settings = {},
+                                                                .description = {},
                                                                 .publish = false,
                                                                 .anchor = {}});
     ASSERT_TRUE(written) << written.error();
@@ -862,7 +870,7 @@ TEST(ReportAll, WritesEveryFile) {
                                                                  .engine_names = names,
                                                                  .event = "e",
                                                                  .notes = {},
-                                                                 .settings = {},
+                                                                 .description = {},
                                                                  .publish = false,
                                                                  .anchor = {}});
   ASSERT_FALSE(failed);
@@ -884,7 +892,7 @@ TEST(WriteReports, AFailureLeavesNoTemporaryFileBehind) {
                                                               .engine_names = {"a", "b"},
                                                               .event = "t",
                                                               .notes = {},
-                                                              .settings = {},
+                                                              .description = {},
                                                               .publish = false,
                                                               .anchor = {}});
   ASSERT_FALSE(written);
@@ -932,7 +940,7 @@ TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
                                    .engine_names = {"alpha", "beta", "gamma"},
                                    .event = "merged",
                                    .notes = {"shard 3/3 has no journal"},
-                                   .settings = {},
+                                   .description = {},
                                    .publish = false,
                                    .anchor = {}});
   ASSERT_TRUE(merged) << merged.error();
@@ -978,7 +986,7 @@ TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
                                                                        .engine_names = {},
                                                                        .event = "big",
                                                                        .notes = {},
-                                                                       .settings = {},
+                                                                       .description = {},
                                                                        .publish = false,
                                                                        .anchor = {}});
   ASSERT_TRUE(written) << written.error();
@@ -989,15 +997,15 @@ TEST_F(MergeReportTest, TheViewerHoldsTheLastGamesOfABigRun) {
   EXPECT_NE(html.find("\"id\":\"" + all.back().id + "\""), std::string::npos);
 }
 
-// A Swiss tournament's and a knockout's own standings, drawn from the settings and the results by id.
+// A Swiss tournament's and a knockout's own standings, drawn from the description and the results by id.
 TEST(FormReport, SwissTableAndKnockoutBracket) {
   const std::vector<std::string> names = {"alpha", "beta", "gamma"};
-  EXPECT_FALSE(tournament_form({{"type", "round-robin"}, {"rounds", "2"}}, names, {}));
-  EXPECT_FALSE(tournament_form({{"type", "knockout"}, {"rounds", "1"}}, names, {})) << "no tiebreak_pairs";
+  EXPECT_FALSE(tournament_form(described({{"type", "round-robin"}, {"rounds", "2"}}), names, {}));
+  EXPECT_FALSE(tournament_form(described({{"type", "knockout"}, {"rounds", "1"}}), names, {})) << "no tiebreak_pairs";
 
   // Round 1 of three engines: alpha (seed 1) v beta, gamma rests; alpha wins both games.
   const arena::GameResults swiss_results = {{"r1-0v1-p0-g0", 1.0}, {"r1-1v0-p0-g1", 0.0}};
-  const auto swiss = tournament_form({{"type", "swiss"}, {"rounds", "2"}}, names, swiss_results);
+  const auto swiss = tournament_form(described({{"type", "swiss"}, {"rounds", "2"}}), names, swiss_results);
   ASSERT_TRUE(swiss);
   const std::string text = form_text(*swiss);
   EXPECT_NE(text.find("Swiss standings after 1 of 2 rounds"), std::string::npos) << text;
@@ -1016,8 +1024,8 @@ TEST(FormReport, SwissTableAndKnockoutBracket) {
   // its one tie-break pair, so beta goes through as the better seed; the final is still to play.
   const arena::GameResults knockout_results = {
       {"r1-1v2-p0-g0", 1.0}, {"r1-2v1-p0-g1", 1.0}, {"r1-1v2-p1-g0", 0.5}, {"r1-2v1-p1-g1", 0.5}};
-  const auto knockout =
-      tournament_form({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "1"}}, names, knockout_results);
+  const auto knockout = tournament_form(described({{"type", "knockout"}, {"rounds", "1"}, {"tiebreak_pairs", "1"}}),
+                                        names, knockout_results);
   ASSERT_TRUE(knockout);
   const std::string bracket = form_text(*knockout);
   EXPECT_NE(bracket.find("Semi-finals\n  [1] alpha"), std::string::npos) << bracket;

@@ -61,19 +61,19 @@ void require_games(const std::string& dir, const journal::StoredResults& stored)
                                  stored.journals.size() == 1 ? " is" : "s are"));
 }
 
-std::string setting(const journal::StoredResults& stored, const std::string& key) {
-  const auto it = stored.meta.settings.find(key);
-  return it == stored.meta.settings.end() ? std::string() : it->second;
-}
-
 int report(const ReportOptions& o) {
   std::vector<journal::StoredResults> all;
+  std::vector<arena::TournamentDescription> described;  // each folder's tournament.json, read back
   for (const std::string& dir : o.dirs) {
     Expected<journal::StoredResults> stored = journal::read_results(dir);
     if (!stored) throw UsageError(stored.error());
     for (const std::string& w : stored->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
     require_games(dir, *stored);
+    Expected<arena::TournamentDescription> description = arena::description_from_settings(stored->meta.settings);
+    if (!description)
+      throw UsageError((std::filesystem::path(dir) / journal::kMetaFile).string() + ": " + description.error());
     all.push_back(std::move(stored).value());
+    described.push_back(std::move(description).value());
   }
   const bool list = all.size() > 1;
   if (list && o.out.empty())
@@ -90,34 +90,33 @@ int report(const ReportOptions& o) {
   }
   // One rating list assumes one game: the same engine under other rules is another player.
   for (std::size_t i = 1; i < all.size() && !o.allow_mixed_variants; ++i)
-    if (setting(all[i], "variant") != setting(all[0], "variant"))
+    if (described[i].variant != described[0].variant)
       throw UsageError(
           fmt::format("{} was played under '{}' but {} under '{}': a rating list mixes variants only "
                       "with --allow-mixed-variants",
-                      o.dirs[i], setting(all[i], "variant"), o.dirs[0], setting(all[0], "variant")));
+                      o.dirs[i], described[i].variant.value_or(""), o.dirs[0], described[0].variant.value_or("")));
 
   report::ReportInput input;
   input.event = std::filesystem::path(out).filename().string();
   if (input.event.empty()) input.event = std::filesystem::path(out).parent_path().filename().string();
   input.publish = o.publish;
-  if (!list) input.settings = all[0].meta.settings;  // a list's "About" would mix tournaments
+  if (!list) input.description = described[0];  // a list's "About" would mix tournaments
   for (std::size_t t = 0; t < all.size(); ++t)
     report::add_results(input, all[t], list ? o.dirs[t] + ": " : "", o.dirs[t]);
   if (!o.anchor.empty()) {
     input.anchor = parse_anchor(o.anchor, input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
-  } else if (!list && !setting(all[0], "rating.anchor").empty()) {
+  } else if (const std::optional<rating::Anchor>& own = described[0].anchor; !list && own && !own->engine.empty()) {
     // The tournament's own [rating] anchor, as its run recorded it.
-    input.anchor = parse_anchor(setting(all[0], "rating.anchor") + "=" + setting(all[0], "rating.anchor_elo"),
-                                input.engine_names, o.dirs[0]);
+    input.anchor = parse_anchor(fmt::format("{}={}", own->engine, own->elo), input.engine_names, o.dirs[0]);
   }
 
   // An SPRT's merge prints the test's own Elo estimate instead of a second, Bradley-Terry one, ends with
   // its decision as an exit code a CI job can gate on, and its reports lead with the test.
-  const bool sprt = !list && setting(all[0], "type") == "sprt";
+  const bool sprt = !list && described[0].sprt_match;
   std::optional<Expected<int>> decision;
   if (sprt) {
     report::SprtReport lead;
-    decision = arena::report_sprt(out, all[0], stdout, &lead);
+    decision = arena::report_sprt(out, all[0], described[0], stdout, &lead);
     if (!*decision) throw UsageError(decision->error());
     input.sprt = std::move(lead);
     std::fflush(stdout);

@@ -52,10 +52,14 @@ Expected<std::string> change_status(const Config& config, const std::string& nam
   Expected<journal::TournamentMeta> stored = journal::read_meta(meta_path);
   if (!stored) return Error{stored.error()};
   journal::TournamentMeta meta = std::move(stored).value();
-  const std::string key = "entry." + name;
-  meta.settings[key + ".status"] = to_string(status);
-  meta.settings[key + ".reason"] = reason;
-  meta.settings[key + ".games"] = rule == GamesRule::Keep ? "kept" : "void";
+  Expected<TournamentDescription> recorded = description_from_settings(meta.settings);
+  if (!recorded) return Error{meta_path.string() + ": " + recorded.error()};
+  TournamentDescription description = std::move(recorded).value();
+  EntryDescription& entry = description.entries[name];
+  entry.status = status;
+  entry.reason = reason;
+  entry.games_kept = rule == GamesRule::Keep;
+  meta.settings = to_settings(description);
   if (auto error = system::write_file_atomically(meta_path, journal::meta_to_text(meta))) return Error{*error};
   const fs::path games = results / journal::kGamesFile;
   if (fs::exists(games, ec) && fs::file_size(games, ec) > 0) {
@@ -65,7 +69,7 @@ Expected<std::string> change_status(const Config& config, const std::string& nam
                                                                               .engine_names = meta.engines,
                                                                               .event = config.tournament.name,
                                                                               .notes = {},
-                                                                              .settings = meta.settings,
+                                                                              .description = description,
                                                                               .publish = config.tournament.publish,
                                                                               .anchor = anchor});
     if (!written) return Error{written.error()};

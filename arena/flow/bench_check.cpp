@@ -1,27 +1,13 @@
 #include "arena/flow/bench_check.h"
 
-#include <charconv>
-
 #include <fmt/core.h>
 
 #include "referee/engine/engine_player.h"
 
 namespace kalah::arena {
 
-std::string bench_key(const std::string& engine) { return "engine." + engine + ".bench"; }
-
-std::optional<long long> recorded_bench(const std::map<std::string, std::string>& settings, const std::string& name) {
-  const auto it = settings.find(bench_key(name));
-  if (it == settings.end()) return std::nullopt;
-  long long count = 0;
-  const std::string& text = it->second;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return count;
-}
-
-Expected<std::map<std::string, std::string>> measure_benches(const Config& config) {
-  std::map<std::string, std::string> counts;
+Expected<BenchCounts> measure_benches(const Config& config) {
+  BenchCounts counts;
   if (!config.sprt || !config.sprt->bench) return counts;
   const char* const roles[] = {"base", "test"};
   for (std::size_t i = 0; i < config.engines.size() && i < 2; ++i) {
@@ -50,22 +36,20 @@ Expected<std::map<std::string, std::string>> measure_benches(const Config& confi
           "{}: its bench is {} nodes, but {}_bench declares {}: this is not the build the test was meant for; "
           "nothing was played",
           who, measured, roles[i], *declared)};
-    counts[bench_key(engine.name)] = std::to_string(measured);
+    counts[engine.name] = measured;
   }
   return counts;
 }
 
-std::vector<std::string> changed_benches(const std::map<std::string, std::string>& stored,
-                                         const std::map<std::string, std::string>& now) {
+std::vector<std::string> changed_benches(const TournamentDescription& stored, const BenchCounts& now) {
   std::vector<std::string> lines;
-  for (const auto& [key, count] : now) {
-    const auto it = stored.find(key);
-    if (it == stored.end() || it->second == count) continue;
-    const std::string name = key.substr(7, key.size() - 7 - 6);  // "engine." <name> ".bench"
+  for (const auto& [name, count] : now) {
+    const std::optional<long long> recorded = stored.engine(name).bench;
+    if (!recorded || *recorded == count) continue;
     lines.push_back(
         fmt::format("engine '{}': its bench was {} nodes when the games in this folder were played, "
                     "and is {} now",
-                    name, it->second, count));
+                    name, *recorded, count));
   }
   return lines;
 }

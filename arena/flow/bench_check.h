@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arena/config/config.h"
+#include "arena/config/description.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::arena {
@@ -19,19 +20,15 @@ namespace kalah::arena {
 // How long an engine may take to answer `bench`.
 inline constexpr std::chrono::milliseconds kBenchAllowed{60000};
 
-// The tournament.json setting of an engine's count: "engine.<name>.bench".
-std::string bench_key(const std::string& engine);
+// Each engine's bench count, by name (recorded in its description: EngineDescription::bench).
+using BenchCounts = std::map<std::string, long long>;
 
-// For an SPRT with bench on (else nothing): each engine's count, as the settings to record. An error, naming the
-// engine, when it does not start, does not announce `feature bench`, its bench fails, or its count is not the
-// one declared (base_bench, test_bench).
-Expected<std::map<std::string, std::string>> measure_benches(const Config& config);
-
-// The count of engine `name` recorded in `settings`, if any.
-std::optional<long long> recorded_bench(const std::map<std::string, std::string>& settings, const std::string& name);
+// For an SPRT with bench on (else nothing): each engine's count. An error, naming the engine, when it does not
+// start, does not announce `feature bench`, its bench fails, or its count is not the one declared (base_bench,
+// test_bench).
+Expected<BenchCounts> measure_benches(const Config& config);
 
 // For a resumed run: a line per engine whose count recorded in `stored` differs from the one measured `now`.
-std::vector<std::string> changed_benches(const std::map<std::string, std::string>& stored,
-                                         const std::map<std::string, std::string>& now);
+std::vector<std::string> changed_benches(const TournamentDescription& stored, const BenchCounts& now);
 
 }  // namespace kalah::arena

@@ -36,13 +36,6 @@ std::optional<rating::Anchor> config_anchor(const Config& c) {
   return rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
 }
 
-// The config's [ranking] rules and the entrants' status (a contest's withdrawals and disqualifications),
-// as tournament.json will record them (docs/RANKING.md).
-rating::RankingSetup config_ranking(const Config& c) {
-  if (Expected<rating::RankingSetup> setup = rating::ranking_from_settings(tournament_meta(c).settings)) return *setup;
-  return {c.ranking, {}};
-}
-
 // What a run needs of its engines that only they can say, asked before the journal is touched by
 // starting each such engine once (docs/PROTOCOL.md):
 // - every option the config sets is one the engine declares, of its type and inside its range ("Options"):
@@ -184,20 +177,23 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     if (std::optional<std::string> problem = engines_problem(config)) return Error{*problem};
   // [sprt] bench: each engine's count, measured before the journal is touched (a declared count that does not
   // match refuses the run here), recorded below and compared with a resumed run's.
-  Expected<std::map<std::string, std::string>> benches = measure_benches(config);
+  Expected<BenchCounts> benches = measure_benches(config);
   if (!benches) return Error{benches.error()};
   if (std::optional<std::string> warning = repeat_warning(config)) fmt::print(stderr, "arena: warning: {}\n", *warning);
+  // What the tournament says of itself, computed once: tournament.json's settings, the [ranking] rules and the
+  // entrants' status (a contest's withdrawals and disqualifications, docs/RANKING.md), a Swiss or knockout form.
+  const TournamentDescription description = describe_tournament(config);
   rating::StandingsBuilder all(out.engines);
   all.set_anchor(config_anchor(config));
-  all.set_ranking(config_ranking(config));
-  all.set_form(report::form_ranker(tournament_meta(config).settings, out.engines));
+  all.set_ranking(description.ranking_setup());
+  all.set_form(report::form_ranker(description, out.engines));
   // `all` is read by the live report's thread; every change to it happens under this lock.
   std::mutex all_lock;
   std::optional<LiveReport> live;
   if (!config.shard && config.tournament.report_every > 0)
     live.emplace(out.dir, config.tournament.name, 0, std::chrono::seconds(config.tournament.report_every), all,
                  all_lock);
-  if (live && plays_by_rounds(config.tournament.type)) live->set_form(tournament_meta(config).settings, out.engines);
+  if (live && description.plays_by_rounds()) live->set_form(description, out.engines);
   auto count = [&](const GameRecord& record) {
     std::lock_guard lock(all_lock);
     all.add(record);
@@ -205,10 +201,10 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   };
   // What each engine is now, on disk (docs/VERIFY.md): recorded below, and compared with a resumed
   // journal's record so that one results folder never mixes two builds of a bot.
-  const std::map<std::string, std::string> checksums =
-      integrity::engine_checksum_settings(config.engines, config.results_dir());
+  const std::map<std::string, EngineDigests> checksums =
+      integrity::engine_checksums(config.engines, config.results_dir());
   Expected<journal::Journal> opened =
-      journal::Journal::open(out.dir, tournament_meta(config), options.fresh, [&](GameRecord&& record) {
+      journal::Journal::open(out.dir, tournament_meta(config, description), options.fresh, [&](GameRecord&& record) {
         count(record);
         listener.resumed(record);
       });
@@ -216,14 +212,18 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   journal::Journal journal = std::move(opened).value();
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
+  // What the folder recorded before this run, to compare this run's engines with.
+  Expected<TournamentDescription> read = description_from_settings(journal.meta().settings);
+  if (!read) return Error{(out.dir / journal::kMetaFile).string() + ": " + read.error()};
+  const TournamentDescription recorded = std::move(read).value();
   // Before the digests: for a rebuilt engine the bench says more than a changed checksum.
-  if (const std::vector<std::string> changed = changed_benches(journal.meta().settings, *benches); !changed.empty())
+  if (const std::vector<std::string> changed = changed_benches(recorded, *benches); !changed.empty())
     return Error{fmt::format(
         "{}: {}: a changed binary.\nThe games in this folder were played by the recorded build; results must not mix "
         "two builds of one engine. Test the new build in a match of its own (another --name), or start over with "
         "--fresh",
         out.dir.string(), fmt::join(changed, "; "))};
-  const integrity::EngineChanges changed = integrity::changed_engines(out.engines, journal.meta().settings, checksums);
+  const integrity::EngineChanges changed = integrity::changed_engines(out.engines, recorded, checksums);
   if (!changed.engines.empty())
     return Error{fmt::format(
         "{}: {}.\nThe games in this folder were played by the recorded build; results must not mix two builds of "
@@ -233,20 +233,23 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     fmt::print(stderr, "arena: warning: {} (its games so far are kept)\n", line);
   // The readable settings as this arena writes them (a journal started by an older one gains the new
   // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
-  std::map<std::string, std::string> settings = tournament_meta(config).settings;
-  settings.merge(run_settings(config));
-  settings.merge(std::map<std::string, std::string>(checksums));
-  settings.merge(std::map<std::string, std::string>(*benches));
-  if (std::optional<std::string> error = journal.update_settings(settings)) return Error{*error};
+  TournamentDescription this_run = description;
+  describe_run(config, this_run);
+  for (const auto& [name, digests] : checksums) this_run.engines[name].digests = digests;
+  for (const auto& [name, count] : *benches) this_run.engines[name].bench = count;
+  if (std::optional<std::string> error = journal.update_settings(to_settings(this_run))) return Error{*error};
   // The config this run was started from, beside its results (`arena archive` packs it).
   if (!config.text.empty())
     if (std::optional<std::string> error = system::write_file_atomically(out.dir / integrity::kConfigCopy, config.text,
                                                                          system::Durability::Rebuildable))
       return Error{*error};
-  if (live)
-    live->set_context(report::make_context(journal.meta().settings, out.engines, "", "", config.tournament.publish));
+  // The description as the folder now holds it: this run's, and what earlier runs and `arena contest` recorded.
+  read = description_from_settings(journal.meta().settings);
+  if (!read) return Error{(out.dir / journal::kMetaFile).string() + ": " + read.error()};
+  TournamentDescription stored = std::move(read).value();
+  if (live) live->set_context(report::make_context(stored, out.engines, "", "", config.tournament.publish));
 
-  GameSource& source = listener.start(journal, all);
+  GameSource& source = listener.start(journal, stored, all);
   if (live) live->set_total_games(listener.planned_games());
   std::fflush(stdout);
   // Engines' own children are re-parented to us when an engine dies, so that they can be reaped.
@@ -280,9 +283,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (live) live->stop();  // the final reports below replace the live ones
   listener.stopped(out.run);
   out.games = journal.size();
-  std::map<std::string, std::string> identities;
-  for (const auto& [name, id] : out.run.identities) identities["run.engine." + name + ".id"] = id;
-  if (std::optional<std::string> error = journal.update_settings(identities))
+  TournamentDescription identities;
+  for (const auto& [name, id] : out.run.identities) identities.engines[name].id = stored.engines[name].id = id;
+  if (std::optional<std::string> error = journal.update_settings(to_settings(identities)))
     fmt::print(stderr, "arena: warning: {}\n", *error);
   if (!out.run.transcript_error.empty())
     fmt::print(stderr, "arena: warning: a game's transcript was not written: {}\n", out.run.transcript_error);
@@ -297,7 +300,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
                                         .engine_names = out.engines,
                                         .event = config.tournament.name,
                                         .notes = {},
-                                        .settings = journal.meta().settings,
+                                        .description = std::move(stored),
                                         .publish = config.tournament.publish,
                                         .anchor = config_anchor(config),
                                         .sprt = listener.sprt_report(),

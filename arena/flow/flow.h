@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arena/config/config.h"
+#include "arena/config/description.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/sprt_report.h"
@@ -30,9 +31,11 @@ class RunListener {
   virtual ~RunListener() = default;
   // Each game already in the journal, in file order, while the journal is opened.
   virtual void resumed(const GameRecord& /*record*/) {}
-  // The journal is open; `done` sums the games it holds. Returns where the games to play come
-  // from; the source stays the listener's and must live until the flow returns.
-  virtual GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) = 0;
+  // The journal is open; `done` sums the games it holds; `description` is the tournament's as the folder now
+  // holds it (this run's settings included). Returns where the games to play come from; the source stays the
+  // listener's and must live until the flow returns.
+  virtual GameSource& start(const journal::Journal& journal, const TournamentDescription& description,
+                            const rating::StandingsBuilder& done) = 0;
   // How many games the run will have in all, for the live report's "k of n" (0: open-ended). Asked
   // after start().
   virtual int planned_games() const { return 0; }

@@ -85,7 +85,7 @@ void LiveReport::rewrite() {
     total = total_games_;
     context = context_;
     // Replayed under the lock: a few rounds of pairing, far less than a fit.
-    if (!form_names_.empty()) form = report::tournament_form(form_settings_, form_names_, results_);
+    if (!form_names_.empty()) form = report::tournament_form(form_description_, form_names_, results_);
   }
   const rating::Standings s = snapshot->standings();
   const report::Notes notes = {live_note(snapshot->games(), total, every_)};

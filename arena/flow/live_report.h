@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "arena/config/description.h"
 #include "arena/rating/standings.h"
 #include "arena/report/context.h"
 #include "referee/record/record.h"
@@ -44,12 +45,11 @@ class LiveReport {
     std::lock_guard lock(lock_);
     context_ = std::move(context);
   }
-  // A Swiss or knockout tournament (tournament.json's `settings`, the engine names in config order): the
-  // live pages show its table or bracket too, replayed from the results of the games added. Call before
-  // the first add().
-  void set_form(std::map<std::string, std::string> settings, std::vector<std::string> names) {
+  // A Swiss or knockout tournament (its description, the engine names in config order): the live pages show
+  // its table or bracket too, replayed from the results of the games added. Call before the first add().
+  void set_form(arena::TournamentDescription description, std::vector<std::string> names) {
     std::lock_guard lock(lock_);
-    form_settings_ = std::move(settings);
+    form_description_ = std::move(description);
     form_names_ = std::move(names);
   }
   // A game was added to `all` (call with `lock` held).
@@ -71,8 +71,8 @@ class LiveReport {
   std::mutex& lock_;               // guards all_, recent_, changed_
   std::deque<GameRecord> recent_;  // the last kViewerGames games
   bool changed_ = false;           // a game came since the last rewrite
-  // A Swiss or knockout tournament's (set_form): the settings, the names, every game's South score by id.
-  std::map<std::string, std::string> form_settings_;
+  // A Swiss or knockout tournament's (set_form): its description, the names, every game's South score by id.
+  arena::TournamentDescription form_description_;
   std::vector<std::string> form_names_;
   std::unordered_map<std::string, double> results_;
 

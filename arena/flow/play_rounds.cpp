@@ -21,8 +21,10 @@ class RoundsListener : public RunListener {
 
   void resumed(const GameRecord& record) override { source_.add_journaled(record); }
 
-  GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) override {
+  GameSource& start(const journal::Journal& journal, const TournamentDescription& description,
+                    const rating::StandingsBuilder& done) override {
     all_ = &done;
+    description_ = description;
     const TournamentConfig& t = config_.tournament;
     const std::string games =
         t.type == TournamentType::Swiss
@@ -49,8 +51,7 @@ class RoundsListener : public RunListener {
   std::string form_text() const {
     std::vector<std::string> names;
     for (const EngineSpec& e : config_.engines) names.push_back(e.name);
-    std::optional<report::TournamentForm> form =
-        report::tournament_form(tournament_meta(config_).settings, names, source_.results());
+    std::optional<report::TournamentForm> form = report::tournament_form(description_, names, source_.results());
     return form ? report::form_text(*form) : "";
   }
 
@@ -58,6 +59,7 @@ class RoundsListener : public RunListener {
   const Config& config_;
   std::FILE* out_;
   RoundSource source_;
+  TournamentDescription description_;  // for the form: its type, rounds and tie-break pairs (from start)
   std::optional<Progress> progress_;
   const rating::StandingsBuilder* all_ = nullptr;
 };

@@ -42,7 +42,8 @@ class ScheduleListener : public RunListener {
     if (++unscheduled_ == 1) first_unscheduled_ = record.id;
   }
 
-  GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder& done) override {
+  GameSource& start(const journal::Journal& journal, const TournamentDescription&,
+                    const rating::StandingsBuilder& done) override {
     all_ = &done;
     if (unscheduled_ > 0)
       fmt::print(stderr,

@@ -33,8 +33,8 @@ struct Benches {
   std::optional<long long> base, test;
 };
 
-Benches benches_of(const std::map<std::string, std::string>& settings, const Config& config) {
-  return {recorded_bench(settings, config.engines[0].name), recorded_bench(settings, config.engines[1].name)};
+Benches benches_of(const TournamentDescription& d, const Config& config) {
+  return {d.engine(config.engines[0].name).bench, d.engine(config.engines[1].name).bench};
 }
 
 // The live line after each finished pair.
@@ -165,7 +165,8 @@ class SprtListener : public RunListener {
     note_llr();
   }
 
-  GameSource& start(const journal::Journal& journal, const rating::StandingsBuilder&) override {
+  GameSource& start(const journal::Journal& journal, const TournamentDescription& description,
+                    const rating::StandingsBuilder&) override {
     fmt::print(out_, "{}: SPRT '{}' (test) vs '{}' (base), {}{}, {}, {}, concurrency {}\n", config_.tournament.name,
                config_.engines[1].name, config_.engines[0].name, stats::describe(config_.sprt->params),
                config_.sprt->max_pairs > 0 ? fmt::format(" max_pairs={}", config_.sprt->max_pairs) : "",
@@ -177,7 +178,7 @@ class SprtListener : public RunListener {
                                    : fmt::format("built in {:.1f} s, from the build cache", side->build_seconds));
     copy_build_logs(config_);
     if (config_.sprt->bench) {
-      benches_ = benches_of(journal.meta().settings, config_);
+      benches_ = benches_of(description, config_);
       const bool declared = config_.sprt->base_bench || config_.sprt->test_bench;
       fmt::print(out_, "bench: {}{}\n", report::bench_text(lead_of(config_, source_.status(), {}, benches_)),
                  declared ? " (as declared)" : "");
@@ -325,48 +326,25 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
   }
 }
 
-Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored, std::FILE* out,
-                          report::SprtReport* lead) {
-  const std::map<std::string, std::string>& settings = stored.meta.settings;
-  auto number = [&](const std::string& key) -> std::optional<double> {
-    auto it = settings.find("sprt." + key);
-    if (it == settings.end()) return std::nullopt;
-    try {
-      return std::stod(it->second);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  };
+Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored,
+                          const TournamentDescription& description, std::FILE* out, report::SprtReport* lead) {
   Config config;
   config.source = (dir / journal::kMetaFile).string();
   config.tournament.name = dir.filename().string();
-  SprtConfig sprt;
-  const std::optional<double> elo0 = number("elo0"), elo1 = number("elo1"), alpha = number("alpha"),
-                              beta = number("beta"), max_pairs = number("max_pairs");
-  auto model = settings.find("sprt.model");
-  if (!elo0 || !elo1 || !alpha || !beta || !max_pairs || model == settings.end() || stored.meta.engines.size() != 2)
+  if (!description.sprt || stored.meta.engines.size() != 2)
     return Error{config.source +
                  " does not hold the SPRT's parameters (written by an older arena?): "
                  "the standings were merged, but the test cannot be recomputed"};
-  sprt.params.elo0 = *elo0;
-  sprt.params.elo1 = *elo1;
-  sprt.params.alpha = *alpha;
-  sprt.params.beta = *beta;
-  sprt.params.model =
-      model->second == stats::to_string(stats::Model::Normalized) ? stats::Model::Normalized : stats::Model::Logistic;
-  sprt.max_pairs = static_cast<int>(*max_pairs);
+  SprtConfig sprt;
+  sprt.params = description.sprt->params;
+  sprt.max_pairs = description.sprt->max_pairs;
   // A git SPRT's commits, as its shards recorded them.
-  if (auto commit = settings.find("git.base.commit"); commit != settings.end()) {
+  if (const std::optional<GitDescription>& recorded = description.git) {
     GitSprtConfig git;
-    for (const auto& [side, role] : {std::pair{&git.base, "base"}, std::pair{&git.test, "test"}}) {
-      const std::string key = std::string("git.") + role;
-      auto field = [&](const std::string& name) {
-        auto it = settings.find(key + "." + name);
-        return it == settings.end() ? std::string() : it->second;
-      };
-      side->ref = field("ref");
-      side->commit = field("commit");
-      side->build_seconds = std::atof(field("build_seconds").c_str());
+    for (const auto& [side, from] : {std::pair{&git.base, &recorded->base}, std::pair{&git.test, &recorded->test}}) {
+      side->ref = from->ref;
+      side->commit = from->commit;
+      side->build_seconds = from->build_seconds;
     }
     sprt.git = std::move(git);
   }
@@ -392,7 +370,7 @@ Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& sto
     if (!scanned) return Error{scanned.error()};
   }
   const SprtStatus& s = source.status();
-  const Benches benches = benches_of(settings, config);
+  const Benches benches = benches_of(description, config);
   if (lead) *lead = lead_of(config, s, std::move(llr), benches);
   print_result(config, s, benches, out);
   const bool finished =

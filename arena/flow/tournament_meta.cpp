@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 
-#include "arena/report/reports.h"
 #include "arena/schedule/schedule.h"
 #include "referee/engine/control_groups.h"
 #include "referee/system/build_info.h"
@@ -29,11 +28,10 @@ std::string describe_command(const EngineSpec& e) {
   return text;
 }
 
-std::map<std::string, std::string> run_settings(const Config& c) {
-  std::map<std::string, std::string> out;
-  out["run.arena_version"] = system::arena_version();
-  out["run.machine"] = system::machine_description();
-  out["run.concurrency"] =
+void describe_run(const Config& c, TournamentDescription& d) {
+  d.arena_version = system::arena_version();
+  d.machine = system::machine_description();
+  d.concurrency =
       std::to_string(c.tournament.concurrency) +
       (!c.tournament.pin ? ""
        : controller_unavailable(Controller::Cpuset)
@@ -47,83 +45,74 @@ std::map<std::string, std::string> run_settings(const Config& c) {
     if (e.limits.max_file_mb > 0) add(fmt::format("max_file_mb={}", e.limits.max_file_mb));
     if (e.limits.max_processes > 0) add(fmt::format("max_processes={}", e.limits.max_processes));
     if (e.limits.max_output_kb > 0) add(fmt::format("max_output_kb={}", e.limits.max_output_kb));
-    out["run.engine." + e.name + ".limits"] = limits;
+    d.engines[e.name].limits = limits;
   }
-  return out;
 }
 
-journal::TournamentMeta tournament_meta(const Config& c) {
-  journal::TournamentMeta meta;
-  meta.fingerprint = fingerprint(c);
-  for (const EngineSpec& e : c.engines) meta.engines.push_back(e.name);
+TournamentDescription describe_tournament(const Config& c) {
+  TournamentDescription d;
   if (c.sprt) {
-    meta.settings["type"] = "sprt";
-    meta.settings["sprt"] = stats::describe(c.sprt->params);
-    // Exactly, so that a merge of the shards can run the same test (arena report).
-    const stats::SprtParams& p = c.sprt->params;
-    meta.settings["sprt.elo0"] = fmt::format("{}", p.elo0);
-    meta.settings["sprt.elo1"] = fmt::format("{}", p.elo1);
-    meta.settings["sprt.alpha"] = fmt::format("{}", p.alpha);
-    meta.settings["sprt.beta"] = fmt::format("{}", p.beta);
-    meta.settings["sprt.model"] = stats::to_string(p.model);
-    meta.settings["sprt.max_pairs"] = std::to_string(c.sprt->max_pairs);
-    if (const auto& git = c.sprt->git) {
-      meta.settings["git.repo"] = git->repo.string();
-      meta.settings["git.build"] = git->build;
-      meta.settings["git.run"] = git->run;
-      for (const auto& [side, role] : {std::pair{&git->base, "base"}, std::pair{&git->test, "test"}}) {
-        const std::string key = std::string("git.") + role;
-        meta.settings[key + ".ref"] = side->ref;
-        meta.settings[key + ".commit"] = side->commit;
-        meta.settings[key + ".build_seconds"] = fmt::format("{:.3f}", side->build_seconds);
-      }
-    }
+    d.sprt_match = true;
+    d.sprt_summary = stats::describe(c.sprt->params);
+    d.sprt = SprtDescription{c.sprt->params, c.sprt->max_pairs};
+    if (const auto& git = c.sprt->git)
+      d.git = GitDescription{git->repo.string(),
+                             git->build,
+                             git->run,
+                             {git->base.ref, git->base.commit, git->base.build_seconds},
+                             {git->test.ref, git->test.commit, git->test.build_seconds}};
   } else {
-    meta.settings["type"] = to_string(c.tournament.type);
-    meta.settings["rounds"] = std::to_string(c.tournament.rounds);
-    if (c.tournament.type == TournamentType::Knockout)
-      meta.settings["tiebreak_pairs"] = std::to_string(c.tournament.tiebreak_pairs);
+    d.type = c.tournament.type;
+    d.rounds = c.tournament.rounds;
+    if (c.tournament.type == TournamentType::Knockout) d.tiebreak_pairs = c.tournament.tiebreak_pairs;
   }
-  meta.settings["variant"] = to_string(c.variant);
-  if (c.tournament.adjudicate.any()) meta.settings["adjudicate"] = c.tournament.adjudicate.describe();
-  if (c.start) meta.settings["variant.start"] = to_start_notation(c.variant, *c.start);
-  meta.settings["openings"] = describe_openings(c.openings);
-  if (!c.rating.anchor.empty()) {  // so that a later `arena report DIR` holds the same engine
-    meta.settings["rating.anchor"] = c.rating.anchor;
-    meta.settings["rating.anchor_elo"] = fmt::format("{}", c.rating.anchor_elo);
-  }
+  d.variant = to_string(c.variant);
+  if (c.tournament.adjudicate.any()) d.adjudicate = c.tournament.adjudicate.describe();
+  if (c.start) d.start = to_start_notation(c.variant, *c.start);
+  d.openings = describe_openings(c.openings);
+  // So that a later `arena report DIR` holds the same engine.
+  if (!c.rating.anchor.empty()) d.anchor = rating::Anchor{c.rating.anchor, c.rating.anchor_elo};
   // Always, so that a resumed run under other [ranking] rules replaces the old ones (docs/RANKING.md).
-  meta.settings.merge(rating::ranking_settings(c.ranking));
+  d.ranking = c.ranking;
   for (const EngineSpec& e : c.engines) {
-    meta.settings["engine." + e.name + ".command"] = describe_command(e);
+    EngineDescription& engine = d.engines[e.name];
+    engine.command = describe_command(e);
     if (e.time) {
-      meta.settings["engine." + e.name + ".time"] = e.time->describe();
-      meta.settings["engine." + e.name + ".time.pgn"] = e.time->pgn();
+      engine.time = e.time->describe();
+      engine.time_pgn = e.time->pgn();
     }
     std::string options;
     for (const EngineOption& o : e.options) options += (options.empty() ? "" : " ") + o.name + "=" + o.value;
-    if (!options.empty()) meta.settings["engine." + e.name + ".options"] = options;
+    if (!options.empty()) engine.options = options;
   }
-  meta.settings["time"] = c.time.describe();
-  meta.settings["time.pgn"] = c.time.pgn();
-  meta.settings["seed"] = std::to_string(c.tournament.seed);
+  d.time = c.time.describe();
+  d.time_pgn = c.time.pgn();
+  d.seed = c.tournament.seed;
   if (c.submissions) {
-    // The entrants' standing, as the reports read it (docs/FORMATS.md, "entry.<name>.*").
-    meta.settings[journal::kContestSetting] =
-        fmt::format("submissions; withdrawn games {}, disqualified games {}", to_string(c.submissions->withdrawn),
-                    to_string(c.submissions->disqualified));
+    // The entrants' standing, as the reports read it.
+    d.contest = fmt::format("submissions; withdrawn games {}, disqualified games {}",
+                            to_string(c.submissions->withdrawn), to_string(c.submissions->disqualified));
     for (int i = 0; i < static_cast<int>(c.engines.size()) && i < static_cast<int>(c.entries.size()); ++i) {
-      const EntryState& entry = c.entries[static_cast<std::size_t>(i)];
-      const std::string key = "entry." + c.engines[static_cast<std::size_t>(i)].name;
-      if (!entry.gate.empty()) meta.settings[key + ".gate"] = entry.gate;
-      if (entry.status == EntryStatus::Active) continue;
-      meta.settings[key + ".status"] = to_string(entry.status);
-      meta.settings[key + ".reason"] = entry.reason;
-      meta.settings[key + ".games"] = c.games_count(i) ? "kept" : "void";
+      const EntryState& state = c.entries[static_cast<std::size_t>(i)];
+      EntryDescription entry;
+      if (!state.gate.empty()) entry.gate = state.gate;
+      if (state.status != EntryStatus::Active) {
+        entry.status = state.status;
+        entry.reason = state.reason;
+        entry.games_kept = c.games_count(i);
+      }
+      if (entry != EntryDescription{}) d.entries[c.engines[static_cast<std::size_t>(i)].name] = entry;
     }
-    for (const auto& [folder, note] : c.not_entered)
-      meta.settings[std::string(report::kNotEnteredSetting) + folder] = note;
+    for (const auto& [folder, note] : c.not_entered) d.not_entered[folder] = note;
   }
+  return d;
+}
+
+journal::TournamentMeta tournament_meta(const Config& c, const TournamentDescription& d) {
+  journal::TournamentMeta meta;
+  meta.fingerprint = fingerprint(c);
+  for (const EngineSpec& e : c.engines) meta.engines.push_back(e.name);
+  meta.settings = to_settings(d);
   if (c.shard) {
     const int games = c.sprt ? 0 : static_cast<int>(shard_games(make_schedule(c), *c.shard).size());
     meta.shard = journal::ShardMeta{c.shard->index, c.shard->count, games};

@@ -2,22 +2,25 @@
 // run can refuse a journal written under another configuration.
 #pragma once
 
-#include <map>
 #include <string>
 
 #include "arena/config/config.h"
+#include "arena/config/description.h"
 #include "arena/journal/meta.h"
 
 namespace kalah::arena {
 
-// The fingerprint, the engines and readable settings (type, variant, time, openings, seed, rounds or
-// the SPRT hypotheses, each engine's command and options) that say what differs on a refusal and what
-// a report shows in its "About" section.
-journal::TournamentMeta tournament_meta(const Config& c);
+// What the tournament says of itself (type, variant, time, openings, seed, rounds or the SPRT's test, each
+// engine's command and options, a contest's entrants): computed once per run, written into tournament.json
+// (to_settings) to say what differs on a refusal and what a report shows in its "About" section.
+TournamentDescription describe_tournament(const Config& c);
 
-// What this run records about itself (Journal::update_settings, keys "run.*"): the arena's version, the
+// What this run records about itself ("run.*", set with Journal::update_settings): the arena's version, the
 // machine, the concurrency and each engine's sandbox and limits.
-std::map<std::string, std::string> run_settings(const Config& c);
+void describe_run(const Config& c, TournamentDescription& d);
+
+// tournament.json of `c`: its fingerprint, its engines, its shard and the settings of `d`, its description.
+journal::TournamentMeta tournament_meta(const Config& c, const TournamentDescription& d);
 
 // "book main.txt (120 lines, in order)", "a random opening of 4 plies per game pair, ...", "none: ...".
 std::string describe_openings(const OpeningsConfig& o);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "arena/config/config.h"
+#include "arena/config/description.h"
 #include "arena/flow/flow.h"
 #include "arena/journal/journal.h"
 #include "arena/report/sprt_report.h"
@@ -50,11 +51,12 @@ Expected<int> play_rounds(const Config& config, const FlowOptions& options = {},
 // merge (report_sprt) is the gate.
 Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
 
-// `arena report` on an SPRT's results folder (`stored`): the test over every finished pair of every
-// journal, printed as play_sprt prints it, and sprt.json written into `dir`. Returns kSprtH1, kSprtH0
-// or kSprtUndecided. An error if tournament.json does not hold the test's parameters.
-// `lead`, when given, receives what the reports lead with (write_reports' ReportInput::sprt).
+// `arena report` on an SPRT's results folder (`stored`, whose tournament.json describes `description`): the
+// test over every finished pair of every journal, printed as play_sprt prints it, and sprt.json written into
+// `dir`. Returns kSprtH1, kSprtH0 or kSprtUndecided. An error if the description does not hold the test's
+// parameters. `lead`, when given, receives what the reports lead with (write_reports' ReportInput::sprt).
 Expected<int> report_sprt(const std::filesystem::path& dir, const journal::StoredResults& stored,
-                          std::FILE* out = stdout, report::SprtReport* lead = nullptr);
+                          const TournamentDescription& description, std::FILE* out = stdout,
+                          report::SprtReport* lead = nullptr);
 
 }  // namespace kalah::arena

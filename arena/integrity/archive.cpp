@@ -65,12 +65,12 @@ std::string engine_checksum_list(const fs::path& results_dir) {
   std::string out;
   Expected<journal::StoredResults> stored = journal::read_results(results_dir);
   if (!stored) return out;
-  const auto& settings = stored->meta.settings;
+  const Expected<arena::TournamentDescription> description = arena::description_from_settings(stored->meta.settings);
+  if (!description) return out;
   for (const std::string& name : stored->meta.engines) {
-    const auto digest = settings.find(sha256_key(name));
-    const auto path = settings.find(executable_key(name));
-    if (digest == settings.end() || path == settings.end() || digest->second.rfind(kNotRecorded, 0) == 0) continue;
-    out += digest->second + "  " + path->second + "\n";
+    const arena::EngineDigests& recorded = description->engine(name).digests;
+    if (!recorded.sha256 || !recorded.executable || recorded.sha256->starts_with(kNotRecorded)) continue;
+    out += *recorded.sha256 + "  " + *recorded.executable + "\n";
   }
   return out;
 }

@@ -85,13 +85,6 @@ std::string digest_or_reason(const Expected<std::string>& digest) {
 
 }  // namespace
 
-std::string executable_key(const std::string& name) { return "engine." + name + ".executable"; }
-std::string sha256_key(const std::string& name) { return "engine." + name + ".sha256"; }
-std::string files_key(const std::string& name) { return "engine." + name + ".files"; }
-std::string files_sha256_key(const std::string& name) { return "engine." + name + ".files_sha256"; }
-std::string dir_key(const std::string& name) { return "engine." + name + ".dir"; }
-std::string dir_sha256_key(const std::string& name) { return "engine." + name + ".dir_sha256"; }
-
 std::optional<std::string> files_digest(const std::string& files_text) {
   const Covered covered = covered_files(files_text);
   if (covered.problem) return kNotRecorded + *covered.problem;
@@ -106,15 +99,16 @@ std::optional<std::string> files_digest(const std::string& files_text) {
   return sha256_hex(list);
 }
 
-std::map<std::string, std::string> engine_checksum_settings(const std::vector<EngineSpec>& engines,
-                                                            const std::filesystem::path& results_dir) {
-  std::map<std::string, std::string> out;
+std::map<std::string, arena::EngineDigests> engine_checksums(const std::vector<EngineSpec>& engines,
+                                                             const std::filesystem::path& results_dir) {
+  std::map<std::string, arena::EngineDigests> out;
   std::error_code ec;
   const fs::path here = fs::current_path(ec);
   const fs::path results = fs::absolute(results_dir, ec).lexically_normal();
   for (const EngineSpec& e : engines) {
-    out[executable_key(e.name)] = e.cmd.string();
-    out[sha256_key(e.name)] = digest_or_reason(sha256_file(e.cmd, /*follow_link=*/true));
+    arena::EngineDigests& digests = out[e.name];
+    digests.executable = e.cmd.string();
+    digests.sha256 = digest_or_reason(sha256_file(e.cmd, /*follow_link=*/true));
     // A script the command runs: an argument naming a regular file, as the engine (in its `dir`) sees it;
     // not a log it is told to write (*.log, or anything in the results folder), which changes as it plays.
     std::string files, tree;
@@ -149,32 +143,38 @@ std::map<std::string, std::string> engine_checksum_settings(const std::vector<En
         tree += "skip " + abs.string() + "\n";
       }
     }
-    for (const auto& [text, key, digest_key] : {std::tuple{files, files_key(e.name), files_sha256_key(e.name)},
-                                                std::tuple{tree, dir_key(e.name), dir_sha256_key(e.name)}}) {
+    for (const auto& [text, covered, digest_of] : {std::tuple{files, &digests.files, &digests.files_sha256},
+                                                   std::tuple{tree, &digests.dir, &digests.dir_sha256}}) {
       if (text.empty()) continue;
-      out[key] = text;
+      *covered = text;
       const std::optional<std::string> digest = files_digest(text);
-      out[digest_key] = digest ? *digest : std::string(kNotRecorded) + "a file could not be read";
+      *digest_of = digest ? *digest : std::string(kNotRecorded).append("a file could not be read");
     }
   }
   return out;
 }
 
-EngineChanges changed_engines(const std::vector<std::string>& names, const std::map<std::string, std::string>& stored,
-                              const std::map<std::string, std::string>& now) {
+EngineChanges changed_engines(const std::vector<std::string>& names, const arena::TournamentDescription& stored,
+                              const std::map<std::string, arena::EngineDigests>& now) {
+  using Digest = std::optional<std::string> arena::EngineDigests::*;
+  enum class What { Executable, Files, Folder };
   EngineChanges out;
   for (const std::string& name : names) {
-    for (const std::string& key : {sha256_key(name), files_sha256_key(name), dir_sha256_key(name)}) {
-      const auto before = stored.find(key);
-      const auto after = now.find(key);
-      if (before == stored.end() || after == now.end() || before->second == after->second) continue;
-      const auto path = now.find(executable_key(name));
-      const std::string what = key == sha256_key(name)
-                                   ? "executable" + (path == now.end() ? std::string() : " " + path->second)
-                                   : (key == dir_sha256_key(name) ? "folder (" : "files (") + key + ")";
+    const auto found = now.find(name);
+    if (found == now.end()) continue;
+    const arena::EngineDigests &before = stored.engine(name).digests, &after = found->second;
+    for (const auto& [digest, what] : {std::pair<Digest, What>{&arena::EngineDigests::sha256, What::Executable},
+                                       std::pair<Digest, What>{&arena::EngineDigests::files_sha256, What::Files},
+                                       std::pair<Digest, What>{&arena::EngineDigests::dir_sha256, What::Folder}}) {
+      const std::optional<std::string>&old_digest = before.*digest, &new_digest = after.*digest;
+      if (!old_digest || !new_digest || *old_digest == *new_digest) continue;
+      const std::string text = what == What::Executable
+                                   ? "executable" + (after.executable ? " " + *after.executable : "")
+                               : what == What::Folder ? "folder (" + arena::digest_setting(name, digest) + ")"
+                                                      : "files (" + arena::digest_setting(name, digest) + ")";
       std::string line = fmt::format("engine '{}': its {} changed since this tournament started: recorded {}, now {}",
-                                     name, what, before->second, after->second);
-      (key == dir_sha256_key(name) ? out.folders : out.engines).push_back(std::move(line));
+                                     name, text, *old_digest, *new_digest);
+      (what == What::Folder ? out.folders : out.engines).push_back(std::move(line));
     }
   }
   return out;

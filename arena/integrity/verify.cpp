@@ -50,11 +50,6 @@ std::string read_text(const fs::path& file) {
   return text.str();
 }
 
-std::string setting(const std::map<std::string, std::string>& settings, const std::string& key) {
-  const auto it = settings.find(key);
-  return it == settings.end() ? std::string() : it->second;
-}
-
 // The first line where two texts differ: "line 12: recorded `...`, recomputed `...`".
 std::string first_difference(const std::string& recorded, const std::string& recomputed) {
   std::istringstream a(recorded), b(recomputed);
@@ -111,9 +106,11 @@ class Verifier {
         fmt::format("games: {} replayed by the rules, every move legal, every result consistent "
                     "(schema {})",
                     games_, max_schema_));
-    if (Checked problem = check_standings(dir, *stored)) return problem;
+    Expected<arena::TournamentDescription> description = arena::description_from_settings(stored->meta.settings);
+    if (!description) return failed((dir / journal::kMetaFile).string() + ": " + description.error());
+    if (Checked problem = check_standings(dir, *stored, *description)) return problem;
     if (Checked problem = check_analysis(dir)) return problem;
-    return check_engines(stored->meta);
+    return check_engines(stored->meta.engines, *description);
   }
 
   std::string ok_line() const {
@@ -233,7 +230,8 @@ class Verifier {
   }
 
   // The reports written again from the journals, as `arena report DIR` writes them, in a folder of our own.
-  Checked check_standings(const fs::path& dir, const journal::StoredResults& stored) {
+  Checked check_standings(const fs::path& dir, const journal::StoredResults& stored,
+                          const arena::TournamentDescription& description) {
     report::ReportInput input;
     std::error_code ec;
     // The event is a label, not a result: the recorded one (the tournament's name, which a copy of the
@@ -246,11 +244,9 @@ class Verifier {
     if (!jec && recorded.is_object())
       if (const json::value* event = recorded.as_object().if_contains("event"); event && event->is_string())
         input.event = std::string(event->as_string());
-    input.settings = stored.meta.settings;
+    input.description = description;
     report::add_results(input, stored);
-    if (const std::string anchor = setting(stored.meta.settings, "rating.anchor"); !anchor.empty())
-      input.anchor =
-          rating::Anchor{anchor, std::strtod(setting(stored.meta.settings, "rating.anchor_elo").c_str(), nullptr)};
+    if (input.description.anchor && !input.description.anchor->engine.empty()) input.anchor = input.description.anchor;
     system::TempFolder temp("kalah-verify");
     if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);
@@ -273,22 +269,22 @@ class Verifier {
     return std::nullopt;
   }
 
-  // Whether the files a "files" or "dir" key covers still have their recorded digest; nullopt when none is
-  // recorded or they are not all present.
-  static std::optional<bool> same_digest(const std::map<std::string, std::string>& s, const std::string& key,
-                                         const std::string& digest_key) {
-    const std::string text = setting(s, key), recorded = setting(s, digest_key);
-    if (text.empty() || recorded.empty() || recorded.starts_with(kNotRecorded)) return std::nullopt;
-    const std::optional<std::string> now = files_digest(text);
+  // Whether the files a digest covers (`covered`: EngineDigests::files or ::dir) still have their recorded
+  // digest; nullopt when none is recorded or they are not all present.
+  static std::optional<bool> same_digest(const std::optional<std::string>& covered,
+                                         const std::optional<std::string>& recorded) {
+    if (!covered || covered->empty() || !recorded || recorded->empty() || recorded->starts_with(kNotRecorded))
+      return std::nullopt;
+    const std::optional<std::string> now = files_digest(*covered);
     if (!now) return std::nullopt;
-    return *now == recorded;
+    return *now == *recorded;
   }
 
   // The engines' digests recorded at the start of the run, where their files are present.
-  Checked check_engines(const journal::TournamentMeta& meta) {
-    const auto& s = meta.settings;
-    for (const std::string& name : meta.engines) {
-      const std::string digest = setting(s, sha256_key(name)), path = setting(s, executable_key(name));
+  Checked check_engines(const std::vector<std::string>& engines, const arena::TournamentDescription& description) {
+    for (const std::string& name : engines) {
+      const arena::EngineDigests& recorded = description.engine(name).digests;
+      const std::string digest = recorded.sha256.value_or(""), path = recorded.executable.value_or("");
       if (digest.empty() || digest.starts_with(kNotRecorded) || path.empty()) {
         ++unrecorded_;
         out_.details.push_back(fmt::format("engine '{}': no checksum recorded", name));
@@ -306,13 +302,13 @@ class Verifier {
       if (*now != digest)
         return failed(fmt::format("engine '{}': {} has SHA-256 {}, but the run recorded {}", name, path, *now, digest));
       std::string files_note;
-      if (const std::optional<bool> same = same_digest(s, files_key(name), files_sha256_key(name))) {
+      if (const std::optional<bool> same = same_digest(recorded.files, recorded.files_sha256)) {
         if (!*same)
           return failed(fmt::format("engine '{}': its files ({}) differ from the ones the run recorded", name,
-                                    setting(s, files_key(name)).substr(0, 200)));
+                                    recorded.files->substr(0, 200)));
         files_note += ", and its files match";
       }
-      if (const std::optional<bool> same = same_digest(s, dir_key(name), dir_sha256_key(name)))
+      if (const std::optional<bool> same = same_digest(recorded.dir, recorded.dir_sha256))
         files_note += *same ? ", and its folder matches" : ", but its folder has changed since the run (only noted)";
       ++checked_;
       out_.details.push_back(fmt::format("engine '{}': {} matches its recorded SHA-256{}", name, path, files_note));

@@ -7,6 +7,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
+#include "arena/config/description.h"
 #include "referee/record/json_text.h"
 #include "referee/system/files.h"
 
@@ -14,6 +15,9 @@ namespace kalah::journal {
 namespace {
 
 namespace json = boost::json;
+using arena::kContestSetting;
+using arena::kRankingSettingPrefix;
+using arena::kRunSettingPrefix;
 
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string out;

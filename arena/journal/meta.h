@@ -20,13 +20,6 @@ struct ShardMeta {
   friend bool operator==(const ShardMeta&, const ShardMeta&) = default;
 };
 
-// Settings whose key starts with this describe a run rather than the tournament ("run.arena_version",
-// "run.engine.<name>.id"): Journal::update_settings sets them, and they never count as a difference.
-inline constexpr const char* kRunSettingPrefix = "run.";
-// Settings with this prefix say how the standings rank ([ranking], docs/RANKING.md), which no game depends
-// on: a run may change them, and they never count as a difference either.
-inline constexpr const char* kRankingSettingPrefix = "ranking.";
-
 // The version of tournament.json's layout (its "format" key); another one is refused.
 inline constexpr int kMetaFormat = 1;
 
@@ -35,18 +28,16 @@ struct TournamentMeta {
   // fingerprints mean the same tournament.
   std::string fingerprint;
   std::vector<std::string> engines;  // names, in configuration order
-  // Optional readable settings ("variant" -> "pits=6 seeds=4 ...", "time" -> "2000+20ms"):
-  // never compared for equality, only used to say what differs.
+  // Optional readable settings ("variant" -> "pits=6 seeds=4 ...", "time" -> "2000+20ms"): the tournament's
+  // description as text (arena/config/description.h, the only place that spells their keys); never compared
+  // for equality, only used to say what differs. Those of a run ("run.*") and of the ranking ("ranking.*") never
+  // count as a difference, and a contest's ("contest") engine list may grow at the end (late entries).
   std::map<std::string, std::string> settings;
   std::string created_at;          // ISO 8601 UTC; filled in when the file is first written
   std::optional<ShardMeta> shard;  // a shard's journal; none for a whole tournament
 
   friend bool operator==(const TournamentMeta&, const TournamentMeta&) = default;
 };
-
-// The setting that marks a contest ([submissions]): its engine list may grow at the end (late entries)
-// without making it another tournament.
-inline constexpr const char* kContestSetting = "contest";
 
 std::string meta_to_text(const TournamentMeta& meta);  // pretty JSON, ends with a newline
 Expected<TournamentMeta> meta_from_text(std::string_view text);

@@ -28,32 +28,6 @@ std::string join_names(const std::vector<std::string>& names) {
   return out;
 }
 
-std::vector<std::string> split(const std::string& text, char by) {
-  std::vector<std::string> out;
-  if (text.empty()) return out;
-  std::size_t from = 0;
-  for (std::size_t at = text.find(by); at != std::string::npos; at = text.find(by, from)) {
-    out.push_back(text.substr(from, at - from));
-    from = at + 1;
-  }
-  out.push_back(text.substr(from));
-  return out;
-}
-
-// "3" -> 3; nullopt for anything but a whole finite number.
-std::optional<double> parse_number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (used != text.size() || !std::isfinite(x)) return std::nullopt;
-  return x;
-}
-
 }  // namespace
 
 const char* to_string(RankBy by) { return by == RankBy::Points ? "points" : "elo"; }
@@ -97,74 +71,6 @@ std::string describe(const PointsRule& p) {
 
 const char* to_string(EntryStatus s) {
   return s == EntryStatus::Withdrawn ? "withdrawn" : s == EntryStatus::Disqualified ? "disqualified" : "active";
-}
-
-std::map<std::string, std::string> ranking_settings(const RankingRules& rules) {
-  std::string tiebreaks;
-  for (TieBreak t : rules.tiebreaks) tiebreaks += (tiebreaks.empty() ? "" : ",") + std::string(to_string(t));
-  return {{"ranking.by", to_string(rules.by)},
-          {"ranking.tiebreaks", tiebreaks},
-          {"ranking.points", describe(rules.points)}};
-}
-
-Expected<RankingSetup> ranking_from_settings(const std::map<std::string, std::string>& settings) {
-  RankingSetup out;
-  auto find = [&](const std::string& key) -> const std::string* {
-    const auto it = settings.find(key);
-    return it == settings.end() ? nullptr : &it->second;
-  };
-  if (const std::string* by = find("ranking.by")) {
-    if (*by == "points")
-      out.rules.by = RankBy::Points;
-    else if (*by != "elo")
-      return Error{"ranking.by: '" + *by + "' is not \"points\" or \"elo\""};
-  }
-  if (const std::string* list = find("ranking.tiebreaks"))
-    for (const std::string& name : split(*list, ',')) {
-      const std::optional<TieBreak> t = parse_tiebreak(name);
-      if (!t) return Error{"ranking.tiebreaks: unknown tie-break '" + name + "' (known: " + tiebreak_names() + ")"};
-      if (std::find(out.rules.tiebreaks.begin(), out.rules.tiebreaks.end(), *t) != out.rules.tiebreaks.end())
-        return Error{"ranking.tiebreaks: '" + name + "' is listed twice"};
-      out.rules.tiebreaks.push_back(*t);
-    }
-  if (const std::string* points = find("ranking.points")) {
-    bool seen[3] = {};
-    for (const std::string& item : split(*points, ' ')) {
-      const std::size_t eq = item.find('=');
-      const std::string key = item.substr(0, eq);
-      const std::optional<double> x = eq == std::string::npos ? std::nullopt : parse_number(item.substr(eq + 1));
-      const int slot = key == "win" ? 0 : key == "draw" ? 1 : key == "loss" ? 2 : -1;
-      if (slot < 0 || !x || seen[slot])
-        return Error{"ranking.points: '" + *points + "' is not \"win=W draw=D loss=L\""};
-      seen[slot] = true;
-      (slot == 0 ? out.rules.points.win : slot == 1 ? out.rules.points.draw : out.rules.points.loss) = *x;
-    }
-    if (const std::optional<std::string> problem = check(out.rules.points))
-      return Error{"ranking.points: '" + *points + "': " + *problem};
-  }
-  // "entry.<name>.<field>": the name may hold dots, the field never does.
-  for (const auto& [key, value] : settings) {
-    if (key.rfind("entry.", 0) != 0) continue;
-    const std::size_t dot = key.rfind('.');
-    if (dot <= 6) continue;
-    const std::string name = key.substr(6, dot - 6), field = key.substr(dot + 1);
-    if (field == "status") {
-      if (value == "withdrawn")
-        out.entries[name].status = EntryStatus::Withdrawn;
-      else if (value == "disqualified")
-        out.entries[name].status = EntryStatus::Disqualified;
-      else if (value == "active")
-        out.entries[name].status = EntryStatus::Active;
-      else
-        return Error{key + ": '" + value + "' is not \"withdrawn\" or \"disqualified\""};
-    } else if (field == "reason") {
-      out.entries[name].reason = value;
-    } else if (field == "games") {
-      if (value != "kept" && value != "void") return Error{key + ": '" + value + "' is not \"kept\" or \"void\""};
-      out.entries[name].games_void = value == "void";
-    }
-  }
-  return out;
 }
 
 std::string RankingRow::rank_text() const {

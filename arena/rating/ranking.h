@@ -44,7 +44,7 @@ struct RankingRules {
   friend bool operator==(const RankingRules&, const RankingRules&) = default;
 };
 
-// A contest entrant's status (tournament.json settings "entry.<name>.status", ".reason", ".games").
+// A contest entrant's status (recorded in tournament.json: arena/config/description.h).
 enum class EntryStatus { Active, Withdrawn, Disqualified };
 const char* to_string(EntryStatus s);  // "active", "withdrawn", "disqualified"
 struct Entry {
@@ -54,17 +54,10 @@ struct Entry {
 };
 using Entries = std::map<std::string, Entry>;  // by engine name; an engine not in it is active, its games kept
 
-// The settings that carry the rules into tournament.json: "ranking.by", "ranking.tiebreaks"
-// ("head-to-head,wins"; empty for none), "ranking.points" (describe()).
-std::map<std::string, std::string> ranking_settings(const RankingRules& rules);
-
 struct RankingSetup {
   RankingRules rules;
   Entries entries;
 };
-// The rules and the entrants' status back from tournament.json's settings; no "ranking.*" keys: by Elo.
-// An error names the setting that cannot be read.
-Expected<RankingSetup> ranking_from_settings(const std::map<std::string, std::string>& settings);
 
 struct RankingRow {
   std::string name;

@@ -135,8 +135,8 @@ std::string bot_page_path(const std::string& engine) {
 }
 
 BotPagesBuilder::BotPagesBuilder(const std::vector<std::string>& engine_names,
-                                 const std::map<std::string, std::string>& settings)
-    : settings_(settings) {
+                                 const arena::TournamentDescription& description)
+    : description_(description) {
   for (const std::string& name : engine_names) bot(name);
 }
 
@@ -145,21 +145,15 @@ BotResults& BotPagesBuilder::bot(const std::string& name) {
   BotResults& b = it->second;
   if (added) {
     b.name = name;
-    auto entry = [&](const char* key) {
-      const auto found = settings_.find("entry." + name + "." + key);
-      return found == settings_.end() ? std::string() : found->second;
-    };
-    b.status = entry("status");
-    b.reason = entry("reason");
-    b.games_rule = entry("games");
-    b.gate = entry("gate");
+    if (const auto entry = description_.entries.find(name); entry != description_.entries.end())
+      b.entry = entry->second;
   }
   return b;
 }
 
 void BotPagesBuilder::add(const GameRecord& game, const std::string& journal_dir) {
   const double south_points = game.result == Outcome::FirstWins ? 1 : game.result == Outcome::Draw ? 0.5 : 0;
-  const bool voided = bot(game.south).games_rule == "void" || bot(game.north).games_rule == "void";
+  const bool voided = bot(game.south).entry.games_kept == false || bot(game.north).entry.games_kept == false;
   for (const bool south : {true, false}) {
     BotResults& b = bot(south ? game.south : game.north);
     BotGame g{game.id,
@@ -218,16 +212,17 @@ std::string bot_page_html(const BotResults& bot, const std::string& event,
          "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(bot.name) + "</h1>\n";
   out += "<p><a href=\"../report.html\">" + html_escape(event) + ": standings and every game</a></p>\n";
-  if (!bot.status.empty())
+  const arena::EntryDescription& entry = bot.entry;
+  if (entry.status)
     out += fmt::format("<p class=\"entry\"><b>{}</b>{}. Its games are {}.</p>\n",
-                       bot.status == "withdrawn"      ? "Withdrawn"
-                       : bot.status == "disqualified" ? "Disqualified"
-                                                      : html_escape(bot.status),
-                       bot.reason.empty() ? "" : ": " + html_escape(bot.reason),
-                       bot.games_rule == "void" ? "voided: left out of the standings, ratings and tie-breaks"
-                                                : "kept in the standings");
-  if (!bot.gate.empty())
-    out += "<p class=\"entry\">Entered through the contest's sanity gate: " + html_escape(bot.gate) + ".</p>\n";
+                       entry.status == arena::EntryStatus::Withdrawn      ? "Withdrawn"
+                       : entry.status == arena::EntryStatus::Disqualified ? "Disqualified"
+                                                                          : "active",
+                       entry.reason.value_or("").empty() ? "" : ": " + html_escape(*entry.reason),
+                       entry.games_kept == false ? "voided: left out of the standings, ratings and tie-breaks"
+                                                 : "kept in the standings");
+  if (entry.gate && !entry.gate->empty())
+    out += "<p class=\"entry\">Entered through the contest's sanity gate: " + html_escape(*entry.gate) + ".</p>\n";
 
   int wins = 0, draws = 0, losses = 0;
   double points = 0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arena/analysis/quality.h"
+#include "arena/config/description.h"
 #include "referee/record/record.h"
 
 namespace kalah::report {
@@ -50,11 +51,9 @@ struct BotResults {
     double points = 0;
   };
   std::string name;
-  // Its contest entry (tournament.json's entry.<name>.*): "withdrawn" or "disqualified", empty while active;
-  // why; and whether its games were kept ("kept") or voided ("void").
-  std::string status, reason, games_rule;
-  // What it showed at the contest's sanity gate (entry.<name>.gate), empty without one.
-  std::string gate;
+  // Its contest entry, as the tournament's description holds it: withdrawn or disqualified (none while
+  // active), why, whether its games were kept or voided, and what it showed at the contest's sanity gate.
+  arena::EntryDescription entry;
   long long games = 0;                           // counted in its results
   long long voided = 0;                          // played but voided
   std::map<std::string, VersusOpponent> versus;  // by opponent
@@ -71,11 +70,11 @@ inline constexpr std::size_t kBotPageForfeits = 200;
 inline constexpr std::size_t kBotPageTranscripts = 20;  // forfeits shown with their transcript inline
 inline constexpr std::size_t kBotPageWorstMoves = 10;
 
-// Sums the games of a results folder one at a time, per engine. `settings` are tournament.json's: a game
-// between two engines is voided when either has `entry.<name>.games = void`.
+// Sums the games of a results folder one at a time, per engine. `description` is the tournament's: a game
+// between two engines is voided when either entrant's games are void.
 class BotPagesBuilder {
  public:
-  BotPagesBuilder(const std::vector<std::string>& engine_names, const std::map<std::string, std::string>& settings);
+  BotPagesBuilder(const std::vector<std::string>& engine_names, const arena::TournamentDescription& description);
   void add(const GameRecord& game, const std::string& journal_dir);
   // The analysis of a game added before: its movers' losses, for their worst moves.
   void add_judgement(const GameRecord& game, const analysis::GameJudgement& judgement);
@@ -83,7 +82,7 @@ class BotPagesBuilder {
 
  private:
   BotResults& bot(const std::string& name);
-  const std::map<std::string, std::string>& settings_;
+  const arena::TournamentDescription& description_;
   std::map<std::string, BotResults> bots_;
 };
 

@@ -13,11 +13,6 @@
 namespace kalah::report {
 namespace {
 
-std::string setting(const std::map<std::string, std::string>& settings, const std::string& key) {
-  const auto it = settings.find(key);
-  return it == settings.end() ? std::string() : it->second;
-}
-
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   if (from.empty()) return text;
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -60,7 +55,7 @@ std::string redact_local(std::string text) {
   return text;
 }
 
-Context make_context(const std::map<std::string, std::string>& settings, const std::vector<std::string>& engines,
+Context make_context(const arena::TournamentDescription& d, const std::vector<std::string>& engines,
                      const std::string& first_day, const std::string& last_day, bool publish) {
   Context c;
   auto add = [&](const char* label, std::string text) {
@@ -68,37 +63,35 @@ Context make_context(const std::map<std::string, std::string>& settings, const s
   };
   if (!first_day.empty())
     add("Played", first_day == last_day ? first_day + " (UTC)" : first_day + " to " + last_day + " (UTC)");
-  const std::string variant = setting(settings, "variant");
-  if (!variant.empty()) {
+  if (const std::string variant = d.variant.value_or(""); !variant.empty()) {
     Expected<Variant> v = parse_variant(variant);
     add("Variant", v ? variant_in_words(*v) + ". Keys: " + variant : variant);
   }
-  add("Start position", setting(settings, "variant.start"));
+  add("Start position", d.start.value_or(""));
   std::string odds;
   for (const std::string& name : engines)
-    if (const std::string own = setting(settings, "engine." + name + ".time"); !own.empty())
+    if (const std::string own = d.engine(name).time.value_or(""); !own.empty())
       odds += (odds.empty() ? "; time odds: " : ", ") + name + " " + own;
-  add("Time control", setting(settings, "time") + odds);
-  add("Openings", setting(settings, "openings"));
-  const std::string type = setting(settings, "type");
-  const std::string rounds = setting(settings, "rounds");
-  const std::string tiebreak = setting(settings, "tiebreak_pairs");
-  if (type == "sprt")
-    add("Tournament", "SPRT match: " + setting(settings, "sprt"));
-  else if (type == "knockout" && !rounds.empty() && !tiebreak.empty())
-    add("Tournament", fmt::format("knockout, matches of {} game pair{}, up to {} tie-break pair{}", rounds,
-                                  rounds == "1" ? "" : "s", tiebreak, tiebreak == "1" ? "" : "s"));
-  else if (!type.empty())
-    add("Tournament", rounds.empty() ? type : fmt::format("{}, {} round{}", type, rounds, rounds == "1" ? "" : "s"));
-  add("Concurrency", setting(settings, "run.concurrency"));
-  add("Seed", setting(settings, "seed"));
-  const std::string version = setting(settings, "run.arena_version");
+  add("Time control", d.time.value_or("") + odds);
+  add("Openings", d.openings.value_or(""));
+  if (d.sprt_match)
+    add("Tournament", "SPRT match: " + d.sprt_summary.value_or(""));
+  else if (d.type == arena::TournamentType::Knockout && d.rounds && d.tiebreak_pairs)
+    add("Tournament", fmt::format("knockout, matches of {} game pair{}, up to {} tie-break pair{}", *d.rounds,
+                                  *d.rounds == 1 ? "" : "s", *d.tiebreak_pairs, *d.tiebreak_pairs == 1 ? "" : "s"));
+  else if (d.type)
+    add("Tournament", !d.rounds
+                          ? std::string(to_string(*d.type))
+                          : fmt::format("{}, {} round{}", to_string(*d.type), *d.rounds, *d.rounds == 1 ? "" : "s"));
+  add("Concurrency", d.concurrency.value_or(""));
+  add("Seed", d.seed ? std::to_string(*d.seed) : "");
+  const std::string version = d.arena_version.value_or("");
   add("Arena", version.empty() ? "" : "kalah-arena " + version);
-  add("Machine", setting(settings, "run.machine"));
+  add("Machine", d.machine.value_or(""));
   for (const std::string& name : engines) {
-    const std::string key = "engine." + name + ".";
-    EngineContext e{name, setting(settings, key + "command"), setting(settings, key + "options"),
-                    setting(settings, "run." + key + "id"), setting(settings, "run." + key + "limits")};
+    const arena::EngineDescription& engine = d.engine(name);
+    EngineContext e{name, engine.command.value_or(""), engine.options.value_or(""), engine.id.value_or(""),
+                    engine.limits.value_or("")};
     if (publish) e.command = redact_local(std::move(e.command));
     if (!e.command.empty() || !e.announced.empty()) c.engines.push_back(std::move(e));
   }

@@ -1,15 +1,15 @@
 // What a reader who opens a report cold needs to know about the tournament: when and under which rules
-// it was played, by which engines, with which arena on which machine. It comes from tournament.json's
-// readable settings (arena/flow/tournament_meta.cpp writes them; docs/FORMATS.md lists the keys) and the
+// it was played, by which engines, with which arena on which machine. It comes from the tournament's
+// description (arena/config/description.h, tournament.json's settings; docs/FORMATS.md lists the keys) and the
 // dates of the games, and is shown at the top of report.html and standings.md.
 #pragma once
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "arena/config/description.h"
 #include "referee/rules/variant.h"
 
 namespace kalah::report {
@@ -28,13 +28,13 @@ struct Context {
   bool empty() const { return about.empty() && engines.empty(); }
 };
 
-// `settings`: tournament.json's: "variant", "time", "openings", "type", "rounds", "seed",
-// "engine.<name>.command", "engine.<name>.options", and what the last run recorded: "run.concurrency",
-// "run.arena_version", "run.machine", "run.engine.<name>.id", "run.engine.<name>.limits". `engines`: the names in
+// From the tournament's description (tournament.json's settings, read back): its variant, start position,
+// time, openings, type, rounds, seed, each engine's command and options, and what the last run recorded (the
+// concurrency, the arena's version, the machine, each engine's announced id and limits). `engines`: the names in
 // order; `first_day`, `last_day`: "YYYY-MM-DD" of the first and last game (empty without games). With `publish`, what
 // would show the organiser's machine in engine commands (the home folder, the user name) is replaced:
 // "/home/alice/bots/x" -> "~/bots/x".
-Context make_context(const std::map<std::string, std::string>& settings, const std::vector<std::string>& engines,
+Context make_context(const arena::TournamentDescription& description, const std::vector<std::string>& engines,
                      const std::string& first_day, const std::string& last_day, bool publish);
 
 // "Kalah(6,4): 6 pits a side, 4 seeds in each; standard capture (...); the game ends when either side is

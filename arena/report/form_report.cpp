@@ -1,7 +1,5 @@
 #include "arena/report/form_report.h"
 
-#include <charconv>
-
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -16,16 +14,6 @@ namespace {
 using arena::KnockoutDecision;
 using arena::KnockoutMatch;
 using arena::Pairing;
-
-std::optional<int> setting_int(const std::map<std::string, std::string>& settings, const std::string& key) {
-  auto it = settings.find(key);
-  if (it == settings.end()) return std::nullopt;
-  int value = 0;
-  const std::string& text = it->second;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
 
 std::string points(double p) { return fixed(p, 1); }
 
@@ -128,24 +116,20 @@ std::string champion_text(const TournamentForm& f) {
 
 }  // namespace
 
-std::optional<TournamentForm> tournament_form(const std::map<std::string, std::string>& settings,
+std::optional<TournamentForm> tournament_form(const arena::TournamentDescription& description,
                                               const std::vector<std::string>& names,
                                               const arena::GameResults& results) {
-  auto type = settings.find("type");
-  if (type == settings.end() || (type->second != "swiss" && type->second != "knockout") || names.size() < 2)
+  if (!description.plays_by_rounds() || names.size() < 2 || !description.rounds || *description.rounds < 1)
     return std::nullopt;
-  const std::optional<int> rounds = setting_int(settings, "rounds");
-  if (!rounds || *rounds < 1) return std::nullopt;
   TournamentForm f;
   f.names = names;
-  f.rounds = *rounds;
+  f.rounds = *description.rounds;
   const int n = static_cast<int>(names.size());
-  if (type->second == "swiss") {
+  if (description.type == arena::TournamentType::Swiss) {
     f.swiss = arena::replay_swiss(n, f.rounds, results);
   } else {
-    const std::optional<int> tiebreak = setting_int(settings, "tiebreak_pairs");
-    if (!tiebreak || *tiebreak < 0) return std::nullopt;
-    f.tiebreak_pairs = *tiebreak;
+    if (!description.tiebreak_pairs) return std::nullopt;
+    f.tiebreak_pairs = *description.tiebreak_pairs;
     f.knockout = arena::replay_knockout(n, f.rounds, f.tiebreak_pairs, results);
   }
   f.results = results;
@@ -175,14 +159,14 @@ rating::FormOrder form_order(const TournamentForm& f) {
   return order;
 }
 
-rating::FormRanker form_ranker(const std::map<std::string, std::string>& settings,
-                               const std::vector<std::string>& names) {
-  if (!tournament_form(settings, names, {})) return {};
-  std::map<std::string, std::string> form_settings;
-  for (const char* key : {"type", "rounds", "tiebreak_pairs"})
-    if (auto it = settings.find(key); it != settings.end()) form_settings.insert(*it);
-  return [form_settings, names](const std::unordered_map<std::string, double>& results) {
-    return form_order(*tournament_form(form_settings, names, results));
+rating::FormRanker form_ranker(const arena::TournamentDescription& description, const std::vector<std::string>& names) {
+  if (!tournament_form(description, names, {})) return {};
+  arena::TournamentDescription form;  // what the form reads of it, and no more
+  form.type = description.type;
+  form.rounds = description.rounds;
+  form.tiebreak_pairs = description.tiebreak_pairs;
+  return [form, names](const std::unordered_map<std::string, double>& results) {
+    return form_order(*tournament_form(form, names, results));
   };
 }
 

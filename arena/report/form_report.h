@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/config/description.h"
 #include "arena/rating/standings.h"
 #include "arena/schedule/knockout.h"
 #include "arena/schedule/swiss.h"
@@ -24,19 +25,18 @@ struct TournamentForm {
   arena::GameResults results;  // for the scores of the Swiss boards
 };
 
-// From tournament.json's settings ("type", "rounds", "tiebreak_pairs"), the engine names in config order
+// From the tournament's description (its type, rounds and tie-break pairs), the engine names in config order
 // and the finished games' results (arena::GameResults: by id, the South engine's score). nullopt for the
-// forms whose standings are the rating list alone (round robin, gauntlet, SPRT) or settings without them.
-std::optional<TournamentForm> tournament_form(const std::map<std::string, std::string>& settings,
+// forms whose standings are the rating list alone (round robin, gauntlet, SPRT) or a description without them.
+std::optional<TournamentForm> tournament_form(const arena::TournamentDescription& description,
                                               const std::vector<std::string>& names, const arena::GameResults& results);
 
 // The tournament's ranking, which every table of its standings follows (docs/SCHEDULE.md): a Swiss
 // tournament's standings (points with the byes', Buchholz, seed), a knockout's round reached.
 rating::FormOrder form_order(const TournamentForm& form);
-// What rating::StandingsBuilder::set_form takes for a tournament of these settings and engines (config
+// What rating::StandingsBuilder::set_form takes for a tournament of this description and engines (config
 // order): form_order replayed from the results of the games added. Empty for the other forms.
-rating::FormRanker form_ranker(const std::map<std::string, std::string>& settings,
-                               const std::vector<std::string>& names);
+rating::FormRanker form_ranker(const arena::TournamentDescription& description, const std::vector<std::string>& names);
 
 std::string form_text(const TournamentForm& form);  // for the terminal
 // A "## Swiss standings" or "## Knockout bracket" section, and the heading of the rating list after it.

@@ -127,14 +127,12 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
 
   // One pass over the journals feeds all three consumers.
   rating::StandingsBuilder builder(input.engine_names);
-  BotPagesBuilder bots(input.engine_names, input.settings);
+  BotPagesBuilder bots(input.engine_names, input.description);
   builder.set_anchor(input.anchor);
   // The contest's ranking and its entrants, as tournament.json records them (docs/RANKING.md).
-  Expected<rating::RankingSetup> ranking = rating::ranking_from_settings(input.settings);
-  if (!ranking) return Error{"tournament.json: " + ranking.error()};
-  builder.set_ranking(*ranking);
+  builder.set_ranking(input.description.ranking_setup());
   // A Swiss or knockout tournament's own order, replayed from the results (docs/SCHEDULE.md).
-  builder.set_form(form_ranker(input.settings, input.engine_names));
+  builder.set_form(form_ranker(input.description, input.engine_names));
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
   std::deque<GameRecord> recent;
@@ -143,24 +141,21 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   std::deque<std::optional<analysis::GameJudgement>> recent_judgements;  // beside `recent`, with an analysis
   std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
   EloHistoryRecorder history;
-  const auto pgn_clock = input.settings.find("time.pgn");
-  const std::string time_control = pgn_clock == input.settings.end() ? "?" : pgn_clock->second;
+  const std::string time_control = input.description.time_pgn.value_or("?");
   // Time odds: an engine's own clock, where it has one.
   auto clock_of = [&](const std::string& engine) {
-    const auto own = input.settings.find("engine." + engine + ".time.pgn");
-    return own == input.settings.end() ? time_control : own->second;
+    return input.description.engine(engine).time_pgn.value_or(time_control);
   };
   // A Swiss or knockout tournament's own standings are replayed from the results (by game id).
-  auto type = input.settings.find("type");
-  const bool by_rounds = type != input.settings.end() && (type->second == "swiss" || type->second == "knockout");
+  const bool by_rounds = input.description.plays_by_rounds();
   arena::GameResults results;
   std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
   std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
   out.notes = input.notes;
   // A contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from the settings, so that
   // every writer of these reports (a run, arena report, arena verify) says the same.
-  for (const auto& [key, value] : input.settings)
-    if (key.starts_with(kNotEnteredSetting) && !value.empty()) out.notes.push_back("Not entered: " + value);
+  for (const auto& [folder, note] : input.description.not_entered)
+    if (!note.empty()) out.notes.push_back("Not entered: " + note);
   for (const ReportJournal& journal : input.journals) {
     const fs::path& file = journal.path;
     Expected<journal::ScanSummary> scanned = journal::scan_games(
@@ -225,11 +220,11 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   recent_judgements.clear();
 
   const Standings& s = out.standings;
-  const Context context = make_context(input.settings, input.engine_names, first_day, last_day, input.publish);
+  const Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
   const EloHistory elo_history = history.finish(builder, s);
   std::string form_md, form_page, form_data;
   if (std::optional<TournamentForm> form =
-          by_rounds ? tournament_form(input.settings, input.engine_names, results) : std::nullopt) {
+          by_rounds ? tournament_form(input.description, input.engine_names, results) : std::nullopt) {
     form_md = form_markdown(*form);
     form_page = form_html(*form);
     form_data = form_json(*form);

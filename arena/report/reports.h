@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/config/description.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/move_quality.h"
@@ -28,10 +29,6 @@ inline constexpr std::size_t kViewerGames = 1000;
 
 // One journal to read. With `expected_games` > 0, a journal holding fewer distinct games is named
 // in a note ("shard 3/4 is incomplete: 120 of 250 games").
-// tournament.json settings "contest.not_entered.<folder>": a contest submission that did not enter, "name
-// (reason)"; empty once it has entered. The reports show each as a note.
-inline constexpr std::string_view kNotEnteredSetting = "contest.not_entered.";
-
 struct ReportJournal {
   std::filesystem::path path;
   std::string label;
@@ -47,9 +44,11 @@ struct ReportInput {
   std::vector<std::string> engine_names;  // plus any other name found in the games
   std::string event;
   std::vector<std::string> notes;  // shown at the top of standings.md/.json and report.html
-  // tournament.json's readable settings, for the "About" section (arena/report/context.h); with
-  // `publish`, local paths and the user's name are left out of it.
-  std::map<std::string, std::string> settings;
+  // The tournament's description (tournament.json's settings, read back): the "About" section
+  // (arena/report/context.h), the clocks of games.pgn, a contest's ranking, entrants and submissions that did
+  // not enter (each a note), a Swiss or knockout form. With `publish`, local paths and the user's name are left
+  // out of the "About" section.
+  arena::TournamentDescription description;
   bool publish = false;
   std::optional<rating::Anchor> anchor;  // a rating list's fixed point; none: mean 0
   // An SPRT run's test (arena sprt, or arena report of its folder): what the reports lead with.
