@@ -43,3 +43,7 @@ add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta
 # `arena sprt --bench`: the engines' bench counts recorded, declared and compared on resume.
 kalah_add_test(sprt_bench_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/sprt_bench_e2e_test.cpp LIBS kalah_rules Boost::json)
 add_dependencies(sprt_bench_e2e_test arena referee bad_engine kalah-random kalah-greedy)
+
+# Repeated games: counted, warned about before the run and reported; none from a book of openings.
+kalah_add_test(repeated_games_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/repeated_games_e2e_test.cpp LIBS Boost::json)
+add_dependencies(repeated_games_e2e_test arena kalah-alphabeta)
