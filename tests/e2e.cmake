@@ -47,3 +47,7 @@ add_dependencies(sprt_bench_e2e_test arena referee bad_engine kalah-random kalah
 # Repeated games: counted, warned about before the run and reported; none from a book of openings.
 kalah_add_test(repeated_games_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/repeated_games_e2e_test.cpp LIBS Boost::json)
 add_dependencies(repeated_games_e2e_test arena kalah-alphabeta)
+
+# A bundled config copied out of the repository: its bots, the Python one too, found by name.
+kalah_add_test(copied_config_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/copied_config_e2e_test.cpp LIBS Boost::json)
+add_dependencies(copied_config_e2e_test arena kalah-random kalah-greedy kalah-mcts kalah-alphabeta)
