@@ -51,3 +51,7 @@ add_dependencies(repeated_games_e2e_test arena kalah-alphabeta)
 # A bundled config copied out of the repository: its bots, the Python one too, found by name.
 kalah_add_test(copied_config_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/copied_config_e2e_test.cpp LIBS Boost::json)
 add_dependencies(copied_config_e2e_test arena kalah-random kalah-greedy kalah-mcts kalah-alphabeta)
+
+# Engines without name= called by the name they announce (`id name`) in `arena match` and `referee match`.
+kalah_add_test(engine_names_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/engine_names_e2e_test.cpp LIBS Boost::json)
+add_dependencies(engine_names_e2e_test arena referee kalah-random)
