@@ -1,7 +1,8 @@
-# `cmake --install build [--prefix DIR]`: the referee, the arena and the bundled bots in bin/, and the
-# engine authors' kit (docs/WRITING_A_BOT.md): the CMake package KalahArena (kalah::rules,
-# kalah::protocol, kalah::engine: static libraries, their headers under include/kalah-arena/ at the
-# paths this tree uses), the bot template and the Python helper under share/kalah-arena/.
+# `cmake --install build [--prefix DIR]`: the referee, the arena and the bundled bots in bin/ (the Python
+# one a link into share/), and the engine authors' kit (docs/WRITING_A_BOT.md): the CMake package
+# KalahArena (kalah::rules, kalah::protocol, kalah::engine: static libraries, their headers under
+# include/kalah-arena/ at the paths this tree uses), the bot template and the Python helper under
+# share/kalah-arena/.
 # Nothing else (tests, benchmarks, fuzzers) has an install rule.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -32,4 +33,11 @@ install(FILES cmake/package/KalahArenaConfig.cmake cmake/package/KalahArenaCompi
 install(FILES kit/bot-template/CMakeLists.txt kit/bot-template/main.cpp kit/bot-template/README.md
         DESTINATION ${KALAH_SHARE_DIR}/bot-template)
 install(FILES bots/python/kalah_engine.py DESTINATION ${KALAH_SHARE_DIR}/python)
-install(PROGRAMS bots/python/example_bot.py DESTINATION ${KALAH_SHARE_DIR}/python)
+install(PROGRAMS bots/python/example_bot.py bots/python/random_bot.py DESTINATION ${KALAH_SHARE_DIR}/python)
+# bin/kalah-python-random: a relative link to the installed random_bot.py, as in the build tree
+# (bots/python/CMakeLists.txt), so that an installed arena finds it by name beside its other bots.
+file(RELATIVE_PATH KALAH_PYTHON_RANDOM ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}
+     ${CMAKE_INSTALL_PREFIX}/${KALAH_SHARE_DIR}/python/random_bot.py)
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/install-links)
+file(CREATE_LINK ${KALAH_PYTHON_RANDOM} ${CMAKE_BINARY_DIR}/install-links/kalah-python-random SYMBOLIC)
+install(FILES ${CMAKE_BINARY_DIR}/install-links/kalah-python-random DESTINATION ${CMAKE_INSTALL_BINDIR})

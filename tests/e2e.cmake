@@ -43,3 +43,15 @@ add_dependencies(rounds_e2e_test arena kalah-random kalah-greedy kalah-alphabeta
 # `arena sprt --bench`: the engines' bench counts recorded, declared and compared on resume.
 kalah_add_test(sprt_bench_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/sprt_bench_e2e_test.cpp LIBS kalah_rules Boost::json)
 add_dependencies(sprt_bench_e2e_test arena referee bad_engine kalah-random kalah-greedy)
+
+# Repeated games: counted, warned about before the run and reported; none from a book of openings.
+kalah_add_test(repeated_games_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/repeated_games_e2e_test.cpp LIBS Boost::json)
+add_dependencies(repeated_games_e2e_test arena kalah-alphabeta)
+
+# A bundled config copied out of the repository: its bots, the Python one too, found by name.
+kalah_add_test(copied_config_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/copied_config_e2e_test.cpp LIBS Boost::json)
+add_dependencies(copied_config_e2e_test arena kalah-random kalah-greedy kalah-mcts kalah-alphabeta)
+
+# Engines without name= called by the name they announce (`id name`) in `arena match` and `referee match`.
+kalah_add_test(engine_names_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/engine_names_e2e_test.cpp LIBS Boost::json)
+add_dependencies(engine_names_e2e_test arena referee kalah-random)

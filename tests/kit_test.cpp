@@ -98,6 +98,7 @@ TEST_F(Kit, InstallHoldsThePackageTheKitAndTheExecutablesAndNothingElse) {
       "bin/kalah-alphabeta",
       "bin/kalah-greedy",
       "bin/kalah-mcts",
+      "bin/kalah-python-random",
       "bin/kalah-random",
       "bin/kalah-solver",
       "bin/referee",
@@ -121,11 +122,13 @@ TEST_F(Kit, InstallHoldsThePackageTheKitAndTheExecutablesAndNothingElse) {
       "share/kalah-arena/bot-template/main.cpp",
       "share/kalah-arena/python/example_bot.py",
       "share/kalah-arena/python/kalah_engine.py",
+      "share/kalah-arena/python/random_bot.py",
   };
   std::set<std::string> installed;
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(prefix_)) {
     if (e.is_directory()) continue;
-    installed.insert(fs::relative(e.path(), prefix_).string());
+    // Lexically: fs::relative() would follow a link (bin/kalah-python-random) to what it points at.
+    installed.insert(e.path().lexically_relative(prefix_).string());
     // The package points into the prefix only, never back at this source or build tree.
     if (e.path().extension() == ".cmake") {
       const std::string text = e2e::read_file(e.path());
@@ -134,6 +137,12 @@ TEST_F(Kit, InstallHoldsThePackageTheKitAndTheExecutablesAndNothingElse) {
     }
   }
   EXPECT_EQ(installed, expected);
+  // The Python bot by its name is the installed script, reached by a link inside the prefix, and plays.
+  EXPECT_EQ(fs::canonical(prefix_ / "bin/kalah-python-random"),
+            fs::canonical(prefix_ / "share/kalah-arena/python/random_bot.py"));
+  EXPECT_EQ(match(prefix_ / "bin/referee", {"cmd=" + (prefix_ / "bin/kalah-python-random").string(), "name=python"},
+                  {"cmd=" + (prefix_ / "bin/kalah-random").string(), "name=random"}, 2, "pits=6 seeds=4", tmp_.path()),
+            2);
   // The installed engines run from the prefix alone.
   const e2e::RunResult help = must_run({(prefix_ / "bin/referee").string(), "--help"}, tmp_.path());
   EXPECT_NE(help.out.find("match"), std::string::npos) << help.out;

@@ -2,7 +2,10 @@
 // config, errors name the flag, and the real executable plays a match from flags alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "arena/config/match_line.h"
+#include "referee/engine/engine_names.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::arena {
@@ -188,6 +191,35 @@ TEST(MatchLine, TheExecutablePlaysAMatchFromFlagsAndWritesThePgnWhereAsked) {
       dir.path());
   EXPECT_EQ(bad.status.code, 2) << bad.summary();
   EXPECT_NE(bad.err.find("unknown option '-concurency'"), std::string::npos) << bad.err;
+}
+
+TEST(MatchLine, AnEngineWithoutANameIsRenamedInTheTomlItsCommandNamedItIn) {
+  MatchLine m = line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/cat", "name=cat", "-engine", "cmd=/bin/true"});
+  EXPECT_EQ(m.named, (std::vector<bool>{false, true, false}));
+  set_engine_name(m, 2, "Deep Kalah 2");
+  set_engine_name(m, 0, "Deep Kalah");
+  Expected<Config> c = match_config(m, fs::current_path());
+  ASSERT_TRUE(c.ok()) << c.error();
+  ASSERT_EQ(c->engines.size(), 3u);
+  EXPECT_EQ(c->engines[0].name, "Deep Kalah");
+  EXPECT_EQ(c->engines[1].name, "cat");
+  EXPECT_EQ(c->engines[2].name, "Deep Kalah 2");
+  EXPECT_EQ(m.origins.size(), static_cast<size_t>(std::count(m.toml.begin(), m.toml.end(), '\n')));
+}
+
+TEST(EngineNames, AnnouncedNamesAreMadeUniqueAroundTheGivenOnesAndAnEngineThatDoesNotStartKeepsItsOwn) {
+  EXPECT_EQ(unique_name("bot", {}), "bot");
+  EXPECT_EQ(unique_name("bot", {"bot", "bot-2"}), "bot-3");
+  // /bin/true ends before its handshake: it announces nothing, and the name it has is kept (made unique).
+  EngineSpec t;
+  t.cmd = "/bin/true";
+  t.cmd_as_written = "true";
+  t.name = "true";
+  EXPECT_EQ(announced_name(t, std::chrono::milliseconds(5000)), std::nullopt);
+  EngineSpec given = t;
+  given.name = "true";
+  EXPECT_EQ(names_from_handshakes({t, given, t}, {false, true, false}, std::chrono::milliseconds(5000)),
+            (std::vector<std::string>{"true-2", "true", "true-3"}));
 }
 
 }  // namespace

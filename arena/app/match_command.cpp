@@ -1,5 +1,7 @@
 // `arena match -engine cmd=... -engine cmd=... -each tc=40/60+0.6 -rounds 100 ...`: a tournament from
 // cutechess-style flags (arena/config/match_line.h), played like `arena run` plays a config file.
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -9,15 +11,34 @@
 #include "arena/app/commands.h"
 #include "arena/config/match_line.h"
 #include "arena/flow/tournaments.h"
+#include "referee/engine/engine_names.h"
 
 namespace kalah::arena_app {
 namespace {
+
+// Engines given without name= are called by the name they announce (`id name`), each started once for it
+// as the config runs it; one that announces none or does not start keeps its command's name. The names are
+// fixed here, before the config is printed or played: in the TOML, the journal's fingerprint and every
+// report alike, and a resumed run finds the same names again.
+void name_from_handshakes(arena::MatchLine& line, const std::filesystem::path& work_dir) {
+  if (std::find(line.named.begin(), line.named.end(), false) == line.named.end()) return;
+  const Expected<arena::Config> config = arena::match_config(line, work_dir);
+  if (!config) return;  // said again, naming its flag, when the config is read to be played
+  std::vector<EngineSpec> engines;
+  for (int i = 0; i < static_cast<int>(config->engines.size()); ++i)
+    engines.push_back(config->engine_for_game(i, "name"));
+  const std::vector<std::string> names =
+      names_from_handshakes(engines, line.named, std::chrono::milliseconds(config->time.startup_ms));
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!line.named[i]) arena::set_engine_name(line, i, names[i]);
+}
 
 constexpr const char* kFlags = R"(Flags (single dash, as cutechess-cli and fastchess spell them):
   -engine cmd=CMD [name=N] [arg=A]... [dir=D] [proto=kep|mankalah] [option.NAME=VALUE]...
           [tc=TC] [st=SECONDS] [depth=D] [nodes=N] [timemargin=MS]
           [restart=on|off|on-crash|always] [stderr=FILE] [sandbox=none|bwrap] [memory_mb=N] ...
-                          one engine (give at least two); any [[engine]] key as key=value
+                          one engine (give at least two); any [[engine]] key as key=value;
+                          without name= it is called by the name it announces (id name)
   -each KEY=VALUE...      for every engine (an engine's own words win)
   -tournament round-robin|gauntlet|knockout|swiss
   -rounds R -games 1|2    R x G games per pairing, played as colour-swapped pairs (-repeat is implied)
@@ -47,20 +68,22 @@ void add_match_command(cli::Commands& commands) {
   auto self = std::make_shared<CLI::App*>(nullptr);
   CLI::App* cmd =
       commands.add("match", "Play a tournament from cutechess-style flags (-engine ... -each tc=...)", [self] {
-        Expected<arena::MatchLine> line = arena::parse_match_line((*self)->remaining());
-        if (!line) throw UsageError(line.error());
-        if (line->help) {
+        Expected<arena::MatchLine> parsed = arena::parse_match_line((*self)->remaining());
+        if (!parsed) throw UsageError(parsed.error());
+        arena::MatchLine line = std::move(parsed).value();
+        if (line.help) {
           fmt::print("{}", (*self)->help());
           return 0;
         }
-        if (line->print_config) {
-          fmt::print("{}", line->toml);
+        name_from_handshakes(line, std::filesystem::current_path());
+        if (line.print_config) {
+          fmt::print("{}", line.toml);
           return 0;
         }
-        Expected<arena::Config> config = arena::match_config(*line, std::filesystem::current_path());
+        Expected<arena::Config> config = arena::match_config(line, std::filesystem::current_path());
         if (!config) throw UsageError(config.error());
         arena::FlowOptions flow;
-        flow.fresh = line->fresh;
+        flow.fresh = line.fresh;
         Expected<int> played = arena::play(*config, flow);
         if (!played) throw UsageError(played.error());
         return *played;

@@ -1,5 +1,6 @@
 #include "arena/config/match_line.h"
 
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -460,6 +461,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
   std::set<std::string> names;
   for (EngineFlags& e : engines) {
     std::string name = e.keys.count("name") ? e.keys["name"].first : std::string();
+    out.named.push_back(!name.empty());
     if (name.empty()) {
       // The command's file name, made unique as `referee match` does for self-play.
       std::string cmd = e.keys["cmd"].first;
@@ -471,6 +473,7 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     }
     names.insert(name);
     t.line("[[engine]]", e.origin);
+    out.name_lines.push_back(t.origins().size());
     for (const char* key : {"name", "cmd"}) t.line(std::string(key) + " = " + e.keys[key].first, e.keys[key].second);
     if (!e.args.empty()) {
       std::string list;
@@ -494,6 +497,14 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
   out.toml = std::move(t.text());
   out.origins = std::move(t.origins());
   return out;
+}
+
+void set_engine_name(MatchLine& line, std::size_t engine, const std::string& name) {
+  assert(engine < line.name_lines.size());
+  std::size_t begin = 0;
+  for (std::size_t n = 0; n < line.name_lines[engine]; ++n) begin = line.toml.find('\n', begin) + 1;
+  const std::size_t end = line.toml.find('\n', begin);
+  line.toml.replace(begin, end - begin, "name = " + toml_string(name));
 }
 
 Expected<Config> match_config(const MatchLine& line, const std::filesystem::path& work_dir) {

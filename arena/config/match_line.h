@@ -21,10 +21,17 @@ struct MatchLine {
   bool print_config = false;         // --print-config: print `toml` and stop
   bool fresh = false;                // --fresh, as for `arena run`
   bool help = false;                 // -h / --help
+  // Per -engine flag, in order: whether it gave name=, and the line of `toml` (from 0) that names it. An
+  // engine without name= is named after its command until set_engine_name() gives it the name it announces.
+  std::vector<bool> named;
+  std::vector<std::size_t> name_lines;
 };
 
 // Reads the flags (everything after `arena match`); an unknown or malformed flag is an error naming it.
 Expected<MatchLine> parse_match_line(const std::vector<std::string>& args);
+
+// Names engine `engine` (by its place among the -engine flags) `name` in `line.toml`.
+void set_engine_name(MatchLine& line, std::size_t engine, const std::string& name);
 
 // The config of `line` (relative paths against `work_dir`), or the first problem, named by its flag:
 // "-engine cmd=x name=a: engine.cmd \"x\" not found (...)".

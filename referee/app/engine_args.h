@@ -14,7 +14,8 @@ namespace kalah::referee_app {
 // Throws cli::UsageError for an unknown key, a missing cmd=, a bad name or a command that is not found.
 EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::string& comm_log);
 
-// True when the words name the engine (name=...), rather than leaving it to the command's file name.
+// True when the words name the engine (name=...), rather than leaving it to the command's file name (or,
+// in `referee match`, to the name the engine announces).
 bool names_given(const std::vector<std::string>& tokens);
 
 // "build/bots/kalah-greedy --depth 3": the command as written and its arguments, for the output.

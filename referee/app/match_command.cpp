@@ -9,6 +9,7 @@
 
 #include "referee/app/commands.h"
 #include "referee/app/engine_args.h"
+#include "referee/engine/engine_names.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
 #include "referee/process/engine_process.h"
@@ -80,13 +81,15 @@ int run_match(const MatchOptions& o) {
       throw UsageError(std::string(start ? "--start" : "--openings-plies") + ": engine '" + e.name +
                        "' speaks the ManKalah protocol, whose agents only play a whole game from the standard "
                        "start (docs/PROTOCOL.md)");
-  if (configs[0].name == configs[1].name) {
-    // Two names the user wrote are a mistake, as in a config; a name taken from the command (self-play of one
-    // binary) gets a suffix instead.
-    if (names_given(o.engines[0]) && names_given(o.engines[1]))
-      throw UsageError("the two engines are both named '" + configs[0].name + "'; give each its own name=NAME");
-    configs[names_given(o.engines[1]) ? 0 : 1].name += "-2";
-  }
+  // Two names the user wrote are a mistake, as in a config. An engine without name= is called by the name it
+  // announces (`id name`), or by its command's file name when it announces none or does not start; the
+  // second of two such names (self-play of one binary) gets a suffix, "-2".
+  const std::vector<bool> given = {names_given(o.engines[0]), names_given(o.engines[1])};
+  if (given[0] && given[1] && configs[0].name == configs[1].name)
+    throw UsageError("the two engines are both named '" + configs[0].name + "'; give each its own name=NAME");
+  const std::vector<std::string> names =
+      names_from_handshakes({configs[0], configs[1]}, given, std::chrono::milliseconds(time.startup_ms));
+  for (int i = 0; i < 2; ++i) configs[i].name = names[static_cast<std::size_t>(i)];
 
   std::ofstream file;
   if (!o.out.empty()) {
@@ -146,7 +149,7 @@ int run_match(const MatchOptions& o) {
 void add_match_command(cli::Commands& commands) {
   auto [cmd, o] =
       commands.add<MatchOptions>("match", "Play games between two engines; one JSON line per game", run_match);
-  add_engine_option(cmd, o->engines, "give twice");
+  add_engine_option(cmd, o->engines, "give twice; without name= the name the engine announces");
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");
   add_start_option(cmd, o->start);
   cmd->add_option("--games", o->games, "Number of games; colours alternate")->check(CLI::Range(1, 1000000));
