@@ -23,7 +23,9 @@
 #include "arena/journal/journal.h"
 #include "arena/report/reports.h"
 #include "referee/record/record_json.h"
+#include "referee/system/clean_text.h"
 #include "referee/system/temp_folder.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::integrity {
 namespace {
@@ -43,12 +45,11 @@ using Checked = std::optional<Problem>;  // nullopt: this check passed
 Problem failed(std::string what) { return {Verification::Verdict::Failed, std::move(what)}; }
 Problem unreadable(std::string what) { return {Verification::Verdict::Unreadable, std::move(what)}; }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+// The small files compared or parsed whole (tournament.json, standings, SHA256SUMS) are at most this long.
+constexpr std::uintmax_t kMaxReadFile = 64u << 20;
+
+// A file of the folder under check: never through a link, never a FIFO or device, bounded.
+Expected<std::string> read_text(const fs::path& file) { return system::read_regular_file(file, kMaxReadFile); }
 
 std::string setting(const std::map<std::string, std::string>& settings, const std::string& key) {
   const auto it = settings.find(key);
@@ -102,6 +103,7 @@ class Verifier {
   // A results folder.
   Checked folder(const fs::path& dir) {
     if (label_.empty()) label_ = dir.string();
+    if (std::optional<std::string> refused = journal::check_results_files(dir)) return unreadable(*refused);
     if (Checked problem = check_meta_schema(dir)) return problem;
     Expected<journal::StoredResults> stored = journal::read_results(dir);
     if (!stored) return failed(stored.error());
@@ -112,18 +114,18 @@ class Verifier {
                     "(schema {})",
                     games_, max_schema_));
     if (Checked problem = check_standings(dir, *stored)) return problem;
+    if (Checked problem = check_transcripts(dir, *stored)) return problem;
     if (Checked problem = check_analysis(dir)) return problem;
     return check_engines(stored->meta);
   }
 
   std::string ok_line() const {
-    std::string engines = fmt::format("{} engine checksum{} match", checked_, checked_ == 1 ? "" : "s");
-    if (absent_ > 0) engines += fmt::format(", {} not present here", absent_);
+    std::string engines = fmt::format("{} engine checksum{} recorded", recorded_, recorded_ == 1 ? "" : "s");
     if (unrecorded_ > 0) engines += fmt::format(", {} not recorded", unrecorded_);
     std::string archive =
         archived_files_ > 0 ? fmt::format(", {} archived files match {}", archived_files_, kChecksumList) : "";
-    return fmt::format("arena verify: OK — {} game{} replayed, standings and ratings match, {}{} (schema {})", games_,
-                       games_ == 1 ? "" : "s", engines, archive, max_schema_);
+    return fmt::format("arena verify: OK — {} game{} replayed, {}, {}{} (schema {})", games_, games_ == 1 ? "" : "s",
+                       standings_, engines, archive, max_schema_);
   }
 
  private:
@@ -132,7 +134,9 @@ class Verifier {
     const fs::path list = top / kChecksumList;
     std::error_code ec;
     if (!fs::is_regular_file(list, ec)) return failed(std::string("the archive has no ") + kChecksumList);
-    std::istringstream lines(read_text(list));
+    Expected<std::string> text = read_text(list);
+    if (!text) return failed(text.error());
+    std::istringstream lines(*text);
     std::set<std::string> listed;
     int number = 0;
     for (std::string line; std::getline(lines, line);) {
@@ -175,7 +179,9 @@ class Verifier {
     for (const fs::path& meta : metas) {
       const std::string name = fs::relative(meta, dir, ec).string();
       json::error_code jec;
-      const json::value v = json::parse(read_text(meta), jec);
+      Expected<std::string> text = read_text(meta);
+      if (!text) return unreadable(text.error());
+      const json::value v = json::parse(*text, jec);
       if (jec || !v.is_object()) return failed(name + ": not a JSON object");
       const json::value* format = v.as_object().if_contains("format");
       if (!format || !format->is_int64() || format->get_int64() != journal::kMetaFormat)
@@ -190,32 +196,71 @@ class Verifier {
   Checked replay(const fs::path& dir, const fs::path& file) {
     std::error_code ec;
     const std::string name = fs::relative(file, dir, ec).string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return failed(name + ": cannot read it");
     int number = 0;
-    for (std::string line; std::getline(in, line);) {
+    Checked problem;
+    const std::optional<std::string> unread = journal::read_journal_lines(file, [&](std::string_view line, bool) {
       ++number;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      const std::string where = fmt::format("{}:{}", name, number);
-      json::error_code jec;
-      const json::value v = json::parse(line, jec);
-      if (jec || !v.is_object()) return failed(where + ": not a JSON object (" + jec.message() + ")");
-      const json::value* schema = v.as_object().if_contains("schema");
-      const long long version = schema && schema->is_int64() ? schema->get_int64() : schema ? -1 : 1;
-      if (version < 1 || version > kRecordSchema)
-        return failed(fmt::format("{}: schema {}, but this arena knows schemas 1 to {}", where,
-                                  schema ? json::serialize(*schema) : "missing", kRecordSchema));
-      max_schema_ = std::max(max_schema_, static_cast<int>(version));
-      Expected<GameRecord> game = record_from_json(v);
-      if (!game) return failed(where + ": " + game.error());
-      if (std::optional<std::string> problem = check_game(*game))
-        return failed(fmt::format("{} (game {}): {}", where, game->id, *problem));
-      if (!ids_.insert(game->id).second)
-        out_.details.push_back(
-            fmt::format("{}: game {} is in the journal again; the reports count its first line", where, game->id));
-      ++games_;
+      problem = replay_line(line, fmt::format("{}:{}", name, number));
+      return !problem;
+    });
+    if (unread) return unreadable(*unread);
+    return problem;
+  }
+
+  Checked replay_line(std::string_view line, const std::string& where) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return std::nullopt;
+    json::error_code jec;
+    const json::value v = json::parse(line, jec);
+    if (jec || !v.is_object()) return failed(where + ": not a JSON object (" + jec.message() + ")");
+    const json::value* schema = v.as_object().if_contains("schema");
+    const long long version = schema && schema->is_int64() ? schema->get_int64() : schema ? -1 : 1;
+    if (version < 1 || version > kRecordSchema)
+      return failed(fmt::format("{}: schema {}, but this arena knows schemas 1 to {}", where,
+                                schema ? json::serialize(*schema) : "missing", kRecordSchema));
+    max_schema_ = std::max(max_schema_, static_cast<int>(version));
+    Expected<GameRecord> game = record_from_json(v);
+    if (!game) return failed(where + ": " + game.error());
+    if (std::optional<std::string> problem = check_game(*game))
+      return failed(fmt::format("{} (game {}): {}", where, game->id, *problem));
+    if (!ids_.insert(game->id).second)
+      out_.details.push_back(
+          fmt::format("{}: game {} is in the journal again; the reports count its first line", where, game->id));
+    ++games_;
+    return std::nullopt;
+  }
+
+  // transcripts/ beside each journal: only regular files, each named after a game of the journals
+  // (transcripts/<id>.log), never a link, a FIFO or a device: what a report reads and shows from there.
+  Checked check_transcripts(const fs::path& dir, const journal::StoredResults& stored) {
+    std::size_t files = 0, others = 0;
+    std::vector<fs::path> folders{dir};
+    for (const journal::StoredJournal& j : stored.journals) {
+      std::error_code ec;
+      if (!fs::equivalent(j.games.parent_path(), dir, ec)) folders.push_back(j.games.parent_path());
     }
-    if (in.bad()) return failed(name + ": cannot read it");
+    for (const fs::path& folder : folders) {
+      const fs::path transcripts = folder / "transcripts";
+      std::error_code ec;
+      const fs::file_type type = fs::symlink_status(transcripts, ec).type();
+      if (type == fs::file_type::not_found) continue;
+      const std::string name = fs::relative(transcripts, dir, ec).string();
+      if (type != fs::file_type::directory) return unreadable(name + ": not a folder (a link is never followed)");
+      for (fs::directory_iterator it(transcripts, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string file = it->path().filename().string();
+        const std::string shown = name + "/" + system::clean_text(file.substr(0, 200), false);
+        if (it->symlink_status(ec).type() != fs::file_type::regular)
+          return unreadable(shown + ": not a regular file (a link, a FIFO or a device is never read)");
+        // A transcript whose game never reached the journal (a run killed between the two) is only counted.
+        if (file.ends_with(".log") && ids_.contains(file.substr(0, file.size() - 4)))
+          ++files;
+        else
+          ++others;
+      }
+      if (ec) return unreadable(name + ": cannot list it: " + ec.message());
+    }
+    if (files + others > 0)
+      out_.details.push_back(fmt::format("transcripts: {} regular files of games of the journal{}", files,
+                                         others > 0 ? fmt::format(", {} other regular files (not read)", others) : ""));
     return std::nullopt;
   }
 
@@ -233,89 +278,82 @@ class Verifier {
   }
 
   // The reports written again from the journals, as `arena report DIR` writes them, in a folder of our own.
+  // The event is a label, not a result: the recorded one (the tournament's name, which a copy of the
+  // folder under another name keeps), else the folder's name as `arena report` takes it.
+  static std::string recorded_event(const fs::path& dir) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(dir, ec).lexically_normal();
+    std::string event = absolute.filename().string();
+    if (event.empty()) event = absolute.parent_path().filename().string();
+    json::error_code jec;
+    const Expected<std::string> recorded_text = read_text(dir / "standings.json");
+    const json::value recorded = json::parse(recorded_text ? *recorded_text : std::string(), jec);
+    if (!jec && recorded.is_object())
+      if (const json::value* e = recorded.as_object().if_contains("event"); e && e->is_string())
+        event = std::string(e->as_string());
+    return event;
+  }
+
   Checked check_standings(const fs::path& dir, const journal::StoredResults& stored) {
     report::ReportInput input;
-    std::error_code ec;
-    // The event is a label, not a result: the recorded one (the tournament's name, which a copy of the
-    // folder under another name keeps), else the folder's name as `arena report` takes it.
-    const fs::path absolute = fs::absolute(dir, ec).lexically_normal();
-    input.event = absolute.filename().string();
-    if (input.event.empty()) input.event = absolute.parent_path().filename().string();
-    json::error_code jec;
-    const json::value recorded = json::parse(read_text(dir / "standings.json"), jec);
-    if (!jec && recorded.is_object())
-      if (const json::value* event = recorded.as_object().if_contains("event"); event && event->is_string())
-        input.event = std::string(event->as_string());
+    input.event = recorded_event(dir);
     input.settings = stored.meta.settings;
     report::add_results(input, stored);
     if (const std::string anchor = setting(stored.meta.settings, "rating.anchor"); !anchor.empty())
       input.anchor =
           rating::Anchor{anchor, std::strtod(setting(stored.meta.settings, "rating.anchor_elo").c_str(), nullptr)};
+    return compare_reports(dir, input, "the journal");
+  }
+
+  // The reports written again from `input` in a folder of our own: standings.json and standings.csv must
+  // equal the ones in `dir` byte for byte.
+  Checked compare_reports(const fs::path& dir, const report::ReportInput& input, const std::string& source) {
+    std::error_code ec;
     system::TempFolder temp("kalah-verify");
     if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);
     if (!written) return failed("the reports cannot be recomputed: " + written.error());
     std::vector<std::string> compared;
     for (const char* name : {"standings.json", "standings.csv"}) {
-      if (!fs::exists(dir / name, ec)) {
+      if (!fs::exists(fs::symlink_status(dir / name, ec))) {
         if (std::string(name) == "standings.json")
           return failed(label_ + " has no standings.json to check (arena report DIR writes it)");
         continue;
       }
-      const std::string recorded = read_text(dir / name), recomputed = read_text(temp.path() / name);
-      if (recorded != recomputed)
-        return failed(fmt::format("{} does not match the journal: {}", name, first_difference(recorded, recomputed)));
+      const Expected<std::string> recorded = read_text(dir / name), recomputed = read_text(temp.path() / name);
+      if (!recorded) return unreadable(recorded.error());
+      if (!recomputed) return unreadable(recomputed.error());
+      if (*recorded != *recomputed)
+        return failed(fmt::format("{} does not match {}: {}", name, source, first_difference(*recorded, *recomputed)));
       compared.push_back(name);
     }
-    out_.details.push_back(fmt::format("standings: {} equal to the ones recomputed from the journal ({} engines)",
-                                       fmt::format("{}", fmt::join(compared, " and ")),
+    out_.details.push_back(fmt::format("standings: {} equal to the ones recomputed from {} ({} engines)",
+                                       fmt::format("{}", fmt::join(compared, " and ")), source,
                                        written->standings.engines.size()));
     return std::nullopt;
   }
 
-  // Whether the files a "files" or "dir" key covers still have their recorded digest; nullopt when none is
-  // recorded or they are not all present.
-  static std::optional<bool> same_digest(const std::map<std::string, std::string>& s, const std::string& key,
-                                         const std::string& digest_key) {
-    const std::string text = setting(s, key), recorded = setting(s, digest_key);
-    if (text.empty() || recorded.empty() || recorded.starts_with(kNotRecorded)) return std::nullopt;
-    const std::optional<std::string> now = files_digest(text);
-    if (!now) return std::nullopt;
-    return *now == recorded;
-  }
-
-  // The engines' digests recorded at the start of the run, where their files are present.
+  // The engines' digests as the run recorded them, said, never checked against files here: the paths
+  // are the checked data's, not the operator's, and verify (often root) opens nothing a journal names —
+  // a crafted tournament.json would make it read any file of the machine and print its digest. They are
+  // checked where the engines live: `sha256sum -c ENGINES.sha256` from the archive, or a resumed run,
+  // which compares the engines of its own config with them before any game.
   Checked check_engines(const journal::TournamentMeta& meta) {
     const auto& s = meta.settings;
     for (const std::string& name : meta.engines) {
       const std::string digest = setting(s, sha256_key(name)), path = setting(s, executable_key(name));
       if (digest.empty() || digest.starts_with(kNotRecorded) || path.empty()) {
         ++unrecorded_;
-        out_.details.push_back(fmt::format("engine '{}': no checksum recorded", name));
+        out_.details.push_back(fmt::format("engine '{}': no checksum recorded", system::clean_text(name, false)));
         continue;
       }
-      std::error_code ec;
-      if (!fs::is_regular_file(path, ec)) {
-        ++absent_;
-        out_.details.push_back(
-            fmt::format("engine '{}': {} is not present here; recorded SHA-256 {}", name, path, digest));
-        continue;
-      }
-      Expected<std::string> now = sha256_file(path, /*follow_link=*/true);  // as the run recorded it
-      if (!now) return failed(fmt::format("engine '{}': {}", name, now.error()));
-      if (*now != digest)
-        return failed(fmt::format("engine '{}': {} has SHA-256 {}, but the run recorded {}", name, path, *now, digest));
-      std::string files_note;
-      if (const std::optional<bool> same = same_digest(s, files_key(name), files_sha256_key(name))) {
-        if (!*same)
-          return failed(fmt::format("engine '{}': its files ({}) differ from the ones the run recorded", name,
-                                    setting(s, files_key(name)).substr(0, 200)));
-        files_note += ", and its files match";
-      }
-      if (const std::optional<bool> same = same_digest(s, dir_key(name), dir_sha256_key(name)))
-        files_note += *same ? ", and its folder matches" : ", but its folder has changed since the run (only noted)";
-      ++checked_;
-      out_.details.push_back(fmt::format("engine '{}': {} matches its recorded SHA-256{}", name, path, files_note));
+      if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return failed(fmt::format("engine '{}': the recorded SHA-256 '{}' is not 64 hex digits",
+                                  system::clean_text(name, false), system::clean_text(digest.substr(0, 80), false)));
+      ++recorded_;
+      out_.details.push_back(fmt::format("engine '{}': the run recorded SHA-256 {} for {} (not opened here)",
+                                         system::clean_text(name, false), digest,
+                                         system::clean_text(path.substr(0, 400), false)));
     }
     return std::nullopt;
   }
@@ -324,9 +362,10 @@ class Verifier {
   std::size_t games_ = 0;
   int max_schema_ = 1;
   std::set<std::string> ids_;
-  std::size_t checked_ = 0, absent_ = 0, unrecorded_ = 0;
+  std::size_t recorded_ = 0, unrecorded_ = 0;
   std::size_t archived_files_ = 0;
   std::string label_;  // the folder as named in messages
+  std::string standings_ = "standings and ratings match";
 };
 
 }  // namespace
