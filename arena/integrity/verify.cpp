@@ -78,7 +78,7 @@ std::string first_difference(const std::string& recorded, const std::string& rec
 
 class Verifier {
  public:
-  explicit Verifier(Verification& out) : out_(out) {}
+  Verifier(Verification& out, const VerifyOptions& options) : out_(out), options_(options) {}
 
   // An archive: its SHA256SUMS, then the folder in it.
   Checked archive(const fs::path& file) {
@@ -104,6 +104,10 @@ class Verifier {
   Checked folder(const fs::path& dir) {
     if (label_.empty()) label_ = dir.string();
     if (std::optional<std::string> refused = journal::check_results_files(dir)) return unreadable(*refused);
+    if (is_rating_list(dir)) return rating_list(dir);
+    if (!options_.sources.empty())
+      return unreadable(label_ + ": not a rating list (no " + report::kRatingListFile +
+                        "), so no other folder is checked with it");
     if (Checked problem = check_meta_schema(dir)) return problem;
     Expected<journal::StoredResults> stored = journal::read_results(dir);
     if (!stored) return failed(stored.error());
@@ -113,10 +117,35 @@ class Verifier {
         fmt::format("games: {} replayed by the rules, every move legal, every result consistent "
                     "(schema {})",
                     games_, max_schema_));
-    if (Checked problem = check_standings(dir, *stored)) return problem;
+    if (stored->meta.shard) {
+      // One shard's folder: its journal and transcripts; the standings are the merge's, in the top folder.
+      standings_ = fmt::format("shard {}/{}: no standings (its merge writes them)", stored->meta.shard->index,
+                               stored->meta.shard->count);
+      out_.details.push_back(
+          fmt::format("standings: none in {}, as in every shard's folder: `arena report` of the "
+                      "tournament's folder merges the shards and writes them",
+                      label_));
+    } else if (stored->shard_count > 0 && !fs::exists(fs::symlink_status(dir / "standings.json"))) {
+      // A sharded run before its merge: the journals are all there is to check.
+      standings_ = fmt::format("{} shard journals, not merged yet (no standings)", stored->journals.size());
+      out_.details.push_back(
+          fmt::format("standings: none yet: the shards are not merged (`arena report {}` merges "
+                      "them and writes the standings; verify again after it)",
+                      label_));
+    } else if (Checked problem = check_standings(dir, *stored)) {
+      return problem;
+    }
     if (Checked problem = check_transcripts(dir, *stored)) return problem;
     if (Checked problem = check_analysis(dir)) return problem;
     return check_engines(stored->meta);
+  }
+
+  // A rating list's folder: list.json and no journal.
+  static bool is_rating_list(const fs::path& dir) {
+    std::error_code ec;
+    auto present = [&](const fs::path& p) { return fs::exists(fs::symlink_status(p, ec)); };
+    return present(dir / report::kRatingListFile) && !present(dir / journal::kGamesFile) &&
+           !present(dir / journal::kMetaFile) && !present(dir / "shards");
   }
 
   std::string ok_line() const {
@@ -173,8 +202,13 @@ class Verifier {
     if (fs::exists(dir / journal::kMetaFile, ec)) metas.push_back(dir / journal::kMetaFile);
     for (fs::directory_iterator it(dir / "shards", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
       if (fs::exists(it->path() / journal::kMetaFile)) metas.push_back(it->path() / journal::kMetaFile);
-    if (metas.empty() && !fs::exists(dir / journal::kGamesFile, ec))
+    if (metas.empty() && !fs::exists(dir / journal::kGamesFile, ec)) {
+      if (fs::exists(fs::symlink_status(dir / "standings.json", ec)))
+        return unreadable(label_ + ": reports without a journal or " + report::kRatingListFile +
+                          ": a rating list written before the arena recorded its tournaments? Write it again "
+                          "(arena report A B --out L), then check it with: arena verify L A B");
       return unreadable(label_ + ": no tournament.json or games.jsonl: not a results folder");
+    }
     std::sort(metas.begin(), metas.end());
     for (const fs::path& meta : metas) {
       const std::string name = fs::relative(meta, dir, ec).string();
@@ -302,6 +336,13 @@ class Verifier {
     if (const std::string anchor = setting(stored.meta.settings, "rating.anchor"); !anchor.empty())
       input.anchor =
           rating::Anchor{anchor, std::strtod(setting(stored.meta.settings, "rating.anchor_elo").c_str(), nullptr)};
+    if (setting(stored.meta.settings, "type") == "sprt") {
+      // An SPRT's reports lead with its test, recomputed from the journals as `arena report` does.
+      if (!options_.sprt_lead)
+        return unreadable(label_ + ": an SPRT's folder, and this check cannot recompute its test");
+      if (std::optional<std::string> error = options_.sprt_lead(dir, stored, input))
+        return failed("the SPRT cannot be recomputed from the journal: " + *error);
+    }
     return compare_reports(dir, input, "the journal");
   }
 
@@ -333,6 +374,53 @@ class Verifier {
     return std::nullopt;
   }
 
+  // A rating list's folder (`arena report A B --out L`): no journal of its own, and list.json naming the
+  // tournaments it was written from. Verify opens no folder the checked data names, so the operator names
+  // them (`arena verify L A B`): each is checked as a tournament's folder, then the list is written again
+  // from their journals and compared.
+  Checked rating_list(const fs::path& dir) {
+    Expected<std::string> text = read_text(dir / report::kRatingListFile);
+    if (!text) return unreadable(text.error());
+    Expected<report::RatingListRecord> record = report::rating_list_from_text(*text);
+    if (!record) return failed(fmt::format("{}: {}", report::kRatingListFile, record.error()));
+    std::vector<std::string> shown;
+    for (const std::string& s : record->sources) shown.push_back(system::clean_text(s.substr(0, 200), false));
+    const std::string named = fmt::format("{}", fmt::join(shown, " "));
+    if (options_.sources.empty())
+      return unreadable(fmt::format(
+          "{} is a rating list over {} tournaments ({}): it holds no journal of its own, and verify opens no folder "
+          "that the data checked names; name the tournaments' folders after it to check it: arena verify {} {}",
+          label_, record->sources.size(), named, label_, named));
+    if (options_.sources.size() != record->sources.size())
+      return unreadable(fmt::format("{} is a rating list over {} tournaments ({}), but {} folder{} named after it",
+                                    label_, record->sources.size(), named, options_.sources.size(),
+                                    options_.sources.size() == 1 ? " is" : "s are"));
+    out_.details.push_back(fmt::format("rating list: {} tournaments, recorded as {}", record->sources.size(), named));
+    std::vector<journal::StoredResults> stored;
+    VerifyOptions plain = options_;
+    plain.sources.clear();
+    for (std::size_t i = 0; i < options_.sources.size(); ++i) {
+      const fs::path& source = options_.sources[i];
+      Verification part;
+      Verifier checker(part, plain);
+      if (Checked problem = checker.folder(source))
+        return Problem{problem->verdict, fmt::format("{} (tournament {} of the list, recorded as {}): {}",
+                                                     source.string(), i + 1, shown[i], problem->what)};
+      games_ += checker.games_;
+      recorded_ += checker.recorded_;
+      unrecorded_ += checker.unrecorded_;
+      max_schema_ = std::max(max_schema_, checker.max_schema_);
+      out_.details.push_back(fmt::format("tournament {} ({}): {}", i + 1, source.string(), checker.ok_line()));
+      Expected<journal::StoredResults> read = journal::read_results(source);
+      if (!read) return failed(read.error());
+      stored.push_back(std::move(read).value());
+    }
+    const report::ReportInput input = report::rating_list_input(*record, recorded_event(dir), stored);
+    if (Checked problem = compare_reports(dir, input, "the tournaments' journals")) return problem;
+    standings_ = "the rating list matches its tournaments";
+    return std::nullopt;
+  }
+
   // The engines' digests as the run recorded them, said, never checked against files here: the paths
   // are the checked data's, not the operator's, and verify (often root) opens nothing a journal names —
   // a crafted tournament.json would make it read any file of the machine and print its digest. They are
@@ -359,6 +447,7 @@ class Verifier {
   }
 
   Verification& out_;
+  const VerifyOptions& options_;
   std::size_t games_ = 0;
   int max_schema_ = 1;
   std::set<std::string> ids_;
@@ -370,9 +459,9 @@ class Verifier {
 
 }  // namespace
 
-Verification verify(const fs::path& target) {
+Verification verify(const fs::path& target, const VerifyOptions& options) {
   Verification out;
-  Verifier verifier(out);
+  Verifier verifier(out, options);
   std::error_code ec;
   const Checked problem = fs::is_directory(target, ec) ? verifier.folder(target)
                           : fs::is_regular_file(target, ec)
