@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 
@@ -354,6 +355,39 @@ TEST(ExtractArchive, AGzipStreamCutShortIsAnErrorNotACrash) {
   const Expected<fs::path> top = extract_archive(tar, dir.path() / "into");
   ASSERT_FALSE(top.ok());
   EXPECT_FALSE(top.error().empty());
+}
+
+// The fuzz seeds of hostile archives (tools/make-verify-seeds.py writes them into tests/fuzz/corpus/verify/):
+// a member that is a FIFO, a device, a hard link, a link pointing outside (also one a later member writes
+// through) or a path with '..' is refused, and nothing but folders and regular files is left, all inside.
+TEST(ExtractArchive, SpecialFilesHardLinksAndLinksOutOfTheFuzzSeedsAreRefused) {
+  TempFolder dir;
+  const fs::path corpus = fs::path(KALAH_SOURCE_DIR) / "tests" / "fuzz" / "corpus" / "verify";
+  const std::map<std::string, std::string> expected = {
+      {"special-fifo", "not a regular file or a folder"},
+      {"special-chardev", "not a regular file or a folder"},
+      {"special-blockdev", "not a regular file or a folder"},
+      {"special-hardlink", "not a regular file or a folder"},
+      {"special-hardlink-outside", "not a regular file or a folder"},
+      {"special-symlink-outside", "not a regular file or a folder"},
+      {"special-symlink-then-write", "not a regular file or a folder"},
+      {"special-dotdot", "unsafe entry 'r/../../evil'"},
+  };
+  for (const auto& [seed, message] : expected) {
+    const fs::path into = dir.path() / "x" / seed;  // r/../../evil would be x/evil
+    fs::create_directories(into);
+    const Expected<fs::path> top = extract_archive(corpus / (seed + ".tar.gz"), into);
+    ASSERT_FALSE(top.ok()) << seed << " was extracted";
+    EXPECT_NE(top.error().find(message), std::string::npos) << seed << ": " << top.error();
+    for (const auto& entry : fs::recursive_directory_iterator(into)) {
+      const fs::file_type type = entry.symlink_status().type();
+      EXPECT_TRUE(type == fs::file_type::regular || type == fs::file_type::directory)
+          << seed << ": " << entry.path() << " is left";
+      EXPECT_EQ(entry.symlink_status().type() == fs::file_type::regular ? fs::hard_link_count(entry.path()) : 1u, 1u)
+          << seed << ": " << entry.path();
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir.path() / "x" / "evil"));
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST_F(VerifyE2E, AFreshRunsFolderAndItsArchivePass) {
   const e2e::RunResult folder = arena({"verify", results_.string()});
   EXPECT_EQ(folder.status.code, 0) << folder.summary();
   EXPECT_NE(folder.out.find("arena verify: OK — 12 games replayed, standings and ratings match, 3 engine checksums "
-                            "match (schema 1)"),
+                            "recorded (schema 1)"),
             std::string::npos)
       << folder.out;
 
@@ -218,10 +218,14 @@ TEST_F(VerifyE2E, AResumedRunWithAChangedEngineBinaryIsRefused) {
   EXPECT_NE(r.err.find("--fresh"), std::string::npos) << r.err;
   EXPECT_EQ(e2e::read_lines(results_ / "games.jsonl").size(), games) << "no game is played";
 
-  // verify sees it too, and --fresh starts over with the new build.
+  // verify opens no engine the results name (docs/SECURITY.md): it says what was recorded, for a
+  // `sha256sum -c ENGINES.sha256` where the engines live. --fresh starts over with the new build.
   const e2e::RunResult verify = arena({"verify", results_.string()});
-  EXPECT_EQ(verify.status.code, 1) << verify.summary();
-  EXPECT_NE(verify.out.find("engine 'greedy': " + greedy_.string() + " has SHA-256"), std::string::npos) << verify.out;
+  EXPECT_EQ(verify.status.code, 0) << verify.summary();
+  EXPECT_NE(verify.out.find("engine 'greedy': the run recorded SHA-256 " + recorded + " for " + greedy_.string() +
+                            " (not opened here)"),
+            std::string::npos)
+      << verify.out;
   const e2e::RunResult fresh = arena({"run", config_.string(), "--fresh"});
   EXPECT_EQ(fresh.status.code, 0) << fresh.summary();
   EXPECT_EQ(arena({"verify", results_.string()}).status.code, 0);
@@ -232,10 +236,17 @@ TEST_F(VerifyE2E, AShardedRunVerifiesOnceMergedAndItsArchiveHoldsTheShards) {
     const e2e::RunResult r = arena({"run", config_.string(), "--shard", shard});
     ASSERT_EQ(r.status.code, 0) << r.summary();
   }
+  // Before the merge: the shards' journals and transcripts are what there is, and what is checked.
   const e2e::RunResult unmerged = arena({"verify", results_.string()});
-  EXPECT_EQ(unmerged.status.code, 1) << unmerged.summary();
-  EXPECT_NE(unmerged.out.find("has no standings.json to check (arena report DIR writes it)"), std::string::npos)
+  EXPECT_EQ(unmerged.status.code, 0) << unmerged.summary();
+  EXPECT_NE(unmerged.out.find("arena verify: OK — 12 games replayed, 2 shard journals, not merged yet (no standings)"),
+            std::string::npos)
       << unmerged.out;
+  // One shard's folder on its own is one shard: its journal; the merge writes the standings.
+  const e2e::RunResult shard = arena({"verify", (results_ / "shards" / "2-of-2").string()});
+  EXPECT_EQ(shard.status.code, 0) << shard.summary();
+  EXPECT_NE(shard.out.find("replayed, shard 2/2: no standings (its merge writes them)"), std::string::npos)
+      << shard.out;
   ASSERT_EQ(arena({"report", results_.string()}).status.code, 0);
   const fs::path archive = tmp_.path() / "v.tar.gz";
   ASSERT_EQ(arena({"archive", results_.string(), "-o", archive.string()}).status.code, 0);
@@ -279,6 +290,91 @@ TEST_F(VerifyE2E, ACraftedArchiveIsStoppedAtTheTimeLimitAndLeavesNothingBehind) 
   EXPECT_LT(r.seconds, 20) << r.summary();
   EXPECT_NE(r.err.find("arena verify: stopped after 1 s (--time-limit 1)"), std::string::npos) << r.summary();
   EXPECT_TRUE(fs::is_empty(work)) << "the extracted files are removed";
+}
+
+// An SPRT's reports lead with its test (standings.json's "sprt"): verify writes it again with the code that
+// wrote it, for the run's folder, after `arena report` merged it again, and for its archive. Before, every
+// honest SPRT run failed: "standings.json does not match the journal: line 121: recorded `},`".
+TEST_F(VerifyE2E, AnSprtRunThatReachedH1VerifiesAndSoDoesItsArchive) {
+  const fs::path out = tmp_.path() / "sp";
+  const e2e::RunResult played =
+      arena({"sprt", "--base", random_.string(), "--test", greedy_.string(), "--depth", "1", "--elo0", "0", "--elo1",
+             "50", "--openings-plies", "2", "--concurrency", "2", "--out", out.string()});
+  ASSERT_NE(played.out.find("H1 accepted"), std::string::npos) << played.summary();
+  const fs::path dir = out / "sprt";
+  const fs::path archive = tmp_.path() / "sprt.tar.gz";
+  for (const char* step : {"as played", "after arena report"}) {
+    if (std::string(step) == "after arena report") arena({"report", dir.string()});
+    const e2e::RunResult r = arena({"verify", dir.string()});
+    EXPECT_EQ(r.status.code, 0) << step << "\n" << r.summary();
+    EXPECT_NE(r.out.find("arena verify: OK — "), std::string::npos) << step << "\n" << r.out;
+  }
+  ASSERT_EQ(arena({"archive", dir.string(), "-o", archive.string()}).status.code, 0);
+  const e2e::RunResult packed = arena({"verify", archive.string()});
+  EXPECT_EQ(packed.status.code, 0) << packed.summary();
+  EXPECT_NE(packed.out.find("archived files match SHA256SUMS"), std::string::npos) << packed.out;
+
+  // The test's lead is checked too: a decision changed by hand fails.
+  const fs::path edited = tmp_.path() / "sp-edit" / "sprt";
+  fs::create_directories(edited.parent_path());
+  fs::copy(dir, edited, fs::copy_options::recursive);
+  fs::remove(edited / "arena.lock");
+  std::string standings = e2e::read_file(edited / "standings.json");
+  const std::size_t decision = standings.find("\"decision\": \"H1\"");
+  ASSERT_NE(decision, std::string::npos) << standings;
+  standings.replace(decision, 16, "\"decision\": \"H0\"");
+  e2e::write_file(edited / "standings.json", standings);
+  const e2e::RunResult changed = arena({"verify", edited.string()});
+  EXPECT_EQ(changed.status.code, 1) << changed.summary();
+  EXPECT_NE(changed.out.find("FAILED — standings.json does not match the journal"), std::string::npos) << changed.out;
+}
+
+// A rating list (`arena report A B --out L`) holds no journal: verify checks it from its tournaments' folders,
+// which the operator names (verify opens no folder the checked data names); named none, it says so and how.
+TEST_F(VerifyE2E, ARatingListVerifiesFromItsTournamentsFolders) {
+  play();
+  const fs::path second = tmp_.path() / "w.toml";
+  std::string text = e2e::read_file(config_);
+  text.replace(text.find("name = \"v\""), 10, "name = \"w\"");
+  e2e::write_file(second, text);
+  ASSERT_EQ(arena({"run", second.string()}).status.code, 0);
+  const fs::path w = tmp_.path() / "results" / "w", list = tmp_.path() / "list";
+  const e2e::RunResult made = arena({"report", results_.string(), w.string(), "--out", list.string()});
+  ASSERT_EQ(made.status.code, 0) << made.summary();
+  ASSERT_TRUE(fs::exists(list / "list.json"));
+
+  const e2e::RunResult alone = arena({"verify", list.string()});
+  EXPECT_EQ(alone.status.code, 2) << alone.summary();
+  EXPECT_NE(alone.out.find("is a rating list over 2 tournaments (" + results_.string() + " " + w.string() +
+                           "): it holds no journal of its own"),
+            std::string::npos)
+      << alone.out;
+  EXPECT_NE(alone.out.find("arena verify " + list.string() + " " + results_.string() + " " + w.string()),
+            std::string::npos)
+      << alone.out;
+
+  const e2e::RunResult checked = arena({"verify", list.string(), results_.string(), w.string()});
+  EXPECT_EQ(checked.status.code, 0) << checked.summary();
+  EXPECT_NE(checked.out.find("arena verify: OK — 24 games replayed, the rating list matches its tournaments"),
+            std::string::npos)
+      << checked.out;
+
+  // A hand-edited list fails; so does one checked against a tournament it was not written from.
+  json::value standings = json::parse(e2e::read_file(list / "standings.json"));
+  json::object& top = standings.as_object()["engines"].as_array()[0].as_object();
+  const std::string kept = e2e::read_file(list / "standings.json");
+  top["points"] = top["points"].to_number<double>() + 1;
+  e2e::write_file(list / "standings.json", json::serialize(standings));
+  const e2e::RunResult edited = arena({"verify", list.string(), results_.string(), w.string()});
+  EXPECT_EQ(edited.status.code, 1) << edited.summary();
+  EXPECT_NE(edited.out.find("FAILED — standings.json does not match the tournaments' journals"), std::string::npos)
+      << edited.out;
+  e2e::write_file(list / "standings.json", kept);
+  const e2e::RunResult swapped = arena({"verify", list.string(), results_.string(), results_.string()});
+  EXPECT_EQ(swapped.status.code, 1) << swapped.summary();
+  const e2e::RunResult one = arena({"verify", list.string(), results_.string()});
+  EXPECT_EQ(one.status.code, 2) << one.summary();
+  EXPECT_NE(one.out.find("but 1 folder is named after it"), std::string::npos) << one.out;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "arena/journal/journal.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
+#include "referee/system/files.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -96,19 +97,27 @@ int report(const ReportOptions& o) {
                       "with --allow-mixed-variants",
                       o.dirs[i], described[i].variant.value_or(""), o.dirs[0], described[0].variant.value_or("")));
 
+  std::string event = std::filesystem::path(out).filename().string();
+  if (event.empty()) event = std::filesystem::path(out).parent_path().filename().string();
+  report::RatingListRecord record;  // a list's, recorded in its list.json
+  record.sources = o.dirs;
+  record.publish = o.publish;
   report::ReportInput input;
-  input.event = std::filesystem::path(out).filename().string();
-  if (input.event.empty()) input.event = std::filesystem::path(out).parent_path().filename().string();
-  input.publish = o.publish;
-  if (!list) input.description = described[0];  // a list's "About" would mix tournaments
-  for (std::size_t t = 0; t < all.size(); ++t)
-    report::add_results(input, all[t], list ? o.dirs[t] + ": " : "", o.dirs[t]);
+  if (list) {
+    input = report::rating_list_input(record, event, all);
+  } else {
+    input.event = event;
+    input.publish = o.publish;
+    input.description = described[0];
+    report::add_results(input, all[0], "", o.dirs[0]);
+  }
   if (!o.anchor.empty()) {
     input.anchor = parse_anchor(o.anchor, input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
   } else if (const std::optional<rating::Anchor>& own = described[0].anchor; !list && own && !own->engine.empty()) {
     // The tournament's own [rating] anchor, as its run recorded it.
     input.anchor = parse_anchor(fmt::format("{}={}", own->engine, own->elo), input.engine_names, o.dirs[0]);
   }
+  record.anchor = input.anchor;
 
   // An SPRT's merge prints the test's own Elo estimate instead of a second, Bradley-Terry one, ends with
   // its decision as an exit code a CI job can gate on, and its reports lead with the test.
@@ -123,6 +132,14 @@ int report(const ReportOptions& o) {
   }
   Expected<report::ReportSummary> written = report::write_reports(out, input);
   if (!written) throw UsageError(written.error());
+  std::vector<std::string> files = written->written;
+  if (list) {
+    // What `arena verify LIST SOURCE...` needs to write the list again: its tournaments as labelled here.
+    if (auto error = system::write_file_atomically(std::filesystem::path(out) / report::kRatingListFile,
+                                                   report::rating_list_to_text(record)))
+      throw UsageError(*error);
+    files.push_back(report::kRatingListFile);
+  }
   for (const std::string& w : written->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
   if (!sprt)
     fmt::print("{}\n",
@@ -131,7 +148,7 @@ int report(const ReportOptions& o) {
     fmt::print("merged {} games from {} of {} shards\n", written->games,
                all[0].shard_count - static_cast<int>(all[0].missing_shards.size()), all[0].shard_count);
   for (const std::string& note : written->notes) fmt::print("note: {}\n", note);
-  fmt::print("wrote {} in {}\n", fmt::join(written->written, ", "), out);
+  fmt::print("wrote {} in {}\n", fmt::join(files, ", "), out);
   if (!sprt) return 0;
   fmt::print("wrote sprt.json in {}\n", out);
   return **decision;

@@ -4,25 +4,39 @@
 // nothing to check.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
 #include "arena/app/commands.h"
 #include "arena/app/time_limit.h"
+#include "arena/flow/tournaments.h"
 #include "arena/integrity/verify.h"
+#include "arena/journal/journal.h"
+#include "arena/report/reports.h"
 
 namespace kalah::arena_app {
 namespace {
 
 struct VerifyOptions {
   std::string target;
+  std::vector<std::string> sources;  // a rating list's tournaments
   bool quiet = false;
   long long time_limit_s = kDefaultTimeLimit.count();
 };
 
 int verify(const VerifyOptions& o) {
   return within_time_limit(std::chrono::seconds(o.time_limit_s), "verify", [&] {
-    const integrity::Verification checked = integrity::verify(o.target);
+    integrity::VerifyOptions options;
+    options.sources.assign(o.sources.begin(), o.sources.end());
+    options.sprt_lead = [](const std::filesystem::path& dir, const journal::StoredResults& stored,
+                           report::ReportInput& input) -> std::optional<std::string> {
+      Expected<report::SprtReport> lead = arena::sprt_lead(dir, stored, input.description);
+      if (!lead) return lead.error();
+      input.sprt = std::move(lead).value();
+      return std::nullopt;
+    };
+    const integrity::Verification checked = integrity::verify(o.target, options);
     if (!o.quiet)
       for (const std::string& line : checked.details) fmt::print("{}\n", line);
     fmt::print("{}\n", checked.line);
@@ -40,6 +54,8 @@ void add_verify_command(cli::Commands& commands) {
       verify);
   cmd->add_option("target", o->target, "A results folder (results/quick) or an archive of one (quick.tar.gz)")
       ->required();
+  cmd->add_option("sources", o->sources,
+                  "For a rating list's folder (arena report A B --out L): the folders of its tournaments, A B");
   cmd->add_flag("--quiet", o->quiet, "Print the verdict line only");
   cmd->add_option("--time-limit", o->time_limit_s,
                   "Give up after this many seconds (exit 2): an archive is untrusted input (0: no limit)")

@@ -326,8 +326,18 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
   }
 }
 
-Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored,
-                          const TournamentDescription& description, std::FILE* out, report::SprtReport* lead) {
+namespace {
+
+// The test over every finished pair of every journal of a folder, as its tournament.json describes it.
+struct MergedSprt {
+  Config config;
+  SprtStatus status;
+  std::vector<double> llr;
+  Benches benches;
+};
+
+Expected<MergedSprt> merge_sprt(const fs::path& dir, const journal::StoredResults& stored,
+                                const TournamentDescription& description) {
   Config config;
   config.source = (dir / journal::kMetaFile).string();
   config.tournament.name = dir.filename().string();
@@ -369,9 +379,27 @@ Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& sto
         seen);
     if (!scanned) return Error{scanned.error()};
   }
-  const SprtStatus& s = source.status();
   const Benches benches = benches_of(description, config);
-  if (lead) *lead = lead_of(config, s, std::move(llr), benches);
+  return MergedSprt{config, source.status(), std::move(llr), benches};
+}
+
+}  // namespace
+
+Expected<report::SprtReport> sprt_lead(const fs::path& dir, const journal::StoredResults& stored,
+                                       const TournamentDescription& description) {
+  Expected<MergedSprt> merged = merge_sprt(dir, stored, description);
+  if (!merged) return Error{merged.error()};
+  return lead_of(merged->config, merged->status, std::move(merged->llr), merged->benches);
+}
+
+Expected<int> report_sprt(const fs::path& dir, const journal::StoredResults& stored,
+                          const TournamentDescription& description, std::FILE* out, report::SprtReport* lead) {
+  Expected<MergedSprt> merged = merge_sprt(dir, stored, description);
+  if (!merged) return Error{merged.error()};
+  const Config& config = merged->config;
+  const SprtStatus& s = merged->status;
+  const Benches& benches = merged->benches;
+  if (lead) *lead = lead_of(config, s, std::move(merged->llr), benches);
   print_result(config, s, benches, out);
   const bool finished =
       s.sprt.decision != stats::Decision::Continue || (config.sprt->max_pairs > 0 && s.pairs >= config.sprt->max_pairs);

@@ -58,5 +58,9 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, s
 Expected<int> report_sprt(const std::filesystem::path& dir, const journal::StoredResults& stored,
                           const TournamentDescription& description, std::FILE* out = stdout,
                           report::SprtReport* lead = nullptr);
+// What an SPRT folder's reports lead with, recomputed from its journals as report_sprt does, without
+// printing or writing anything (`arena verify` compares the standings written with it).
+Expected<report::SprtReport> sprt_lead(const std::filesystem::path& dir, const journal::StoredResults& stored,
+                                       const TournamentDescription& description);
 
 }  // namespace kalah::arena

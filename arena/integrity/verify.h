@@ -6,10 +6,33 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+namespace kalah::journal {
+struct StoredResults;
+}
+namespace kalah::report {
+struct ReportInput;
+}
+
 namespace kalah::integrity {
+
+// What verify takes from the layers above it, so that it rebuilds the reports with the code that wrote them.
+struct VerifyOptions {
+  // For an SPRT's folder (setting "type" = "sprt"): sets what its reports lead with (ReportInput::sprt,
+  // arena/flow's sprt_lead over the folder's journals); an error text when it cannot. Unset: an SPRT's
+  // folder cannot be checked.
+  std::function<std::optional<std::string>(const std::filesystem::path& dir, const journal::StoredResults&,
+                                           report::ReportInput&)>
+      sprt_lead;
+  // For a rating list's folder (list.json, `arena report A B --out L`): its tournaments' folders, named by
+  // the operator (verify opens no folder that the data checked names). Each is checked as a tournament's
+  // folder, then the list is written again from their journals. Must be empty for any other folder.
+  std::vector<std::filesystem::path> sources;
+};
 
 struct Verification {
   enum class Verdict { Ok, Failed, Unreadable };
@@ -21,6 +44,6 @@ struct Verification {
 
 // `target` is a results folder or an archive of one (a regular file: a .tar.gz from write_archive),
 // which is extracted into a private temporary folder, removed again before returning.
-Verification verify(const std::filesystem::path& target);
+Verification verify(const std::filesystem::path& target, const VerifyOptions& options = {});
 
 }  // namespace kalah::integrity

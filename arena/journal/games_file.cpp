@@ -7,6 +7,7 @@
 
 #include "referee/record/record_json.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::journal {
 namespace {
@@ -67,27 +68,6 @@ class Scanner {
   std::uintmax_t offset_ = 0;
 };
 
-// Feeds `chunk` to `scanner` line by line; the unterminated rest stays in `partial`.
-std::optional<std::string> feed(Scanner& scanner, std::string& partial, std::string_view chunk) {
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = chunk.find('\n', start);
-    if (end == std::string_view::npos) break;
-    std::optional<std::string> error;
-    if (partial.empty()) {
-      error = scanner.line(chunk.substr(start, end - start), true);
-    } else {
-      partial.append(chunk.substr(start, end - start));
-      error = scanner.line(partial, true);
-      partial.clear();
-    }
-    if (error) return error;
-    start = end + 1;
-  }
-  partial.append(chunk.substr(start));
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<SeenIds::Seen> SeenIds::first_seen(const std::string& id, const std::string& file, int line) {
@@ -97,42 +77,103 @@ std::optional<SeenIds::Seen> SeenIds::first_seen(const std::string& id, const st
   return Seen{files_[static_cast<std::size_t>(it->second.first)], it->second.second};
 }
 
-Expected<ScanSummary> scan_games_text(std::string_view content, const std::string& file_name, const GameVisitor& visit,
-                                      SeenIds& seen) {
-  Scanner scanner(file_name, visit, seen);
-  std::string partial;
-  if (auto error = feed(scanner, partial, content)) return Error{*error};
-  if (!partial.empty())
-    if (auto error = scanner.line(partial, false)) return Error{*error};
-  return scanner.finish();
-}
+namespace {
 
-Expected<ScanSummary> scan_games(const std::filesystem::path& file, const GameVisitor& visit, SeenIds& seen) {
-  system::FileHandle fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.is_open()) return Error{system::system_error_text(file, "cannot open")};
-  const std::string name = file.string();
-  Scanner scanner(name, visit, seen);
-  std::string partial;
+// Splits text into lines, holding the unterminated rest until more arrives; stops once `line` says so.
+class LineSplitter {
+ public:
+  explicit LineSplitter(const std::function<bool(std::string_view, bool)>& line) : line_(line) {}
+
+  // False once the reader asked to stop, or the rest grew past kMaxJournalLine.
+  bool feed(std::string_view chunk) {
+    std::size_t start = 0;
+    for (std::size_t end; going_ && (end = chunk.find('\n', start)) != std::string_view::npos; start = end + 1) {
+      if (partial_.empty()) {
+        going_ = line_(chunk.substr(start, end - start), true);
+      } else {
+        partial_.append(chunk.substr(start, end - start));
+        going_ = line_(partial_, true);
+        partial_.clear();
+      }
+    }
+    if (!going_) return false;
+    partial_.append(chunk.substr(start));
+    too_long_ = partial_.size() > kMaxJournalLine;
+    return !too_long_;
+  }
+  void finish() {
+    if (going_ && !too_long_ && !partial_.empty()) line_(partial_, false);
+  }
+  bool too_long() const { return too_long_; }
+
+ private:
+  const std::function<bool(std::string_view, bool)>& line_;
+  std::string partial_;
+  bool going_ = true, too_long_ = false;
+};
+
+}  // namespace
+
+std::optional<std::string> read_journal_lines(const std::filesystem::path& file,
+                                              const std::function<bool(std::string_view, bool)>& line) {
+  Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(file, /*follow_link=*/false);
+  if (!opened) return opened.error();
+  system::FileHandle fd(opened->first);
+  LineSplitter splitter(line);
   std::string buffer(1 << 20, '\0');
   while (true) {
     const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{system::system_error_text(file, "cannot read")};
+    if (n < 0) return system::system_error_text(file, "cannot read");
     if (n == 0) break;
-    if (auto error = feed(scanner, partial, std::string_view(buffer.data(), static_cast<std::size_t>(n))))
-      return Error{*error};
+    if (!splitter.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)))) break;
   }
-  if (!partial.empty())
-    if (auto error = scanner.line(partial, false)) return Error{*error};
+  if (splitter.too_long())
+    return file.string() + ": a line longer than " + std::to_string(kMaxJournalLine >> 20) +
+           " MiB: not a journal the arena wrote";
+  splitter.finish();
+  return std::nullopt;
+}
+
+Expected<ScanSummary> scan_games_text(std::string_view content, const std::string& file_name, const GameVisitor& visit,
+                                      SeenIds& seen) {
+  Scanner scanner(file_name, visit, seen);
+  std::optional<std::string> error;
+  const std::function<bool(std::string_view, bool)> take = [&](std::string_view text, bool terminated) {
+    error = scanner.line(text, terminated);
+    return !error;
+  };
+  LineSplitter splitter(take);
+  splitter.feed(content);
+  splitter.finish();
+  if (error) return Error{*error};
+  if (splitter.too_long())
+    return Error{file_name + ": a line longer than " + std::to_string(kMaxJournalLine >> 20) + " MiB"};
+  return scanner.finish();
+}
+
+Expected<ScanSummary> scan_games(const std::filesystem::path& file, const GameVisitor& visit, SeenIds& seen) {
+  const std::string name = file.string();
+  Scanner scanner(name, visit, seen);
+  std::optional<std::string> error;
+  if (auto failed = read_journal_lines(file, [&](std::string_view text, bool terminated) {
+        error = scanner.line(text, terminated);
+        return !error;
+      }))
+    return Error{*failed};
+  if (error) return Error{*error};
   return scanner.finish();
 }
 
 Expected<std::size_t> JournalTail::read_new(const GameVisitor& visit) {
-  system::FileHandle fd(::open(file_.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.is_open()) {
-    if (errno == ENOENT) return std::size_t{0};
-    return Error{system::system_error_text(file_, "cannot open")};
+  // Another shard's journal, which this run did not write: never through a link, never a FIFO.
+  Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(file_, /*follow_link=*/false);
+  if (!opened) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(file_, ec))) return std::size_t{0};
+    return Error{opened.error()};
   }
+  system::FileHandle fd(opened->first);
   std::string text;
   std::string buffer(1 << 16, '\0');
   for (off_t at = static_cast<off_t>(offset_);;) {

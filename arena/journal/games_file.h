@@ -55,6 +55,17 @@ class SeenIds {
 
 using GameVisitor = std::function<void(GameRecord&&)>;
 
+// A journal is untrusted input (a published folder, an archive): it is opened never through a link and
+// only as a regular file (never a FIFO, a device or a socket, which could hang the reader), and no line
+// may be longer than this: the reader holds one line at a time.
+inline constexpr std::size_t kMaxJournalLine = 16u << 20;
+
+// Hands each line of the journal `file` (without its '\n'; `terminated`: a '\n' followed it) to `line`,
+// in order, until `line` returns false or the file ends. Errors: the file is a link or not a regular
+// file, cannot be read, or holds a line longer than kMaxJournalLine.
+std::optional<std::string> read_journal_lines(const std::filesystem::path& file,
+                                              const std::function<bool(std::string_view, bool)>& line);
+
 // Hands every record of `file` to `visit`, in file order, skipping (with a warning) an id that
 // `seen` already holds. Every line must hold one record (record_from_json); blank lines are
 // skipped. A bad line before the last one is an error "games.jsonl:LINE: message"; a bad last

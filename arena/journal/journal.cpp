@@ -227,11 +227,59 @@ std::optional<std::pair<int, int>> shard_folder(const std::string& name) {
   return std::pair{std::stoi(i), std::stoi(n)};
 }
 
+// What a path is, without following a link: nullopt for a regular file or nothing, else what it is.
+std::optional<std::string> not_a_plain_file(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status s = fs::symlink_status(path, ec);
+  switch (s.type()) {
+    case fs::file_type::not_found:
+    case fs::file_type::regular: return std::nullopt;
+    case fs::file_type::symlink: return "a symbolic link (never followed in a results folder)";
+    case fs::file_type::directory: return "a folder";
+    case fs::file_type::fifo: return "a FIFO";
+    case fs::file_type::block:
+    case fs::file_type::character: return "a device";
+    case fs::file_type::socket: return "a socket";
+    default: return ec ? "unreadable: " + ec.message() : "not a regular file";
+  }
+}
+
+std::optional<std::string> check_folder_files(const fs::path& dir) {
+  // analysis.jsonl is left to its own reader, which refuses the same (a warning in the reports).
+  static const char* const kRead[] = {kGamesFile,      kMetaFile,   "standings.json",
+                                      "standings.csv", "sprt.json", "list.json"};
+  for (const char* name : kRead)
+    if (std::optional<std::string> what = not_a_plain_file(dir / name))
+      return (dir / name).string() + ": " + *what + ", not a file a run writes: refused";
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<std::string> check_results_files(const fs::path& dir) {
+  if (auto error = check_folder_files(dir)) return error;
+  std::error_code ec;
+  const fs::path shards = dir / "shards";
+  const fs::file_type type = fs::symlink_status(shards, ec).type();
+  if (type == fs::file_type::not_found) return std::nullopt;
+  if (type != fs::file_type::directory) return shards.string() + ": not a folder (a link is never followed): refused";
+  std::size_t count = 0;
+  for (fs::directory_iterator it(shards, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (++count > 100'000) return shards.string() + ": more than 100000 entries: refused";
+    const fs::file_type t = it->symlink_status(ec).type();
+    if (t == fs::file_type::symlink)
+      return it->path().string() + ": a symbolic link (never followed in a results folder): refused";
+    if (t == fs::file_type::directory)
+      if (auto error = check_folder_files(it->path())) return error;
+  }
+  if (ec) return shards.string() + ": cannot list it: " + ec.message();
+  return std::nullopt;
+}
 
 Expected<StoredResults> read_results(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Error{dir.string() + ": no such results directory"};
+  if (std::optional<std::string> refused = check_results_files(dir)) return Error{*refused};
   StoredResults out;
   out.dir = dir;
   const fs::path meta_path = dir / kMetaFile;

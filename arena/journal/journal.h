@@ -93,8 +93,17 @@ struct StoredResults {
   std::vector<int> missing_shards;      // 1-based indexes of shards with no journal yet
   std::vector<std::string> warnings;
 };
-// Errors: no such directory; no journal at all; a shard from another configuration or split into a
-// different number of shards; a shard folder without its tournament.json.
+// Every file read is opened as untrusted input (never through a link, never a FIFO, a device or a socket,
+// bounded), and the shards' folders are never links: check_results_files.
+// Errors: no such directory; no journal at all; check_results_files' refusal; a shard from another configuration or
+// split into a different number of shards; a shard folder without its tournament.json.
 Expected<StoredResults> read_results(const std::filesystem::path& dir);
+
+// Whether the files a results folder's readers open (the journals, tournament.json, the reports
+// verify compares, sprt.json, list.json, in `dir` and in each shards/I-of-N/) are regular files or absent,
+// and `shards` and its folders real folders: an error naming the first that is a symbolic link, a
+// FIFO, a device or a socket. A published folder is untrusted input; read as root, a link could show
+// a file outside it and a FIFO hang the reader.
+std::optional<std::string> check_results_files(const std::filesystem::path& dir);
 
 }  // namespace kalah::journal

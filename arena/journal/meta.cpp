@@ -10,6 +10,7 @@
 #include "arena/config/description.h"
 #include "referee/record/json_text.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::journal {
 namespace {
@@ -137,9 +138,10 @@ Expected<TournamentMeta> meta_from_text(std::string_view text) {
 }
 
 Expected<TournamentMeta> read_meta(const std::filesystem::path& file) {
-  std::string content;
-  if (auto error = system::read_file(file, content)) return Error{*error};
-  Expected<TournamentMeta> meta = meta_from_text(content);
+  // Untrusted when a published folder is read: never through a link, never a FIFO or device, bounded.
+  Expected<std::string> content = system::read_regular_file(file, kMaxMetaBytes);
+  if (!content) return Error{content.error()};
+  Expected<TournamentMeta> meta = meta_from_text(*content);
   if (!meta) return Error{file.string() + ": " + meta.error()};
   return meta;
 }

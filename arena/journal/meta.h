@@ -2,6 +2,7 @@
 // run can refuse a journal from a different configuration (docs/FORMATS.md).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -41,6 +42,8 @@ struct TournamentMeta {
 
 std::string meta_to_text(const TournamentMeta& meta);  // pretty JSON, ends with a newline
 Expected<TournamentMeta> meta_from_text(std::string_view text);
+// tournament.json is at most this long (a contest's settings name every entrant and its digests).
+inline constexpr std::uintmax_t kMaxMetaBytes = 16u << 20;
 Expected<TournamentMeta> read_meta(const std::filesystem::path& file);
 
 // Whether a journal written under `stored` may be continued under `wanted`:

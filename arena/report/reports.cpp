@@ -17,26 +17,36 @@
 #include "arena/report/reporters.h"
 #include "referee/game/transcript_file.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::report {
 namespace {
 
 namespace fs = std::filesystem;
 
+// A transcript shown on a bot page is read whole up to this size (a game's lines and two stderr tails).
+constexpr std::uintmax_t kMaxTranscriptBytes = 32u << 20;
+
 // The transcript of a forfeited game, as `bot` wrote it: beside the game's journal (a shard's) or in `dir`.
+// The folder read is untrusted: `transcripts` must be a folder there (not a link) and the file a regular
+// file (not a link, FIFO or device), read with a bound. The id is a name (the journal reader refuses an
+// id that could be a path), so the file is inside that folder.
 std::optional<ShownTranscript> find_transcript(const fs::path& dir, const BotGame& game) {
   const std::string file = "transcripts/" + game.id + ".log";
-  for (const fs::path& path : {fs::path(game.journal_dir) / file, dir / file}) {
+  for (const fs::path& folder : {fs::path(game.journal_dir), dir}) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) continue;
+    if (!fs::is_directory(fs::symlink_status(folder / "transcripts", ec))) continue;
+    const fs::path path = folder / file;
+    const fs::file_status status = fs::symlink_status(path, ec);
+    if (!fs::exists(status)) continue;
     ShownTranscript shown;
     shown.file = file;
-    std::string text;
-    if (std::optional<std::string> error = system::read_file(path, text)) {
-      shown.error = *error;
+    Expected<std::string> text = system::read_regular_file(path, kMaxTranscriptBytes);
+    if (!text) {
+      shown.error = text.error();
       return shown;
     }
-    Expected<TranscriptFile> parsed = parse_transcript(text);
+    Expected<TranscriptFile> parsed = parse_transcript(*text);
     if (!parsed) {
       shown.error = path.string() + ": " + parsed.error();
       return shown;

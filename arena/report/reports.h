@@ -81,4 +81,18 @@ void add_results(ReportInput& input, const journal::StoredResults& stored, const
 // analysis that cannot be read, or a line of it that fits no game, is a warning.
 Expected<ReportSummary> write_reports(const std::filesystem::path& dir, const ReportInput& input);
 
+// A rating list's folder (`arena report A B --out L`) holds no journal: list.json records what the list was
+// written from, so that `arena verify L A B` writes it again from the tournaments' journals.
+inline constexpr const char* kRatingListFile = "list.json";
+struct RatingListRecord {
+  std::vector<std::string> sources;  // the tournaments' folders as given, in order: the labels in the reports
+  std::optional<rating::Anchor> anchor;
+  bool publish = false;
+};
+std::string rating_list_to_text(const RatingListRecord& record);
+Expected<RatingListRecord> rating_list_from_text(std::string_view text);
+// The ReportInput `arena report` makes of a list: `stored[i]` read from the folder of `record.sources[i]`.
+ReportInput rating_list_input(const RatingListRecord& record, const std::string& event,
+                              const std::vector<journal::StoredResults>& stored);
+
 }  // namespace kalah::report

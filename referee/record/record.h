@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "referee/rules/position.h"
@@ -60,6 +61,19 @@ struct Adjudication {
 };
 // For people: "database: with perfect play South ends 4 seeds ahead", "resign: ...".
 std::string describe(const Adjudication& a);
+
+// A game id is a name, never a path: it names the game's transcript, transcripts/<id>.log, so an id read
+// from a journal (untrusted when a published folder is checked) is 1 to kMaxGameId letters, digits, '.',
+// '_' and '-', not starting with '.' (no '/', no "..", nothing a shell or a file system reads otherwise).
+inline constexpr std::size_t kMaxGameId = 128;
+inline bool is_game_id(std::string_view id) {
+  if (id.empty() || id.size() > kMaxGameId || id.front() == '.') return false;
+  for (const char c : id)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '-'))
+      return false;
+  return true;
+}
 
 // Per-move data: the time the mover took and what it reported.
 struct MoveInfo {

@@ -225,6 +225,14 @@ GameRecord record_from_fields(const json::value& value) {
   }
   r.id = f.string("id");
   if (r.id.empty()) throw BadField{"field 'id': must not be empty"};
+  if (!is_game_id(r.id)) {
+    std::string shown = r.id.substr(0, 80);  // printable ASCII only: it reaches a terminal
+    for (char& c : shown)
+      if (c < ' ' || c > '~') c = '?';
+    throw BadField{"field 'id': '" + shown +
+                   "' is not a game id (an id is not a path: at most 128 letters, digits, '.', '_' and '-', not "
+                   "starting with '.')"};
+  }
   r.round = static_cast<int>(f.integer("round", 0, kIntMax));
   r.south = f.string("south");
   r.north = f.string("north");
