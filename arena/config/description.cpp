@@ -372,7 +372,10 @@ Expected<TournamentDescription> description_from_settings(const Settings& s) {
   for (const std::vector<std::string>* group : {&sprt_keys, &std::as_const(git_keys), &anchor_keys})
     if (std::optional<std::string> missing = missing_of_group(s, *group)) return Error{*missing};
 
-  for (const auto& [key, value] : s) {
+  for (const auto& entry : s) {
+    // Named, not a structured binding: clang 14 cannot capture one in the lambdas below.
+    const std::string& key = entry.first;
+    const std::string& value = entry.second;
     std::string error;
     bool known = true;
     const auto top = std::find_if(kTopTexts.begin(), kTopTexts.end(), [&](const TopField& f) { return key == f.key; });
