@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "referee/app/commands.h"
 #include "referee/app/engine_args.h"
