@@ -13,14 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-1800}
 dir=build-fuzz
-if ! command -v clang++-14 >/dev/null 2>&1 || [ ! -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
+if ! command -v clang++-14 >/dev/null 2>&1 || ! command -v ninja >/dev/null 2>&1 || [ ! -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q >/dev/null
-  apt-get install -y -q --no-install-recommends clang-14 libfuzzer-14-dev >/dev/null
+  apt-get install -y -q --no-install-recommends clang-14 libfuzzer-14-dev ninja-build >/dev/null
 fi
 # A new tree without the tests; a tree configured with them (.ci/run's sanitizer build) keeps them.
 tests=()
-[ -f "$dir/CMakeCache.txt" ] || tests=(-DKALAH_BUILD_TESTS=OFF)
+[ -f "$dir/CMakeCache.txt" ] || tests=(-G Ninja -DKALAH_BUILD_TESTS=OFF)
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_FUZZ=ON \
   "${tests[@]}" -DKALAH_BUILD_BENCH=OFF >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_config fuzz_journal fuzz_parsers fuzz_verify >/dev/null
