@@ -6,12 +6,16 @@
 
 #include <array>
 #include <cstddef>
+#include <numbers>
 #include <span>
 
 namespace kalah::stats::detail {
 
 // A trinomial has 3 score points, a pentanomial 5.
 inline constexpr std::size_t kMaxPoints = 5;
+
+// Normalized Elo per unit of t-value (the score's mean excess over its standard deviation): 800 / ln 10.
+inline constexpr double kNeloPerT = 800 / std::numbers::ln10;
 
 // Replacement for an empty bin. fishtest uses the same value; it keeps every probability positive
 // so logarithms, variances and the secular equation below are always well defined.

@@ -13,8 +13,6 @@
 namespace kalah::stats {
 namespace {
 
-constexpr double kNeloPerT = 800 / std::numbers::ln10;
-
 // A hypothesis score of exactly 0 or 1 cannot be matched by any distribution with all bins
 // positive; keeping it this far inside (|Elo| <= ~2400) keeps the estimates finite.
 constexpr double kHypothesisScoreClamp = 1e-6;
@@ -45,8 +43,8 @@ double llr_counts(std::span<const double> counts, double elo0, double elo1, Mode
     h0 = detail::mle_mean(sample.pdf, score(elo0));
     h1 = detail::mle_mean(sample.pdf, score(elo1));
   } else {
-    h0 = detail::mle_t_value(sample.pdf, 0.5, elo0 / kNeloPerT * t_per_nt);
-    h1 = detail::mle_t_value(sample.pdf, 0.5, elo1 / kNeloPerT * t_per_nt);
+    h0 = detail::mle_t_value(sample.pdf, 0.5, elo0 / detail::kNeloPerT * t_per_nt);
+    h1 = detail::mle_t_value(sample.pdf, 0.5, elo1 / detail::kNeloPerT * t_per_nt);
   }
   return sample.total * detail::llr_per_sample(sample.pdf, h0, h1);
 }

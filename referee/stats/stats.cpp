@@ -14,7 +14,6 @@ namespace {
 // Scores this close to 0 or 1 would give unbounded Elo; fishtest clamps at the same point.
 constexpr double kScoreClamp = 1e-3;
 constexpr double kZ95 = 1.959963984540054;  // Phi^-1(0.975)
-constexpr double kNeloPerT = 800 / std::numbers::ln10;
 
 [[maybe_unused]] bool is_game_score(double s) { return s == 0 || s == 0.5 || s == 1; }
 
@@ -38,8 +37,8 @@ Summary summarize_sample(const detail::Pdf& pdf, double n, double raw_samples, d
   // nElo treats the per-game sd as known, so its interval is the score interval divided by sd.
   const double game_sd = sd * sd_to_game;
   if (game_sd > 0) {
-    s.nelo = excess / game_sd * kNeloPerT;
-    s.nelo95 = kZ95 * se / game_sd * kNeloPerT;
+    s.nelo = excess / game_sd * detail::kNeloPerT;
+    s.nelo95 = kZ95 * se / game_sd * detail::kNeloPerT;
   }
   return s;
 }
