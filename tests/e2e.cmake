@@ -13,12 +13,8 @@ kalah_add_test(scale_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/scale_e2e_test
 add_dependencies(scale_e2e_test arena kalah-random kalah-greedy kalah-alphabeta kalah-mcts)
 
 # Untrusted engines in the sandbox: one at a time (they look for any process left in the sandbox uids).
-add_executable(sandbox_e2e_test ${CMAKE_CURRENT_SOURCE_DIR}/sandbox_e2e_test.cpp)
-target_link_libraries(sandbox_e2e_test PRIVATE kalah_engine Boost::json GTest::gtest_main Threads::Threads)
-target_compile_definitions(sandbox_e2e_test PRIVATE KALAH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-                                                    KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
-kalah_sanitized_test_code(sandbox_e2e_test)
-gtest_discover_tests(sandbox_e2e_test DISCOVERY_TIMEOUT 30 PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
+kalah_add_test(sandbox_e2e_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/sandbox_e2e_test.cpp
+  LIBS kalah_engine Boost::json)
 add_dependencies(sandbox_e2e_test arena hostile_engine instant_engine)
 
 kalah_add_test(bad_input_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_test.cpp LIBS kalah_rules)
