@@ -7,10 +7,11 @@
 # GCC takes a precompiled header only where the macros it looked at are defined as when it was made;
 # CMake adds -Winvalid-pch, so a mismatch is a warning (an error with KALAH_WERROR), never a silent
 # slowdown. The standard library looks at no macro of ours or of a library, so every target can share it.
-# Not precompiled, as measured: GoogleTest, Boost.JSON and fmt for the tests (a shared header for them
-# made the tests' build slower: their cost is the code the assertions generate, and loading a 150 MB
-# header is not free), and CLI11 (its cost is the code its global validators generate in every file that
-# includes it; `referee` and `arena` are unity builds instead, see the top-level CMakeLists.txt).
+# The tests have their own, of the same headers and GoogleTest, made with the test code's flags
+# (tests/CMakeLists.txt). Not precompiled, as measured: Boost.JSON and fmt for the tests (a header with them
+# made the tests' build slower: loading a 150 MB header into every file is not free), and CLI11 (its cost is
+# the code its global validators generate in every file that includes it; `referee` and `arena` are unity
+# builds instead, see the top-level CMakeLists.txt).
 
 set(KALAH_PCH_STD_HEADERS
   <algorithm> <array> <atomic> <chrono> <cstdint> <filesystem> <fstream> <functional> <map> <memory> <mutex>
