@@ -13,6 +13,7 @@
 #include <boost/json/value.hpp>
 
 #include "referee/engine/sandbox.h"
+#include "referee/rules/position.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -52,7 +53,8 @@ class CpuClockE2e : public ::testing::TestWithParam<Source> {
   // One game of `referee match`: the bad engine (given `bad_args`) as South against instant_engine (a legal
   // mover that announces no feature), on a CPU clock.
   json::object bad_game(const std::vector<std::string>& bad_args, const std::vector<std::string>& extra) {
-    std::vector<std::string> argv = {e2e::kReferee.string(), "match", "--engine", "cmd=" + bad_.string(), "name=bad"};
+    std::vector<std::string> argv = {e2e::kReferee.string(), "match",    "--engine",
+                                     "cmd=" + bad_.string(), "name=bad", "stderr=" + (dir_ / "bad.stderr").string()};
     for (const std::string& a : bad_args) argv.push_back("arg=" + a);
     for (const std::string& a : {std::string("--engine"), "cmd=" + plain_.string(), std::string("name=plain"),
                                  std::string("--games"), std::string("1"), std::string("--clock"), std::string("cpu"),
@@ -131,6 +133,42 @@ TEST_P(CpuClockE2e, AMoveIsChargedItsCpuTimeAndRecordsItsWallTime) {
   const std::size_t plain = log.find("plain > newgame pits=6");
   ASSERT_NE(plain, std::string::npos) << log;
   EXPECT_EQ(log.substr(plain, log.find('\n', plain) - plain).find("clock="), std::string::npos) << log;
+}
+
+// The charge of each move against the engine's own accounting of it: the bad engine spends 20 ms of CPU in
+// a thread it starts on `go` and joins before it answers (as the bundled bots search), and writes the CPU
+// time its process used from reading the `go` to the answer. The referee reads the meter before writing
+// the request and after reading the answer, so it may see a little more (the engine reading the request and
+// writing the answer), never less but for the kernel's group accounting, which can lag a running thread by a
+// scheduler tick (4 ms at 250 Hz). Before issue 35 the schedstat fallback summed only the threads alive at
+// each reading, and charged these moves nothing: the thread was gone by the time the answer was read.
+TEST_P(CpuClockE2e, AMoveIsChargedWhatItsProcessesUsed) {
+  const json::object g =
+      bad_game({"--burn-thread", "20", "--report-cpu", "--moves", "1,2,3,4,5,6"}, {"--movetime", "200"});
+  ASSERT_FALSE(g.empty());
+  std::vector<double> own;
+  for (const std::string& line : e2e::read_lines(dir_ / "bad.stderr"))
+    if (line.rfind("cpu ", 0) == 0) own.push_back(std::stod(line.substr(4)));
+  // The bad engine's moves: the plies South played (it is South; it keeps no board, so replay the moves).
+  const Variant v;
+  Position p = start_position(v);
+  std::vector<double> charged;
+  const json::array& moves = g.at("moves").as_array();
+  const json::array& times = g.at("times_ms").as_array();
+  ASSERT_EQ(moves.size(), times.size()) << json::serialize(g);
+  for (std::size_t i = 0; i < moves.size() && !p.over; ++i) {
+    if (p.to_move == Side::South) charged.push_back(number(times[i]));
+    apply(v, p, Move::at(static_cast<int>(moves[i].as_int64())));
+  }
+  ASSERT_GE(charged.size(), 3u) << json::serialize(g);
+  ASSERT_EQ(charged.size(), own.size()) << "one report a move\n" << json::serialize(g);
+  const double lag = GetParam() == Source::Group ? 4.5 : 0.5;
+  for (std::size_t i = 0; i < charged.size(); ++i) {
+    EXPECT_GE(own[i], 20) << "move " << i;
+    EXPECT_GE(charged[i], own[i] - lag) << "move " << i << ": charged less than the engine used\n"
+                                        << json::serialize(g);
+    EXPECT_LE(charged[i], own[i] + 3) << "move " << i << ": charged more than the engine used\n" << json::serialize(g);
+  }
 }
 
 // A process that only burns CPU, beside the tournament.

@@ -3,9 +3,9 @@
 #include <sched.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -105,12 +105,12 @@ TEST(Pinning, AnEngineCannotWidenItsSlotsCpus) {
   expect_one_cpu_per_slot(reported_cpus("widen-affinity"));
 }
 
-// A hog next to normal games (RUN_SERIAL: nothing else may load the machine). With pin = true the hog's
-// sixteen spinning processes share only its own slot's CPU (and end with its game: restart = "always"),
-// so the games it does not play in have no time forfeit. The tolerance is the clock itself: every answer
-// within movetime_ms + margin_ms (40 + 50 ms). Measured on 2 CPUs: pinned, the slowest answer in those
-// games took 39–42 ms; the same run unpinned had 2 time forfeits there (docs/SECURITY.md).
-TEST(Pinning, ABusyLoopHurtsOnlyItsOwnGame) {
+// A hog next to normal games. With pin = true the hog's sixteen spinning processes share only its own slot's
+// CPU (and end with its game: restart = "always"). The test checks where they ran, as each spinner reports
+// the CPUs it saw itself on, not how long anything took: a timing would fail whenever something else loads
+// the machine (what a busy loop costs the other games was measured by hand: docs/SECURITY.md). The other
+// games have a margin of a second, so that a loaded machine cannot make them late either.
+TEST(Pinning, ABusyLoopStaysOnItsOwnSlotsCpu) {
   using namespace e2e;
   const std::vector<int> mine = my_cpus();
   if (mine.size() < 2)
@@ -119,7 +119,7 @@ TEST(Pinning, ABusyLoopHurtsOnlyItsOwnGame) {
   const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
   std::string config =
       "[tournament]\nname = \"hog\"\nconcurrency = 2\npin = true\noutput = \"" + (tmp.path() / "results").string() +
-      "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 40\n\n"
+      "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 40\nmargin_ms = 1000\n\n"
       // restart = "always": the hog's spinners die with its game, not with its worker.
       "[[engine]]\nname = \"hog\"\ncmd = \"" +
       (engines / "hostile_engine").string() + "\"\nargs = [\"busy\", \"16\"]\nrestart = \"always\"\nstderr = \"" +
@@ -130,17 +130,24 @@ TEST(Pinning, ABusyLoopHurtsOnlyItsOwnGame) {
   write_file(tmp.path() / "hog.toml", config);
   const RunResult r = run({kArena.string(), "run", (tmp.path() / "hog.toml").string()}, tmp.path(), 240s);
   ASSERT_EQ(r.status.code, 0) << r.summary();
-  EXPECT_NE(read_file(tmp.path() / "hog.err").find("hostile: busy: 16 spinning processes"), std::string::npos);
+  const std::string err = read_file(tmp.path() / "hog.err");
+  EXPECT_NE(err.find("hostile: busy: 16 spinning processes"), std::string::npos) << err;
+  // The CPUs the spinners of each hog process (one a game) ran on: one CPU, however busy the machine is.
+  std::map<std::string, std::set<std::string>> cpus_of_game;
+  const std::regex spinner(R"re(hostile: busy: spinner of (\d+) ran on CPU (\d+))re");
+  for (const std::string& line : read_lines(tmp.path() / "hog.err")) {
+    std::smatch m;
+    if (std::regex_match(line, m, spinner)) cpus_of_game[m[1].str()].insert(m[2].str());
+  }
+  ASSERT_FALSE(cpus_of_game.empty()) << "no spinner said where it ran\n" << err;
+  for (const auto& [game, cpus] : cpus_of_game)
+    EXPECT_EQ(cpus.size(), 1u) << "the spinners of hog process " << game << " ran on more than their slot's CPU\n"
+                               << err;
   int others = 0;
   for (const std::string& line : read_lines(tmp.path() / "results" / "hog" / "games.jsonl")) {
     if (line.find("\"hog\"") != std::string::npos) continue;  // its own games may suffer
     ++others;
     EXPECT_NE(line.find("\"forfeit\":null"), std::string::npos) << line;
-    std::smatch times;
-    ASSERT_TRUE(std::regex_search(line, times, std::regex(R"re("times_ms":\[([^\]]*)\])re"))) << line;
-    std::stringstream list(times[1].str());
-    for (std::string t; std::getline(list, t, ',');)
-      EXPECT_LE(std::stod(t), 40.0 + 50.0) << "an answer past movetime + margin: " << line;
   }
   EXPECT_EQ(others, 6) << "three pairings without the hog, two colours each";
 }

@@ -296,7 +296,7 @@ std::vector<Move> Search::principal_variation(const Position& root, int max_leng
 Result Search::run(const Position& root, const Limits& limits, const std::function<void(const Result&)>& on_iteration) {
   assert(!root.over);
   limits_ = limits;
-  timer_ = bot::SearchTimer(limits.clock);
+  timer_ = bot::SearchTimer(limits.clock, limits.started);
   nodes_ = 0;
   aborted_ = false;
   ++generation_;

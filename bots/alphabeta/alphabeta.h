@@ -43,7 +43,8 @@ struct Limits {
   std::optional<long long> nodes;
   std::optional<long long> time_ms;  // hard deadline for the whole search
   const std::atomic<bool>* stop = nullptr;
-  ClockKind clock = ClockKind::Wall;  // what time_ms is measured on (bot::SearchTimer)
+  ClockKind clock = ClockKind::Wall;               // what time_ms is measured on (bot::SearchTimer)
+  bot::MoveStart started = bot::MoveStart::now();  // what time_ms is measured from
 };
 
 struct Result {

@@ -162,6 +162,7 @@ class Loop {
   }
 
   void start_search(const kep::Go& go) {
+    started_ = MoveStart::now();
     go_ = go;
     stop_ = false;
     if (legal_move_count(variant_, position_) == 0) {
@@ -176,8 +177,9 @@ class Loop {
   }
 
   void search() {
-    SearchContext context{
-        variant_, position_, history_, go_, stop_, [this](const kep::Info& info) { send(kep::format(info)); }, clock_};
+    SearchContext context{variant_, position_, history_,
+                          go_,      stop_,     [this](const kep::Info& info) { send(kep::format(info)); },
+                          clock_,   started_};
     const Move m = bot_.choose(context);
     send(kep::format(kep::BestMove{m}));
   }
@@ -200,6 +202,7 @@ class Loop {
   bool position_set_ = false;   // the last `position` was taken whole: position_ is its end
   kep::Go go_;
   ClockKind clock_ = ClockKind::Wall;  // of the game, as `newgame` said
+  MoveStart started_;                  // when the last `go` was read
   std::atomic<bool> stop_{false};
   std::thread worker_;
 };
@@ -246,13 +249,28 @@ std::vector<kep::OptionDecl> SeededBot::options() const {
   return {{"Seed", "spin", std::to_string(seed_), 0, 2147483647}};
 }
 
-SearchTimer::SearchTimer(ClockKind clock)
-    : clock_(clock), wall_start_ns_(wall_ns()), cpu_start_ns_(clock == ClockKind::Cpu ? cpu_ns() : 0) {}
+MoveStart MoveStart::now() {
+  MoveStart s;
+  timespec t{};
+  s.wall_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  s.cpu_ns = ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 ? t.tv_sec * 1'000'000'000LL + t.tv_nsec : s.wall_ns;
+  return s;
+}
+
+SearchTimer::SearchTimer(ClockKind clock, MoveStart from)
+    : clock_(clock), from_(from), cpu_read_at_ns_(from.wall_ns), cpu_used_ns_(0) {}
 
 long long SearchTimer::elapsed_ms() const {
-  const long long wall = wall_ns() - wall_start_ns_;
+  const long long now = wall_ns();
+  const long long wall = now - from_.wall_ns;
   if (clock_ != ClockKind::Cpu) return wall / 1'000'000;
-  return std::max(cpu_ns() - cpu_start_ns_, wall / 2) / 1'000'000;
+  if (now - cpu_read_at_ns_ >= kCpuReadEvery) {
+    cpu_used_ns_ = cpu_ns() - from_.cpu_ns;
+    cpu_read_at_ns_ = now;
+  }
+  const long long cpu = cpu_used_ns_ + (now - cpu_read_at_ns_);
+  return std::max(cpu, wall / 2) / 1'000'000;
 }
 
 long long SearchTimer::wall_ns() {
@@ -262,7 +280,7 @@ long long SearchTimer::wall_ns() {
 
 long long SearchTimer::cpu_ns() {
   timespec t{};
-  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return wall_ns();
+  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return wall_ns();
   return t.tv_sec * 1'000'000'000LL + t.tv_nsec;
 }
 

@@ -121,7 +121,7 @@ Result Search::summary(const bot::SearchTimer& timer) const {
 
 Result Search::run(const Position& root, const Limits& limits, const std::function<void(const Result&)>& progress) {
   assert(!root.over);
-  const bot::SearchTimer timer(limits.clock);
+  const bot::SearchTimer timer(limits.clock, limits.started);
   nodes_.clear();
   nodes_.reserve(capacity_);
   nodes_.push_back(Node{});

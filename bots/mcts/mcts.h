@@ -37,7 +37,8 @@ struct Limits {
   std::optional<long long> playouts;  // "go nodes": playouts count as nodes
   std::optional<long long> time_ms;
   const std::atomic<bool>* stop = nullptr;
-  ClockKind clock = ClockKind::Wall;  // what time_ms is measured on (bot::SearchTimer)
+  ClockKind clock = ClockKind::Wall;               // what time_ms is measured on (bot::SearchTimer)
+  bot::MoveStart started = bot::MoveStart::now();  // what time_ms is measured from
 };
 
 struct Result {

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -56,7 +57,8 @@ std::optional<int> parent_of(int pid) {
   return static_cast<int>(*parent);
 }
 
-// The CPU time of every thread of one process, in ns.
+// The CPU time of every thread of one process, in ns, from their scheduler statistics: only the threads
+// alive now.
 std::int64_t threads_cpu_ns(int pid) {
   char dir[64];
   std::snprintf(dir, sizeof dir, "/proc/%d/task", pid);
@@ -67,6 +69,18 @@ std::int64_t threads_cpu_ns(int pid) {
     if (std::optional<std::int64_t> ns = leading_number(read_into(path, buffer, sizeof buffer))) total += *ns;
   });
   return total;
+}
+
+// The CPU time of one process in ns: its CPU-time clock, which the kernel keeps for the whole thread group,
+// the threads that have exited included (a bot that starts a search thread a move, as the bundled ones do,
+// would otherwise be charged nothing for a thread gone before the reply was read). The threads' scheduler
+// statistics where the clock cannot be read.
+std::int64_t process_cpu_ns(int pid) {
+  clockid_t clock{};
+  timespec t{};
+  if (::clock_getcpuclockid(pid, &clock) == 0 && ::clock_gettime(clock, &t) == 0)
+    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+  return threads_cpu_ns(pid);
 }
 
 }  // namespace
@@ -87,7 +101,7 @@ std::optional<std::int64_t> process_tree_cpu_ns(int pid) {
   while (!pending.empty()) {
     const int p = pending.back();
     pending.pop_back();
-    total += threads_cpu_ns(p);
+    total += process_cpu_ns(p);
     if (auto found = children.find(p); found != children.end())
       pending.insert(pending.end(), found->second.begin(), found->second.end());
   }

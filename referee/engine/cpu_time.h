@@ -1,8 +1,8 @@
 // The CPU time an engine's processes have used, for the CPU clock (docs/PROCESSES.md, "CPU time"): the
 // kernel's accounting of the engine's control group where one is made (cgroup v1 `cpuacct.usage`, in ns;
-// v2 `cpu.stat` `usage_usec`), otherwise the per-thread scheduler statistics of the processes descended
-// from the engine's leader (`/proc/<pid>/task/<tid>/schedstat`, in ns). Never the 10 ms ticks of
-// `/proc/<pid>/stat`.
+// v2 `cpu.stat` `usage_usec`), otherwise the CPU time of the processes descended
+// from the engine's leader (their CPU-time clocks, in ns; `/proc/<pid>/task/<tid>/schedstat` where one
+// cannot be read). Never the 10 ms ticks of `/proc/<pid>/stat`.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,9 @@
 namespace kalah {
 
 // The CPU time in ns that process `pid` and its living descendants (by parent pid, across sessions and
-// process groups) have used: the sum of the first field of /proc/<p>/task/<tid>/schedstat over their
-// threads. Threads and processes that have exited no longer count: the fallback undercharges an engine
-// whose helpers exit during a move. nullopt when `pid` is gone.
+// process groups) have used: the sum of their processes' CPU-time clocks (clock_getcpuclockid), which
+// count every thread a process has had, in ns. Processes that have exited no longer count: the fallback
+// undercharges an engine whose helper processes exit during a move. nullopt when `pid` is gone.
 std::optional<std::int64_t> process_tree_cpu_ns(int pid);
 
 // The CPU time in ns of a control group, from its accounting file: v1 `cpuacct.usage` (one number, ns)

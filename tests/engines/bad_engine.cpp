@@ -10,6 +10,10 @@
 //   --hang-on-go N         from the N-th go on, never answer a go (but keep reading and answering)
 //   --slow MS              sleep MS milliseconds before every bestmove
 //   --burn MS              use MS milliseconds of CPU (a busy loop) before every bestmove
+//   --burn-thread MS       the same in a thread of its own, started on go and ended before the bestmove (as the
+//                          bundled bots search)
+//   --report-cpu           write "cpu <ms>" to stderr before every bestmove: the CPU time its process used
+//                          since it read the go (CLOCK_PROCESS_CPUTIME_ID), its own accounting of the move
 //   --clock-feature        announce `feature clock` in the handshake (newgame then ends with clock=...)
 //   --illegal              answer bestmove 99
 //   --garbage              answer "hello world" instead of a bestmove
@@ -59,6 +63,8 @@ struct Options {
   int hang_on_go = 0;
   int slow_ms = 0;
   int burn_ms = 0;
+  int burn_thread_ms = 0;
+  bool report_cpu = false;
   bool clock_feature = false;
   bool illegal = false;
   bool garbage = false;
@@ -99,10 +105,10 @@ const Flag<bool> kSwitches[] = {
     {"--grandchild", &Options::grandchild}, {"--print-fds", &Options::print_fds}, {"--print-cwd", &Options::print_cwd},
     {"--stderr-flood", &Options::stderr_flood}, {"--crlf", &Options::crlf}, {"--stale-bestmove", &Options::stale_bestmove},
     {"--positions", &Options::positions}, {"--clock-feature", &Options::clock_feature},
-    {"--bench-hang", &Options::bench_hang}};
+    {"--bench-hang", &Options::bench_hang}, {"--report-cpu", &Options::report_cpu}};
 const Flag<int> kNumbers[] = {
     {"--crash-on-go", &Options::crash_on_go}, {"--hang-on-go", &Options::hang_on_go}, {"--slow", &Options::slow_ms},
-    {"--burn", &Options::burn_ms}};
+    {"--burn", &Options::burn_ms}, {"--burn-thread", &Options::burn_thread_ms}};
 // clang-format on
 
 // "--moves 3,1,2": the pits to play in turn.
@@ -157,13 +163,16 @@ void write_all(int fd, const char* data, std::size_t size) {
   }
 }
 
+// The CPU time this process has used, in ms.
+double process_cpu_ms() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
 // Spins until this process has used `ms` more milliseconds of CPU.
 void burn_cpu(int ms) {
-  auto used_ms = [] {
-    timespec t{};
-    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-  };
+  const auto used_ms = process_cpu_ms;
   const double until = used_ms() + ms;
   volatile unsigned sink = 0;
   while (used_ms() < until)
@@ -261,6 +270,7 @@ int main(int argc, char** argv) {
       say("readyok");
       if (opt.stale_bestmove) say("bestmove 1");
     } else if (verb == "go") {
+      const double go_cpu_ms = process_cpu_ms();
       ++gos;
       if (!opt.stderr_on_go.empty()) write_all(2, opt.stderr_on_go.data(), opt.stderr_on_go.size());
       if (opt.crash_on_go > 0 && gos == opt.crash_on_go) std::abort();
@@ -271,6 +281,12 @@ int main(int argc, char** argv) {
       }
       if (opt.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.slow_ms));
       if (opt.burn_ms > 0) burn_cpu(opt.burn_ms);
+      if (opt.burn_thread_ms > 0) std::thread([&] { burn_cpu(opt.burn_thread_ms); }).join();
+      if (opt.report_cpu) {
+        char text[64];
+        const int n = std::snprintf(text, sizeof text, "cpu %.3f\n", process_cpu_ms() - go_cpu_ms);
+        write_all(2, text, static_cast<std::size_t>(n));
+      }
       if (opt.garbage) {
         say("hello world");
       } else if (opt.illegal) {

@@ -14,7 +14,8 @@
 //   hostile_engine affinity           report the CPUs it may run on (for the pinning test)
 //   hostile_engine widen-affinity     ask for every CPU (sched_setaffinity), then report the CPUs it may run on
 //   hostile_engine fill DIR,DIR,...   in each folder, write 1 MB files until 64 MB or an error; report each
-//   hostile_engine busy N             start N processes that spin forever (they die with its process group)
+//   hostile_engine busy N             start N processes that spin forever (they die with its process group),
+//                                     each saying once on which CPUs it ran
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -111,10 +112,21 @@ void attempt(const std::string& what, const char* arg) {
     report("kill-all", outcome(::kill(-1, SIGKILL) == 0));
   } else if (what == "busy") {
     int started = 0;
+    const std::string parent = std::to_string(::getpid());
     for (int i = 0; i < std::atoi(arg); ++i) {
       const pid_t pid = ::fork();
       if (pid == 0) {
-        for (;;) asm volatile("" ::: "memory");  // spins; the barrier keeps the loop from being removed
+        // Spins (the barrier keeps the loop from being removed) and says on which CPU, once per CPU it is
+        // seen on, so that a test can check where the spinners ran without timing anything.
+        unsigned long long seen = 0;
+        for (unsigned long spin = 0;; ++spin) {
+          asm volatile("" ::: "memory");
+          if ((spin & 0xfffff) != 0) continue;
+          const int cpu = ::sched_getcpu();
+          if (cpu < 0 || cpu >= 64 || (seen & (1ULL << cpu)) != 0) continue;
+          seen |= 1ULL << cpu;
+          report("busy", "spinner of " + parent + " ran on CPU " + std::to_string(cpu));
+        }
       }
       if (pid > 0) ++started;
     }
