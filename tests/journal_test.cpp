@@ -605,6 +605,38 @@ TEST_F(JournalTest, ConcurrentAppendsWriteWholeLines) {
   EXPECT_EQ(file->games.size(), static_cast<std::size_t>(kThreads * kGames));
 }
 
+// Group commit: write() puts the line in the file at once, sync_through(n) returns once the first n games
+// are on the disk, and threads that write and sync at the same time all get through (one sync may cover
+// several of them), their games all in the file.
+TEST_F(JournalTest, WrittenGamesAreInTheFileAndSyncThroughCoversThem) {
+  journal::Journal j = open();
+  const Expected<std::size_t> first = j.write(random_game("w0", "alpha", "beta", 0));
+  ASSERT_TRUE(first.ok()) << first.error();
+  EXPECT_EQ(*first, 1u);
+  EXPECT_TRUE(j.is_completed("w0"));
+  EXPECT_NE(read_all(games()).find("\"id\":\"w0\""), std::string::npos) << "in the file before any sync";
+  EXPECT_FALSE(j.write(random_game("w0", "alpha", "beta", 0)).ok()) << "an id is written once";
+  EXPECT_EQ(j.sync_through(*first), std::nullopt);
+  EXPECT_EQ(j.sync_through(0), std::nullopt) << "nothing to wait for";
+
+  constexpr int kThreads = 4, kGames = 25;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&j, t] {
+      for (int i = 0; i < kGames; ++i) {
+        const Expected<std::size_t> n =
+            j.write(random_game("s" + std::to_string(t) + "-" + std::to_string(i), "alpha", "beta", t * 100 + i));
+        ASSERT_TRUE(n.ok()) << n.error();
+        EXPECT_EQ(j.sync_through(*n), std::nullopt);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(j.size(), static_cast<std::size_t>(1 + kThreads * kGames));
+  Expected<journal::GamesFile> file = journal::read_games(games());
+  ASSERT_TRUE(file.ok()) << file.error();
+  EXPECT_EQ(file->games.size(), static_cast<std::size_t>(1 + kThreads * kGames));
+}
+
 TEST_F(JournalTest, ReadResultsChangesNothing) {
   {
     journal::Journal j = open();

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 
@@ -29,6 +31,9 @@ struct Journal::State {
   std::uintmax_t size = 0;  // bytes in games.jsonl, to undo a failed write
   std::size_t games = 0;
   SeenIds ids;
+  std::size_t synced = 0;  // games known to be on the disk
+  bool syncing = false;    // a caller of sync_through() is in fdatasync now
+  std::condition_variable synced_changed;
 };
 
 namespace {
@@ -164,6 +169,13 @@ Journal& Journal::operator=(Journal&&) noexcept = default;
 Journal::~Journal() = default;
 
 Expected<std::size_t> Journal::append(const GameRecord& record) {
+  Expected<std::size_t> written = write(record);
+  if (!written) return written;
+  if (auto error = sync_through(*written)) return Error{*error};
+  return written;
+}
+
+Expected<std::size_t> Journal::write(const GameRecord& record) {
   if (record.id.empty()) return Error{"a game without an id cannot be journaled"};
   if (record.result == Outcome::Ongoing) return Error{"game '" + record.id + "' has no result"};
   std::string line = to_json_line(record);
@@ -182,10 +194,35 @@ Expected<std::size_t> Journal::append(const GameRecord& record) {
   state_->size += line.size();
   ++state_->games;
   state_->ids.first_seen(record.id, path.string(), static_cast<int>(state_->games));
-  // The line is in the file either way; if the sync fails its durability is
-  // unknown, which the caller must hear about (but the game is not lost or repeated).
-  if (::fdatasync(state_->fd.get()) != 0) return Error{system::system_error_text(path, "cannot sync")};
   return state_->games;
+}
+
+std::optional<std::string> Journal::sync_through(std::size_t count) {
+  std::unique_lock lock(state_->mutex);
+  while (state_->synced < count) {
+    if (state_->syncing) {  // a sync is under way: it may cover these games, or the next one will
+      state_->synced_changed.wait(lock);
+      continue;
+    }
+    // This caller syncs for everyone: every game written until now.
+    state_->syncing = true;
+    const std::size_t target = state_->games;
+    const int fd = state_->fd.get();
+    lock.unlock();
+    const bool ok = ::fdatasync(fd) == 0;
+    const int error = errno;
+    lock.lock();
+    state_->syncing = false;
+    if (ok) state_->synced = std::max(state_->synced, target);
+    state_->synced_changed.notify_all();
+    // The lines are in the file either way; if the sync fails their durability is unknown, which the
+    // caller must hear about (but no game is lost or repeated).
+    if (!ok) {
+      errno = error;
+      return system::system_error_text(games_path(), "cannot sync");
+    }
+  }
+  return std::nullopt;
 }
 
 bool Journal::is_completed(const std::string& id) const {

@@ -1,8 +1,8 @@
 // The append-only record of a tournament: results/<name>/games.jsonl plus
 // tournament.json (docs/FORMATS.md). Every finished game is one line, written
-// with a single write(2) to an O_APPEND file and fdatasync'ed before append()
-// returns, so a killed arena loses at most the games still being played and a
-// resumed run never plays a finished game twice.
+// with a single write(2) to an O_APPEND file and fdatasync'ed before it is reported
+// (append(), or write() and sync_through() apart: group commit), so a killed arena loses
+// at most the games still being played and a resumed run never plays a finished game twice.
 #pragma once
 
 #include <filesystem>
@@ -46,10 +46,22 @@ class Journal {
   Journal& operator=(Journal&&) noexcept;
   ~Journal();
 
-  // Appends one finished game and makes it durable. Safe to call from several
-  // threads. Refused (nothing written): an empty id, an id already in the
-  // journal, a game without a result. Returns the number of games now in the journal.
+  // Appends one finished game and makes it durable: write() then sync_through(). Safe to call from
+  // several threads. Returns the number of games now in the journal.
   Expected<std::size_t> append(const GameRecord& record);
+
+  // Appends one finished game with one write(2) and returns at once, before it is on the disk. Safe
+  // to call from several threads. Refused (nothing written): an empty id, an id already in the
+  // journal, a game without a result. Returns the number of games written so far, this one
+  // included: its place for sync_through(). A game written is in the file, so a killed arena keeps
+  // it; only a crash of the machine can lose what was not synced yet.
+  Expected<std::size_t> write(const GameRecord& record);
+
+  // Returns once the first `count` games written are on the disk (fdatasync). Group commit: one sync
+  // covers every game written before it started, so callers that wait at the same time share it, and
+  // a caller whose games an earlier sync covered does not sync at all. An error when the sync failed
+  // (the games are in the file, their durability unknown).
+  std::optional<std::string> sync_through(std::size_t count);
 
   bool is_completed(const std::string& id) const;
   std::size_t size() const;

@@ -129,20 +129,34 @@ void Runner::work(int slot) {
       north.attach(nullptr);
     }
     std::string identities[2] = {south.identity(), north.identity()};
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (!identities[0].empty()) result_.identities.emplace(south.name(), std::move(identities[0]));
     if (!identities[1].empty()) result_.identities.emplace(north.name(), std::move(identities[1]));
     active_.erase(&south);
     active_.erase(&north);
     // A game cut short by an interrupt is not a result: it is played again on resume.
     if (stop_) break;
-    Expected<std::size_t> appended = journal_.append(record);
-    if (!appended) {
-      result_.error = appended.error();
+    // Written under the lock, made durable outside it (the other workers go on meanwhile, and a sync
+    // that starts after their games are written covers them too: Journal::sync_through), then reported
+    // under the lock in the journal's order.
+    Expected<std::size_t> written = journal_.write(record);
+    if (written) {
+      lock.unlock();
+      const std::optional<std::string> unsynced = journal_.sync_through(*written);
+      lock.lock();
+      if (unsynced) written = Error{*unsynced};
+    }
+    reported_changed_.wait(lock, [&] { return failed_ || !written || reported_ + 1 == *written; });
+    if (!written || failed_) {
+      if (!written && result_.error.empty()) result_.error = written.error();
+      failed_ = true;
       stop_ = true;
       wake_.notify_all();
+      reported_changed_.notify_all();
       break;
     }
+    reported_ = *written;
+    reported_changed_.notify_all();
     ++result_.played;
     if (transcripts == TranscriptMode::All || (transcripts == TranscriptMode::Forfeits && record.forfeit))
       write_transcript(record, settings, transcript);
@@ -176,6 +190,7 @@ void Runner::write_transcript(const GameRecord& record, const GameSettings& sett
 RunResult Runner::run(int concurrency) {
   std::vector<std::thread> workers;
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config_)) slot_cpus_ = std::move(slots).value();
+  reported_ = journal_.size();
   for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this, i] { work(i); });
   for (std::thread& t : workers) t.join();
   result_.interrupted = stop_ && result_.error.empty();

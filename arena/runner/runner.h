@@ -43,7 +43,8 @@ std::shared_ptr<const endgame::Database> adjudication_database(const Config& con
 
 class Runner {
  public:
-  // Called under the runner's lock after each game is safely in the journal.
+  // Called under the runner's lock after each game is safely in the journal (on the disk), in the
+  // journal's order.
   using OnGame = std::function<void(const GameSpec&, const GameRecord&)>;
 
   Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game,
@@ -80,7 +81,10 @@ class Runner {
   OnGame on_game_;
   PlayerFactory make_player_;
   std::mutex mutex_;
-  std::condition_variable wake_;  // a game finished or the run stops: waiting workers ask the source again
+  std::condition_variable wake_;              // a game finished or the run stops: waiting workers ask the source again
+  std::condition_variable reported_changed_;  // a game was reported: the worker of the next one may report
+  std::size_t reported_ = 0;                  // the journal's games reported (or there before the run)
+  bool failed_ = false;                       // the journal could not be written or synced
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;
