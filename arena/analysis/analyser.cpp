@@ -1,6 +1,7 @@
 #include "arena/analysis/analyser.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <fmt/core.h>
 
@@ -17,7 +18,23 @@ std::shared_ptr<const endgame::Database> Databases::for_variant(const Variant& v
   std::shared_ptr<endgame::Database>& db = by_key_[key.name()];
   if (!db || db->target() < levels) {
     db = std::make_shared<endgame::Database>(key, levels);
-    db->load_or_build(options_.cache_dir, options_.database_threads);
+    endgame::Database::OnLevel on_level;
+    if (options_.database_progress) {
+      const auto start = std::chrono::steady_clock::now();
+      on_level = [&, start, built = db.get()](int level) {
+        DatabaseProgress p;
+        p.name = key.name();
+        p.target = built->target();
+        p.loaded = built->stats().loaded_levels;
+        p.ready = level;
+        const endgame::CompositionIndex& index = built->index();
+        const std::uint64_t first = index.offset(p.loaded + 1), all = index.offset(p.target + 1) - first;
+        p.share = all == 0 ? 1.0 : static_cast<double>(index.offset(level + 1) - first) / static_cast<double>(all);
+        p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        options_.database_progress(p);
+      };
+    }
+    db->load_or_build(options_.cache_dir, options_.database_threads, options_.stop, on_level);
   }
   return db;
 }
