@@ -210,6 +210,15 @@ TEST(Analysis, AnAnalysisSectionValuesEveryGameBeforeTheReportsAndVerifyChecksIt
   const e2e::RunResult r = arena({"run", (tmp.path() / "a.toml").string()});
   ASSERT_EQ(r.status.code, 0) << r.summary();
   EXPECT_NE(r.out.find("arena: analysis: 4 games, 4 now"), std::string::npos) << r.out;
+  // The database (not in the test's fresh cache) is announced as its build starts, and its end is shown.
+  EXPECT_NE(r.out.find("arena: analysing the games with perfect play ([analysis]: at most 1000 ms per position, more "
+                       "for one that many games share, 1 thread)\narena: endgame database "
+                       "p4-standard-side-empty-owner: building positions with up to 24 seeds in the pits\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("arena: endgame database p4-standard-side-empty-owner: 24/24 seeds, 100.0% of its positions"),
+            std::string::npos)
+      << r.out;
   const std::filesystem::path dir = tmp.path() / "out" / "a";
   EXPECT_EQ(e2e::read_lines(dir / "analysis.jsonl").size(), 4u);
   EXPECT_NE(e2e::read_file(dir / "standings.md").find("Move quality"), std::string::npos);

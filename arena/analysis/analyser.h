@@ -57,7 +57,8 @@ class SearchedPositions {
 };
 
 // How far the build of an endgame database has come (one not read whole from the cache), for a progress
-// line: told once before the build starts (ready == loaded), then after each level.
+// line: told once before the build starts (ready == loaded), then as levels are done, at most every
+// 2 s, and after the last one.
 struct DatabaseProgress {
   std::string name;  // "p6-standard-side-empty-owner"
   int target = 0;    // the database is to hold every position with up to `target` seeds in the pits
@@ -66,6 +67,10 @@ struct DatabaseProgress {
   double share = 0;  // of the positions to build, the share built
   double seconds = 0;
 };
+
+// The line for it: "endgame database p6-standard-side-empty-owner: building positions with up to 25 seeds in
+// the pits" as the build starts, then "endgame database p6-...: 21/25 seeds, 43.0% of its positions, 61 s".
+std::string describe(const DatabaseProgress& p);
 
 struct AnalyserOptions {
   std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there

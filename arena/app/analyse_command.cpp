@@ -52,20 +52,13 @@ int analyse(const AnalyseCommandOptions& o) {
   a.database_threads = options.threads;
   a.stop = &stop;
   // A database not in the cache can take minutes to build: said at once, and how far it has come as it goes.
-  auto database_shown = std::chrono::steady_clock::now();
   a.database_progress = [&](const analysis::DatabaseProgress& p) {
     if (p.ready == p.loaded) {
-      fmt::print("endgame database {}: building positions with up to {} seeds in the pits{}\n", p.name, p.target,
-                 p.loaded >= 0 ? fmt::format(" (up to {} read from the cache)", p.loaded) : std::string());
+      fmt::print("{}\n", analysis::describe(p));
       std::fflush(stdout);
-      database_shown = std::chrono::steady_clock::now();
-      return;
+    } else if (!o.quiet) {
+      fmt::print(stderr, "{}\n", analysis::describe(p));
     }
-    const auto now = std::chrono::steady_clock::now();
-    if (o.quiet || (now - database_shown < std::chrono::seconds(2) && p.ready < p.target)) return;
-    database_shown = now;
-    fmt::print(stderr, "endgame database {}: {}/{} seeds, {:.1f}% of its positions, {:.0f} s\n", p.name, p.ready,
-               p.target, 100 * p.share, p.seconds);
   };
   for (const std::string& dir : o.dirs) {
     auto last = std::chrono::steady_clock::now();
