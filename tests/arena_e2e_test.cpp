@@ -210,6 +210,15 @@ TEST(Analysis, AnAnalysisSectionValuesEveryGameBeforeTheReportsAndVerifyChecksIt
   const e2e::RunResult r = arena({"run", (tmp.path() / "a.toml").string()});
   ASSERT_EQ(r.status.code, 0) << r.summary();
   EXPECT_NE(r.out.find("arena: analysis: 4 games, 4 now"), std::string::npos) << r.out;
+  // The database (not in the test's fresh cache) is announced as its build starts, and its end is shown.
+  EXPECT_NE(r.out.find("arena: analysing the games with perfect play ([analysis]: at most 1000 ms per position, more "
+                       "for one that many games share, 1 thread)\narena: endgame database "
+                       "p4-standard-side-empty-owner: building positions with up to 24 seeds in the pits\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("arena: endgame database p4-standard-side-empty-owner: 24/24 seeds, 100.0% of its positions"),
+            std::string::npos)
+      << r.out;
   const std::filesystem::path dir = tmp.path() / "out" / "a";
   EXPECT_EQ(e2e::read_lines(dir / "analysis.jsonl").size(), 4u);
   EXPECT_NE(e2e::read_file(dir / "standings.md").find("Move quality"), std::string::npos);
@@ -222,6 +231,45 @@ TEST(Analysis, AnAnalysisSectionValuesEveryGameBeforeTheReportsAndVerifyChecksIt
   EXPECT_EQ(again.status.code, 0) << again.summary();
   EXPECT_NE(again.out.find("4 games; 4 analysed before, 0 now"), std::string::npos) << again.out;
   EXPECT_EQ(e2e::read_file(dir / "analysis.jsonl"), before);
+}
+
+// `arena analyse` says at once that it builds the endgame database, and how far it has come as it goes, not
+// only once it is built (a six-pit database takes minutes).
+TEST(Analysis, AnalyseSaysAtOnceThatItBuildsTheEndgameDatabaseAndShowsItsProgress) {
+  e2e::TempDir tmp;
+  e2e::write_file(tmp.path() / "a.toml", "[tournament]\nname = \"a\"\nrounds = 1\nprogress_interval = 0\noutput = \"" +
+                                             (tmp.path() / "out").string() +
+                                             "\"\n[variant]\npits = 4\nseeds = 3\n[time]\ndepth = 1\n"
+                                             "[[engine]]\nname = \"r\"\ncmd = \"kalah-random\"\n"
+                                             "[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  const e2e::RunResult played =
+      e2e::run({e2e::kArena.string(), "run", (tmp.path() / "a.toml").string()}, tmp.path(), std::chrono::seconds(120));
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  const std::string dir = (tmp.path() / "out" / "a").string();
+  const std::string building =
+      "endgame database p4-standard-side-empty-owner: building positions with up to 24 seeds "
+      "in the pits\n";
+  const e2e::RunResult r = e2e::run({e2e::kArena.string(), "analyse", dir, "--no-cache", "--threads", "1"}, tmp.path(),
+                                    std::chrono::seconds(120));
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  // Said before the games are valued, and before the line that says what was built and how long it took.
+  const std::size_t said = r.out.find(building);
+  ASSERT_NE(said, std::string::npos) << r.out;
+  EXPECT_LT(said, r.out.find("endgame database p4-standard-side-empty-owner: positions with up to 24 seeds")) << r.out;
+  EXPECT_LT(said, r.out.find(dir + ": 2 games")) << r.out;
+  // The progress on stderr ends with the whole database; the games' progress comes after it.
+  const std::size_t done = r.err.find(
+      "endgame database p4-standard-side-empty-owner: 24/24 seeds, 100.0% of its "
+      "positions");
+  ASSERT_NE(done, std::string::npos) << r.err;
+  EXPECT_LT(done, r.err.find(dir + ": analysed")) << r.err;
+  // --quiet keeps the line that says what it does, not the progress.
+  e2e::fs::remove(path(dir) / "analysis.jsonl");
+  const e2e::RunResult quiet =
+      e2e::run({e2e::kArena.string(), "analyse", dir, "--no-cache", "--quiet"}, tmp.path(), std::chrono::seconds(120));
+  ASSERT_EQ(quiet.status.code, 0) << quiet.summary();
+  EXPECT_NE(quiet.out.find(building), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.err, "") << quiet.err;
 }
 
 TEST_F(ArenaFixture, AdjudicatedGamesCarryTheirReasonIntoTheJournalAndPgn) {

@@ -70,6 +70,24 @@ TEST_F(BadInput, AnUnknownCommandListsTheCommands) {
                  "referee: unknown command 'frob'; the commands are: perft, replay, match");
 }
 
+// A mistyped option or command gets the one it most likely meant, in both executables.
+TEST_F(BadInput, AMistypedOptionOrCommandNamesTheNearestOne) {
+  write_file(tmp_.path() / "x.toml", "");
+  expect_refused({kArena.string(), "run", (tmp_.path() / "x.toml").string(), "--fersh"},
+                 "arena run: unknown option '--fersh'; did you mean '--fresh'? (see arena run --help)");
+  expect_refused({kArena.string(), "analyse", tmp_.path().string(), "--budget-sm=5"},
+                 "arena analyse: unknown option '--budget-sm'; did you mean '--budget-ms'? (see arena analyse --help)");
+  expect_refused({kReferee.string(), "suite", "--engine", "cmd=kalah-greedy", "--positons", "30"},
+                 "referee suite: unknown option '--positons'; did you mean '--positions'? (see referee suite --help)");
+  expect_refused({kArena.string(), "rn"}, "arena: unknown command 'rn' (did you mean 'run'?); the commands are: run,");
+  expect_refused({kReferee.string(), "mach"}, "referee: unknown command 'mach' (did you mean 'match'?);");
+  // Nothing near: CLI11's own words.
+  expect_refused({kArena.string(), "run", (tmp_.path() / "x.toml").string(), "--verbose"},
+                 "The following argument was not expected: --verbose");
+  expect_refused({kReferee.string(), "match", "--engine", "cmd=kalah-greedy", "nmae=x", "--engine", "cmd=kalah-random"},
+                 "--engine: unknown key 'nmae'; did you mean 'name'? (known:");
+}
+
 TEST_F(BadInput, RefereeMatchNamesFollowTheConfigRules) {
   const std::string engine = "cmd=" + kRandom.string();
   for (const char* name : {"name= a", "name=a\"b", "name=back\\slash"})

@@ -82,16 +82,18 @@ const BadCase kBadCases[] = {
     {"unclosed table header", "[tournament\nname = \"t\"\n",
      "t.toml:1:12: Error while parsing table header: expected ']', saw '\\n'"},
     {"unknown top-level table", "[tournment]\nname = \"t\"\n",
-     "t.toml:1:2: unknown table or key \"tournment\" at the top level; known: [tournament], "
+     "t.toml:1:2: unknown table or key \"tournment\" at the top level (did you mean \"tournament\"?); known: "
+     "[tournament], "
      "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [analysis], [[engine]]"},
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
-     "t.toml:3:1: unknown key \"round\" in [tournament]; known keys: name, type, rounds, "
+     "t.toml:3:1: unknown key \"round\" in [tournament] (did you mean \"rounds\"?); known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
      "keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
      "tiebreak_pairs, pgnout, adjudicate, transcripts"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
-     "t.toml:5:3: unknown key \"pit\" in [variant]; known keys: pits, seeds, capture, ending, "
+     "t.toml:5:3: unknown key \"pit\" in [variant] (did you mean \"pits\"?); known keys: pits, seeds, capture, "
+     "ending, "
      "remainder, majority, pie, start"},
     {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
      "t.toml:4:1: unknown key \"base\" in [time]; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
@@ -350,7 +352,8 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
      "by = \"points\"\ntie_breaks = [\"wins\"]\n",
-     "t.toml:13:1: unknown key \"tie_breaks\" in [ranking]; known keys: by, tiebreaks, points"},
+     "t.toml:13:1: unknown key \"tie_breaks\" in [ranking] (did you mean \"tiebreaks\"?); known keys: by, tiebreaks, "
+     "points"},
     {"unknown tie-break",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"

@@ -45,7 +45,8 @@ struct BadGate {
 const BadGate kBadGates[] = {
     {"not a table", "gate = \"strict\"", "t.toml:9:8: submissions.gate must be a table ({ ... }), not a string"},
     {"unknown key", "gate = { opponent = \"/bin/cat\", min_score = 0.75, min_scor = 1 }",
-     "t.toml:9:51: unknown key \"min_scor\" in submissions.gate; known keys: opponent, games, min_score, suite, "
+     "t.toml:9:51: unknown key \"min_scor\" in submissions.gate (did you mean \"min_score\"?); known keys: opponent, "
+     "games, min_score, suite, "
      "min_perfect"},
     {"empty", "gate = {}",
      "t.toml:9:8: submissions.gate needs games against an opponent (opponent, games, min_score), a suite of "

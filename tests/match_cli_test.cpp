@@ -207,6 +207,122 @@ TEST(MatchLine, AnEngineWithoutANameIsRenamedInTheTomlItsCommandNamedItIn) {
   EXPECT_EQ(m.origins.size(), static_cast<size_t>(std::count(m.toml.begin(), m.toml.end(), '\n')));
 }
 
+// cutechess-cli and fastchess test the first -engine against the second (scripts put `-engine name=dev` first);
+// a config's [sprt] tests its second [[engine]] against its first. With -sprt the tables come the other way
+// round, and the printed TOML runs the same test.
+TEST(MatchLine, SprtTestsTheFirstEngineAgainstTheSecondAsCutechessAndFastchessDo) {
+  MatchLine m = line(
+      {"-engine", "cmd=/bin/true", "name=dev", "-engine", "cmd=/bin/cat", "name=base", "-sprt", "elo0=0", "elo1=5"});
+  EXPECT_EQ(m.config_index, (std::vector<std::size_t>{1, 0}));
+  EXPECT_NE(m.toml.find("# test: the first -engine\n[[engine]]\nname = \"dev\"\ncmd = \"/bin/true\"\n"),
+            std::string::npos)
+      << m.toml;
+  Expected<Config> from_flags = match_config(m, fs::current_path());
+  ASSERT_TRUE(from_flags.ok()) << from_flags.error();
+  ASSERT_EQ(from_flags->engines.size(), 2u);
+  EXPECT_EQ(from_flags->engines[0].name, "base");  // the base
+  EXPECT_EQ(from_flags->engines[1].name, "dev");   // the test
+  Expected<Config> from_text = parse_config(m.toml, "x.toml", fs::current_path());
+  ASSERT_TRUE(from_text.ok()) << from_text.error();
+  EXPECT_EQ(fingerprint(*from_flags), fingerprint(*from_text));
+  EXPECT_EQ(from_text->engines[1].name, "dev");
+  EXPECT_EQ(m.origins.size(), static_cast<size_t>(std::count(m.toml.begin(), m.toml.end(), '\n')));
+
+  // An engine named by its handshake is named in its own table.
+  MatchLine unnamed = line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/cat", "-sprt", "elo0=0", "elo1=5"});
+  set_engine_name(unnamed, 0, "Deep Kalah");
+  Expected<Config> c = match_config(unnamed, fs::current_path());
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->engines[1].name, "Deep Kalah");
+  EXPECT_EQ(c->engines[1].cmd_as_written, "/bin/true");
+  EXPECT_EQ(c->engines[0].name, "cat");
+
+  // Without -sprt the order is the flags'.
+  EXPECT_EQ(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/cat"}).config_index,
+            (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(MatchLine, TheExecutableSprtTestsTheFirstEngineAndSaysSoBeforeTheFirstGame) {
+  e2e::TempDir dir;
+  std::vector<std::string> flags = {e2e::kArena.string(), "match", "-out", (dir / "results").string()};
+  flags.insert(flags.end(), {"-engine", "cmd=" + e2e::kGreedy.string(), "name=greedy", "-engine",
+                             "cmd=" + e2e::kRandom.string(), "name=random"});
+  flags.insert(flags.end(), {"-each", "depth=1", "-openings", "plies=2", "-sprt", "elo0=0", "elo1=50", "-rounds", "400",
+                             "-concurrency", "2"});
+  const e2e::RunResult r = e2e::run(flags, dir.path(), std::chrono::milliseconds(300000));
+  // greedy is much the stronger: H1, exit 0 (testing random would accept H0, exit 1).
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_EQ(r.out.find("match: SPRT 'greedy' (test) vs 'random' (base)"), 0u) << r.out;
+  EXPECT_NE(r.out.find("H1 accepted"), std::string::npos) << r.out;
+
+  std::vector<std::string> print = flags;
+  print.push_back("--print-config");
+  const e2e::RunResult printed = e2e::run(print, dir.path());
+  ASSERT_EQ(printed.status.code, 0) << printed.summary();
+  Expected<Config> c = parse_config(printed.out, "printed.toml", dir.path());
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->engines[1].name, "greedy");  // the test engine of a config's [sprt]
+}
+
+TEST(MatchLine, PgnoutTakesTheFastchessFileKeyAndRefusesWhatItCannotDo) {
+  const std::vector<std::string> two = {"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "2"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = two;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const std::vector<std::vector<std::string>> forms = {
+      {"out.pgn"}, {"file=out.pgn"}, {"file=out.pgn", "append=false", "nodes=false"}};
+  for (const std::vector<std::string>& pgnout : forms) {
+    std::vector<std::string> args = with({"-pgnout"});
+    args.insert(args.end(), pgnout.begin(), pgnout.end());
+    const MatchLine m = line(args);
+    EXPECT_NE(m.toml.find("pgnout = \"out.pgn\"\n"), std::string::npos) << m.toml;
+    Expected<Config> c = match_config(m, fs::current_path());
+    ASSERT_TRUE(c.ok()) << c.error();
+    EXPECT_EQ(c->tournament.pgnout, fs::current_path() / "out.pgn");
+  }
+  EXPECT_EQ(error_of(with({"-pgnout", "file=out.pgn", "append=true"})),
+            "-pgnout file=out.pgn append=true: append=true is not taken: the file is written whole once the run "
+            "ends, every game of the results folder (a resumed run's too), replacing what it held; leave append "
+            "out or give append=false");
+  EXPECT_EQ(error_of(with({"-pgnout", "file=out.pgn", "notation=san"})),
+            "-pgnout file=out.pgn notation=san: notation= is not taken: a Kalah ply is a pit number, written one "
+            "way ({plies: S3 N1 ...})");
+  EXPECT_EQ(error_of(with({"-pgnout", "file=out.pgn", "nodes=true"}))
+                .find("-pgnout file=out.pgn nodes=true: "
+                      "nodes=true is not taken: the PGN has no "
+                      "comment per move"),
+            0u);
+  EXPECT_EQ(error_of(with({"-pgnout", "out.pgn", "min"})),
+            "-pgnout out.pgn min: 'min' is not taken: the PGN is written whole, with every tag, once the run ends "
+            "(docs/CLI.md)");
+  EXPECT_EQ(error_of(with({"-pgnout", "file=a.pgn", "b.pgn"})), "-pgnout file=a.pgn b.pgn: give one file");
+  EXPECT_EQ(error_of(with({"-pgnout", "append=false"})),
+            "-pgnout append=false: give the file: -pgnout FILE or -pgnout file=FILE");
+  EXPECT_EQ(error_of(with({"-pgnout", "fil=out.pgn"})).find("-pgnout fil=out.pgn: unknown key 'fil'"), 0u);
+}
+
+// --print-config prints only what `arena run` takes: the same parse_config checks it first.
+TEST(MatchLine, PrintConfigRefusesWhatARunWouldRefuse) {
+  e2e::TempDir dir;
+  e2e::write_file(dir / "book.epd", "3 1\n");
+  const std::vector<std::vector<std::string>> refused = {
+      {"-engine", "cmd=/bin/true", "name=a", "proto=uci", "-engine", "cmd=/bin/true", "name=b"},
+      {"-engine", "cmd=/bin/true", "name=a", "-engine", "cmd=/bin/true", "name=b", "-openings", "file=book.epd",
+       "format=epd"}};
+  for (const std::vector<std::string>& flags : refused) {
+    std::vector<std::string> argv = {e2e::kArena.string(), "match"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.push_back("--print-config");
+    const e2e::RunResult r = e2e::run(argv, dir.path());
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    EXPECT_EQ(r.out, "") << r.summary();
+    const std::string what = flags.size() == 7 ? "-engine cmd=/bin/true name=a proto=uci: " : "-openings file=book.epd";
+    EXPECT_EQ(r.err.find("arena: " + what), 0u) << r.err;
+  }
+}
+
 TEST(EngineNames, AnnouncedNamesAreMadeUniqueAroundTheGivenOnesAndAnEngineThatDoesNotStartKeepsItsOwn) {
   EXPECT_EQ(unique_name("bot", {}), "bot");
   EXPECT_EQ(unique_name("bot", {"bot", "bot-2"}), "bot-3");

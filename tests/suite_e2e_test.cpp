@@ -224,6 +224,20 @@ TEST_F(SuiteE2e, UsageErrorsExitWith2) {
   EXPECT_EQ(e2e::run(argv, scratch()).status.code, 2) << "no --engine";
 }
 
+// Every referee command that takes an engine finds a bundled bot by its name, as the arena does: its own
+// build's bots/ folder, wherever it is run from.
+TEST_F(SuiteE2e, ABundledBotIsFoundByItsNameAsTheArenaFindsIt) {
+  const e2e::RunResult r = suite({"cmd=kalah-greedy"}, {"--min-perfect", "0.05"});
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find(", at least --min-perfect 5.0%"), std::string::npos) << r.out;
+  const e2e::RunResult missing = suite({"cmd=kalah-nosuch"});
+  EXPECT_EQ(missing.status.code, 2) << missing.summary();
+  EXPECT_NE(missing.err.find("engine 'kalah-nosuch': 'kalah-nosuch' not found in PATH (nor " KALAH_BINARY_DIR
+                             "/bots/kalah-nosuch, " KALAH_BINARY_DIR "/kalah-nosuch)"),
+            std::string::npos)
+      << missing.err;
+}
+
 // ---- misbehaving engines ---------------------------------------------------------------------------------
 
 TEST_F(SuiteE2e, ACrashingEngineFailsPositionsWithTheReasonAndIsRestartedForTheNext) {

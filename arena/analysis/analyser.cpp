@@ -1,6 +1,7 @@
 #include "arena/analysis/analyser.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <fmt/core.h>
 
@@ -17,9 +18,37 @@ std::shared_ptr<const endgame::Database> Databases::for_variant(const Variant& v
   std::shared_ptr<endgame::Database>& db = by_key_[key.name()];
   if (!db || db->target() < levels) {
     db = std::make_shared<endgame::Database>(key, levels);
-    db->load_or_build(options_.cache_dir, options_.database_threads);
+    endgame::Database::OnLevel on_level;
+    if (options_.database_progress) {
+      const auto start = std::chrono::steady_clock::now();
+      on_level = [&, start, told = start, built = db.get()](int level) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        const bool starting = level == built->stats().loaded_levels, done = level == built->target();
+        if (!starting && !done && now - told < std::chrono::seconds(2)) return;
+        told = now;
+        DatabaseProgress p;
+        p.name = key.name();
+        p.target = built->target();
+        p.loaded = built->stats().loaded_levels;
+        p.ready = level;
+        const endgame::CompositionIndex& index = built->index();
+        const std::uint64_t first = index.offset(p.loaded + 1), all = index.offset(p.target + 1) - first;
+        p.share = all == 0 ? 1.0 : static_cast<double>(index.offset(level + 1) - first) / static_cast<double>(all);
+        p.seconds = std::chrono::duration<double>(now - start).count();
+        options_.database_progress(p);
+      };
+    }
+    db->load_or_build(options_.cache_dir, options_.database_threads, options_.stop, on_level);
   }
   return db;
+}
+
+std::string describe(const DatabaseProgress& p) {
+  if (p.ready == p.loaded)
+    return fmt::format("endgame database {}: building positions with up to {} seeds in the pits{}", p.name, p.target,
+                       p.loaded >= 0 ? fmt::format(" (up to {} read from the cache)", p.loaded) : std::string());
+  return fmt::format("endgame database {}: {}/{} seeds, {:.1f}% of its positions, {:.0f} s", p.name, p.ready, p.target,
+                     100 * p.share, p.seconds);
 }
 
 std::vector<std::string> Databases::describe() const {

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -55,6 +56,22 @@ class SearchedPositions {
   std::unordered_set<std::string> in_progress_;
 };
 
+// How far the build of an endgame database has come (one not read whole from the cache), for a progress
+// line: told once before the build starts (ready == loaded), then as levels are done, at most every
+// 2 s, and after the last one.
+struct DatabaseProgress {
+  std::string name;  // "p6-standard-side-empty-owner"
+  int target = 0;    // the database is to hold every position with up to `target` seeds in the pits
+  int loaded = -1;   // levels 0..loaded were read from the cache (-1: none)
+  int ready = -1;    // levels 0..ready are complete
+  double share = 0;  // of the positions to build, the share built
+  double seconds = 0;
+};
+
+// The line for it: "endgame database p6-standard-side-empty-owner: building positions with up to 25 seeds in
+// the pits" as the build starts, then "endgame database p6-...: 21/25 seeds, 43.0% of its positions, 61 s".
+std::string describe(const DatabaseProgress& p);
+
 struct AnalyserOptions {
   std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there
   // A position that n games pass through gets budget × min(n / 2, max_budget_factor): a colour-swapped
@@ -62,12 +79,13 @@ struct AnalyserOptions {
   const SharedPositions* shared = nullptr;
   SearchedPositions* searched = nullptr;  // none: each analyser remembers only its own searches
   int max_budget_factor = 100;
-  bool database_only = false;               // no search: null wherever the database does not reach
-  std::size_t hash_mb = 256;                // each analyser's transposition table
-  std::uint64_t database_mb = 1024;         // the endgame database (one per rule set, shared)
-  std::filesystem::path cache_dir;          // where databases are cached; empty: none
-  int database_threads = 1;                 // threads that build a database not in the cache
-  const std::atomic<bool>* stop = nullptr;  // set: every search gives up at once
+  bool database_only = false;        // no search: null wherever the database does not reach
+  std::size_t hash_mb = 256;         // each analyser's transposition table
+  std::uint64_t database_mb = 1024;  // the endgame database (one per rule set, shared)
+  std::filesystem::path cache_dir;   // where databases are cached; empty: none
+  int database_threads = 1;          // threads that build a database not in the cache
+  std::function<void(const DatabaseProgress&)> database_progress;  // set: told of a build as it goes
+  const std::atomic<bool>* stop = nullptr;                         // set: every search gives up at once
 };
 
 // The endgame databases of one analysis, one per rule set (endgame::DbKey), loaded from the cache or

@@ -51,6 +51,15 @@ int analyse(const AnalyseCommandOptions& o) {
                                        : endgame::default_cache_dir();
   a.database_threads = options.threads;
   a.stop = &stop;
+  // A database not in the cache can take minutes to build: said at once, and how far it has come as it goes.
+  a.database_progress = [&](const analysis::DatabaseProgress& p) {
+    if (p.ready == p.loaded) {
+      fmt::print("{}\n", analysis::describe(p));
+      std::fflush(stdout);
+    } else if (!o.quiet) {
+      fmt::print(stderr, "{}\n", analysis::describe(p));
+    }
+  };
   for (const std::string& dir : o.dirs) {
     auto last = std::chrono::steady_clock::now();
     if (!o.quiet)

@@ -25,8 +25,7 @@ void name_from_handshakes(arena::MatchLine& line, const std::filesystem::path& w
   const Expected<arena::Config> config = arena::match_config(line, work_dir);
   if (!config) return;  // said again, naming its flag, when the config is read to be played
   std::vector<EngineSpec> engines;
-  for (int i = 0; i < static_cast<int>(config->engines.size()); ++i)
-    engines.push_back(config->engine_for_game(i, "name"));
+  for (const std::size_t i : line.config_index) engines.push_back(config->engine_for_game(static_cast<int>(i), "name"));
   const std::vector<std::string> names =
       names_from_handshakes(engines, line.named, std::chrono::milliseconds(config->time.startup_ms));
   for (std::size_t i = 0; i < names.size(); ++i)
@@ -46,13 +45,14 @@ constexpr const char* kFlags = R"(Flags (single dash, as cutechess-cli and fastc
   -openings file=F [format=auto|moves|positions] [order=sequential|random] | plies=N
   -variant pits=6 seeds=4 [capture=..] [ending=..] [remainder=..] [majority=..] [pie=..] [start="..."]
   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic]
+                          tests the first -engine against the second (H1: the first is stronger);
                           exit 0: H1 accepted, 1: H0 accepted, 3: game limit, undecided
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
   -adjudicate [store_majority=true] [database_seeds=K]
                           adjudication (scores in seeds of store difference, the KEP unit)
-  -event NAME  -seed N  -recover  -out DIR  -pgnout FILE
+  -event NAME  -seed N  -recover  -out DIR  -pgnout FILE | file=FILE [append=false]
   --clock wall|cpu        what a move is charged: its wall time (default) or the engine's CPU time
-  --print-config          print the equivalent TOML config and stop
+  --print-config          print the equivalent TOML config (checked as arena run checks it) and stop
   --fresh                 start over instead of resuming
 TC: [MOVES/]TIME[+INC] in seconds (TIME also M:SS or H:MM:SS), e.g. 40/60+0.6, 1:30+1; or inf with depth/nodes.
 Every flag has a TOML key: see docs/CLI.md.
@@ -76,12 +76,14 @@ void add_match_command(cli::Commands& commands) {
           return 0;
         }
         name_from_handshakes(line, std::filesystem::current_path());
+        // Checked before it is printed as well as before it is played: printed TOML is a promise that
+        // `arena run` takes it (the same parse_config), so what a run would refuse is refused here.
+        Expected<arena::Config> config = arena::match_config(line, std::filesystem::current_path());
+        if (!config) throw UsageError(config.error());
         if (line.print_config) {
           fmt::print("{}", line.toml);
           return 0;
         }
-        Expected<arena::Config> config = arena::match_config(line, std::filesystem::current_path());
-        if (!config) throw UsageError(config.error());
         arena::FlowOptions flow;
         flow.fresh = line.fresh;
         Expected<int> played = arena::play(*config, flow);

@@ -26,6 +26,7 @@
 #include "arena/config/toml_table.h"
 #include "referee/engine/sandbox.h"
 #include "referee/game/transcript.h"
+#include "referee/rules/spelling.h"
 #include "referee/rules/words.h"
 #include "referee/solver/solver.h"
 #include "referee/suite/labels.h"
@@ -335,10 +336,13 @@ class Parser {
       for (std::string_view k : known) is_known = is_known || key.str() == k;
       if (!is_known && (!first_unknown || detail::before(key.source(), first_unknown->source()))) first_unknown = &key;
     }
-    if (first_unknown)
-      loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
-                                             " at the top level; known: [tournament], [variant], [time], [openings], "
-                                             "[sprt], [rating], [ranking], [submissions], [analysis], [[engine]]");
+    if (!first_unknown) return;
+    const std::optional<std::string> meant =
+        nearest_word(first_unknown->str(), std::vector<std::string>(std::begin(known), std::end(known)));
+    loc_.fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) + " at the top level" +
+                                           (meant ? " (did you mean " + in_quotes(*meant) + "?)" : "") +
+                                           "; known: [tournament], [variant], [time], [openings], "
+                                           "[sprt], [rating], [ranking], [submissions], [analysis], [[engine]]");
   }
 
   // The table `name`, nullptr when absent; anything else than a table is an error.

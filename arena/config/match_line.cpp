@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "arena/config/command_line.h"
+#include "referee/rules/spelling.h"
 
 namespace kalah::arena {
 namespace {
@@ -131,7 +132,14 @@ struct EngineFlags {
   std::map<std::string, std::pair<std::string, std::string>> time;  // TOML time key -> (value, origin)
 };
 
-// What a flag of cutechess-cli or fastchess that `arena match` spells otherwise is here: "; use -seed N".
+// Every flag `arena match` takes, for "did you mean".
+const std::vector<std::string> kFlagNames = {
+    "-engine", "-each",   "-tournament", "-rounds",        "-games",  "-concurrency", "-openings", "-variant",
+    "-sprt",   "-draw",   "-resign",     "-adjudicate",    "-event",  "-seed",        "-recover",  "-out",
+    "-pgnout", "-repeat", "--clock",     "--print-config", "--fresh", "--help"};
+
+// What a flag of cutechess-cli or fastchess that `arena match` spells otherwise is here: "; use -seed N";
+// else the flag it is nearest to, if it looks like a typo of one.
 std::string habitual_flag_hint(const std::string& name) {
   static constexpr std::pair<std::string_view, std::string_view> kHabits[] = {
       {"-srand", "-seed N"},
@@ -143,7 +151,7 @@ std::string habitual_flag_hint(const std::string& name) {
   };
   for (const auto& [flag, instead] : kHabits)
     if (name == flag) return "; use " + std::string(instead);
-  return {};
+  return did_you_mean(name, kFlagNames);
 }
 
 std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
@@ -165,8 +173,12 @@ std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
     const EngineKey* k = engine_key(key);
     if (!k) {
       std::string known = "arg, option.NAME";
-      for (const EngineKey& x : kEngineKeys) known += std::string(", ") + x.flag;
-      return flag.name + ": unknown key '" + key + "' (known: " + known + ")";
+      std::vector<std::string> names = {"arg"};
+      for (const EngineKey& x : kEngineKeys) {
+        known += std::string(", ") + x.flag;
+        names.emplace_back(x.flag);
+      }
+      return flag.name + ": unknown key '" + key + "'" + did_you_mean(key, names) + " (known: " + known + ")";
     }
     // cutechess-cli's restart=on|off: a fresh process for every game, or only after a crash.
     const std::string given = key != "restart" ? value : value == "on" ? "always" : value == "off" ? "on-crash" : value;
@@ -175,6 +187,55 @@ std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
     (k->time ? e.time : e.keys)[k->toml] = {*text, flag.text()};
   }
   return std::nullopt;
+}
+
+// The file of `-pgnout FILE` (cutechess-cli) or `-pgnout file=FILE [KEY=VALUE]...` (fastchess). The copy is
+// written whole once the run ends (every game of the results folder, docs/CLI.md), and the PGN holds one
+// comment per game, not per move: fastchess's keys that ask for what this file does are taken, those that
+// ask for something else are refused with the reason.
+Expected<std::string> pgnout_file(const Flag& flag) {
+  std::optional<std::string> file;
+  for (const std::string& word : flag.words) {
+    const std::size_t eq = word.find('=');
+    if (eq == std::string::npos) {
+      if (word == "min" || word == "fi")
+        return Error{flag.text() + ": '" + word +
+                     "' is not taken: the PGN is written whole, with every tag, once the run ends (docs/CLI.md)"};
+      if (file) return Error{flag.text() + ": give one file"};
+      file = word;
+      continue;
+    }
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    const bool on = value == "true" || value == "on" || value == "yes";
+    const bool off = value == "false" || value == "off" || value == "no";
+    if (key == "file") {
+      if (file) return Error{flag.text() + ": give one file"};
+      if (value.empty()) return Error{flag.text() + ": file= needs a file name"};
+      file = value;
+    } else if (key == "append") {
+      if (on)
+        return Error{flag.text() +
+                     ": append=true is not taken: the file is written whole once the run ends, every game of the "
+                     "results folder (a resumed run's too), replacing what it held; leave append out or give "
+                     "append=false"};
+      if (!off) return Error{flag.text() + ": append=" + value + ": expected true or false"};
+    } else if (key == "nodes" || key == "seldepth" || key == "nps" || key == "hashfull" || key == "tbhits" ||
+               key == "timeleft" || key == "latency" || key == "pv" || key == "min") {
+      if (on)
+        return Error{flag.text() + ": " + key +
+                     "=true is not taken: the PGN has no comment per move; each move's time and the engines' info "
+                     "lines are in the journal (games.jsonl, docs/FORMATS.md)"};
+      if (!off) return Error{flag.text() + ": " + key + "=" + value + ": expected true or false"};
+    } else if (key == "notation") {
+      return Error{flag.text() +
+                   ": notation= is not taken: a Kalah ply is a pit number, written one way ({plies: S3 N1 ...})"};
+    } else {
+      return Error{flag.text() + ": unknown key '" + key +
+                   "' (known: file, append=false; the cutechess form is -pgnout FILE)"};
+    }
+  }
+  if (!file) return Error{flag.text() + ": give the file: -pgnout FILE or -pgnout file=FILE"};
+  return *file;
 }
 
 // The words of `-variant pits=6 seeds=4 ...`, `-openings ...`, `-sprt ...`, `-draw ...`, `-resign ...` as
@@ -196,8 +257,12 @@ std::optional<std::string> add_table(const Flag& flag, std::initializer_list<Tab
       if (key == x.flag) k = &x;
     if (!k) {
       std::string names;
-      for (const TableKey& x : known) names += (names.empty() ? "" : ", ") + std::string(x.flag);
-      return flag.name + ": unknown key '" + key + "' (known: " + names + ")";
+      std::vector<std::string> words;
+      for (const TableKey& x : known) {
+        names += (names.empty() ? "" : ", ") + std::string(x.flag);
+        words.emplace_back(x.flag);
+      }
+      return flag.name + ": unknown key '" + key + "'" + did_you_mean(key, words) + " (known: " + names + ")";
     }
     if (!seen.insert(k->toml).second) return flag.name + ": " + key + " is given twice";
     Expected<std::string> text = toml_value(flag, key, value, k->kind);
@@ -289,8 +354,10 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
                                           : adjudicate;
       list.push_back(f);
     } else if (f.name == "-tournament" || f.name == "-rounds" || f.name == "-games" || f.name == "-concurrency" ||
-               f.name == "-event" || f.name == "-seed" || f.name == "-out" || f.name == "-pgnout") {
+               f.name == "-event" || f.name == "-seed" || f.name == "-out") {
       problem = one_word(f);
+    } else if (f.name == "-pgnout") {
+      if (f.words.empty()) problem = "-pgnout needs a file: -pgnout FILE or -pgnout file=FILE";
     } else if (f.name == "-recover") {
       problem = no_words(f);
     } else if (f.name == "-repeat") {
@@ -365,7 +432,11 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     t.line("seed = " + f->words[0], f->text());
   }
   if (const auto f = value_of("-out")) t.line("output = " + toml_string(f->words[0]), f->text());
-  if (const auto f = value_of("-pgnout")) t.line("pgnout = " + toml_string(f->words[0]), f->text());
+  if (const auto f = value_of("-pgnout")) {
+    Expected<std::string> file = pgnout_file(*f);
+    if (!file) return Error{file.error()};
+    t.line("pgnout = " + toml_string(*file), f->text());
+  }
   if (const auto f = value_of("-recover")) t.line("restart = \"on-crash\"", f->text());
   // -adjudicate, -draw and -resign: one inline table, tournament.adjudicate.
   if (!adjudicate.empty() || !draw.empty() || !resign.empty()) {
@@ -457,7 +528,9 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     if (rounds_flag || games_flag) t.line("max_pairs = " + std::to_string(pairs), rounds_origin);
   }
 
-  // [[engine]]
+  // [[engine]]: a config's SPRT tests its second engine against its first (the base first, then the test), but
+  // `-sprt`, as in cutechess-cli and fastchess, tests the first -engine against the second: with -sprt the
+  // tables come in the other order. Names are given in the flags' order either way.
   std::set<std::string> names;
   for (EngineFlags& e : engines) {
     std::string name = e.keys.count("name") ? e.keys["name"].first : std::string();
@@ -472,8 +545,20 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
       e.keys["name"] = {name, e.origin};
     }
     names.insert(name);
+  }
+  const bool tested_first = !sprt.empty() && engines.size() == 2;
+  out.config_index.resize(engines.size());
+  out.name_lines.resize(engines.size());
+  for (std::size_t n = 0; n < engines.size(); ++n) out.config_index[n] = tested_first ? engines.size() - 1 - n : n;
+  for (std::size_t place = 0; place < engines.size(); ++place) {
+    const std::size_t flag = tested_first ? engines.size() - 1 - place : place;
+    EngineFlags& e = engines[flag];
+    if (tested_first)
+      t.line(place == 0 ? "# base: the second -engine (-sprt tests the first -engine against the second)"
+                        : "# test: the first -engine",
+             "");
     t.line("[[engine]]", e.origin);
-    out.name_lines.push_back(t.origins().size());
+    out.name_lines[flag] = t.origins().size();
     for (const char* key : {"name", "cmd"}) t.line(std::string(key) + " = " + e.keys[key].first, e.keys[key].second);
     if (!e.args.empty()) {
       std::string list;

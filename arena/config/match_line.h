@@ -25,6 +25,10 @@ struct MatchLine {
   // engine without name= is named after its command until set_engine_name() gives it the name it announces.
   std::vector<bool> named;
   std::vector<std::size_t> name_lines;
+  // Per -engine flag, in order: its place among the config's [[engine]] tables. The flags' own order, except
+  // with -sprt, which tests the first -engine against the second: then the first is the config's second
+  // engine, its SPRT's test engine (docs/SPRT.md).
+  std::vector<std::size_t> config_index;
 };
 
 // Reads the flags (everything after `arena match`); an unknown or malformed flag is an error naming it.

@@ -1,5 +1,6 @@
 #include "arena/config/paths.h"
 
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -27,15 +28,6 @@ std::string tried(const std::vector<std::string>& places) {
   return "(tried " + s + ")";
 }
 
-// Where this arena's own bots are: its build tree's bots/ folder (build/arena beside build/bots/), or
-// beside it where it is installed (bin/arena beside bin/kalah-random).
-std::vector<fs::path> bundled_bot_dirs() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return {exe.parent_path() / "bots", exe.parent_path()};
-}
-
 }  // namespace
 
 fs::path absolute_from(const fs::path& dir, const fs::path& path) {
@@ -53,11 +45,7 @@ Expected<fs::path> resolve_command(const std::string& cmd, const fs::path& work_
     places.push_back("PATH");
     if (Expected<fs::path> found = system::find_executable(cmd, path_env, work_dir)) return *found;
     // A bundled bot by its name ("kalah-random") is the arena's own, wherever the config was copied to.
-    if (cmd.starts_with("kalah-"))
-      for (const fs::path& dir : bundled_bot_dirs()) {
-        if (system::is_executable_file(dir / cmd)) return (dir / cmd).lexically_normal();
-        places.push_back((dir / cmd).string());
-      }
+    if (std::optional<fs::path> bot = system::find_bundled_bot(cmd, places)) return *bot;
   }
   if (fs::path(cmd).is_absolute())
     paths.push_back(fs::path(cmd).lexically_normal());

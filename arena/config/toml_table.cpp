@@ -3,6 +3,10 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <vector>
+
+#include "referee/rules/spelling.h"
 
 namespace kalah::arena::detail {
 
@@ -76,9 +80,15 @@ Table::Table(const Locator& locator, const toml::table& table, std::string prefi
   }
   if (!first_unknown) return;
   std::string list;
-  for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-  locator_.fail(first_unknown->source(),
-                "unknown key " + in_quotes(first_unknown->str()) + " in " + display_ + "; known keys: " + list);
+  std::vector<std::string> names;
+  for (std::string_view k : known) {
+    list += (list.empty() ? "" : ", ") + std::string(k);
+    names.emplace_back(k);
+  }
+  const std::optional<std::string> meant = nearest_word(first_unknown->str(), names);
+  locator_.fail(first_unknown->source(), "unknown key " + in_quotes(first_unknown->str()) + " in " + display_ +
+                                             (meant ? " (did you mean " + in_quotes(*meant) + "?)" : "") +
+                                             "; known keys: " + list);
 }
 
 const toml::source_region& Table::key_source(std::string_view key) const {

@@ -133,6 +133,12 @@ void analyse_games(const Config& config, const FlowResult& out) {
   options.stop = &stop;
   options.analyser.stop = &stop;
   InterruptWatcher watcher([&] { stop = true; });
+  // A database not in the cache can take minutes to build: said as it starts and as it goes, as
+  // `arena analyse` does.
+  options.analyser.database_progress = [](const analysis::DatabaseProgress& p) {
+    fmt::print("arena: {}\n", analysis::describe(p));
+    std::fflush(stdout);
+  };
   fmt::print("arena: analysing the games with perfect play ([analysis]: {}, {} thread{})\n",
              a.db_only ? "the endgame database only"
                        : fmt::format("at most {} ms per position, more for one that many games share", a.budget_ms),

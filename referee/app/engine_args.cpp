@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
+#include "referee/rules/spelling.h"
 #include "referee/system/executable.h"
 
 namespace kalah::referee_app {
@@ -41,8 +43,9 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
     else if (key.rfind("option.", 0) == 0 && key.size() > 7)
       e.options.push_back({key.substr(7), value});
     else
-      throw UsageError("--engine: unknown key '" + key +
-                       "' (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
+      throw UsageError("--engine: unknown key '" + key + "'" +
+                       did_you_mean(key, {"cmd", "name", "arg", "dir", "stderr", "protocol"}) +
+                       " (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
   }
   if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
@@ -50,7 +53,18 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
     throw UsageError("--engine: name '" + e.name.substr(0, 80) + "' is not usable: " + kEngineNameRule);
   Expected<std::filesystem::path> found =
       system::find_executable(e.cmd_as_written, system::path_variable(), std::filesystem::current_path());
-  if (!found) throw UsageError("engine '" + e.name + "': " + found.error());
+  if (!found) {
+    // A bundled bot by its name ("kalah-greedy"), as the arena finds it.
+    std::vector<std::string> tried;
+    const std::optional<std::filesystem::path> bot = system::find_bundled_bot(e.cmd_as_written, tried);
+    if (!bot) {
+      std::string places;
+      for (const std::string& t : tried) places += ", " + t;
+      throw UsageError("engine '" + e.name + "': " + found.error() +
+                       (tried.empty() ? "" : " (nor " + places.substr(2) + ")"));
+    }
+    found = *bot;
+  }
   e.cmd = *found;
   e.comm_log = comm_log;
   return e;

@@ -267,7 +267,7 @@ std::filesystem::path Database::file_in(const std::filesystem::path& dir) const 
   return dir / ("kalah-db-" + key_.name() + ".bin");
 }
 
-void Database::build(int threads, const std::atomic<bool>* cancel) {
+void Database::build(int threads, const std::atomic<bool>* cancel, const OnLevel& on_level) {
   const auto start = Clock::now();
   const Rules rules{
       key_.pits, 0, key_.capture == Capture::Empty, key_.ending == Ending::NoMove, key_.remainder == Remainder::None,
@@ -297,6 +297,7 @@ void Database::build(int threads, const std::atomic<bool>* cancel) {
     for (std::thread& t : pool) t.join();
     if (cancel && cancel->load()) break;
     ready_.store(level, std::memory_order_release);
+    if (on_level) on_level(level);
   }
   stats_.levels = ready();
   stats_.build_seconds += seconds_since(start);
@@ -377,12 +378,14 @@ bool Database::save(const std::filesystem::path& file) const {
   return !system::write_file_atomically(file, parts, system::Durability::Rebuildable);
 }
 
-void Database::load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel) {
+void Database::load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel,
+                             const OnLevel& on_level) {
   const std::filesystem::path file = dir.empty() ? std::filesystem::path() : file_in(dir);
   if (!dir.empty()) system::remove_stale_temporaries(dir);  // left by a solver killed while saving
   if (!file.empty()) load(file);
   if (ready() >= target_) return;
-  build(threads, cancel);
+  if (on_level) on_level(ready());
+  build(threads, cancel, on_level);
   if (!file.empty() && ready() > stats_.loaded_levels && save(file)) {
     stats_.saved = true;
     stats_.file = file.string();

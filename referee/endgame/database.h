@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,14 +81,18 @@ class Database {
   // rest with `threads` threads and saves the result when it built anything.
   // An empty dir means no cache. A file that is truncated, has the wrong
   // header or a bad checksum is ignored (and replaced). Returns early, with
-  // ready() < target, when *cancel becomes true.
-  void load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel = nullptr);
+  // ready() < target, when *cancel becomes true. `on_level`, when set, hears
+  // of a build as it goes: once before it starts, with ready() (the levels
+  // loaded, -1 for none), then after each level built, with that level.
+  using OnLevel = std::function<void(int level)>;
+  void load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel = nullptr,
+                     const OnLevel& on_level = {});
 
   // The pieces of load_or_build, for tests.
   // Reads levels 0..min(target, file levels) from `file`; false (with a
   // reason in stats().note) if the file is missing or not a valid database.
   bool load(const std::filesystem::path& file);
-  void build(int threads, const std::atomic<bool>* cancel = nullptr);
+  void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
   std::filesystem::path file_in(const std::filesystem::path& dir) const;
 

@@ -4,6 +4,10 @@
 #include <cctype>
 #include <charconv>
 #include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/rules/spelling.h"
 
 namespace kalah::kep {
 
@@ -18,29 +22,6 @@ std::optional<long long> integer(std::string_view text) {
 }
 
 std::string bound(const std::optional<long long>& b) { return b ? std::to_string(*b) : "-"; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-// Edits (insert, delete, replace, swap of neighbours) between a and b, compared without case; stops
-// counting past 3.
-int distance(std::string_view a_text, std::string_view b_text) {
-  const std::string a = lower(a_text), b = lower(b_text);
-  if (a.size() > b.size() + 3 || b.size() > a.size() + 3) return 4;
-  std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<int>(i);
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i)
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 }  // namespace
 
@@ -75,14 +56,9 @@ std::string setting_problem(const std::vector<OptionDecl>& declared, std::string
   if (found == declared.end()) {
     const std::string quoted = "'" + std::string(name) + "'";
     std::string text = "option " + quoted + " is not one the engine declares";
-    const OptionDecl* nearest = nullptr;
-    int best = 3;
-    for (const OptionDecl& o : declared)
-      if (const int d = distance(name, o.name); d < best) {
-        best = d;
-        nearest = &o;
-      }
-    if (nearest) text += " (did you mean '" + nearest->name + "'?)";
+    std::vector<std::string> names;
+    for (const OptionDecl& o : declared) names.push_back(o.name);
+    if (const std::optional<std::string> meant = nearest_word(name, names)) text += " (did you mean '" + *meant + "'?)";
     return text;
   }
   const OptionDecl& o = *found;

@@ -10,6 +10,15 @@ namespace kalah::system {
 
 const char* arena_version() { return KALAH_ARENA_VERSION; }
 
+std::string version_text(std::string_view program) {
+  std::string text = std::string(program) + " " + KALAH_PROJECT_VERSION + "\n";
+  const std::string commit = KALAH_GIT_COMMIT, described = KALAH_ARENA_VERSION;
+  if (commit.empty()) return text + "built from a source tree without git: the commit is not known";
+  text += "built from git commit " + commit + " (" + described;
+  if (described.ends_with("-dirty")) text += ": with changes not committed";
+  return text + ")";
+}
+
 std::string machine_description() {
   std::string model;
   std::ifstream cpuinfo("/proc/cpuinfo");

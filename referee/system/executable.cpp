@@ -41,4 +41,17 @@ Expected<fs::path> find_executable(std::string_view command, std::string_view pa
   return Error{quoted + " not found in PATH"};
 }
 
+std::optional<fs::path> find_bundled_bot(std::string_view name, std::vector<std::string>& tried) {
+  if (!name.starts_with("kalah-") || name.find('/') != std::string_view::npos) return std::nullopt;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  for (const fs::path& dir : {exe.parent_path() / "bots", exe.parent_path()}) {
+    const fs::path candidate = (dir / name).lexically_normal();
+    if (is_executable_file(candidate)) return candidate;
+    tried.push_back(candidate.string());
+  }
+  return std::nullopt;
+}
+
 }  // namespace kalah::system

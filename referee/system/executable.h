@@ -1,10 +1,12 @@
 // Finding the program an engine command names: the one rule used by the config loader,
-// `referee match` and the process layer.
+// every `referee` command that takes an engine and the process layer.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "referee/rules/expected.h"
 
@@ -25,5 +27,11 @@ std::string path_variable();
 // it was looked for.
 Expected<std::filesystem::path> find_executable(std::string_view command, std::string_view path_variable,
                                                 const std::filesystem::path& work_dir);
+
+// A bundled bot by its name ("kalah-random"): this program's own, wherever it is run from. Looked for in
+// its build tree's bots/ folder (build/arena and build/referee beside build/bots/), then beside it where
+// it is installed (bin/arena beside bin/kalah-random). None for a name that is no bot's (without the
+// "kalah-" prefix, or with a '/'); every place looked at is added to `tried`.
+std::optional<std::filesystem::path> find_bundled_bot(std::string_view name, std::vector<std::string>& tried);
 
 }  // namespace kalah::system
