@@ -275,6 +275,58 @@ TEST(Standings, MoveTimesAreCreditedToTheEngineThatMoved) {
   EXPECT_NE(md.find("| s | 3 | 21.7 | 40.0 |"), std::string::npos) << md;
 }
 
+// On the CPU clock a move's time is the CPU time charged and its record holds the wall time beside it: "Time use"
+// says which it shows and shows both, in standings.md, report.html and standings.json. On the wall clock it is
+// what it always was.
+TEST(Standings, OnTheCpuClockTimeUseIsLabelledCpuTimeWithTheWallTimeBeside) {
+  std::vector<GameRecord> games = {game(1, "alpha", "beta", "1-0"), game(2, "beta", "alpha", "0-1")};
+  const Standings wall = rating::compute_standings(games, {"alpha", "beta"});
+  EXPECT_FALSE(rating::charged_cpu_time(wall));
+  // game(): two timed moves after the opening, 10 ms (South) and 20.5 ms (North), now CPU time charged.
+  for (GameRecord& g : games) {
+    g.move_info[0].wall_ms = 30;
+    g.move_info[1].wall_ms = 61;
+  }
+  const Standings cpu = rating::compute_standings(games, {"alpha", "beta"});
+  ASSERT_TRUE(rating::charged_cpu_time(cpu));
+  const EngineStanding& alpha = find(cpu, "alpha");  // South in g01 (10 ms, 30 wall), North in g02 (20.5, 61)
+  EXPECT_EQ(alpha.moves_timed, 2);
+  EXPECT_DOUBLE_EQ(alpha.mean_move_ms, 15.25);
+  EXPECT_EQ(alpha.moves_wall_timed, 2);
+  EXPECT_DOUBLE_EQ(alpha.mean_wall_ms, 45.5);
+  EXPECT_DOUBLE_EQ(alpha.max_wall_ms, 61);
+
+  const std::string md = standings_markdown(cpu, "t");
+  EXPECT_NE(md.find("## Time use\n\nCPU time charged per move"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Engine | Moves | Mean CPU ms | Max CPU ms | Mean wall ms | Max wall ms | Mean depth |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| alpha | 2 | 15.2 | 20.5 | 45.5 | 61.0 | 4.0 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Thinking time per move as the referee measured it (request sent to answer read)"),
+            std::string::npos);
+  const std::string html = report_html(cpu, games, "t");
+  EXPECT_NE(html.find("<h2>Time use</h2>\n<p class=\"note\">CPU time charged per move"), std::string::npos);
+  EXPECT_NE(html.find("<th>Mean CPU ms</th><th>Max CPU ms</th><th>Mean wall ms</th><th>Max wall ms</th>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"name\">alpha</td><td>2</td><td>15.2</td><td>20.5</td><td>45.5</td><td>61.0</td>"),
+            std::string::npos);
+  const boost::json::value json = boost::json::parse(standings_json(cpu, "t"));
+  for (const boost::json::value& e : json.at("engines").as_array()) {
+    const boost::json::object& time = e.at("time").as_object();
+    EXPECT_EQ(time.at("clock").as_string(), "cpu");
+    EXPECT_EQ(time.at("wall_mean_ms").to_number<double>(), 45.5);
+    EXPECT_EQ(time.at("wall_max_ms").to_number<double>(), 61);
+  }
+
+  // The wall clock: no CPU label, no wall columns, no new keys.
+  const std::string wall_md = standings_markdown(wall, "t");
+  EXPECT_NE(wall_md.find("Thinking time per move as the referee measured it (request sent to answer read)"),
+            std::string::npos);
+  EXPECT_EQ(wall_md.find("CPU"), std::string::npos);
+  EXPECT_EQ(report_html(wall, games, "t").find("Mean CPU ms"), std::string::npos);
+  EXPECT_EQ(standings_json(wall, "t").find("wall_"), std::string::npos);
+}
+
 // ---------------------------------------------------------------- reporters
 
 TEST(ReportCsv, HeaderAndRowsAreExact) {

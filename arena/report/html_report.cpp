@@ -457,16 +457,32 @@ std::string summary_tables(const Standings& s) {
       out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>\n", to_string(static_cast<Termination>(t)),
                          s.terminations[t]);
   out += "</tbody></table>\n";
-  out +=
-      "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
-      "each engine chose, and the mean depth it reported (where it did).</p>\n<table><thead><tr><th "
-      "class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th><th>Max ms</th><th>Mean depth</th></tr></thead>"
-      "<tbody>\n";
-  for (const EngineStanding& e : s.engines)
-    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
-                       e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
-  out += "</tbody></table>\n";
+  if (rating::charged_cpu_time(s)) {
+    // On the CPU clock: what was charged, and the wall time of the same moves beside it.
+    out += "<h2>Time use</h2>\n<p class=\"note\">" + html_escape(cpu_time_use_text()) +
+           "</p>\n<div class=\"scroll\"><table><thead><tr><th class=\"name\">Engine</th><th>Moves</th><th>Mean CPU "
+           "ms</th><th>Max CPU ms</th><th>Mean wall ms</th><th>Max wall ms</th><th>Mean depth</th></tr></thead>"
+           "<tbody>\n";
+    for (const EngineStanding& e : s.engines)
+      out += fmt::format(
+          "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+          html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
+          e.moves_wall_timed > 0 ? fixed(e.mean_wall_ms, 1) : "–",
+          e.moves_wall_timed > 0 ? fixed(e.max_wall_ms, 1) : "–",
+          e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
+    out += "</tbody></table></div>\n";
+  } else {
+    out +=
+        "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
+        "each engine chose, and the mean depth it reported (where it did).</p>\n<table><thead><tr><th "
+        "class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th><th>Max ms</th><th>Mean depth</th></tr></thead>"
+        "<tbody>\n";
+    for (const EngineStanding& e : s.engines)
+      out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
+                         e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
+    out += "</tbody></table>\n";
+  }
   const FirstMover& fm = s.first_mover;
   out +=
       "<h2>First-mover advantage</h2>\n<p class=\"note\">The engine that started as South moved first. "

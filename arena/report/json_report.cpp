@@ -50,6 +50,7 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   if (s.form) root["order"] = json::object{{"by", s.form->by}, {"rule", s.form->rule}};
 
   json::array engines;
+  const bool cpu_clock = rating::charged_cpu_time(s);
   for (const EngineStanding& e : s.engines) {
     json::object reasons;
     for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
@@ -77,6 +78,13 @@ std::string standings_json(const Standings& s, const std::string& event, const N
                  {"mean_ms", rounded(e.mean_move_ms, 2)},
                  {"max_ms", rounded(e.max_move_ms, 2)},
                  {"mean_depth", e.moves_with_depth > 0 ? json::value(rounded(e.mean_depth, 2)) : json::value(nullptr)}};
+    // On the CPU clock the figures above are the CPU time charged; the wall time of the same moves is beside them.
+    if (cpu_clock) {
+      json::object& time = o["time"].as_object();
+      time["clock"] = "cpu";
+      time["wall_mean_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.mean_wall_ms, 2)) : json::value(nullptr);
+      time["wall_max_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.max_wall_ms, 2)) : json::value(nullptr);
+    }
     if (e.diff_next) {
       o["diff_next"] = rounded(*e.diff_next, 2);
       o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);

@@ -34,6 +34,9 @@ std::string rank_text(const rating::EngineStanding& e);
 // "" otherwise: "Listed in the order of the Swiss standings: ... Elo is information."
 std::string form_order_text(const rating::Standings& s);
 
+// What "Time use" shows on the CPU clock (rating::charged_cpu_time), one paragraph for standings.md and report.html.
+std::string cpu_time_use_text();
+
 // "+95.4 ± 30.2"
 std::string elo_with_ci(double elo, double ci95);
 
