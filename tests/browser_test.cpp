@@ -113,6 +113,87 @@ TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
   }
 }
 
+// `page` with a script added at its end that measures the layout once the page's own script has run and writes
+// what it found into the DOM, as JSON in <pre id="measured">, for --dump-dom to return.
+fs::path with_measure(const fs::path& page, const std::string& measure) {
+  std::string html = read_file(page);
+  const std::size_t end = html.rfind("</body>");
+  EXPECT_NE(end, std::string::npos);
+  html.insert(end,
+              "<script>(function(){const out={};\n" + measure +
+                  "\nconst pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);"
+                  "document.body.appendChild(pre);})();</script>\n");
+  const fs::path measured = page.parent_path() / ("measured-" + page.filename().string());
+  write_file(measured, html);
+  return measured;
+}
+
+// What with_measure's script found, from the dumped DOM.
+json::object measured(const std::string& dom) {
+  std::smatch m;
+  if (!std::regex_search(dom, m, std::regex("<pre id=\"measured\">([^<]*)</pre>"))) {
+    ADD_FAILURE() << "nothing measured in:\n" << dom.substr(0, 2000);
+    return {};
+  }
+  std::string text = m[1];
+  for (std::size_t at; (at = text.find("&quot;")) != std::string::npos;) text.replace(at, 6, "\"");
+  for (std::size_t at; (at = text.find("&amp;")) != std::string::npos;) text.replace(at, 5, "&");
+  return json::parse(text).as_object();
+}
+
+// The viewer's graph of an analysed game: its captions are in a strip that no loss bar reaches, and the book's
+// plies (the opening) are set apart and do not set the scale: here they lose 40 and 30, the engines' own plies at
+// most 4, and the largest own loss is a full bar. The analysis is made up (only its losses are drawn).
+TEST_F(Browser, TheLossGraphKeepsItsCaptionsClearAndTheBookApart) {
+  const fs::path dir = play();
+  std::string analysis;
+  std::vector<std::string> ids;
+  for (const std::string& line : read_lines(dir / "games.jsonl")) {
+    const json::object g = json::parse(line).as_object();
+    const std::size_t plies = g.at("moves").as_array().size(), book = g.at("opening").as_array().size();
+    ASSERT_EQ(book, 2u);
+    json::array value, loss;
+    for (std::size_t k = 0; k < plies; ++k) {
+      value.emplace_back(0);
+      loss.emplace_back(k < book ? 40 - 10 * static_cast<int>(k) : k % 3 == 0 ? 4 : 1);
+    }
+    ids.emplace_back(g.at("id").as_string());
+    analysis += json::serialize(json::object{{"id", g.at("id")}, {"value", value}, {"loss", loss}}) + "\n";
+  }
+  write_file(dir / "analysis.jsonl", analysis);
+  const RunResult report = run({kArena.string(), "report", dir.string()}, tmp_.path(), 120s);
+  ASSERT_EQ(report.status.code, 0) << report.summary();
+
+  const fs::path page = with_measure(dir / "report.html", R"js(
+// The page's script keeps its data to itself: the embedded games, read again.
+const games=JSON.parse(document.getElementById('games-data').textContent);
+const svg=document.getElementById('graph'),book=games.find(x=>location.hash==='#game-'+x.id).opening;
+const box=e=>{const b=e.getBBox();return [b.x,b.y,b.x+b.width,b.y+b.height];};
+const texts=[...svg.querySelectorAll('text')];
+const bars=[...svg.querySelectorAll('rect')].filter(r=>/^ply \d+/.test(r.textContent));
+const plyOf=r=>Number(/^ply (\d+)/.exec(r.textContent)[1]);
+out.bars=bars.length;out.overlaps=0;
+for(const r of bars){const a=box(r);for(const t of texts.map(box))if(a[0]<t[2]&&t[0]<a[2]&&a[1]<t[3]&&t[1]<a[3])out.overlaps++;}
+const heights=rs=>rs.map(r=>Number(r.getAttribute('height')));
+out.own_max=Math.max(0,...heights(bars.filter(r=>plyOf(r)>book)));
+out.book_max=Math.max(0,...heights(bars.filter(r=>plyOf(r)<=book)));
+out.book_bars=bars.filter(r=>plyOf(r)<=book).length;
+out.captions=texts.map(t=>t.textContent).join(' | ');
+)js");
+  for (const std::string& id : ids) {
+    const RunResult dom =
+        chromium({"--dump-dom", "--window-size=1280,2000"}, "file://" + page.string() + "#game-" + id);
+    ASSERT_EQ(dom.status.code, 0) << dom.summary();
+    const json::object m = measured(dom.out);
+    ASSERT_GT(m.at("bars").as_int64(), 2) << id << ": " << json::serialize(m);
+    EXPECT_EQ(m.at("overlaps").as_int64(), 0) << id << ": a bar draws over a caption: " << json::serialize(m);
+    EXPECT_EQ(m.at("book_bars").as_int64(), 2) << id;
+    EXPECT_EQ(m.at("own_max").to_number<double>(), 40) << id << ": the largest own loss is a full bar";
+    EXPECT_LE(m.at("book_max").to_number<double>(), 40) << id << ": the book's losses are cut at the scale";
+    EXPECT_NE(std::string(m.at("captions").as_string()).find("book"), std::string::npos) << json::serialize(m);
+  }
+}
+
 const fs::path kPgnExtract = "/usr/games/pgn-extract";
 
 // A real run with forfeits (a crashing engine): 12 games in dir/results/pgn.

@@ -161,17 +161,25 @@ constexpr std::pair<const char*, const char*> kAnalysisScript[] = {
      R"js(
     if(g.loss){const l=g.loss[ply-1];info+=l==null?'; loss not proved':'; loss '+l+(ply===g.losing?': the move that lost the game':'');})js"},
     {"lab.textContent='score for South, max '+hi+', min '+lo;\n}\n",
-     R"js(// Each ply's loss against perfect play: a bar down from the graph's top, red for the move that lost the game.
+     R"js(// Each ply's loss against perfect play: a bar down from the graph's top, red for the move that lost the game. The
+// book's plies (the opening: nobody chose them) are set apart on a grey band, their bars grey and cut at the scale,
+// which the engines' own plies alone set. The captions are in a strip under the plot that no bar reaches.
 function bars(){
   if(!g.loss)return;
-  const svg=$('graph'),NS=svg.namespaceURI,W=600,n=Math.max(1,g.moves.length),X=p=>10+p/n*(W-20),most=Math.max(1,...g.loss.map(v=>v||0));
+  const svg=$('graph'),NS=svg.namespaceURI,W=600,n=Math.max(1,g.moves.length),X=p=>10+p/n*(W-20),book=g.opening,
+    most=Math.max(1,...g.loss.map((v,k)=>k<book?0:v||0));
   svg.style.display='';
   const mk=(tag,attrs,text)=>{const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text){const t=document.createElementNS(NS,'title');t.textContent=text;e.appendChild(t);}svg.appendChild(e);return e;};
-  g.loss.forEach((v,k)=>{if(!v)return;const lost=k+1===g.losing;
-    mk('rect',{x:X(k+1)-3,y:10,width:6,height:Math.max(2,v/most*40),fill:lost?'#c44':'#e0a030'},'ply '+(k+1)+': loss '+v+(lost?', the move that lost the game':'')).onclick=()=>{ply=k+1;draw();};});
-  mk('text',{x:W-12,y:22,'text-anchor':'end'}).textContent='bars: loss per ply (largest '+most+')';
+  if(book>0)mk('rect',{class:'book',x:10,y:10,width:X(book+0.5)-10,height:100,fill:'#888','fill-opacity':0.15},'the book: plies 1 to '+book+', nobody chose them');
+  g.loss.forEach((v,k)=>{if(!v)return;const lost=k+1===g.losing,op=k<book;
+    mk('rect',{class:op?'loss book-ply':'loss',x:X(k+1)-3,y:10,width:6,height:Math.max(2,Math.min(v,most)/most*40),fill:lost?'#c44':op?'#999':'#e0a030'},'ply '+(k+1)+(op?' (book)':'')+': loss '+v+(lost?', the move that lost the game':'')).onclick=()=>{ply=k+1;draw();};});
+  mk('text',{class:'caption',x:12,y:146}).textContent='bars: loss per ply against perfect play (full bar: '+most+')'+(g.losing?'; red: the move that lost':'');
+  if(book>0)mk('text',{class:'caption',x:W-12,y:128,'text-anchor':'end'}).textContent='grey band: book plies, not to scale';
 }
 )js"},
+    // The score's caption moves to the strip under the plot, where no bar reaches it.
+    {"lab.textContent='score for South, max '+hi+', min '+lo;",
+     "lab.setAttribute('y',128);lab.setAttribute('class','caption');"},
     {"$('variant').textContent=g.variant;\n",
      R"js(  const v=$('verdict');v.replaceChildren();v.hidden=!g.loss;
   if(g.losing){const a=document.createElement('a');a.href='#game-'+g.id+'/'+g.losing;a.textContent='ply '+g.losing+', '+g.loser+' (loss '+g.loss[g.losing-1]+')';v.append('The move that lost the game: ',a);}
@@ -577,9 +585,12 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
 <p class="controls"><button id="first" title="start (Home)">|&lt;</button> <button id="prev" title="back (Left)">&lt;</button> <input type="range" id="ply" min="0" max="0" value="0"> <button id="next" title="forward (Right)">&gt;</button> <button id="last" title="end (End)">&gt;|</button></p>
 <p id="info"></p>
 <div id="moves"></div>
-<svg id="graph" viewBox="0 0 600 120" width="600" height="120" role="img" aria-label="score per ply"></svg>
-</section>
 )html";
+  // With an analysis the graph has a strip under its plot for the captions, where no loss bar reaches.
+  out += quality ? "<svg id=\"graph\" viewBox=\"0 0 600 150\" width=\"600\" height=\"150\" role=\"img\" "
+                   "aria-label=\"score and loss per ply\"></svg>\n</section>\n"
+                 : "<svg id=\"graph\" viewBox=\"0 0 600 120\" width=\"600\" height=\"120\" role=\"img\" "
+                   "aria-label=\"score per ply\"></svg>\n</section>\n";
   out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) + "</script>\n";
   out += "<script>" + viewer_script(quality != nullptr) + "</script>\n</body>\n</html>\n";
   return out;
