@@ -12,6 +12,7 @@
 
 #include <boost/json.hpp>
 
+#include "arena/report/reports.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -122,7 +123,8 @@ fs::path with_measure(const fs::path& page, const std::string& measure) {
   html.insert(end,
               "<script>(function(){const out={};\n" + measure +
                   "\nconst pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);"
-                  "document.body.appendChild(pre);})();</script>\n");
+                  "document.body.appendChild(pre);if(window.parent!==window)window.parent.postMessage(pre."
+                  "textContent,'*');})();</script>\n");
   const fs::path measured = page.parent_path() / ("measured-" + page.filename().string());
   write_file(measured, html);
   return measured;
@@ -192,6 +194,70 @@ out.captions=texts.map(t=>t.textContent).join(' | ');
     EXPECT_LE(m.at("book_max").to_number<double>(), 40) << id << ": the book's losses are cut at the scale";
     EXPECT_NE(std::string(m.at("captions").as_string()).find("book"), std::string::npos) << json::serialize(m);
   }
+}
+
+// A contest's report.html on a phone (390 px wide): the ranking comes before the notes (the submissions that did
+// not enter, with the organiser's long paths), no line runs past the screen's edge, and the Elo chart shows its bars
+// on both sides of 0 without scrolling.
+TEST_F(Browser, AContestPageOnAPhoneShowsTheRankingFirstWrapsPathsAndFitsTheEloChart) {
+  const fs::path dir = play();
+  report::ReportInput input;
+  input.journals = {{dir / "games.jsonl", dir.string()}};
+  input.engine_names = {"random", "greedy"};
+  input.event = "contest";
+  rating::RankingRules by_points;
+  by_points.by = rating::RankBy::Points;
+  input.description.ranking = by_points;
+  const std::string deep = "/home/organiser/contests/kalah-2026/submissions/" + std::string(60, 'x') + "/build/output";
+  input.description.not_entered["late"] = "late (its build failed: " + deep + "/build.log)";
+  input.description.not_entered["broken"] = "broken (its check failed: " + deep + "/check.log)";
+  input.description.engines["random"].command = deep + "/kalah-random --seed 5";
+  const fs::path out = tmp_.path() / "contest";
+  const Expected<report::ReportSummary> written = report::write_reports(out, input);
+  ASSERT_TRUE(written) << written.error();
+
+  const fs::path page = with_measure(out / "report.html", R"js(
+for(const d of document.querySelectorAll('details'))d.open=true;  // the About section's paths too
+out.width=window.innerWidth;
+out.page_width=document.documentElement.scrollWidth;
+const ranking=[...document.querySelectorAll('h2')].find(h=>h.textContent==='Ranking');
+const table=ranking.nextElementSibling.nextElementSibling;
+out.ranking_bottom=table.getBoundingClientRect().bottom;
+const notes=[...document.querySelectorAll('p.warn')].filter(p=>p.getClientRects().length);
+out.first_note_top=Math.min(...notes.map(p=>p.getBoundingClientRect().top));
+out.notes=notes.length;
+// What runs past the screen's right edge, outside a box that scrolls on its own (a table, a chart).
+const scrolls=e=>{for(let a=e.parentElement;a;a=a.parentElement)if(getComputedStyle(a).overflowX!=='visible')return true;return false;};
+out.too_wide=[...document.body.querySelectorAll('*')].filter(e=>e.getClientRects().length&&!scrolls(e)&&e.getBoundingClientRect().right>window.innerWidth+0.5).map(e=>e.tagName+(e.id?'#'+e.id:'')+': '+e.textContent.slice(0,40));
+const charts=[...document.querySelectorAll('svg[aria-label^="Elo with"]')].filter(c=>c.getClientRects().length);
+out.charts=charts.length;
+const bars=charts.flatMap(c=>[...c.querySelectorAll('rect')]);
+out.bars=bars.length;
+out.bars_outside=bars.filter(b=>{const r=b.getBoundingClientRect();return r.left<0||r.right>window.innerWidth;}).length;
+out.chart_scrolls=charts.filter(c=>c.parentElement.scrollWidth>c.parentElement.clientWidth).length;
+)js");
+  // A phone's screen, 390 pixels wide: headless chromium keeps its window at least 500 wide, so the page is shown
+  // in a frame of that width, which passes on what the page measured.
+  const fs::path phone = out / "phone.html";
+  write_file(phone, "<!DOCTYPE html>\n<html><body style=\"margin:0\"><pre id=\"measured\"></pre><iframe src=\"" +
+                        page.filename().string() +
+                        "\" style=\"width:390px;height:5000px;border:0\"></iframe><script>window.addEventListener("
+                        "'message',e=>{document.getElementById('measured').textContent=e.data;});</script></body>"
+                        "</html>\n");
+  const RunResult dom =
+      chromium({"--dump-dom", "--window-size=1280,2000", "--virtual-time-budget=5000"}, "file://" + phone.string());
+  ASSERT_EQ(dom.status.code, 0) << dom.summary();
+  const json::object m = measured(dom.out);
+  ASSERT_EQ(m.at("width").as_int64(), 390) << json::serialize(m);
+  EXPECT_EQ(m.at("notes").as_int64(), 2) << json::serialize(m);
+  EXPECT_LT(m.at("ranking_bottom").to_number<double>(), m.at("first_note_top").to_number<double>())
+      << "the ranking comes first: " << json::serialize(m);
+  EXPECT_LE(m.at("page_width").as_int64(), 390) << "nothing runs past the screen: " << json::serialize(m);
+  EXPECT_TRUE(m.at("too_wide").as_array().empty()) << json::serialize(m);
+  EXPECT_EQ(m.at("charts").as_int64(), 1) << json::serialize(m);
+  EXPECT_EQ(m.at("bars").as_int64(), 2) << "a bar for each engine with games: " << json::serialize(m);
+  EXPECT_EQ(m.at("bars_outside").as_int64(), 0) << json::serialize(m);
+  EXPECT_EQ(m.at("chart_scrolls").as_int64(), 0) << json::serialize(m);
 }
 
 const fs::path kPgnExtract = "/usr/games/pgn-extract";

@@ -28,7 +28,7 @@ namespace json = boost::json;
 constexpr const char* kStyle = R"css(
 :root{--fg:#222;--bg:#fafafa;--card:#fff;--line:#ddd;--head:#f0f0f0;--muted:#555;--sel:#dbe7ff;--hover:#eef4ff;--grid:#e4e4e4}
 @media (prefers-color-scheme:dark){:root{--fg:#ddd;--bg:#161616;--card:#1f1f1f;--line:#444;--head:#2a2a2a;--muted:#aaa;--sel:#2d3f66;--hover:#263352;--grid:#333}}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:var(--fg);background:var(--bg)}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
 @media (max-width:600px){body{padding:.5em .6em}}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid var(--line)}
 table{border-collapse:collapse;margin:.5em 0;background:var(--card)}
@@ -38,10 +38,11 @@ a{color:inherit}
 .scroll{max-width:100%;overflow-x:auto}.scroll td.name{white-space:normal}
 p.note{color:var(--muted);max-width:60em}p.warn{background:#fff3cd;color:#222;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
 svg{max-width:100%;height:auto}svg text{font-size:12px;fill:var(--fg)}
-dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0}
+dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:600px){dl.about{grid-template-columns:1fr}dl.about dd{margin-bottom:.4em}}
 details.about>summary{cursor:pointer;font-weight:bold;margin:1em 0 .4em}
 .chart-box{overflow-x:auto}@media (max-width:600px){.chart-box svg{max-width:none}}
+.elo-narrow{display:none}@media (max-width:600px){.elo-wide{display:none}.elo-narrow{display:block}}
 #games{max-height:24em;overflow:auto;max-width:100%;border:1px solid var(--line)}
 #games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:var(--hover)}
 #games th{cursor:pointer;position:sticky;top:0}#games tr.sel{background:var(--sel)}
@@ -306,8 +307,10 @@ void add_analysis(json::object& o, const analysis::GameJudgement& j) {
   }
 }
 
-// Horizontal bars from 0 to each Elo with the 95% interval as whiskers.
-std::string elo_chart(const Standings& s) {
+// Horizontal bars from 0 to each Elo with the 95% interval as whiskers. `narrow`: the layout for a phone (the page
+// shows one of the two by the screen's width), 360 wide, each engine's name and Elo on a line above its bar, so that
+// the bars on both sides of 0 show without scrolling; the wide one keeps the names on the left.
+std::string elo_chart(const Standings& s, bool narrow) {
   if (s.engines.empty()) return "<p>No engines.</p>\n";
   double extent = 0;
   for (const EngineStanding& e : s.engines) extent = std::max(extent, std::abs(e.elo) + e.ci95);
@@ -317,15 +320,18 @@ std::string elo_chart(const Standings& s) {
     if (extent / candidate <= 4) break;
   }
   const double limit = std::max(step, std::ceil(extent / step) * step);
-  constexpr double kLabel = 170, kPlot = 500, kRow = 26, kTop = 10;
-  const double height = kTop + kRow * static_cast<double>(s.engines.size()) + 30;
-  const auto x = [&](double elo) { return kLabel + (std::clamp(elo, -limit, limit) + limit) / (2 * limit) * kPlot; };
+  // Where the plot starts and how wide it is; a row's height, and where its bar starts in it.
+  const double left = narrow ? 16 : 170, plot = narrow ? 328 : 500, row = narrow ? 40 : 26, bar = narrow ? 18 : 5;
+  const double width = narrow ? 360 : left + plot + 120;
+  constexpr double kTop = 10;
+  const double height = kTop + row * static_cast<double>(s.engines.size()) + 30;
+  const auto x = [&](double elo) { return left + (std::clamp(elo, -limit, limit) + limit) / (2 * limit) * plot; };
 
   std::string out = fmt::format(
       "<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Elo with 95% "
       "intervals\">\n",
-      kLabel + kPlot + 120, height);
-  const double bottom = kTop + kRow * static_cast<double>(s.engines.size());
+      width, height);
+  const double bottom = kTop + row * static_cast<double>(s.engines.size());
   for (double t = -limit; t <= limit + 1e-9; t += step)
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"{3}\"/>"
@@ -333,19 +339,26 @@ std::string elo_chart(const Standings& s) {
         x(t), kTop, bottom, t == 0 ? "#888" : "#e4e4e4", bottom + 16, signed_fixed(t, 0));
   for (std::size_t i = 0; i < s.engines.size(); ++i) {
     const EngineStanding& e = s.engines[i];
-    const double y = kTop + kRow * static_cast<double>(i);
+    const double y = kTop + row * static_cast<double>(i);
     const double x0 = x(0), x1 = x(e.elo);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLabel - 8, y + 17,
-                       html_escape(e.name));
+    if (narrow)
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", left, y + 13, html_escape(e.name));
+    else
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 8, y + 17,
+                         html_escape(e.name));
     out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>\n",
-                       std::min(x0, x1), y + 5, std::abs(x1 - x0), e.elo >= 0 ? "#4a7bd0" : "#d0704a");
+                       std::min(x0, x1), y + bar, std::abs(x1 - x0), e.elo >= 0 ? "#4a7bd0" : "#d0704a");
     const double lo = x(e.elo - e.ci95), hi = x(e.elo + e.ci95);
     out += fmt::format(
         "<path d=\"M{0:.1f} {2:.1f}H{1:.1f}M{0:.1f} {3:.1f}V{4:.1f}M{1:.1f} {3:.1f}V{4:.1f}\" stroke=\"#222\" "
         "fill=\"none\"/>\n",
-        lo, hi, y + 13, y + 8, y + 18);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", kLabel + kPlot + 6, y + 17,
-                       html_escape(elo_with_ci(e.elo, e.ci95)));
+        lo, hi, y + bar + 8, y + bar + 3, y + bar + 13);
+    if (narrow)
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left + plot, y + 13,
+                         html_escape(elo_with_ci(e.elo, e.ci95)));
+    else
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", left + plot + 6, y + 17,
+                         html_escape(elo_with_ci(e.elo, e.ci95)));
   }
   out += "</svg>\n";
   return out;
@@ -482,14 +495,15 @@ std::string summary_tables(const Standings& s) {
   } else {
     out +=
         "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
-        "each engine chose, and the mean depth it reported (where it did).</p>\n<table><thead><tr><th "
+        "each engine chose, and the mean depth it reported (where it did).</p>\n<div "
+        "class=\"scroll\"><table><thead><tr><th "
         "class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th><th>Max ms</th><th>Mean depth</th></tr></thead>"
         "<tbody>\n";
     for (const EngineStanding& e : s.engines)
       out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                          html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
                          e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
-    out += "</tbody></table>\n";
+    out += "</tbody></table></div>\n";
   }
   const FirstMover& fm = s.first_mover;
   out +=
@@ -524,10 +538,14 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
-  for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  std::string notes_html;
+  for (const std::string& note : notes) notes_html += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  // A contest's ranking is what its page is for: its first screen on a phone, before the notes (the submissions that
+  // did not enter, ...). Without one the notes come first, as what the standings below are read with.
+  if (!s.ranking) out += notes_html;
   // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
-  if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking);
+  if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking) + notes_html;
   out += "<h2>Standings</h2>\n";
   if (s.form) out += "<p class=\"note\">" + html_escape(form_order_text(s)) + "</p>\n";
   if (bot_pages)
@@ -548,8 +566,10 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   if (const std::string about = context_html(context); !about.empty())
     out += "<details class=\"about\"><summary>About this tournament: its settings, engines and machine</summary>\n" +
            about + "</details>\n";
-  // On a phone a chart keeps its size and scrolls in its box: shrunk to the screen its labels were ~4 px.
-  out += "<h2>Elo</h2>\n<div class=\"chart-box\">" + elo_chart(s) + "</div>\n";
+  // On a phone a chart keeps its size and scrolls in its box (shrunk to the screen its labels were ~4 px), but the
+  // Elo chart has a narrow layout of its own, so that its bars on both sides of 0 show without scrolling.
+  out += "<h2>Elo</h2>\n<div class=\"chart-box elo-wide\">" + elo_chart(s, false) +
+         "</div>\n<div class=\"elo-narrow\">" + elo_chart(s, true) + "</div>\n";
   if (const std::string chart = elo_history_chart(history); !chart.empty())
     out += fmt::format(
                "<h3>Elo over the games</h3>\n<p class=\"note\">Each engine's rating refitted at {} points of the run "
