@@ -198,16 +198,21 @@ out.captions=texts.map(t=>t.textContent).join(' | ');
 
 // A contest's report.html on a phone (390 px wide): the ranking comes before the notes (the submissions that did
 // not enter, with the organiser's long paths), no line runs past the screen's edge, and the Elo chart shows its bars
-// on both sides of 0 without scrolling.
+// on both sides of 0 without scrolling. A disqualified entrant without games has no Elo (and no bar); standings.json
+// follows its schema with it.
 TEST_F(Browser, AContestPageOnAPhoneShowsTheRankingFirstWrapsPathsAndFitsTheEloChart) {
   const fs::path dir = play();
   report::ReportInput input;
   input.journals = {{dir / "games.jsonl", dir.string()}};
-  input.engine_names = {"random", "greedy"};
+  input.engine_names = {"random", "greedy", "copycat"};
   input.event = "contest";
   rating::RankingRules by_points;
   by_points.by = rating::RankBy::Points;
   input.description.ranking = by_points;
+  arena::EntryDescription& copycat = input.description.entries["copycat"];
+  copycat.status = rating::EntryStatus::Disqualified;
+  copycat.reason = "copied code";
+  copycat.games_kept = false;
   const std::string deep = "/home/organiser/contests/kalah-2026/submissions/" + std::string(60, 'x') + "/build/output";
   input.description.not_entered["late"] = "late (its build failed: " + deep + "/build.log)";
   input.description.not_entered["broken"] = "broken (its check failed: " + deep + "/check.log)";
@@ -258,6 +263,16 @@ out.chart_scrolls=charts.filter(c=>c.parentElement.scrollWidth>c.parentElement.c
   EXPECT_EQ(m.at("bars").as_int64(), 2) << "a bar for each engine with games: " << json::serialize(m);
   EXPECT_EQ(m.at("bars_outside").as_int64(), 0) << json::serialize(m);
   EXPECT_EQ(m.at("chart_scrolls").as_int64(), 0) << json::serialize(m);
+
+  // The page's text: no Elo for the entrant without games.
+  const std::string md = read_file(out / "standings.md");
+  EXPECT_NE(md.find("| copycat | 0 | 0-0-0 | 0 | – | – |"), std::string::npos) << md;
+  if (run({kPython.string(), "-c", "import jsonschema"}, tmp_.path(), 30s).status.code != 0) return;
+  const RunResult schema =
+      run({kPython.string(), KALAH_SOURCE_DIR "/tools/check-schema.py",
+           KALAH_SOURCE_DIR "/docs/schema/standings.schema.json", (out / "standings.json").string()},
+          tmp_.path(), 60s);
+  EXPECT_EQ(schema.status.code, 0) << schema.summary();
 }
 
 const fs::path kPgnExtract = "/usr/games/pgn-extract";

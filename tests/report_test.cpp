@@ -20,6 +20,7 @@
 #include "arena/report/context.h"
 #include "arena/report/elo_history.h"
 #include "arena/report/form_report.h"
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 #include "arena/report/text_util.h"
@@ -325,6 +326,60 @@ TEST(Standings, OnTheCpuClockTimeUseIsLabelledCpuTimeWithTheWallTimeBeside) {
   EXPECT_EQ(wall_md.find("CPU"), std::string::npos);
   EXPECT_EQ(report_html(wall, games, "t").find("Mean CPU ms"), std::string::npos);
   EXPECT_EQ(standings_json(wall, "t").find("wall_"), std::string::npos);
+}
+
+// An engine without a counted game has no rating: the fit's value for it would be its prior alone ("0.0 ± 436.8"
+// for a disqualified entrant). Every report shows none, and no Elo difference or LOS next to it.
+TEST(ReportStandings, AnEngineWithoutGamesHasNoEloInAnyReport) {
+  const Standings s = rating::compute_standings(hand_games(), {"alpha", "beta", "gamma", "idle"});
+  const EngineStanding& idle = find(s, "idle");
+  ASSERT_EQ(idle.games, 0);
+  ASSERT_EQ(idle.rank, 4);
+  EXPECT_FALSE(idle.diff_next);
+  EXPECT_FALSE(idle.los_next);
+  EXPECT_FALSE(find(s, "gamma").diff_next) << "nothing to compare gamma's Elo with";
+  EXPECT_FALSE(find(s, "gamma").los_next);
+  EXPECT_TRUE(find(s, "beta").diff_next);
+
+  EXPECT_NE(standings_markdown(s, "t").find("| 4 | idle | – | – | 0 | 0.0 | 0.0% |"), std::string::npos);
+  const std::string csv = standings_csv(s);
+  EXPECT_NE(csv.find("\n4,idle,,,0,0.0,0.0,"), std::string::npos) << csv;
+  const boost::json::value json = boost::json::parse(standings_json(s, "t"));
+  for (const boost::json::value& e : json.at("engines").as_array()) {
+    const bool rated = e.at("name").as_string() != "idle";
+    EXPECT_EQ(e.at("elo").is_null(), !rated) << e;
+    EXPECT_EQ(e.at("ci95").is_null(), !rated) << e;
+  }
+  const std::string html = report_html(s, {}, "t");
+  EXPECT_NE(html.find("<td class=\"name\">idle</td><td>0.0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0.0%</td>"
+                      "<td>–</td><td>–</td><td>0</td><td>–</td><td>–</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find(">no games, no Elo</text>"), std::string::npos);
+  const std::string table = format_standings_table(s);
+  const std::size_t line = table.find("   4  idle ");
+  ASSERT_NE(line, std::string::npos) << table;
+  EXPECT_TRUE(table.substr(line, table.find('\n', line) - line).starts_with("   4  idle          -       -      0 "))
+      << table;
+
+  // A contest's disqualified entrant whose games are void: its ranking row has no Elo either.
+  rating::StandingsBuilder builder(kEngines);
+  rating::RankingSetup setup;
+  setup.rules.by = rating::RankBy::Points;
+  setup.entries["gamma"] = {rating::EntryStatus::Disqualified, "copied code", true};
+  builder.set_ranking(setup);
+  for (const GameRecord& g : hand_games()) builder.add(g);
+  const Standings ranked = builder.standings();
+  ASSERT_TRUE(ranked.ranking);
+  EXPECT_NE(ranking_markdown(*ranked.ranking).find("| gamma | 0 | 0-0-0 | 0 | – | – |\n"), std::string::npos)
+      << ranking_markdown(*ranked.ranking);
+  EXPECT_NE(standings_markdown(ranked, "t").find("| gamma | – | – | 0 |"), std::string::npos);
+  const boost::json::value ranked_json = boost::json::parse(standings_json(ranked, "t"));
+  for (const boost::json::value& row : ranked_json.at("ranking").at("rows").as_array())
+    EXPECT_EQ(row.at("elo").is_null(), row.at("name").as_string() == "gamma") << row;
+  EXPECT_NE(ranking_csv(*ranked.ranking, nullptr).find(",0,0,0,0,,,disqualified,"), std::string::npos)
+      << ranking_csv(*ranked.ranking, nullptr);
+  EXPECT_NE(ranking_text_table(*ranked.ranking).find("  0-0-0      0        -       -\n"), std::string::npos)
+      << ranking_text_table(*ranked.ranking);
 }
 
 // ---------------------------------------------------------------- reporters

@@ -306,7 +306,8 @@ Standings StandingsBuilder::standings() const {
       e.bye_points = form_place.bye_points;
       e.points += form_place.bye_points;
     }
-    if (r + 1 < n) {
+    // No Elo without a counted game (the fit's value is only its prior): nothing to compare it with either.
+    if (r + 1 < n && e.games > 0 && engines[order[r + 1]].games > 0) {
       e.los_next = finite_or(los(fit, order[r], order[r + 1]), 0.5);
       e.diff_next = finite_or(fit.elo[order[r]] - fit.elo[order[r + 1]], 0.0);
       e.diff_next_ci95 = finite_or(difference_ci95(fit, order[r], order[r + 1]), 0.0);

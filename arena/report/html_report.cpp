@@ -313,7 +313,8 @@ void add_analysis(json::object& o, const analysis::GameJudgement& j) {
 std::string elo_chart(const Standings& s, bool narrow) {
   if (s.engines.empty()) return "<p>No engines.</p>\n";
   double extent = 0;
-  for (const EngineStanding& e : s.engines) extent = std::max(extent, std::abs(e.elo) + e.ci95);
+  for (const EngineStanding& e : s.engines)
+    if (e.games > 0) extent = std::max(extent, std::abs(e.elo) + e.ci95);
   double step = 10;
   for (double candidate : {10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0}) {
     step = candidate;
@@ -346,6 +347,11 @@ std::string elo_chart(const Standings& s, bool narrow) {
     else
       out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 8, y + 17,
                          html_escape(e.name));
+    if (e.games == 0) {  // no rating: no bar
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">no games, no Elo</text>\n", x(0),
+                         y + bar + 12);
+      continue;
+    }
     out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>\n",
                        std::min(x0, x1), y + bar, std::abs(x1 - x0), e.elo >= 0 ? "#4a7bd0" : "#d0704a");
     const double lo = x(e.elo - e.ci95), hi = x(e.elo + e.ci95);
@@ -437,9 +443,8 @@ std::string standings_table(const Standings& s, bool bot_pages) {
         rank_text(e),
         bot_pages ? fmt::format("<a href=\"{}\">{}</a>", html_escape(bot_page_path(e.name)), html_escape(e.name))
                   : html_escape(e.name),
-        fixed(e.points, 1), e.wins, e.draws, e.losses, e.games, fixed(e.score_pct, 1), signed_fixed(e.elo, 1),
-        fixed(e.ci95, 1), forfeits,
-        e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
+        fixed(e.points, 1), e.wins, e.draws, e.losses, e.games, fixed(e.score_pct, 1), elo_text(e), ci95_text(e),
+        forfeits, e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
         e.los_next ? percent(*e.los_next, 1) : "–");
   }
   return out + "</tbody></table>\n";

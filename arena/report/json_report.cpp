@@ -59,8 +59,9 @@ std::string standings_json(const Standings& s, const std::string& event, const N
     o["rank"] = e.rank;
     if (s.form) o["rank_shared"] = e.rank_shared;
     o["name"] = e.name;
-    o["elo"] = rounded(e.elo, 2);
-    o["ci95"] = rounded(e.ci95, 2);
+    // No rating without a counted game.
+    o["elo"] = e.games > 0 ? json::value(rounded(e.elo, 2)) : json::value(nullptr);
+    o["ci95"] = e.games > 0 ? json::value(rounded(e.ci95, 2)) : json::value(nullptr);
     o["games"] = e.games;
     o["points"] = e.points;
     if (s.form) o["bye_points"] = e.bye_points;

@@ -19,7 +19,7 @@ void standings_table(std::string& out, const Standings& s) {
   out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const EngineStanding& e : s.engines)
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} | {} | {} |\n", rank_text(e),
-                       markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
+                       markdown_escape(e.name), elo_text(e), ci95_text(e), e.games, fixed(e.points, 1),
                        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits, diff_text(e), diff_ci_text(e),
                        los_text(e));
 }

@@ -105,6 +105,13 @@ std::string normalisation_text(const rating::Standings& s) {
 
 std::string rank_text(const rating::EngineStanding& e) { return std::to_string(e.rank) + (e.rank_shared ? "=" : ""); }
 
+std::string elo_text(const rating::EngineStanding& e, std::string_view none) {
+  return e.games > 0 ? signed_fixed(e.elo, 1) : std::string(none);
+}
+std::string ci95_text(const rating::EngineStanding& e, std::string_view none) {
+  return e.games > 0 ? fixed(e.ci95, 1) : std::string(none);
+}
+
 std::string cpu_time_use_text() {
   return "CPU time charged per move: the moves were played on the CPU clock ([time] clock = \"cpu\"), which "
          "charges a move the CPU time the engine's processes used between the request and the answer. Beside it, "
