@@ -194,7 +194,7 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   // The terminal table of `arena report`.
   const std::string table = format_standings_table(written->standings, &*written->quality);
   EXPECT_NE(table.find("Move quality from analysis.jsonl (2 games analysed; blunder: a move that loses ≥ 4 (store "
-                       "difference)):\n"
+                       "difference)), ranked by mean loss:\n"
                        "Rank  Engine  Mean loss  Perfect  Blunders       Analysed\n"),
             std::string::npos)
       << table;
@@ -258,6 +258,46 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   EXPECT_NE(html.find("blunder: a move that loses ≥ 4 (store difference)"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"name\">beta</td><td>0.83</td><td>67%</td><td>1</td><td>6/11</td></tr>"),
             std::string::npos);
+}
+
+// The move-quality tables rank by mean loss, not by the standings' rank, and say so: here the engine last in the
+// standings plays best, and two engines with the same mean loss share a rank.
+TEST(MoveQualityTables, RankByMeanLossAndSaySo) {
+  rating::Standings s;
+  for (const char* name : {"first", "second", "third", "fourth"}) {
+    rating::EngineStanding& e = s.engines.emplace_back();
+    e.name = name;
+    e.rank = static_cast<int>(s.engines.size());
+  }
+  MoveQuality q;
+  q.games = 3;
+  q.engines["first"] = {.moves = 10, .judged = 10, .perfect = 5, .blunders = 2, .total_loss = 20};  // 2.00
+  q.engines["second"] = {.moves = 4, .judged = 0};                                                  // none judged
+  q.engines["third"] = {.moves = 10, .judged = 5, .perfect = 4, .blunders = 1, .total_loss = 10};   // 2.00
+  q.engines["fourth"] = {.moves = 10, .judged = 10, .perfect = 9, .blunders = 0, .total_loss = 1};  // 0.10
+
+  const std::string text = move_quality_text(s, q);
+  EXPECT_NE(text.find("), ranked by mean loss:\n"), std::string::npos) << text;
+  const std::vector<std::string> rows = {lines_with(text, " fourth ").at(0), lines_with(text, " first ").at(0),
+                                         lines_with(text, " third ").at(0), lines_with(text, " second ").at(0)};
+  EXPECT_LT(text.find(rows[0]), text.find(rows[1])) << text;
+  EXPECT_LT(text.find(rows[1]), text.find(rows[2])) << text;
+  EXPECT_LT(text.find(rows[2]), text.find(rows[3])) << text;
+  EXPECT_TRUE(rows[0].starts_with("   1  fourth ")) << text;
+  EXPECT_TRUE(rows[1].starts_with("  2=  first ")) << text;
+  EXPECT_TRUE(rows[2].starts_with("  2=  third ")) << text;
+  EXPECT_TRUE(rows[3].starts_with("   -  second ")) << text;
+
+  const std::string md = move_quality_markdown(s, q);
+  EXPECT_NE(md.find("Ranked by mean loss, the least first, not in the standings' order"), std::string::npos) << md;
+  EXPECT_NE(md.find("|---:|:---|---:|---:|---:|---:|\n| 1 | fourth | 0.10 | 90% | 0 | 10/10 |\n"
+                    "| 2= | first | 2.00 | 50% | 2 | 10/10 |\n| 2= | third | 2.00 | 80% | 1 | 5/10 |\n"
+                    "| – | second | – | – | 0 | 0/4 |\n"),
+            std::string::npos)
+      << md;
+  const std::string html = move_quality_html(s, q);
+  EXPECT_NE(html.find("Ranked by mean loss, the least first, not in the standings&#39;"), std::string::npos) << html;
+  EXPECT_NE(html.find("<tbody>\n<tr><td>1</td><td class=\"name\">fourth</td>"), std::string::npos) << html;
 }
 
 TEST_F(AnalysisReport, ALineThatFitsNoGameAndATornLastLineAreWarnings) {

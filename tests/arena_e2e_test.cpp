@@ -5,6 +5,7 @@
 // thinks for the whole `movetime_ms`, so with 20 ms a game against it takes a fraction of a
 // second, while random and greedy answer at once. The signal is sent once the journal holds two
 // games, so the test does not depend on how fast the machine is.
+#include <sched.h>
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -361,6 +362,41 @@ TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNot
   ASSERT_EQ(again.status.code, 0) << again.summary();
   EXPECT_EQ(e2e::read_file(journal(s)), journal_before) << "a finished tournament plays nothing new";
   expect_no_engine_left();
+}
+
+// More games at once than CPUs on the wall clock: each move is charged the wait for a CPU. The run says so before
+// it plays, naming the CPU clock as the remedy, and the reports' "About" section keeps it. The arena is started on
+// one CPU (taskset) with two games at once; with one game at once nothing is said.
+TEST_F(ArenaFixture, MoreGamesThanCpusOnTheWallClockIsAWarningThatNamesTheCpuClock) {
+  if (!e2e::fs::exists("/usr/bin/taskset")) GTEST_SKIP() << "taskset is not installed (util-linux)";
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  ASSERT_EQ(::sched_getaffinity(0, sizeof mine, &mine), 0);
+  int cpu = 0;
+  while (!CPU_ISSET(cpu, &mine)) ++cpu;
+  TournamentSetup s = three_bots();
+  s.rounds = 1;
+  s.time = "movetime_ms = 20";
+  const path config = write_config(s);
+  const e2e::RunResult r =
+      e2e::run({"/usr/bin/taskset", "-c", std::to_string(cpu), e2e::kArena.string(), "run", config.string()},
+               dir_.path(), kRunLimit);
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const std::string warning =
+      "concurrency 2 exceeds the 1 CPU this machine gives the arena: on the wall clock a move is charged the time its "
+      "engine waits for a CPU";
+  EXPECT_NE(r.err.find("arena: warning: " + config.string() + ": " + warning), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("set clock = \"cpu\" in [time] (or --clock cpu)"), std::string::npos) << r.err;
+  const std::string md = e2e::read_file(tournament_dir(s) / "standings.md");
+  EXPECT_NE(md.find("concurrency 2 exceeds the 1 CPU"), std::string::npos) << md;
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "report.html").find(warning), std::string::npos);
+
+  const e2e::RunResult one = e2e::run({"/usr/bin/taskset", "-c", std::to_string(cpu), e2e::kArena.string(), "run",
+                                       config.string(), "--concurrency", "1", "--fresh"},
+                                      dir_.path(), kRunLimit);
+  ASSERT_EQ(one.status.code, 0) << one.summary();
+  EXPECT_EQ(one.err.find("exceeds"), std::string::npos) << one.err;
+  EXPECT_EQ(e2e::read_file(tournament_dir(s) / "standings.md").find("exceeds"), std::string::npos);
 }
 
 TEST_F(ArenaFixture, JournalGamesThatAreNotInTheScheduleAreReportedWithTheirCountAndFirstId) {

@@ -12,6 +12,7 @@
 
 #include <boost/json.hpp>
 
+#include "arena/report/reports.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -111,6 +112,167 @@ TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
     const std::string plies = std::to_string(g.at("moves").as_array().size());
     EXPECT_NE(end.out.find("Ply " + plies + " of " + plies), std::string::npos) << id;
   }
+}
+
+// `page` with a script added at its end that measures the layout once the page's own script has run and writes
+// what it found into the DOM, as JSON in <pre id="measured">, for --dump-dom to return.
+fs::path with_measure(const fs::path& page, const std::string& measure) {
+  std::string html = read_file(page);
+  const std::size_t end = html.rfind("</body>");
+  EXPECT_NE(end, std::string::npos);
+  html.insert(end,
+              "<script>(function(){const out={};\n" + measure +
+                  "\nconst pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);"
+                  "document.body.appendChild(pre);if(window.parent!==window)window.parent.postMessage(pre."
+                  "textContent,'*');})();</script>\n");
+  const fs::path measured = page.parent_path() / ("measured-" + page.filename().string());
+  write_file(measured, html);
+  return measured;
+}
+
+// What with_measure's script found, from the dumped DOM.
+json::object measured(const std::string& dom) {
+  std::smatch m;
+  if (!std::regex_search(dom, m, std::regex("<pre id=\"measured\">([^<]*)</pre>"))) {
+    ADD_FAILURE() << "nothing measured in:\n" << dom.substr(0, 2000);
+    return {};
+  }
+  std::string text = m[1];
+  for (std::size_t at; (at = text.find("&quot;")) != std::string::npos;) text.replace(at, 6, "\"");
+  for (std::size_t at; (at = text.find("&amp;")) != std::string::npos;) text.replace(at, 5, "&");
+  return json::parse(text).as_object();
+}
+
+// The viewer's graph of an analysed game: its captions are in a strip that no loss bar reaches, and the book's
+// plies (the opening) are set apart and do not set the scale: here they lose 40 and 30, the engines' own plies at
+// most 4, and the largest own loss is a full bar. The analysis is made up (only its losses are drawn).
+TEST_F(Browser, TheLossGraphKeepsItsCaptionsClearAndTheBookApart) {
+  const fs::path dir = play();
+  std::string analysis;
+  std::vector<std::string> ids;
+  for (const std::string& line : read_lines(dir / "games.jsonl")) {
+    const json::object g = json::parse(line).as_object();
+    const std::size_t plies = g.at("moves").as_array().size(), book = g.at("opening").as_array().size();
+    ASSERT_EQ(book, 2u);
+    json::array value, loss;
+    for (std::size_t k = 0; k < plies; ++k) {
+      value.emplace_back(0);
+      loss.emplace_back(k < book ? 40 - 10 * static_cast<int>(k) : k % 3 == 0 ? 4 : 1);
+    }
+    ids.emplace_back(g.at("id").as_string());
+    analysis += json::serialize(json::object{{"id", g.at("id")}, {"value", value}, {"loss", loss}}) + "\n";
+  }
+  write_file(dir / "analysis.jsonl", analysis);
+  const RunResult report = run({kArena.string(), "report", dir.string()}, tmp_.path(), 120s);
+  ASSERT_EQ(report.status.code, 0) << report.summary();
+
+  const fs::path page = with_measure(dir / "report.html", R"js(
+// The page's script keeps its data to itself: the embedded games, read again.
+const games=JSON.parse(document.getElementById('games-data').textContent);
+const svg=document.getElementById('graph'),book=games.find(x=>location.hash==='#game-'+x.id).opening;
+const box=e=>{const b=e.getBBox();return [b.x,b.y,b.x+b.width,b.y+b.height];};
+const texts=[...svg.querySelectorAll('text')];
+const bars=[...svg.querySelectorAll('rect')].filter(r=>/^ply \d+/.test(r.textContent));
+const plyOf=r=>Number(/^ply (\d+)/.exec(r.textContent)[1]);
+out.bars=bars.length;out.overlaps=0;
+for(const r of bars){const a=box(r);for(const t of texts.map(box))if(a[0]<t[2]&&t[0]<a[2]&&a[1]<t[3]&&t[1]<a[3])out.overlaps++;}
+const heights=rs=>rs.map(r=>Number(r.getAttribute('height')));
+out.own_max=Math.max(0,...heights(bars.filter(r=>plyOf(r)>book)));
+out.book_max=Math.max(0,...heights(bars.filter(r=>plyOf(r)<=book)));
+out.book_bars=bars.filter(r=>plyOf(r)<=book).length;
+out.captions=texts.map(t=>t.textContent).join(' | ');
+)js");
+  for (const std::string& id : ids) {
+    const RunResult dom =
+        chromium({"--dump-dom", "--window-size=1280,2000"}, "file://" + page.string() + "#game-" + id);
+    ASSERT_EQ(dom.status.code, 0) << dom.summary();
+    const json::object m = measured(dom.out);
+    ASSERT_GT(m.at("bars").as_int64(), 2) << id << ": " << json::serialize(m);
+    EXPECT_EQ(m.at("overlaps").as_int64(), 0) << id << ": a bar draws over a caption: " << json::serialize(m);
+    EXPECT_EQ(m.at("book_bars").as_int64(), 2) << id;
+    EXPECT_EQ(m.at("own_max").to_number<double>(), 40) << id << ": the largest own loss is a full bar";
+    EXPECT_LE(m.at("book_max").to_number<double>(), 40) << id << ": the book's losses are cut at the scale";
+    EXPECT_NE(std::string(m.at("captions").as_string()).find("book"), std::string::npos) << json::serialize(m);
+  }
+}
+
+// A contest's report.html on a phone (390 px wide): the ranking comes before the notes (the submissions that did
+// not enter, with the organiser's long paths), no line runs past the screen's edge, and the Elo chart shows its bars
+// on both sides of 0 without scrolling. A disqualified entrant without games has no Elo (and no bar); standings.json
+// follows its schema with it.
+TEST_F(Browser, AContestPageOnAPhoneShowsTheRankingFirstWrapsPathsAndFitsTheEloChart) {
+  const fs::path dir = play();
+  report::ReportInput input;
+  input.journals = {{dir / "games.jsonl", dir.string()}};
+  input.engine_names = {"random", "greedy", "copycat"};
+  input.event = "contest";
+  rating::RankingRules by_points;
+  by_points.by = rating::RankBy::Points;
+  input.description.ranking = by_points;
+  arena::EntryDescription& copycat = input.description.entries["copycat"];
+  copycat.status = rating::EntryStatus::Disqualified;
+  copycat.reason = "copied code";
+  copycat.games_kept = false;
+  const std::string deep = "/home/organiser/contests/kalah-2026/submissions/" + std::string(60, 'x') + "/build/output";
+  input.description.not_entered["late"] = "late (its build failed: " + deep + "/build.log)";
+  input.description.not_entered["broken"] = "broken (its check failed: " + deep + "/check.log)";
+  input.description.engines["random"].command = deep + "/kalah-random --seed 5";
+  const fs::path out = tmp_.path() / "contest";
+  const Expected<report::ReportSummary> written = report::write_reports(out, input);
+  ASSERT_TRUE(written) << written.error();
+
+  const fs::path page = with_measure(out / "report.html", R"js(
+for(const d of document.querySelectorAll('details'))d.open=true;  // the About section's paths too
+out.width=window.innerWidth;
+out.page_width=document.documentElement.scrollWidth;
+const ranking=[...document.querySelectorAll('h2')].find(h=>h.textContent==='Ranking');
+const table=ranking.nextElementSibling.nextElementSibling;
+out.ranking_bottom=table.getBoundingClientRect().bottom;
+const notes=[...document.querySelectorAll('p.warn')].filter(p=>p.getClientRects().length);
+out.first_note_top=Math.min(...notes.map(p=>p.getBoundingClientRect().top));
+out.notes=notes.length;
+// What runs past the screen's right edge, outside a box that scrolls on its own (a table, a chart).
+const scrolls=e=>{for(let a=e.parentElement;a;a=a.parentElement)if(getComputedStyle(a).overflowX!=='visible')return true;return false;};
+out.too_wide=[...document.body.querySelectorAll('*')].filter(e=>e.getClientRects().length&&!scrolls(e)&&e.getBoundingClientRect().right>window.innerWidth+0.5).map(e=>e.tagName+(e.id?'#'+e.id:'')+': '+e.textContent.slice(0,40));
+const charts=[...document.querySelectorAll('svg[aria-label^="Elo with"]')].filter(c=>c.getClientRects().length);
+out.charts=charts.length;
+const bars=charts.flatMap(c=>[...c.querySelectorAll('rect')]);
+out.bars=bars.length;
+out.bars_outside=bars.filter(b=>{const r=b.getBoundingClientRect();return r.left<0||r.right>window.innerWidth;}).length;
+out.chart_scrolls=charts.filter(c=>c.parentElement.scrollWidth>c.parentElement.clientWidth).length;
+)js");
+  // A phone's screen, 390 pixels wide: headless chromium keeps its window at least 500 wide, so the page is shown
+  // in a frame of that width, which passes on what the page measured.
+  const fs::path phone = out / "phone.html";
+  write_file(phone, "<!DOCTYPE html>\n<html><body style=\"margin:0\"><pre id=\"measured\"></pre><iframe src=\"" +
+                        page.filename().string() +
+                        "\" style=\"width:390px;height:5000px;border:0\"></iframe><script>window.addEventListener("
+                        "'message',e=>{document.getElementById('measured').textContent=e.data;});</script></body>"
+                        "</html>\n");
+  const RunResult dom =
+      chromium({"--dump-dom", "--window-size=1280,2000", "--virtual-time-budget=5000"}, "file://" + phone.string());
+  ASSERT_EQ(dom.status.code, 0) << dom.summary();
+  const json::object m = measured(dom.out);
+  ASSERT_EQ(m.at("width").as_int64(), 390) << json::serialize(m);
+  EXPECT_EQ(m.at("notes").as_int64(), 2) << json::serialize(m);
+  EXPECT_LT(m.at("ranking_bottom").to_number<double>(), m.at("first_note_top").to_number<double>())
+      << "the ranking comes first: " << json::serialize(m);
+  EXPECT_LE(m.at("page_width").as_int64(), 390) << "nothing runs past the screen: " << json::serialize(m);
+  EXPECT_TRUE(m.at("too_wide").as_array().empty()) << json::serialize(m);
+  EXPECT_EQ(m.at("charts").as_int64(), 1) << json::serialize(m);
+  EXPECT_EQ(m.at("bars").as_int64(), 2) << "a bar for each engine with games: " << json::serialize(m);
+  EXPECT_EQ(m.at("bars_outside").as_int64(), 0) << json::serialize(m);
+  EXPECT_EQ(m.at("chart_scrolls").as_int64(), 0) << json::serialize(m);
+
+  // The page's text: no Elo for the entrant without games.
+  const std::string md = read_file(out / "standings.md");
+  EXPECT_NE(md.find("| copycat | 0 | 0-0-0 | 0 | – | – |"), std::string::npos) << md;
+  if (run({kPython.string(), "-c", "import jsonschema"}, tmp_.path(), 30s).status.code != 0) return;
+  const RunResult schema =
+      run({kPython.string(), KALAH_SOURCE_DIR "/tools/check-schema.py",
+           KALAH_SOURCE_DIR "/docs/schema/standings.schema.json", (out / "standings.json").string()},
+          tmp_.path(), 60s);
+  EXPECT_EQ(schema.status.code, 0) << schema.summary();
 }
 
 const fs::path kPgnExtract = "/usr/games/pgn-extract";

@@ -24,7 +24,8 @@ kalah_add_test(pinning_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pinning_t
 add_dependencies(pinning_test arena hostile_engine instant_engine kalah-mcts)
 
 # report.html in headless chromium (skipped, saying why, without chromium and python3-pil).
-kalah_add_test(browser_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/browser_test.cpp LIBS kalah_rules Boost::json)
+kalah_add_test(browser_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/browser_test.cpp LIBS kalah_report kalah_rules
+               Boost::json)
 add_dependencies(browser_test arena kalah-random kalah-greedy bad_engine)
 
 kalah_add_test(start_position_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/start_position_e2e_test.cpp

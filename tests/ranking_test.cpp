@@ -297,12 +297,13 @@ std::vector<std::string> split(const std::string& text, const std::string& by) {
   }
 }
 
-// The terminal table: "Rank  Engine  Elo  +-  Games  Points ...", one engine a line.
+// The terminal table: "Rank  Engine  Elo  +-  Games  Points ...", one engine a line ("-" for the Elo of one
+// without games).
 Listing terminal_listing(const std::string& table) {
   Listing out;
   const std::vector<std::string> lines = lines_of(table);
-  for (std::size_t i = 1; i < lines.size() && std::regex_search(lines[i], std::regex("^ *[0-9]+=? +\\S+ +[-+]?[0-9]"));
-       ++i) {
+  for (std::size_t i = 1;
+       i < lines.size() && std::regex_search(lines[i], std::regex("^ *[0-9]+=? +\\S+ +([-+]?[0-9]|- )")); ++i) {
     std::istringstream words(lines[i]);
     std::vector<std::string> w;
     for (std::string word; words >> word;) w.push_back(word);

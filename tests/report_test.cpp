@@ -20,6 +20,7 @@
 #include "arena/report/context.h"
 #include "arena/report/elo_history.h"
 #include "arena/report/form_report.h"
+#include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/reports.h"
 #include "arena/report/text_util.h"
@@ -273,6 +274,112 @@ TEST(Standings, MoveTimesAreCreditedToTheEngineThatMoved) {
   EXPECT_DOUBLE_EQ(by_name("n").max_move_ms, 40);
   const std::string md = standings_markdown(st, "t");
   EXPECT_NE(md.find("| s | 3 | 21.7 | 40.0 |"), std::string::npos) << md;
+}
+
+// On the CPU clock a move's time is the CPU time charged and its record holds the wall time beside it: "Time use"
+// says which it shows and shows both, in standings.md, report.html and standings.json. On the wall clock it is
+// what it always was.
+TEST(Standings, OnTheCpuClockTimeUseIsLabelledCpuTimeWithTheWallTimeBeside) {
+  std::vector<GameRecord> games = {game(1, "alpha", "beta", "1-0"), game(2, "beta", "alpha", "0-1")};
+  const Standings wall = rating::compute_standings(games, {"alpha", "beta"});
+  EXPECT_FALSE(rating::charged_cpu_time(wall));
+  // game(): two timed moves after the opening, 10 ms (South) and 20.5 ms (North), now CPU time charged.
+  for (GameRecord& g : games) {
+    g.move_info[0].wall_ms = 30;
+    g.move_info[1].wall_ms = 61;
+  }
+  const Standings cpu = rating::compute_standings(games, {"alpha", "beta"});
+  ASSERT_TRUE(rating::charged_cpu_time(cpu));
+  const EngineStanding& alpha = find(cpu, "alpha");  // South in g01 (10 ms, 30 wall), North in g02 (20.5, 61)
+  EXPECT_EQ(alpha.moves_timed, 2);
+  EXPECT_DOUBLE_EQ(alpha.mean_move_ms, 15.25);
+  EXPECT_EQ(alpha.moves_wall_timed, 2);
+  EXPECT_DOUBLE_EQ(alpha.mean_wall_ms, 45.5);
+  EXPECT_DOUBLE_EQ(alpha.max_wall_ms, 61);
+
+  const std::string md = standings_markdown(cpu, "t");
+  EXPECT_NE(md.find("## Time use\n\nCPU time charged per move"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Engine | Moves | Mean CPU ms | Max CPU ms | Mean wall ms | Max wall ms | Mean depth |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| alpha | 2 | 15.2 | 20.5 | 45.5 | 61.0 | 4.0 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Thinking time per move as the referee measured it (request sent to answer read)"),
+            std::string::npos);
+  const std::string html = report_html(cpu, games, "t");
+  EXPECT_NE(html.find("<h2>Time use</h2>\n<p class=\"note\">CPU time charged per move"), std::string::npos);
+  EXPECT_NE(html.find("<th>Mean CPU ms</th><th>Max CPU ms</th><th>Mean wall ms</th><th>Max wall ms</th>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"name\">alpha</td><td>2</td><td>15.2</td><td>20.5</td><td>45.5</td><td>61.0</td>"),
+            std::string::npos);
+  const boost::json::value json = boost::json::parse(standings_json(cpu, "t"));
+  for (const boost::json::value& e : json.at("engines").as_array()) {
+    const boost::json::object& time = e.at("time").as_object();
+    EXPECT_EQ(time.at("clock").as_string(), "cpu");
+    EXPECT_EQ(time.at("wall_mean_ms").to_number<double>(), 45.5);
+    EXPECT_EQ(time.at("wall_max_ms").to_number<double>(), 61);
+  }
+
+  // The wall clock: no CPU label, no wall columns, no new keys.
+  const std::string wall_md = standings_markdown(wall, "t");
+  EXPECT_NE(wall_md.find("Thinking time per move as the referee measured it (request sent to answer read)"),
+            std::string::npos);
+  EXPECT_EQ(wall_md.find("CPU"), std::string::npos);
+  EXPECT_EQ(report_html(wall, games, "t").find("Mean CPU ms"), std::string::npos);
+  EXPECT_EQ(standings_json(wall, "t").find("wall_"), std::string::npos);
+}
+
+// An engine without a counted game has no rating: the fit's value for it would be its prior alone ("0.0 ± 436.8"
+// for a disqualified entrant). Every report shows none, and no Elo difference or LOS next to it.
+TEST(ReportStandings, AnEngineWithoutGamesHasNoEloInAnyReport) {
+  const Standings s = rating::compute_standings(hand_games(), {"alpha", "beta", "gamma", "idle"});
+  const EngineStanding& idle = find(s, "idle");
+  ASSERT_EQ(idle.games, 0);
+  ASSERT_EQ(idle.rank, 4);
+  EXPECT_FALSE(idle.diff_next);
+  EXPECT_FALSE(idle.los_next);
+  EXPECT_FALSE(find(s, "gamma").diff_next) << "nothing to compare gamma's Elo with";
+  EXPECT_FALSE(find(s, "gamma").los_next);
+  EXPECT_TRUE(find(s, "beta").diff_next);
+
+  EXPECT_NE(standings_markdown(s, "t").find("| 4 | idle | – | – | 0 | 0.0 | 0.0% |"), std::string::npos);
+  const std::string csv = standings_csv(s);
+  EXPECT_NE(csv.find("\n4,idle,,,0,0.0,0.0,"), std::string::npos) << csv;
+  const boost::json::value json = boost::json::parse(standings_json(s, "t"));
+  for (const boost::json::value& e : json.at("engines").as_array()) {
+    const bool rated = e.at("name").as_string() != "idle";
+    EXPECT_EQ(e.at("elo").is_null(), !rated) << e;
+    EXPECT_EQ(e.at("ci95").is_null(), !rated) << e;
+  }
+  const std::string html = report_html(s, {}, "t");
+  EXPECT_NE(html.find("<td class=\"name\">idle</td><td>0.0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0.0%</td>"
+                      "<td>–</td><td>–</td><td>0</td><td>–</td><td>–</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find(">no games, no Elo</text>"), std::string::npos);
+  const std::string table = format_standings_table(s);
+  const std::size_t line = table.find("   4  idle ");
+  ASSERT_NE(line, std::string::npos) << table;
+  EXPECT_TRUE(table.substr(line, table.find('\n', line) - line).starts_with("   4  idle          -       -      0 "))
+      << table;
+
+  // A contest's disqualified entrant whose games are void: its ranking row has no Elo either.
+  rating::StandingsBuilder builder(kEngines);
+  rating::RankingSetup setup;
+  setup.rules.by = rating::RankBy::Points;
+  setup.entries["gamma"] = {rating::EntryStatus::Disqualified, "copied code", true};
+  builder.set_ranking(setup);
+  for (const GameRecord& g : hand_games()) builder.add(g);
+  const Standings ranked = builder.standings();
+  ASSERT_TRUE(ranked.ranking);
+  EXPECT_NE(ranking_markdown(*ranked.ranking).find("| gamma | 0 | 0-0-0 | 0 | – | – |\n"), std::string::npos)
+      << ranking_markdown(*ranked.ranking);
+  EXPECT_NE(standings_markdown(ranked, "t").find("| gamma | – | – | 0 |"), std::string::npos);
+  const boost::json::value ranked_json = boost::json::parse(standings_json(ranked, "t"));
+  for (const boost::json::value& row : ranked_json.at("ranking").at("rows").as_array())
+    EXPECT_EQ(row.at("elo").is_null(), row.at("name").as_string() == "gamma") << row;
+  EXPECT_NE(ranking_csv(*ranked.ranking, nullptr).find(",0,0,0,0,,,disqualified,"), std::string::npos)
+      << ranking_csv(*ranked.ranking, nullptr);
+  EXPECT_NE(ranking_text_table(*ranked.ranking).find("  0-0-0      0        -       -\n"), std::string::npos)
+      << ranking_text_table(*ranked.ranking);
 }
 
 // ---------------------------------------------------------------- reporters

@@ -186,6 +186,8 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   Expected<BenchCounts> benches = measure_benches(config);
   if (!benches) return Error{benches.error()};
   if (std::optional<std::string> warning = repeat_warning(config)) fmt::print(stderr, "arena: warning: {}\n", *warning);
+  if (std::optional<std::string> warning = oversubscription_warning(config))
+    fmt::print(stderr, "arena: warning: {}{}\n", config.source.empty() ? "" : config.source + ": ", *warning);
   // What the tournament says of itself, computed once: tournament.json's settings, the [ranking] rules and the
   // entrants' status (a contest's withdrawals and disqualifications, docs/RANKING.md), a Swiss or knockout form.
   const TournamentDescription description = describe_tournament(config);

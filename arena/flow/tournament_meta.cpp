@@ -4,6 +4,7 @@
 
 #include "arena/schedule/schedule.h"
 #include "referee/engine/control_groups.h"
+#include "referee/engine/move_clock.h"
 #include "referee/system/build_info.h"
 
 namespace kalah::arena {
@@ -28,6 +29,22 @@ std::string describe_command(const EngineSpec& e) {
   return text;
 }
 
+std::optional<std::string> oversubscription_warning(const Config& c) {
+  if (c.time.clock != ClockKind::Wall) return std::nullopt;
+  auto on_a_clock = [](const TimeControl& t) {
+    return t.mode == TimeControl::Mode::Fischer || t.mode == TimeControl::Mode::MoveTime;
+  };
+  bool timed = on_a_clock(c.time);
+  for (const EngineSpec& e : c.engines) timed = timed || (e.time && on_a_clock(*e.time));
+  const int cpus = usable_cpus(c.tournament.cpus);
+  if (!timed || c.tournament.concurrency <= cpus) return std::nullopt;
+  return fmt::format(
+      "concurrency {} exceeds the {} CPU{} this machine gives the arena: on the wall clock a move is charged the time "
+      "its engine waits for a CPU, so engines play weaker and may lose on time to the load; set clock = \"cpu\" in "
+      "[time] (or --clock cpu) to charge each move only the CPU time its engine used, or lower the concurrency",
+      c.tournament.concurrency, cpus, cpus == 1 ? "" : "s");
+}
+
 void describe_run(const Config& c, TournamentDescription& d) {
   d.arena_version = system::arena_version();
   d.machine = system::machine_description();
@@ -37,6 +54,7 @@ void describe_run(const Config& c, TournamentDescription& d) {
        : controller_unavailable(Controller::Cpuset)
            ? ", each game on CPUs of its own (by affinity alone, which an engine can widen: no cpuset controller here)"
            : ", each game on CPUs of its own");
+  if (std::optional<std::string> warning = oversubscription_warning(c)) *d.concurrency += " (" + *warning + ")";
   for (const EngineSpec& e : c.engines) {
     std::string limits;
     auto add = [&](const std::string& item) { limits += (limits.empty() ? "" : " ") + item; };

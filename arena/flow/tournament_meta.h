@@ -2,6 +2,7 @@
 // run can refuse a journal written under another configuration.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "arena/config/config.h"
@@ -18,6 +19,12 @@ TournamentDescription describe_tournament(const Config& c);
 // What this run records about itself ("run.*", set with Journal::update_settings): the arena's version, the
 // machine, the concurrency and each engine's sandbox and limits.
 void describe_run(const Config& c, TournamentDescription& d);
+
+// More games at once than the CPUs the arena may use (its affinity, or `[tournament] cpus`), on the wall clock
+// with a clock that limits time: a move is then charged the time its engine waited for a CPU. What to say about
+// it, naming `clock = "cpu"` as the remedy (the terminal warns before the first game, the "About" section keeps
+// it); none when the games fit the CPUs, on the CPU clock, and when no engine plays on a clock (depth, nodes).
+std::optional<std::string> oversubscription_warning(const Config& c);
 
 // tournament.json of `c`: its fingerprint, its engines, its shard and the settings of `d`, its description.
 journal::TournamentMeta tournament_meta(const Config& c, const TournamentDescription& d);

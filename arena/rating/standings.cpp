@@ -66,6 +66,11 @@ void add_move_times(const GameRecord& g, EngineStanding& south, EngineStanding& 
         mover.max_move_ms = std::max(mover.max_move_ms, t);
         ++mover.moves_timed;
       }
+      if (const std::optional<double> wall = info.wall_ms; wall && std::isfinite(*wall) && *wall >= 0) {
+        mover.mean_wall_ms += *wall;  // a sum until compute_standings divides it
+        mover.max_wall_ms = std::max(mover.max_wall_ms, *wall);
+        ++mover.moves_wall_timed;
+      }
     }
     apply(g.variant, p, g.moves[k]);
   }
@@ -199,6 +204,11 @@ std::string repeated_note(const Standings& s) {
          "(a book: docs/CONFIG.md, \"[openings]\") or engines seeded per game avoid it.";
 }
 
+bool charged_cpu_time(const Standings& s) {
+  return std::any_of(s.engines.begin(), s.engines.end(),
+                     [](const EngineStanding& e) { return e.moves_wall_timed > 0; });
+}
+
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
   StandingsBuilder builder(engine_names);
   for (const GameRecord& g : games) builder.add(g);
@@ -252,6 +262,7 @@ Standings StandingsBuilder::standings() const {
     e.ci95 = finite_or(fit.ci95[i], 0.0);
     e.score_pct = e.games > 0 ? 100.0 * e.points / e.games : 0.0;
     e.mean_move_ms = e.moves_timed > 0 ? e.mean_move_ms / e.moves_timed : 0.0;
+    e.mean_wall_ms = e.moves_wall_timed > 0 ? e.mean_wall_ms / e.moves_wall_timed : 0.0;
     e.mean_depth = e.moves_with_depth > 0 ? e.mean_depth / e.moves_with_depth : 0.0;
   }
 
@@ -295,7 +306,8 @@ Standings StandingsBuilder::standings() const {
       e.bye_points = form_place.bye_points;
       e.points += form_place.bye_points;
     }
-    if (r + 1 < n) {
+    // No Elo without a counted game (the fit's value is only its prior): nothing to compare it with either.
+    if (r + 1 < n && e.games > 0 && engines[order[r + 1]].games > 0) {
       e.los_next = finite_or(los(fit, order[r], order[r + 1]), 0.5);
       e.diff_next = finite_or(fit.elo[order[r]] - fit.elo[order[r + 1]], 0.0);
       e.diff_next_ci95 = finite_or(difference_ci95(fit, order[r], order[r + 1]), 0.0);

@@ -41,6 +41,11 @@ struct EngineStanding {
   int moves_timed = 0;
   double mean_move_ms = 0;  // 0 without moves
   double max_move_ms = 0;
+  // On the CPU clock (`[time] clock = "cpu"`) the time above is the CPU time charged, and the records also hold
+  // each move's wall time (MoveInfo::wall_ms): the wall time of the same moves, over those that have one.
+  int moves_wall_timed = 0;
+  double mean_wall_ms = 0;  // 0 without such moves
+  double max_wall_ms = 0;
   // The depth the engine reported (its last info line) for its moves, where it reported one.
   int moves_with_depth = 0;
   double mean_depth = 0;  // 0 without such moves
@@ -185,6 +190,10 @@ class StandingsBuilder {
   FormRanker form_;
   std::unordered_map<std::string, double> results_;  // by game id, the South engine's score; with form_ only
 };
+
+// Whether the moves were charged CPU time (the CPU clock): some move of the games read has a wall time beside
+// the time charged, which the referee records on the CPU clock only. The reports then say so and show both.
+bool charged_cpu_time(const Standings& s);
 
 // A StandingsBuilder fed with `games`.
 // "3 of 24 games repeat an earlier game move for move (...)": the sentence every report prints when

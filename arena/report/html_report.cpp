@@ -28,7 +28,7 @@ namespace json = boost::json;
 constexpr const char* kStyle = R"css(
 :root{--fg:#222;--bg:#fafafa;--card:#fff;--line:#ddd;--head:#f0f0f0;--muted:#555;--sel:#dbe7ff;--hover:#eef4ff;--grid:#e4e4e4}
 @media (prefers-color-scheme:dark){:root{--fg:#ddd;--bg:#161616;--card:#1f1f1f;--line:#444;--head:#2a2a2a;--muted:#aaa;--sel:#2d3f66;--hover:#263352;--grid:#333}}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:var(--fg);background:var(--bg)}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
 @media (max-width:600px){body{padding:.5em .6em}}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid var(--line)}
 table{border-collapse:collapse;margin:.5em 0;background:var(--card)}
@@ -38,10 +38,11 @@ a{color:inherit}
 .scroll{max-width:100%;overflow-x:auto}.scroll td.name{white-space:normal}
 p.note{color:var(--muted);max-width:60em}p.warn{background:#fff3cd;color:#222;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
 svg{max-width:100%;height:auto}svg text{font-size:12px;fill:var(--fg)}
-dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0}
+dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:600px){dl.about{grid-template-columns:1fr}dl.about dd{margin-bottom:.4em}}
 details.about>summary{cursor:pointer;font-weight:bold;margin:1em 0 .4em}
 .chart-box{overflow-x:auto}@media (max-width:600px){.chart-box svg{max-width:none}}
+.elo-narrow{display:none}@media (max-width:600px){.elo-wide{display:none}.elo-narrow{display:block}}
 #games{max-height:24em;overflow:auto;max-width:100%;border:1px solid var(--line)}
 #games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:var(--hover)}
 #games th{cursor:pointer;position:sticky;top:0}#games tr.sel{background:var(--sel)}
@@ -161,17 +162,25 @@ constexpr std::pair<const char*, const char*> kAnalysisScript[] = {
      R"js(
     if(g.loss){const l=g.loss[ply-1];info+=l==null?'; loss not proved':'; loss '+l+(ply===g.losing?': the move that lost the game':'');})js"},
     {"lab.textContent='score for South, max '+hi+', min '+lo;\n}\n",
-     R"js(// Each ply's loss against perfect play: a bar down from the graph's top, red for the move that lost the game.
+     R"js(// Each ply's loss against perfect play: a bar down from the graph's top, red for the move that lost the game. The
+// book's plies (the opening: nobody chose them) are set apart on a grey band, their bars grey and cut at the scale,
+// which the engines' own plies alone set. The captions are in a strip under the plot that no bar reaches.
 function bars(){
   if(!g.loss)return;
-  const svg=$('graph'),NS=svg.namespaceURI,W=600,n=Math.max(1,g.moves.length),X=p=>10+p/n*(W-20),most=Math.max(1,...g.loss.map(v=>v||0));
+  const svg=$('graph'),NS=svg.namespaceURI,W=600,n=Math.max(1,g.moves.length),X=p=>10+p/n*(W-20),book=g.opening,
+    most=Math.max(1,...g.loss.map((v,k)=>k<book?0:v||0));
   svg.style.display='';
   const mk=(tag,attrs,text)=>{const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text){const t=document.createElementNS(NS,'title');t.textContent=text;e.appendChild(t);}svg.appendChild(e);return e;};
-  g.loss.forEach((v,k)=>{if(!v)return;const lost=k+1===g.losing;
-    mk('rect',{x:X(k+1)-3,y:10,width:6,height:Math.max(2,v/most*40),fill:lost?'#c44':'#e0a030'},'ply '+(k+1)+': loss '+v+(lost?', the move that lost the game':'')).onclick=()=>{ply=k+1;draw();};});
-  mk('text',{x:W-12,y:22,'text-anchor':'end'}).textContent='bars: loss per ply (largest '+most+')';
+  if(book>0)mk('rect',{class:'book',x:10,y:10,width:X(book+0.5)-10,height:100,fill:'#888','fill-opacity':0.15},'the book: plies 1 to '+book+', nobody chose them');
+  g.loss.forEach((v,k)=>{if(!v)return;const lost=k+1===g.losing,op=k<book;
+    mk('rect',{class:op?'loss book-ply':'loss',x:X(k+1)-3,y:10,width:6,height:Math.max(2,Math.min(v,most)/most*40),fill:lost?'#c44':op?'#999':'#e0a030'},'ply '+(k+1)+(op?' (book)':'')+': loss '+v+(lost?', the move that lost the game':'')).onclick=()=>{ply=k+1;draw();};});
+  mk('text',{class:'caption',x:12,y:146}).textContent='bars: loss per ply against perfect play (full bar: '+most+')'+(g.losing?'; red: the move that lost':'');
+  if(book>0)mk('text',{class:'caption',x:W-12,y:128,'text-anchor':'end'}).textContent='grey band: book plies, not to scale';
 }
 )js"},
+    // The score's caption moves to the strip under the plot, where no bar reaches it.
+    {"lab.textContent='score for South, max '+hi+', min '+lo;",
+     "lab.setAttribute('y',128);lab.setAttribute('class','caption');"},
     {"$('variant').textContent=g.variant;\n",
      R"js(  const v=$('verdict');v.replaceChildren();v.hidden=!g.loss;
   if(g.losing){const a=document.createElement('a');a.href='#game-'+g.id+'/'+g.losing;a.textContent='ply '+g.losing+', '+g.loser+' (loss '+g.loss[g.losing-1]+')';v.append('The move that lost the game: ',a);}
@@ -298,26 +307,32 @@ void add_analysis(json::object& o, const analysis::GameJudgement& j) {
   }
 }
 
-// Horizontal bars from 0 to each Elo with the 95% interval as whiskers.
-std::string elo_chart(const Standings& s) {
+// Horizontal bars from 0 to each Elo with the 95% interval as whiskers. `narrow`: the layout for a phone (the page
+// shows one of the two by the screen's width), 360 wide, each engine's name and Elo on a line above its bar, so that
+// the bars on both sides of 0 show without scrolling; the wide one keeps the names on the left.
+std::string elo_chart(const Standings& s, bool narrow) {
   if (s.engines.empty()) return "<p>No engines.</p>\n";
   double extent = 0;
-  for (const EngineStanding& e : s.engines) extent = std::max(extent, std::abs(e.elo) + e.ci95);
+  for (const EngineStanding& e : s.engines)
+    if (e.games > 0) extent = std::max(extent, std::abs(e.elo) + e.ci95);
   double step = 10;
   for (double candidate : {10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0}) {
     step = candidate;
     if (extent / candidate <= 4) break;
   }
   const double limit = std::max(step, std::ceil(extent / step) * step);
-  constexpr double kLabel = 170, kPlot = 500, kRow = 26, kTop = 10;
-  const double height = kTop + kRow * static_cast<double>(s.engines.size()) + 30;
-  const auto x = [&](double elo) { return kLabel + (std::clamp(elo, -limit, limit) + limit) / (2 * limit) * kPlot; };
+  // Where the plot starts and how wide it is; a row's height, and where its bar starts in it.
+  const double left = narrow ? 16 : 170, plot = narrow ? 328 : 500, row = narrow ? 40 : 26, bar = narrow ? 18 : 5;
+  const double width = narrow ? 360 : left + plot + 120;
+  constexpr double kTop = 10;
+  const double height = kTop + row * static_cast<double>(s.engines.size()) + 30;
+  const auto x = [&](double elo) { return left + (std::clamp(elo, -limit, limit) + limit) / (2 * limit) * plot; };
 
   std::string out = fmt::format(
       "<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Elo with 95% "
       "intervals\">\n",
-      kLabel + kPlot + 120, height);
-  const double bottom = kTop + kRow * static_cast<double>(s.engines.size());
+      width, height);
+  const double bottom = kTop + row * static_cast<double>(s.engines.size());
   for (double t = -limit; t <= limit + 1e-9; t += step)
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"{3}\"/>"
@@ -325,19 +340,31 @@ std::string elo_chart(const Standings& s) {
         x(t), kTop, bottom, t == 0 ? "#888" : "#e4e4e4", bottom + 16, signed_fixed(t, 0));
   for (std::size_t i = 0; i < s.engines.size(); ++i) {
     const EngineStanding& e = s.engines[i];
-    const double y = kTop + kRow * static_cast<double>(i);
+    const double y = kTop + row * static_cast<double>(i);
     const double x0 = x(0), x1 = x(e.elo);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLabel - 8, y + 17,
-                       html_escape(e.name));
+    if (narrow)
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", left, y + 13, html_escape(e.name));
+    else
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 8, y + 17,
+                         html_escape(e.name));
+    if (e.games == 0) {  // no rating: no bar
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">no games, no Elo</text>\n", x(0),
+                         y + bar + 12);
+      continue;
+    }
     out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>\n",
-                       std::min(x0, x1), y + 5, std::abs(x1 - x0), e.elo >= 0 ? "#4a7bd0" : "#d0704a");
+                       std::min(x0, x1), y + bar, std::abs(x1 - x0), e.elo >= 0 ? "#4a7bd0" : "#d0704a");
     const double lo = x(e.elo - e.ci95), hi = x(e.elo + e.ci95);
     out += fmt::format(
         "<path d=\"M{0:.1f} {2:.1f}H{1:.1f}M{0:.1f} {3:.1f}V{4:.1f}M{1:.1f} {3:.1f}V{4:.1f}\" stroke=\"#222\" "
         "fill=\"none\"/>\n",
-        lo, hi, y + 13, y + 8, y + 18);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", kLabel + kPlot + 6, y + 17,
-                       html_escape(elo_with_ci(e.elo, e.ci95)));
+        lo, hi, y + bar + 8, y + bar + 3, y + bar + 13);
+    if (narrow)
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left + plot, y + 13,
+                         html_escape(elo_with_ci(e.elo, e.ci95)));
+    else
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", left + plot + 6, y + 17,
+                         html_escape(elo_with_ci(e.elo, e.ci95)));
   }
   out += "</svg>\n";
   return out;
@@ -416,9 +443,8 @@ std::string standings_table(const Standings& s, bool bot_pages) {
         rank_text(e),
         bot_pages ? fmt::format("<a href=\"{}\">{}</a>", html_escape(bot_page_path(e.name)), html_escape(e.name))
                   : html_escape(e.name),
-        fixed(e.points, 1), e.wins, e.draws, e.losses, e.games, fixed(e.score_pct, 1), signed_fixed(e.elo, 1),
-        fixed(e.ci95, 1), forfeits,
-        e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
+        fixed(e.points, 1), e.wins, e.draws, e.losses, e.games, fixed(e.score_pct, 1), elo_text(e), ci95_text(e),
+        forfeits, e.diff_next ? signed_fixed(*e.diff_next, 1) + " ± " + fixed(e.diff_next_ci95.value_or(0), 1) : "–",
         e.los_next ? percent(*e.los_next, 1) : "–");
   }
   return out + "</tbody></table>\n";
@@ -457,16 +483,33 @@ std::string summary_tables(const Standings& s) {
       out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>\n", to_string(static_cast<Termination>(t)),
                          s.terminations[t]);
   out += "</tbody></table>\n";
-  out +=
-      "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
-      "each engine chose, and the mean depth it reported (where it did).</p>\n<table><thead><tr><th "
-      "class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th><th>Max ms</th><th>Mean depth</th></tr></thead>"
-      "<tbody>\n";
-  for (const EngineStanding& e : s.engines)
-    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
-                       e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
-  out += "</tbody></table>\n";
+  if (rating::charged_cpu_time(s)) {
+    // On the CPU clock: what was charged, and the wall time of the same moves beside it.
+    out += "<h2>Time use</h2>\n<p class=\"note\">" + html_escape(cpu_time_use_text()) +
+           "</p>\n<div class=\"scroll\"><table><thead><tr><th class=\"name\">Engine</th><th>Moves</th><th>Mean CPU "
+           "ms</th><th>Max CPU ms</th><th>Mean wall ms</th><th>Max wall ms</th><th>Mean depth</th></tr></thead>"
+           "<tbody>\n";
+    for (const EngineStanding& e : s.engines)
+      out += fmt::format(
+          "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+          html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
+          e.moves_wall_timed > 0 ? fixed(e.mean_wall_ms, 1) : "–",
+          e.moves_wall_timed > 0 ? fixed(e.max_wall_ms, 1) : "–",
+          e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
+    out += "</tbody></table></div>\n";
+  } else {
+    out +=
+        "<h2>Time use</h2>\n<p class=\"note\">Thinking time per move as the referee measured it, over the moves "
+        "each engine chose, and the mean depth it reported (where it did).</p>\n<div "
+        "class=\"scroll\"><table><thead><tr><th "
+        "class=\"name\">Engine</th><th>Moves</th><th>Mean ms</th><th>Max ms</th><th>Mean depth</th></tr></thead>"
+        "<tbody>\n";
+    for (const EngineStanding& e : s.engines)
+      out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         html_escape(e.name), e.moves_timed, fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1),
+                         e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
+    out += "</tbody></table></div>\n";
+  }
   const FirstMover& fm = s.first_mover;
   out +=
       "<h2>First-mover advantage</h2>\n<p class=\"note\">The engine that started as South moved first. "
@@ -500,10 +543,14 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
-  for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  std::string notes_html;
+  for (const std::string& note : notes) notes_html += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  // A contest's ranking is what its page is for: its first screen on a phone, before the notes (the submissions that
+  // did not enter, ...). Without one the notes come first, as what the standings below are read with.
+  if (!s.ranking) out += notes_html;
   // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
-  if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking);
+  if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking) + notes_html;
   out += "<h2>Standings</h2>\n";
   if (s.form) out += "<p class=\"note\">" + html_escape(form_order_text(s)) + "</p>\n";
   if (bot_pages)
@@ -524,8 +571,10 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   if (const std::string about = context_html(context); !about.empty())
     out += "<details class=\"about\"><summary>About this tournament: its settings, engines and machine</summary>\n" +
            about + "</details>\n";
-  // On a phone a chart keeps its size and scrolls in its box: shrunk to the screen its labels were ~4 px.
-  out += "<h2>Elo</h2>\n<div class=\"chart-box\">" + elo_chart(s) + "</div>\n";
+  // On a phone a chart keeps its size and scrolls in its box (shrunk to the screen its labels were ~4 px), but the
+  // Elo chart has a narrow layout of its own, so that its bars on both sides of 0 show without scrolling.
+  out += "<h2>Elo</h2>\n<div class=\"chart-box elo-wide\">" + elo_chart(s, false) +
+         "</div>\n<div class=\"elo-narrow\">" + elo_chart(s, true) + "</div>\n";
   if (const std::string chart = elo_history_chart(history); !chart.empty())
     out += fmt::format(
                "<h3>Elo over the games</h3>\n<p class=\"note\">Each engine's rating refitted at {} points of the run "
@@ -561,9 +610,12 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
 <p class="controls"><button id="first" title="start (Home)">|&lt;</button> <button id="prev" title="back (Left)">&lt;</button> <input type="range" id="ply" min="0" max="0" value="0"> <button id="next" title="forward (Right)">&gt;</button> <button id="last" title="end (End)">&gt;|</button></p>
 <p id="info"></p>
 <div id="moves"></div>
-<svg id="graph" viewBox="0 0 600 120" width="600" height="120" role="img" aria-label="score per ply"></svg>
-</section>
 )html";
+  // With an analysis the graph has a strip under its plot for the captions, where no loss bar reaches.
+  out += quality ? "<svg id=\"graph\" viewBox=\"0 0 600 150\" width=\"600\" height=\"150\" role=\"img\" "
+                   "aria-label=\"score and loss per ply\"></svg>\n</section>\n"
+                 : "<svg id=\"graph\" viewBox=\"0 0 600 120\" width=\"600\" height=\"120\" role=\"img\" "
+                   "aria-label=\"score per ply\"></svg>\n</section>\n";
   out += "<script type=\"application/json\" id=\"games-data\">" + json_text(data, {.html_safe = true}) + "</script>\n";
   out += "<script>" + viewer_script(quality != nullptr) + "</script>\n</body>\n</html>\n";
   return out;

@@ -50,6 +50,7 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   if (s.form) root["order"] = json::object{{"by", s.form->by}, {"rule", s.form->rule}};
 
   json::array engines;
+  const bool cpu_clock = rating::charged_cpu_time(s);
   for (const EngineStanding& e : s.engines) {
     json::object reasons;
     for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
@@ -58,8 +59,9 @@ std::string standings_json(const Standings& s, const std::string& event, const N
     o["rank"] = e.rank;
     if (s.form) o["rank_shared"] = e.rank_shared;
     o["name"] = e.name;
-    o["elo"] = rounded(e.elo, 2);
-    o["ci95"] = rounded(e.ci95, 2);
+    // No rating without a counted game.
+    o["elo"] = e.games > 0 ? json::value(rounded(e.elo, 2)) : json::value(nullptr);
+    o["ci95"] = e.games > 0 ? json::value(rounded(e.ci95, 2)) : json::value(nullptr);
     o["games"] = e.games;
     o["points"] = e.points;
     if (s.form) o["bye_points"] = e.bye_points;
@@ -77,6 +79,13 @@ std::string standings_json(const Standings& s, const std::string& event, const N
                  {"mean_ms", rounded(e.mean_move_ms, 2)},
                  {"max_ms", rounded(e.max_move_ms, 2)},
                  {"mean_depth", e.moves_with_depth > 0 ? json::value(rounded(e.mean_depth, 2)) : json::value(nullptr)}};
+    // On the CPU clock the figures above are the CPU time charged; the wall time of the same moves is beside them.
+    if (cpu_clock) {
+      json::object& time = o["time"].as_object();
+      time["clock"] = "cpu";
+      time["wall_mean_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.mean_wall_ms, 2)) : json::value(nullptr);
+      time["wall_max_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.max_wall_ms, 2)) : json::value(nullptr);
+    }
     if (e.diff_next) {
       o["diff_next"] = rounded(*e.diff_next, 2);
       o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);

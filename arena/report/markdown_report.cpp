@@ -19,10 +19,13 @@ void standings_table(std::string& out, const Standings& s) {
   out += "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const EngineStanding& e : s.engines)
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {}% | {} | {} | {} | {} | {} | {} | {} |\n", rank_text(e),
-                       markdown_escape(e.name), signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
+                       markdown_escape(e.name), elo_text(e), ci95_text(e), e.games, fixed(e.points, 1),
                        fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits, diff_text(e), diff_ci_text(e),
                        los_text(e));
 }
+
+// On the CPU clock: an engine's wall time of its moves, "–" where none was recorded.
+std::string wall_text(const EngineStanding& e, double ms) { return e.moves_wall_timed > 0 ? fixed(ms, 1) : "–"; }
 
 void crosstable(std::string& out, const Standings& s) {
   out += "|  |";
@@ -103,7 +106,15 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
 
   bool any_timed = false;
   for (const EngineStanding& e : s.engines) any_timed = any_timed || e.moves_timed > 0;
-  if (any_timed) {
+  if (any_timed && rating::charged_cpu_time(s)) {
+    out += "\n## Time use\n\n" + markdown_escape(cpu_time_use_text()) +
+           "\n\n| Engine | Moves | Mean CPU ms | Max CPU ms | Mean wall ms | Max wall ms | Mean depth |\n"
+           "|:---|---:|---:|---:|---:|---:|---:|\n";
+    for (const EngineStanding& e : s.engines)
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(e.name), e.moves_timed,
+                         fixed(e.mean_move_ms, 1), fixed(e.max_move_ms, 1), wall_text(e, e.mean_wall_ms),
+                         wall_text(e, e.max_wall_ms), e.moves_with_depth > 0 ? fixed(e.mean_depth, 1) : "–");
+  } else if (any_timed) {
     out +=
         "\n## Time use\n\nThinking time per move as the referee measured it (request sent to answer read), "
         "over the moves each engine chose, and the mean depth it reported (where it did).\n\n"

@@ -88,47 +88,81 @@ const analysis::EngineQuality& of(const MoveQuality& q, const std::string& engin
   return found ? *found : kNone;
 }
 
+// A row of the move-quality tables: the engine, its figures and its place by mean loss.
+struct QualityRow {
+  const rating::EngineStanding* engine;
+  const analysis::EngineQuality* quality;
+  std::string rank;  // "1", "2=" when another engine has the same mean loss, "-" without a judged move
+};
+
+// The tables' order: by mean loss, the least first; a tie, and the engines without a judged move (last, unranked),
+// in the standings' order.
+std::vector<QualityRow> by_mean_loss(const rating::Standings& s, const MoveQuality& q) {
+  std::vector<QualityRow> rows;
+  for (const rating::EngineStanding& e : s.engines) rows.push_back({&e, &of(q, e.name), "-"});
+  std::stable_sort(rows.begin(), rows.end(), [](const QualityRow& a, const QualityRow& b) {
+    if ((a.quality->judged > 0) != (b.quality->judged > 0)) return a.quality->judged > 0;
+    return a.quality->judged > 0 && a.quality->mean_loss() < b.quality->mean_loss();
+  });
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].quality->judged == 0) continue;
+    std::size_t first = i;
+    while (first > 0 && rows[first - 1].quality->mean_loss() == rows[i].quality->mean_loss()) --first;
+    const bool shared = first < i || (i + 1 < rows.size() && rows[i + 1].quality->judged > 0 &&
+                                      rows[i + 1].quality->mean_loss() == rows[i].quality->mean_loss());
+    rows[i].rank = std::to_string(first + 1) + (shared ? "=" : "");
+  }
+  return rows;
+}
+
 }  // namespace
+
+std::string move_quality_order_text() {
+  return "Ranked by mean loss, the least first, not in the standings' order (engines without a judged move last, "
+         "unranked).";
+}
 
 std::string move_quality_text(const rating::Standings& s, const MoveQuality& q) {
   std::size_t width = 6;
   for (const rating::EngineStanding& e : s.engines) width = std::max(width, e.name.size());
-  std::string out = fmt::format("Move quality from analysis.jsonl ({} game{} analysed; {}):\n", q.games,
-                                q.games == 1 ? "" : "s", blunder_rule());
+  std::string out = fmt::format("Move quality from analysis.jsonl ({} game{} analysed; {}), ranked by mean loss:\n",
+                                q.games, q.games == 1 ? "" : "s", blunder_rule());
   out += fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>13}\n", "Rank", "Engine", width, "Mean loss", "Perfect",
                      "Blunders", "Analysed");
-  for (const rating::EngineStanding& e : s.engines) {
-    const analysis::EngineQuality& x = of(q, e.name);
+  for (const QualityRow& row : by_mean_loss(s, q)) {
+    const analysis::EngineQuality& x = *row.quality;
     // ASCII in the terminal's columns: fmt pads by code points, and a dash of three bytes would shift them.
     out +=
-        fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>13}\n", rank_text(e), e.name, width,
+        fmt::format("{:>4}  {:<{}}  {:>9}  {:>7}  {:>8}  {:>13}\n", row.rank, row.engine->name, width,
                     x.judged ? mean_loss_text(x) : "-", x.judged ? perfect_text(x) : "-", x.blunders, analysed_text(x));
   }
   return out;
 }
 
 std::string move_quality_markdown(const rating::Standings& s, const MoveQuality& q) {
-  std::string out = "\n## Move quality\n\n" + markdown_escape(move_quality_explained(q)) + "\n\n";
+  std::string out = "\n## Move quality\n\n" + markdown_escape(move_quality_explained(q)) + " " +
+                    markdown_escape(move_quality_order_text()) + "\n\n";
   out += "| Rank | Engine | Mean loss | Perfect | Blunders | Analysed |\n|---:|:---|---:|---:|---:|---:|\n";
-  for (const rating::EngineStanding& e : s.engines) {
-    const analysis::EngineQuality& x = of(q, e.name);
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", rank_text(e), markdown_escape(e.name), mean_loss_text(x),
-                       perfect_text(x), x.blunders, analysed_text(x));
+  for (const QualityRow& row : by_mean_loss(s, q)) {
+    const analysis::EngineQuality& x = *row.quality;
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", row.rank == "-" ? "–" : row.rank,
+                       markdown_escape(row.engine->name), mean_loss_text(x), perfect_text(x), x.blunders,
+                       analysed_text(x));
   }
   return out;
 }
 
 std::string move_quality_html(const rating::Standings& s, const MoveQuality& q) {
   std::string out = "<h2 id=\"move-quality\">Move quality</h2>\n<p class=\"note\">" +
-                    html_escape(move_quality_explained(q)) +
+                    html_escape(move_quality_explained(q)) + " " + html_escape(move_quality_order_text()) +
                     " A game's losses are on its graph in the viewer below; an engine's page lists its worst "
                     "moves.</p>\n<div class=\"scroll\"><table><thead><tr><th>Rank</th><th class=\"name\">Engine</th>"
                     "<th>Mean loss</th><th>Perfect</th><th>Blunders</th><th>Analysed</th></tr></thead><tbody>\n";
-  for (const rating::EngineStanding& e : s.engines) {
-    const analysis::EngineQuality& x = of(q, e.name);
+  for (const QualityRow& row : by_mean_loss(s, q)) {
+    const analysis::EngineQuality& x = *row.quality;
     out += fmt::format("<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       rank_text(e), html_escape(e.name), mean_loss_text(x), perfect_text(x), x.blunders,
-                       analysed_text(x));
+                       row.rank == "-" ? "–" : row.rank, html_escape(row.engine->name), mean_loss_text(x),
+                       perfect_text(x), x.blunders, analysed_text(x));
   }
   return out + "</tbody></table></div>\n";
 }

@@ -65,8 +65,10 @@ class MoveQualityBuilder {
 // At most this many warnings about single analysis lines; the rest are counted in one more.
 inline constexpr std::size_t kMaxAnalysisWarnings = 20;
 
-// The tables beside the standings: rank order, one row per engine.
-std::string move_quality_text(const rating::Standings& s, const MoveQuality& q);      // terminal
+// The tables beside the standings, one row per engine, ranked by mean loss (the least first; a tie shares its
+// rank, "2="; engines without a judged move last, unranked), not by the standings' rank; each says so.
+std::string move_quality_order_text();                                            // that order in words, one sentence
+std::string move_quality_text(const rating::Standings& s, const MoveQuality& q);  // terminal
 std::string move_quality_markdown(const rating::Standings& s, const MoveQuality& q);  // a "## Move quality"
 std::string move_quality_html(const rating::Standings& s, const MoveQuality& q);      // an <h2> section
 // standings.csv's columns: ",mean_loss,perfect_pct,blunders_loss_ge_4,judged_moves,moves", and one row's cells.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <boost/json/array.hpp>
 #include <fmt/format.h>
@@ -24,6 +25,14 @@ std::string value_text(double x) {
 }
 
 std::string tiebreak_text(const std::optional<double>& x) { return x ? value_text(*x) : "–"; }
+
+// No rating for an entrant without a counted game (a disqualified one whose games are void): `none`.
+std::string elo_of(const RankingRow& r, std::string_view none = "–") {
+  return r.games > 0 ? signed_fixed(r.elo, 1) : std::string(none);
+}
+std::string ci95_of(const RankingRow& r, std::string_view none = "–") {
+  return r.games > 0 ? fixed(r.ci95, 1) : std::string(none);
+}
 
 std::string wdl(const RankingRow& r) { return fmt::format("{}-{}-{}", r.wins, r.draws, r.losses); }
 
@@ -71,8 +80,7 @@ std::string ranking_text_table(const Ranking& r) {
     for (std::size_t k = 0; k < r.rules.tiebreaks.size(); ++k)
       out += fmt::format("  {:>{}}", tiebreak_text(row.tiebreaks[k]),
                          std::max<std::size_t>(6, std::string(to_string(r.rules.tiebreaks[k])).size()));
-    out += fmt::format("  {:>8}  {:>5}  {:>7}  {:>6}\n", wdl(row), row.games, signed_fixed(row.elo, 1),
-                       fixed(row.ci95, 1));
+    out += fmt::format("  {:>8}  {:>5}  {:>7}  {:>6}\n", wdl(row), row.games, elo_of(row, "-"), ci95_of(row, "-"));
   }
   for (const std::string& note : ranking_notes(r)) out += note + "\n";
   return out;
@@ -89,7 +97,7 @@ std::string ranking_markdown(const Ranking& r) {
   for (const RankingRow& row : r.rows) {
     out += fmt::format("| {} | {} | {} |", row.rank_text(), markdown_escape(row.name), value_text(row.points));
     for (const std::optional<double>& x : row.tiebreaks) out += " " + tiebreak_text(x) + " |";
-    out += fmt::format(" {} | {} | {} | {} |\n", wdl(row), row.games, signed_fixed(row.elo, 1), fixed(row.ci95, 1));
+    out += fmt::format(" {} | {} | {} | {} |\n", wdl(row), row.games, elo_of(row), ci95_of(row));
   }
   const std::vector<std::string> notes = ranking_notes(r);
   if (!notes.empty()) out += "\n";
@@ -106,8 +114,9 @@ std::string ranking_csv(const Ranking& r, const MoveQuality* quality) {
     out += fmt::format("{},{},{},{}", row.rank > 0 ? std::to_string(row.rank) : "", row.shared ? 1 : 0,
                        csv_field(row.name), value_text(row.points));
     for (const std::optional<double>& x : row.tiebreaks) out += "," + (x ? value_text(*x) : std::string());
-    out += fmt::format(",{},{},{},{},{},{},{},{}", row.wins, row.draws, row.losses, row.games, fixed(row.elo, 1),
-                       fixed(row.ci95, 1), to_string(row.status), csv_field(row.reason));
+    out += fmt::format(",{},{},{},{},{},{},{},{}", row.wins, row.draws, row.losses, row.games,
+                       row.games > 0 ? fixed(row.elo, 1) : "", ci95_of(row, ""), to_string(row.status),
+                       csv_field(row.reason));
     out += (quality ? move_quality_csv_cells(quality->find(row.name)) : "") + "\n";
   }
   return out;
@@ -125,8 +134,8 @@ std::string ranking_html(const Ranking& r) {
     out += fmt::format("<tr><td>{}</td><td class=\"name\">{}{}</td><td>{}</td>", row.rank_text(), html_escape(row.name),
                        status, value_text(row.points));
     for (const std::optional<double>& x : row.tiebreaks) out += "<td>" + tiebreak_text(x) + "</td>";
-    out += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", wdl(row), row.games,
-                       signed_fixed(row.elo, 1), fixed(row.ci95, 1));
+    out += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", wdl(row), row.games, elo_of(row),
+                       ci95_of(row));
   }
   out += "</tbody></table></div>\n";
   const std::vector<std::string> notes = ranking_notes(r);
@@ -158,8 +167,8 @@ json::object ranking_json(const Ranking& r) {
         {"draws", row.draws},
         {"losses", row.losses},
         {"tiebreaks", std::move(values)},
-        {"elo", rounded(row.elo, 2)},
-        {"ci95", rounded(row.ci95, 2)},
+        {"elo", row.games > 0 ? json::value(rounded(row.elo, 2)) : json::value(nullptr)},
+        {"ci95", row.games > 0 ? json::value(rounded(row.ci95, 2)) : json::value(nullptr)},
     });
   }
   json::array ties;

@@ -34,7 +34,7 @@ std::string format_standings_table(const Standings& s, const MoveQuality* qualit
   for (const EngineStanding& e : s.engines)
     out +=
         fmt::format("{:>4}  {:<{}}  {:>7}  {:>6}  {:>5}  {:>6}  {:>6}  {:>4}  {:>4}  {:>4}  {:>4}  {:>15}  {:>6}\n",
-                    rank_text(e), e.name, width, signed_fixed(e.elo, 1), fixed(e.ci95, 1), e.games, fixed(e.points, 1),
+                    rank_text(e), e.name, width, elo_text(e, "-"), ci95_text(e, "-"), e.games, fixed(e.points, 1),
                     fixed(e.score_pct, 1) + "%", e.wins, e.draws, e.losses, e.forfeits,
                     e.diff_next ? signed_fixed(*e.diff_next, 1) + " +- " + fixed(e.diff_next_ci95.value_or(0), 1) : "-",
                     e.los_next ? percent(*e.los_next, 1) : "-");

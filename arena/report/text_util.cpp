@@ -105,6 +105,21 @@ std::string normalisation_text(const rating::Standings& s) {
 
 std::string rank_text(const rating::EngineStanding& e) { return std::to_string(e.rank) + (e.rank_shared ? "=" : ""); }
 
+std::string elo_text(const rating::EngineStanding& e, std::string_view none) {
+  return e.games > 0 ? signed_fixed(e.elo, 1) : std::string(none);
+}
+std::string ci95_text(const rating::EngineStanding& e, std::string_view none) {
+  return e.games > 0 ? fixed(e.ci95, 1) : std::string(none);
+}
+
+std::string cpu_time_use_text() {
+  return "CPU time charged per move: the moves were played on the CPU clock ([time] clock = \"cpu\"), which "
+         "charges a move the CPU time the engine's processes used between the request and the answer. Beside it, "
+         "the wall time of the same moves (request sent to answer read): where it is longer, the engine waited (for "
+         "a CPU, or on nothing) and was not charged for it. Over the moves each engine chose, and the mean depth it "
+         "reported (where it did).";
+}
+
 std::string form_order_text(const rating::Standings& s) { return s.form ? s.form->rule + "." : ""; }
 
 std::string elo_with_ci(double elo, double ci95) { return signed_fixed(elo, 1) + " ± " + fixed(ci95, 1); }

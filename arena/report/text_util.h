@@ -34,6 +34,14 @@ std::string rank_text(const rating::EngineStanding& e);
 // "" otherwise: "Listed in the order of the Swiss standings: ... Elo is information."
 std::string form_order_text(const rating::Standings& s);
 
+// What "Time use" shows on the CPU clock (rating::charged_cpu_time), one paragraph for standings.md and report.html.
+std::string cpu_time_use_text();
+
+// An engine's Elo and its ± as the tables show them ("+95.4", "30.2"): `none` for an engine without a counted game,
+// which has no rating (the fit's value for it would be its prior alone: "0.0 ± 436.8").
+std::string elo_text(const rating::EngineStanding& e, std::string_view none = "–");
+std::string ci95_text(const rating::EngineStanding& e, std::string_view none = "–");
+
 // "+95.4 ± 30.2"
 std::string elo_with_ci(double elo, double ci95);
 
