@@ -315,6 +315,36 @@ TEST_F(ArenaFixture, RoundRobinRunsInParallelWritesAllReportsAndResumingPlaysNot
   expect_no_engine_left();
 }
 
+// An engine that never starts (docs/PROTOCOL.md, "An engine that never starts"): after its first three
+// games, each a start-up forfeit with the same reason, the run stops with exit 2 naming the engine, the
+// reason and the fix; the games played stay in the journal, and no standings of forfeits are printed
+// or written.
+TEST_F(ArenaFixture, AnEngineThatNeverStartsStopsTheRunNamingTheReasonAndTheFix) {
+  TournamentSetup s;
+  s.rounds = 3;
+  s.concurrency = 1;
+  s.engines = {{"random", engine(e2e::kRandom, 'r'), ""},
+               {"dead", engine(e2e::kBadEngine, 'd'), "args = [\"--crash-at-start\"]"}};
+  const e2e::RunResult r = arena({"run", write_config(s).string()});
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("engine 'dead' failed to start in each of its first 3 games of this run, every time with: "
+                       "eof before kepok: exited with code 3"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("try it alone: referee check --engine cmd="), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3 games are in " + journal(s).string()), std::string::npos) << r.err;
+  const JournalContents j = read_journal(journal(s));
+  ASSERT_EQ(j.games.size(), 3u) << r.summary();
+  for (const GameRecord& g : j.games) {
+    ASSERT_TRUE(g.forfeit);
+    EXPECT_EQ(g.forfeit->engine, "dead");
+    EXPECT_EQ(g.termination, Termination::Startup);
+  }
+  EXPECT_EQ(r.out.find("results: "), std::string::npos) << r.out;
+  EXPECT_FALSE(e2e::fs::exists(tournament_dir(s) / "standings.md"));
+  expect_no_engine_left();
+}
+
 TEST_F(ArenaFixture, JournalGamesThatAreNotInTheScheduleAreReportedWithTheirCountAndFirstId) {
   const TournamentSetup s = three_bots();
   const path config = write_config(s);

@@ -255,7 +255,12 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     kill_now();
     return Fault{Termination::Startup, std::move(why)};
   };
-  if (!send("kep", deadline)) return fail("could not write to the engine: " + describe_exit());
+  if (!send("kep", deadline)) {
+    // An engine that dies at once: whether this write or the read below notices first is a race, so its
+    // end reads the same either way (a run stops on the same start-up failure repeated: docs/PROTOCOL.md).
+    const std::string exit = describe_exit();
+    return fail((process_->running() ? "could not write to the engine: " : "eof before kepok: ") + exit);
+  }
   id_name_.clear();
   id_author_.clear();
   declared_options_.clear();
