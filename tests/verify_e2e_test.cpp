@@ -167,7 +167,7 @@ TEST_F(VerifyE2E, UnknownSchemaVersionsFail) {
   edit_game(lines, 0, [](json::object& g) { g["schema"] = 9; });
   const e2e::RunResult line = arena({"verify", lines.string()});
   EXPECT_EQ(line.status.code, 1) << line.summary();
-  EXPECT_NE(line.out.find("FAILED — games.jsonl:1: schema 9, but this arena knows schemas 1 to 3"), std::string::npos)
+  EXPECT_NE(line.out.find("FAILED — games.jsonl:1: schema 9, but this arena knows schemas 1 to 4"), std::string::npos)
       << line.out;
 
   const fs::path meta = edited_copy();
