@@ -399,6 +399,107 @@ TEST_F(ArenaFixture, MoreGamesThanCpusOnTheWallClockIsAWarningThatNamesTheCpuClo
   EXPECT_EQ(e2e::read_file(tournament_dir(s) / "standings.md").find("exceeds"), std::string::npos);
 }
 
+// An engine that never starts (docs/PROTOCOL.md, "An engine that never starts"): after its first three
+// games, each a start-up forfeit with the same reason, the run stops with exit 2 naming the engine, the
+// reason and the fix; the games played stay in the journal, and no standings of forfeits are printed
+// or written.
+TEST_F(ArenaFixture, AnEngineThatNeverStartsStopsTheRunNamingTheReasonAndTheFix) {
+  TournamentSetup s;
+  s.rounds = 3;
+  s.concurrency = 1;
+  s.engines = {{"random", engine(e2e::kRandom, 'r'), ""},
+               {"dead", engine(e2e::kBadEngine, 'd'), "args = [\"--crash-at-start\"]"}};
+  const e2e::RunResult r = arena({"run", write_config(s).string()});
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("engine 'dead' failed to start in each of its first 3 games of this run, every time with: "
+                       "eof before kepok: exited with code 3"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("try it alone: referee check --engine cmd="), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3 games are in " + journal(s).string()), std::string::npos) << r.err;
+  const JournalContents j = read_journal(journal(s));
+  ASSERT_EQ(j.games.size(), 3u) << r.summary();
+  for (const GameRecord& g : j.games) {
+    ASSERT_TRUE(g.forfeit);
+    EXPECT_EQ(g.forfeit->engine, "dead");
+    EXPECT_EQ(g.termination, Termination::Startup);
+  }
+  EXPECT_EQ(r.out.find("results: "), std::string::npos) << r.out;
+  EXPECT_FALSE(e2e::fs::exists(tournament_dir(s) / "standings.md"));
+  expect_no_engine_left();
+}
+
+// Engine faults are typed events in the journal (docs/FORMATS.md, "games.jsonl"): a crash keeps the end of
+// the engine's stderr, a time forfeit its overrun too; the reports count them per engine and kind, with the
+// worst overrun.
+TEST_F(ArenaFixture, FaultsKeepTheEnginesStderrAndTheOverrunAndTheReportsCountThem) {
+  TournamentSetup s;
+  s.rounds = 1;
+  s.concurrency = 1;
+  s.time = "movetime_ms = 100";
+  s.engines = {
+      {"random", engine(e2e::kRandom, 'r'), ""},
+      {"crashy", engine(e2e::kBadEngine, 'c'),
+       "args = [\"--crash-on-go\", \"2\", \"--stderr-on-go\", \"thinking hard\"]"},
+      {"hangs", engine(e2e::kBadEngine, 'h'), "args = [\"--hang-on-go\", \"1\", \"--stderr-on-go\", \"searching\"]"}};
+  const e2e::RunResult r = arena({"run", write_config(s).string()});
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const JournalContents j = read_journal(journal(s));
+  ASSERT_EQ(j.games.size(), 6u) << r.summary();
+  int crashes = 0, timeouts = 0;
+  for (const GameRecord& g : j.games) {
+    ASSERT_TRUE(g.forfeit) << g.id;
+    if (g.forfeit->reason == Termination::Crash) {
+      ++crashes;
+      EXPECT_EQ(g.forfeit->engine, "crashy");
+      EXPECT_NE(g.forfeit->stderr_tail.find("thinking hard"), std::string::npos) << g.forfeit->stderr_tail;
+      EXPECT_FALSE(g.forfeit->overrun_ms);
+    } else {
+      ++timeouts;
+      EXPECT_EQ(g.forfeit->reason, Termination::Time);
+      EXPECT_EQ(g.forfeit->engine, "hangs");
+      EXPECT_NE(g.forfeit->stderr_tail.find("searching"), std::string::npos) << g.forfeit->stderr_tail;
+      ASSERT_TRUE(g.forfeit->overrun_ms);
+      EXPECT_GE(*g.forfeit->overrun_ms, 0);
+    }
+  }
+  EXPECT_GE(crashes, 1);
+  EXPECT_GE(timeouts, 3);
+  const std::string line = e2e::read_lines(journal(s)).front();
+  EXPECT_EQ(line.rfind("{\"schema\":4,", 0), 0u) << line;
+  const std::string md = e2e::read_file(tournament_dir(s) / "standings.md");
+  EXPECT_NE(md.find("| Engine | Forfeits | time | crash | worst time overrun |"), std::string::npos) << md;
+  EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| hangs \| \d \| \d \| 0 \| [0-9.]+ ms \|)"))) << md;
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "standings.json").find("\"worst_overrun_ms\": "), std::string::npos);
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "report.html").find("; worst time overrun "), std::string::npos);
+  // The reports of `arena report` say the same from the journal alone.
+  const std::string md_before = md;
+  ASSERT_EQ(arena({"report", tournament_dir(s).string()}).status.code, 0);
+  EXPECT_EQ(e2e::read_file(tournament_dir(s) / "standings.md"), md_before);
+}
+
+// An engine that never started in a run too short to stop it (2 games): the reports say so in a note.
+TEST_F(ArenaFixture, AnEngineThatNeverStartedIsNamedInTheReports) {
+  TournamentSetup s;
+  s.rounds = 1;
+  s.concurrency = 1;
+  s.engines = {{"random", engine(e2e::kRandom, 'r'), ""},
+               {"dead", engine(e2e::kBadEngine, 'd'), "args = [\"--crash-at-start\"]"}};
+  const e2e::RunResult r = arena({"run", write_config(s).string()});
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.err.find("arena: warning: engine 'dead' did not start in this run (2 start-up forfeits): eof before "
+                       "kepok: exited with code 3"),
+            std::string::npos)
+      << r.err;
+  const std::string note = "dead never started: each of its 2 games is a start-up forfeit";
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "standings.md").find(note), std::string::npos);
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "standings.json").find(note), std::string::npos);
+  EXPECT_NE(e2e::read_file(tournament_dir(s) / "report.html").find(note), std::string::npos);
+  for (const GameRecord& g : read_journal(journal(s)).games)
+    EXPECT_NE(g.forfeit->stderr_tail.find("ModuleNotFoundError: No module named 'numpy'"), std::string::npos)
+        << g.forfeit->stderr_tail;
+}
+
 TEST_F(ArenaFixture, JournalGamesThatAreNotInTheScheduleAreReportedWithTheirCountAndFirstId) {
   const TournamentSetup s = three_bots();
   const path config = write_config(s);

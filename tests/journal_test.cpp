@@ -211,8 +211,8 @@ TEST(RecordJson, RejectsBadLinesWithClearMessages) {
       {"{\"id\":", "not valid JSON"},
       {"[1,2]", "the line must be a JSON object, got an array"},
       {mutate(good, "\"id\":\"g1\",", ""), "missing field 'id'"},
-      {mutate(good, "\"schema\":1,", "\"schema\":4,"),
-       "field 'schema': the line is schema 4, written by a newer version of the arena"},
+      {mutate(good, "\"schema\":1,", "\"schema\":5,"),
+       "field 'schema': the line is schema 5, written by a newer version of the arena"},
       {mutate(good, "\"schema\":1,", "\"schema\":0,"), "field 'schema': 0 is out of range"},
       {mutate(good, "\"id\":\"g1\"", "\"id\":\"\""), "field 'id': must not be empty"},
       {mutate(good, "\"round\":1", "\"round\":\"1\""), "field 'round': expected a whole number, got a string"},
@@ -295,6 +295,41 @@ TEST(RecordJson, AdjudicationsRoundTripAsSchemaTwo) {
   }
   EXPECT_EQ(describe({AdjudicationReason::Database, -6}), "database: with perfect play North ends 6 seeds ahead");
   EXPECT_EQ(describe({AdjudicationReason::Database, 0}), "database: with perfect play the stores end level");
+}
+
+// An engine's fault is a typed event: the forfeit's kind (reason), the end of the engine's stderr and a time
+// forfeit's overrun, written as schema 4 only when there is one of those, so that older lines and builds
+// read as before.
+TEST(RecordJson, AForfeitKeepsTheStderrTailAndTheOverrunAsSchemaFour) {
+  GameRecord r = random_game("late", "a", "b", 9);
+  r.termination = Termination::Time;
+  r.forfeit = Forfeit{"b", Termination::Time, "answered after 2131 ms, allowed 2050 ms"};
+  const std::string plain = to_json_line(r);
+  EXPECT_EQ(plain.rfind("{\"schema\":1,", 0), 0u) << plain;
+  EXPECT_EQ(plain.find("\"stderr\""), std::string::npos) << plain;
+  r.forfeit->stderr_tail = "depth 12\nthinking...";
+  r.forfeit->overrun_ms = 81.5;
+  const std::string line = to_json_line(r);
+  EXPECT_EQ(line.rfind("{\"schema\":4,", 0), 0u) << line;
+  EXPECT_NE(line.find("\"forfeit\":{\"engine\":\"b\",\"reason\":\"time\",\"detail\":\"answered after 2131 ms, "
+                      "allowed 2050 ms\",\"stderr\":\"depth 12\\nthinking...\",\"overrun_ms\":81.5}"),
+            std::string::npos)
+      << line;
+  Expected<GameRecord> back = record_from_json(line);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back->forfeit->stderr_tail, "depth 12\nthinking...");
+  EXPECT_EQ(back->forfeit->overrun_ms, 81.5);
+  EXPECT_EQ(to_json_line(*back), line);
+  // A line of a schema-1 journal (no such keys) still reads, and a bad value is named.
+  Expected<GameRecord> old = record_from_json(plain);
+  ASSERT_TRUE(old.ok()) << old.error();
+  EXPECT_TRUE(old->forfeit->stderr_tail.empty());
+  EXPECT_FALSE(old->forfeit->overrun_ms);
+  std::string bad = line;
+  bad.replace(bad.find("81.5"), 4, "\"x\"");
+  Expected<GameRecord> refused = record_from_json(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("forfeit.overrun_ms"), std::string::npos) << refused.error();
 }
 
 TEST(RecordJson, TerminationWordsRoundTrip) {

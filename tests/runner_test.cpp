@@ -26,6 +26,7 @@
 #include "arena/journal/journal.h"
 #include "arena/runner/round_source.h"
 #include "arena/runner/runner.h"
+#include "arena/runner/start_watch.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/files.h"
 #include "tests/temp_dir.h"
@@ -126,6 +127,74 @@ class RunnerTest : public ::testing::Test {
   test::TempDir temp_{"kalah-runner-test"};
   const fs::path& dir_ = temp_.path();
 };
+
+// A game of engine `south` against `north` of `config`; `failed`: that engine could not start.
+std::pair<GameSpec, GameRecord> game_of(const Config& config, int south, int north, int failed = -1,
+                                        const std::string& reason = "eof before kepok: exited with code 3") {
+  GameSpec spec;
+  spec.south = south;
+  spec.north = north;
+  GameRecord record;
+  record.south = config.engines[static_cast<std::size_t>(south)].name;
+  record.north = config.engines[static_cast<std::size_t>(north)].name;
+  if (failed >= 0) {
+    record.termination = Termination::Startup;
+    record.forfeit = Forfeit{config.engines[static_cast<std::size_t>(failed)].name, Termination::Startup, reason};
+  }
+  return {spec, record};
+}
+
+TEST_F(RunnerTest, AnEngineThatFailsToStartThreeTimesAlikeAndNeverStartedStopsTheRun) {
+  const Config config = round_robin(3, 1, 1);
+  StartWatch watch(config);
+  auto add = [&](int south, int north, int failed) {
+    auto [spec, record] = game_of(config, south, north, failed);
+    return watch.add(spec, record);
+  };
+  EXPECT_FALSE(add(1, 0, 1));
+  EXPECT_FALSE(add(2, 1, 1));  // e2 started: it is readied first
+  const std::optional<std::string> stop = add(0, 1, 1);
+  ASSERT_TRUE(stop);
+  EXPECT_NE(stop->find("engine 'e1' failed to start in each of its first 3 games of this run, every time with: eof "
+                       "before kepok: exited with code 3"),
+            std::string::npos)
+      << *stop;
+  EXPECT_NE(stop->find("referee check --engine cmd="), std::string::npos) << *stop;
+  ASSERT_EQ(watch.never_started().size(), 1u);
+  EXPECT_EQ(watch.never_started()[0].engine, "e1");
+  EXPECT_EQ(watch.never_started()[0].failures, 3);
+}
+
+TEST_F(RunnerTest, AnEngineThatStartedOnceOrFailedForOtherReasonsDoesNotStopTheRun) {
+  const Config config = round_robin(3, 1, 1);
+  StartWatch watch(config);
+  auto add = [&](int south, int north, int failed, const std::string& reason) {
+    auto [spec, record] = game_of(config, south, north, failed, reason);
+    return watch.add(spec, record);
+  };
+  // e1 started once (a normal game), then failed: a start-up failure of a running engine is a forfeit.
+  EXPECT_FALSE(add(0, 1, -1, ""));
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(add(1, 2, 1, "no kepok within 2 s"));
+  // e2, untried when e1 failed as South, failed for two reasons: no single cause to name.
+  EXPECT_FALSE(add(2, 0, 2, "no kepok within 2 s"));
+  EXPECT_FALSE(add(2, 0, 2, "eof before kepok: exited with code 1"));
+  EXPECT_FALSE(add(2, 0, 2, "no kepok within 2 s"));
+  ASSERT_EQ(watch.never_started().size(), 1u);
+  EXPECT_EQ(watch.never_started()[0].engine, "e2");
+}
+
+TEST_F(RunnerTest, AContestEntrantThatCannotStartForfeitsWithoutStoppingTheRun) {
+  Config config = round_robin(3, 1, 1);
+  config.submissions.emplace();
+  config.house_engines = 2;  // e2 is an entrant
+  StartWatch watch(config);
+  for (int i = 0; i < 5; ++i) {
+    auto [spec, record] = game_of(config, 0, 2, 2);
+    EXPECT_FALSE(watch.add(spec, record));
+  }
+  ASSERT_EQ(watch.never_started().size(), 1u);
+  EXPECT_EQ(watch.never_started()[0].failures, 5);
+}
 
 // With slow engines "0.0 games/s" said nothing: the unit follows the pace.
 TEST(Progress, PaceIsShownInAUnitThatFits) {

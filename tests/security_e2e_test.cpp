@@ -202,6 +202,61 @@ TEST(SandboxLoad, AnEngineOutOfTheSandboxesReachIsRefusedWithThePathAndTheFix) {
   EXPECT_FALSE(fs::exists(tmp / "out" / "t" / "games.jsonl"));
 }
 
+// The same through a symbolic link (a build folder linked from a readable place, as people do): the check
+// follows the link to where it leads and names both, exit 2 and nothing played — not a start-up forfeit in
+// every game (bubblewrap, as the engine's uid, cannot follow the link into the private folder).
+TEST(SandboxLoad, AnEngineReachedThroughALinkIntoAPrivateFolderIsRefusedNamingTheLinkAndWhereItLeads) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  if (::geteuid() != 0) GTEST_SKIP() << "only root gives engines uids of their own";
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0711);
+  fs::create_directories(tmp / "home" / "build");
+  fs::create_directories(tmp / "open");
+  ::chmod((tmp / "home").c_str(), 0700);
+  ::chmod((tmp / "open").c_str(), 0755);
+  const fs::path engine = tmp / "home" / "build" / "bot";
+  fs::copy_file(kRandom, engine);
+  ::chmod(engine.c_str(), 0755);
+  fs::create_symlink("../home/build/bot", tmp / "open" / "bot");                 // a link to a file
+  fs::create_directory_symlink(tmp / "home" / "build", tmp / "open" / "build");  // a link to a folder on the way
+  for (const fs::path& link : {tmp / "open" / "bot", tmp / "open" / "build" / "bot"}) {
+    write_file(tmp / "t.toml",
+               "[tournament]\nname = \"t\"\noutput = \"" + (tmp / "out").string() +
+                   "\"\nsandbox = \"bwrap\"\nprogress_interval = 0\n\n[[engine]]\nname = \"a\"\ncmd = \"" +
+                   link.string() + "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + reachable(kRandom).string() +
+                   "\"\n\n[time]\nmovetime_ms = 100\n");
+    const RunResult r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    EXPECT_NE(r.err.find("t.toml:9:7: engine.cmd: " + link.string() + " (a link to " + engine.string() +
+                         ") is out of the sandbox's reach: " + (tmp / "home").string() +
+                         " (mode 0700) cannot be entered by other users"),
+              std::string::npos)
+        << r.summary();
+    EXPECT_FALSE(fs::exists(tmp / "out" / "t" / "games.jsonl")) << "nothing is played";
+  }
+}
+
+// A link in a sandboxed engine's dir to its program elsewhere (readable): where it leads is bound in the
+// sandbox too, so the engine starts and plays.
+TEST(SandboxLoad, AnEngineLinkedFromItsDirToAReadablePlaceStartsInTheSandbox) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0711);
+  fs::create_directories(tmp / "bot");
+  ::chmod((tmp / "bot").c_str(), 0755);
+  fs::create_symlink(reachable(kRandom), tmp / "bot" / "bot");
+  write_file(tmp / "t.toml", "[tournament]\nname = \"t\"\noutput = \"" + (tmp / "out").string() +
+                                 "\"\nprogress_interval = 0\n\n[[engine]]\nname = \"a\"\ncmd = \"" +
+                                 (tmp / "bot" / "bot").string() + "\"\ndir = \"" + (tmp / "bot").string() +
+                                 "\"\nsandbox = \"bwrap\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" +
+                                 reachable(kRandom).string() + "\"\n\n[time]\nmovetime_ms = 100\n");
+  const RunResult r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  const std::string games = read_file(tmp / "out" / "t" / "games.jsonl");
+  EXPECT_EQ(games.find("\"termination\":\"startup\""), std::string::npos) << games;
+  EXPECT_NE(games.find("\"forfeit\":null"), std::string::npos) << games;
+}
+
 // A sandboxed engine's dir that is "/" or holds the results, and an --out into such a dir, are refused.
 TEST(SandboxLoad, ADirThatShowsTheMachineOrTheResultsIsRefused) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
@@ -229,6 +284,20 @@ TEST(SandboxLoad, ADirThatShowsTheMachineOrTheResultsIsRefused) {
   r = run({kArena.string(), "run", (tmp / "t.toml").string(), "--out", (tmp / "bot" / "x").string()}, tmp.path());
   EXPECT_EQ(r.status.code, 2) << r.summary();
   EXPECT_NE(r.err.find("engine 'a': dir = \"" + (tmp / "bot").string() + "\" holds the results folder"),
+            std::string::npos)
+      << r.summary();
+  // Judged where links lead: a link to "/", and results reached through a link into the dir.
+  fs::create_directory_symlink("/", tmp / "root");
+  config((tmp / "root").string(), tmp / "out");
+  r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("would show a sandboxed engine the whole machine"), std::string::npos) << r.summary();
+  fs::create_directory_symlink(tmp / "bot", tmp / "linked");
+  config((tmp / "bot").string(), tmp / "linked" / "results");
+  r = run({kArena.string(), "run", (tmp / "t.toml").string()}, tmp.path());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("holds the results folder " + (tmp / "linked" / "results" / "t").string() + " (a link to " +
+                       (tmp / "bot" / "results" / "t").string() + ")"),
             std::string::npos)
       << r.summary();
 }

@@ -15,6 +15,7 @@
 #include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
+#include "referee/system/path_walk.h"
 #include "referee/system/utc_time.h"
 #include "tests/temp_dir.h"
 
@@ -237,6 +238,46 @@ TEST_F(SystemTest, FindsExecutablesByPathOrOnPath) {
   EXPECT_FALSE(is_executable_file(dir_ / "plain"));
   EXPECT_FALSE(is_executable_file(dir_ / "bin"));
   EXPECT_FALSE(path_variable().empty());
+}
+
+// ---- the walk to a path
+
+TEST_F(SystemTest, AWalkFollowsEveryLinkToWhereItLeadsAndNamesTheFoldersOnTheWay) {
+  // dir/real/bot; dir/open/bot -> ../real/bot (relative); dir/open/via -> dir/real (absolute, a folder).
+  const fs::path dir = fs::canonical(dir_);
+  fs::create_directories(dir / "real");
+  fs::create_directories(dir / "open");
+  make_file(dir / "real" / "bot", "x", fs::perms::owner_all);
+  fs::create_symlink("../real/bot", dir / "open" / "bot");
+  fs::create_directory_symlink(dir / "real", dir / "open" / "via");
+  const fs::path real = fs::canonical(dir / "real" / "bot");
+
+  const PathWalk file = walk_path(dir / "open" / "bot");
+  EXPECT_EQ(file.target, real);
+  ASSERT_EQ(file.links.size(), 1u);
+  EXPECT_EQ(file.links[0].first, dir / "open" / "bot");
+  EXPECT_EQ(file.links[0].second, "../real/bot");
+  // The link's own folder is on the way, and so is the folder it leads into.
+  const std::set<fs::path> folders(file.folders.begin(), file.folders.end());
+  EXPECT_TRUE(folders.contains(dir / "open"));
+  EXPECT_TRUE(folders.contains(real.parent_path()));
+
+  EXPECT_EQ(walk_path(dir / "open" / "via" / "bot").target, real);
+  EXPECT_EQ(walk_path(dir / "open" / "via" / ".." / "real" / "bot").target, real) << "'..' after a link, as the kernel";
+  // A part that does not exist is kept as written; a path without links is its own target.
+  EXPECT_EQ(walk_path(dir / "open" / "via" / "new" / "x").target, real.parent_path() / "new" / "x");
+  const PathWalk plain = walk_path(real);
+  EXPECT_EQ(plain.target, real);
+  EXPECT_TRUE(plain.links.empty());
+}
+
+TEST_F(SystemTest, AWalkStopsAtALoopOfLinks) {
+  const fs::path dir = fs::canonical(dir_);
+  fs::create_symlink(dir / "b", dir / "a");
+  fs::create_symlink(dir / "a", dir / "b");
+  const PathWalk loop = walk_path(dir / "a" / "x");
+  EXPECT_TRUE(loop.too_many_links);
+  EXPECT_EQ(loop.links.size(), static_cast<std::size_t>(kMaxLinksOnAWalk));
 }
 
 // ---- clock

@@ -297,6 +297,13 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
     fmt::print(stderr, "arena: warning: {}\n", *error);
   if (!out.run.transcript_error.empty())
     fmt::print(stderr, "arena: warning: a game's transcript was not written: {}\n", out.run.transcript_error);
+  // No reports: standings of start-up forfeits are no result (the journal keeps the games, for a resume).
+  if (!out.run.engine_failure.empty())
+    return Error{fmt::format("{}\n{} game{} in {}", out.run.engine_failure, out.games, out.games == 1 ? " is" : "s are",
+                             out.journal.string())};
+  for (const StartWatch::NeverStarted& e : out.run.never_started)
+    fmt::print(stderr, "arena: warning: engine '{}' did not start in this run ({} start-up forfeit{}): {}\n", e.engine,
+               e.failures, e.failures == 1 ? "" : "s", e.reason);
 
   if (config.analysis && !config.shard && !out.run.interrupted && out.run.error.empty()) analyse_games(config, out);
   if (config.shard) {

@@ -202,9 +202,10 @@ class SprtListener : public RunListener {
 
   void stopped(const RunResult& result) override {
     if (tty_ && pairs_shown_ > 0) fmt::print(out_, "\n");
-    final_error_ =
-        write_sprt_json(config_.journal_dir(),
-                        sprt_json(config_, source_.status(), !result.interrupted && result.error.empty(), benches_));
+    final_error_ = write_sprt_json(
+        config_.journal_dir(),
+        sprt_json(config_, source_.status(),
+                  !result.interrupted && result.error.empty() && result.engine_failure.empty(), benches_));
   }
 
   std::optional<report::SprtReport> sprt_report() const override {

@@ -191,8 +191,21 @@ void StandingsBuilder::add(const GameRecord& g) {
       ++loser.forfeits;
       if (const std::size_t r = reason_index(g.forfeit->reason); r < kForfeitReasons.size())
         ++loser.forfeits_by_reason[r];
+      if (g.forfeit->overrun_ms)
+        loser.worst_overrun_ms = std::max(loser.worst_overrun_ms.value_or(0), *g.forfeit->overrun_ms);
     }
   }
+}
+
+std::vector<std::string> never_started_notes(const Standings& s) {
+  std::vector<std::string> notes;
+  const std::size_t startup = reason_index(Termination::Startup);
+  for (const EngineStanding& e : s.engines)
+    if (e.games > 0 && e.forfeits_by_reason[startup] == e.games)
+      notes.push_back(e.name + " never started: " +
+                      (e.games == 1 ? "its game is" : "each of its " + std::to_string(e.games) + " games is") +
+                      " a start-up forfeit (the reasons are in games.jsonl and on its bot page)");
+  return notes;
 }
 
 std::string repeated_note(const Standings& s) {

@@ -31,7 +31,8 @@ struct EngineStanding {
   int wins = 0, draws = 0, losses = 0;
   int forfeits = 0;                                              // games lost by forfeit (also counted in losses)
   std::array<int, kForfeitReasons.size()> forfeits_by_reason{};  // in the order of kalah::kForfeitReasons
-  std::optional<double> los_next;  // P(stronger than the next engine in the ranking); none for the last
+  std::optional<double> worst_overrun_ms;  // the largest overrun of its time forfeits, where the records have one
+  std::optional<double> los_next;          // P(stronger than the next engine in the ranking); none for the last
   // Elo above the next engine in the ranking and the 95% half-width of that
   // difference (from the fit's covariance); none for the last.
   std::optional<double> diff_next;
@@ -199,6 +200,9 @@ bool charged_cpu_time(const Standings& s);
 // "3 of 24 games repeat an earlier game move for move (...)": the sentence every report prints when
 // s.repeated > 0; empty otherwise.
 std::string repeated_note(const Standings& s);
+// For each engine whose every game is its own start-up forfeit (it never started: a contest's entrant that
+// passed its checks and later cannot start plays on this way, docs/PROTOCOL.md), a note saying so.
+std::vector<std::string> never_started_notes(const Standings& s);
 
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
 

@@ -436,6 +436,7 @@ std::string standings_table(const Standings& s, bool bot_pages) {
       if (e.forfeits_by_reason[r] > 0)
         reasons += (reasons.empty() ? "" : ", ") + std::to_string(e.forfeits_by_reason[r]) + " " +
                    to_string(kForfeitReasons[r]);
+    if (e.worst_overrun_ms) reasons += "; worst time overrun " + fixed(*e.worst_overrun_ms, 1) + " ms";
     if (!reasons.empty()) forfeits += " (" + reasons + ")";
     out += fmt::format(
         "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"

@@ -71,6 +71,7 @@ std::string standings_json(const Standings& s, const std::string& event, const N
     o["losses"] = e.losses;
     o["forfeits"] = e.forfeits;
     o["forfeits_by_reason"] = std::move(reasons);
+    if (e.worst_overrun_ms) o["worst_overrun_ms"] = rounded(*e.worst_overrun_ms, 1);
     if (e.los_next)
       o["los_next"] = rounded(*e.los_next, 4);
     else

@@ -48,15 +48,20 @@ void forfeits_table(std::string& out, const Standings& s) {
     if (std::any_of(s.engines.begin(), s.engines.end(),
                     [r](const EngineStanding& e) { return e.forfeits_by_reason[r] > 0; }))
       shown.push_back(r);
+  // How far past its time the worst time forfeit went, where the records say (schema 4).
+  const bool overruns = std::any_of(s.engines.begin(), s.engines.end(),
+                                    [](const EngineStanding& e) { return e.worst_overrun_ms.has_value(); });
   out += "| Engine | Forfeits |";
   for (std::size_t r : shown) out += std::string(" ") + to_string(kForfeitReasons[r]) + " |";
+  if (overruns) out += " worst time overrun |";
   out += "\n|:---|---:|";
-  for (std::size_t i = 0; i < shown.size(); ++i) out += "---:|";
+  for (std::size_t i = 0; i < shown.size() + (overruns ? 1 : 0); ++i) out += "---:|";
   out += "\n";
   for (const EngineStanding& e : s.engines) {
     if (e.forfeits == 0) continue;
     out += "| " + markdown_escape(e.name) + " | " + std::to_string(e.forfeits) + " |";
     for (std::size_t r : shown) out += " " + std::to_string(e.forfeits_by_reason[r]) + " |";
+    if (overruns) out += e.worst_overrun_ms ? " " + fixed(*e.worst_overrun_ms, 1) + " ms |" : " – |";
     out += "\n";
   }
 }

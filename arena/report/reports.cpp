@@ -223,6 +223,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   const MoveQuality* shown_quality = out.quality ? &*out.quality : nullptr;
   if (std::string repeated = rating::repeated_note(out.standings); !repeated.empty())
     out.notes.push_back(std::move(repeated));
+  for (std::string& note : rating::never_started_notes(out.standings)) out.notes.push_back(std::move(note));
   const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
   recent.clear();
   const std::vector<std::optional<analysis::GameJudgement>> shown_judgements(

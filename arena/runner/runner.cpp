@@ -26,7 +26,8 @@ Runner::Runner(const Config& config, journal::Journal& journal, GameSource& sour
       journal_(journal),
       source_(source),
       on_game_(std::move(on_game)),
-      make_player_(std::move(make_player)) {}
+      make_player_(std::move(make_player)),
+      start_watch_(config) {}
 
 std::shared_ptr<const endgame::Database> adjudication_database(const Config& config, int threads, std::string* note) {
   const int seeds = config.tournament.adjudicate.database_seeds;
@@ -162,6 +163,12 @@ void Runner::work(int slot) {
       write_transcript(record, settings, transcript);
     source_.finished(*spec, record);
     if (on_game_) on_game_(*spec, record);
+    if (std::optional<std::string> why = start_watch_.add(*spec, record); why && !stop_) {
+      // Like an interrupt: the games in flight are cut short (played again on resume), nothing more starts.
+      stop_ = true;
+      result_.engine_failure = std::move(*why);
+      for (Player* p : active_) p->abort();
+    }
     if (game_limit_ > 0 && result_.played >= game_limit_ && !stop_) {
       stop_ = true;
       result_.limited = true;
@@ -193,7 +200,8 @@ RunResult Runner::run(int concurrency) {
   reported_ = journal_.size();
   for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this, i] { work(i); });
   for (std::thread& t : workers) t.join();
-  result_.interrupted = stop_ && result_.error.empty();
+  result_.interrupted = stop_ && result_.error.empty() && result_.engine_failure.empty();
+  result_.never_started = start_watch_.never_started();
   return result_;
 }
 

@@ -13,6 +13,7 @@
 #include "arena/config/config.h"
 #include "arena/journal/journal.h"
 #include "arena/runner/game_source.h"
+#include "arena/runner/start_watch.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/game/game.h"
 
@@ -24,6 +25,10 @@ struct RunResult {
   bool limited = false;          // interrupted because the game limit (set_game_limit) was reached
   std::string error;             // the journal could not be written: the run stopped
   std::string transcript_error;  // the first transcript that could not be written (the run went on)
+  // An engine never started in its first games (StartWatch): why the run stopped, and what to do.
+  std::string engine_failure;
+  // The engines that failed to start and never started in this run (a contest's entrants forfeit on).
+  std::vector<StartWatch::NeverStarted> never_started;
   // What each engine said about itself (Player::identity) the first time it did, by engine name.
   std::map<std::string, std::string> identities;
 };
@@ -91,6 +96,7 @@ class Runner {
   std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
   std::shared_ptr<const endgame::Database> database_;
   int game_limit_ = 0;
+  StartWatch start_watch_;  // under the lock
 };
 
 }  // namespace kalah::arena

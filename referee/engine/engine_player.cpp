@@ -56,15 +56,37 @@ void ProcessPlayer::log(char direction, std::string_view line) {
 void ProcessPlayer::keep_stderr_tail() {
   if (!process_ || spec_.stderr_tail_bytes == 0) return;
   process::EngineProcess::StderrTail tail = process_->take_stderr_tail();
+  remember_stderr(tail.text);
   if (!transcript_) return;  // written between games: it belongs to no game
   tail_.text += tail.text;
   if (tail_.text.size() > spec_.stderr_tail_bytes) tail_.text.erase(0, tail_.text.size() - spec_.stderr_tail_bytes);
   tail_.total += tail.total;
 }
 
+void ProcessPlayer::remember_stderr(std::string_view text) {
+  recent_stderr_ += text;
+  if (recent_stderr_.size() > 2 * kForfeitStderrBytes)
+    recent_stderr_.erase(0, recent_stderr_.size() - 2 * kForfeitStderrBytes);
+}
+
+std::string ProcessPlayer::stderr_tail() {
+  keep_stderr_tail();
+  std::string text = system::clean_text(recent_stderr_, true);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (text.size() <= kForfeitStderrBytes) return text;
+  // Cut at the front, from the start of a line where one starts in what is kept (else of a character).
+  constexpr std::string_view kCut = "...";
+  std::size_t from = text.size() - (kForfeitStderrBytes - kCut.size());
+  if (const std::size_t line = text.find('\n', from); line != std::string::npos && line + 1 < text.size())
+    from = line + 1;
+  while (from < text.size() && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) ++from;
+  return std::string(kCut) + text.substr(from);
+}
+
 std::string ProcessPlayer::stderr_ending() {
   if (!process_ || spec_.stderr_tail_bytes == 0) return {};
   process::EngineProcess::StderrTail taken = process_->take_stderr_tail();
+  remember_stderr(taken.text);
   std::string text = taken.text;
   if (transcript_) {
     tail_.text += taken.text;
@@ -195,6 +217,7 @@ Fault ProcessPlayer::crash_fault(const char* while_doing, bool writing) {
 std::optional<Fault> ProcessPlayer::spawn() {
   stop();
   ++starts_;
+  recent_stderr_.clear();  // a new process: a fault quotes its own stderr
   Expected<Sandbox> box = Sandbox::prepare(spec_, spec_.stderr_file, clock_kind_ == ClockKind::Cpu);
   if (!box) return Fault{Termination::Startup, box.error()};
   sandbox_.emplace(std::move(box).value());
@@ -255,7 +278,12 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
     kill_now();
     return Fault{Termination::Startup, std::move(why)};
   };
-  if (!send("kep", deadline)) return fail("could not write to the engine: " + describe_exit());
+  if (!send("kep", deadline)) {
+    // An engine that dies at once: whether this write or the read below notices first is a race, so its
+    // end reads the same either way (a run stops on the same start-up failure repeated: docs/PROTOCOL.md).
+    const std::string exit = describe_exit();
+    return fail((process_->running() ? "could not write to the engine: " : "eof before kepok: ") + exit);
+  }
   id_name_.clear();
   id_author_.clear();
   declared_options_.clear();

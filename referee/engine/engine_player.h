@@ -28,6 +28,7 @@ class ProcessPlayer : public Player {
   ~ProcessPlayer() override;
 
   const std::string& name() const override { return spec_.name; }
+  std::string stderr_tail() override;
   void forfeited() override;
   void abort() override;
   void attach(Transcript* transcript) override;
@@ -81,11 +82,14 @@ class ProcessPlayer : public Player {
   void set_kill_switch(process::KillSwitch kill_switch);
   // Keeps what the running process wrote to stderr for the transcript, before the process goes.
   void keep_stderr_tail();
+  // Adds what the process wrote to stderr to recent_stderr_.
+  void remember_stderr(std::string_view text);
 
   std::FILE* comm_log_ = nullptr;
   Transcript* transcript_ = nullptr;         // of the game being played, if it keeps one
   process::EngineProcess::StderrTail tail_;  // stderr of processes already gone in this game
-  std::mutex kill_switch_mutex_;             // abort() runs on another thread than everything else
+  std::string recent_stderr_;     // the end of the running process's stderr, for a fault's record (stderr_tail)
+  std::mutex kill_switch_mutex_;  // abort() runs on another thread than everything else
   process::KillSwitch kill_switch_;
   int starts_ = 0;
   ClockKind clock_kind_ = ClockKind::Wall;

@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "referee/system/executable.h"
+#include "referee/system/path_walk.h"
 #include "referee/system/untrusted_files.h"
 
 namespace kalah {
@@ -163,17 +164,22 @@ namespace {
 
 std::string octal_mode(mode_t mode) { return fmt::format("{:04o}", mode & 07777); }
 
-// The first folder on the way to `path` (its ancestors, and `path` itself when it is a folder) that
-// other users cannot traverse.
-std::optional<std::string> blocked_on_the_way(const fs::path& path) {
-  const fs::path absolute = fs::absolute(path).lexically_normal();
-  fs::path walk = absolute.root_path();
-  for (const fs::path& part : absolute.relative_path()) {
+// `path` as a message names it: with where it leads when a link is on the way.
+std::string named(const fs::path& path, const system::PathWalk& walk) {
+  if (walk.links.empty()) return path.string();
+  return fmt::format("{} (a link to {})", path.string(), walk.target.string());
+}
+
+// The first folder on the way to a path (links followed, docs/SECURITY.md) that other users cannot
+// traverse.
+std::optional<std::string> blocked_on_the_way(const system::PathWalk& walk) {
+  for (const fs::path& folder : walk.folders) {
     struct stat st {};
-    if (::stat(walk.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH) == 0)
-      return fmt::format("{} (mode {}) cannot be entered by other users", walk.string(), octal_mode(st.st_mode));
-    walk /= part;
+    if (::stat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH) == 0)
+      return fmt::format("{} (mode {}) cannot be entered by other users", folder.string(), octal_mode(st.st_mode));
   }
+  if (walk.too_many_links)
+    return fmt::format("more than {} symbolic links on the way (a loop?)", system::kMaxLinksOnAWalk);
   return std::nullopt;
 }
 
@@ -185,32 +191,38 @@ std::optional<std::string> sandbox_reach_problem(const EngineSpec& spec) {
       "; a sandboxed engine runs under a uid of its own (docs/SECURITY.md). Move the engine to a folder "
       "others can enter (such as /opt/bots or /srv/contest), or open the way (chmod o+x on each folder, "
       "chmod o+rx on the engine's own)";
-  for (const fs::path& target : {spec.cmd, spec.dir}) {
-    if (target.empty() || inside(target, "/usr")) continue;
-    if (auto blocked = blocked_on_the_way(target))
-      return fmt::format("{} is out of the sandbox's reach: {}{}", target.string(), *blocked, why);
+  const system::PathWalk cmd = system::walk_path(spec.cmd);
+  const system::PathWalk dir = system::walk_path(spec.dir);
+  for (const auto& [target, walk] : {std::pair{spec.cmd, &cmd}, std::pair{spec.dir, &dir}}) {
+    if (target.empty() || (inside(target, "/usr") && inside(walk->target, "/usr"))) continue;
+    if (auto blocked = blocked_on_the_way(*walk))
+      return fmt::format("{} is out of the sandbox's reach: {}{}", named(target, *walk), *blocked, why);
   }
   struct stat st {};
   if (!spec.dir.empty() && ::stat(spec.dir.c_str(), &st) == 0 &&
       (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH))
-    return fmt::format("{} (mode {}) cannot be read by other users{}", spec.dir.string(), octal_mode(st.st_mode), why);
-  if (!inside(spec.cmd, "/usr") && ::stat(spec.cmd.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+    return fmt::format("{} (mode {}) cannot be read by other users{}", named(spec.dir, dir), octal_mode(st.st_mode),
+                       why);
+  if (!inside(cmd.target, "/usr") && ::stat(spec.cmd.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
       (st.st_mode & S_IXOTH) == 0)
-    return fmt::format("{} (mode {}) cannot be run by other users{}", spec.cmd.string(), octal_mode(st.st_mode), why);
+    return fmt::format("{} (mode {}) cannot be run by other users{}", named(spec.cmd, cmd), octal_mode(st.st_mode),
+                       why);
   return std::nullopt;
 }
 
 std::optional<std::string> sandbox_dir_problem(const EngineSpec& spec, const fs::path& results_dir) {
   if (spec.sandbox != SandboxMode::Bwrap || spec.dir.empty()) return std::nullopt;
-  const fs::path dir = fs::absolute(spec.dir).lexically_normal();
+  // Judged where the paths lead: a link to "/" is the whole machine as well.
+  const fs::path dir = system::walk_path(spec.dir).target;
   if (dir == dir.root_path())
     return "dir = \"/\" would show a sandboxed engine the whole machine; give it the folder of its own files";
   const fs::path results = fs::absolute(results_dir).lexically_normal();
-  if (results == dir || inside(results, dir))
+  const system::PathWalk results_walk = system::walk_path(results);
+  if (results_walk.target == dir || inside(results_walk.target, dir))
     return fmt::format(
         "dir = \"{}\" holds the results folder {}: a sandboxed engine would read the results of its games; "
         "write the results elsewhere (output, --out) or give the engine a folder of its own",
-        spec.dir.string(), results.string());
+        spec.dir.string(), named(results, results_walk));
   return std::nullopt;
 }
 
@@ -312,8 +324,13 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
     a.insert(a.end(), {"--bind", work, work});
   }
   if (!spec.dir.empty()) a.insert(a.end(), {"--ro-bind", spec.dir.string(), spec.dir.string()});
-  if (!inside(spec.cmd, "/usr") && !inside(spec.cmd, spec.dir))
+  if (!inside(spec.cmd, "/usr") && !inside(spec.cmd, spec.dir)) {
     a.insert(a.end(), {"--ro-bind", spec.cmd.string(), spec.cmd.string()});
+  } else if (const fs::path real = system::walk_path(spec.cmd).target;
+             !inside(real, "/usr") && (spec.dir.empty() || !inside(real, system::walk_path(spec.dir).target))) {
+    // A link in /usr or in `dir` that leads elsewhere: where it leads is bound too, at its own place.
+    a.insert(a.end(), {"--ro-bind", real.string(), real.string()});
+  }
   a.insert(a.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
   a.insert(a.end(), {"--chdir", work, "--setenv", "HOME", work, "--setenv", "TMPDIR", "/tmp", "--setenv", "PATH",
                      "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--", spec.cmd.string()});

@@ -3,6 +3,7 @@
 #include <array>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 
 #include "referee/system/utc_time.h"
 
@@ -72,11 +73,11 @@ class Game {
       const int who = mover();
       const std::chrono::milliseconds allowed = allowance(who);
       Reply reply = players_[who]->play(record_.moves, go_command(), allowed);
-      if (reply.fault) return forfeit(who, *reply.fault);
+      if (reply.fault) return forfeit(who, *reply.fault, overrun(reply, allowed));
       // A move that arrives after the deadline loses on time, legal or not.
       const ClockKind clock = s_.time_of(who).clock;
       if (reply.elapsed_ms > static_cast<double>(allowed.count()))
-        return forfeit(who, {Termination::Time, late_detail(reply, allowed, clock)});
+        return forfeit(who, {Termination::Time, late_detail(reply, allowed, clock)}, overrun(reply, allowed));
       if (!is_legal(s_.variant, pos_, reply.move))
         return forfeit(who, {Termination::Illegal,
                              "bestmove " + to_string(reply.move) + " (legal: " + legal_list(s_.variant, pos_) + ")"});
@@ -152,9 +153,16 @@ class Game {
     return "answered after " + std::to_string(static_cast<long long>(reply.elapsed_ms)) + " ms" + limit;
   }
 
-  void forfeit(int who, const Fault& f) {
+  // A time fault's overrun: the time charged past the allowance, to a tenth of a millisecond.
+  static std::optional<double> overrun(const Reply& reply, std::chrono::milliseconds allowed) {
+    if (reply.fault && reply.fault->kind != Termination::Time) return std::nullopt;
+    const double past = std::max(0.0, reply.elapsed_ms - static_cast<double>(allowed.count()));
+    return std::round(past * 10) / 10;
+  }
+
+  void forfeit(int who, const Fault& f, std::optional<double> overrun_ms = std::nullopt) {
     record_.termination = f.kind;
-    record_.forfeit = Forfeit{players_[who]->name(), f.kind, f.detail};
+    record_.forfeit = Forfeit{players_[who]->name(), f.kind, f.detail, players_[who]->stderr_tail(), overrun_ms};
     record_.result = who == 0 ? Outcome::SecondWins : Outcome::FirstWins;
     players_[who]->forfeited();
   }

@@ -42,6 +42,9 @@ class Player {
   virtual void set_seed(std::optional<std::uint32_t> /*seed*/) {}
   // Asks for a move after `moves` (played from the start); the player must answer within `allowed`.
   virtual Reply play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) = 0;
+  // The end of what the player wrote to its stderr up to now, for the record of its fault: cleaned text,
+  // at most kForfeitStderrBytes; empty when it wrote nothing or none is kept. Called before forfeited().
+  virtual std::string stderr_tail() { return {}; }
   // The player lost by forfeit: it may be in any state; restart it before the next game.
   virtual void forfeited() {}
   // The game is over (after forfeited(), if it forfeited); `moves` are all its moves.

@@ -35,10 +35,20 @@ inline constexpr std::array<Termination, 8> kForfeitReasons = {
     Termination::Startup, Termination::FileSize, Termination::Output,  Termination::Memory};
 constexpr bool is_forfeit(Termination t) { return t >= Termination::Time; }
 
+// At most this much of the end of an engine's stderr is kept in the record of its forfeit.
+inline constexpr std::size_t kForfeitStderrBytes = 2048;
+
+// An engine's fault, as the game's record keeps it (docs/FORMATS.md, "games.jsonl").
 struct Forfeit {
   std::string engine;                       // the name of the engine that lost by forfeit
-  Termination reason = Termination::Crash;  // one of kForfeitReasons
+  Termination reason = Termination::Crash;  // the fault's kind: one of kForfeitReasons
   std::string detail;                       // e.g. "exited with code 3", "bestmove 9 (legal: 1 2 4)"
+  // The end of what the engine wrote to its stderr up to the fault: cleaned text (clean_text), at most
+  // kForfeitStderrBytes, from a line start where it was cut; empty when it wrote nothing (or none is kept).
+  std::string stderr_tail = {};
+  // A time forfeit: how many milliseconds past its allowance (the clock plus the margin) the engine was
+  // charged when its answer came or the referee stopped waiting.
+  std::optional<double> overrun_ms = std::nullopt;
 };
 
 // Why the referee stopped a game (Termination::Adjudicated).

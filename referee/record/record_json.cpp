@@ -162,6 +162,9 @@ Forfeit forfeit_from_json(const json::value& v) {
                    "\""};
   out.reason = *reason;
   out.detail = f.string("detail");
+  // Schema 4: the end of the engine's stderr, and a time forfeit's overrun.
+  if (f.has("stderr")) out.stderr_tail = f.string("stderr");
+  if (f.has("overrun_ms")) out.overrun_ms = f.number("overrun_ms");
   f.check_all_used();
   return out;
 }
@@ -321,7 +324,9 @@ json::object to_json(const GameRecord& r) {
   // Wall times are kept only beside a CPU clock's times: a line has them for every move or for none.
   const bool walls = !r.move_info.empty() && std::all_of(r.move_info.begin(), r.move_info.end(),
                                                          [](const MoveInfo& m) { return m.wall_ms.has_value(); });
-  o["schema"] = walls ? 3 : r.adjudication ? 2 : 1;  // the lowest version that holds the line (record_json.h)
+  const bool fault_data = r.forfeit && (!r.forfeit->stderr_tail.empty() || r.forfeit->overrun_ms);
+  // The lowest version that holds the line (record_json.h).
+  o["schema"] = fault_data ? 4 : walls ? 3 : r.adjudication ? 2 : 1;
   o["id"] = r.id;
   o["round"] = r.round;
   o["south"] = r.south;
@@ -333,11 +338,15 @@ json::object to_json(const GameRecord& r) {
   o["result"] = to_string(r.result);
   o["stores"] = json::array{r.store_south, r.store_north};
   o["termination"] = to_string(r.termination);
-  if (r.forfeit)
-    o["forfeit"] = json::object{
+  if (r.forfeit) {
+    json::object forfeit{
         {"engine", r.forfeit->engine}, {"reason", to_string(r.forfeit->reason)}, {"detail", r.forfeit->detail}};
-  else
+    if (!r.forfeit->stderr_tail.empty()) forfeit["stderr"] = r.forfeit->stderr_tail;
+    if (r.forfeit->overrun_ms) forfeit["overrun_ms"] = *r.forfeit->overrun_ms;
+    o["forfeit"] = std::move(forfeit);
+  } else {
     o["forfeit"] = nullptr;
+  }
   if (r.adjudication) {
     json::object a{{"reason", to_string(r.adjudication->reason)}};
     if (r.adjudication->margin) a["margin"] = *r.adjudication->margin;

@@ -18,10 +18,11 @@ namespace kalah {
 // The version of the journal line format written by this build. Version 1 had no `schema` key, so
 // a line without one is read as version 1; a line of a newer version is refused with a message
 // that says so (a newer arena wrote it), so that old builds never misread new results. Version 2
-// added `adjudication`; version 3 added `wall_ms` (the wall times of a game played on a CPU clock). A
-// line is written with the lowest version that holds it (3 with `wall_ms`, else 2 with an
-// `adjudication`, else 1), so journals of wall-clock games read the same in older builds.
-inline constexpr int kRecordSchema = 3;
+// added `adjudication`; version 3 added `wall_ms` (the wall times of a game played on a CPU clock);
+// version 4 added a forfeit's `stderr` and `overrun_ms`. A line is written with the lowest version that
+// holds it (4 with either, else 3 with `wall_ms`, else 2 with an `adjudication`, else 1), so journals of
+// games without those read the same in older builds.
+inline constexpr int kRecordSchema = 4;
 
 boost::json::object to_json(const GameRecord& record);
 
