@@ -20,11 +20,14 @@ struct EngineField {
   const char* name;
   std::optional<std::string>& (*slot)(EngineDescription&);
 };
-constexpr std::array<EngineField, 10> kEngineTexts = {
+constexpr std::array<EngineField, 11> kEngineTexts = {
     {{"time.pgn", [](EngineDescription& e) -> auto& {return e.time_pgn;
 }  // namespace
 }  // namespace kalah::arena
 , {"files_sha256", [](EngineDescription& e) -> auto& {return e.digests.files_sha256;
+}
+}
+, {"file_sums", [](EngineDescription& e) -> auto& {return e.digests.file_sums;
 }
 }
 , {"dir_sha256", [](EngineDescription& e) -> auto& {return e.digests.dir_sha256;

@@ -19,9 +19,10 @@ namespace kalah::arena {
 
 // What an engine was on disk when a run started (arena/integrity/engine_checksums.h): the path started and its
 // SHA-256, the files (a script) and the folder a digest covers ("file PATH", "tree PATH", "skip PATH" lines) and
-// theirs. A digest that could not be taken reads "not recorded: <why>".
+// theirs, and every one of those files with its own digest ("<sha256>  <path>" lines, sha256sum's format). A
+// digest that could not be taken reads "not recorded: <why>".
 struct EngineDigests {
-  std::optional<std::string> executable, sha256, files, files_sha256, dir, dir_sha256;
+  std::optional<std::string> executable, sha256, files, files_sha256, dir, dir_sha256, file_sums;
   friend bool operator==(const EngineDigests&, const EngineDigests&) = default;
 };
 

@@ -16,6 +16,7 @@
 #include "arena/report/bot_pages.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
+#include "arena/report/submission_pages.h"
 #include "arena/report/text_util.h"
 #include "referee/record/json_text.h"
 #include "referee/rules/position.h"
@@ -500,7 +501,9 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
-  for (const std::string& note : notes) out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  for (const Note& note : notes)
+    out += "<p class=\"warn\"><b>Note:</b> " + html_escape(note.text) +
+           (note.link.empty() ? "" : fmt::format(" (<a href=\"{0}\">{0}</a>)", html_escape(note.link))) + "</p>\n";
   // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
   if (s.ranking) out += "<h2>Ranking</h2>\n" + ranking_html(*s.ranking);
@@ -519,6 +522,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
+  out += submissions_html(context.submissions);
   if (quality) out += move_quality_html(s, *quality);
   // How it was run comes after what it decided, folded: on a phone the standings are the first screen.
   if (const std::string about = context_html(context); !about.empty())
