@@ -297,6 +297,16 @@ rating::RankingSetup TournamentDescription::ranking_setup() const {
   return out;
 }
 
+bool recorded_by_run(std::string_view key) {
+  if (key.starts_with(kRunSettingPrefix)) return true;
+  if (key == "git.base.build_seconds" || key == "git.test.build_seconds") return true;
+  if (!key.starts_with(kEnginePrefix)) return false;
+  for (const std::string_view field :
+       {"executable", "sha256", "files", "files_sha256", "dir", "dir_sha256", "file_sums", kBenchField})
+    if (key.size() > field.size() + 1 && key.ends_with(field) && key[key.size() - field.size() - 1] == '.') return true;
+  return false;
+}
+
 std::string digest_setting(const std::string& name, std::optional<std::string> EngineDigests::*digest) {
   EngineDescription e;
   for (const EngineField& f : kEngineTexts)
