@@ -28,6 +28,7 @@ struct Note {
   std::string text;
   std::string link;
   Note(std::string text_, std::string link_ = {}) : text(std::move(text_)), link(std::move(link_)) {}  // NOLINT
+  Note(const char* text_) : text(text_) {}                                                             // NOLINT
   friend bool operator==(const Note&, const Note&) = default;
 };
 using Notes = std::vector<Note>;
