@@ -1,8 +1,8 @@
 # `cmake --install build [--prefix DIR]`: the referee, the arena and the bundled bots in bin/ (the Python
 # one a link into share/), and the engine authors' kit (docs/WRITING_A_BOT.md): the CMake package
 # KalahArena (kalah::rules, kalah::protocol, kalah::engine: static libraries, their headers under
-# include/kalah-arena/ at the paths this tree uses), the bot template and the Python helper under
-# share/kalah-arena/.
+# include/kalah-arena/ at the paths this tree uses), the bot template, the Python helper and the
+# pull-request SPRT's script under share/kalah-arena/.
 # Nothing else (tests, benchmarks, fuzzers) has an install rule.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -33,6 +33,8 @@ install(FILES cmake/package/KalahArenaConfig.cmake cmake/package/KalahArenaCompi
 install(FILES kit/bot-template/CMakeLists.txt kit/bot-template/main.cpp kit/bot-template/README.md
         DESTINATION ${KALAH_SHARE_DIR}/bot-template)
 install(FILES bots/python/kalah_engine.py DESTINATION ${KALAH_SHARE_DIR}/python)
+# The pull-request SPRT's script (docs/SPRT.md, "On a pull request"), for a workflow that uses an installed arena.
+install(PROGRAMS tools/sprt-pr.sh DESTINATION ${KALAH_SHARE_DIR}/ci)
 install(PROGRAMS bots/python/example_bot.py bots/python/random_bot.py DESTINATION ${KALAH_SHARE_DIR}/python)
 # bin/kalah-python-random: a relative link to the installed random_bot.py, as in the build tree
 # (bots/python/CMakeLists.txt), so that an installed arena finds it by name beside its other bots.

@@ -60,5 +60,33 @@ TEST(CleanText, AStreamCutAnywhereCleansAsTheWhole) {
   }
 }
 
+// A start-up failure's detail whose traceback is longer than the message may be: the error the traceback ends
+// with stays whole (it was cut to "cannot import na" by a plain cut at the limit), and the start is cut
+// after a word.
+TEST(ShortenKeepingEnd, ATracebacksLastLineStaysWhole) {
+  const std::string detail =
+      "kep-handshake (startup): eof before kepok: exited with code 1; its stderr ends: \"Traceback (most recent "
+      "call last): | File \"/srv/contest/results/class/entries/dana/bot.py\", line 3, in <module> | from "
+      "helpers.search import minimax_with_a_long_name | File \"/srv/contest/results/class/entries/dana/helpers/"
+      "search.py\", line 1, in <module> | ImportError: cannot import name 'transposition_table' from "
+      "'helpers.table' (/srv/contest/results/class/entries/dana/helpers/table.py)\"";
+  const std::string shown = shorten_keeping_end(detail, 300);
+  EXPECT_LE(shown.size(), 300u) << shown;
+  EXPECT_TRUE(
+      shown.ends_with(" ... ImportError: cannot import name 'transposition_table' from 'helpers.table' "
+                      "(/srv/contest/results/class/entries/dana/helpers/table.py)\""))
+      << shown;
+  EXPECT_TRUE(shown.starts_with("kep-handshake (startup): eof before kepok: exited with code 1;")) << shown;
+  const std::string start = shown.substr(0, shown.find(" ... "));
+  EXPECT_EQ(detail.compare(0, start.size(), start), 0) << shown;
+  EXPECT_EQ(detail[start.size()], ' ') << "cut after a whole word: " << shown;
+
+  EXPECT_EQ(shorten_keeping_end("short enough", 300), "short enough");
+  // No line to keep: the start alone, after a whole word, never inside a UTF-8 sequence.
+  const std::string words = "d\xc3\xa9j\xc3\xa0 vu " + std::string(40, 'x') + " the end";
+  EXPECT_EQ(shorten_keeping_end(words, 20), "d\xc3\xa9j\xc3\xa0 vu ...");
+  EXPECT_EQ(shorten_keeping_end(std::string(30, 'y'), 10), std::string(6, 'y') + " ...");
+}
+
 }  // namespace
 }  // namespace kalah::system

@@ -97,13 +97,26 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
   // check log must show (issue 23: not only "eof before kepok: exited with code 1").
   add_submission("forgot-a-file", "name = \"forgetful\"\nrun = \"python3 bot.py\"\n",
                  {{"bot.py", "import forgotten_helper\n"}});
+  // Dies at start-up deep in its own modules: a traceback longer than the line that reports it, whose last
+  // line, the error, was cut mid-word ("cannot import na").
+  add_submission("deep-import", "name = \"deep\"\nrun = \"python3 bot.py\"\n",
+                 {{"bot.py", "import search_with_a_rather_long_module_name\n"},
+                  {"search_with_a_rather_long_module_name.py",
+                   "from table_with_another_long_module_name import "
+                   "transposition_table_of_the_search\n"},
+                  {"table_with_another_long_module_name.py", "entries = {}\n"}});
 
   const RunResult built = arena({"contest", "build", config().string()});
   ASSERT_EQ(built.status.code, 0) << built.summary();
   EXPECT_NE(built.out.find("ada              entered (C, built in"), std::string::npos) << built.out;
-  EXPECT_NE(built.out.find("basil            entered (Python, nothing to build, referee check passed)"),
-            std::string::npos)
+  // A bot run by a program of the system: which interpreter the sandbox runs, and its version.
+  EXPECT_NE(built.out.find("basil            entered (Python, run by /usr/bin/python3"), std::string::npos)
       << built.out;
+  EXPECT_NE(built.out.find(" = Python 3."), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find(", nothing to build, referee check passed)"), std::string::npos) << built.out;
+  EXPECT_NE(read_file(results() / "logs" / "basil" / "build.log").find("(the sandbox runs /usr/bin/python3"),
+            std::string::npos)
+      << read_file(results() / "logs" / "basil" / "build.log");
   EXPECT_NE(built.out.find("cobbler          not entered: referee check failed: move kalah(6,4)"), std::string::npos)
       << built.out;
   EXPECT_NE(built.out.find("(illegal): bestmove 1"), std::string::npos) << built.out;
@@ -132,7 +145,14 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
       << built.out;
   EXPECT_NE(built.out.find("typo             not entered: the build failed (exited with code 1)"), std::string::npos)
       << built.out;
-  EXPECT_NE(built.out.find("12 submissions: 2 entered, 10 not entered"), std::string::npos) << built.out;
+  EXPECT_NE(built.out.find("13 submissions: 2 entered, 11 not entered"), std::string::npos) << built.out;
+  const std::size_t deep = built.out.find("deep             not entered: referee check failed");
+  ASSERT_NE(deep, std::string::npos) << built.out;
+  const std::string deep_line = built.out.substr(deep, built.out.find('\n', deep) - deep);
+  EXPECT_NE(deep_line.find("ImportError: cannot import name 'transposition_table_of_the_search' from "
+                           "'table_with_another_long_module_name'"),
+            std::string::npos)
+      << deep_line;
   const std::size_t forgetful = built.out.find("forgetful        not entered: referee check failed");
   ASSERT_NE(forgetful, std::string::npos) << built.out;
   EXPECT_NE(built.out.find("ModuleNotFoundError: No module named 'forgotten_helper'", forgetful), std::string::npos)
@@ -153,8 +173,24 @@ TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {
   const RunResult played = arena({"run", config().string()});
   ASSERT_EQ(played.status.code, 0) << played.summary();
   EXPECT_EQ(read_lines(results() / "games.jsonl").size(), 6u);
-  EXPECT_NE(read_file(results() / "standings.md").find("Not entered: cobbler (referee check failed"),
+  const std::string md = read_file(results() / "standings.md");
+  EXPECT_NE(md.find("Not entered: cobbler (referee check failed"), std::string::npos) << md;
+  // Each note links the submission's page, relative to the report; no path of the organiser's machine.
+  EXPECT_NE(md.find("([submissions/no-compiler-luck.html](submissions/no-compiler-luck.html))"), std::string::npos)
+      << md;
+  for (const std::string& note : lines_starting(md, "> **Note:**"))
+    EXPECT_EQ(note.find(tmp_.path().string()), std::string::npos) << note;
+  // A page for every submission, entered or not, with its evidence: the start-up traceback in the check.
+  const std::string forgetful_page = read_file(results() / "submissions" / "forgot-a-file.html");
+  EXPECT_NE(forgetful_page.find("ModuleNotFoundError: No module named &#39;forgotten_helper&#39;"), std::string::npos)
+      << forgetful_page;
+  EXPECT_NE(forgetful_page.find("href=\"../logs/forgetful/check.log\""), std::string::npos) << forgetful_page;
+  EXPECT_NE(read_file(results() / "submissions" / "no-compiler-luck.html").find("href=\"../logs/typo/build.log\""),
             std::string::npos);
+  EXPECT_NE(read_file(results() / "submissions" / "unknown-key.html").find("unknown key"), std::string::npos);
+  const std::string report = read_file(results() / "report.html");
+  for (const char* page : {"submissions/ada.html", "submissions/cobbler.html", "submissions/twin-a.html"})
+    EXPECT_NE(report.find(std::string("href=\"") + page + "\""), std::string::npos) << page;
   for (const std::string& line : read_lines(results() / "games.jsonl"))
     EXPECT_NE(line.find("\"forfeit\":null"), std::string::npos) << line;
 }
@@ -173,9 +209,9 @@ TEST_F(ContestE2E, ABotWhoseBenchNeverAnswersStillEnters) {
 
   const RunResult built = arena({"contest", "build", config().string()});
   ASSERT_EQ(built.status.code, 0) << built.summary();
-  EXPECT_NE(built.out.find("benchy           entered (Python, nothing to build, referee check passed)"),
-            std::string::npos)
+  EXPECT_NE(built.out.find("benchy           entered (Python, run by /usr/bin/python3"), std::string::npos)
       << built.out;
+  EXPECT_NE(built.out.find(", nothing to build, referee check passed)\n  cobbler"), std::string::npos) << built.out;
   EXPECT_NE(read_file(results() / "logs" / "benchy" / "check.log")
                 .find("SKIP bench: a contest never asks for it (arena sprt --bench does)"),
             std::string::npos)
@@ -348,6 +384,21 @@ TEST_F(ContestE2E, TheExampleContestIsRankedExplainedAndVerifiable) {
   const RunResult verified = arena({"verify", archive.string()});
   EXPECT_EQ(verified.status.code, 0) << verified.summary() << verified.out;
   EXPECT_NE(verified.out.find("arena verify: OK"), std::string::npos) << verified.out;
+  // ENGINES.sha256 pins each bot's own files, not only the program that runs it (for basil, the Python
+  // interpreter), and they check where the engines live.
+  fs::create_directories(tmp_ / "unpacked");
+  const RunResult unpacked =
+      run({"/usr/bin/tar", "-xzf", archive.string(), "-C", (tmp_ / "unpacked").string()}, tmp_.path());
+  ASSERT_EQ(unpacked.status.code, 0) << unpacked.summary();
+  const std::string engines = read_file(tmp_ / "unpacked" / "class" / "ENGINES.sha256");
+  for (const fs::path& file : {results() / "entries" / "basil" / "basil.py", results() / "entries" / "ada" / "ada",
+                               results() / "entries" / "dora" / "basil.py"})
+    EXPECT_NE(engines.find("  " + fs::absolute(file).lexically_normal().string() + "\n"), std::string::npos)
+        << file << " in\n"
+        << engines;
+  const RunResult checked =
+      run({"/usr/bin/sha256sum", "-c", (tmp_ / "unpacked" / "class" / "ENGINES.sha256").string()}, tmp_.path());
+  EXPECT_EQ(checked.status.code, 0) << checked.summary() << checked.out;
   std::vector<std::string> lines = read_lines(results() / "games.jsonl");
   std::string edited;
   for (std::string& line : lines) {

@@ -95,12 +95,18 @@ TEST(GitSprt, AStrongerTestCommitIsH1AndAResumeBuildsNothing) {
   // The summary for the pull request: the decision first, the commits, the report.
   const std::string summary = read_file(f.tmp.path() / "h1.md");
   EXPECT_EQ(first_line(summary).rfind("**H1 accepted**", 0), 0u) << summary;
-  for (const std::string& part :
-       std::vector<std::string>{"LLR ", "Elo of 'test' against 'base'", "Pentanomial LL-LD-D-WD-WW",
-                                "Games: ", "base `" + f.weak.substr(0, 12) + "` (weak), built in",
-                                "test `" + f.strong.substr(0, 12) + "` (strong)",
-                                "Report: `" + (f.results() / "h1" / "report.html").string() + "`"})
+  // The sides by their refs, the time control, and no path of this machine (the report relative to the
+  // folder the run started in, where a workflow uploads the results from).
+  EXPECT_EQ(first_line(summary),
+            "**H1 accepted** (elo0=0 against elo1=100 normalized Elo): `strong` (test) is stronger than `weak` (base)");
+  for (const std::string& part : std::vector<std::string>{
+           "LLR ", "Elo of `strong` (test) against `weak` (base)", "Pentanomial LL-LD-D-WD-WW",
+           "Games: ", "- Time control: depth 3\n", "base `" + f.weak.substr(0, 12) + "` (weak), built in",
+           "test `" + f.strong.substr(0, 12) + "` (strong)", "\nReport: `"})
     EXPECT_NE(summary.find(part), std::string::npos) << part << "\n" << summary;
+  EXPECT_EQ(summary.find(f.tmp.path().string()), std::string::npos) << summary;
+  EXPECT_TRUE(summary.ends_with("h1/report.html`\n")) << summary;
+  EXPECT_EQ(summary.find("repeat"), std::string::npos) << "random games do not repeat:\n" << summary;
 
   // The results folder records both commits and their builds.
   const fs::path dir = f.results() / "h1";
@@ -141,11 +147,45 @@ TEST(GitSprt, AStrongerTestCommitIsH1AndAResumeBuildsNothing) {
   EXPECT_NE(linked.err.find("the build log of the test was not copied"), std::string::npos) << linked.err;
   EXPECT_EQ(read_file(dir / "logs" / "test" / "build.log").find("secret"), std::string::npos);
 
+  // The same folder for a test with other bounds: refused before anything is built (a cache of its own
+  // stays empty), naming the one setting that differs and how to keep both.
+  std::vector<std::string> other = f.sprt("weak", "strong", "h1");
+  *(std::find(other.begin(), other.end(), "--elo1") + 1) = "50";
+  *(std::find(other.begin(), other.end(), "--worktrees") + 1) = (f.tmp.path() / "other-cache").string();
+  RunResult clash = run(other, f.tmp.path());
+  EXPECT_EQ(clash.status.code, 2) << clash.summary();
+  EXPECT_NE(clash.err.find(dir.string() + " was written by a different configuration (sprt.elo1: 100 -> 50); another "
+                                          "--name keeps those results and starts this one beside them, or --fresh "
+                                          "starts over here"),
+            std::string::npos)
+      << clash.err;
+  EXPECT_LT(clash.err.size(), 400u) << clash.err;
+  EXPECT_EQ(clash.out.find("git: "), std::string::npos) << clash.out;
+  EXPECT_FALSE(fs::exists(f.tmp.path() / "other-cache" / f.weak)) << "nothing is built";
+
   // A ref that moved names another commit: another test, refused with what changed.
   f.repo.git({"tag", "-f", "strong", "weak"});
   RunResult moved = run(f.sprt("weak", "strong", "h1"), f.tmp.path());
   EXPECT_EQ(moved.status.code, 2) << moved.summary();
   EXPECT_NE(moved.err.find("git.test.commit: " + f.strong + " -> " + f.weak), std::string::npos) << moved.err;
+}
+
+// One deterministic engine against itself from the start position: every pair replays the first, and the
+// summary says what that does to the Elo interval.
+TEST(GitSprt, TheSummaryNotesRepeatedGames) {
+  Fixture f;
+  std::vector<std::string> args = f.sprt("strong", "strong", "repeat");
+  *(std::find(args.begin(), args.end(), "--openings-plies") + 1) = "0";
+  args.insert(args.end(), {"--max-pairs", "3"});
+  RunResult r = run(args, f.tmp.path());
+  ASSERT_EQ(r.status.code, 3) << r.summary();
+  const std::string summary = read_file(f.tmp.path() / "repeat.md");
+  EXPECT_EQ(first_line(summary),
+            "**undecided**: no decision after 3 pairs (max_pairs), `strong` (test) against "
+            "`strong` (base)")
+      << summary;
+  EXPECT_NE(summary.find("> **Note:** 4 of 6 games repeat an earlier game move for move"), std::string::npos)
+      << summary;
 }
 
 TEST(GitSprt, AWeakerTestCommitIsH0FromAConfigFile) {
@@ -257,10 +297,25 @@ TEST(GitSprt, ThePullRequestScriptFailsTheCheckOnH0) {
   RunResult usage = pr("--base", "weak", {}, {});
   EXPECT_EQ(usage.status.code, 2) << usage.summary();
 
-  // The workflow runs this script.
+  // A build that fails still gives the pull request a summary: the refs, the time control and the end of
+  // what arena said (the compiler's error), without this machine's folders.
+  RunResult failed = pr("weak", "broken", {}, loose);
+  EXPECT_EQ(failed.status.code, 2) << failed.summary();
+  const std::string why = read_file(f.tmp.path() / "sprt-summary.md");
+  EXPECT_EQ(first_line(why), "**The SPRT could not run** (arena's exit code 2): `broken` (test) against `weak` (base)")
+      << why;
+  EXPECT_NE(why.find("\n- Time control: depth 3\n"), std::string::npos) << why;
+  EXPECT_NE(why.find("engine.c:3: error: expected ;"), std::string::npos) << why;
+  EXPECT_EQ(why.find(f.tmp.path().string()), std::string::npos) << why;
+
+  // The workflow runs this script from the arena it fetched at a pinned ref (or an installed one), never
+  // from the engine's repository, which has neither it nor setup.sh; a failure before it still comments.
   const std::string workflow = read_file(fs::path(KALAH_SOURCE_DIR) / "docs" / "ci" / "sprt-pr.yml");
-  EXPECT_NE(workflow.find("tools/sprt-pr.sh \"origin/${{ github.base_ref }}\""), std::string::npos) << workflow;
-  EXPECT_NE(workflow.find("tools/sprt-pr.sh"), std::string::npos);
+  EXPECT_EQ(workflow.find("./setup.sh"), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("checkout --quiet --detach \"$ARENA_REF\""), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("$RUNNER_TEMP/kalah-arena/tools/sprt-pr.sh"), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("share/kalah-arena/ci/sprt-pr.sh"), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("if: failure() && hashFiles('sprt-summary.md') == ''"), std::string::npos) << workflow;
 }
 
 }  // namespace

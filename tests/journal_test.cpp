@@ -779,6 +779,32 @@ TEST(MetaDifference, AFingerprintOfKeyValueLinesNamesAtMostThreeKeysClipped) {
   EXPECT_LT(text.size(), 400u) << text;
 }
 
+// A folder whose run recorded its engines (digests, a bench count, a git build's time) against a configuration
+// about to run, which has recorded nothing yet: only the setting that differs is named, once (not its PGN form).
+TEST(MetaDifference, WhatARunRecordedAndRestatementsAreNeverADifference) {
+  journal::TournamentMeta a, b;
+  a.fingerprint = "fp-1";
+  b.fingerprint = "fp-2";
+  a.settings = {{"time", "1+0.01"},
+                {"time.pgn", "1+0.01"},
+                {"engine.base.command", "./engine"},
+                {"engine.base.executable", "/home/someone/.cache/kalah-arena/worktrees/0123/engine"},
+                {"engine.base.sha256", std::string(64, 'a')},
+                {"engine.base.dir", "tree /home/someone/.cache/kalah-arena/worktrees/0123\n"},
+                {"engine.base.dir_sha256", std::string(64, 'b')},
+                {"engine.base.file_sums", std::string(64, 'c') + "  /home/someone/engine\n"},
+                {"engine.base.bench", "511"},
+                {"git.base.build_seconds", "0.125"},
+                {"run.machine", "x"}};
+  b.settings = {
+      {"time", "2+0.02"}, {"time.pgn", "2+0.02"}, {"engine.base.command", "./engine"}, {"git.base.build_seconds", "0"}};
+  EXPECT_EQ(journal::describe_difference(a, b), "time: 1+0.01 -> 2+0.02");
+  // The SPRT's test in words beside its keys.
+  a.settings = {{"sprt", "elo0=0 elo1=5"}, {"sprt.elo1", "5"}};
+  b.settings = {{"sprt", "elo0=0 elo1=10"}, {"sprt.elo1", "10"}};
+  EXPECT_EQ(journal::describe_difference(a, b), "sprt.elo1: 5 -> 10");
+}
+
 TEST(MetaDifference, TheRankingRulesAreNeverADifference) {
   journal::TournamentMeta a, b;
   a.fingerprint = "fp-1";

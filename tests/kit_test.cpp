@@ -120,6 +120,7 @@ TEST_F(Kit, InstallHoldsThePackageTheKitAndTheExecutablesAndNothingElse) {
       "share/kalah-arena/bot-template/CMakeLists.txt",
       "share/kalah-arena/bot-template/README.md",
       "share/kalah-arena/bot-template/main.cpp",
+      "share/kalah-arena/ci/sprt-pr.sh",
       "share/kalah-arena/python/example_bot.py",
       "share/kalah-arena/python/kalah_engine.py",
       "share/kalah-arena/python/random_bot.py",

@@ -1057,8 +1057,7 @@ TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
             standings_csv(rating::compute_standings(all, {"alpha", "beta", "gamma"})));
   EXPECT_EQ(read_all(dir_ / "out" / "games.pgn"), games_pgn(all, "merged"));
   // The second holds 15 games of its 20 (five of them also in the first): incomplete.
-  EXPECT_EQ(merged->notes,
-            (std::vector<std::string>{"shard 3/3 has no journal", "shard 2/3 is incomplete: 15 of 20 games"}));
+  EXPECT_EQ(merged->notes, (Notes{"shard 3/3 has no journal", "shard 2/3 is incomplete: 15 of 20 games"}));
   ASSERT_EQ(merged->warnings.size(), 2u);
   EXPECT_NE(merged->warnings[0].find("b.jsonl:16: incomplete last line ignored"), std::string::npos)
       << merged->warnings[0];

@@ -35,10 +35,13 @@ void add_archive_command(cli::Commands& commands);
 // What `arena report DIR` does (every report of one folder again), for commands that change what they show.
 // Returns its exit code (an SPRT's decision); throws UsageError.
 int report_folder(const std::string& dir);
-// A git SPRT's engines (arena/git): both commits checked out and built, then added to `config`, saying
-// what it does on stdout; nothing for another config. Throws UsageError (a ref that names no commit, a
-// failed build with its log's tail: exit code 2).
-void add_git_engines(arena::Config& config);
+// Before a run starts anything: with `check_results`, a results folder that holds another tournament is refused,
+// naming what differs and `other_name`, how to keep those results and run this one beside them ("another
+// --name"); then a git SPRT's engines (arena/git): both commits checked out and built, then added to
+// `config`, saying what it does on stdout. A git SPRT's refs are resolved first, so that a folder of another
+// match is refused before anything is built. Throws UsageError (the folder holds another tournament, a ref
+// that names no commit, a failed build with its log's tail: exit code 2).
+void prepare_engines(arena::Config& config, bool check_results, const std::string& other_name);
 // `arena analyse DIR...`: every ply of every game valued with perfect play, into DIR/analysis.jsonl.
 void add_analyse_command(cli::Commands& commands);
 

@@ -147,7 +147,7 @@ int report(const ReportOptions& o) {
   if (!list && all[0].shard_count > 0)
     fmt::print("merged {} games from {} of {} shards\n", written->games,
                all[0].shard_count - static_cast<int>(all[0].missing_shards.size()), all[0].shard_count);
-  for (const std::string& note : written->notes) fmt::print("note: {}\n", note);
+  for (const report::Note& note : written->notes) fmt::print("note: {}\n", note.text);
   fmt::print("wrote {} in {}\n", fmt::join(files, ", "), out);
   if (!sprt) return 0;
   fmt::print("wrote sprt.json in {}\n", out);

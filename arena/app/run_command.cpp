@@ -31,7 +31,8 @@ int run(const RunOptions& o) {
   if (o.concurrency > 0) config.tournament.concurrency = o.concurrency;
   if (!o.out.empty()) config.tournament.output = o.out;
   if (!o.clock.empty()) arena::set_clock(config, *parse_clock_kind(o.clock));
-  add_git_engines(config);
+  // A shard's folder is its own (shards/I-of-N): its journal checks it as it opens.
+  prepare_engines(config, !o.fresh && o.shard.empty(), "another [tournament] name (or --out)");
   for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);

@@ -10,6 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
+#include "arena/flow/tournament_meta.h"
 #include "arena/flow/tournaments.h"
 #include "arena/git/git_engines.h"
 #include "referee/engine/sandbox.h"
@@ -50,7 +51,7 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
 
 int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
   arena::Config config = sprt_config(o, given);
-  add_git_engines(config);
+  prepare_engines(config, !o.fresh, "another --name");
   arena::FlowOptions flow;
   flow.fresh = o.fresh;
   Expected<int> played = arena::play_sprt(config, flow);
@@ -60,8 +61,16 @@ int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
 
 }  // namespace
 
-void add_git_engines(arena::Config& config) {
-  if (!config.sprt || !config.sprt->git) return;
+void prepare_engines(arena::Config& config, bool check_results, const std::string& other_name) {
+  const bool from_git = config.sprt && config.sprt->git;
+  if (from_git)
+    if (Expected<bool> planned = arena::git::plan_git_engines(config); !planned) throw UsageError(planned.error());
+  if (check_results && !config.shard)
+    if (std::optional<std::string> clash = arena::results_clash(config))
+      throw UsageError(*clash + "; " + other_name +
+                       " keeps those results and starts this one beside them, or --fresh starts over here (the old "
+                       "files are moved aside, not deleted)");
+  if (!from_git) return;
   Expected<bool> added =
       arena::git::prepare_git_engines(config, [](const std::string& line) { fmt::print("git: {}\n", line); });
   std::fflush(stdout);

@@ -20,11 +20,14 @@ struct EngineField {
   const char* name;
   std::optional<std::string>& (*slot)(EngineDescription&);
 };
-constexpr std::array<EngineField, 10> kEngineTexts = {
+constexpr std::array<EngineField, 11> kEngineTexts = {
     {{"time.pgn", [](EngineDescription& e) -> auto& {return e.time_pgn;
 }  // namespace
 }  // namespace kalah::arena
 , {"files_sha256", [](EngineDescription& e) -> auto& {return e.digests.files_sha256;
+}
+}
+, {"file_sums", [](EngineDescription& e) -> auto& {return e.digests.file_sums;
 }
 }
 , {"dir_sha256", [](EngineDescription& e) -> auto& {return e.digests.dir_sha256;
@@ -292,6 +295,16 @@ rating::RankingSetup TournamentDescription::ranking_setup() const {
         rating::Entry{entry.status.value_or(EntryStatus::Active), entry.reason.value_or(""), entry.games_kept == false};
   }
   return out;
+}
+
+bool recorded_by_run(std::string_view key) {
+  if (key.starts_with(kRunSettingPrefix)) return true;
+  if (key == "git.base.build_seconds" || key == "git.test.build_seconds") return true;
+  if (!key.starts_with(kEnginePrefix)) return false;
+  for (const std::string_view field :
+       {"executable", "sha256", "files", "files_sha256", "dir", "dir_sha256", "file_sums", kBenchField})
+    if (key.size() > field.size() + 1 && key.ends_with(field) && key[key.size() - field.size() - 1] == '.') return true;
+  return false;
 }
 
 std::string digest_setting(const std::string& name, std::optional<std::string> EngineDigests::*digest) {

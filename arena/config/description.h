@@ -19,9 +19,10 @@ namespace kalah::arena {
 
 // What an engine was on disk when a run started (arena/integrity/engine_checksums.h): the path started and its
 // SHA-256, the files (a script) and the folder a digest covers ("file PATH", "tree PATH", "skip PATH" lines) and
-// theirs. A digest that could not be taken reads "not recorded: <why>".
+// theirs, and every one of those files with its own digest ("<sha256>  <path>" lines, sha256sum's format). A
+// digest that could not be taken reads "not recorded: <why>".
 struct EngineDigests {
-  std::optional<std::string> executable, sha256, files, files_sha256, dir, dir_sha256;
+  std::optional<std::string> executable, sha256, files, files_sha256, dir, dir_sha256, file_sums;
   friend bool operator==(const EngineDigests&, const EngineDigests&) = default;
 };
 
@@ -119,6 +120,10 @@ std::string digest_setting(const std::string& name, std::optional<std::string> E
 // standings rank ([ranking], docs/RANKING.md), which no game depends on; neither counts as a difference.
 inline constexpr const char* kRunSettingPrefix = "run.";
 inline constexpr const char* kRankingSettingPrefix = "ranking.";
+// Settings that a run measures and records when it starts (the engines' digests and bench counts, a git SPRT's
+// build times, "run."), after its journal was compared with tournament.json: a configuration about to run has
+// none of them, so they never count as a difference between two configurations.
+bool recorded_by_run(std::string_view key);
 // The setting that marks a contest ([submissions]): its engine list may grow at the end (late entries) without
 // making it another tournament.
 inline constexpr const char* kContestSetting = "contest";

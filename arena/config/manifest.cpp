@@ -9,16 +9,12 @@
 
 namespace kalah::arena {
 
-namespace {
-
 bool valid_bot_name(std::string_view name) {
   if (name.empty() || name.size() > 64 || name == "." || name == "..") return false;
   for (char ch : name)
     if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-')) return false;
   return true;
 }
-
-}  // namespace
 
 Expected<Manifest> parse_manifest(std::string_view toml_text, std::string_view path_for_messages) {
   using detail::in_quotes;

@@ -24,6 +24,9 @@ struct Manifest {
   Protocol protocol = Protocol::Kep;
 };
 
+// Whether `name` may name a bot: 1 to 64 letters, digits, '.', '_' or '-', not "." or "..".
+bool valid_bot_name(std::string_view name);
+
 // `path_for_messages` starts every error message.
 Expected<Manifest> parse_manifest(std::string_view toml_text, std::string_view path_for_messages);
 Expected<Manifest> read_manifest(const std::filesystem::path& file);

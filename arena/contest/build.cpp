@@ -20,6 +20,7 @@
 #include "referee/check/conformance.h"
 #include "referee/engine/sandbox.h"
 #include "referee/process/engine_process.h"
+#include "referee/process/tool_run.h"
 #include "referee/system/clean_text.h"
 #include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
@@ -226,6 +227,24 @@ Expected<std::pair<fs::path, std::vector<std::string>>> resolve_run(const Manife
   return std::make_pair(cmd, args);
 }
 
+// The first line a program of the system (an interpreter the `run` of a bot names: python3) writes for
+// --version, on stdout or stderr: how the organiser learns which one the sandbox runs (the system's, found
+// in /usr/local/bin, /usr/bin or /bin, not the one their own shell finds). Empty when it does not answer with
+// success in time.
+std::string program_version(const fs::path& program) {
+  process::SpawnSpec spec;
+  spec.command = program.string();
+  spec.args = {"--version"};
+  spec.relay_stderr = true;
+  spec.stderr_tail_bytes = 1024;
+  const process::ToolRun run = process::run_tool(spec, process::Clock::now() + std::chrono::seconds(10));
+  if (!run.succeeded()) return {};  // dash knows no --version: "Illegal option" is not a version
+  std::string said = run.out.find_first_not_of(" \n") != std::string::npos ? run.out : run.err_tail;
+  said.erase(0, said.find_first_not_of(" \r\n"));
+  said = said.substr(0, std::min<std::size_t>(said.find_first_of("\r\n"), 100));
+  return system::clean_text(said, false);
+}
+
 // The built bot as it plays in the contest (add_entrants() gives it the same): in the entrants' sandbox,
 // with the limits and restart policy of [tournament].
 EngineSpec entrant_spec(const Config& config, const Submission& s) {
@@ -260,7 +279,7 @@ std::string check_bot(const EngineSpec& spec, const fs::path& log) {
   });
   system::write_own_file(log, text);
   if (failed == 0) return {};
-  return fmt::format("referee check failed: {}{}", failures.substr(0, 300),
+  return fmt::format("referee check failed: {}{}", system::shorten_keeping_end(failures, 300),
                      failed > 1 ? fmt::format(" (and {} more)", failed - 1) : std::string());
 }
 
@@ -328,16 +347,28 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     const std::string key = folder.filename().string();
     ++summary.submissions;
     Submission& s = record_of(key);
-    auto refuse = [&](const std::string& reason) {
+    // `evidence`: where the organiser reads more ("all checks: /path/check.log"), said on the terminal only: the
+    // reason goes into entries.json and the reports, which link the submission's page instead, with the paths
+    // of the results folder (a traceback's file of the entry) and of the submissions (a manifest's) relative
+    // to their folders, never the organiser's machine.
+    auto refuse = [&](const std::string& said_reason, const std::string& evidence = "") {
+      const std::string said = evidence.empty() ? said_reason : said_reason + " (" + evidence + ")";
+      std::string reason = said_reason;
+      for (const fs::path& folder : {results, fs::absolute(sc.dir, ec).lexically_normal(), sc.dir}) {
+        const std::string prefix = (folder / "").string();
+        if (prefix.size() > 1)
+          for (std::size_t at = reason.find(prefix); at != std::string::npos; at = reason.find(prefix, at))
+            reason.erase(at, prefix.size());
+      }
       if (s.ever_entered()) {
         // An entrant stays as it entered; what is wrong with its new version is only said.
-        say(fmt::format("  {:<16} {} (kept as entered; the submission now: {})", s.name, to_string(s.status), reason));
+        say(fmt::format("  {:<16} {} (kept as entered; the submission now: {})", s.name, to_string(s.status), said));
         return;
       }
       s.status = SubmissionStatus::NotEntered;
       s.reason = reason;
       ++summary.not_entered;
-      say(fmt::format("  {:<16} not entered: {}", s.name.empty() ? key + "/" : s.name, reason));
+      say(fmt::format("  {:<16} not entered: {}", s.name.empty() ? key + "/" : s.name, said));
     };
     const Expected<Manifest>& manifest = manifests.at(key);
     if (!manifest) {
@@ -376,7 +407,7 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
         if (!result) return result.error();
         s.gate = std::move(result).value();
         if (!s.gate->passed()) {
-          refuse(s.gate->failure() + " (every game and position: " + (logs / "gate.log").string() + ")");
+          refuse(s.gate->failure(), "every game and position: " + (logs / "gate.log").string());
           return write_entries(config.entries_file(), entries);
         }
         gated = ", gate passed: " + s.gate->figures();
@@ -439,7 +470,7 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     }
     s.build_seconds = built.seconds;
     if (!built.ok) {
-      refuse(built.reason + " (log: " + log.string() + ")");
+      refuse(built.reason, "log: " + log.string());
       write_entries(config.entries_file(), entries);
       continue;
     }
@@ -451,16 +482,25 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     }
     s.cmd = run->first;
     s.args = run->second;
+    // A program of the system runs the bot (an interpreter): which one, and its version, in the output and
+    // build.log (docs/CONTEST.md, "Submissions").
+    std::string runner;
+    if (m.run.front().find('/') == std::string::npos) {
+      const std::string version = program_version(s.cmd);
+      runner = s.cmd.string() + (version.empty() ? "" : " = " + version);
+      append(log, "(the sandbox runs " + runner + ")\n");
+    }
     if (sc.check) {
       const std::string failed = check_bot(entrant_spec(config, s), logs / "check.log");
       if (!failed.empty()) {
-        refuse(failed + " (all checks: " + (logs / "check.log").string() + ")");
+        refuse(failed, "all checks: " + (logs / "check.log").string());
         write_entries(config.entries_file(), entries);
         continue;
       }
     }
     if (auto error = gate_and_enter(
-            logs, fmt::format("{}{}{}", m.language.empty() ? "" : m.language + ", ",
+            logs, fmt::format("{}{}{}{}", m.language.empty() ? "" : m.language + ", ",
+                              runner.empty() ? "" : "run by " + runner + ", ",
                               m.build ? fmt::format("built in {:.1f} s", built.seconds) : "nothing to build",
                               sc.check ? ", referee check passed" : "")))
       return Error{*error};

@@ -12,6 +12,7 @@
 #include "referee/suite/grading.h"
 #include "referee/suite/labels.h"
 #include "referee/suite/run.h"
+#include "referee/system/clean_text.h"
 #include "referee/system/untrusted_files.h"
 
 namespace kalah::arena::contest {
@@ -78,7 +79,7 @@ GateGames play_games(const Config& config, const EngineSpec& bot, std::string& l
       ending += fmt::format(" by {}: {}", mine ? bot.name : gate.opponent, r.forfeit->detail);
       if (mine && out.forfeits.size() < kMaxGateForfeits)
         out.forfeits.push_back(fmt::format("{}: {}: {}", settings.id, to_string(r.forfeit->reason),
-                                           r.forfeit->detail.substr(0, kForfeitDetail)));
+                                           system::shorten_keeping_end(r.forfeit->detail, kForfeitDetail)));
       if (!mine) ++out.opponent_forfeits;
     }
     log += fmt::format("{} {} as {}: {} {}-{} ({}): {:g}\n", settings.id, bot.name, seat_name(south),

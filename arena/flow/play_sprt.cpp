@@ -146,11 +146,19 @@ void copy_build_logs(const Config& config) {
   }
 }
 
-// The Markdown summary for a pull request ([sprt] summary, --summary), written at the end of a match.
-std::string write_summary(const Config& config, const report::SprtReport& lead, const fs::path& dir) {
+// The Markdown summary for a pull request ([sprt] summary, --summary), written at the end of a match. It is
+// read on the pull request, not on this machine: the report is named relative to the working folder (where a
+// workflow uploads the results from), or else as "<results folder's name>/report.html", never by an absolute path.
+std::string write_summary(const Config& config, const report::SprtReport& lead, const FlowResult& r) {
   std::error_code ec;
-  const fs::path report = fs::absolute(dir / "report.html", ec);
-  return system::write_file_atomically(config.sprt->summary, report::sprt_summary_markdown(lead, report.string()),
+  const fs::path report = fs::absolute(r.dir / "report.html", ec).lexically_normal();
+  const fs::path relative = report.lexically_relative(fs::current_path(ec));
+  report::SummaryContext context;
+  context.time = config.time.describe();
+  context.repeated = rating::repeated_note(r.standings);
+  context.report = !relative.empty() && *relative.begin() != ".." ? relative.generic_string()
+                                                                  : (r.dir.filename() / "report.html").generic_string();
+  return system::write_file_atomically(config.sprt->summary, report::sprt_summary_markdown(lead, context),
                                        system::Durability::Rebuildable)
       .value_or("");
 }
@@ -303,8 +311,7 @@ Expected<int> play_sprt(const Config& config, const FlowOptions& options, std::F
       print_result(config, s, listener.benches(), out);
       fmt::print(out, "results: {}/ ({}, {})\n", r.dir.string(), kSprtFile, fmt::join(r.reports, ", "));
       if (!config.sprt->summary.empty()) {
-        if (std::string error = write_summary(config, *listener.sprt_report(), r.dir); !error.empty())
-          return Error{error};
+        if (std::string error = write_summary(config, *listener.sprt_report(), r); !error.empty()) return Error{error};
         fmt::print(out, "summary: {}\n", config.sprt->summary.string());
       }
       return gate_exit_code(s.sprt.decision);

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "arena/journal/journal.h"
 #include "arena/schedule/schedule.h"
 #include "referee/engine/control_groups.h"
 #include "referee/engine/move_clock.h"
@@ -124,6 +125,18 @@ TournamentDescription describe_tournament(const Config& c) {
     for (const auto& [folder, note] : c.not_entered) d.not_entered[folder] = note;
   }
   return d;
+}
+
+std::optional<std::string> results_clash(const Config& c) {
+  const std::filesystem::path file = c.results_dir() / journal::kMetaFile;
+  std::error_code ec;
+  if (c.shard || !std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
+  const Expected<journal::TournamentMeta> stored = journal::read_meta(file);
+  if (!stored) return std::nullopt;
+  const journal::TournamentMeta wanted = tournament_meta(c, describe_tournament(c));
+  if (journal::same_tournament(*stored, wanted)) return std::nullopt;
+  return c.results_dir().string() + " was written by a different configuration (" +
+         journal::describe_difference(*stored, wanted) + ")";
 }
 
 journal::TournamentMeta tournament_meta(const Config& c, const TournamentDescription& d) {

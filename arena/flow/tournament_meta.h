@@ -29,6 +29,13 @@ std::optional<std::string> oversubscription_warning(const Config& c);
 // tournament.json of `c`: its fingerprint, its engines, its shard and the settings of `d`, its description.
 journal::TournamentMeta tournament_meta(const Config& c, const TournamentDescription& d);
 
+// When `c`'s results folder already holds another tournament (its tournament.json, read only: no lock taken,
+// nothing moved), what the journal would refuse it with: "<dir> was written by a different configuration (<what
+// differs>)". For a command to say before it builds or starts anything; the run still checks as it opens the
+// journal. nullopt when the folder is new, holds this tournament, or its tournament.json cannot be read (the
+// run says why).
+std::optional<std::string> results_clash(const Config& c);
+
 // "book main.txt (120 lines, in order)", "a random opening of 4 plies per game pair, ...", "none: ...".
 std::string describe_openings(const OpeningsConfig& o);
 // The engine's command as written in the config, with its arguments ('quoted' where they hold spaces).

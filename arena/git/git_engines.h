@@ -8,11 +8,15 @@
 
 namespace kalah::arena::git {
 
-// For a config whose [sprt] has a repo: resolves base_ref and test_ref, checks out and builds both
-// commits (build_commit) and appends the two engines (base, then test) to config.engines, each run
-// with `run` in its built tree; fills in each side's commit and build time. Nothing for another config.
-// Errors: a ref that names no commit, a failed build (with its log's tail), a `run` program that the
-// build did not make.
+// For a config whose [sprt] has a repo: resolves base_ref and test_ref to their commits and sets the two
+// engines (base, then test) as `run` names them, before anything is built: what the tournament is, for
+// comparing it with a results folder's (arena/flow's results_clash). Nothing for another config. Errors:
+// a ref that names no commit.
+Expected<bool> plan_git_engines(Config& config);
+
+// Then (planning first when that was not done): checks out and builds both commits (build_commit) and makes
+// the two engines run with `run` in their built trees; fills in each side's build time. Errors: those of
+// planning, a failed build (with its log's tail), a `run` program that the build did not make.
 Expected<bool> prepare_git_engines(Config& config, const Say& say);
 
 }  // namespace kalah::arena::git

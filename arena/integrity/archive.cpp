@@ -10,6 +10,8 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
+#include <sstream>
 
 #include <fmt/core.h>
 
@@ -49,28 +51,37 @@ bool archived(const fs::path& relative) {
     if (part.string().starts_with(".")) return false;  // an atomic write's temporary, or hidden
   const std::string first = parts.front().string(), name = parts.back().string();
   if (first == "slurm") return false;  // scripts and task logs of this machine's cluster
-  // A contest entry: its manifest, not its sources or what the build made; its build log and referee
-  // check, which the arena writes beside the entries (logs/<name>/).
+  // A contest entry: its manifest, not its sources or what the build made; its build log, referee check
+  // and sanity gate, which the arena writes beside the entries (logs/<name>/) and the reports link to.
   if (first == "entries") return parts.size() == 3 && name == "bot.toml";
-  if (first == "logs") return parts.size() == 3 && (name == "build.log" || name == "check.log");
+  if (first == "logs") return parts.size() == 3 && (name == "build.log" || name == "check.log" || name == "gate.log");
   if (name == "arena.lock" || name.ends_with(".tar.gz")) return false;
   // What --fresh moved aside: <file>.bak, <file>.bak2, ...
   const std::size_t bak = name.rfind(".bak");
   return bak == std::string::npos || name.find_first_not_of("0123456789", bak + 4) != std::string::npos;
 }
 
-// ENGINES.sha256: "<sha256>  <executable>" per engine that has a digest, in sha256sum's format, from the
-// settings the run recorded.
+// ENGINES.sha256: "<sha256>  <executable>" per engine that has a digest, then each of the files of the bot
+// itself (its script, its folder: an interpreted bot's executable is the interpreter) not listed before, in
+// sha256sum's format, from the settings the run recorded.
 std::string engine_checksum_list(const fs::path& results_dir) {
   std::string out;
   Expected<journal::StoredResults> stored = journal::read_results(results_dir);
   if (!stored) return out;
   const Expected<arena::TournamentDescription> description = arena::description_from_settings(stored->meta.settings);
   if (!description) return out;
+  std::set<std::string> listed;
   for (const std::string& name : stored->meta.engines) {
     const arena::EngineDigests& recorded = description->engine(name).digests;
     if (!recorded.sha256 || !recorded.executable || recorded.sha256->starts_with(kNotRecorded)) continue;
     out += *recorded.sha256 + "  " + *recorded.executable + "\n";
+    listed.insert(*recorded.sha256 + "  " + *recorded.executable);  // a compiled bot's program is in its folder too
+    std::istringstream sums(recorded.file_sums.value_or(""));
+    for (std::string line; std::getline(sums, line);)
+      // Only what reads as a sha256sum line: the settings are the results folder's, not ours.
+      if (line.size() > 66 && line.compare(64, 2, "  ") == 0 && line.find_first_not_of("0123456789abcdef") == 64 &&
+          listed.insert(line).second)
+        out += line + "\n";
   }
   return out;
 }

@@ -25,7 +25,8 @@ inline constexpr std::uintmax_t kMaxArchiveBytes = 8ull << 30;
 // in it and its subfolders (the journal, tournament.json, config.toml, the reports, the shards' folders,
 // any page a report writes beside them) except the lock, hidden files (the temporaries of atomic
 // writes), what --fresh moved aside (*.bak, *.bak2, ...), .tar.gz files, the slurm/ folder, and of a
-// contest entry (entries/<name>/) everything but its bot.toml; of logs/<name>/ its build.log and check.log.
+// contest entry (entries/<name>/) everything but its bot.toml; of logs/<name>/ its build.log, check.log and
+// gate.log.
 std::vector<std::string> archived_files(const std::filesystem::path& results_dir);
 
 struct ArchiveSummary {

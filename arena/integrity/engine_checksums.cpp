@@ -79,6 +79,31 @@ Covered covered_files(const std::string& files_text) {
   return out;
 }
 
+// Every file a "files" text covers with its digest, by path; an error naming why they are too many to digest,
+// or an empty error when a file cannot be read.
+using FileDigests = std::map<fs::path, std::string>;
+Expected<FileDigests> file_digests(const std::string& files_text) {
+  const Covered covered = covered_files(files_text);
+  if (covered.problem) return Error{*covered.problem};
+  FileDigests digests = covered.tree_digests;
+  for (const fs::path& file : covered.files) {
+    const Expected<std::string> digest = sha256_file(file, /*follow_link=*/true);
+    if (!digest) return Error{""};
+    digests[file] = *digest;
+  }
+  return digests;
+}
+
+// The lines "<sha256>  <path>" of `digests`, sha256sum's format. `plain_names_only`: without the paths holding a
+// newline or a backslash, which sha256sum would need escaped.
+std::string sums_text(const FileDigests& digests, bool plain_names_only) {
+  std::string list;
+  for (const auto& [file, digest] : digests)
+    if (!plain_names_only || file.string().find_first_of("\n\\") == std::string::npos)
+      list += digest + "  " + file.string() + "\n";
+  return list;
+}
+
 std::string digest_or_reason(const Expected<std::string>& digest) {
   return digest ? *digest : kNotRecorded + digest.error();
 }
@@ -86,17 +111,9 @@ std::string digest_or_reason(const Expected<std::string>& digest) {
 }  // namespace
 
 std::optional<std::string> files_digest(const std::string& files_text) {
-  const Covered covered = covered_files(files_text);
-  if (covered.problem) return kNotRecorded + *covered.problem;
-  std::map<fs::path, std::string> digests = covered.tree_digests;
-  for (const fs::path& file : covered.files) {
-    const Expected<std::string> digest = sha256_file(file, /*follow_link=*/true);
-    if (!digest) return std::nullopt;
-    digests[file] = *digest;
-  }
-  std::string list;
-  for (const auto& [file, digest] : digests) list += digest + "  " + file.string() + "\n";
-  return sha256_hex(list);
+  const Expected<FileDigests> digests = file_digests(files_text);
+  if (!digests) return digests.error().empty() ? std::nullopt : std::optional(kNotRecorded + digests.error());
+  return sha256_hex(sums_text(*digests, false));
 }
 
 std::map<std::string, arena::EngineDigests> engine_checksums(const std::vector<EngineSpec>& engines,
@@ -143,13 +160,23 @@ std::map<std::string, arena::EngineDigests> engine_checksums(const std::vector<E
         tree += "skip " + abs.string() + "\n";
       }
     }
+    FileDigests own;  // the bot's own files, for file_sums
     for (const auto& [text, covered, digest_of] : {std::tuple{files, &digests.files, &digests.files_sha256},
                                                    std::tuple{tree, &digests.dir, &digests.dir_sha256}}) {
       if (text.empty()) continue;
       *covered = text;
-      const std::optional<std::string> digest = files_digest(text);
-      *digest_of = digest ? *digest : std::string(kNotRecorded).append("a file could not be read");
+      const Expected<FileDigests> read = file_digests(text);
+      if (read) {
+        *digest_of = sha256_hex(sums_text(*read, false));
+        own.insert(read->begin(), read->end());
+      } else {
+        *digest_of = kNotRecorded + (read.error().empty() ? std::string("a file could not be read") : read.error());
+      }
     }
+    // Every file of the bot itself, one sha256sum line each: what ENGINES.sha256 pins beside the executable
+    // (for an interpreted bot, the interpreter), so that `sha256sum -c` checks its script and folder too. A
+    // name sha256sum would need escaped is left out (the digests above cover it).
+    if (!own.empty()) digests.file_sums = sums_text(own, true);
   }
   return out;
 }

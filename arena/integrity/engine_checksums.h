@@ -25,8 +25,9 @@ inline constexpr const char* kNotRecorded = "not recorded: ";
 // Every engine's digests, by name (arena::EngineDigests, which tournament.json records): the executable's
 // always; the files digest for an engine whose arguments name files (a script), the folder digest for one with a
 // `dir` of its own (not the arena's working folder, the default), leaving out `results_dir`, the engine's stderr
-// and log files, dot-files and Python's caches. Reads every file once; a file that cannot be read, or a folder
-// over the caps, is recorded as "not recorded: ...".
+// and log files, dot-files and Python's caches, and the list of every file those two cover with its own digest
+// (file_sums, for ENGINES.sha256). Reads every file once; a file that cannot be read, or a folder over the caps,
+// is recorded as "not recorded: ...".
 std::map<std::string, arena::EngineDigests> engine_checksums(const std::vector<EngineSpec>& engines,
                                                              const std::filesystem::path& results_dir);
 

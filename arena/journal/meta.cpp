@@ -18,7 +18,6 @@ namespace {
 namespace json = boost::json;
 using arena::kContestSetting;
 using arena::kRankingSettingPrefix;
-using arena::kRunSettingPrefix;
 
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string out;
@@ -175,12 +174,24 @@ std::string describe_difference(const TournamentMeta& stored, const TournamentMe
   std::map<std::string, std::pair<std::string, std::string>> merged;
   for (const auto& [k, v] : stored.settings) merged[k].first = v;
   for (const auto& [k, v] : wanted.settings) merged[k].second = v;
+  auto differs = [&](const std::string& key) {
+    const auto found = merged.find(key);
+    return found != merged.end() &&
+           (stored.settings.count(key) != wanted.settings.count(key) || found->second.first != found->second.second);
+  };
   for (const auto& [key, values] : merged) {
-    if (key.rfind(kRunSettingPrefix, 0) == 0) continue;      // about a run, not the tournament
+    if (arena::recorded_by_run(key)) continue;               // about a run (digests, build times), not the tournament
     if (key.rfind(kRankingSettingPrefix, 0) == 0) continue;  // about the standings, not the games
+    if (!differs(key)) continue;
+    // A setting that restates others in other words is not another difference: "sprt" (the test in words)
+    // beside its "sprt.*" keys, "time.pgn" beside "time".
+    if (key == "sprt" && std::any_of(merged.begin(), merged.end(), [&](const auto& kv) {
+          return kv.first.starts_with("sprt.") && differs(kv.first);
+        }))
+      continue;
+    if (key.ends_with(".pgn") && differs(key.substr(0, key.size() - 4))) continue;
     const bool in_stored = stored.settings.count(key) != 0;
     const bool in_wanted = wanted.settings.count(key) != 0;
-    if (in_stored && in_wanted && values.first == values.second) continue;
     parts.push_back(key + ": " + (in_stored ? values.first : "(not set)") + " -> " +
                     (in_wanted ? values.second : "(not set)"));
   }

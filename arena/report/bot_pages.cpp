@@ -122,17 +122,21 @@ std::string quality_section(const BotResults& bot, const analysis::EngineQuality
 
 }  // namespace
 
-std::string bot_page_path(const std::string& engine) {
+std::string page_file_name(const std::string& name) {
   std::string file;
-  for (char c : engine) {
+  for (char c : name) {
     const bool plain =
         (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     file += plain ? c : '_';
   }
   if (!file.empty() && file.front() == '.') file.front() = '_';  // no hidden file, no ".."
-  if (file != engine) file += fmt::format("-{:08x}", static_cast<std::uint32_t>(fnv1a(engine)));
-  return "bots/" + file + ".html";
+  if (file != name) file += fmt::format("-{:08x}", static_cast<std::uint32_t>(fnv1a(name)));
+  return file;
 }
+
+std::string_view page_style() { return kStyle; }
+
+std::string bot_page_path(const std::string& engine) { return "bots/" + page_file_name(engine) + ".html"; }
 
 BotPagesBuilder::BotPagesBuilder(const std::vector<std::string>& engine_names,
                                  const arena::TournamentDescription& description)

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/analysis/quality.h"
@@ -20,6 +21,11 @@ namespace kalah::report {
 // The page's path in a results folder: "bots/<name>.html", the name kept where it is letters, digits, '.',
 // '_' or '-', and otherwise (any other character, a leading '.') made safe and told apart by a hash of it.
 std::string bot_page_path(const std::string& engine);
+// That file name without its folder and ".html": a page's name for any text (submission_pages.h names its
+// pages so too).
+std::string page_file_name(const std::string& name);
+// The style sheet of these pages (inline in each: a page is self-contained).
+std::string_view page_style();
 
 // One game from one engine's side.
 struct BotGame {

@@ -22,9 +22,19 @@ struct EngineContext {
   std::string limits;     // "sandbox=bwrap memory_mb=512"; empty when none
 };
 
+// A contest's submission as report.html lists it (submission_pages.h).
+struct SubmissionLink {
+  std::string folder;
+  std::string name;    // empty when its manifest could not be read
+  std::string status;  // "entered (entrant 1)", "not entered: <reason>", "withdrawn: <reason>", ...
+  std::string page;    // its page, relative to the report: "submissions/<folder>.html"
+  bool plays = false;  // it entered (it has a bot page)
+};
+
 struct Context {
   std::vector<std::pair<std::string, std::string>> about;  // label, text; in display order
   std::vector<EngineContext> engines;
+  std::vector<SubmissionLink> submissions;  // a contest's, when its results folder has them
   bool empty() const { return about.empty() && engines.empty(); }
 };
 

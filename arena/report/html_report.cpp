@@ -16,6 +16,7 @@
 #include "arena/report/bot_pages.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
+#include "arena/report/submission_pages.h"
 #include "arena/report/text_util.h"
 #include "referee/record/json_text.h"
 #include "referee/rules/position.h"
@@ -545,7 +546,10 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
   out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
   std::string notes_html;
-  for (const std::string& note : notes) notes_html += "<p class=\"warn\"><b>Note:</b> " + html_escape(note) + "</p>\n";
+  for (const Note& note : notes)
+    notes_html += "<p class=\"warn\"><b>Note:</b> " + html_escape(note.text) +
+                  (note.link.empty() ? "" : fmt::format(" (<a href=\"{0}\">{0}</a>)", html_escape(note.link))) +
+                  "</p>\n";
   // A contest's ranking is what its page is for: its first screen on a phone, before the notes (the submissions that
   // did not enter, ...). Without one the notes come first, as what the standings below are read with.
   if (!s.ranking) out += notes_html;
@@ -567,6 +571,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
+  out += submissions_html(context.submissions);
   if (quality) out += move_quality_html(s, *quality);
   // How it was run comes after what it decided, folded: on a phone the standings are the first screen.
   if (const std::string about = context_html(context); !about.empty())

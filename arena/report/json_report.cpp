@@ -31,7 +31,7 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   root["event"] = event;
   if (!notes.empty()) {
     json::array list;
-    for (const std::string& note : notes) list.emplace_back(note);
+    for (const Note& note : notes) list.emplace_back(note.text);
     root["notes"] = std::move(list);
   }
   root["games"] = s.games;

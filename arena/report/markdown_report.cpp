@@ -71,7 +71,9 @@ void forfeits_table(std::string& out, const Standings& s) {
 std::string standings_markdown(const Standings& s, const std::string& event, const Notes& notes, const Context& context,
                                const std::string& form, const MoveQuality* quality) {
   std::string out = "# " + markdown_escape(event) + ": standings\n\n";
-  for (const std::string& note : notes) out += "> **Note:** " + markdown_escape(note) + "\n\n";
+  for (const Note& note : notes)
+    out += "> **Note:** " + markdown_escape(note.text) +
+           (note.link.empty() ? "" : " ([" + markdown_escape(note.link) + "](" + note.link + "))") + "\n\n";
   // What the tournament decided (an SPRT's verdict, a Swiss or knockout's own table) before how it was run.
   out += form;
   out += context_markdown(context);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arena/rating/standings.h"
@@ -20,8 +21,17 @@ using rating::FirstMover;
 using rating::Standings;
 
 // What a report says besides the standings: where its games came from when that is not simply
-// one finished journal (a merge with incomplete shards, ...), one sentence each.
-using Notes = std::vector<std::string>;
+// one finished journal (a merge with incomplete shards, ...), one sentence each, and where a note has one, a
+// page or file that says more, relative to the report (a contest's submission page): report.html and
+// standings.md link to it; standings.json and the terminal have the sentence.
+struct Note {
+  std::string text;
+  std::string link;
+  Note(std::string text_, std::string link_ = {}) : text(std::move(text_)), link(std::move(link_)) {}  // NOLINT
+  Note(const char* text_) : text(text_) {}                                                             // NOLINT
+  friend bool operator==(const Note&, const Note&) = default;
+};
+using Notes = std::vector<Note>;
 
 // `quality`: every reporter of the standings shows each engine's move quality when the results have an
 // analysis (move_quality.h); without one (nullptr) the reports are exactly what they were before it existed.

@@ -15,6 +15,7 @@
 #include "arena/report/bot_pages.h"
 #include "arena/report/form_report.h"
 #include "arena/report/reporters.h"
+#include "arena/report/submission_pages.h"
 #include "referee/game/transcript_file.h"
 #include "referee/system/files.h"
 #include "referee/system/untrusted_files.h"
@@ -165,7 +166,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   // A contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from the settings, so that
   // every writer of these reports (a run, arena report, arena verify) says the same.
   for (const auto& [folder, note] : input.description.not_entered)
-    if (!note.empty()) out.notes.push_back("Not entered: " + note);
+    if (!note.empty()) out.notes.push_back(Note{"Not entered: " + note, submission_page_path(folder)});
   for (const ReportJournal& journal : input.journals) {
     const fs::path& file = journal.path;
     Expected<journal::ScanSummary> scanned = journal::scan_games(
@@ -231,7 +232,14 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   recent_judgements.clear();
 
   const Standings& s = out.standings;
-  const Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
+  Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
+  if (input.description.contest && input.journals.size() == 1) {
+    // A contest's page per submission, from the entries.json and logs beside its journal.
+    Expected<std::vector<SubmissionLink>> pages =
+        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event);
+    if (!pages) return Error{pages.error()};
+    context.submissions = std::move(pages).value();
+  }
   const EloHistory elo_history = history.finish(builder, s);
   std::string form_md, form_page, form_data;
   if (std::optional<TournamentForm> form =

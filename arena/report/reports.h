@@ -15,6 +15,7 @@
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/move_quality.h"
+#include "arena/report/reporters.h"
 #include "arena/report/sprt_report.h"
 #include "referee/rules/expected.h"
 
@@ -43,7 +44,7 @@ struct ReportInput {
   std::vector<ReportJournal> journals;
   std::vector<std::string> engine_names;  // plus any other name found in the games
   std::string event;
-  std::vector<std::string> notes;  // shown at the top of standings.md/.json and report.html
+  Notes notes;  // shown at the top of standings.md/.json and report.html
   // The tournament's description (tournament.json's settings, read back): the "About" section
   // (arena/report/context.h), the clocks of games.pgn, a contest's ranking, entrants and submissions that did
   // not enter (each a note), a Swiss or knockout form. With `publish`, local paths and the user's name are left
@@ -64,7 +65,7 @@ struct ReportSummary {
   rating::Standings standings;
   std::size_t games = 0;               // distinct games read
   std::vector<std::string> warnings;   // duplicate ids, an incomplete last line (a game being written)
-  std::vector<std::string> notes;      // the input's notes and the incomplete journals, as printed in the reports
+  Notes notes;                         // the input's notes and the incomplete journals, as printed in the reports
   std::optional<MoveQuality> quality;  // when an analysis was read: what the reports show of it
 };
 

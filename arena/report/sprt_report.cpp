@@ -85,22 +85,40 @@ std::string commit_markdown(const SprtCommit& c) {
 
 }  // namespace
 
-std::string sprt_summary_markdown(const SprtReport& r, const std::string& report) {
-  // The terminal's sentence, its decision in bold ("H1 accepted (elo0=...): ..." or "no decision ...").
-  const std::string decision = decision_words(r);
-  std::string out = r.outcome.starts_with(decision)
-                        ? fmt::format("**{}**{}\n\n", decision, markdown_escape(r.outcome.substr(decision.size())))
-                        : fmt::format("**{}**: {}\n\n", decision, markdown_escape(r.outcome));
+std::string sprt_summary_markdown(const SprtReport& r, const SummaryContext& context) {
+  // A side as the pull request knows it: a git SPRT's by its ref ("`main` (base)"), another by its name.
+  auto side = [&](const std::string& role, const std::string& name) {
+    for (const SprtCommit& c : r.commits)
+      if (c.role == role) return fmt::format("{} ({})", markdown_code(c.ref), role);
+    return fmt::format("'{}' ({})", markdown_escape(name), role);
+  };
+  const std::string test = side("test", r.test), base = side("base", r.base);
+  const std::string hypotheses =
+      fmt::format("elo0={:g} against elo1={:g} {} Elo", r.params.elo0, r.params.elo1, stats::to_string(r.params.model));
+  std::string out;
+  switch (r.state.decision) {
+    case stats::Decision::H1:
+      out = fmt::format("**H1 accepted** ({}): {} is stronger than {}", hypotheses, test, base);
+      break;
+    case stats::Decision::H0:
+      out = fmt::format("**H0 accepted** ({}): {} is not shown to be stronger than {}", hypotheses, test, base);
+      break;
+    case stats::Decision::Continue:
+      out = fmt::format("**undecided**: no decision after {} pairs (max_pairs), {} against {}", r.pairs, test, base);
+      break;
+  }
+  out += "\n\n";
   out += fmt::format("- {}\n", llr_line(r));
   out += fmt::format("- Hypotheses: elo0={:g}, elo1={:g} ({} Elo), alpha={:g}, beta={:g}\n", r.params.elo0,
                      r.params.elo1, stats::to_string(r.params.model), r.params.alpha, r.params.beta);
-  out += fmt::format("- Elo of '{}' against '{}': {}\n", markdown_escape(r.test), markdown_escape(r.base),
-                     sprt_elo_text(r.summary));
+  out += fmt::format("- Elo of {} against {}: {}\n", test, base, sprt_elo_text(r.summary));
   out += fmt::format("- Pentanomial LL-LD-D-WD-WW: {}\n", penta_text(r.pentanomial));
   out += fmt::format("- Games: {} ({} pairs)\n", r.games, r.pairs);
+  if (!context.time.empty()) out += "- Time control: " + markdown_escape(context.time) + "\n";
   for (const SprtCommit& c : r.commits) out += "- " + commit_markdown(c) + "\n";
   if (const std::string bench = bench_text(r); !bench.empty()) out += "- Bench: " + markdown_escape(bench) + "\n";
-  out += fmt::format("\nReport: {}\n", markdown_code(report));
+  if (!context.repeated.empty()) out += "\n> **Note:** " + markdown_escape(context.repeated) + "\n";
+  out += fmt::format("\nReport: {}\n", markdown_code(context.report));
   return out;
 }
 

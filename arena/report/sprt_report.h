@@ -39,10 +39,17 @@ struct SprtReport {
 std::string decision_words(const SprtReport& r);
 // "base 1a2b3c4d5e6f (main), built in 1.2 s".
 std::string commit_text(const SprtCommit& c);
+// What a pull request's summary says beside the test itself.
+struct SummaryContext {
+  std::string time;      // the time control (TimeControl::describe(): "10+0.1", "depth 3")
+  std::string repeated;  // rating::repeated_note of its games; empty when no game repeats another
+  std::string report;    // report.html as a reader of the pull request finds it: never a local absolute path
+};
 // A short Markdown summary to post as a pull request's comment (docs/SPRT.md, "A summary for a pull
-// request"): the decision on the first line, then the LLR and bounds, Elo, pentanomial counts, games,
-// the commits and their build times, and `report` (the path of report.html) on the last line.
-std::string sprt_summary_markdown(const SprtReport& r, const std::string& report);
+// request"): the decision on the first line, naming the two sides by their refs for a git SPRT (by their
+// names otherwise), then the LLR and bounds, the hypotheses, Elo, pentanomial counts, games, the time
+// control, the commits and their build times, the repeated-games note, and the report on the last line.
+std::string sprt_summary_markdown(const SprtReport& r, const SummaryContext& context);
 // "'greedy' (test) 511 nodes, 'random' (base) 797 nodes": the benches of the run; empty without.
 std::string bench_text(const SprtReport& r);
 

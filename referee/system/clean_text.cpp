@@ -119,4 +119,23 @@ std::string TextCleaner::finish() {
   return out;
 }
 
+std::string shorten_keeping_end(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  constexpr std::string_view kGap = " ... ";
+  std::string_view last;
+  if (const std::size_t bar = text.rfind(" | "); bar != std::string_view::npos) last = text.substr(bar + 3);
+  if (last.size() + kGap.size() >= limit) last = {};
+  const std::size_t budget = limit - last.size() - (last.empty() ? 4 : kGap.size());
+  // The start: up to the last space within the budget (a word never cut), else at a character's boundary.
+  std::size_t cut = budget;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  if (const std::size_t space = text.rfind(' ', budget); space != std::string_view::npos && space > budget / 2)
+    cut = space;
+  std::string out(text.substr(0, cut));
+  while (!out.empty() && (out.back() == ' ' || out.back() == '|')) out.pop_back();
+  out += last.empty() ? std::string_view(" ...") : kGap;
+  out += last;
+  return out;
+}
+
 }  // namespace kalah::system

@@ -15,6 +15,12 @@ bool is_clean_text(std::string_view text, bool keep_newlines);
 
 std::string clean_text(std::string_view text, bool keep_newlines);
 
+// Clean text for a one-line message (a check's failure, a forfeit's detail) in about `limit` bytes: as it is
+// when it fits; else its start, cut after a whole word, " ... ", and its last part after " | " whole (a
+// detail joins the engine's stderr lines so, and the last line of a Python traceback is the error), when
+// that part fits in `limit` on its own. Never cuts a word in two or a UTF-8 sequence.
+std::string shorten_keeping_end(std::string_view text, std::size_t limit);
+
 // The same for a stream cut into chunks anywhere: a UTF-8 sequence split between two chunks is joined,
 // not replaced.
 class TextCleaner {
