@@ -35,6 +35,7 @@ struct SuiteOptions {
   double min_perfect = 0;
   long long movetime = 100;
   long long margin = 50;
+  std::string clock = "wall";
   long long startup_ms = 5000;
   long long ping_ms = 5000;
   long long label_ms = 5000;
@@ -169,11 +170,12 @@ int run_suite(const SuiteOptions& o) {
   rs.time.mode = TimeControl::Mode::MoveTime;
   rs.time.movetime_ms = o.movetime;
   rs.time.margin_ms = o.margin;
+  rs.time.clock = parse_clock_kind(o.clock).value_or(ClockKind::Wall);
   rs.time.startup_ms = o.startup_ms;
   rs.time.ping_ms = o.ping_ms;
   rs.seed = o.seed;
-  fmt::print("engine '{}' ({}): go movetime {} (+ margin {} ms)\n", engine.name, command_text(engine), o.movetime,
-             o.margin);
+  fmt::print("engine '{}' ({}): go movetime {} (+ margin {} ms){}\n", engine.name, command_text(engine), o.movetime,
+             o.margin, rs.time.clock == ClockKind::Cpu ? ", on the CPU clock" : "");
   std::fflush(stdout);
 
   process::become_subreaper();
@@ -235,6 +237,7 @@ int run_suite(const SuiteOptions& o) {
         {"positions", o.positions},
         {"movetime_ms", o.movetime},
         {"margin_ms", o.margin},
+        {"clock", o.clock},
         {"labels_file", labelling->file.string()},
         {"labels_from_cache", labelling->from_cache},
         {"blunder_loss", suite::kBlunderLoss},
@@ -270,6 +273,10 @@ void add_suite_command(cli::Commands& commands) {
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--margin", o->margin, "Grace beyond the movetime before a time failure, ms (default 50)")
       ->check(CLI::Range(0LL, 60000LL));
+  cmd->add_option("--clock", o->clock,
+                  "wall or cpu: a move's time is its wall time or the CPU time of the engine's processes (default "
+                  "wall; cpu grades alike on a busy machine)")
+      ->check(CLI::IsMember({"wall", "cpu"}));
   add_handshake_options(cmd, o->startup_ms, o->ping_ms);
   cmd->add_option("--label-ms", o->label_ms,
                   "The solver's budget per position when labelling; one not proved is replaced (default 5000)")
