@@ -227,5 +227,21 @@ TEST_F(VerifyHostile, ATranscriptThatIsALinkIsNeverRead) {
   EXPECT_EQ(arena({"verify", dir.string()}, std::chrono::seconds(20)).status.code, 2);
 }
 
+// The folders the reports write into (bots/, submissions/) planted as links to a folder outside: `arena report`
+// writes nothing through them (before: the bot pages were written into the link's target, which as root could
+// be any folder of the machine) and says why.
+TEST_F(VerifyHostile, AReportsFolderThatIsALinkIsNeverWrittenThrough) {
+  const fs::path dir = copy();
+  const fs::path outside = tmp_.path() / "outside";
+  fs::create_directories(outside);
+  fs::remove_all(dir / "bots");
+  fs::create_symlink(outside, dir / "bots");
+  const e2e::RunResult report = arena({"report", dir.string()});
+  EXPECT_NE(report.status.code, 0) << report.summary();
+  EXPECT_NE((report.out + report.err).find("bots: is a symbolic link, not a folder to write into"), std::string::npos)
+      << report.summary();
+  EXPECT_TRUE(fs::is_empty(outside)) << "a page was written through the link";
+}
+
 }  // namespace
 }  // namespace kalah

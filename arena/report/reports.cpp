@@ -68,9 +68,7 @@ std::optional<ShownTranscript> find_transcript(const fs::path& dir, const BotGam
 std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBuilder& bots, const std::string& event,
                                            const rating::Standings& standings, const MoveQuality* quality) {
   const analysis::EngineQuality no_moves;  // an engine without a move in the games read
-  std::error_code ec;
-  fs::create_directories(dir / "bots", ec);
-  if (ec) return (dir / "bots").string() + ": cannot create the directory: " + ec.message();
+  if (auto error = system::make_own_folder(dir / "bots")) return error;
   for (const auto& [name, bot] : bots.bots()) {
     std::map<std::string, ShownTranscript> transcripts;
     for (const BotGame& g : bot.forfeit_games)

@@ -113,8 +113,7 @@ Expected<std::vector<SubmissionLink>> write_submission_pages(const fs::path& dir
   if (!read) return out;
   arena::Entries entries = std::move(read).value();
   const fs::path page_dir = fs::absolute(dir / "submissions", ec).lexically_normal();
-  fs::create_directories(page_dir, ec);
-  if (ec) return Error{page_dir.string() + ": cannot create the directory: " + ec.message()};
+  if (auto error = system::make_own_folder(page_dir)) return Error{*error};
   const fs::path from = fs::absolute(results, ec).lexically_normal();
   for (arena::Submission& s : entries.submissions) {
     if (!s.name.empty() && !arena::valid_bot_name(s.name)) s.name.clear();

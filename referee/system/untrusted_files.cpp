@@ -402,4 +402,14 @@ std::optional<std::string> write_own_file(const fs::path& path, std::string_view
   return write_all(fd.get(), content, path);
 }
 
+std::optional<std::string> make_own_folder(const std::filesystem::path& dir) {
+  if (::mkdir(dir.c_str(), 0755) == 0) return std::nullopt;
+  if (errno != EEXIST) return system_error_text(dir, "cannot create the folder");
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) != 0) return system_error_text(dir, "cannot look at the folder");
+  if (S_ISDIR(info.st_mode)) return std::nullopt;
+  return dir.string() + ": is " + (S_ISLNK(info.st_mode) ? "a symbolic link" : "not a folder") +
+         ", not a folder to write into: nothing is written through it";
+}
+
 }  // namespace kalah::system

@@ -93,6 +93,12 @@ Expected<CopyReport> copy_untrusted_tree(const std::filesystem::path& from, cons
 // an error text naming what could not be removed; a missing tree is not an error.
 std::optional<std::string> remove_tree(const std::filesystem::path& root);
 
+// Makes sure `dir` is a real folder to write the arena's own files into: creates it (mode 0755) when it is
+// missing, accepts it when it is a folder, and refuses a symbolic link or anything else there (in a results
+// folder from elsewhere, a planted `bots` link to /etc would have the reports written through it). Its parent
+// must exist.
+std::optional<std::string> make_own_folder(const std::filesystem::path& dir);
+
 // Creates (or truncates) the regular file `path` and writes `content`, or appends it: never through a
 // link, never into a FIFO or device. The folder is the caller's (the arena's own). Mode 0644.
 std::optional<std::string> write_own_file(const std::filesystem::path& path, std::string_view content,
