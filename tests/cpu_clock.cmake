@@ -5,4 +5,4 @@ kalah_add_test(cpu_time_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/cpu_time_test.c
 # from the schedstat fallback (KALAH_CPU_CLOCK_SCHEDSTAT=1).
 kalah_add_test(cpu_clock_e2e_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/cpu_clock_e2e_test.cpp
   LIBS kalah_engine Boost::json)
-add_dependencies(cpu_clock_e2e_test referee arena bad_engine instant_engine kalah-mcts kalah-random)
+add_dependencies(cpu_clock_e2e_test referee arena bad_engine instant_engine hostile_engine kalah-mcts kalah-random)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -153,7 +154,10 @@ class CpuTimeGroup : public ::testing::Test {
     ASSERT_TRUE(made.ok()) << made.error();
     groups_.emplace(std::move(made).value());
     ASSERT_FALSE(groups_->cpu_usage_file().empty());
-    ASSERT_EQ(groups_->procs_files().size(), 1u);
+    // The accounting group first (a `cpu` group may follow, for the scheduler's weights).
+    ASSERT_GE(groups_->procs_files().size(), 1u);
+    ASSERT_EQ(std::filesystem::path(groups_->procs_files()[0]).parent_path(),
+              std::filesystem::path(groups_->cpu_usage_file()).parent_path());
   }
   std::optional<EngineGroups> groups_;
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "referee/game/game.h"
+#include "referee/game/seed_secret.h"
 
 namespace kalah {
 namespace {
@@ -68,6 +69,31 @@ TEST(GameSeed, ComesFromTheTournamentSeedAndTheGameIdAlone) {
   EXPECT_EQ(game_seed(2, "g1"), 1327773519u);
   EXPECT_EQ(game_seed(11, "r1-0v1-p0-g0"), 752560376u);
   EXPECT_EQ(game_seed(0, ""), 1803982880u);
+}
+
+TEST(SeedSecret, SeedsAreTheHmacSha256OfTheLabelUnderTheSecret) {
+  // The key 00 01 02 ... 1f; the numbers from Python's hmac module (the first 4 or 8 bytes, big-endian, the top
+  // bit cleared).
+  const Expected<SeedSecret> secret =
+      SeedSecret::from_hex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+  ASSERT_TRUE(secret) << secret.error();
+  EXPECT_EQ(secret->seed_for("g1"), 243595979u);
+  EXPECT_EQ(secret->seed_for("r1-0v1-p0-g0"), 660482680u);
+  EXPECT_EQ(secret->number_for("gate-suite"), 483400677612371932u);
+  EXPECT_EQ(secret->hex(), "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+}
+
+TEST(SeedSecret, IsRandomAndReadBackOnlyFromItsOwnForm) {
+  const SeedSecret a = SeedSecret::random(), b = SeedSecret::random();
+  EXPECT_NE(a, b);
+  EXPECT_NE(a.seed_for("g1"), b.seed_for("g1"));
+  const Expected<SeedSecret> back = SeedSecret::from_hex(a.hex());
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(*back, a);
+  EXPECT_FALSE(SeedSecret::from_hex(""));
+  EXPECT_FALSE(SeedSecret::from_hex(a.hex().substr(1)));
+  EXPECT_FALSE(SeedSecret::from_hex(std::string(64, 'G')));
+  EXPECT_FALSE(SeedSecret::from_hex(std::string(64, 'A')));  // lowercase only, as hex() writes it
 }
 
 TEST(GameSeed, EachPlayerIsGivenTheGamesSeedBeforeItsNewGame) {

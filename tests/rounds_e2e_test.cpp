@@ -122,6 +122,9 @@ class RoundsE2E : public ::testing::Test {
     const fs::path one = tmp_.path() / "one", cut = tmp_.path() / "cut";
     const RunResult straight = arena({"run", write_config(config_text(one, type_keys, engines), "one.toml").string()});
     ASSERT_EQ(straight.status.code, 0) << straight.summary();
+    // The same seeds to the engines: cut/ gets one/'s seed secret (docs/PROTOCOL.md, "Seeds").
+    fs::create_directories(cut / "t");
+    fs::copy_file(one / "t" / "seed-secret", cut / "t" / "seed-secret");
     const fs::path cut_config = write_config(config_text(cut, type_keys, engines), "cut.toml");
     const RunResult first = arena({"run", cut_config.string()});
     ASSERT_EQ(first.status.code, 0) << first.summary();

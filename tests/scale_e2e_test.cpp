@@ -40,6 +40,13 @@ std::string deterministic_config(const fs::path& output, const std::string& name
          "\"\nprogress_interval = 0\n\n[time]\ndepth = 3\n\n[openings]\nrandom_plies = 2\n" + engines;
 }
 
+// Gives the results folder `to` (made if missing) the seed secret of `from`, so that its games are sent the
+// same seeds (docs/PROTOCOL.md, "Seeds"): how a user reproduces a run elsewhere.
+void share_seed_secret(const fs::path& from, const fs::path& to) {
+  fs::create_directories(to);
+  fs::copy_file(from / "seed-secret", to / "seed-secret");
+}
+
 // Bots whose play depends on their generator, kept running between games (restart on a crash only, the
 // default), at the concurrency given: the games are the same only because each game's seed comes with
 // its newgame (docs/PROTOCOL.md, "Seeds"), whatever the process played before.
@@ -159,6 +166,7 @@ TEST_F(ScaleE2E, ShardsMergedEqualOneRunGameForGame) {
 
   const RunResult whole = arena({"run", config_one.string()});
   ASSERT_EQ(whole.status.code, 0) << whole.summary();
+  share_seed_secret(one / "det", split / "det");
 
   const RunResult plan = arena({"plan", config_split.string(), "--shards", "3"});
   ASSERT_EQ(plan.status.code, 0) << plan.summary();
@@ -230,6 +238,9 @@ TEST_F(ScaleE2E, BadShardArgumentsAndEmptyMergesExitTwoTouchingNothing) {
 TEST_F(ScaleE2E, SeededBotsPlayTheSameGamesAtAnyConcurrencyShardedOrNot) {
   const fs::path one = tmp_.path() / "one", two = tmp_.path() / "two", split = tmp_.path() / "split";
   ASSERT_EQ(arena({"run", write_config(seeded_config(one, 1), "one.toml").string()}).status.code, 0);
+  // The seeds are keyed with the results folder's secret (docs/PROTOCOL.md, "Seeds"): the other folders are
+  // given the first one's, as a user who reproduces a run does.
+  for (const fs::path& folder : {two, split}) share_seed_secret(one / "seeded", folder / "seeded");
   ASSERT_EQ(arena({"run", write_config(seeded_config(two, 2), "two.toml").string()}).status.code, 0);
   const fs::path config_split = write_config(seeded_config(split, 2), "split.toml");
   for (const char* shard : {"2/2", "1/2"})
@@ -358,6 +369,7 @@ TEST_F(ScaleE2E, SlurmArrayOfFourShardsAndItsMergeEqualOneRun) {
   const fs::path config_split = write_config(deterministic_config(split), "split.toml");
   const RunResult whole = arena({"run", config_one.string()});
   ASSERT_EQ(whole.status.code, 0) << whole.summary();
+  share_seed_secret(one / "det", split / "det");
 
   ASSERT_TRUE(submit_and_wait(config_split, {"--time", "10"}));
   const fs::path results = split / "det";

@@ -17,6 +17,7 @@
 #include "arena/contest/build.h"
 #include "arena/contest/contest.h"
 #include "arena/contest/gate.h"
+#include "arena/journal/seed_secret_file.h"
 #include "referee/check/conformance.h"
 #include "referee/engine/sandbox.h"
 #include "referee/process/engine_process.h"
@@ -340,7 +341,13 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
 
   // The sanity gate, prepared at the first bot that reaches it.
   std::optional<Gate> gate;
-  if (sc.gate) gate.emplace(config);
+  if (sc.gate) {
+    // The results folder's secret, made here when the contest's first run has not made it yet: the gate's
+    // seeds and positions are drawn with it (docs/PROTOCOL.md, "Seeds").
+    Expected<SeedSecret> secret = journal::load_or_make_seed_secret(results);
+    if (!secret) return Error{secret.error()};
+    gate.emplace(config, *secret);
+  }
 
   BuildSummary summary;
   for (const fs::path& folder : folders) {

@@ -22,8 +22,40 @@ namespace {
 
 // How much of a forfeit's detail the entry keeps (the gate log has all of it).
 constexpr std::size_t kForfeitDetail = 200;
-// `go movetime` of the suite's positions when the contest's [time] is not a movetime (referee suite's own).
-constexpr long long kSuiteMovetimeMs = 100;
+// The suite's positions are drawn with this number (suite::SuiteKey): the contest's secret's, so that nobody
+// without the secret can list them ahead of the gate.
+std::uint64_t suite_seed(const SeedSecret& secret) { return secret.number_for("gate-suite"); }
+
+// The `go` a suite position is sent: the one a contest game's first move would get, so that a position looks
+// like a game (the clocks full, as at a game's start).
+kep::Go contest_go(const TimeControl& t) {
+  kep::Go go;
+  switch (t.mode) {
+    case TimeControl::Mode::Fischer:
+      go.clock = kep::Go::Clock{t.base_ms, t.base_ms, t.inc_ms, t.inc_ms};
+      if (t.moves > 0) go.movestogo = t.moves;
+      break;
+    case TimeControl::Mode::MoveTime: go.movetime = t.movetime_ms; break;
+    case TimeControl::Mode::Depth: go.depth = t.depth; break;
+    case TimeControl::Mode::Nodes: go.nodes = t.nodes; break;
+  }
+  return go;
+}
+
+// The wall time an answer to contest_go() may take: what the game loop would allow that move (the whole clock
+// with its increment, the movetime, the hard limit of depth and node searches; three times the allowance on
+// the CPU clock, docs/PROTOCOL.md "Clocks") and the margin.
+std::chrono::milliseconds allowed_for(const TimeControl& t) {
+  long long ms = 0;
+  switch (t.mode) {
+    case TimeControl::Mode::Fischer: ms = t.base_ms + t.inc_ms; break;
+    case TimeControl::Mode::MoveTime: ms = t.movetime_ms; break;
+    case TimeControl::Mode::Depth:
+    case TimeControl::Mode::Nodes: ms = t.hard_limit_ms; break;
+  }
+  if (t.clock == ClockKind::Cpu) ms *= 3;
+  return std::chrono::milliseconds(ms + t.margin_ms);
+}
 
 const char* seat_name(bool south) { return south ? "South" : "North"; }
 
@@ -39,7 +71,7 @@ double points_of(const GameRecord& r, bool south) {
   return 0;
 }
 
-GameSettings gate_game(const Config& config, int game) {
+GameSettings gate_game(const Config& config, const SeedSecret& secret, int game) {
   GameSettings s;
   s.id = fmt::format("gate-g{}", game + 1);
   s.round = 1;
@@ -47,7 +79,8 @@ GameSettings gate_game(const Config& config, int game) {
   s.time = config.time;
   s.start = config.start;
   s.max_plies = config.tournament.max_plies;
-  s.seed = game_seed(config.tournament.seed, s.id);
+  // Keyed like the contest's games (Runner::settings_for): a seed says nothing of whom or where a bot plays.
+  s.seed = secret.seed_for(s.id);
   // The contest's own early endings, bar the endgame database (a build should not build one).
   s.adjudicate.store_majority = config.tournament.adjudicate.store_majority;
   s.adjudicate.draw = config.tournament.adjudicate.draw;
@@ -55,7 +88,7 @@ GameSettings gate_game(const Config& config, int game) {
   return s;
 }
 
-GateGames play_games(const Config& config, const EngineSpec& bot, std::string& log) {
+GateGames play_games(const Config& config, const SeedSecret& secret, const EngineSpec& bot, std::string& log) {
   const GateConfig& gate = *config.submissions->gate;
   GateGames out;
   out.opponent = gate.opponent;
@@ -68,7 +101,7 @@ GateGames play_games(const Config& config, const EngineSpec& bot, std::string& l
   for (int g = 0; g < gate.games; ++g) {
     // Half the games with each colour: South in the odd ones.
     const bool south = g % 2 == 0;
-    const GameSettings settings = gate_game(config, g);
+    const GameSettings settings = gate_game(config, secret, g);
     const GameRecord r = play_game(south ? *me : *them, south ? *them : *me, settings);
     const double points = points_of(r, south);
     ++out.games;
@@ -92,7 +125,9 @@ GateGames play_games(const Config& config, const EngineSpec& bot, std::string& l
 
 }  // namespace
 
-Gate::Gate(const Config& config) : config_(config) { assert(config.submissions && config.submissions->gate); }
+Gate::Gate(const Config& config, const SeedSecret& secret) : config_(config), secret_(secret) {
+  assert(config.submissions && config.submissions->gate);
+}
 
 Gate::~Gate() = default;
 
@@ -118,7 +153,7 @@ std::optional<std::string> Gate::prepare(const Say& say) {
                       why));
     };
     Expected<suite::Labelling> labelled =
-        suite::load_or_label(suite::SuiteKey{config_.variant, config_.tournament.seed, gate.suite}, settings);
+        suite::load_or_label(suite::SuiteKey{config_.variant, suite_seed(secret_), gate.suite}, settings);
     if (!labelled) return "submissions.gate.suite: " + labelled.error();
     positions_ = std::move(labelled->set.positions);
   }
@@ -132,7 +167,7 @@ Expected<GateResult> Gate::run(const EngineSpec& bot, const fs::path& log_file, 
   GateResult out;
   out.key = gate_key(config_);
   std::string log = "gate: " + out.key + "\n";
-  if (gate.plays_games()) out.games = play_games(config_, bot, log);
+  if (gate.plays_games()) out.games = play_games(config_, secret_, bot, log);
   if (gate.runs_suite()) {
     if (bot.protocol != Protocol::Kep) {
       // A ManKalah agent plays whole games from the start only: it cannot be given a position.
@@ -140,13 +175,12 @@ Expected<GateResult> Gate::run(const EngineSpec& bot, const fs::path& log_file, 
     } else {
       suite::RunSettings settings;
       settings.time = config_.time;
-      settings.time.mode = TimeControl::Mode::MoveTime;
-      settings.time.movetime_ms =
-          config_.time.mode == TimeControl::Mode::MoveTime ? config_.time.movetime_ms : kSuiteMovetimeMs;
-      settings.seed = config_.tournament.seed;
-      log += fmt::format("suite: {} positions of {}, seed {}, go movetime {} (+ margin {} ms):\n", positions_.size(),
-                         to_string(config_.variant), config_.tournament.seed, settings.time.movetime_ms,
-                         settings.time.margin_ms);
+      settings.seed_of = [this](std::size_t i) { return secret_.seed_for(fmt::format("gate-p{}", i + 1)); };
+      settings.go = contest_go(config_.time);
+      settings.allowed = allowed_for(config_.time);
+      // Neither the suite's seed nor anything derived from it: the log is the bot author's to read.
+      log += fmt::format("suite: {} positions of {}, {} (+ margin {} ms), as in the contest:\n", positions_.size(),
+                         to_string(config_.variant), config_.time.describe(), config_.time.margin_ms);
       EnginePlayer player(bot);
       const std::vector<suite::Answer> answers = suite::run_positions(
           player, config_.variant, positions_, settings, [&](std::size_t i, const suite::Answer& a) {

@@ -10,6 +10,7 @@
 #include "arena/config/config.h"
 #include "arena/config/entries.h"
 #include "arena/contest/contest.h"
+#include "referee/game/seed_secret.h"
 #include "referee/suite/labels.h"
 
 namespace kalah::arena::contest {
@@ -19,7 +20,10 @@ namespace kalah::arena::contest {
 // from the solver's cache), then run bot after bot.
 class Gate {
  public:
-  explicit Gate(const Config& config);  // config.submissions->gate must be set
+  // config.submissions->gate must be set. `secret` is the results folder's (journal::load_or_make_seed_secret):
+  // the games' seeds and the suite's positions are drawn with it, so that a bot cannot tell the gate from the
+  // contest by what it is sent.
+  Gate(const Config& config, const SeedSecret& secret);
   ~Gate();
   Gate(const Gate&) = delete;
   Gate& operator=(const Gate&) = delete;
@@ -35,6 +39,7 @@ class Gate {
   std::optional<std::string> prepare(const Say& say);
 
   const Config& config_;
+  SeedSecret secret_;
   bool prepared_ = false;
   std::vector<suite::LabelledPosition> positions_;
 };

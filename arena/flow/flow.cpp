@@ -18,6 +18,7 @@
 #include "arena/flow/tournament_meta.h"
 #include "arena/integrity/archive.h"
 #include "arena/integrity/engine_checksums.h"
+#include "arena/journal/seed_secret_file.h"
 #include "arena/report/context.h"
 #include "arena/report/form_report.h"
 #include "arena/report/reports.h"
@@ -257,6 +258,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   TournamentDescription stored = std::move(read).value();
   if (live) live->set_context(report::make_context(stored, out.engines, "", "", config.tournament.publish));
 
+  // The tournament's folder, not a shard's: every shard sends the games the seeds a single run would.
+  Expected<SeedSecret> seed_secret = journal::load_or_make_seed_secret(config.results_dir());
+  if (!seed_secret) return Error{seed_secret.error()};
   GameSource& source = listener.start(journal, stored, all);
   if (live) live->set_total_games(listener.planned_games());
   std::fflush(stdout);
@@ -275,6 +279,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
       },
       options.players);
   runner.set_database(database);
+  runner.set_seed_secret(*seed_secret);
   runner.set_game_limit(options.max_games);
   {
     std::lock_guard lock(interrupt_lock);

@@ -49,7 +49,7 @@ std::shared_ptr<const endgame::Database> adjudication_database(const Config& con
   return db;
 }
 
-GameSettings Runner::settings_for(const Config& config, const GameSpec& spec,
+GameSettings Runner::settings_for(const Config& config, const GameSpec& spec, const SeedSecret& secret,
                                   std::shared_ptr<const endgame::Database> database) {
   GameSettings s;
   s.id = spec.id;
@@ -61,9 +61,9 @@ GameSettings Runner::settings_for(const Config& config, const GameSpec& spec,
   s.start = spec.start;
   s.opening = spec.opening;
   s.max_plies = config.tournament.max_plies;
-  // From the tournament's seed and the game's id alone: the same wherever, whenever and by whichever
-  // process the game is played (docs/PROTOCOL.md, "Seeds").
-  s.seed = game_seed(config.tournament.seed, spec.id);
+  // From the results folder's secret and the game's id: the same wherever, whenever and by whichever process
+  // the game is played, and nothing an engine can tie to its opponent (docs/PROTOCOL.md, "Seeds").
+  s.seed = secret.seed_for(spec.id);
   const AdjudicationConfig& a = config.tournament.adjudicate;
   s.adjudicate.store_majority = a.store_majority;
   s.adjudicate.draw = a.draw;
@@ -123,7 +123,7 @@ void Runner::work(int slot) {
       south.attach(&transcript);
       north.attach(&transcript);
     }
-    const GameSettings settings = settings_for(config_, *spec, database_);
+    const GameSettings settings = settings_for(config_, *spec, secret_, database_);
     GameRecord record = play_game(south, north, settings);
     if (transcripts != TranscriptMode::None) {
       south.attach(nullptr);

@@ -16,6 +16,7 @@
 #include "arena/runner/start_watch.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/game/game.h"
+#include "referee/game/seed_secret.h"
 
 namespace kalah::arena {
 
@@ -69,8 +70,12 @@ class Runner {
   // then are cut short and played again on resume.
   void set_game_limit(int games) { game_limit_ = games; }
 
+  // The secret the games' seeds are derived with (journal::load_or_make_seed_secret); until it is set, one
+  // of the runner's own, made at random, so that no game is ever sent a seed anyone can work out.
+  void set_seed_secret(const SeedSecret& secret) { secret_ = secret; }
+
   // What the game loop needs to play `spec` under `config` (and the adjudication database).
-  static GameSettings settings_for(const Config& config, const GameSpec& spec,
+  static GameSettings settings_for(const Config& config, const GameSpec& spec, const SeedSecret& secret,
                                    std::shared_ptr<const endgame::Database> database = nullptr);
 
  private:
@@ -95,6 +100,7 @@ class Runner {
   RunResult result_;
   std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
   std::shared_ptr<const endgame::Database> database_;
+  SeedSecret secret_ = SeedSecret::random();
   int game_limit_ = 0;
   StartWatch start_watch_;  // under the lock
 };

@@ -10,11 +10,14 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include <fmt/core.h>
@@ -32,6 +35,7 @@ const char* name_of(Controller c) {
     case Controller::Cpuset: return "cpuset";
     case Controller::Pids: return "pids";
     case Controller::Cpuacct: return "cpuacct";
+    case Controller::Cpu: return "cpu";
   }
   return "?";
 }
@@ -102,26 +106,83 @@ Expected<Place> find_place(Controller c) {
 }
 
 const Expected<Place>& place(Controller c) {
-  static const std::array<Expected<Place>, 4> found = {find_place(Controller::Memory), find_place(Controller::Cpuset),
-                                                       find_place(Controller::Pids), find_place(Controller::Cpuacct)};
+  static const std::array<Expected<Place>, 5> found = {find_place(Controller::Memory), find_place(Controller::Cpuset),
+                                                       find_place(Controller::Pids), find_place(Controller::Cpuacct),
+                                                       find_place(Controller::Cpu)};
   return found[static_cast<std::size_t>(c)];
 }
 
 // Groups that could not be removed yet (a member still exiting when its engine was let go): tried
-// again whenever a group is made or removed, never waited for.
-std::mutex& stale_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<std::string>& stale_groups() {
-  static std::vector<std::string> groups;
+// again whenever a group is made or removed, never waited for during a run. At the process's exit
+// they are waited for, a little: no empty group of ours outlives the arena.
+class StaleGroups {
+ public:
+  // How long the exit waits for the last members of stale groups to finish exiting.
+  static constexpr int kExitTries = 200;
+  static constexpr std::chrono::milliseconds kExitPause{5};
+
+  ~StaleGroups() {
+    std::lock_guard lock(mutex);
+    for (int i = 0; i < kExitTries && !remove_empty(); ++i) std::this_thread::sleep_for(kExitPause);
+  }
+  // Removes what can be removed; whether none is left.
+  bool remove_empty() {
+    std::erase_if(dirs, [](const std::string& dir) { return ::rmdir(dir.c_str()) == 0 || errno == ENOENT; });
+    return dirs.empty();
+  }
+
+  std::mutex mutex;
+  std::vector<std::string> dirs;
+};
+
+StaleGroups& stale() {
+  static StaleGroups groups;
   return groups;
 }
 
 void remove_stale_groups() {
-  std::lock_guard lock(stale_mutex());
-  auto& groups = stale_groups();
-  std::erase_if(groups, [](const std::string& dir) { return ::rmdir(dir.c_str()) == 0 || errno == ENOENT; });
+  std::lock_guard lock(stale().mutex);
+  stale().remove_empty();
+}
+
+// The pid in a group name of ours, "kalah-<pid>-<n>"; nullopt for any other name.
+std::optional<pid_t> arena_of(const std::string& name) {
+  if (name.rfind("kalah-", 0) != 0) return std::nullopt;
+  const std::size_t dash = name.find('-', 6);
+  if (dash == std::string::npos || dash == 6 || dash + 1 == name.size()) return std::nullopt;
+  pid_t pid = 0;
+  for (std::size_t i = 6; i < dash; ++i) {
+    if (name[i] < '0' || name[i] > '9' || pid > 400'000'000) return std::nullopt;
+    pid = pid * 10 + (name[i] - '0');
+  }
+  for (std::size_t i = dash + 1; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+  return pid;
+}
+
+// Once per process, before its first group: the empty groups that an arena which no longer runs left beside
+// ours (one killed outright, which no exit handler outlives) are removed. A group that still holds a process
+// is not empty, and rmdir leaves it alone.
+void sweep_groups_of_gone_arenas() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::vector<std::string> parents;
+    for (Controller c :
+         {Controller::Memory, Controller::Cpuset, Controller::Pids, Controller::Cpuacct, Controller::Cpu})
+      if (const Expected<Place>& p = place(c);
+          p && std::find(parents.begin(), parents.end(), p->parent) == parents.end())
+        parents.push_back(p->parent);
+    for (const std::string& parent : parents) {
+      std::error_code ec;
+      for (fs::directory_iterator it(parent, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const std::optional<pid_t> arena = arena_of(name);
+        if (!arena || *arena == ::getpid() || *arena <= 0) continue;
+        if (::kill(*arena, 0) == 0 || errno != ESRCH) continue;  // that arena still runs (or is not ours to ask)
+        ::rmdir(it->path().c_str());
+      }
+    }
+  });
 }
 
 std::string cpu_list(const std::vector<int>& cpus) {
@@ -133,6 +194,7 @@ std::string cpu_list(const std::vector<int>& cpus) {
 }  // namespace
 
 Expected<EngineGroups> EngineGroups::create(const GroupLimits& limits) {
+  sweep_groups_of_gone_arenas();
   remove_stale_groups();
   static std::atomic<unsigned> counter{0};
   const std::string name = fmt::format("kalah-{}-{}", ::getpid(), counter++);
@@ -194,6 +256,13 @@ Expected<EngineGroups> EngineGroups::create(const GroupLimits& limits) {
     if (!dir) return fail(dir.error());
     g.cpu_usage_ = *dir + (place(Controller::Cpuacct)->v2 ? "/cpu.stat" : "/cpuacct.usage");
     if (!group_cpu_ns(g.cpu_usage_)) return fail(fmt::format("cannot read the CPU time of the group {}", *dir));
+    // A group of the scheduler's `cpu` controller too, where there is one: siblings share the CPUs by equal
+    // weights, so that on the CPU clock an engine not on move (pondering with many processes) takes at most
+    // an even share from the one on move, whatever number of processes it has.
+    if (place(Controller::Cpu)) {
+      Expected<std::string> weighted = group_of(Controller::Cpu);
+      if (!weighted) return fail(weighted.error());
+    }
   }
   return g;
 }
@@ -230,8 +299,8 @@ void EngineGroups::remove() {
   }
   for (const std::string& dir : dirs_) {
     if (::rmdir(dir.c_str()) != 0 && errno == EBUSY) {
-      std::lock_guard lock(stale_mutex());
-      stale_groups().push_back(dir);
+      std::lock_guard lock(stale().mutex);
+      stale().dirs.push_back(dir);
     }
   }
   const bool had_groups = !dirs_.empty();
@@ -243,15 +312,16 @@ void EngineGroups::remove() {
 }
 
 std::optional<std::string> controller_unavailable(Controller controller) {
-  static std::array<std::once_flag, 4> once;
-  static std::array<std::optional<std::string>, 4> problem;
+  static std::array<std::once_flag, 5> once;
+  static std::array<std::optional<std::string>, 5> problem;
   const auto i = static_cast<std::size_t>(controller);
   std::call_once(once[i], [&] {
     GroupLimits test;
     switch (controller) {
       case Controller::Memory: test.memory_bytes = 64ull << 20; break;
       case Controller::Pids: test.max_tasks = 64; break;
-      case Controller::Cpuacct: test.cpu_accounting = true; break;
+      case Controller::Cpuacct:
+      case Controller::Cpu: test.cpu_accounting = true; break;
       case Controller::Cpuset: {
         cpu_set_t mine;
         CPU_ZERO(&mine);

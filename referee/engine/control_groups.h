@@ -7,7 +7,9 @@
 //   pids:   how many processes and threads it may have at once (`max_processes`), counted per group,
 //           not per uid as RLIMIT_NPROC does (zombies of a reused uid, other processes of the uid);
 //   cpuacct: no limit, the CPU time all its processes used, for the CPU clock (referee/engine/cpu_time.h);
-//           in v2 every group has it (`cpu.stat`), no controller needed.
+//           in v2 every group has it (`cpu.stat`), no controller needed;
+//   cpu:    on the CPU clock too, where the controller is offered: the default weight, the same for every
+//           engine, so that an engine's many processes do not take more than its share from the other's.
 // cgroup v1 (one hierarchy per controller, as on the CI machines) and v2 (one unified hierarchy, the
 // controllers enabled in the arena's group) are both supported; what the machine offers is probed once
 // per controller.
@@ -21,7 +23,7 @@
 
 namespace kalah {
 
-enum class Controller { Memory, Cpuset, Pids, Cpuacct };
+enum class Controller { Memory, Cpuset, Pids, Cpuacct, Cpu };
 
 // Why no group of `controller` can be made here (no such controller, not allowed: usually not root),
 // with what to do; nullopt when a test group could be created, limited and removed. Probed once each.

@@ -360,6 +360,7 @@ std::optional<Fault> EnginePlayer::new_game(const Variant& v, const std::optiona
   if (start_at && !has_feature("positions"))
     return Fault{Termination::Startup,
                  "the game starts from a position and the engine did not announce 'feature positions'"};
+  if (clock_) clock_->begin_game();
   const std::chrono::milliseconds ping(time.ping_ms);
   const Deadline deadline = SteadyClock::now() + ping;
   const std::optional<std::uint32_t> seed = has_feature("seed") ? seed_ : std::nullopt;

@@ -226,9 +226,13 @@ std::optional<std::string> sandbox_dir_problem(const EngineSpec& spec, const fs:
   return std::nullopt;
 }
 
-std::optional<std::string> cpu_group_unavailable() {
+bool cpu_tree_forced() {
   const char* forced = std::getenv("KALAH_CPU_CLOCK_SCHEDSTAT");
-  if (forced && std::string_view(forced) == "1") return "KALAH_CPU_CLOCK_SCHEDSTAT=1 is set";
+  return forced && std::string_view(forced) == "1";
+}
+
+std::optional<std::string> cpu_group_unavailable() {
+  if (cpu_tree_forced()) return "KALAH_CPU_CLOCK_SCHEDSTAT=1 is set";
   return controller_unavailable(Controller::Cpuacct);
 }
 
@@ -260,7 +264,19 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
     else
       s.limits.processes = processes;
   }
-  groups.cpu_accounting = cpu_accounting && !cpu_group_unavailable();
+  const std::optional<std::string> no_cpu_group = cpu_accounting ? cpu_group_unavailable() : std::nullopt;
+  groups.cpu_accounting = cpu_accounting && !no_cpu_group;
+  // Without a group the CPU clock reads the engine's process tree, and a process that leaves the tree (a
+  // double fork re-parents it to the arena) would use CPU time charged to nobody. The sandbox's PID namespace
+  // keeps every process of the engine in its tree; an engine outside it is refused (docs/PROCESSES.md, "CPU
+  // time"). KALAH_CPU_CLOCK_SCHEDSTAT=1 is the tests' switch to the tree on purpose, and said by its name.
+  if (cpu_accounting && no_cpu_group && spec.sandbox == SandboxMode::None && !cpu_tree_forced())
+    return Error{fmt::format(
+        "the CPU clock cannot charge this engine for every process it starts: no control group with CPU accounting "
+        "can be made here ({}), and outside the sandbox a process that leaves the engine's process tree (a double "
+        "fork) would use CPU time charged to nobody; run the arena as root (or in a delegated cgroup v2 group), "
+        "sandbox the engine (sandbox = \"bwrap\"), or play on the wall clock",
+        *no_cpu_group)};
   if (!groups.empty()) {
     Expected<EngineGroups> made = EngineGroups::create(groups);
     if (!made) return Error{(groups.memory_bytes > 0 ? "memory_mb: " : "") + made.error()};

@@ -66,6 +66,8 @@ process::ExitInfo engine_exit(SandboxMode mode, const process::ExitInfo& exit);
 // (the reason), or KALAH_CPU_CLOCK_SCHEDSTAT=1 is set in the arena's environment (a switch for tests of
 // the fallback, docs/PROCESSES.md); nullopt when engines get such a group.
 std::optional<std::string> cpu_group_unavailable();
+// Whether KALAH_CPU_CLOCK_SCHEDSTAT=1 is set: the process trees are read even where a group could be made.
+bool cpu_tree_forced();
 
 // One started sandbox: the spawn to run, and what to clean up when the process is gone.
 class Sandbox {

@@ -147,6 +147,11 @@ class Game {
 
   static std::string late_detail(const Reply& reply, std::chrono::milliseconds allowed, ClockKind clock) {
     const std::string limit = ", allowed " + std::to_string(allowed.count()) + " ms";
+    // On the CPU clock a move is charged its CPU time, but at least a third of its wall time.
+    if (clock == ClockKind::Cpu && reply.elapsed_ms * 3 <= reply.wall_ms + 0.5)
+      return "charged " + std::to_string(static_cast<long long>(reply.elapsed_ms)) + " ms" + limit +
+             " (CPU clock: a third of its " + std::to_string(static_cast<long long>(reply.wall_ms)) +
+             " ms on the wall clock, more than the CPU time it used)";
     if (clock == ClockKind::Cpu)
       return "used " + std::to_string(static_cast<long long>(reply.elapsed_ms)) + " ms of CPU time" + limit +
              " (CPU clock; " + std::to_string(static_cast<long long>(reply.wall_ms)) + " ms on the wall clock)";

@@ -34,7 +34,7 @@ std::vector<Answer> run_positions(EnginePlayer& player, const Variant& v,
           Fault{Termination::Startup, "not sent: the engine could not be made ready for the last " +
                                           std::to_string(kMaxUnreadyInARow) + " positions (" + unready_detail + ")"};
     } else {
-      player.set_seed(game_seed(settings.seed, "p" + std::to_string(i + 1)));
+      player.set_seed(settings.seed_of ? settings.seed_of(i) : game_seed(settings.seed, "p" + std::to_string(i + 1)));
       if (std::optional<Fault> f = player.new_game(v, std::nullopt, settings.time)) {
         a.fault = Fault{f->kind, "on newgame: " + f->detail};
         unready_detail = f->detail;
@@ -44,7 +44,11 @@ std::vector<Answer> run_positions(EnginePlayer& player, const Variant& v,
         unready_in_a_row = 0;
         kep::Go go;
         go.movetime = settings.time.movetime_ms;
-        const std::chrono::milliseconds allowed(settings.time.movetime_ms + settings.time.margin_ms);
+        std::chrono::milliseconds allowed(settings.time.movetime_ms + settings.time.margin_ms);
+        if (settings.go) {
+          go = *settings.go;
+          allowed = settings.allowed;
+        }
         const Reply r = player.play(p.candidate.moves, go, allowed);
         a.elapsed_ms = r.elapsed_ms;
         a.score = r.info.score;

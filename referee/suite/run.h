@@ -4,8 +4,10 @@
 // for the next position, as after a forfeit; nothing it does is an exception.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "referee/engine/engine_player.h"
@@ -21,6 +23,14 @@ struct RunSettings {
   // Position i is game "p<i+1>" of this seed for an engine that announces `feature seed` (game_seed()), so
   // an engine that plays with randomness answers the same way every run.
   std::uint64_t seed = 1;
+  // Or, when set, the seed of position i (from 0): the contest's gate derives them with its results folder's
+  // secret, so that they look like any game's.
+  std::function<std::uint32_t(std::size_t)> seed_of;
+  // When set, the `go` every position is sent and the wall time its answer may take (beyond it a time
+  // failure), instead of `go movetime` time.movetime_ms and that plus time.margin_ms: the gate sends the
+  // contest's own form of `go`.
+  std::optional<kep::Go> go;
+  std::chrono::milliseconds allowed{0};
 };
 
 // After this many positions in a row where the engine could not even be made ready (started, newgame,

@@ -14,6 +14,7 @@
 //   hostile_engine affinity           report the CPUs it may run on (for the pinning test)
 //   hostile_engine widen-affinity     ask for every CPU (sched_setaffinity), then report the CPUs it may run on
 //   hostile_engine fill DIR,DIR,...   in each folder, write 1 MB files until 64 MB or an error; report each
+//   hostile_engine cgroup             report each line of /proc/self/cgroup (the groups the arena put it in)
 //   hostile_engine busy N             start N processes that spin forever (they die with its process group),
 //                                     each saying once on which CPUs it ran
 #include <fcntl.h>
@@ -54,6 +55,15 @@ void attempt(const std::string& what, const char* arg) {
   } else if (what == "write") {
     const int fd = ::open(arg, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     report(std::string("write ") + arg, outcome(fd >= 0 && ::write(fd, "pwned\n", 6) == 6));
+  } else if (what == "cgroup") {  // the control groups it is in, one report a line of /proc/self/cgroup
+    std::FILE* f = std::fopen("/proc/self/cgroup", "r");
+    char line[512];
+    while (f && std::fgets(line, sizeof line, f)) {
+      std::string text = line;
+      if (!text.empty() && text.back() == '\n') text.pop_back();
+      report("cgroup", text);
+    }
+    if (f) std::fclose(f);
   } else if (what == "read") {
     report(std::string("read ") + arg, outcome(::open(arg, O_RDONLY) >= 0));
   } else if (what == "fork-bomb") {
