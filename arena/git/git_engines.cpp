@@ -61,11 +61,18 @@ Expected<bool> prepare_git_engines(Config& config, const Say& say) {
   const std::array<std::pair<GitSide*, const char*>, 2> sides = {std::pair{&git.base, "base"},
                                                                  std::pair{&git.test, "test"}};
   std::array<BuiltCommit, 2> built;
+  auto say_built = [&](std::size_t i) {
+    const GitSide& side = *sides[i].first;
+    say(fmt::format("{} {} = {}: {}", sides[i].second, side.ref, side.commit.substr(0, 12),
+                    built[i].built_now ? fmt::format("built in {:.1f} s", built[i].seconds)
+                                       : fmt::format("built earlier (in {:.1f} s), from the cache", built[i].seconds)));
+  };
   for (std::size_t i = 0; i < sides.size(); ++i) {
     auto [side, role] = sides[i];
     Expected<BuiltCommit> one = build_commit(git, side->commit, say);
     if (!one) return Error{fmt::format("{} {}: {}", role, side->ref, one.error())};
     built[i] = std::move(one).value();
+    say_built(i);
   }
   // A build without a sandbox can write wherever its user can, the other commit's tree in the cache too (and
   // its marker): after both builds each tree is checked again against the seal it had when it was built or
@@ -91,6 +98,7 @@ Expected<bool> prepare_git_engines(Config& config, const Say& say) {
       Expected<BuiltCommit> again = build_commit(git, side->commit, say, CacheUse::Rebuild);
       if (!again) return Error{fmt::format("{} {}: {}", role, side->ref, again.error())};
       built[i] = std::move(again).value();
+      say_built(i);
       rebuilt = true;
     }
     if (!rebuilt) break;
@@ -100,9 +108,6 @@ Expected<bool> prepare_git_engines(Config& config, const Say& say) {
     side->build_seconds = built[i].seconds;
     side->built_now = built[i].built_now;
     side->build_log = built[i].log;
-    say(fmt::format("{} {} = {}: {}", role, side->ref, side->commit.substr(0, 12),
-                    built[i].built_now ? fmt::format("built in {:.1f} s", built[i].seconds)
-                                       : fmt::format("built earlier (in {:.1f} s), from the cache", built[i].seconds)));
     Expected<EngineSpec> engine = engine_in(git, *side, built[i]);
     if (!engine) return Error{engine.error()};
     if (auto problem = sandbox_dir_problem(*engine, config.results_dir()))
