@@ -290,7 +290,6 @@ TEST(GitSprt, APullRequestsBuildThatRewritesTheBaseIsCaughtAndTheBaseRebuilt) {
 TEST(GitSprt, WithSandboxBwrapAPullRequestsEngineCannotTouchTheBase) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
   Fixture f;
-  ::chmod(f.tmp.path().c_str(), 0711);  // the sandboxed engines' uids reach their trees in the cache
   const fs::path base_tree = f.cache() / f.strong / "tree";
   // The engines are copies of the bundled bots inside their trees: a sandbox shows an engine its tree only.
   auto copied = [&](const std::string& bot, const std::string& engine) {
@@ -318,6 +317,15 @@ TEST(GitSprt, WithSandboxBwrapAPullRequestsEngineCannotTouchTheBase) {
     args.insert(args.end(), {"--sandbox", sandbox});
     return run(args, f.tmp.path());
   };
+  // Where the sandboxes' uids cannot read the cache (the test's folder is 0700, as /root is), the run is
+  // refused before any game, saying how to move the cache, rather than every game forfeited.
+  ::chmod(f.tmp.path().c_str(), 0700);
+  RunResult unreachable = sprt("unreachable", "bwrap");
+  EXPECT_EQ(unreachable.status.code, 2) << unreachable.summary();
+  EXPECT_NE(unreachable.err.find("(--worktrees puts the build cache elsewhere)"), std::string::npos) << unreachable.err;
+  EXPECT_FALSE(fs::exists(f.results() / "unreachable" / "games.jsonl"));
+  ::chmod(f.tmp.path().c_str(), 0711);
+
   RunResult boxed = sprt("boxed", "bwrap");
   EXPECT_EQ(boxed.status.code, 1) << boxed.summary();
   EXPECT_NE(boxed.out.find("H0 accepted"), std::string::npos) << boxed.out;
