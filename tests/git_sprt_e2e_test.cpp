@@ -408,6 +408,9 @@ TEST(GitSprt, ThePullRequestScriptFailsTheCheckOnH0) {
   EXPECT_NE(workflow.find("$RUNNER_TEMP/kalah-arena/tools/sprt-pr.sh"), std::string::npos) << workflow;
   EXPECT_NE(workflow.find("share/kalah-arena/ci/sprt-pr.sh"), std::string::npos) << workflow;
   EXPECT_NE(workflow.find("if: failure() && hashFiles('sprt-summary.md') == ''"), std::string::npos) << workflow;
+  // The head is a stranger's code: its build and both engines run sandboxed, from a cache the engines' uids read.
+  EXPECT_NE(workflow.find("--build-sandbox bwrap --worktrees /var/cache/kalah-sprt"), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("options: --privileged"), std::string::npos) << workflow;
 }
 
 }  // namespace
