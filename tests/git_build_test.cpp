@@ -309,11 +309,15 @@ TEST(GitBuild, ABuildSandboxSandboxesTheEnginesTooUnlessTheSandboxIsGiven) {
   o.sandbox = "bwrap";
   o.max_processes = 16;
   o.max_output_kb = 64;
+  o.memory_mb = 512;
+  o.memory_enforcement = "rlimit";
   Expected<Config> c = sprt_config(o, tmp.path());
   ASSERT_TRUE(c) << c.error();
   EXPECT_EQ(c->sprt->git->test.engine.sandbox, SandboxMode::Bwrap);
   EXPECT_EQ(c->sprt->git->test.engine.limits.max_processes, 16);
   EXPECT_EQ(c->sprt->git->test.engine.limits.max_output_kb, 64);
+  EXPECT_EQ(c->sprt->git->test.engine.limits.memory_mb, 512);
+  EXPECT_EQ(c->sprt->git->test.engine.limits.memory_enforcement, MemoryEnforcement::Rlimit);
   EXPECT_EQ(c->sprt->git->build_limits.build_sandbox, SandboxMode::None);
 }
 

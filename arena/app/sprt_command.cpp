@@ -137,6 +137,9 @@ void add_sprt_command(cli::Commands& commands) {
            ->check(CLI::IsMember({"none", "bwrap"})));
   only(cmd->add_option("--memory-mb", m.memory_mb, "Each engine's memory limit in MiB ([tournament] memory_mb)")
            ->check(CLI::Range(1LL, 1'000'000LL)));
+  only(cmd->add_option("--memory-enforcement", m.memory_enforcement,
+                       "cgroup (default) or rlimit: how --memory-mb is enforced ([tournament] memory_enforcement)")
+           ->check(CLI::IsMember({"cgroup", "rlimit"})));
   only(
       cmd->add_option("--max-file-mb", m.max_file_mb, "Each engine's file-size limit in MiB ([tournament] max_file_mb)")
           ->check(CLI::Range(1LL, 1'000'000LL)));
