@@ -335,10 +335,15 @@ TEST(GitSprt, WithSandboxBwrapAPullRequestsEngineCannotTouchTheBase) {
   const boost::json::object meta = boost::json::parse(read_file(f.results() / "boxed" / "tournament.json")).as_object();
   EXPECT_NE(boost::json::serialize(meta).find("bwrap"), std::string::npos);
 
-  // The same match without an engine sandbox: the attack lands.
+  // The same match without an engine sandbox: the attack lands. The base is killed and cannot start again, so
+  // it loses every game from then on: H1 once it has started at least once in this run, or, when it was
+  // rewritten before its first start, the run stops because it never starts (exit 2). Which one depends on
+  // which engine the machine started first.
   RunResult open = sprt("open", "none");
-  EXPECT_EQ(open.status.code, 0) << open.summary();
-  EXPECT_NE(open.out.find("H1 accepted"), std::string::npos) << open.out;
+  const bool h1 = open.status.code == 0 && open.out.find("H1 accepted") != std::string::npos;
+  const bool never_started =
+      open.status.code == 2 && open.err.find("engine 'base' failed to start") != std::string::npos;
+  EXPECT_TRUE(h1 || never_started) << open.summary();
   EXPECT_EQ(read_file(tree / "engine"), "#!/bin/sh\nexit 1\n");
 }
 
