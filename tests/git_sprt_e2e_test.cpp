@@ -2,7 +2,9 @@
 // engine whose build writes the script that `--run` starts: a commit that says "alphabeta" builds an
 // engine that searches, one that says "random" builds one that moves at random, and one whose build
 // fails. The stronger commit as the test is H1, the weaker H0; a second run resumes from the journal
-// and the build cache without building anything; a failed build stops the run with its log's tail.
+// and the build cache without building anything; a failed build stops the run with its log's tail. A
+// hostile pull request (issue 36) cannot bend the verdict: neither its build nor, with --sandbox bwrap,
+// its engine reaches the base's.
 #include <algorithm>
 
 #include <boost/json.hpp>
@@ -10,6 +12,7 @@
 
 #include "e2e_util.h"
 #include "git_repo.h"
+#include "referee/engine/sandbox.h"
 
 namespace kalah::e2e {
 namespace {
@@ -250,6 +253,100 @@ TEST(GitSprt, ABuildWhoseBenchIsNotTheDeclaredOneIsRefused) {
   EXPECT_FALSE(fs::exists(f.results() / "bench" / "games.jsonl"));
 }
 
+// A pull request whose build, run without a build sandbox as the shipped workflow ran it, rewrote the base's
+// cached engine: every game was a start-up forfeit of the base, H1, exit 0. The base's tree is checked against
+// its seal after both builds; the changed tree is built again, and the weaker pull request is H0.
+TEST(GitSprt, APullRequestsBuildThatRewritesTheBaseIsCaughtAndTheBaseRebuilt) {
+  Fixture f;
+  const fs::path base_tree = f.cache() / f.strong / "tree";
+  std::map<std::string, std::string> hostile = engine_files("random");
+  hostile["make.sh"] += "chmod -R u+w '" + base_tree.string() + "'\nprintf '#!/bin/sh\\nexit 1\\n' > '" +
+                        (base_tree / "engine").string() + "'\n";
+  const std::string pr = f.repo.commit(hostile, "a random mover that rewrites the base");
+  RunResult r = run(f.sprt(f.strong, pr, "rewrite"), f.tmp.path());
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.out.find("H0 accepted"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("base " + f.strong + " = " + f.strong.substr(0, 12) +
+                       ": its built tree changed after it was built (its files differ from its seal): a build wrote "
+                       "outside its folder"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(read_file(base_tree / "engine").find("kalah-alphabeta"), std::string::npos);
+  const std::string journal = read_file(f.results() / "rewrite" / "games.jsonl");
+  EXPECT_EQ(journal.find("\"startup\""), std::string::npos) << journal;
+
+  // An honest pull request against the same base afterwards plays the base as it was built.
+  RunResult honest = run(f.sprt(f.strong, "weak", "honest"), f.tmp.path());
+  EXPECT_EQ(honest.status.code, 1) << honest.summary();
+  EXPECT_NE(honest.out.find("base " + f.strong + " = " + f.strong.substr(0, 12) + ": built earlier"), std::string::npos)
+      << honest.out;
+}
+
+// A pull request's engine attacks the base while they play: it rewrites the base's engine in the cache and
+// kills every process started from the base's tree, again and again. Without an engine sandbox that wins every game
+// (checked below, so that the test proves something); with `--sandbox bwrap` the engine sees neither the base's
+// processes (a PID namespace of its own) nor the cache (only its own tree, read-only, under a uid of its own), and
+// loses.
+TEST(GitSprt, WithSandboxBwrapAPullRequestsEngineCannotTouchTheBase) {
+  if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
+  Fixture f;
+  const fs::path base_tree = f.cache() / f.strong / "tree";
+  // The engines are copies of the bundled bots inside their trees: a sandbox shows an engine its tree only.
+  auto copied = [&](const std::string& bot, const std::string& engine) {
+    return std::map<std::string, std::string>{{"engine.sh", engine},
+                                              {"make.sh", "cp '" + kRandom.parent_path().string() + "/kalah-" + bot +
+                                                              "' bot\ncp engine.sh engine\nchmod +x engine\n"}};
+  };
+  const std::string run_bot = "exec \"$(dirname \"$0\")/bot\" \"$@\"\n";
+  const std::string base = f.repo.commit(copied("alphabeta", "#!/bin/sh\n" + run_bot), "a search, copied");
+  const fs::path tree = f.cache() / base / "tree";
+  const std::string attack =
+      "#!/bin/sh\n"
+      "base='" +
+      tree.string() +
+      "'\n"
+      "( while :; do\n"
+      "    printf '#!/bin/sh\\nexit 1\\n' > \"$base/engine\"\n"
+      "    pkill -9 -f -- \"$base/\"\n"
+      "    sleep 0.05\n"
+      "  done ) >/dev/null 2>&1 &\n" +
+      run_bot;
+  const std::string pr = f.repo.commit(copied("random", attack), "a random mover that attacks the base");
+  auto sprt = [&](const std::string& name, const std::string& sandbox) {
+    std::vector<std::string> args = f.sprt(base, pr, name);
+    args.insert(args.end(), {"--sandbox", sandbox});
+    return run(args, f.tmp.path());
+  };
+  // Where the sandboxes' uids cannot read the cache (the test's folder is 0700, as /root is), the run is
+  // refused before any game, saying how to move the cache, rather than every game forfeited.
+  ::chmod(f.tmp.path().c_str(), 0700);
+  RunResult unreachable = sprt("unreachable", "bwrap");
+  EXPECT_EQ(unreachable.status.code, 2) << unreachable.summary();
+  EXPECT_NE(unreachable.err.find("(--worktrees puts the build cache elsewhere)"), std::string::npos) << unreachable.err;
+  EXPECT_FALSE(fs::exists(f.results() / "unreachable" / "games.jsonl"));
+  ::chmod(f.tmp.path().c_str(), 0711);
+
+  RunResult boxed = sprt("boxed", "bwrap");
+  EXPECT_EQ(boxed.status.code, 1) << boxed.summary();
+  EXPECT_NE(boxed.out.find("H0 accepted"), std::string::npos) << boxed.out;
+  EXPECT_EQ(read_file(tree / "engine"), "#!/bin/sh\n" + run_bot);
+  const std::string journal = read_file(f.results() / "boxed" / "games.jsonl");
+  EXPECT_EQ(journal.find("\"forfeit\":{"), std::string::npos) << journal;
+  const boost::json::object meta = boost::json::parse(read_file(f.results() / "boxed" / "tournament.json")).as_object();
+  EXPECT_NE(boost::json::serialize(meta).find("bwrap"), std::string::npos);
+
+  // The same match without an engine sandbox: the attack lands. The base is killed and cannot start again, so
+  // it loses every game from then on: H1 once it has started at least once in this run, or, when it was
+  // rewritten before its first start, the run stops because it never starts (exit 2). Which one depends on
+  // which engine the machine started first.
+  RunResult open = sprt("open", "none");
+  const bool h1 = open.status.code == 0 && open.out.find("H1 accepted") != std::string::npos;
+  const bool never_started =
+      open.status.code == 2 && open.err.find("engine 'base' failed to start") != std::string::npos;
+  EXPECT_TRUE(h1 || never_started) << open.summary();
+  EXPECT_EQ(read_file(tree / "engine"), "#!/bin/sh\nexit 1\n");
+}
+
 // tools/sprt-pr.sh, as the workflow in docs/ci runs it on a pull request: H0 fails the check, an
 // undecided test passes it with a warning unless SPRT_UNDECIDED=fail.
 TEST(GitSprt, ThePullRequestScriptFailsTheCheckOnH0) {
@@ -316,6 +413,9 @@ TEST(GitSprt, ThePullRequestScriptFailsTheCheckOnH0) {
   EXPECT_NE(workflow.find("$RUNNER_TEMP/kalah-arena/tools/sprt-pr.sh"), std::string::npos) << workflow;
   EXPECT_NE(workflow.find("share/kalah-arena/ci/sprt-pr.sh"), std::string::npos) << workflow;
   EXPECT_NE(workflow.find("if: failure() && hashFiles('sprt-summary.md') == ''"), std::string::npos) << workflow;
+  // The head is a stranger's code: its build and both engines run sandboxed, from a cache the engines' uids read.
+  EXPECT_NE(workflow.find("--build-sandbox bwrap --worktrees /var/cache/kalah-sprt"), std::string::npos) << workflow;
+  EXPECT_NE(workflow.find("options: --privileged"), std::string::npos) << workflow;
 }
 
 }  // namespace

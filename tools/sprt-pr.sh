@@ -15,6 +15,9 @@
 # or the arena installed beside it, else `arena` on PATH); SPRT_REPO, the repository (default: the current folder, an engine's checkout: the
 # script runs from the arena's own checkout, docs/ci/sprt-pr.yml); SPRT_NAME, the results' name (default
 # pr-sprt, under results/). docs/SPRT.md, "On a pull request", has the workflow that calls this script.
+# The options are arena sprt's, passed on as given: for a pull request from a stranger add --build-sandbox
+# bwrap (the builds and both engines sandboxed: the test engine is the pull request's code) and a --worktrees
+# folder other users can read, as docs/ci/sprt-pr.yml does.
 set -uo pipefail
 
 if [ $# -lt 2 ] || [ "${1#-}" != "$1" ] || [ "${2#-}" != "$2" ]; then

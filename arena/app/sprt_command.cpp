@@ -93,6 +93,8 @@ void add_sprt_command(cli::Commands& commands) {
       "  arena sprt --base build/bots/kalah-random --test build/bots/kalah-greedy --depth 1 --elo1 50\n"
       "  arena sprt configs/sprt.toml\n"
       "  arena sprt --repo . --base-ref main --test-ref HEAD --build make --run ./engine --elo1 10\n"
+      "  arena sprt --repo . --base-ref main --test-ref pr --build make --run ./engine --build-sandbox bwrap \\\n"
+      "      --worktrees /srv/sprt-cache --memory-mb 512   (a stranger's pull request: builds and engines sandboxed)\n"
       "Exit code (also of `arena run` on an [sprt] config, and of `arena report` merging its shards):\n"
       "  0 H1 accepted, 1 H0 accepted, 3 no decision at max_pairs, 2 a usage error, 130/143 interrupted\n");
   arena::SprtCommandLine& m = o->match;
@@ -129,6 +131,23 @@ void add_sprt_command(cli::Commands& commands) {
                        "With --repo: the build cache (default $XDG_CACHE_HOME/kalah-arena/worktrees)"));
   only(cmd->add_option("--build-sandbox", m.build_sandbox, "With --repo: none (default) or bwrap")
            ->check(CLI::IsMember({"none", "bwrap"})));
+  only(cmd->add_option("--sandbox", m.sandbox,
+                       "none or bwrap: run both engines in the sandbox (docs/SECURITY.md); with --repo, "
+                       "--build-sandbox bwrap implies bwrap")
+           ->check(CLI::IsMember({"none", "bwrap"})));
+  only(cmd->add_option("--memory-mb", m.memory_mb, "Each engine's memory limit in MiB ([tournament] memory_mb)")
+           ->check(CLI::Range(1LL, 1'000'000LL)));
+  only(cmd->add_option("--memory-enforcement", m.memory_enforcement,
+                       "cgroup (default) or rlimit: how --memory-mb is enforced ([tournament] memory_enforcement)")
+           ->check(CLI::IsMember({"cgroup", "rlimit"})));
+  only(
+      cmd->add_option("--max-file-mb", m.max_file_mb, "Each engine's file-size limit in MiB ([tournament] max_file_mb)")
+          ->check(CLI::Range(1LL, 1'000'000LL)));
+  only(cmd->add_option("--max-processes", m.max_processes, "Each engine's process limit ([tournament] max_processes)")
+           ->check(CLI::Range(1, 100'000)));
+  only(cmd->add_option("--max-output-kb", m.max_output_kb,
+                       "Stderr kept per engine and game in KiB, more is a forfeit ([tournament] max_output_kb)")
+           ->check(CLI::Range(1LL, 1'000'000'000LL)));
   cmd->add_option("--summary", m.summary, "Write a Markdown summary for a pull request to this file at the end");
   only(cmd->add_flag("--bench", m.bench,
                      "Before the first game ask each engine for its bench (feature bench) and record the counts"));

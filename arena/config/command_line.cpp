@@ -76,6 +76,12 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
   std::string t = fmt::format("[tournament]\nname = {}\nconcurrency = {}\nseed = {}\n", toml_string(o.name),
                               o.concurrency > 0 ? o.concurrency : 1, o.seed);
   if (!o.out.empty()) t += fmt::format("output = {}\n", toml_string(o.out));
+  if (!o.sandbox.empty()) t += fmt::format("sandbox = {}\n", toml_string(o.sandbox));
+  if (!o.memory_enforcement.empty()) t += fmt::format("memory_enforcement = {}\n", toml_string(o.memory_enforcement));
+  for (const auto& [key, value] : {std::pair{"memory_mb", o.memory_mb}, std::pair{"max_file_mb", o.max_file_mb},
+                                   std::pair{"max_output_kb", o.max_output_kb},
+                                   std::pair{"max_processes", static_cast<long long>(o.max_processes)}})
+    if (value > 0) t += fmt::format("{} = {}\n", key, value);
 
   if (!o.variant.empty()) {
     Expected<Variant> v = parse_variant(o.variant);

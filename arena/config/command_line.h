@@ -42,6 +42,12 @@ struct SprtCommandLine {
   std::string build, run;  // shell command run in each checkout; the engine's command there
   std::string worktrees;   // the build cache; empty: the default
   std::string build_sandbox;
+  // [tournament]'s sandbox and limits for both engines (empty or 0: not given): `--sandbox bwrap` with
+  // `--memory-mb`, `--memory-enforcement`, `--max-file-mb`, `--max-processes`, `--max-output-kb`.
+  std::string sandbox;
+  std::string memory_enforcement;  // "cgroup" or "rlimit" (--memory-enforcement); empty: not given
+  long long memory_mb = 0, max_file_mb = 0, max_output_kb = 0;
+  int max_processes = 0;
   std::string summary;  // a Markdown summary for a pull request
 };
 

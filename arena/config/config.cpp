@@ -848,10 +848,15 @@ class Parser {
         read_options(t, *options, e);
       }
       e.restart = c.tournament.restart;
-      e.sandbox = c.tournament.sandbox;
+      // The engines are the commits' code, the test's a pull request's: a build sandbox sandboxes them too,
+      // unless [tournament] sandbox says otherwise in so many words.
+      e.sandbox = c.tournament.sandbox_given ? c.tournament.sandbox : g.build_limits.build_sandbox;
       e.keep_sandbox = c.tournament.keep_sandbox;
       e.limits = c.tournament.limits;
       if (e.sandbox == SandboxMode::Bwrap && e.limits.max_output_kb == 0) e.limits.max_output_kb = kSandboxOutputKb;
+      for (const std::optional<std::string>& problem :
+           {limits_problem(e), keep_sandbox_problem(e), memory_limit_problem(e)})
+        if (problem) t.fail_at("repo", "sprt.repo's " + std::string(which) + " engine: " + *problem);
     }
     if (g.base.engine.name == g.test.engine.name)
       t.fail_at("test_name", "the base and the test need different names, not both " + in_quotes(g.base.engine.name));

@@ -1,5 +1,8 @@
 #include "arena/git/git_engines.h"
 
+#include <array>
+#include <utility>
+
 #include <fmt/core.h>
 
 #include "arena/config/paths.h"
@@ -55,19 +58,63 @@ Expected<bool> prepare_git_engines(Config& config, const Say& say) {
   if (config.engines.empty())
     if (Expected<bool> planned = plan_git_engines(config); !planned) return planned;
   config.engines.clear();
-  for (auto [side, role] : {std::pair{&git.base, "base"}, std::pair{&git.test, "test"}}) {
-    Expected<BuiltCommit> built = build_commit(git, side->commit, say);
-    if (!built) return Error{fmt::format("{} {}: {}", role, side->ref, built.error())};
-    side->build_seconds = built->seconds;
-    side->built_now = built->built_now;
-    side->build_log = built->log;
-    say(fmt::format("{} {} = {}: {}", role, side->ref, side->commit.substr(0, 12),
-                    built->built_now ? fmt::format("built in {:.1f} s", built->seconds)
-                                     : fmt::format("built earlier (in {:.1f} s), from the cache", built->seconds)));
-    Expected<EngineSpec> engine = engine_in(git, *side, *built);
+  const std::array<std::pair<GitSide*, const char*>, 2> sides = {std::pair{&git.base, "base"},
+                                                                 std::pair{&git.test, "test"}};
+  std::array<BuiltCommit, 2> built;
+  auto say_built = [&](std::size_t i) {
+    const GitSide& side = *sides[i].first;
+    say(fmt::format("{} {} = {}: {}", sides[i].second, side.ref, side.commit.substr(0, 12),
+                    built[i].built_now ? fmt::format("built in {:.1f} s", built[i].seconds)
+                                       : fmt::format("built earlier (in {:.1f} s), from the cache", built[i].seconds)));
+  };
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    auto [side, role] = sides[i];
+    Expected<BuiltCommit> one = build_commit(git, side->commit, say);
+    if (!one) return Error{fmt::format("{} {}: {}", role, side->ref, one.error())};
+    built[i] = std::move(one).value();
+    say_built(i);
+  }
+  // A build without a sandbox can write wherever its user can, the other commit's tree in the cache too (and
+  // its marker): after both builds each tree is checked again against the seal it had when it was built or
+  // taken, and one that changed is built again; the other is then checked again. A build that keeps changing
+  // the other's tree stops the run.
+  for (int round = 0;; ++round) {
+    bool rebuilt = false;
+    for (std::size_t i = 0; i < sides.size(); ++i) {
+      auto [side, role] = sides[i];
+      Expected<std::string> seal = tree_seal(built[i].tree, git);
+      if (seal && *seal == built[i].seal) continue;
+      const std::string other = sides[1 - i].second;
+      if (round == 2)
+        return Error{
+            fmt::format("{} {}: its build in {} keeps changing after the {}'s build; a build writes outside "
+                        "its folder (--build-sandbox bwrap keeps each build in its own)",
+                        role, side->ref, built[i].tree.parent_path().string(), other)};
+      say(fmt::format(
+          "{} {} = {}: its built tree changed after it was {} ({}): a build wrote outside its folder "
+          "(--build-sandbox bwrap keeps each build in its own); building it again",
+          role, side->ref, side->commit.substr(0, 12), built[i].built_now ? "built" : "taken from the cache",
+          seal ? "its files differ from its seal" : seal.error()));
+      Expected<BuiltCommit> again = build_commit(git, side->commit, say, CacheUse::Rebuild);
+      if (!again) return Error{fmt::format("{} {}: {}", role, side->ref, again.error())};
+      built[i] = std::move(again).value();
+      say_built(i);
+      rebuilt = true;
+    }
+    if (!rebuilt) break;
+  }
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    auto [side, role] = sides[i];
+    side->build_seconds = built[i].seconds;
+    side->built_now = built[i].built_now;
+    side->build_log = built[i].log;
+    Expected<EngineSpec> engine = engine_in(git, *side, built[i]);
     if (!engine) return Error{engine.error()};
     if (auto problem = sandbox_dir_problem(*engine, config.results_dir()))
       return Error{"engine '" + engine->name + "': " + *problem};
+    // A sandboxed engine runs under a uid of its own: the cache must be reachable by it (not under /root).
+    if (auto problem = sandbox_reach_problem(*engine))
+      return Error{"engine '" + engine->name + "': " + *problem + " (--worktrees puts the build cache elsewhere)"};
     config.engines.push_back(std::move(engine).value());
   }
   config.house_engines = 2;
