@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <iterator>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -98,8 +99,8 @@ Expected<GameAnalysis> from_line(std::string_view line) {
   return g;
 }
 
-Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
-  AnalysisFile out;
+Expected<AnalysisLines> read_analysis_lines(const std::filesystem::path& file, const AnalysisLineVisitor& visit) {
+  AnalysisLines out;
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return out;
   Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(file, /*follow_link=*/false);
@@ -124,14 +125,15 @@ Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
       return;
     }
     Expected<GameAnalysis> g = from_line(pending);
+    pending.clear();
     if (!g || !ended) {
       bad = std::pair{line_number, g ? std::string("the line does not end") : g.error()};
       out.torn_at = line_start;
       out.torn_reason = fmt::format("{}:{}: {}", name, line_number, bad->second);
-    } else if (!out.games.emplace(g->id, *g).second) {
-      ++out.duplicates;
+      return;
     }
-    pending.clear();
+    ++out.lines;
+    error = visit(std::move(g).value(), line_number);
   };
   std::string buffer(1 << 16, '\0');
   while (!error) {
@@ -159,6 +161,35 @@ Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
   if (error) return Error{*error};
   if (!pending.empty()) finish_line(false);
   if (error) return Error{*error};
+  return out;
+}
+
+Expected<AnalysisFile> read_analysis(const std::filesystem::path& file, const JournalPlies& journal) {
+  AnalysisFile out;
+  Expected<AnalysisLines> read = read_analysis_lines(file, [&](GameAnalysis&& g, int) -> std::optional<std::string> {
+    const auto game = journal.find(g.id);
+    if (game == journal.end()) {
+      ++out.unknown;
+      out.unknown_named.insert(std::move(g.id));
+      if (out.unknown_named.size() > AnalysisFile::kNamedUnknown)
+        out.unknown_named.erase(std::prev(out.unknown_named.end()));
+      return std::nullopt;
+    }
+    if (out.games.contains(g.id) || out.misfits.contains(g.id)) {
+      ++out.duplicates;
+      return std::nullopt;
+    }
+    if (g.value.size() != game->second) {
+      out.misfits.emplace(std::move(g.id), g.value.size());
+    } else {
+      std::string id = g.id;
+      out.games.emplace(std::move(id), std::move(g));
+    }
+    return std::nullopt;
+  });
+  if (!read) return Error{read.error()};
+  out.torn_at = read->torn_at;
+  out.torn_reason = std::move(read->torn_reason);
   return out;
 }
 
