@@ -389,15 +389,23 @@ class Verifier {
           if (!text) return unreadable(text.error());
           as_published = *text;
         }
-        if (!as_published || *recorded != *as_published)
-          return failed(
-              fmt::format("{} does not match {}: {}", name, source, first_difference(*recorded, *recomputed)));
+        if (!as_published || *recorded != *as_published) {
+          // Named against the way of writing it that agrees with it longer: where the change is.
+          auto agreed = [&](const std::string& other) {
+            return std::mismatch(recorded->begin(), recorded->end(), other.begin(), other.end()).first -
+                   recorded->begin();
+          };
+          const std::string& closer =
+              as_published && agreed(*as_published) > agreed(*recomputed) ? *as_published : *recomputed;
+          return failed(fmt::format("{} does not match {}: {}", name, source, first_difference(*recorded, closer)));
+        }
       }
       compared.push_back(name);
     }
     std::vector<std::string> pages;
     for (const char* folder : {"bots", "submissions"}) {
       std::size_t count = 0;
+      if (fs::symlink_status(dir / folder, ec).type() != fs::file_type::directory) continue;  // never a link
       for (fs::directory_iterator it(dir / folder, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
         ++count;
       if (count > 0) pages.push_back(fmt::format("{}/ ({} page{})", folder, count, count == 1 ? "" : "s"));
