@@ -3,11 +3,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iterator>
+#include <vector>
 
-#include <boost/json/parse.hpp>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/parser.hpp>
 #include <boost/json/value.hpp>
 #include <fmt/core.h>
 
@@ -66,7 +69,19 @@ std::string to_line(const GameAnalysis& g) {
 
 Expected<GameAnalysis> from_line(std::string_view line) {
   std::error_code ec;
-  const json::value v = json::parse(line, ec);
+  // One parser and one block of memory per thread, reused line after line: a file of long lines would otherwise
+  // map and unmap megabytes for each (most of the time reading a long analysis went there).
+  thread_local json::parser parser;
+  thread_local std::vector<unsigned char> block(1 << 16);
+  // A parsed entry takes 16 bytes for the 2 of its text ("0,"): room for that, never more than 16 MiB (a
+  // line is at most 1 MiB); what does not fit is allocated beside it.
+  if (const std::size_t wanted = std::min<std::size_t>(8 * line.size() + 1024, 16u << 20); block.size() < wanted)
+    block.resize(wanted);
+  json::monotonic_resource memory(block.data(), block.size());
+  parser.reset(&memory);
+  parser.write(line, ec);
+  const json::value v = ec ? json::value() : parser.release();
+  parser.reset();  // the parser keeps no pointer to `memory`, which ends with this call
   if (ec) return Error{"not JSON: " + ec.message()};
   if (!v.is_object()) return Error{"not a JSON object"};
   const json::object& o = v.as_object();
