@@ -25,6 +25,8 @@ namespace kalah::analysis {
 namespace {
 
 GameAnalysis sample() { return {"r1-g3", {4, 4, std::nullopt, -2}, {0, 6, std::nullopt, 0}}; }
+// The journal the samples are read against: two games of four plies.
+const JournalPlies kJournal = {{"r1-g3", 4}, {"r1-g4", 4}};
 
 TEST(AnalysisFile, ALineReadsBackAsWritten) {
   const std::string line = to_line(sample());
@@ -57,7 +59,7 @@ TEST(AnalysisFile, EveryWrongLineSaysWhatIsWrong) {
 
 TEST(AnalysisFile, AMissingFileIsAnEmptyAnalysis) {
   test::TempDir dir;
-  Expected<AnalysisFile> f = read_analysis(dir.path() / kAnalysisFile);
+  Expected<AnalysisFile> f = read_analysis(dir.path() / kAnalysisFile, kJournal);
   ASSERT_TRUE(f) << f.error();
   EXPECT_TRUE(f->games.empty());
   EXPECT_FALSE(f->torn_at);
@@ -70,7 +72,7 @@ TEST(AnalysisFile, ALineCutByAKillIsReportedWithWhereItStarts) {
   second.id = "r1-g4";
   const std::string whole = to_line(sample()) + "\n" + to_line(second) + to_line(sample());
   std::ofstream(file) << whole << "{\"id\":\"r1-g5\",\"val";
-  Expected<AnalysisFile> f = read_analysis(file);
+  Expected<AnalysisFile> f = read_analysis(file, kJournal);
   ASSERT_TRUE(f) << f.error();
   EXPECT_EQ(f->games.size(), 2u);
   EXPECT_EQ(f->duplicates, 1u);
@@ -79,11 +81,46 @@ TEST(AnalysisFile, ALineCutByAKillIsReportedWithWhereItStarts) {
   EXPECT_NE(f->torn_reason.find("analysis.jsonl:5:"), std::string::npos) << f->torn_reason;
 }
 
+// A line is kept only for a game of the journal and with one entry per ply: lines for other games are counted
+// (the smallest ids named), a line of another length is a misfit of its game, and nothing else is kept, so a
+// crafted file of lines for games that are not there costs one line of memory, not its size.
+TEST(AnalysisFile, OnlyLinesOfTheJournalsGamesWithOneEntryPerPlyAreKept) {
+  test::TempDir dir;
+  const std::filesystem::path file = dir.path() / kAnalysisFile;
+  {
+    std::ofstream out(file);
+    for (int i = 0; i < 500; ++i) out << to_line(GameAnalysis{"x" + std::to_string(1000 + i), {0, 0}, {0, 0}});
+    out << to_line(GameAnalysis{"r1-g4", {1, 1}, {0, 0}}) << to_line(sample()) << to_line(sample());
+  }
+  Expected<AnalysisFile> f = read_analysis(file, kJournal);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_EQ(f->games.size(), 1u);
+  EXPECT_EQ(f->games.at("r1-g3"), sample());
+  EXPECT_EQ(f->misfits, (std::map<std::string, std::size_t>{{"r1-g4", 2}}));
+  EXPECT_EQ(f->duplicates, 1u);
+  EXPECT_EQ(f->unknown, 500u);
+  ASSERT_EQ(f->unknown_named.size(), AnalysisFile::kNamedUnknown);
+  EXPECT_EQ(*f->unknown_named.begin(), "x1000");
+  EXPECT_EQ(*f->unknown_named.rbegin(), "x1019");
+  // Streamed: every line handed out once, in order, none kept by the reader.
+  int count = 0, last = 0;
+  Expected<AnalysisLines> lines =
+      read_analysis_lines(file, [&](GameAnalysis&&, int line) -> std::optional<std::string> {
+        ++count;
+        EXPECT_GT(line, last);
+        last = line;
+        return std::nullopt;
+      });
+  ASSERT_TRUE(lines) << lines.error();
+  EXPECT_EQ(count, 503);
+  EXPECT_EQ(lines->lines, 503u);
+}
+
 TEST(AnalysisFile, ABadLineBeforeTheLastIsAnError) {
   test::TempDir dir;
   const std::filesystem::path file = dir.path() / kAnalysisFile;
   std::ofstream(file) << to_line(sample()) << "garbage\n" << to_line(sample());
-  Expected<AnalysisFile> f = read_analysis(file);
+  Expected<AnalysisFile> f = read_analysis(file, kJournal);
   ASSERT_FALSE(f);
   EXPECT_NE(f.error().find("analysis.jsonl:2: not JSON"), std::string::npos) << f.error();
 }
@@ -92,14 +129,14 @@ TEST(AnalysisFile, ALinkIsNeverFollowed) {
   test::TempDir dir;
   std::ofstream(dir.path() / "elsewhere") << to_line(sample());
   std::filesystem::create_symlink(dir.path() / "elsewhere", dir.path() / kAnalysisFile);
-  EXPECT_FALSE(read_analysis(dir.path() / kAnalysisFile));
+  EXPECT_FALSE(read_analysis(dir.path() / kAnalysisFile, kJournal));
 }
 
 TEST(AnalysisFile, ALineBeyondTheBoundIsRefusedWithoutReadingOn) {
   test::TempDir dir;
   const std::filesystem::path file = dir.path() / kAnalysisFile;
   std::ofstream(file) << std::string(kMaxLineBytes + 10, ' ');
-  Expected<AnalysisFile> f = read_analysis(file);
+  Expected<AnalysisFile> f = read_analysis(file, kJournal);
   ASSERT_FALSE(f);
   EXPECT_NE(f.error().find("longer than"), std::string::npos) << f.error();
 }
@@ -462,9 +499,9 @@ TEST_F(AnalyseFolder, TheCheckFindsAFigureChangedByHand) {
               *a.loss[last - 1] = *a.loss[last - 1];  // left as it was: the ply before now disagrees
             }).find("game r1-g7"),
             std::string::npos);
-  EXPECT_NE(
-      rewrite([](GameAnalysis&) {}, to_line(GameAnalysis{"r9-g9", {0}, {0}})).find("1 game is not in the journal"),
-      std::string::npos);
+  EXPECT_NE(rewrite([](GameAnalysis&) {}, to_line(GameAnalysis{"r9-g9", {0}, {0}}))
+                .find("game 'r9-g9' is not in the journal"),
+            std::string::npos);
   EXPECT_NE(rewrite([](GameAnalysis&) {}, "{\"id\":\"r1").find("unfinished last line"), std::string::npos);
   EXPECT_EQ(rewrite([](GameAnalysis&) {}), "accepted");
 }

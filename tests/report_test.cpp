@@ -535,6 +535,31 @@ TEST(ReportEloHistory, KeepsAFewCheckpointsEndingAtTheFinalStandings) {
   EXPECT_EQ(report_html(final, {}, "history").find("elo-history"), std::string::npos) << "no history, no chart";
 }
 
+// A journal naming 1000 engines: each fit costs ~1000^3 (2.5 s here), and the chart used to refit at each of the
+// first 100 games and 50 more per doubling (a 20 KB archive kept `arena verify` busy past its time limit). The
+// fitting work is bounded now: two checkpoint fits, then the final standings; 100 engines keep every checkpoint.
+TEST(ReportEloHistory, ThousandsOfEnginesCostAFewFitsNotOneAGame) {
+  EXPECT_EQ(EloHistoryRecorder::fit_points(3), EloHistoryRecorder::kMaxPoints);
+  EXPECT_EQ(EloHistoryRecorder::fit_points(100), EloHistoryRecorder::kMaxPoints);
+  EXPECT_EQ(EloHistoryRecorder::fit_points(1000), 2u);
+  std::vector<std::string> names;
+  for (int i = 0; i < 1000; ++i) names.push_back("e" + std::to_string(i));
+  rating::StandingsBuilder builder(names);
+  EloHistoryRecorder recorder;
+  for (int n = 1; n <= 300; ++n) {
+    builder.add(game(n, names[static_cast<std::size_t>(n % 1000)], names[static_cast<std::size_t>((7 * n + 1) % 1000)],
+                     n % 2 ? "1-0" : "0-1"));
+    recorder.game_added(builder);
+  }
+  EXPECT_LE(recorder.fits(), 2u);
+  const Standings final = builder.standings();
+  const EloHistory h = recorder.finish(builder, final);
+  EXPECT_EQ(h.games.back(), 300);
+  EXPECT_LE(h.games.size(), 3u);
+  ASSERT_EQ(h.names.size(), 1000u);
+  EXPECT_DOUBLE_EQ(h.series[0].back().elo, final.engines[0].elo);
+}
+
 // The mean depth is over the moves an engine reported a depth for, credited to the engine that moved.
 TEST(ReportStandings, MeanDepthIsOverTheMovesThatReportedOne) {
   GameRecord g = game(1, "a", "b", "1-0");

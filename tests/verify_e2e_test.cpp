@@ -3,6 +3,7 @@
 // results might make caught and named; the archive byte for byte the same twice; a resumed run whose
 // engine binary changed refused before any game.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,8 +78,9 @@ TEST_F(VerifyE2E, AFreshRunsFolderAndItsArchivePass) {
   EXPECT_TRUE(fs::exists(results_ / "config.toml")) << "the run keeps a copy of its config";
   const e2e::RunResult folder = arena({"verify", results_.string()});
   EXPECT_EQ(folder.status.code, 0) << folder.summary();
-  EXPECT_NE(folder.out.find("arena verify: OK — 12 games replayed, standings and ratings match, 3 engine checksums "
-                            "recorded (schema 1)"),
+  EXPECT_NE(folder.out.find("arena verify: OK — 12 games replayed, standings.md, standings.json, standings.csv, "
+                            "games.pgn and report.html match the journal (not compared: bots/ (3 pages)), 3 engine "
+                            "checksums recorded (schema 1)"),
             std::string::npos)
       << folder.out;
 
@@ -159,6 +161,67 @@ TEST_F(VerifyE2E, HandEditedStandingsFail) {
   const e2e::RunResult r = arena({"verify", dir.string()});
   EXPECT_EQ(r.status.code, 1) << r.summary();
   EXPECT_NE(r.out.find("arena verify: FAILED — standings.json does not match the journal"), std::string::npos) << r.out;
+}
+
+// The human-readable reports crown the loser: the ranking people look at, changed with the journal and
+// standings.json left alone. Before, verify compared standings.json and standings.csv only and said OK, "standings
+// and ratings match"; now each of standings.md, report.html and games.pgn fails, named.
+TEST_F(VerifyE2E, ATamperedStandingsMdReportHtmlOrGamesPgnFailsNamingTheFile) {
+  play();
+  // The names of the rows starting with `first` and `last` swapped, in those rows only.
+  auto crown_the_last = [](std::string text, const std::string& first, const std::string& last,
+                           const std::string& name_before, const std::string& name_after) {
+    const std::size_t a = text.find(first), b = text.find(last, a);
+    EXPECT_NE(a, std::string::npos) << first;
+    EXPECT_NE(b, std::string::npos) << last;
+    if (a == std::string::npos || b == std::string::npos) return text;
+    auto name_at = [&](std::size_t row) {
+      const std::size_t from = text.find(name_before, row) + name_before.size();
+      return std::pair{from, text.find(name_after, from) - from};
+    };
+    const auto [winner_at, winner_size] = name_at(a);
+    const auto [loser_at, loser_size] = name_at(b);
+    const std::string winner = text.substr(winner_at, winner_size), loser = text.substr(loser_at, loser_size);
+    text.replace(loser_at, loser_size, winner);
+    text.replace(winner_at, winner_size, loser);
+    return text;
+  };
+  struct Tampering {
+    const char* file;
+    std::function<std::string(std::string)> edit;
+  };
+  const Tampering tamperings[] = {
+      {"standings.md", [&](std::string t) { return crown_the_last(t, "\n| 1 | ", "\n| 3 | ", "| ", " |"); }},
+      {"report.html",
+       [&](std::string t) {
+         return crown_the_last(t, "<tr><td>1</td><td class=\"name\">", "<tr><td>3</td><td class=\"name\">", "html\">",
+                               "</a>");
+       }},
+      {"games.pgn",
+       [](std::string t) {
+         const std::size_t at = t.find("[Result \"1-0\"]");
+         EXPECT_NE(at, std::string::npos);
+         return at == std::string::npos ? t : t.replace(at, 14, "[Result \"0-1\"]");
+       }},
+  };
+  for (const Tampering& t : tamperings) {
+    const fs::path dir = edited_copy();
+    const std::string before = e2e::read_file(dir / t.file);
+    const std::string after = t.edit(before);
+    ASSERT_NE(after, before) << t.file;
+    e2e::write_file(dir / t.file, after);
+    const e2e::RunResult r = arena({"verify", dir.string()});
+    EXPECT_EQ(r.status.code, 1) << t.file << "\n" << r.summary();
+    EXPECT_NE(r.out.find(std::string("arena verify: FAILED — ") + t.file + " does not match the journal: line "),
+              std::string::npos)
+        << t.file << "\n"
+        << r.out;
+  }
+  // Written again with --publish (no local paths in the "About" sections), the folder still verifies.
+  const fs::path published = edited_copy();
+  ASSERT_EQ(arena({"report", published.string(), "--publish"}).status.code, 0);
+  const e2e::RunResult r = arena({"verify", published.string(), "--quiet"});
+  EXPECT_EQ(r.status.code, 0) << r.summary();
 }
 
 TEST_F(VerifyE2E, UnknownSchemaVersionsFail) {

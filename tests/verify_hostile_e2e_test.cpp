@@ -3,11 +3,16 @@
 // folder: a FIFO, a device or a link where a journal or tournament.json should be (before: a hang, or a
 // file outside the folder read); an engine executable named by tournament.json (before: verify hashed any
 // file of the machine and printed its digest); a game id that is a path, or a transcript that is a link
-// (before: `arena report` copied a file from outside the folder into a bot's page).
+// (before: `arena report` copied a file from outside the folder into a bot's page); input that costs memory or
+// time out of all proportion (before: a 290 KB archive held 2 GiB, a 20 KB one naming 1000 engines ran past the
+// time limit).
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -241,6 +246,93 @@ TEST_F(VerifyHostile, AReportsFolderThatIsALinkIsNeverWrittenThrough) {
   EXPECT_NE((report.out + report.err).find("bots: is a symbolic link, not a folder to write into"), std::string::npos)
       << report.summary();
   EXPECT_TRUE(fs::is_empty(outside)) << "a page was written through the link";
+}
+
+// The largest resident set, in MiB, of any child of this test that has ended (arena commands and what they
+// started): the memory the commands took, whatever they are made of.
+double peak_child_mib() {
+  rusage usage{};
+  ::getrusage(RUSAGE_CHILDREN, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
+}
+
+// analysis.jsonl is read against the journal as it streams past: a line for a game that is not there is never
+// kept. A 256 MB file of such lines (a 290 KB archive: zeros compress well) made `arena report` and `arena verify`
+// hold 2.1 GB (every line parsed and kept, 8 bytes an entry); now they hold one line at a time: the memory bound
+// of docs/VERIFY.md ("Memory"), here with a wide margin (37 MB measured).
+TEST_F(VerifyHostile, AHugeAnalysisFileIsStreamedInBoundedMemory) {
+  constexpr double kBoundMib = 256;
+  const fs::path dir = copy();
+  {
+    std::string zeros;
+    for (int i = 0; i < 200000; ++i) zeros += i ? ",0" : "0";
+    std::ofstream out(dir / "analysis.jsonl", std::ios::binary);
+    for (std::size_t size = 0, line = 0; size < (256u << 20); ++line) {
+      const std::string text =
+          "{\"id\":\"nope-" + std::to_string(line) + "\",\"value\":[" + zeros + "],\"loss\":[" + zeros + "]}\n";
+      out << text;
+      size += text.size();
+    }
+  }
+  ASSERT_LT(peak_child_mib(), kBoundMib) << "the run before the test took that much already";
+  // The reports written with the analysis (its lines all warned about), so that only the analysis can fail.
+  const e2e::RunResult report = arena({"report", dir.string()}, std::chrono::seconds(240));
+  EXPECT_EQ(report.status.code, 0) << report.summary();
+  EXPECT_NE(report.err.find("game 'nope-0' is in no journal read; its analysis line is ignored"), std::string::npos)
+      << report.summary();
+  EXPECT_LT(peak_child_mib(), kBoundMib) << "arena report of a 256 MB analysis.jsonl";
+  const fs::path archive = tmp_.path() / "huge.tar.gz";
+  ASSERT_EQ(arena({"archive", dir.string(), "-o", archive.string()}, std::chrono::seconds(240)).status.code, 0);
+  EXPECT_LT(fs::file_size(archive), 1u << 20) << "a small archive";
+  const e2e::RunResult verify = arena({"verify", archive.string()}, std::chrono::seconds(240));
+  EXPECT_EQ(verify.status.code, 1) << verify.summary();
+  EXPECT_NE(verify.out.find("FAILED — analysis.jsonl:1: game 'nope-0' is not in the journal"), std::string::npos)
+      << verify.summary();
+  EXPECT_LT(peak_child_mib(), kBoundMib) << "arena verify of a 256 MB analysis.jsonl in a small archive";
+}
+
+// A journal naming 1000 engines (tournament.json lists them; 1000 games, a 20 KB archive): each Elo fit costs
+// ~1000^3, and the Elo-over-games chart refitted at each of the first 100 games and 50 more per doubling, so
+// `arena report` and `arena verify` ran for minutes (past a 280 s time limit, measured). The chart's fits are
+// bounded now (ReportEloHistory.ThousandsOfEnginesCostAFewFitsNotOneAGame counts them): both finish in seconds,
+// well inside the limits given here (no time is asserted).
+TEST_F(VerifyHostile, AnArchiveNamingAThousandEnginesIsReportedAndVerified) {
+  const fs::path dir = copy();
+  constexpr int kEngines = 1000;
+  json::value meta = json::parse(e2e::read_file(dir / "tournament.json"));
+  json::array names;
+  for (int i = 0; i < kEngines; ++i) names.emplace_back("e" + std::to_string(i));
+  meta.as_object()["engines"] = names;
+  json::object& settings = meta.as_object()["settings"].as_object();
+  for (auto it = settings.begin(); it != settings.end();)
+    it = it->key().starts_with("engine.") ? settings.erase(it) : std::next(it);
+  e2e::write_file(dir / "tournament.json", json::serialize(meta));
+  const std::vector<std::string> played = e2e::read_lines(dir / "games.jsonl");
+  std::string journal;
+  for (int k = 0; k < kEngines; ++k) {
+    json::value game = json::parse(played.at(static_cast<std::size_t>(k) % played.size()));
+    json::object& g = game.as_object();
+    const std::string south = "e" + std::to_string(k), north = "e" + std::to_string((7 * k + 1) % kEngines);
+    if (g["forfeit"].is_object()) {
+      json::object& forfeit = g["forfeit"].as_object();
+      forfeit["engine"] = forfeit["engine"].as_string() == g["south"].as_string() ? south : north;
+    }
+    g["id"] = "x-" + std::to_string(k);
+    g["south"] = south;
+    g["north"] = north;
+    journal += json::serialize(game) + "\n";
+  }
+  e2e::write_file(dir / "games.jsonl", journal);
+  fs::remove_all(dir / "transcripts");
+  fs::remove_all(dir / "bots");
+  const e2e::RunResult report = arena({"report", dir.string(), "--time-limit", "200"}, std::chrono::seconds(220));
+  ASSERT_EQ(report.status.code, 0) << report.summary();
+  const fs::path archive = tmp_.path() / "thousand.tar.gz";
+  ASSERT_EQ(arena({"archive", dir.string(), "-o", archive.string()}).status.code, 0);
+  const e2e::RunResult verify =
+      arena({"verify", archive.string(), "--time-limit", "200", "--quiet"}, std::chrono::seconds(220));
+  EXPECT_EQ(verify.status.code, 0) << verify.summary();
+  EXPECT_NE(verify.out.find("arena verify: OK — 1000 games replayed"), std::string::npos) << verify.summary();
 }
 
 }  // namespace

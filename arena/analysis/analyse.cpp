@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,7 @@
 
 #include "arena/journal/games_file.h"
 #include "arena/journal/journal.h"
+#include "referee/system/clean_text.h"
 #include "referee/system/files.h"
 
 namespace kalah::analysis {
@@ -104,15 +106,19 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   const std::filesystem::path file = dir / kAnalysisFile;
   Expected<system::FileHandle> out = open_for_append(file);
   if (!out) return Error{out.error()};
-  Expected<AnalysisFile> existing = read_analysis(file);
+  // Only the ids of the games done are kept, not their figures.
+  std::unordered_set<std::string> done;
+  Expected<AnalysisLines> existing =
+      read_analysis_lines(file, [&](GameAnalysis&& g, int) -> std::optional<std::string> {
+        done.insert(std::move(g.id));
+        return std::nullopt;
+      });
   if (!existing) return Error{existing.error()};
   if (existing->torn_at) {
     if (::ftruncate(out->get(), static_cast<off_t>(*existing->torn_at)) != 0)
       return Error{system::system_error_text(file, "cannot cut off its last line")};
     summary.notes.push_back(fmt::format("cut off an unfinished last line ({})", existing->torn_reason));
   }
-  std::unordered_set<std::string> done;
-  for (const auto& [id, _] : existing->games) done.insert(id);
 
   // First pass: how many games there are and how many are left, for the progress line.
   AnalyseProgress progress;
@@ -198,32 +204,46 @@ Expected<AnalysisCheck> check_analysis(const std::filesystem::path& dir, std::ui
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(dir / kAnalysisFile, ec))) return out;
   out.present = true;
-  Expected<AnalysisFile> analysis = read_analysis(dir / kAnalysisFile);
-  if (!analysis) return Error{analysis.error()};
-  if (analysis->torn_at)
-    return Error{analysis->torn_reason + " (an unfinished last line: `arena analyse` cuts it off and goes on)"};
   Expected<journal::StoredResults> stored = journal::read_results(dir);
   if (!stored) return Error{stored.error()};
+  // The journals' games first, so that the analysis is checked against them as it streams past: a line for a
+  // game that is not there, or with another number of plies, fails at once and is never kept (a crafted file
+  // of such lines costs one line of memory, not the file's size).
+  JournalPlies plies;
+  Expected<std::size_t> listed =
+      for_each_game(*stored, [&](GameRecord&& g) { plies.emplace(std::move(g.id), g.moves.size()); });
+  if (!listed) return Error{listed.error()};
+  std::map<std::string, GameAnalysis> lines;  // the first line of each game; a later one is not checked
+  Expected<AnalysisLines> read =
+      read_analysis_lines(dir / kAnalysisFile, [&](GameAnalysis&& a, int line) -> std::optional<std::string> {
+        const auto game = plies.find(a.id);
+        if (game == plies.end())
+          return fmt::format("{}:{}: game '{}' is not in the journal", kAnalysisFile, line,
+                             system::clean_text(a.id.substr(0, 200), false));
+        if (a.value.size() != game->second)
+          return fmt::format("{}:{}: game {} has {} plies but its analysis {}", kAnalysisFile, line, a.id, game->second,
+                             a.value.size());
+        std::string id = a.id;
+        lines.try_emplace(std::move(id), std::move(a));
+        return std::nullopt;
+      });
+  if (!read) return Error{read.error()};
+  if (read->torn_at)
+    return Error{read->torn_reason + " (an unfinished last line: `arena analyse` cuts it off and goes on)"};
+  plies.clear();
   AnalyserOptions options;
   options.database_only = true;
   options.database_mb = database_mb;
   Databases databases(options);
   Analyser database(options, databases);
   std::optional<std::string> problem;
-  std::unordered_set<std::string> found;
   Expected<std::size_t> scanned = for_each_game(*stored, [&](GameRecord&& g) {
-    const auto it = analysis->games.find(g.id);
-    if (problem || it == analysis->games.end()) return;
-    found.insert(g.id);
+    const auto it = lines.find(g.id);
+    if (problem || it == lines.end()) return;
     const GameAnalysis& a = it->second;
     auto fail = [&](std::size_t ply, const std::string& what) {
       problem = fmt::format("{}: game {}, ply {}: {}", kAnalysisFile, g.id, ply + 1, what);
     };
-    if (a.value.size() != g.moves.size()) {
-      problem = fmt::format("{}: game {} has {} plies but its analysis {}", kAnalysisFile, g.id, g.moves.size(),
-                            a.value.size());
-      return;
-    }
     Position p = g.initial_position();
     for (std::size_t i = 0; i < g.moves.size() && !problem; ++i) {
       if (!is_legal(g.variant, p, g.moves[i])) return;  // the journal's own check reports the game
@@ -255,9 +275,6 @@ Expected<AnalysisCheck> check_analysis(const std::filesystem::path& dir, std::ui
   });
   if (!scanned) return Error{scanned.error()};
   if (problem) return Error{*problem};
-  if (found.size() != analysis->games.size())
-    return Error{fmt::format("{}: {} game{} not in the journal", kAnalysisFile, analysis->games.size() - found.size(),
-                             analysis->games.size() - found.size() == 1 ? " is" : "s are")};
   return out;
 }
 

@@ -3,10 +3,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <iterator>
+#include <vector>
 
-#include <boost/json/parse.hpp>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/parser.hpp>
 #include <boost/json/value.hpp>
 #include <fmt/core.h>
 
@@ -65,7 +69,19 @@ std::string to_line(const GameAnalysis& g) {
 
 Expected<GameAnalysis> from_line(std::string_view line) {
   std::error_code ec;
-  const json::value v = json::parse(line, ec);
+  // One parser and one block of memory per thread, reused line after line: a file of long lines would otherwise
+  // map and unmap megabytes for each (most of the time reading a long analysis went there).
+  thread_local json::parser parser;
+  thread_local std::vector<unsigned char> block(1 << 16);
+  // A parsed entry takes 16 bytes for the 2 of its text ("0,"): room for that, never more than 16 MiB (a
+  // line is at most 1 MiB); what does not fit is allocated beside it.
+  if (const std::size_t wanted = std::min<std::size_t>(8 * line.size() + 1024, 16u << 20); block.size() < wanted)
+    block.resize(wanted);
+  json::monotonic_resource memory(block.data(), block.size());
+  parser.reset(&memory);
+  parser.write(line, ec);
+  const json::value v = ec ? json::value() : parser.release();
+  parser.reset();  // the parser keeps no pointer to `memory`, which ends with this call
   if (ec) return Error{"not JSON: " + ec.message()};
   if (!v.is_object()) return Error{"not a JSON object"};
   const json::object& o = v.as_object();
@@ -98,8 +114,8 @@ Expected<GameAnalysis> from_line(std::string_view line) {
   return g;
 }
 
-Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
-  AnalysisFile out;
+Expected<AnalysisLines> read_analysis_lines(const std::filesystem::path& file, const AnalysisLineVisitor& visit) {
+  AnalysisLines out;
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return out;
   Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(file, /*follow_link=*/false);
@@ -124,14 +140,15 @@ Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
       return;
     }
     Expected<GameAnalysis> g = from_line(pending);
+    pending.clear();
     if (!g || !ended) {
       bad = std::pair{line_number, g ? std::string("the line does not end") : g.error()};
       out.torn_at = line_start;
       out.torn_reason = fmt::format("{}:{}: {}", name, line_number, bad->second);
-    } else if (!out.games.emplace(g->id, *g).second) {
-      ++out.duplicates;
+      return;
     }
-    pending.clear();
+    ++out.lines;
+    error = visit(std::move(g).value(), line_number);
   };
   std::string buffer(1 << 16, '\0');
   while (!error) {
@@ -159,6 +176,35 @@ Expected<AnalysisFile> read_analysis(const std::filesystem::path& file) {
   if (error) return Error{*error};
   if (!pending.empty()) finish_line(false);
   if (error) return Error{*error};
+  return out;
+}
+
+Expected<AnalysisFile> read_analysis(const std::filesystem::path& file, const JournalPlies& journal) {
+  AnalysisFile out;
+  Expected<AnalysisLines> read = read_analysis_lines(file, [&](GameAnalysis&& g, int) -> std::optional<std::string> {
+    const auto game = journal.find(g.id);
+    if (game == journal.end()) {
+      ++out.unknown;
+      out.unknown_named.insert(std::move(g.id));
+      if (out.unknown_named.size() > AnalysisFile::kNamedUnknown)
+        out.unknown_named.erase(std::prev(out.unknown_named.end()));
+      return std::nullopt;
+    }
+    if (out.games.contains(g.id) || out.misfits.contains(g.id)) {
+      ++out.duplicates;
+      return std::nullopt;
+    }
+    if (g.value.size() != game->second) {
+      out.misfits.emplace(std::move(g.id), g.value.size());
+    } else {
+      std::string id = g.id;
+      out.games.emplace(std::move(id), std::move(g));
+    }
+    return std::nullopt;
+  });
+  if (!read) return Error{read.error()};
+  out.torn_at = read->torn_at;
+  out.torn_reason = std::move(read->torn_reason);
   return out;
 }
 

@@ -14,9 +14,12 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "referee/rules/expected.h"
@@ -41,19 +44,45 @@ std::string to_line(const GameAnalysis& g);
 Expected<GameAnalysis> from_line(std::string_view line);
 
 // A whole file, read as untrusted bytes: never through a symbolic link, a regular file only, each
-// line at most kMaxLineBytes.
-struct AnalysisFile {
-  std::map<std::string, GameAnalysis> games;  // by id
-  std::size_t duplicates = 0;                 // later lines with an id seen before (the first counts)
+// line at most kMaxLineBytes, streamed: one line in memory at a time.
+inline constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+// What reading the lines saw besides the lines it handed out.
+struct AnalysisLines {
+  std::size_t lines = 0;  // whole lines parsed and handed out
   // The byte offset where an unparsable or unfinished last line starts (a run killed mid-write):
   // the analysis resumes by cutting the file there. None when every line is whole.
   std::optional<std::uintmax_t> torn_at;
   std::string torn_reason;
 };
-inline constexpr std::size_t kMaxLineBytes = 1 << 20;
+// Hands each whole line, parsed, to `line` with its 1-based number, in file order, and keeps none: what to
+// keep is the caller's (a line for a game that no journal holds is not worth a byte). `line` returns an
+// error text to stop the reading with it. A missing file has no lines. Errors: not a regular file, a
+// link, unreadable, a bad line before the last ("analysis.jsonl:LINE: message"), a line longer than
+// kMaxLineBytes, `line`'s own.
+using AnalysisLineVisitor = std::function<std::optional<std::string>(GameAnalysis&&, int line)>;
+Expected<AnalysisLines> read_analysis_lines(const std::filesystem::path& file, const AnalysisLineVisitor& line);
 
-// A missing file is an empty analysis. Errors: not a regular file, a link, unreadable, a bad line
-// before the last ("analysis.jsonl:LINE: message"), a line longer than kMaxLineBytes.
-Expected<AnalysisFile> read_analysis(const std::filesystem::path& file);
+// The games an analysis is read against: each game of the journals by id, with its number of plies. A line is
+// kept only for one of these and with one entry per ply; so what is kept is bounded by the journals (16
+// bytes a ply of a game analysed), whatever the file holds.
+using JournalPlies = std::unordered_map<std::string, std::size_t>;
+
+// An analysis read against the journals' games (`arena report`): the first line of each game that fits it.
+struct AnalysisFile {
+  std::map<std::string, GameAnalysis> games;  // by id: games of the journals, one entry per ply
+  // Lines of games of the journals with another number of plies than the game: id -> the line's plies.
+  std::map<std::string, std::size_t> misfits;
+  std::size_t duplicates = 0;  // later lines for a game of the journals seen before (the first counts)
+  // Lines for games that no journal holds: how many, and the smallest ids among them (at most kNamedUnknown),
+  // for the warnings that name them.
+  std::size_t unknown = 0;
+  std::set<std::string> unknown_named;
+  static constexpr std::size_t kNamedUnknown = 20;
+  std::optional<std::uintmax_t> torn_at;  // as AnalysisLines
+  std::string torn_reason;
+};
+// A missing file is an empty analysis. Errors: as read_analysis_lines.
+Expected<AnalysisFile> read_analysis(const std::filesystem::path& file, const JournalPlies& journal);
 
 }  // namespace kalah::analysis

@@ -4,10 +4,13 @@
 
 namespace kalah::analysis {
 
+std::string plies_mismatch(const GameRecord& game, std::size_t analysed) {
+  return fmt::format("game {}: the analysis has {} plies but the game {}", game.id, analysed, game.moves.size());
+}
+
 Expected<GameJudgement> judge_game(const GameRecord& game, const GameAnalysis& analysis) {
   if (analysis.value.size() != game.moves.size() || analysis.loss.size() != game.moves.size())
-    return Error{fmt::format("game {}: the analysis has {} plies but the game {}", game.id, analysis.value.size(),
-                             game.moves.size())};
+    return Error{plies_mismatch(game, analysis.value.size())};
   GameJudgement out;
   // Who lost the game on the board: nobody in a draw, an unfinished game or a forfeit.
   const std::string* loser = nullptr;

@@ -35,6 +35,8 @@ struct GameJudgement {
   std::optional<int> losing_ply;
 };
 
+// "game ID: the analysis has N plies but the game M": an analysis line of another length than its game.
+std::string plies_mismatch(const GameRecord& game, std::size_t analysed);
 // Joins a game with its analysis. An error when the analysis does not fit the game (another number
 // of plies, or a move the rules refuse).
 Expected<GameJudgement> judge_game(const GameRecord& game, const GameAnalysis& analysis);

@@ -62,11 +62,17 @@ std::string first_difference(const std::string& recorded, const std::string& rec
     if (!more_a) x = "(end of file)";
     if (!more_b) y = "(end of file)";
     if (x != y || !more_a || !more_b) {
-      auto clip = [](std::string s) {
-        s.erase(0, s.find_first_not_of(' '));
-        return s.size() > 120 ? s.substr(0, 120) + "..." : s;
+      // A long line (report.html holds some) is shown from a little before where the two part.
+      std::size_t column = 0;
+      while (column < x.size() && column < y.size() && x[column] == y[column]) ++column;
+      const std::size_t from = column > 60 ? column - 40 : 0;
+      auto clip = [from](std::string s) {
+        s = s.substr(std::min(from, s.size()));
+        if (from == 0) s.erase(0, s.find_first_not_of(' '));
+        return (from > 0 ? "..." : "") + (s.size() > 120 ? s.substr(0, 120) + "..." : s);
       };
-      return fmt::format("line {}: recorded `{}`, the journal gives `{}`", line, clip(x), clip(y));
+      return fmt::format("line {}: recorded `{}`, the journal gives `{}`", line, system::clean_text(clip(x), false),
+                         system::clean_text(clip(y), false));
     }
   }
 }
@@ -342,31 +348,82 @@ class Verifier {
     return compare_reports(dir, input, "the journal");
   }
 
-  // The reports written again from `input` in a folder of our own: standings.json and standings.csv must
-  // equal the ones in `dir` byte for byte.
+  // The reports written again from `input` in a folder of our own: every report people read (standings.md,
+  // standings.json, standings.csv, games.pgn, report.html) that `dir` holds must equal it byte for byte.
+  // standings.md and report.html may have been written with `arena report --publish` (no local paths or
+  // user name in their "About" section), which the folder does not record: a difference there is checked
+  // once more against the reports written that way. The pages beside them (bots/, a contest's
+  // submissions/) show transcripts and logs that only the folder holds: they are named as not compared.
   Checked compare_reports(const fs::path& dir, const report::ReportInput& input, const std::string& source) {
     std::error_code ec;
     system::TempFolder temp("kalah-verify");
     if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);
     if (!written) return failed("the reports cannot be recomputed: " + written.error());
+    std::optional<system::TempFolder> published;  // the same reports written with --publish, when needed
     std::vector<std::string> compared;
-    for (const char* name : {"standings.json", "standings.csv"}) {
+    for (const char* name : report::kReportFiles) {
+      const std::string file = name;
       if (!fs::exists(fs::symlink_status(dir / name, ec))) {
-        if (std::string(name) == "standings.json")
+        if (file == "standings.json")
           return failed(label_ + " has no standings.json to check (arena report DIR writes it)");
-        continue;
+        continue;  // not there: nobody reads it
       }
       const Expected<std::string> recorded = read_text(dir / name), recomputed = read_text(temp.path() / name);
       if (!recorded) return unreadable(recorded.error());
       if (!recomputed) return unreadable(recomputed.error());
-      if (*recorded != *recomputed)
-        return failed(fmt::format("{} does not match {}: {}", name, source, first_difference(*recorded, *recomputed)));
+      if (*recorded != *recomputed) {
+        const bool has_about = file == "standings.md" || file == "report.html";
+        std::optional<std::string> as_published;
+        if (has_about && !input.publish) {
+          if (!published) {
+            published.emplace("kalah-verify");
+            if (published->path().empty())
+              return unreadable("cannot create a temporary folder for the recomputed reports");
+            report::ReportInput with_publish = input;
+            with_publish.publish = true;
+            if (Expected<report::ReportSummary> again = report::write_reports(published->path(), with_publish); !again)
+              return failed("the reports cannot be recomputed: " + again.error());
+          }
+          const Expected<std::string> text = read_text(published->path() / name);
+          if (!text) return unreadable(text.error());
+          as_published = *text;
+        }
+        if (!as_published || *recorded != *as_published) {
+          // Named against the way of writing it that agrees with it longer: where the change is.
+          auto agreed = [&](const std::string& other) {
+            return std::mismatch(recorded->begin(), recorded->end(), other.begin(), other.end()).first -
+                   recorded->begin();
+          };
+          const std::string& closer =
+              as_published && agreed(*as_published) > agreed(*recomputed) ? *as_published : *recomputed;
+          return failed(fmt::format("{} does not match {}: {}", name, source, first_difference(*recorded, closer)));
+        }
+      }
       compared.push_back(name);
     }
-    out_.details.push_back(fmt::format("standings: {} equal to the ones recomputed from {} ({} engines)",
-                                       fmt::format("{}", fmt::join(compared, " and ")), source,
-                                       written->standings.engines.size()));
+    std::vector<std::string> pages;
+    for (const char* folder : {"bots", "submissions"}) {
+      std::size_t count = 0;
+      if (fs::symlink_status(dir / folder, ec).type() != fs::file_type::directory) continue;  // never a link
+      for (fs::directory_iterator it(dir / folder, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+        ++count;
+      if (count > 0) pages.push_back(fmt::format("{}/ ({} page{})", folder, count, count == 1 ? "" : "s"));
+    }
+    // The verdict names the reports compared and the pages that were not: a reader of the OK line must not
+    // take a file for checked that was not.
+    const std::string last = compared.back();
+    compared.pop_back();
+    const std::string files = compared.empty() ? last : fmt::format("{} and {}", fmt::join(compared, ", "), last);
+    const std::string unchecked = pages.empty() ? "" : fmt::format("{}", fmt::join(pages, ", "));
+    standings_ =
+        fmt::format("{} match {}{}", files, source, unchecked.empty() ? "" : " (not compared: " + unchecked + ")");
+    out_.details.push_back(fmt::format("reports: {} equal to the ones recomputed from {} ({} engines){}", files, source,
+                                       written->standings.engines.size(),
+                                       unchecked.empty() ? ""
+                                                         : "; not compared: " + unchecked +
+                                                               " (they show the folder's transcripts and "
+                                                               "logs, which it alone holds)"));
     return std::nullopt;
   }
 
@@ -413,7 +470,7 @@ class Verifier {
     }
     const report::ReportInput input = report::rating_list_input(*record, recorded_event(dir), stored);
     if (Checked problem = compare_reports(dir, input, "the tournaments' journals")) return problem;
-    standings_ = "the rating list matches its tournaments";
+    standings_ = "the rating list matches its tournaments: " + standings_;
     return std::nullopt;
   }
 

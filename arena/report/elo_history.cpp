@@ -1,16 +1,42 @@
 #include "arena/report/elo_history.h"
 
+#include <algorithm>
+#include <limits>
 #include <unordered_map>
 #include <utility>
 
 namespace kalah::report {
+namespace {
+
+double fit_cost(std::size_t engines) {
+  const double n = static_cast<double>(engines);
+  return n * n * n;
+}
+
+}  // namespace
+
+std::size_t EloHistoryRecorder::fit_points(std::size_t engines) {
+  // A quarter of the budget for the checkpoints kept: the rest pays for the doublings after them.
+  const double affordable = kFitBudget / 4 / std::max(1.0, fit_cost(engines));
+  return static_cast<std::size_t>(std::clamp(affordable, 2.0, static_cast<double>(kMaxPoints)));
+}
 
 void EloHistoryRecorder::game_added(const rating::StandingsBuilder& builder) {
   if (builder.games() < next_) return;
+  const double cost = fit_cost(builder.names().size());
+  if (spent_ + cost > kFitBudget) {  // spent: the final standings close the chart
+    next_ = std::numeric_limits<int>::max();
+    return;
+  }
+  spent_ += cost;
+  ++fits_done_;
   record(builder);
   next_ = builder.games() + step_;
-  if (games_.size() <= kMaxPoints) return;
-  // Keep every other checkpoint (the latest among them), and space the next ones twice as far apart.
+  // A journal may name more engines as it goes: each new one can lower the points kept.
+  while (games_.size() > fit_points(builder.names().size())) thin();
+}
+
+void EloHistoryRecorder::thin() {
   std::vector<int> games;
   std::vector<rating::Standings> fits;
   for (std::size_t i = games_.size() % 2 == 0 ? 1 : 0; i < games_.size(); i += 2) {

@@ -43,6 +43,11 @@ void MoveQualityBuilder::warn(std::string text) {
 std::optional<analysis::GameJudgement> MoveQualityBuilder::add(const GameRecord& game, const std::string& tournament) {
   const auto source = sources_.find(tournament);
   if (source != sources_.end()) {
+    if (const auto misfit = source->second.misfits.find(game.id); misfit != source->second.misfits.end()) {
+      warn(fmt::format("{}: {}; its analysis line is ignored", source->second.label,
+                       analysis::plies_mismatch(game, misfit->second)));
+      source->second.misfits.erase(misfit);
+    }
     const auto line = source->second.games.find(game.id);
     if (line != source->second.games.end()) {
       Expected<analysis::GameJudgement> judged = analysis::judge_game(game, line->second);
@@ -66,9 +71,17 @@ std::optional<analysis::GameJudgement> MoveQualityBuilder::add(const GameRecord&
 }
 
 MoveQuality MoveQualityBuilder::finish(std::vector<std::string>& warnings) {
-  for (auto& [tournament, source] : sources_)
-    for (const auto& [id, line] : source.games)
+  for (auto& [tournament, source] : sources_) {
+    // The lines no game used, by id: those kept (the journals changed between the two reads) and the
+    // smallest of those for games in no journal; the others of these are counted.
+    const std::size_t unnamed = source.unknown - std::min(source.unknown, source.unknown_named.size());
+    std::set<std::string> unused = std::move(source.unknown_named);
+    for (const auto& [id, line] : source.games) unused.insert(id);
+    for (const auto& [id, plies] : source.misfits) unused.insert(id);
+    for (const std::string& id : unused)
       warn(fmt::format("{}: game '{}' is in no journal read; its analysis line is ignored", source.label, id));
+    unshown_warnings_ += unnamed;
+  }
   sources_.clear();
   for (std::string& w : warnings_) warnings.push_back(std::move(w));
   if (unshown_warnings_ > 0)

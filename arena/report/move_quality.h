@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,16 @@ std::string mean_loss_text(const analysis::EngineQuality& q);  // "1.23"; "–" 
 std::string perfect_text(const analysis::EngineQuality& q);    // "71%"; "–" when no move is judged
 std::string analysed_text(const analysis::EngineQuality& q);   // "120/150": judged / moves
 
-// One results folder's analysis.jsonl, read (report::write_reports does the reading).
+// One results folder's analysis.jsonl, read against its journals (report::write_reports does the reading):
+// only the lines of their games are kept.
 struct AnalysisSource {
   std::string label;  // the file as the warnings name it: "results/x/analysis.jsonl"
   std::map<std::string, analysis::GameAnalysis> games;
+  // Lines of games of the journals with another number of plies (id -> the line's plies): a warning each.
+  std::map<std::string, std::size_t> misfits = {};
+  // Lines for games in no journal: how many, and the smallest ids (warnings name at most kMaxAnalysisWarnings).
+  std::size_t unknown = 0;
+  std::set<std::string> unknown_named = {};
 };
 
 // Joins the games of a report with their analysis lines, one game at a time, as write_reports streams

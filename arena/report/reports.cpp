@@ -86,13 +86,33 @@ std::optional<std::string> write_bot_pages(const fs::path& dir, const BotPagesBu
   return std::nullopt;
 }
 
-// The input's analyses that exist, ready to join the games; none: the reports show no move quality.
+// Each game of a tournament's journals with its plies, by id, as write_reports hands them out (a game met
+// again counted once): what its analysis is read against. Nothing when a journal cannot be read: the reports'
+// own pass over it stops with the error.
+std::optional<analysis::JournalPlies> journal_plies(const ReportInput& input, const std::string& tournament) {
+  analysis::JournalPlies plies;
+  journal::SeenIds seen;
+  for (const ReportJournal& journal : input.journals) {
+    std::error_code ec;
+    if (journal.tournament != tournament || !fs::exists(fs::symlink_status(journal.path, ec))) continue;
+    if (!journal::scan_games(
+            journal.path, [&](GameRecord&& g) { plies.emplace(std::move(g.id), g.moves.size()); }, seen))
+      return std::nullopt;
+  }
+  return plies;
+}
+
+// The input's analyses that exist, ready to join the games; none: the reports show no move quality. Each is
+// read against its tournament's journals first, so that only the lines of their games are kept: a file of
+// lines for games that are not there costs one line of memory at a time (docs/VERIFY.md, "Memory").
 std::optional<MoveQualityBuilder> read_analyses(const ReportInput& input, std::vector<std::string>& warnings) {
   std::map<std::string, AnalysisSource> sources;
   for (const auto& [tournament, file] : input.analyses) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(file, ec))) continue;  // a link is there: read_analysis refuses it
-    Expected<analysis::AnalysisFile> read = analysis::read_analysis(file);
+    const std::optional<analysis::JournalPlies> plies = journal_plies(input, tournament);
+    if (!plies) continue;
+    Expected<analysis::AnalysisFile> read = analysis::read_analysis(file, *plies);
     if (!read) {
       warnings.push_back(
           fmt::format("{}: not read, so the reports show no move quality from it ({})", file.string(), read.error()));
@@ -104,7 +124,8 @@ std::optional<MoveQualityBuilder> read_analyses(const ReportInput& input, std::v
     if (read->duplicates > 0)
       warnings.push_back(fmt::format("{}: {} line{} analyse a game of an earlier line again; the first counts",
                                      file.string(), read->duplicates, read->duplicates == 1 ? "" : "s"));
-    sources.emplace(tournament, AnalysisSource{file.string(), std::move(read->games)});
+    sources.emplace(tournament, AnalysisSource{file.string(), std::move(read->games), std::move(read->misfits),
+                                               read->unknown, std::move(read->unknown_named)});
   }
   if (sources.empty()) return std::nullopt;
   return MoveQualityBuilder(std::move(sources));
