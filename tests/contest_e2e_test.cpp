@@ -287,6 +287,85 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
       << nobody.err;
 }
 
+// A bot named like a house bot (issue 36): refused at build with the reason, as is one whose name only looks
+// like it. One that an earlier build let in stops `arena run` while it is in the contest, saying how to take
+// it out; once disqualified it never blocks the run again, and goes by a name of its own so that its record
+// never mixes with the house bot's (before: the run was refused even after the disqualification).
+TEST_F(ContestE2E, ABotNamedLikeAHouseBotIsNotEnteredAndOneTakenOutNeverBlocksTheRun) {
+  fs::remove_all(tmp_ / "submissions" / "cobbler");
+  write_file(config(),
+             contest_toml(tmp_ / "out", "", "name = \"house-bot-1\"\ncmd = \"" + reachable(kRandom).string() + "\"\n"));
+  add_copy_of_basil("house-bot-1");
+  add_copy_of_basil("house-bot-l");  // 'l' for '1'
+  const RunResult built = arena({"contest", "build", config().string()});
+  ASSERT_EQ(built.status.code, 0) << built.summary();
+  EXPECT_NE(built.out.find("house-bot-1/     not entered: the name 'house-bot-1' is the name of an [[engine]] of the "
+                           "config (a house bot); rename the bot"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("house-bot-l/     not entered: the name 'house-bot-l' looks like 'house-bot-1', an "
+                           "[[engine]] of the config (a house bot); rename the bot"),
+            std::string::npos)
+      << built.out;
+  const std::map<std::string, std::string> s = statuses(results() / "entries.json");
+  // Refused before it was built: its record has its folder, not the name.
+  EXPECT_EQ(s.at("house-bot-1/"), "not-entered");
+  EXPECT_EQ(s.at("house-bot-l/"), "not-entered");
+  EXPECT_EQ(s.at("ada"), "entered");
+  EXPECT_EQ(s.at("basil"), "entered");
+  const RunResult first = arena({"run", config().string(), "--max-games", "2", "--concurrency", "1"});
+  ASSERT_EQ(first.status.code, 0) << first.summary();
+
+  // An arena before issue 36 entered it: its record as that build wrote it, its folder a copy of basil's.
+  json::object file = read_json(results() / "entries.json");
+  json::object basil;
+  for (const json::value& v : file.at("submissions").as_array())
+    if (v.as_object().at("name").as_string() == "basil") basil = v.as_object();
+  for (json::value& v : file.at("submissions").as_array()) {
+    json::object& o = v.as_object();
+    if (o.at("folder").as_string() != "house-bot-1") continue;
+    o["name"] = "house-bot-1";
+    o["status"] = "entered";
+    o["reason"] = "";
+    o["order"] = 3;
+    o["cmd"] = basil.at("cmd");
+    o["args"] = basil.at("args");
+  }
+  write_file(results() / "entries.json", json::serialize(file) + "\n");
+  fs::copy(results() / "entries" / "basil", results() / "entries" / "house-bot-1", fs::copy_options::recursive);
+
+  const RunResult refused = arena({"run", config().string()});
+  EXPECT_EQ(refused.status.code, 2) << refused.summary();
+  EXPECT_NE(refused.err.find("entrant 'house-bot-1' has the name of an [[engine]] of the config: rename that "
+                             "[[engine]], or take the entrant out (arena contest disqualify "),
+            std::string::npos)
+      << refused.err;
+  const RunResult dq = arena({"contest", "disqualify", config().string(), "house-bot-1", "--reason", "a house name"});
+  ASSERT_EQ(dq.status.code, 0) << dq.summary();
+  // The journal's settings name the entrant as the run does, never the house bot (whose games would be void).
+  const json::object after_dq = read_json(results() / "tournament.json");
+  const json::object& settings = after_dq.at("settings").as_object();
+  EXPECT_EQ(settings.if_contains("entry.house-bot-1.status"), nullptr);
+  ASSERT_NE(settings.if_contains("entry.house-bot-1 (entrant).status"), nullptr) << json::serialize(settings);
+  EXPECT_EQ(settings.at("entry.house-bot-1 (entrant).status").as_string(), "disqualified");
+
+  const RunResult played = arena({"run", config().string()});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  EXPECT_NE(played.err.find("disqualified entrant 'house-bot-1' has the name of an [[engine]] of the config: it goes "
+                            "by 'house-bot-1 (entrant)'"),
+            std::string::npos)
+      << played.err;
+  const json::object meta = read_json(results() / "tournament.json");
+  std::vector<std::string> engines;
+  for (const json::value& e : meta.at("engines").as_array()) engines.emplace_back(e.as_string());
+  EXPECT_EQ(engines, (std::vector<std::string>{"house-bot-1", "ada", "basil", "house-bot-1 (entrant)"}));
+  // Every game of the three that play, none of the disqualified one's; the house bot's games all count.
+  const std::vector<std::string> games = read_lines(results() / "games.jsonl");
+  EXPECT_EQ(games.size(), 6u);
+  for (const std::string& line : games) EXPECT_EQ(line.find("(entrant)"), std::string::npos) << line;
+  EXPECT_EQ(meta.at("settings").as_object().if_contains("entry.house-bot-1.games"), nullptr);
+}
+
 // The schedule of n + 1 entrants holds every game of the schedule of n, with the same id and opening:
 // a late entry never changes a game that may already be in the journal. A withdrawn entrant's games go.
 // The issue's whole story: the example submissions built, a late entry and a disqualification in the middle,

@@ -110,6 +110,32 @@ TEST(TranscriptFile, ATimingLineOfAnEarlierArenaStillReads) {
   EXPECT_EQ(back->time[1].clock, ClockKind::Wall);
 }
 
+// A bot that forfeits on purpose must not get its opponent's stderr written down (issue 36): the file keeps
+// the forfeiter's own tail only, and a game without a forfeit keeps none.
+TEST(TranscriptFile, OnlyTheForfeitersOwnStderrIsWrittenNeverItsOpponents) {
+  GameRecord r = test::record_of("g1", "victim", "leaker", {Move::at(3)});
+  r.move_info = {{10, {}, {}, {}, {}}};
+  r.result = Outcome::FirstWins;
+  r.termination = Termination::Crash;
+  r.forfeit = Forfeit{"leaker", Termination::Crash, "exited with code 3 (while thinking)"};
+  Transcript t;
+  t.add_stderr("victim", "my opening book is at /secret\n", 31);
+  t.add_stderr("leaker", "bye", 3);
+  const std::string text = transcript_text(r, GameSettings{}, t);
+  EXPECT_EQ(text.find("/secret"), std::string::npos) << text;
+  EXPECT_EQ(text.find("# stderr victim"), std::string::npos) << text;
+  Expected<TranscriptFile> back = parse_transcript(text);
+  ASSERT_TRUE(back) << back.error() << "\n" << text;
+  ASSERT_EQ(back->stderr_tails.size(), 1u);
+  EXPECT_EQ(back->stderr_tails[0].engine, "leaker");
+  EXPECT_EQ(back->stderr_tails[0].text, "bye");
+
+  r.forfeit.reset();
+  r.termination = Termination::Normal;
+  const std::string played = transcript_text(r, GameSettings{}, t);
+  EXPECT_EQ(played.find("# stderr "), std::string::npos) << played;
+}
+
 TEST(TranscriptFile, WhatIsNotATranscriptIsRefusedNamingTheProblem) {
   EXPECT_FALSE(parse_transcript(""));
   Expected<TranscriptFile> other = parse_transcript("[tournament]\nname = \"x\"\n");

@@ -84,6 +84,9 @@ std::string transcript_text(const GameRecord& record, const GameSettings& settin
   text += "# protocol: milliseconds since the game began, engine, > to the engine or < from it, the line\n";
   text += transcript.lines_text();
   for (const Transcript::StderrTail& tail : transcript.stderr_tails()) {
+    // Only the forfeiter's own: an engine that loses on purpose must not get its opponent's stderr (its
+    // debugging, its secrets) into a file that is archived and published (docs/FORMATS.md, "Transcripts").
+    if (!record.forfeit || tail.engine != record.forfeit->engine) continue;
     const std::string_view kept = tail.text;
     text +=
         fmt::format("{}{}: {} bytes in this game, the last {} kept\n", kStderr, tail.engine, tail.total, kept.size());
