@@ -33,6 +33,9 @@ std::string contest_toml(const fs::path& out, const std::string& extra = "",
          extra + "\n[[engine]]\n" + house;
 }
 
+// A house bot whose name a submission may take, or imitate ("house-bot-l": 'l' for '1').
+std::string house_bot_1() { return "name = \"house-bot-1\"\ncmd = \"" + reachable(kRandom).string() + "\"\n"; }
+
 json::object read_json(const fs::path& file) { return json::parse(read_file(file)).as_object(); }
 
 // name -> status of entries.json
@@ -288,13 +291,10 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
 }
 
 // A bot named like a house bot (issue 36): refused at build with the reason, as is one whose name only looks
-// like it. One that an earlier build let in stops `arena run` while it is in the contest, saying how to take
-// it out; once disqualified it never blocks the run again, and goes by a name of its own so that its record
-// never mixes with the house bot's (before: the run was refused even after the disqualification).
-TEST_F(ContestE2E, ABotNamedLikeAHouseBotIsNotEnteredAndOneTakenOutNeverBlocksTheRun) {
+// like it (before: both entered, and `arena run` then refused the whole contest).
+TEST_F(ContestE2E, ABotNamedLikeAHouseBotIsNotEnteredWithTheReason) {
   fs::remove_all(tmp_ / "submissions" / "cobbler");
-  write_file(config(),
-             contest_toml(tmp_ / "out", "", "name = \"house-bot-1\"\ncmd = \"" + reachable(kRandom).string() + "\"\n"));
+  write_file(config(), contest_toml(tmp_ / "out", "", house_bot_1()));
   add_copy_of_basil("house-bot-1");
   add_copy_of_basil("house-bot-l");  // 'l' for '1'
   const RunResult built = arena({"contest", "build", config().string()});
@@ -307,30 +307,37 @@ TEST_F(ContestE2E, ABotNamedLikeAHouseBotIsNotEnteredAndOneTakenOutNeverBlocksTh
                            "[[engine]] of the config (a house bot); rename the bot"),
             std::string::npos)
       << built.out;
-  const std::map<std::string, std::string> s = statuses(results() / "entries.json");
   // Refused before it was built: its record has its folder, not the name.
+  const std::map<std::string, std::string> s = statuses(results() / "entries.json");
   EXPECT_EQ(s.at("house-bot-1/"), "not-entered");
   EXPECT_EQ(s.at("house-bot-l/"), "not-entered");
   EXPECT_EQ(s.at("ada"), "entered");
   EXPECT_EQ(s.at("basil"), "entered");
+  EXPECT_NE(read_file(results() / "entries.json").find("is the name of an [[engine]] of the config"),
+            std::string::npos);
+  const RunResult played = arena({"run", config().string(), "--max-games", "2", "--concurrency", "1"});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+}
+
+// An entrant with a house bot's name that an arena before issue 36 let in stops `arena run` while it is in the
+// contest, saying how to take it out; once disqualified it never blocks the run again (before: refused even
+// then), and goes by a name of its own so that its record never mixes with the house bot's.
+TEST_F(ContestE2E, ADisqualifiedEntrantWithAHouseBotsNameNeverBlocksTheRun) {
+  fs::remove_all(tmp_ / "submissions" / "cobbler");
+  write_file(config(), contest_toml(tmp_ / "out", "", house_bot_1()));
+  ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);
   const RunResult first = arena({"run", config().string(), "--max-games", "2", "--concurrency", "1"});
   ASSERT_EQ(first.status.code, 0) << first.summary();
 
-  // An arena before issue 36 entered it: its record as that build wrote it, its folder a copy of basil's.
+  // The record such a build wrote, and its folder (a copy of basil's).
   json::object file = read_json(results() / "entries.json");
-  json::object basil;
+  json::object entrant;
   for (const json::value& v : file.at("submissions").as_array())
-    if (v.as_object().at("name").as_string() == "basil") basil = v.as_object();
-  for (json::value& v : file.at("submissions").as_array()) {
-    json::object& o = v.as_object();
-    if (o.at("folder").as_string() != "house-bot-1") continue;
-    o["name"] = "house-bot-1";
-    o["status"] = "entered";
-    o["reason"] = "";
-    o["order"] = 3;
-    o["cmd"] = basil.at("cmd");
-    o["args"] = basil.at("args");
-  }
+    if (v.as_object().at("name").as_string() == "basil") entrant = v.as_object();
+  entrant["folder"] = "house-bot-1";
+  entrant["name"] = "house-bot-1";
+  entrant["order"] = 3;
+  file.at("submissions").as_array().emplace_back(entrant);
   write_file(results() / "entries.json", json::serialize(file) + "\n");
   fs::copy(results() / "entries" / "basil", results() / "entries" / "house-bot-1", fs::copy_options::recursive);
 
