@@ -371,6 +371,10 @@ TEST_F(ContestE2E, ADisqualifiedEntrantWithAHouseBotsNameNeverBlocksTheRun) {
   EXPECT_EQ(games.size(), 6u);
   for (const std::string& line : games) EXPECT_EQ(line.find("(entrant)"), std::string::npos) << line;
   EXPECT_EQ(meta.at("settings").as_object().if_contains("entry.house-bot-1.games"), nullptr);
+  // Its submission page links its own bot page, not the house bot's.
+  const std::string page = read_file(results() / "submissions" / "house-bot-1.html");
+  EXPECT_EQ(page.find("href=\"../bots/house-bot-1.html\""), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"../bots/house-bot-1__entrant_-"), std::string::npos) << page;
 }
 
 // The schedule of n + 1 entrants holds every game of the schedule of n, with the same id and opening:

@@ -182,8 +182,8 @@ std::string entrant_engine_name(const std::vector<EngineSpec>& house, const std:
   std::set<std::string> taken;
   for (const EngineSpec& e : house) taken.insert(e.name);
   if (taken.count(name) == 0) return name;
-  std::string shown = name + " (entrant)";
-  for (int k = 2; taken.count(shown) > 0; ++k) shown = name + " (entrant)-" + std::to_string(k);
+  std::string shown = name + kEntrantSuffix;
+  for (int k = 2; taken.count(shown) > 0; ++k) shown = name + kEntrantSuffix + "-" + std::to_string(k);
   return shown;
 }
 

@@ -104,5 +104,6 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries);
 // The name an entrant goes by among `house` (the config's [[engine]]s): its own, or, when a house bot has
 // that name, "NAME (entrant)" (a bot's name has no space; made unique against `house` with "-2", ...).
 std::string entrant_engine_name(const std::vector<EngineSpec>& house, const std::string& name);
+inline constexpr const char* kEntrantSuffix = " (entrant)";
 
 }  // namespace kalah::arena
