@@ -317,6 +317,13 @@ TEST(FeedbackModes, AForfeitKeepsOnlyTheForfeitersStderrNeverItsOpponents) {
   EXPECT_NE(e2e::read_file(dir / "victim.err").find(secret), std::string::npos);
   EXPECT_EQ(e2e::read_file(results / "games.jsonl").find(secret), std::string::npos);
 
+  // A transcript as an arena before issue 36 wrote it, with the victim's stderr too: the archive leaves it out.
+  const fs::path old = results / "transcripts" / (games[0].id + ".log");
+  std::string text = e2e::read_file(old);
+  text.insert(text.rfind("# end\n"), "# stderr victim: 27 bytes in this game, the last 27 kept\n| " + secret + "\n");
+  e2e::write_file(old, text);
+  ASSERT_TRUE(parse_transcript(text)) << text;
+
   const fs::path archive = dir / "leak.tar.gz";
   const e2e::RunResult packed =
       e2e::run({e2e::kArena.string(), "archive", results.string(), "-o", archive.string()}, dir.path());

@@ -22,6 +22,11 @@ inline constexpr int kTranscriptFormat = 1;
 // forfeiting engine's; none for a game without a forfeit.
 std::string transcript_text(const GameRecord& record, const GameSettings& settings, const Transcript& transcript);
 
+// `text`, a transcript file, with the stderr sections of every engine but the forfeiter's taken out: what an
+// arena before issue 36 kept (every engine's tail) made what it keeps now (`arena archive` packs that). Text
+// that does not read as a transcript comes back as it is.
+std::string without_opponents_stderr(std::string_view text);
+
 struct TranscriptFile {
   GameRecord record;
   TimeControl time[2];  // of the engine that started South, and of the one that started North
