@@ -297,8 +297,20 @@ TEST_F(ContestE2E, ABotNamedLikeAHouseBotIsNotEnteredWithTheReason) {
   write_file(config(), contest_toml(tmp_ / "out", "", house_bot_1()));
   add_copy_of_basil("house-bot-1");
   add_copy_of_basil("house-bot-l");  // 'l' for '1'
+  // A folder whose name a right-to-left override makes show as another; an author's override is dropped.
+  add_submission("evil\u202Egnp", "name = \"evil\"\nrun = \"python3 bot.py\"\n");
+  write_file(
+      tmp_ / "submissions" / "basil" / "bot.toml",
+      "name = \"basil\"\nauthor = \"Basil\u202E (example)\"\nlanguage = \"Python\"\nrun = \"python3 basil.py\"\n");
   const RunResult built = arena({"contest", "build", config().string()});
   ASSERT_EQ(built.status.code, 0) << built.summary();
+  EXPECT_NE(built.out.find("evil\\u202egnp/   not entered: its folder name is not plain UTF-8 text (control "
+                           "characters, bidi or zero-width controls, or invalid bytes); rename the folder"),
+            std::string::npos)
+      << built.out;
+  EXPECT_EQ(built.out.find("\u202E"), std::string::npos) << built.out;
+  EXPECT_EQ(read_file(results() / "entries.json").find("\u202E"), std::string::npos);
+  EXPECT_NE(read_file(results() / "entries.json").find("\"Basil (example)\""), std::string::npos);
   EXPECT_NE(built.out.find("house-bot-1/     not entered: the name 'house-bot-1' is the name of an [[engine]] of the "
                            "config (a house bot); rename the bot"),
             std::string::npos)
