@@ -33,6 +33,9 @@ std::string contest_toml(const fs::path& out, const std::string& extra = "",
          extra + "\n[[engine]]\n" + house;
 }
 
+// A house bot whose name a submission may take, or imitate ("house-bot-l": 'l' for '1').
+std::string house_bot_1() { return "name = \"house-bot-1\"\ncmd = \"" + reachable(kRandom).string() + "\"\n"; }
+
 json::object read_json(const fs::path& file) { return json::parse(read_file(file)).as_object(); }
 
 // name -> status of entries.json
@@ -285,6 +288,105 @@ TEST_F(ContestE2E, ALateEntryAndADisqualificationKeepEveryFinishedGame) {
   EXPECT_EQ(nobody.status.code, 2);
   EXPECT_NE(nobody.err.find("no entrant is named 'cobbler'; the entrants are: ada, basil, dora"), std::string::npos)
       << nobody.err;
+}
+
+// A bot named like a house bot (issue 36): refused at build with the reason, as is one whose name only looks
+// like it (before: both entered, and `arena run` then refused the whole contest).
+TEST_F(ContestE2E, ABotNamedLikeAHouseBotIsNotEnteredWithTheReason) {
+  fs::remove_all(tmp_ / "submissions" / "cobbler");
+  write_file(config(), contest_toml(tmp_ / "out", "", house_bot_1()));
+  add_copy_of_basil("house-bot-1");
+  add_copy_of_basil("house-bot-l");  // 'l' for '1'
+  // A folder whose name a right-to-left override makes show as another; an author's override is dropped.
+  add_submission("evil\u202Egnp", "name = \"evil\"\nrun = \"python3 bot.py\"\n");
+  write_file(
+      tmp_ / "submissions" / "basil" / "bot.toml",
+      "name = \"basil\"\nauthor = \"Basil\u202E (example)\"\nlanguage = \"Python\"\nrun = \"python3 basil.py\"\n");
+  const RunResult built = arena({"contest", "build", config().string()});
+  ASSERT_EQ(built.status.code, 0) << built.summary();
+  EXPECT_NE(built.out.find("evil\\u202egnp/   not entered: its folder name is not plain UTF-8 text (control "
+                           "characters, bidi or zero-width controls, or invalid bytes); rename the folder"),
+            std::string::npos)
+      << built.out;
+  EXPECT_EQ(built.out.find("\u202E"), std::string::npos) << built.out;
+  EXPECT_EQ(read_file(results() / "entries.json").find("\u202E"), std::string::npos);
+  EXPECT_NE(read_file(results() / "entries.json").find("\"Basil (example)\""), std::string::npos);
+  EXPECT_NE(built.out.find("house-bot-1/     not entered: the name 'house-bot-1' is the name of an [[engine]] of the "
+                           "config (a house bot); rename the bot"),
+            std::string::npos)
+      << built.out;
+  EXPECT_NE(built.out.find("house-bot-l/     not entered: the name 'house-bot-l' looks like 'house-bot-1', an "
+                           "[[engine]] of the config (a house bot); rename the bot"),
+            std::string::npos)
+      << built.out;
+  // Refused before it was built: its record has its folder, not the name.
+  const std::map<std::string, std::string> s = statuses(results() / "entries.json");
+  EXPECT_EQ(s.at("house-bot-1/"), "not-entered");
+  EXPECT_EQ(s.at("house-bot-l/"), "not-entered");
+  EXPECT_EQ(s.at("ada"), "entered");
+  EXPECT_EQ(s.at("basil"), "entered");
+  EXPECT_NE(read_file(results() / "entries.json").find("is the name of an [[engine]] of the config"),
+            std::string::npos);
+  const RunResult played = arena({"run", config().string(), "--max-games", "2", "--concurrency", "1"});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+}
+
+// An entrant with a house bot's name that an arena before issue 36 let in stops `arena run` while it is in the
+// contest, saying how to take it out; once disqualified it never blocks the run again (before: refused even
+// then), and goes by a name of its own so that its record never mixes with the house bot's.
+TEST_F(ContestE2E, ADisqualifiedEntrantWithAHouseBotsNameNeverBlocksTheRun) {
+  fs::remove_all(tmp_ / "submissions" / "cobbler");
+  write_file(config(), contest_toml(tmp_ / "out", "", house_bot_1()));
+  ASSERT_EQ(arena({"contest", "build", config().string()}).status.code, 0);
+  const RunResult first = arena({"run", config().string(), "--max-games", "2", "--concurrency", "1"});
+  ASSERT_EQ(first.status.code, 0) << first.summary();
+
+  // The record such a build wrote, and its folder (a copy of basil's).
+  json::object file = read_json(results() / "entries.json");
+  json::object entrant;
+  for (const json::value& v : file.at("submissions").as_array())
+    if (v.as_object().at("name").as_string() == "basil") entrant = v.as_object();
+  entrant["folder"] = "house-bot-1";
+  entrant["name"] = "house-bot-1";
+  entrant["order"] = 3;
+  file.at("submissions").as_array().emplace_back(entrant);
+  write_file(results() / "entries.json", json::serialize(file) + "\n");
+  fs::copy(results() / "entries" / "basil", results() / "entries" / "house-bot-1", fs::copy_options::recursive);
+
+  const RunResult refused = arena({"run", config().string()});
+  EXPECT_EQ(refused.status.code, 2) << refused.summary();
+  EXPECT_NE(refused.err.find("entrant 'house-bot-1' has the name of an [[engine]] of the config: rename that "
+                             "[[engine]], or take the entrant out (arena contest disqualify "),
+            std::string::npos)
+      << refused.err;
+  const RunResult dq = arena({"contest", "disqualify", config().string(), "house-bot-1", "--reason", "a house name"});
+  ASSERT_EQ(dq.status.code, 0) << dq.summary();
+  // The journal's settings name the entrant as the run does, never the house bot (whose games would be void).
+  const json::object after_dq = read_json(results() / "tournament.json");
+  const json::object& settings = after_dq.at("settings").as_object();
+  EXPECT_EQ(settings.if_contains("entry.house-bot-1.status"), nullptr);
+  ASSERT_NE(settings.if_contains("entry.house-bot-1 (entrant).status"), nullptr) << json::serialize(settings);
+  EXPECT_EQ(settings.at("entry.house-bot-1 (entrant).status").as_string(), "disqualified");
+
+  const RunResult played = arena({"run", config().string()});
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  EXPECT_NE(played.err.find("disqualified entrant 'house-bot-1' has the name of an [[engine]] of the config: it goes "
+                            "by 'house-bot-1 (entrant)'"),
+            std::string::npos)
+      << played.err;
+  const json::object meta = read_json(results() / "tournament.json");
+  std::vector<std::string> engines;
+  for (const json::value& e : meta.at("engines").as_array()) engines.emplace_back(e.as_string());
+  EXPECT_EQ(engines, (std::vector<std::string>{"house-bot-1", "ada", "basil", "house-bot-1 (entrant)"}));
+  // Every game of the three that play, none of the disqualified one's; the house bot's games all count.
+  const std::vector<std::string> games = read_lines(results() / "games.jsonl");
+  EXPECT_EQ(games.size(), 6u);
+  for (const std::string& line : games) EXPECT_EQ(line.find("(entrant)"), std::string::npos) << line;
+  EXPECT_EQ(meta.at("settings").as_object().if_contains("entry.house-bot-1.games"), nullptr);
+  // Its submission page links its own bot page, not the house bot's.
+  const std::string page = read_file(results() / "submissions" / "house-bot-1.html");
+  EXPECT_EQ(page.find("href=\"../bots/house-bot-1.html\""), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"../bots/house-bot-1__entrant_-"), std::string::npos) << page;
 }
 
 // The schedule of n + 1 entrants holds every game of the schedule of n, with the same id and opening:

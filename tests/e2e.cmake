@@ -51,7 +51,7 @@ add_dependencies(copied_config_e2e_test arena kalah-random kalah-greedy kalah-mc
 
 # Engines without name= called by the name they announce (`id name`) in `arena match` and `referee match`.
 kalah_add_test(engine_names_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/engine_names_e2e_test.cpp LIBS Boost::json)
-add_dependencies(engine_names_e2e_test arena referee kalah-random)
+add_dependencies(engine_names_e2e_test arena referee kalah-random bad_engine)
 
 # `arena --version`, `referee --version` and cmake/version.cmake on a source tree without git.
 kalah_add_test(version_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/version_e2e_test.cpp)

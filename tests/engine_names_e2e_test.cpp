@@ -115,5 +115,100 @@ TEST_F(EngineNames, RefereeMatchTellsTwoEnginesOfOneAnnouncedNameApart) {
             (std::vector<std::string>{"python-random-python-random-2", "python-random-2-python-random"}));
 }
 
+// ---- Names that lie to the eye (issue 36): bidi and zero-width controls, look-alike letters ----------------
+
+// A name with a right-to-left override shows as another ("evil" U+202E "gnp.exe" reads "evilexe.png").
+const std::string kOverride = "evil\u202Egnp.exe";
+const std::string kZeroWidth = "kalah\u200B-random";
+const std::string kCyrillicA = "k\u0430lah-random";  // Cyrillic a for Latin a
+
+// `text`'s bytes in hex: how bad_engine --id-name takes the name it announces.
+std::string hex(const std::string& text) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (char c : text) {
+    out += digits[static_cast<unsigned char>(c) >> 4];
+    out += digits[static_cast<unsigned char>(c) & 15];
+  }
+  return out;
+}
+
+// Every file a run writes about its engines, read whole.
+std::string every_report(const fs::path& results) {
+  std::string all;
+  for (const char* file : {"games.jsonl", "tournament.json", "standings.md", "standings.json", "standings.csv",
+                           "games.pgn", "report.html"})
+    all += e2e::read_file(results / file);
+  return all;
+}
+
+TEST_F(EngineNames, AnAnnouncedNameIsCleanedOfBidiAndZeroWidthControlsEverywhere) {
+  const e2e::RunResult r =
+      arena_match({"-engine", "cmd=" + e2e::kBadEngine.string(), "arg=--id-name", "arg=" + hex(kOverride), "-engine",
+                   "cmd=" + e2e::kBadEngine.string(), "arg=--id-name", "arg=" + hex(kZeroWidth)});
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_EQ(recorded_engines(), (std::vector<std::string>{"evilgnp.exe", "kalah-random"}));
+  const std::string written = every_report(dir_ / "results" / "match");
+  for (const char* hidden : {"\u202E", "\u200B"}) {
+    EXPECT_EQ(written.find(hidden), std::string::npos);
+    EXPECT_EQ(r.out.find(hidden), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find(hidden), std::string::npos) << r.err;
+  }
+  EXPECT_NE(written.find("evilgnp.exe"), std::string::npos);
+}
+
+TEST_F(EngineNames, AnAnnouncedNameThatLooksLikeAnotherGetsASuffix) {
+  // kalah-random announces its own name; the others announce it with a Cyrillic 'a' and with a fullwidth
+  // one: each is told apart by a suffix, as a second engine of one name is.
+  const e2e::RunResult r = e2e::run(
+      {e2e::kArena.string(), "match", "-engine", "cmd=" + e2e::kRandom.string(), "-engine",
+       "cmd=" + e2e::kBadEngine.string(), "arg=--id-name", "arg=" + hex(kCyrillicA), "-engine",
+       "cmd=" + e2e::kBadEngine.string(), "arg=--id-name", "arg=" + hex("kalah-r\uFF41ndom"), "--print-config"},
+      dir_.path());
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("[[engine]]\nname = \"kalah-random\"\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[[engine]]\nname = \"" + kCyrillicA + "-2\"\n"), std::string::npos) << r.out;
+  // Its "-2" would look like the Cyrillic one's: the next suffix.
+  EXPECT_NE(r.out.find("[[engine]]\nname = \"kalah-r\uFF41ndom-3\"\n"), std::string::npos) << r.out;
+}
+
+TEST_F(EngineNames, AConfigNameWithAHiddenControlOrThatLooksLikeAnotherIsRefusedAtLoad) {
+  auto config = [&](const std::string& first, const std::string& second) {
+    return "[tournament]\nname = \"t\"\noutput = \"" + (dir_ / "results").string() +
+           "\"\n[time]\ntc = \"1+0.01\"\n[[engine]]\nname = \"" + first + "\"\ncmd = \"" + e2e::kRandom.string() +
+           "\"\n[[engine]]\nname = \"" + second + "\"\ncmd = \"" + e2e::kRandom.string() + "\"\n";
+  };
+  struct Case {
+    std::string first, second, said;
+  };
+  const std::vector<Case> cases = {
+      {"kalah-random", kOverride, "\"evil\\u202egnp.exe\" is not a usable name"},
+      {kZeroWidth, "greedy", "\"kalah\\u200b-random\" is not a usable name"},
+      {"kalah-random", kCyrillicA, "looks like \"kalah-random\", the engine at line "},
+      {"BOT-1", "B0T-l", "\"B0T-l\" looks like \"BOT-1\""},
+      {"greedy", "\uFF47reedy", "looks like \"greedy\""},
+  };
+  for (const Case& c : cases) {
+    e2e::write_file(dir_ / "t.toml", config(c.first, c.second));
+    const e2e::RunResult r = e2e::run({e2e::kArena.string(), "run", (dir_ / "t.toml").string()}, dir_.path());
+    EXPECT_EQ(r.status.code, 2) << r.summary();
+    EXPECT_NE(r.err.find(c.said), std::string::npos) << r.err;
+    // The message shows the control as an escape; the terminal never gets it.
+    for (const char* hidden : {"\u202E", "\u200B"}) EXPECT_EQ(r.err.find(hidden), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "results" / "t" / "games.jsonl"));
+  }
+}
+
+TEST_F(EngineNames, RefereeMatchRefusesTwoGivenNamesThatLookAlike) {
+  const e2e::RunResult r = referee_match({"--engine", "cmd=" + e2e::kRandom.string(), "name=kalah-random", "--engine",
+                                          "cmd=" + e2e::kRandom.string(), "name=" + kCyrillicA});
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("look alike"), std::string::npos) << r.err;
+  const e2e::RunResult hidden = referee_match(
+      {"--engine", "cmd=" + e2e::kRandom.string(), "name=" + kOverride, "--engine", "cmd=" + e2e::kRandom.string()});
+  EXPECT_EQ(hidden.status.code, 2) << hidden.summary();
+  EXPECT_NE(hidden.err.find("bidi and zero-width"), std::string::npos) << hidden.err;
+}
+
 }  // namespace
 }  // namespace kalah

@@ -282,6 +282,69 @@ TEST(FeedbackModes, TheStderrTailIsCapped) {
   EXPECT_NE(page.find("the last 16384 of "), std::string::npos);
 }
 
+// A bot that forfeits on purpose must not make the arena keep its opponent's stderr (issue 36): before, every
+// transcript held both engines' tails, so crashing at once put the opponent's debugging (its book, its
+// secrets) into a file that `arena archive` packs and an organiser publishes. Now the transcript, the journal
+// and the archive hold the forfeiter's own stderr only.
+TEST(FeedbackModes, AForfeitKeepsOnlyTheForfeitersStderrNeverItsOpponents) {
+  e2e::TempDir dir;
+  const std::string secret = "VICTIM-SECRET-opening-book";
+  const std::vector<Engine> engines = {{"victim",
+                                        e2e::kBadEngine,
+                                        {"--moves", "1", "--stderr-on-go", secret},
+                                        "stderr = \"" + (dir / "victim.err").string() + "\"\n"},
+                                       {"leaker",
+                                        e2e::kBadEngine,
+                                        {"--crash-on-go", "1", "--stderr-on-go", "leaker-own-words"},
+                                        "restart = \"always\"\n"}};
+  e2e::write_file(dir / "t.toml", toml_config("leak", dir / "results", "", engines));
+  const e2e::RunResult r = e2e::run({e2e::kArena.string(), "run", (dir / "t.toml").string()}, dir.path());
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const fs::path results = dir / "results" / "leak";
+  const std::vector<Game> games = journal_games(results / "games.jsonl");
+  ASSERT_EQ(games.size(), 2u);
+  for (const Game& g : games) {
+    ASSERT_EQ(g.forfeit_engine, "leaker") << g.id;
+    const std::string text = e2e::read_file(results / "transcripts" / (g.id + ".log"));
+    EXPECT_EQ(text.find(secret), std::string::npos) << text;
+    Expected<TranscriptFile> file = parse_transcript(text);
+    ASSERT_TRUE(file) << file.error();
+    ASSERT_EQ(file->stderr_tails.size(), 1u) << text;
+    EXPECT_EQ(file->stderr_tails[0].engine, "leaker");
+    EXPECT_NE(file->stderr_tails[0].text.find("leaker-own-words"), std::string::npos) << text;
+  }
+  // The victim did write the secret, in the game where it moved first: its own log has it, nothing else.
+  EXPECT_NE(e2e::read_file(dir / "victim.err").find(secret), std::string::npos);
+  EXPECT_EQ(e2e::read_file(results / "games.jsonl").find(secret), std::string::npos);
+
+  // A transcript as an arena before issue 36 wrote it, with the victim's stderr too: the archive leaves it out.
+  const fs::path old = results / "transcripts" / (games[0].id + ".log");
+  std::string text = e2e::read_file(old);
+  text.insert(text.rfind("# end\n"), "# stderr victim: 27 bytes in this game, the last 27 kept\n| " + secret + "\n");
+  e2e::write_file(old, text);
+  ASSERT_TRUE(parse_transcript(text)) << text;
+
+  const fs::path archive = dir / "leak.tar.gz";
+  const e2e::RunResult packed =
+      e2e::run({e2e::kArena.string(), "archive", results.string(), "-o", archive.string()}, dir.path());
+  ASSERT_EQ(packed.status.code, 0) << packed.summary();
+  fs::create_directories(dir / "unpacked");
+  const e2e::RunResult unpacked =
+      e2e::run({"/usr/bin/tar", "-xzf", archive.string(), "-C", (dir / "unpacked").string()}, dir.path());
+  ASSERT_EQ(unpacked.status.code, 0) << unpacked.summary();
+  // What the archive holds of the games: the journal, the transcripts and the bot pages (the config and the
+  // reports' list of commands name the victim's arguments, the secret among them, as the organiser wrote them).
+  std::size_t transcripts = 0;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir / "unpacked")) {
+    const std::string folder = entry.path().parent_path().filename().string();
+    const bool of_games = entry.path().filename() == "games.jsonl" || folder == "transcripts" || folder == "bots";
+    if (!entry.is_regular_file() || !of_games) continue;
+    transcripts += folder == "transcripts" ? 1 : 0;
+    EXPECT_EQ(e2e::read_file(entry.path()).find(secret), std::string::npos) << entry.path();
+  }
+  EXPECT_EQ(transcripts, 2u);
+}
+
 // A sandboxed engine's stderr comes through bubblewrap: its tail is in the transcript all the same, and two
 // games at once keep their lines apart.
 TEST(FeedbackModes, SandboxedEnginesLeaveTheirTranscriptsAndStderr) {

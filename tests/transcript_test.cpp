@@ -110,6 +110,60 @@ TEST(TranscriptFile, ATimingLineOfAnEarlierArenaStillReads) {
   EXPECT_EQ(back->time[1].clock, ClockKind::Wall);
 }
 
+// A bot that forfeits on purpose must not get its opponent's stderr written down (issue 36): the file keeps
+// the forfeiter's own tail only, and a game without a forfeit keeps none.
+TEST(TranscriptFile, OnlyTheForfeitersOwnStderrIsWrittenNeverItsOpponents) {
+  GameRecord r = test::record_of("g1", "victim", "leaker", {Move::at(3)});
+  r.move_info = {{10, {}, {}, {}, {}}};
+  r.result = Outcome::FirstWins;
+  r.termination = Termination::Crash;
+  r.forfeit = Forfeit{"leaker", Termination::Crash, "exited with code 3 (while thinking)"};
+  Transcript t;
+  t.add_stderr("victim", "my opening book is at /secret\n", 31);
+  t.add_stderr("leaker", "bye", 3);
+  const std::string text = transcript_text(r, GameSettings{}, t);
+  EXPECT_EQ(text.find("/secret"), std::string::npos) << text;
+  EXPECT_EQ(text.find("# stderr victim"), std::string::npos) << text;
+  Expected<TranscriptFile> back = parse_transcript(text);
+  ASSERT_TRUE(back) << back.error() << "\n" << text;
+  ASSERT_EQ(back->stderr_tails.size(), 1u);
+  EXPECT_EQ(back->stderr_tails[0].engine, "leaker");
+  EXPECT_EQ(back->stderr_tails[0].text, "bye");
+
+  r.forfeit.reset();
+  r.termination = Termination::Normal;
+  const std::string played = transcript_text(r, GameSettings{}, t);
+  EXPECT_EQ(played.find("# stderr "), std::string::npos) << played;
+}
+
+// A transcript an arena before issue 36 wrote holds every engine's stderr: `arena archive` packs it with the
+// forfeiter's alone, every other line as it was.
+TEST(TranscriptFile, AnOlderTranscriptLosesItsOpponentsStderrOnly) {
+  GameRecord r = test::record_of("g1", "victim", "leaker: two", {Move::at(3)});
+  r.move_info = {{10, {}, {}, {}, {}}};
+  r.result = Outcome::FirstWins;
+  r.termination = Termination::Crash;
+  r.forfeit = Forfeit{"leaker: two", Termination::Crash, "exited with code 3 (while thinking)"};
+  Transcript t;
+  t.add("victim", '<', "bestmove 3");
+  t.add_stderr("leaker: two", "bye\n| not a line", 16);
+  const std::string now = transcript_text(r, GameSettings{}, t);
+  EXPECT_EQ(without_opponents_stderr(now), now);
+  std::string old = now;
+  old.insert(old.find("# stderr leaker"), "# stderr victim: 9 bytes in this game, the last 9 kept\n| /secret\n| \n");
+  old.insert(old.rfind("# end\n"), "# stderr victim: 3 bytes in this game, the last 3 kept\n| ab\n");
+  ASSERT_TRUE(parse_transcript(old));
+  EXPECT_EQ(without_opponents_stderr(old), now);
+  // A game without a forfeit keeps no stderr; what is not a transcript is left alone.
+  r.forfeit.reset();
+  r.termination = Termination::Normal;
+  std::string played = transcript_text(r, GameSettings{}, Transcript{});
+  std::string played_old = played;
+  played_old.insert(played_old.rfind("# end\n"), "# stderr victim: 3 bytes in this game, the last 3 kept\n| ab\n");
+  EXPECT_EQ(without_opponents_stderr(played_old), played);
+  EXPECT_EQ(without_opponents_stderr("# stderr x: 1\n| y\n"), "# stderr x: 1\n| y\n");
+}
+
 TEST(TranscriptFile, WhatIsNotATranscriptIsRefusedNamingTheProblem) {
   EXPECT_FALSE(parse_transcript(""));
   Expected<TranscriptFile> other = parse_transcript("[tournament]\nname = \"x\"\n");

@@ -30,6 +30,7 @@
 #include "referee/rules/words.h"
 #include "referee/solver/solver.h"
 #include "referee/suite/labels.h"
+#include "referee/system/confusables.h"
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
 
@@ -1012,12 +1013,16 @@ class Parser {
     auto name = t.string("name");
     if (!name) t.missing("name");
     if (!valid_engine_name(*name))
-      t.fail_at("name", "engine.name " + in_quotes(*name) +
-                            " is not a usable name: 1 to 64 characters without control characters, "
-                            "quotes, backslashes or spaces at either end");
+      t.fail_at("name", "engine.name " + in_quotes(*name) + " is not a usable name: " + kEngineNameRule);
     if (int i = c.engine_index(*name); i >= 0)
       t.fail_at("name", "engine.name " + in_quotes(*name) + " is already used by the engine at line " +
                             std::to_string(name_lines[i]));
+    // Names that look alike would pass for each other in every table (docs/CONFIG.md, "Engine names").
+    for (std::size_t i = 0; i < c.engines.size(); ++i)
+      if (system::confusable(*name, c.engines[i].name))
+        t.fail_at("name", "engine.name " + in_quotes(*name) + " looks like " + in_quotes(c.engines[i].name) +
+                              ", the engine at line " + std::to_string(name_lines[i]) +
+                              " (the same letters to the eye); give one of them another name");
     e.name = *name;
 
     auto cmd = t.string("cmd");

@@ -1,11 +1,13 @@
 #include "arena/config/entries.h"
 
 #include <algorithm>
+#include <set>
 
 #include <boost/json.hpp>
 #include <fmt/core.h>
 
 #include "referee/engine/sandbox.h"
+#include "referee/system/confusables.h"
 #include "referee/system/files.h"
 
 namespace kalah::arena {
@@ -170,6 +172,21 @@ Submission* Entries::by_name(std::string_view name) {
   return nullptr;
 }
 
+const Submission* Entries::looking_like(std::string_view name) const {
+  for (const Submission& s : submissions)
+    if (s.ever_entered() && system::confusable(s.name, name)) return &s;
+  return nullptr;
+}
+
+std::string entrant_engine_name(const std::vector<EngineSpec>& house, const std::string& name) {
+  std::set<std::string> taken;
+  for (const EngineSpec& e : house) taken.insert(e.name);
+  if (taken.count(name) == 0) return name;
+  std::string shown = name + kEntrantSuffix;
+  for (int k = 2; taken.count(shown) > 0; ++k) shown = name + kEntrantSuffix + "-" + std::to_string(k);
+  return shown;
+}
+
 std::string entries_to_text(const Entries& entries) {
   json::array list;
   for (const Submission& s : entries.submissions) {
@@ -262,11 +279,19 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
     config.not_entered.emplace_back(s.folder, s.status == SubmissionStatus::NotEntered
                                                   ? (s.name.empty() ? s.folder + "/" : s.name) + " (" + s.reason + ")"
                                                   : std::string());
+  const std::vector<EngineSpec> house = config.engines;
   for (const Submission* s : entries.entrants()) {
-    if (config.engine_index(s->name) >= 0)
-      return config.source + ": entrant '" + s->name + "' has the name of an [[engine]] of the config";
     EngineSpec e;
-    e.name = s->name;
+    e.name = entrant_engine_name(house, s->name);
+    if (e.name != s->name) {
+      // Only a build before issue 36 let it in. One still active would mix its games with the house bot's.
+      if (s->status == SubmissionStatus::Entered)
+        return config.source + ": entrant '" + s->name + "' has the name of an [[engine]] of the config: rename " +
+               "that [[engine]], or take the entrant out (arena contest disqualify " + config.source + " " + s->name +
+               " --reason \"...\") and enter it again under another name";
+      config.warnings.push_back(config.source + ": " + to_string(s->status) + " entrant '" + s->name +
+                                "' has the name of an [[engine]] of the config: it goes by '" + e.name + "'");
+    }
     std::error_code ec;
     e.dir = fs::absolute(config.results_dir() / "entries" / s->name, ec);
     // As the reports show it: the bot's own program by its place in the results, another by its name.

@@ -84,6 +84,8 @@ struct Entries {
   // The bots that ever entered, in entry order (withdrawn and disqualified ones keep their place).
   std::vector<const Submission*> entrants() const;
   Submission* by_name(std::string_view name);
+  // The first bot that ever entered whose name is `name` or looks like it (system::confusable).
+  const Submission* looking_like(std::string_view name) const;
 };
 
 // The file's text and back; `read_entries` of a missing file is an empty Entries.
@@ -93,8 +95,15 @@ Expected<Entries> read_entries(const std::filesystem::path& file);
 std::optional<std::string> write_entries(const std::filesystem::path& file, const Entries& entries);
 
 // Appends a contest's entrants to `config.engines` (after the house bots) with the sandbox, limits and
-// restart policy of [tournament], and fills config.entries. An error when entries.json is unreadable or
-// fewer than two engines would play.
+// restart policy of [tournament], and fills config.entries. An error when entries.json is unreadable,
+// fewer than two engines would play, or an active entrant has the name of a house bot (a build before issue
+// 36 let one in): it must be withdrawn or disqualified first. A withdrawn or disqualified one never stops
+// the contest: it plays no more games, and goes by entrant_engine_name() (with a warning).
 std::optional<std::string> add_entrants(Config& config, const Entries& entries);
+
+// The name an entrant goes by among `house` (the config's [[engine]]s): its own, or, when a house bot has
+// that name, "NAME (entrant)" (a bot's name has no space; made unique against `house` with "-2", ...).
+std::string entrant_engine_name(const std::vector<EngineSpec>& house, const std::string& name);
+inline constexpr const char* kEntrantSuffix = " (entrant)";
 
 }  // namespace kalah::arena

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include "arena/config/toml_table.h"
+#include "referee/system/confusables.h"
 #include "referee/system/untrusted_files.h"
 
 namespace kalah::arena {
@@ -30,8 +31,10 @@ Expected<Manifest> parse_manifest(std::string_view toml_text, std::string_view p
       t.fail_at("name", "name " + in_quotes(*name) +
                             " is not usable: 1 to 64 letters, digits, '.', '_' or '-' (it names the bot's folder)");
     m.name = *name;
-    m.author = t.string("author").value_or("");
-    m.language = t.string("language").value_or("");
+    // Shown in the reports and on the terminal beside the name: without bidi and zero-width controls, which
+    // would make them show as other text (docs/CONTEST.md, "Names").
+    m.author = system::without_hidden_controls(t.string("author").value_or(""));
+    m.language = system::without_hidden_controls(t.string("language").value_or(""));
     m.build = t.string("build");
     const toml::node* run = t.find("run");
     if (!run) t.missing("run");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "referee/rules/spelling.h"
+#include "referee/system/confusables.h"
 
 namespace kalah::arena::detail {
 
@@ -54,7 +55,8 @@ std::string in_quotes(std::string_view text) {
       out += c;
     }
   }
-  return out + "\"";
+  // A bidi or zero-width control, shown as what it is rather than obeyed by the terminal.
+  return system::show_hidden_controls(out) + "\"";
 }
 
 std::string format_number(double value) {

@@ -23,6 +23,7 @@
 #include "referee/process/engine_process.h"
 #include "referee/process/tool_run.h"
 #include "referee/system/clean_text.h"
+#include "referee/system/confusables.h"
 #include "referee/system/directory_lock.h"
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
@@ -311,24 +312,25 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     if (d.symlink_status(ec).type() == fs::file_type::directory && d.path().filename().string().front() != '.') {
       // A folder's name goes into entries.json, the reports and the terminal: plain text only.
       const std::string name = d.path().filename().string();
-      if (system::clean_text(name, false) != name) {
+      if (system::clean_text(name, false) != name || system::has_hidden_controls(name)) {
         say(
-            fmt::format("  {:<16} not entered: its folder name is not plain UTF-8 text (control characters or "
-                        "invalid bytes); rename the folder",
-                        system::clean_text(name, false) + "/"));
+            fmt::format("  {:<16} not entered: its folder name is not plain UTF-8 text (control characters, bidi "
+                        "or zero-width controls, or invalid bytes); rename the folder",
+                        system::show_hidden_controls(system::clean_text(name, false)) + "/"));
         continue;
       }
       folders.push_back(d.path());
     }
   std::sort(folders.begin(), folders.end());
 
-  // Every manifest first: a name two folders claim is refused for both (unless one already entered).
+  // Every manifest first: a name two folders claim is refused for both (unless one already entered), and so
+  // are two names that look alike (one skeleton, system::confusable: "bot1" and "botl").
   std::map<std::string, Expected<Manifest>> manifests;
-  std::map<std::string, std::vector<std::string>> folders_of_name;
+  std::map<std::string, std::vector<std::string>> folders_of_skeleton;
   for (const fs::path& folder : folders) {
     const std::string key = folder.filename().string();
     manifests.emplace(key, read_manifest(folder / kManifestFile));
-    if (manifests.at(key)) folders_of_name[manifests.at(key)->name].push_back(key);
+    if (manifests.at(key)) folders_of_skeleton[system::skeleton(manifests.at(key)->name)].push_back(key);
   }
   auto record_of = [&](const std::string& folder) -> Submission& {
     for (Submission& s : entries.submissions)
@@ -383,20 +385,41 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
       continue;
     }
     const Manifest& m = *manifest;
-    const std::vector<std::string>& claimants = folders_of_name[m.name];
+    // A house bot's name, or one that looks like it: the entrant would pass for the house bot in every table,
+    // and `arena run` could not tell their games apart (docs/CONTEST.md, "Names").
+    if (auto house = std::find_if(config.engines.begin(), config.engines.end(),
+                                  [&](const EngineSpec& e) { return system::confusable(e.name, m.name); });
+        house != config.engines.end()) {
+      refuse(
+          house->name == m.name
+              ? fmt::format("the name '{}' is the name of an [[engine]] of the config (a house bot); rename the bot",
+                            m.name)
+              : fmt::format("the name '{}' looks like '{}', an [[engine]] of the config (a house bot); rename the bot",
+                            m.name, house->name));
+      if (s.ever_entered()) ++summary.entered;
+      continue;
+    }
+    const std::vector<std::string>& claimants = folders_of_skeleton[system::skeleton(m.name)];
     if (claimants.size() > 1) {
-      const Submission* holder = entries.by_name(m.name);
+      const Submission* holder = entries.looking_like(m.name);
       if (!(holder && holder->folder == key)) {
         std::string others;
         for (const std::string& f : claimants)
           if (f != key) others += (others.empty() ? "" : ", ") + f + "/";
-        refuse(fmt::format("the name '{}' is also claimed by {}{}", m.name, others,
-                           holder ? " (which entered first)" : "; rename one of them"));
+        refuse(fmt::format("the name '{}' is also claimed{} by {}{}", m.name,
+                           std::all_of(claimants.begin(), claimants.end(),
+                                       [&](const std::string& f) { return manifests.at(f)->name == m.name; })
+                               ? ""
+                               : ", or one that looks like it,",
+                           others, holder ? " (which entered first)" : "; rename one of them"));
         continue;
       }
     }
-    if (const Submission* holder = entries.by_name(m.name); holder && holder->folder != key) {
-      refuse(fmt::format("the name '{}' belongs to the entrant from {}/", m.name, holder->folder));
+    if (const Submission* holder = entries.looking_like(m.name); holder && holder->folder != key) {
+      refuse(holder->name == m.name
+                 ? fmt::format("the name '{}' belongs to the entrant from {}/", m.name, holder->folder)
+                 : fmt::format("the name '{}' looks like '{}', the entrant from {}/", m.name, holder->name,
+                               holder->folder));
       continue;
     }
     const Expected<std::string> read_digest = folder_digest(folder, submission_bounds(sc));

@@ -55,7 +55,8 @@ Expected<std::string> change_status(const Config& config, const std::string& nam
   Expected<TournamentDescription> recorded = description_from_settings(meta.settings);
   if (!recorded) return Error{meta_path.string() + ": " + recorded.error()};
   TournamentDescription description = std::move(recorded).value();
-  EntryDescription& entry = description.entries[name];
+  // Under the name the run gives it: an entrant that has a house bot's name goes by another (add_entrants).
+  EntryDescription& entry = description.entries[entrant_engine_name(config.engines, name)];
   entry.status = status;
   entry.reason = reason;
   entry.games_kept = rule == GamesRule::Keep;

@@ -19,7 +19,9 @@
 #include "arena/integrity/sha256.h"
 #include "arena/journal/journal.h"
 #include "arena/report/reports.h"
+#include "referee/game/transcript_file.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::integrity {
 namespace {
@@ -112,6 +114,8 @@ std::vector<std::string> archived_files(const fs::path& results_dir) {
 
 namespace {
 
+constexpr std::uintmax_t kMaxTranscriptBytes = 32u << 20;  // as the reports read one
+
 // One entry to write: a file of the results folder (streamed from disk) or a list made here.
 struct Entry {
   std::string name;
@@ -158,15 +162,28 @@ Expected<ArchiveSummary> write_archive(const fs::path& results_dir, const fs::pa
       std::none_of(files.begin(), files.end(), [](const std::string& f) { return f.starts_with("shards/"); }))
     return Error{results_dir.string() + ": no games.jsonl: not a results folder"};
 
+  auto listed = [](std::string name, std::string content) {
+    return Entry{std::move(name), content.size(), sha256_hex(content), std::move(content)};
+  };
   std::vector<Entry> entries;
   for (const std::string& name : files) {
+    // A transcript of an arena before issue 36 holds every engine's stderr tail: only the forfeiter's is
+    // published (docs/FORMATS.md, "Transcripts").
+    const fs::path relative(name);
+    if (relative.parent_path().filename() == "transcripts" && relative.extension() == ".log") {
+      Expected<std::string> text = system::read_regular_file(results_dir / name, kMaxTranscriptBytes);
+      if (text) {
+        std::string kept = without_opponents_stderr(*text);
+        if (kept != *text) {
+          entries.push_back(listed(name, std::move(kept)));
+          continue;
+        }
+      }
+    }
     Expected<Entry> e = measure(results_dir, name);
     if (!e) return Error{e.error()};
     entries.push_back(std::move(e).value());
   }
-  auto listed = [](std::string name, std::string content) {
-    return Entry{std::move(name), content.size(), sha256_hex(content), std::move(content)};
-  };
   if (std::string engines = engine_checksum_list(results_dir); !engines.empty())
     entries.push_back(listed(kEngineChecksums, std::move(engines)));
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });

@@ -255,7 +255,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   if (input.description.contest && input.journals.size() == 1) {
     // A contest's page per submission, from the entries.json and logs beside its journal.
     Expected<std::vector<SubmissionLink>> pages =
-        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event);
+        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event, input.engine_names);
     if (!pages) return Error{pages.error()};
     context.submissions = std::move(pages).value();
   }

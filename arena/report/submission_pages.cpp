@@ -1,5 +1,7 @@
 #include "arena/report/submission_pages.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "arena/config/manifest.h"
@@ -60,8 +62,8 @@ std::string evidence_section(const arena::Submission& s, const std::string& file
   return out + "<pre>" + html_escape(system::clean_text(text, true)) + "</pre>\n";
 }
 
-std::string submission_page_html(const arena::Submission& s, const std::string& event, const fs::path& results,
-                                 const fs::path& page_dir) {
+std::string submission_page_html(const arena::Submission& s, const std::string& engine, const std::string& event,
+                                 const fs::path& results, const fs::path& page_dir) {
   const std::string title = s.name.empty() ? s.folder + "/" : s.name;
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -72,7 +74,7 @@ std::string submission_page_html(const arena::Submission& s, const std::string& 
   out += "<p class=\"entry\"><b>" + html_escape(status_text(s)) + "</b></p>\n";
   if (s.ever_entered())
     out += fmt::format("<p><a href=\"../{}\">Its games, results and forfeits</a></p>\n",
-                       html_escape(bot_page_path(s.name)));
+                       html_escape(bot_page_path(engine)));
   out += "<div class=\"scroll\"><table><tbody>\n";
   auto row = [&](const char* label, const std::string& value) {
     if (!value.empty())
@@ -100,7 +102,8 @@ std::string submission_page_path(const std::string& folder) {
 }
 
 Expected<std::vector<SubmissionLink>> write_submission_pages(const fs::path& dir, const fs::path& results,
-                                                             const std::string& event) {
+                                                             const std::string& event,
+                                                             const std::vector<std::string>& engine_names) {
   std::vector<SubmissionLink> out;
   std::error_code ec;
   const fs::path file = results / "entries.json";
@@ -118,8 +121,11 @@ Expected<std::vector<SubmissionLink>> write_submission_pages(const fs::path& dir
   for (arena::Submission& s : entries.submissions) {
     if (!s.name.empty() && !arena::valid_bot_name(s.name)) s.name.clear();
     SubmissionLink link{s.folder, s.name, status_text(s), submission_page_path(s.folder), s.ever_entered()};
-    if (auto error = system::write_file_atomically(dir / link.page, submission_page_html(s, event, from, page_dir),
-                                                   system::Durability::Rebuildable))
+    // An entrant with a house bot's name plays under another (arena::entrant_engine_name).
+    const std::string renamed = s.name + arena::kEntrantSuffix;
+    const bool is_renamed = std::find(engine_names.begin(), engine_names.end(), renamed) != engine_names.end();
+    const std::string html = submission_page_html(s, is_renamed ? renamed : s.name, event, from, page_dir);
+    if (auto error = system::write_file_atomically(dir / link.page, html, system::Durability::Rebuildable))
       return Error{*error};
     out.push_back(std::move(link));
   }

@@ -24,10 +24,13 @@ inline constexpr const char* kEvidenceFiles[] = {"build.log", "check.log", "gate
 // The submissions of the contest whose results folder is `results` (its entries.json; none without one), each
 // with its page written into `dir`/submissions/ (`dir` is where the reports go, usually `results` itself). The
 // logs are read from `results`/logs/ without following a link or reading past a bound, and linked relative to
-// the page. An error only when a page cannot be written.
+// the page. An entrant's page links its bot page under the name it plays by among `engine_names` (its own, or
+// "NAME (entrant)" when it has a house bot's name: arena::entrant_engine_name). An error only when a page
+// cannot be written.
 Expected<std::vector<SubmissionLink>> write_submission_pages(const std::filesystem::path& dir,
                                                              const std::filesystem::path& results,
-                                                             const std::string& event);
+                                                             const std::string& event,
+                                                             const std::vector<std::string>& engine_names);
 
 // report.html's section listing them, each name opening its page; empty without submissions.
 std::string submissions_html(const std::vector<SubmissionLink>& submissions);

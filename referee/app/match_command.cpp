@@ -16,6 +16,7 @@
 #include "referee/record/record_json.h"
 #include "referee/rules/opening.h"
 #include "referee/stats/stats.h"
+#include "referee/system/confusables.h"
 #include "referee/system/executable.h"
 
 namespace kalah::referee_app {
@@ -87,6 +88,9 @@ int run_match(const MatchOptions& o) {
   const std::vector<bool> given = {names_given(o.engines[0]), names_given(o.engines[1])};
   if (given[0] && given[1] && configs[0].name == configs[1].name)
     throw UsageError("the two engines are both named '" + configs[0].name + "'; give each its own name=NAME");
+  if (given[0] && given[1] && system::confusable(configs[0].name, configs[1].name))
+    throw UsageError("the two engines' names '" + configs[0].name + "' and '" + configs[1].name +
+                     "' look alike (docs/CONFIG.md, \"Engine names\"); give each a name of its own");
   const std::vector<std::string> names =
       names_from_handshakes({configs[0], configs[1]}, given, std::chrono::milliseconds(time.startup_ms));
   for (int i = 0; i < 2; ++i) configs[i].name = names[static_cast<std::size_t>(i)];

@@ -1,8 +1,10 @@
 #include "referee/engine/engine_names.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "referee/engine/engine_player.h"
+#include "referee/system/confusables.h"
 
 namespace kalah {
 
@@ -11,13 +13,18 @@ std::optional<std::string> announced_name(const EngineSpec& spec, std::chrono::m
   EnginePlayer player(spec);
   const std::optional<Fault> fault = player.start(startup);
   player.stop();
-  if (fault || !valid_engine_name(player.engine_id_name())) return std::nullopt;
-  return player.engine_id_name();
+  // The engine's own text: its bidi and zero-width controls are dropped, never shown or obeyed.
+  const std::string name = system::without_hidden_controls(player.engine_id_name());
+  if (fault || !valid_engine_name(name)) return std::nullopt;
+  return name;
 }
 
 std::string unique_name(const std::string& wanted, const std::set<std::string>& taken) {
+  auto looks_taken = [&](const std::string& name) {
+    return std::any_of(taken.begin(), taken.end(), [&](const std::string& t) { return system::confusable(name, t); });
+  };
   std::string name = wanted;
-  for (int k = 2; taken.count(name) > 0; ++k) name = wanted + "-" + std::to_string(k);
+  for (int k = 2; looks_taken(name); ++k) name = wanted + "-" + std::to_string(k);
   return name;
 }
 

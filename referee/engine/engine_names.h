@@ -12,12 +12,14 @@
 
 namespace kalah {
 
-// Starts the engine once, reads its handshake within `startup` and stops it: the name it announces, when
-// that is a usable engine name (valid_engine_name). Nothing for an engine that does not start, announces
+// Starts the engine once, reads its handshake within `startup` and stops it: the name it announces without
+// its bidi and zero-width controls (system::without_hidden_controls), when that is a usable engine name
+// (valid_engine_name). Nothing for an engine that does not start, announces
 // no name or an unusable one, or speaks the ManKalah protocol, whose agents have no names.
 std::optional<std::string> announced_name(const EngineSpec& spec, std::chrono::milliseconds startup);
 
-// `wanted` when no engine in `taken` has it, else the first of `wanted`-2, `wanted`-3, ... that none has.
+// `wanted` when no engine in `taken` has it or a name that looks like it (system::confusable), else the
+// first of `wanted`-2, `wanted`-3, ... that none has or looks like.
 std::string unique_name(const std::string& wanted, const std::set<std::string>& taken);
 
 // The names of `engines`: engine i keeps its name when `given[i]` (the user's); the others are called by

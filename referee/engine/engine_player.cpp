@@ -9,6 +9,7 @@
 #include "referee/process/engine_process.h"
 #include "referee/protocol/options.h"
 #include "referee/system/clean_text.h"
+#include "referee/system/confusables.h"
 
 namespace kalah {
 
@@ -319,10 +320,11 @@ std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
 }
 
 std::string EnginePlayer::identity() const {
-  // Clipped: it goes into reports, and an engine may say anything.
+  // Clipped: it goes into reports, and an engine may say anything (but no bidi or zero-width control, which
+  // would make it show as other text: docs/CONFIG.md, "Engine names").
   std::string text = id_name_.substr(0, 100);
   if (!id_author_.empty()) text += (text.empty() ? "by " : " by ") + id_author_.substr(0, 100);
-  return text;
+  return system::without_hidden_controls(text);
 }
 
 void EnginePlayer::game_over(const std::vector<Move>& /*moves*/) {

@@ -1,5 +1,7 @@
 #include "referee/engine/engine_spec.h"
 
+#include "referee/system/confusables.h"
+
 namespace kalah {
 
 const char* to_string(Protocol p) { return p == Protocol::Kep ? "kep" : "mankalah"; }
@@ -18,7 +20,8 @@ bool valid_engine_name(std::string_view name) {
   if (name.empty() || name.size() > 64) return false;
   for (char c : name)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\') return false;
-  return name.front() != ' ' && name.back() != ' ';
+  // A bidi or zero-width control would make the name show as another one (docs/CONFIG.md, "Engine names").
+  return name.front() != ' ' && name.back() != ' ' && !system::has_hidden_controls(name);
 }
 
 }  // namespace kalah

@@ -53,10 +53,12 @@ struct EngineLimits {
 };
 
 // The rule for an engine's name, the same in configs and on the command line: 1 to 64 characters,
-// no control characters, quotes or backslashes, no space at either end.
+// no control characters (nor a bidi or zero-width one: system::is_hidden_control), quotes or
+// backslashes, no space at either end.
 bool valid_engine_name(std::string_view name);
 inline constexpr const char* kEngineNameRule =
-    "1 to 64 characters without control characters, quotes, backslashes or spaces at either end";
+    "1 to 64 characters without control characters (bidi and zero-width ones too), quotes, backslashes or "
+    "spaces at either end";
 
 struct EngineSpec {
   std::string name;            // unique among the engines of a tournament or match

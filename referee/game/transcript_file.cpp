@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include <fmt/core.h>
 
@@ -84,6 +85,9 @@ std::string transcript_text(const GameRecord& record, const GameSettings& settin
   text += "# protocol: milliseconds since the game began, engine, > to the engine or < from it, the line\n";
   text += transcript.lines_text();
   for (const Transcript::StderrTail& tail : transcript.stderr_tails()) {
+    // Only the forfeiter's own: an engine that loses on purpose must not get its opponent's stderr (its
+    // debugging, its secrets) into a file that is archived and published (docs/FORMATS.md, "Transcripts").
+    if (!record.forfeit || tail.engine != record.forfeit->engine) continue;
     const std::string_view kept = tail.text;
     text +=
         fmt::format("{}{}: {} bytes in this game, the last {} kept\n", kStderr, tail.engine, tail.total, kept.size());
@@ -95,6 +99,30 @@ std::string transcript_text(const GameRecord& record, const GameSettings& settin
   }
   text += "# end\n";
   return text;
+}
+
+std::string without_opponents_stderr(std::string_view text) {
+  Expected<TranscriptFile> parsed = parse_transcript(text);
+  if (!parsed) return std::string(text);
+  const std::optional<std::string> keep =
+      parsed->record.forfeit ? std::optional<std::string>(parsed->record.forfeit->engine) : std::nullopt;
+  std::string out;
+  out.reserve(text.size());
+  bool dropping = false;  // inside the stderr section of an engine that did not forfeit
+  for (size_t start = 0; start < text.size();) {
+    const size_t stop = std::min(text.find('\n', start), text.size());
+    const std::string_view line = text.substr(start, stop - start);
+    const std::string_view with_end = text.substr(start, std::min(stop + 1, text.size()) - start);
+    start = stop + 1;
+    if (line.substr(0, kStderr.size()) == kStderr) {
+      const std::string_view rest = line.substr(kStderr.size());
+      dropping = !keep || rest.substr(0, rest.rfind(": ")) != *keep;
+    } else if (line.substr(0, kStderrLine.size()) != kStderrLine) {
+      dropping = false;
+    }
+    if (!dropping) out += with_end;
+  }
+  return out;
 }
 
 Expected<TranscriptFile> parse_transcript(std::string_view text) {

@@ -36,6 +36,9 @@
 //   --bench-hang           announce `feature bench` and never answer `bench` (but keep reading and answering)
 //   --moves A,B,...        the pits to answer in turn
 //   --stderr-on-go TEXT    write TEXT and a newline to stderr on every go (before anything else it does)
+//   --id-name HEX          announce `id name TEXT` instead of `id name bad`, TEXT the bytes written in hex (a
+//                          name that lies, with bidi controls or look-alike letters, kept out of its arguments,
+//                          which the reports show as the organiser wrote them)
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -85,6 +88,7 @@ struct Options {
   std::string bench_reply;
   std::vector<int> moves{1};
   std::string stderr_on_go;
+  std::string id_name = "bad";
 };
 
 [[noreturn]] void usage(const char* arg) {
@@ -144,6 +148,11 @@ Options parse(int argc, char** argv) {
       o.bench_reply = argv[++i];
     } else if (a == "--stderr-on-go" && has_value) {
       o.stderr_on_go = std::string(argv[++i]) + "\n";
+    } else if (a == "--id-name" && has_value) {
+      const std::string hex = argv[++i];
+      o.id_name.clear();
+      for (std::size_t k = 0; k + 1 < hex.size(); k += 2)
+        o.id_name += static_cast<char>(std::stoi(hex.substr(k, 2), nullptr, 16));
     } else {
       usage(argv[i]);
     }
@@ -252,7 +261,7 @@ int main(int argc, char** argv) {
         reply += std::string("info string cwd ") + (::getcwd(cwd, sizeof cwd) ? cwd : "?") + eol;
       }
       // One write for the whole reply: the reader gets several lines in one chunk.
-      reply += "id name bad" + eol + "id author kalah-arena tests" + eol;
+      reply += "id name " + opt.id_name + eol + "id author kalah-arena tests" + eol;
       if (opt.positions) reply += "feature positions" + eol;
       if (opt.clock_feature) reply += "feature clock" + eol;
       if (opt.bench_hang || !opt.bench_nodes.empty() || !opt.bench_reply.empty()) reply += "feature bench" + eol;
