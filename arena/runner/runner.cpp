@@ -141,6 +141,14 @@ void Runner::work(int slot) {
     // that starts after their games are written covers them too: Journal::sync_through), then reported
     // under the lock in the journal's order.
     Expected<std::size_t> written = journal_.write(record);
+    // The game limit is reached when the games are written, not when they are reported: another worker's
+    // game that ends while this one is being synced must find the run stopped, or it would be one too many.
+    if (written && game_limit_ > 0 && ++written_this_run_ >= game_limit_ && !stop_) {
+      stop_ = true;
+      result_.limited = true;
+      for (Player* p : active_) p->abort();
+      wake_.notify_all();
+    }
     if (written) {
       lock.unlock();
       const std::optional<std::string> unsynced = journal_.sync_through(*written);
@@ -167,11 +175,6 @@ void Runner::work(int slot) {
       // Like an interrupt: the games in flight are cut short (played again on resume), nothing more starts.
       stop_ = true;
       result_.engine_failure = std::move(*why);
-      for (Player* p : active_) p->abort();
-    }
-    if (game_limit_ > 0 && result_.played >= game_limit_ && !stop_) {
-      stop_ = true;
-      result_.limited = true;
       for (Player* p : active_) p->abort();
     }
     wake_.notify_all();

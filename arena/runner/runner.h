@@ -101,6 +101,7 @@ class Runner {
   std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
   std::shared_ptr<const endgame::Database> database_;
   SeedSecret secret_ = SeedSecret::random();
+  int written_this_run_ = 0;  // games this run wrote to the journal (the game limit counts them)
   int game_limit_ = 0;
   StartWatch start_watch_;  // under the lock
 };
