@@ -65,6 +65,12 @@ GameRecord record_for(const Config& c, const GameSpec& spec, double test_score) 
   return r;
 }
 
+// A game finished, then on the disk and reported, as the runner tells a source.
+void finish(SprtSource& source, const GameSpec& spec, const GameRecord& record) {
+  source.finished(spec, record);
+  source.reported(spec, record);
+}
+
 GameRecord journaled(const Config& c, int pair, int game, double test_score) {
   return record_for(c, kalah::arena::sprt_game(c, pair, game), test_score);
 }
@@ -73,7 +79,7 @@ GameRecord journaled(const Config& c, int pair, int game, double test_score) {
 int play_out(const Config& c, SprtSource& source, double test_score) {
   int games = 0;
   while (std::optional<GameSpec> spec = source.next()) {
-    source.finished(*spec, record_for(c, *spec, test_score));
+    finish(source, *spec, record_for(c, *spec, test_score));
     ++games;
     if (games > 100000) break;  // a bug: never stopping
   }
@@ -96,15 +102,41 @@ TEST(SprtSource, PairCountsOnlyWhenBothGamesAreDone) {
   const GameSpec g0 = *source.next();
   const GameSpec g1 = *source.next();
   const GameSpec h0 = *source.next();
-  source.finished(g0, record_for(c, g0, 1));
-  source.finished(h0, record_for(c, h0, 1));
+  finish(source, g0, record_for(c, g0, 1));
+  finish(source, h0, record_for(c, h0, 1));
   EXPECT_EQ(source.status().pairs, 0);
   EXPECT_EQ(source.status().games, 2);
   EXPECT_EQ(source.status().pentanomial.pairs(), 0);
   EXPECT_EQ(source.status().sprt.llr, kalah::stats::sprt(kalah::stats::Pentanomial{}, c.sprt->params).llr);
-  source.finished(g1, record_for(c, g1, 0.5));
+  finish(source, g1, record_for(c, g1, 0.5));
   EXPECT_EQ(source.status().pairs, 1);
   EXPECT_EQ(source.status().pentanomial.counts[3], 1);  // win + draw = WD
+}
+
+// The runner tells a source of a game when it is written (finished) and when it is on the disk and reported
+// (reported): what comes next goes by every game finished, what is shown by the games reported.
+TEST(SprtSource, TheDecisionCountsGamesFinishedAndTheStatusOnlyThoseReported) {
+  const Config c = sprt_config();
+  SprtSource source(c);
+  std::vector<std::pair<GameSpec, GameRecord>> written;
+  while (source.decision() == kalah::stats::Decision::Continue) {
+    const GameSpec spec = *source.next();
+    GameRecord record = record_for(c, spec, 1.0);
+    source.finished(spec, record);
+    written.emplace_back(spec, std::move(record));
+    ASSERT_LT(written.size(), 10000u);
+  }
+  EXPECT_EQ(source.decision(), kalah::stats::Decision::H1);
+  EXPECT_EQ(source.status().games, 0);
+  EXPECT_EQ(source.status().sprt.decision, kalah::stats::Decision::Continue);
+  EXPECT_FALSE(source.next());
+  for (const auto& [spec, record] : written) source.reported(spec, record);
+  EXPECT_EQ(source.status().games, static_cast<int>(written.size()));
+  EXPECT_EQ(source.status().pairs, static_cast<int>(written.size()) / 2);
+  EXPECT_EQ(source.status().sprt.decision, kalah::stats::Decision::H1);
+  // A game reported twice, or never finished, counts once or not at all.
+  source.reported(written.front().first, written.front().second);
+  EXPECT_EQ(source.status().games, static_cast<int>(written.size()));
 }
 
 TEST(SprtSource, PentanomialBinsAreFromTheTestEnginesView) {
@@ -118,8 +150,8 @@ TEST(SprtSource, PentanomialBinsAreFromTheTestEnginesView) {
     GameRecord ra = record_for(c, a, 0), rb = record_for(c, b, 0);
     ra.result = first;
     rb.result = second;
-    source.finished(a, ra);
-    source.finished(b, rb);
+    finish(source, a, ra);
+    finish(source, b, rb);
   };
   finish_pair(Outcome::FirstWins, Outcome::FirstWins);   // South wins both: test 0 + 1 -> WL (bin 2)
   finish_pair(Outcome::SecondWins, Outcome::FirstWins);  // test wins as North and as South -> WW
@@ -171,7 +203,7 @@ TEST(SprtSource, PairsAlreadyHandedOutFinishAfterTheDecision) {
   // Many workers have taken games before any finishes: far more pairs than H1 needs.
   std::vector<GameSpec> out;
   for (int i = 0; i < 200; ++i) out.push_back(*source.next());
-  for (const GameSpec& g : out) source.finished(g, record_for(c, g, 1.0));
+  for (const GameSpec& g : out) finish(source, g, record_for(c, g, 1.0));
   EXPECT_EQ(source.decision(), Decision::H1);
   EXPECT_EQ(source.status().pairs, 100);  // every handed-out pair counted
   EXPECT_FALSE(source.next());
@@ -204,7 +236,7 @@ TEST(SprtSource, ResumesCountingResultsAlreadyInTheJournal) {
   const GameSpec missing = *source.next();
   EXPECT_EQ(missing.id, "sprt-p2-g0");  // the journaled game of pair 2 is not played again
   EXPECT_EQ(source.next()->id, "sprt-p3-g0");
-  source.finished(missing, record_for(c, missing, 0));
+  finish(source, missing, record_for(c, missing, 0));
   EXPECT_EQ(source.status().pairs, 2);
   EXPECT_EQ(source.status().pentanomial.counts[0], 1);  // LL
 }
@@ -238,7 +270,7 @@ TEST(SprtSource, AShardPlaysEveryNthPairAndCountsThePeersGames) {
   std::vector<std::string> ids;
   while (std::optional<GameSpec> spec = source.next()) {
     ids.push_back(spec->id);
-    source.finished(*spec, record_for(c, *spec, 0.5));
+    finish(source, *spec, record_for(c, *spec, 0.5));
   }
   // Pairs 1, 4 and 7 of max_pairs 9 are this shard's.
   EXPECT_EQ(ids, (std::vector<std::string>{"sprt-p1-g0", "sprt-p1-g1", "sprt-p4-g0", "sprt-p4-g1", "sprt-p7-g0",

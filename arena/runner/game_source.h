@@ -18,8 +18,12 @@ class GameSource {
   // when the previous one has finished). The runner then waits for a game to finish and asks again;
   // a source says true only while a game it handed out is unfinished.
   virtual bool more_later() const { return false; }
-  // A game handed out by next() has finished and is in the journal.
+  // A game handed out by next() has finished and is written to the journal (in the journal's order; on
+  // the disk a moment later, before anyone outside the runner hears of it).
   virtual void finished(const GameSpec& /*spec*/, const GameRecord& /*record*/) {}
+  // A game finished() told of is on the disk and about to be reported (in the journal's order): what a
+  // source shows of its state (an SPRT's status) counts it from now on.
+  virtual void reported(const GameSpec& /*spec*/, const GameRecord& /*record*/) {}
   // Games this source will hand out in all, or -1 when open-ended (SPRT).
   virtual int total() const = 0;
 };

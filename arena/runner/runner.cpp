@@ -130,58 +130,81 @@ void Runner::work(int slot) {
       north.attach(nullptr);
     }
     std::string identities[2] = {south.identity(), north.identity()};
-    std::unique_lock lock(mutex_);
+    std::lock_guard lock(mutex_);
     if (!identities[0].empty()) result_.identities.emplace(south.name(), std::move(identities[0]));
     if (!identities[1].empty()) result_.identities.emplace(north.name(), std::move(identities[1]));
     active_.erase(&south);
     active_.erase(&north);
     // A game cut short by an interrupt is not a result: it is played again on resume.
     if (stop_) break;
-    // Written under the lock, made durable outside it (the other workers go on meanwhile, and a sync
-    // that starts after their games are written covers them too: Journal::sync_through), then reported
-    // under the lock in the journal's order.
+    // Written under the lock (the journal's order), made durable and reported by the committer thread
+    // (commit()); this worker goes on to its next game meanwhile.
     Expected<std::size_t> written = journal_.write(record);
+    if (!written) {
+      fail(written.error());
+      break;
+    }
+    // The source learns of the game at once, so that what it hands out next follows from every game
+    // written, in the journal's order, as it did when each game was synced first; nobody outside the
+    // runner hears of the game before it is on the disk.
+    source_.finished(*spec, record);
     // The game limit is reached when the games are written, not when they are reported: another worker's
     // game that ends while this one is being synced must find the run stopped, or it would be one too many.
-    if (written && game_limit_ > 0 && ++written_this_run_ >= game_limit_ && !stop_) {
+    if (game_limit_ > 0 && ++written_this_run_ >= game_limit_ && !stop_) {
       stop_ = true;
       result_.limited = true;
       for (Player* p : active_) p->abort();
-      wake_.notify_all();
     }
-    if (written) {
-      lock.unlock();
-      const std::optional<std::string> unsynced = journal_.sync_through(*written);
-      lock.lock();
-      if (unsynced) written = Error{*unsynced};
-    }
-    reported_changed_.wait(lock, [&] { return failed_ || !written || reported_ + 1 == *written; });
-    if (!written || failed_) {
-      if (!written && result_.error.empty()) result_.error = written.error();
-      failed_ = true;
-      stop_ = true;
-      wake_.notify_all();
-      reported_changed_.notify_all();
-      break;
-    }
-    reported_ = *written;
-    reported_changed_.notify_all();
-    ++result_.played;
-    if (transcripts == TranscriptMode::All || (transcripts == TranscriptMode::Forfeits && record.forfeit))
-      write_transcript(record, settings, transcript);
-    source_.finished(*spec, record);
-    if (on_game_) on_game_(*spec, record);
     if (std::optional<std::string> why = start_watch_.add(*spec, record); why && !stop_) {
       // Like an interrupt: the games in flight are cut short (played again on resume), nothing more starts.
       stop_ = true;
       result_.engine_failure = std::move(*why);
       for (Player* p : active_) p->abort();
     }
+    written_.push_back({*written, *spec, std::move(record), settings, std::move(transcript)});
+    written_changed_.notify_one();
     wake_.notify_all();
   }
   // A worker that leaves early (an interrupt cut its game short) wakes the others, which leave too.
   wake_.notify_all();
   // The engines quit (grace period, then SIGKILL) when `engines` goes out of scope.
+}
+
+void Runner::fail(const std::string& error) {
+  if (result_.error.empty()) result_.error = error;
+  failed_ = true;
+  stop_ = true;
+  for (Player* p : active_) p->abort();
+  wake_.notify_all();
+}
+
+void Runner::commit() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    written_changed_.wait(lock, [&] { return !written_.empty() || workers_done_; });
+    if (written_.empty()) return;
+    std::deque<Written> batch;
+    batch.swap(written_);
+    // After a failed write or sync nothing more is reported: the run stops with the error.
+    if (failed_) continue;
+    // One fdatasync for every game written so far (group commit), outside the lock: the workers write
+    // their next games meanwhile, to be covered by the next sync.
+    lock.unlock();
+    const std::optional<std::string> unsynced = journal_.sync_through(batch.back().count);
+    lock.lock();
+    if (unsynced) {
+      fail(*unsynced);
+      continue;
+    }
+    for (Written& game : batch) {
+      ++result_.played;
+      const TranscriptMode transcripts = config_.tournament.transcripts;
+      if (transcripts == TranscriptMode::All || (transcripts == TranscriptMode::Forfeits && game.record.forfeit))
+        write_transcript(game.record, game.settings, game.transcript);
+      source_.reported(game.spec, game.record);
+      if (on_game_) on_game_(game.spec, game.record);
+    }
+  }
 }
 
 void Runner::write_transcript(const GameRecord& record, const GameSettings& settings, const Transcript& transcript) {
@@ -200,9 +223,15 @@ void Runner::write_transcript(const GameRecord& record, const GameSettings& sett
 RunResult Runner::run(int concurrency) {
   std::vector<std::thread> workers;
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config_)) slot_cpus_ = std::move(slots).value();
-  reported_ = journal_.size();
+  std::thread committer([this] { commit(); });
   for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this, i] { work(i); });
   for (std::thread& t : workers) t.join();
+  {
+    std::lock_guard lock(mutex_);
+    workers_done_ = true;
+    written_changed_.notify_one();
+  }
+  committer.join();
   result_.interrupted = stop_ && result_.error.empty() && result_.engine_failure.empty();
   result_.never_started = start_watch_.never_started();
   return result_;

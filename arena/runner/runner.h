@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "referee/engine/engine_spec.h"
 #include "referee/game/game.h"
 #include "referee/game/seed_secret.h"
+#include "referee/game/transcript.h"
 
 namespace kalah::arena {
 
@@ -50,7 +52,7 @@ std::shared_ptr<const endgame::Database> adjudication_database(const Config& con
 class Runner {
  public:
   // Called under the runner's lock after each game is safely in the journal (on the disk), in the
-  // journal's order.
+  // journal's order, on the runner's committer thread.
   using OnGame = std::function<void(const GameSpec&, const GameRecord&)>;
 
   Runner(const Config& config, journal::Journal& journal, GameSource& source, OnGame on_game,
@@ -80,7 +82,20 @@ class Runner {
 
  private:
   using Engines = std::map<int, std::unique_ptr<Player>>;
+  // A game in the journal, not yet known to be on the disk nor reported.
+  struct Written {
+    std::size_t count;  // the journal's games up to and including this one (Journal::sync_through)
+    GameSpec spec;
+    GameRecord record;
+    GameSettings settings;
+    Transcript transcript;
+  };
   void work(int slot);
+  // The committer thread: syncs the games written (one fdatasync for all written so far), then reports
+  // them in the journal's order: transcripts, on_game. Returns when the workers are done and all is reported.
+  void commit();
+  // The journal could not be written or synced: the run stops with `error`. Under the lock.
+  void fail(const std::string& error);
   // <results>/transcripts/<game id>.log; called under the runner's lock.
   void write_transcript(const GameRecord& record, const GameSettings& settings, const Transcript& transcript);
   Player& player(Engines& cache, int engine, int keep, const std::string& game_id, int slot);
@@ -92,9 +107,10 @@ class Runner {
   PlayerFactory make_player_;
   std::mutex mutex_;
   std::condition_variable wake_;              // a game finished or the run stops: waiting workers ask the source again
-  std::condition_variable reported_changed_;  // a game was reported: the worker of the next one may report
-  std::size_t reported_ = 0;                  // the journal's games reported (or there before the run)
-  bool failed_ = false;                       // the journal could not be written or synced
+  std::condition_variable written_changed_;  // a game was written, or the workers are done: the committer looks
+  std::deque<Written> written_;             // written, in the journal's order, not yet synced and reported
+  bool workers_done_ = false;
+  bool failed_ = false;  // the journal could not be written or synced
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;

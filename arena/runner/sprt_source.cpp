@@ -46,8 +46,10 @@ SprtSource::SprtSource(const Config& config, std::vector<std::filesystem::path> 
   }
   for (std::filesystem::path& p : peers) peers_.emplace_back(std::move(p));
   // With no finished pair yet: the bounds, LLR 0 and the (finite) statistics of an empty sample.
-  status_.summary = stats::summarize(status_.pentanomial);
-  status_.sprt = stats::sprt(status_.pentanomial, config_.sprt->params);
+  for (Tally* t : {&scheduled_, &reported_}) {
+    t->status.summary = stats::summarize(t->status.pentanomial);
+    t->status.sprt = stats::sprt(t->status.pentanomial, config_.sprt->params);
+  }
 }
 
 void SprtSource::add_journaled(const GameRecord& r) {
@@ -73,7 +75,7 @@ void SprtSource::refresh() {
 bool SprtSource::stopped() const { return !may_start_new_pair(); }
 
 bool SprtSource::may_start_new_pair() const {
-  if (status_.sprt.decision != stats::Decision::Continue) return false;
+  if (decision() != stats::Decision::Continue) return false;
   const int max_pairs = config_.sprt->max_pairs;
   return max_pairs == 0 || pair_ < max_pairs;
 }
@@ -103,21 +105,33 @@ void SprtSource::finished(const GameSpec& spec, const GameRecord& record) {
   --in_flight_;
   if (!counted_.insert(record.id).second) return;
   const double south = south_points(record);
-  record_result(spec.pair, spec.game_in_pair, spec.south == 1 ? south : 1.0 - south);
+  scheduled_.add(spec.pair, spec.game_in_pair, spec.south == 1 ? south : 1.0 - south, config_.sprt->params);
+  unreported_.insert(record.id);
+}
+
+void SprtSource::reported(const GameSpec& spec, const GameRecord& record) {
+  if (unreported_.erase(record.id) == 0) return;
+  const double south = south_points(record);
+  reported_.add(spec.pair, spec.game_in_pair, spec.south == 1 ? south : 1.0 - south, config_.sprt->params);
 }
 
 void SprtSource::record_result(int pair, int game, double score) {
-  ++status_.games;
-  status_.trinomial.add(score);
-  std::array<std::optional<double>, 2>& slot = open_pairs_[pair];
+  scheduled_.add(pair, game, score, config_.sprt->params);
+  reported_.add(pair, game, score, config_.sprt->params);
+}
+
+void SprtSource::Tally::add(int pair, int game, double score, const stats::SprtParams& params) {
+  ++status.games;
+  status.trinomial.add(score);
+  std::array<std::optional<double>, 2>& slot = open_pairs[pair];
   assert(!slot[game]);
   slot[game] = score;
   if (!slot[0] || !slot[1]) return;
-  status_.pentanomial.add(*slot[0], *slot[1]);
-  open_pairs_.erase(pair);
-  ++status_.pairs;
-  status_.summary = stats::summarize(status_.pentanomial);
-  status_.sprt = stats::sprt(status_.pentanomial, config_.sprt->params);
+  status.pentanomial.add(*slot[0], *slot[1]);
+  open_pairs.erase(pair);
+  ++status.pairs;
+  status.summary = stats::summarize(status.pentanomial);
+  status.sprt = stats::sprt(status.pentanomial, params);
 }
 
 int SprtSource::total() const {

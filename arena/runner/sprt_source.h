@@ -59,11 +59,14 @@ class SprtSource : public GameSource {
 
   std::optional<GameSpec> next() override;
   void finished(const GameSpec& spec, const GameRecord& record) override;
+  void reported(const GameSpec& spec, const GameRecord& record) override;
   // 2 * max_pairs with a pair limit, -1 without.
   int total() const override;
 
-  const SprtStatus& status() const { return status_; }
-  stats::Decision decision() const { return status_.sprt.decision; }
+  // The games reported so far (and those of the journals and the peers): what is shown and written.
+  const SprtStatus& status() const { return reported_.status; }
+  // The decision on every game finished so far, on the disk or not yet: what next() goes by.
+  stats::Decision decision() const { return scheduled_.status.sprt.decision; }
   // No new pair will be started: decided, or the pair limit reached.
   bool stopped() const;
   // Games handed out by next() that have not finished yet.
@@ -75,6 +78,12 @@ class SprtSource : public GameSource {
   static std::optional<std::pair<int, int>> parse_id(const std::string& id);
 
  private:
+  // The test on a set of finished games.
+  struct Tally {
+    SprtStatus status;
+    std::map<int, std::array<std::optional<double>, 2>> open_pairs;  // pairs with one game finished
+    void add(int pair, int game, double test_score, const stats::SprtParams& params);
+  };
   void record_result(int pair, int game, double test_score);
   bool may_start_new_pair() const;
   void count(const GameRecord& record);  // a game of any shard, once
@@ -83,8 +92,11 @@ class SprtSource : public GameSource {
   SprtPairs pairs_;
   std::unordered_set<std::string> journaled_;                       // ids already in the journal at the start
   std::set<int> journaled_pairs_;                                   // pairs with at least one game in the journal
-  std::map<int, std::array<std::optional<double>, 2>> open_pairs_;  // pairs with one game finished
-  SprtStatus status_;
+  // What next() goes by (every game finished) and what status() shows (the games reported): the same
+  // once the runner has reported every game written.
+  Tally scheduled_;
+  Tally reported_;
+  std::unordered_set<std::string> unreported_;  // own games counted by finished(), not yet reported()
   int pair_ = 0;  // next game to consider: pair_ / game_
   int game_ = 0;
   int stride_ = 1;  // the number of shards: this source plays every stride_-th pair
