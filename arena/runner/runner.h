@@ -106,9 +106,9 @@ class Runner {
   OnGame on_game_;
   PlayerFactory make_player_;
   std::mutex mutex_;
-  std::condition_variable wake_;              // a game finished or the run stops: waiting workers ask the source again
+  std::condition_variable wake_;             // a game finished or the run stops: waiting workers ask the source again
   std::condition_variable written_changed_;  // a game was written, or the workers are done: the committer looks
-  std::deque<Written> written_;             // written, in the journal's order, not yet synced and reported
+  std::deque<Written> written_;              // written, in the journal's order, not yet synced and reported
   bool workers_done_ = false;
   bool failed_ = false;  // the journal could not be written or synced
   std::atomic<bool> stop_{false};

@@ -90,14 +90,14 @@ class SprtSource : public GameSource {
 
   const Config& config_;
   SprtPairs pairs_;
-  std::unordered_set<std::string> journaled_;                       // ids already in the journal at the start
-  std::set<int> journaled_pairs_;                                   // pairs with at least one game in the journal
+  std::unordered_set<std::string> journaled_;  // ids already in the journal at the start
+  std::set<int> journaled_pairs_;              // pairs with at least one game in the journal
   // What next() goes by (every game finished) and what status() shows (the games reported): the same
   // once the runner has reported every game written.
   Tally scheduled_;
   Tally reported_;
   std::unordered_set<std::string> unreported_;  // own games counted by finished(), not yet reported()
-  int pair_ = 0;  // next game to consider: pair_ / game_
+  int pair_ = 0;                                // next game to consider: pair_ / game_
   int game_ = 0;
   int stride_ = 1;  // the number of shards: this source plays every stride_-th pair
   int in_flight_ = 0;
