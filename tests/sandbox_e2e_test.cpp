@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 
+#include <signal.h>
 #include <regex>
 #include <set>
 #include <string>
@@ -60,8 +61,15 @@ class SandboxE2E : public ::testing::Test {
   static std::set<std::string> sandbox_dirs() {
     std::set<std::string> out;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec))
-      if (e.path().filename().string().starts_with("kalah-sandbox-")) out.insert(e.path().string());
+    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+      const std::string name = e.path().filename().string();
+      if (!name.starts_with("kalah-sandbox-")) continue;
+      // kalah-sandbox-PID-N: a folder of an arena still running is another run's (a second test suite on
+      // the machine), not one this test's arena, which has exited, left behind.
+      const int pid = std::atoi(name.c_str() + std::string_view("kalah-sandbox-").size());
+      if (pid > 0 && ::kill(pid, 0) == 0) continue;
+      out.insert(e.path().string());
+    }
     return out;
   }
 
@@ -96,7 +104,8 @@ class SandboxE2E : public ::testing::Test {
     EXPECT_EQ(p.run.status.code, 0) << p.run.summary();
     EXPECT_EQ(p.games.size(), 2u) << "the tournament went on";
     for (int i = 0; i < 100 && !sandboxed_processes().empty(); ++i) std::this_thread::sleep_for(20ms);
-    EXPECT_TRUE(sandboxed_processes().empty()) << "left running: " << sandboxed_processes().front();
+    const std::vector<std::string> left = sandboxed_processes();
+    EXPECT_TRUE(left.empty()) << "left running: " << (left.empty() ? "" : left.front());
     EXPECT_EQ(sandbox_dirs(), sandbox_dirs_before_) << "the private working folders are removed";
   }
 
