@@ -24,7 +24,8 @@
 #include "arena/report/reports.h"
 #include "referee/record/record_json.h"
 #include "referee/rules/position.h"
-#include "tests/temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 namespace kalah::report {
 namespace {
@@ -141,7 +142,7 @@ class AnalysisReport : public ::testing::Test {
     write_journal(dir_.path(), four_games());
     write(dir_.path() / "analysis.jsonl", kAnalysis);
   }
-  test::TempDir dir_{"kalah-analysis-report"};
+  system::TempFolder dir_{"kalah-analysis-report"};
 };
 
 TEST(MoveQuality, JudgesTheMovesOfAnalysedGamesAndCountsEveryMove) {
@@ -202,7 +203,7 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   EXPECT_EQ(lines_with(table, "  alpha  ").back().substr(4), "  alpha        1.60      60%         1           5/11");
   EXPECT_EQ(lines_with(table, "  gamma  ").back().substr(4), "  gamma           -        -         0            0/3");
 
-  const std::string md = test::file_text(dir_.path() / "standings.md");
+  const std::string md = test::read_file(dir_.path() / "standings.md");
   EXPECT_NE(md.find("## Move quality\n"), std::string::npos);
   EXPECT_NE(md.find("blunder: a move that loses ≥ 4 (store difference)"), std::string::npos);
   EXPECT_EQ(lines_with(md, "| beta | 0.83").size(), 1u) << md;
@@ -210,7 +211,7 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   EXPECT_NE(md.find(" | alpha | 1.60 | 60% | 1 | 5/11 |\n"), std::string::npos) << md;
   EXPECT_NE(md.find(" | gamma | – | – | 0 | 0/3 |\n"), std::string::npos) << md;
 
-  const std::string csv = test::file_text(dir_.path() / "standings.csv");
+  const std::string csv = test::read_file(dir_.path() / "standings.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
             "forfeit_illegal,forfeit_protocol,forfeit_startup,forfeit_file_size,forfeit_output,forfeit_memory,"
@@ -230,7 +231,7 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   }
   EXPECT_EQ(cut, plain);
 
-  const json::value standings = json::parse(test::file_text(dir_.path() / "standings.json"));
+  const json::value standings = json::parse(test::read_file(dir_.path() / "standings.json"));
   const json::object& about = standings.at("analysis").as_object();
   EXPECT_EQ(about.at("file").as_string(), "analysis.jsonl");
   EXPECT_EQ(about.at("games").as_int64(), 2);
@@ -250,10 +251,10 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   EXPECT_EQ(by_engine["alpha"], (Row{11, 5, 3, 1, 1.6, 60}));
   EXPECT_EQ(by_engine["beta"], (Row{11, 6, 4, 1, 0.83, 66.67}));
   EXPECT_EQ(by_engine["gamma"], (Row{3, 0, 0, 0, -1, -1}));
-  const std::string json_text = test::file_text(dir_.path() / "standings.json");
+  const std::string json_text = test::read_file(dir_.path() / "standings.json");
   EXPECT_NE(json_text.find("\"mean_loss\": 1.6,"), std::string::npos) << "numbers as people write them";
 
-  const std::string html = test::file_text(dir_.path() / "report.html");
+  const std::string html = test::read_file(dir_.path() / "report.html");
   EXPECT_NE(html.find("<h2 id=\"move-quality\">Move quality</h2>"), std::string::npos);
   EXPECT_NE(html.find("blunder: a move that loses ≥ 4 (store difference)"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"name\">beta</td><td>0.83</td><td>67%</td><td>1</td><td>6/11</td></tr>"),
@@ -324,7 +325,7 @@ TEST_F(AnalysisReport, AnAnalysisThatCannotBeReadIsAWarningAndShowsNothing) {
   EXPECT_NE(written->warnings[0].find("analysis.jsonl: not read, so the reports show no move quality from it"),
             std::string::npos)
       << written->warnings[0];
-  EXPECT_EQ(test::file_text(dir_.path() / "standings.md").find("Move quality"), std::string::npos);
+  EXPECT_EQ(test::read_file(dir_.path() / "standings.md").find("Move quality"), std::string::npos);
 }
 
 TEST_F(AnalysisReport, WithoutAnAnalysisEveryReportIsWhatItWas) {
@@ -334,10 +335,10 @@ TEST_F(AnalysisReport, WithoutAnAnalysisEveryReportIsWhatItWas) {
   EXPECT_FALSE(written->quality);
   EXPECT_EQ(written->warnings, std::vector<std::string>{});
   const rating::Standings s = rating::compute_standings(four_games(), {});
-  EXPECT_EQ(test::file_text(dir_.path() / "standings.csv"), standings_csv(s));
-  EXPECT_EQ(test::file_text(dir_.path() / "standings.json"), standings_json(s, "t"));
+  EXPECT_EQ(test::read_file(dir_.path() / "standings.csv"), standings_csv(s));
+  EXPECT_EQ(test::read_file(dir_.path() / "standings.json"), standings_json(s, "t"));
   for (const char* name : {"standings.md", "standings.json", "standings.csv", "report.html", "bots/alpha.html"}) {
-    const std::string text = test::file_text(dir_.path() / name);
+    const std::string text = test::read_file(dir_.path() / name);
     EXPECT_FALSE(text.empty()) << name;
     EXPECT_EQ(text.find("Move quality"), std::string::npos) << name;
     EXPECT_EQ(text.find("blunder"), std::string::npos) << name;
@@ -348,7 +349,7 @@ TEST_F(AnalysisReport, WithoutAnAnalysisEveryReportIsWhatItWas) {
 TEST_F(AnalysisReport, TheViewerEmbedsEachPlysLossAndTheMoveThatLost) {
   const Expected<ReportSummary> written = report_folder(dir_.path());
   ASSERT_TRUE(written) << written.error();
-  const std::string html = test::file_text(dir_.path() / "report.html");
+  const std::string html = test::read_file(dir_.path() / "report.html");
   const json::array games = embedded_games(html);
   ASSERT_EQ(games.size(), 4u);
   const json::object& g1 = embedded(games, "g1");
@@ -380,7 +381,7 @@ TEST_F(AnalysisReport, TheViewerEmbedsEachPlysLossAndTheMoveThatLost) {
 TEST_F(AnalysisReport, ABotPageListsItsWorstMovesWithLinksIntoTheViewer) {
   const Expected<ReportSummary> written = report_folder(dir_.path());
   ASSERT_TRUE(written) << written.error();
-  const std::string alpha = test::file_text(dir_.path() / "bots/alpha.html");
+  const std::string alpha = test::read_file(dir_.path() / "bots/alpha.html");
   EXPECT_NE(alpha.find("<p>Mean loss 1.60 per judged move, 60% perfect moves, 1 blunder; 5 of its 11 moves "
                        "analysed.</p>"),
             std::string::npos)
@@ -396,11 +397,11 @@ TEST_F(AnalysisReport, ABotPageListsItsWorstMovesWithLinksIntoTheViewer) {
   ASSERT_NE(first, std::string::npos) << alpha;
   ASSERT_NE(second, std::string::npos) << alpha;
   EXPECT_LT(first, second) << "the largest loss first";
-  const std::string beta = test::file_text(dir_.path() / "bots/beta.html");
+  const std::string beta = test::read_file(dir_.path() / "bots/beta.html");
   EXPECT_NE(beta.find("Its 2 largest losses."), std::string::npos) << beta;
   EXPECT_NE(beta.find("#game-g2/3\">replay g2 at ply 3</a>"), std::string::npos);
   EXPECT_NE(beta.find("#game-g2/7\">replay g2 at ply 7</a>"), std::string::npos);
-  const std::string gamma = test::file_text(dir_.path() / "bots/gamma.html");
+  const std::string gamma = test::read_file(dir_.path() / "bots/gamma.html");
   EXPECT_NE(gamma.find("<p>Mean loss – per judged move, – perfect moves, 0 blunders; 0 of its 3 moves analysed.</p>"),
             std::string::npos)
       << gamma;
@@ -430,7 +431,7 @@ TEST(BotPagesWorstMoves, KeepTheTenLargestLossesTheEarliestFirstOnATie) {
 
 // A rating list over two folders reads each one's analysis; the same game id in both is two games.
 TEST(AnalysisReportList, EachFolderHasItsOwnAnalysis) {
-  test::TempDir a("kalah-analysis-a"), b("kalah-analysis-b"), out("kalah-analysis-list");
+  system::TempFolder a("kalah-analysis-a"), b("kalah-analysis-b"), out("kalah-analysis-list");
   const std::vector<GameRecord> games = four_games();
   write_journal(a.path(), {games[0]});
   write_journal(b.path(), {games[0]});

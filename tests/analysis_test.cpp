@@ -18,7 +18,8 @@
 #include "arena/analysis/quality.h"
 #include "arena/journal/journal.h"
 #include "plain_minimax.h"
-#include "temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 #include "tests/game_records.h"
 
 namespace kalah::analysis {
@@ -58,7 +59,7 @@ TEST(AnalysisFile, EveryWrongLineSaysWhatIsWrong) {
 }
 
 TEST(AnalysisFile, AMissingFileIsAnEmptyAnalysis) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   Expected<AnalysisFile> f = read_analysis(dir.path() / kAnalysisFile, kJournal);
   ASSERT_TRUE(f) << f.error();
   EXPECT_TRUE(f->games.empty());
@@ -66,7 +67,7 @@ TEST(AnalysisFile, AMissingFileIsAnEmptyAnalysis) {
 }
 
 TEST(AnalysisFile, ALineCutByAKillIsReportedWithWhereItStarts) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   const std::filesystem::path file = dir.path() / kAnalysisFile;
   GameAnalysis second = sample();
   second.id = "r1-g4";
@@ -85,7 +86,7 @@ TEST(AnalysisFile, ALineCutByAKillIsReportedWithWhereItStarts) {
 // (the smallest ids named), a line of another length is a misfit of its game, and nothing else is kept, so a
 // crafted file of lines for games that are not there costs one line of memory, not its size.
 TEST(AnalysisFile, OnlyLinesOfTheJournalsGamesWithOneEntryPerPlyAreKept) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   const std::filesystem::path file = dir.path() / kAnalysisFile;
   {
     std::ofstream out(file);
@@ -117,7 +118,7 @@ TEST(AnalysisFile, OnlyLinesOfTheJournalsGamesWithOneEntryPerPlyAreKept) {
 }
 
 TEST(AnalysisFile, ABadLineBeforeTheLastIsAnError) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   const std::filesystem::path file = dir.path() / kAnalysisFile;
   std::ofstream(file) << to_line(sample()) << "garbage\n" << to_line(sample());
   Expected<AnalysisFile> f = read_analysis(file, kJournal);
@@ -126,14 +127,14 @@ TEST(AnalysisFile, ABadLineBeforeTheLastIsAnError) {
 }
 
 TEST(AnalysisFile, ALinkIsNeverFollowed) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   std::ofstream(dir.path() / "elsewhere") << to_line(sample());
   std::filesystem::create_symlink(dir.path() / "elsewhere", dir.path() / kAnalysisFile);
   EXPECT_FALSE(read_analysis(dir.path() / kAnalysisFile, kJournal));
 }
 
 TEST(AnalysisFile, ALineBeyondTheBoundIsRefusedWithoutReadingOn) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   const std::filesystem::path file = dir.path() / kAnalysisFile;
   std::ofstream(file) << std::string(kMaxLineBytes + 10, ' ');
   Expected<AnalysisFile> f = read_analysis(file, kJournal);
@@ -391,30 +392,30 @@ class AnalyseFolder : public ::testing::Test {
   // The file's lines by id (the order depends on which thread finished first).
   std::map<std::string, std::string> lines() const {
     std::map<std::string, std::string> out;
-    std::istringstream in(test::file_text(file()));
+    std::istringstream in(test::read_file(file()));
     for (std::string line; std::getline(in, line);) out[from_line(line)->id] = line;
     return out;
   }
   std::filesystem::path file() const { return dir_.path() / kAnalysisFile; }
-  test::TempDir dir_;
+  system::TempFolder dir_{"kalah-test"};
 };
 
 TEST_F(AnalyseFolder, EveryGameGetsOneLineAndTheJournalIsUntouched) {
-  const std::string journal_before = test::file_text(dir_.path() / "games.jsonl");
+  const std::string journal_before = test::read_file(dir_.path() / "games.jsonl");
   Expected<AnalyseSummary> s = analyse_folder(dir_.path(), options());
   ASSERT_TRUE(s) << s.error();
   EXPECT_EQ(s->games, 30u);
   EXPECT_EQ(s->analysed, 30u);
   EXPECT_EQ(s->proved, s->positions);
   EXPECT_EQ(lines().size(), 30u);
-  EXPECT_EQ(test::file_text(dir_.path() / "games.jsonl"), journal_before);
+  EXPECT_EQ(test::read_file(dir_.path() / "games.jsonl"), journal_before);
 }
 
 TEST_F(AnalyseFolder, AResumedAnalysisEqualsAFreshOne) {
   ASSERT_TRUE(analyse_folder(dir_.path(), options()));
   const std::map<std::string, std::string> fresh = lines();
   // As a kill leaves it: the first 11 lines whole, the 12th cut in the middle.
-  const std::string text = test::file_text(file());
+  const std::string text = test::read_file(file());
   std::size_t cut = 0;
   for (int i = 0; i < 11; ++i) cut = text.find('\n', cut) + 1;
   std::ofstream(file(), std::ios::trunc) << text.substr(0, cut + 20);
@@ -426,11 +427,11 @@ TEST_F(AnalyseFolder, AResumedAnalysisEqualsAFreshOne) {
   EXPECT_NE(s->notes.front().find("cut off an unfinished last line"), std::string::npos) << s->notes.front();
   EXPECT_EQ(lines(), fresh);
   // Nothing left to do: a third run changes nothing.
-  const std::string whole = test::file_text(file());
+  const std::string whole = test::read_file(file());
   s = analyse_folder(dir_.path(), options());
   ASSERT_TRUE(s) << s.error();
   EXPECT_EQ(s->analysed, 0u);
-  EXPECT_EQ(test::file_text(file()), whole);
+  EXPECT_EQ(test::read_file(file()), whole);
 }
 
 TEST_F(AnalyseFolder, AStopFinishesNoFurtherGameAndTheNextRunResumes) {
@@ -456,7 +457,7 @@ TEST_F(AnalyseFolder, APlantedLinkIsNeverWrittenThrough) {
   std::ofstream(victim) << "precious\n";
   std::filesystem::create_symlink(victim, file());
   EXPECT_FALSE(analyse_folder(dir_.path(), options()));
-  EXPECT_EQ(test::file_text(victim), "precious\n");
+  EXPECT_EQ(test::read_file(victim), "precious\n");
 }
 
 }  // namespace
@@ -507,7 +508,7 @@ TEST_F(AnalyseFolder, TheCheckFindsAFigureChangedByHand) {
 }
 
 TEST(AnalysisCheck, NoFileIsNothingToCheck) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   journal::TournamentMeta meta;
   meta.fingerprint = "x";
   meta.engines = {"a", "b"};

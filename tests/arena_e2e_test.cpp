@@ -12,6 +12,7 @@
 #include <set>
 
 #include "referee/record/record_json.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -35,6 +36,7 @@ struct TournamentSetup {
   int concurrency = 2;
   int seed = 1;
   std::string time = "base_ms = 5000\ninc_ms = 50";
+  std::string adjudicate;  // tournament.adjudicate, as TOML, if given
   std::vector<EngineEntry> engines;
 };
 
@@ -99,15 +101,12 @@ class ArenaFixture : public ::testing::Test {
   }
 
   path write_config(const TournamentSetup& s, const std::string& file = "tournament.toml") {
-    std::string text =
-        "[tournament]\nname = \"" + s.name + "\"\ntype = \"round-robin\"\nrounds = " + std::to_string(s.rounds) +
-        "\nconcurrency = " + std::to_string(s.concurrency) + "\nseed = " + std::to_string(s.seed) + "\noutput = \"" +
-        results_.string() + "\"\nprogress_interval = 0\n\n[time]\n" + s.time + "\n\n[openings]\nrandom_plies = 2\n";
-    for (const EngineEntry& e : s.engines)
-      text += "\n[[engine]]\nname = \"" + e.name + "\"\ncmd = \"" + e.cmd.string() + "\"\n" + e.extra + "\n";
-    const path config = dir_ / file;
-    e2e::write_file(config, text);
-    return config;
+    test::TestConfig c(s.name);
+    c.set("type", "round-robin").set("rounds", s.rounds).set("concurrency", s.concurrency).set("seed", s.seed);
+    c.output(results_).time(s.time).table("openings", "random_plies = 2");
+    if (!s.adjudicate.empty()) c.raw("adjudicate", s.adjudicate);
+    for (const EngineEntry& e : s.engines) c.engine(e.name, e.cmd, e.extra);
+    return c.write(dir_ / file);
   }
 
   static int scheduled_games(const TournamentSetup& s) {
@@ -163,7 +162,7 @@ class ArenaFixture : public ::testing::Test {
     return status;
   }
 
-  e2e::TempDir dir_;
+  system::TempFolder dir_{"kalah-e2e"};
   std::string marker_;
   path results_;
 };
@@ -172,20 +171,23 @@ class ArenaFixture : public ::testing::Test {
 // game ended (schema 2 lines), and games.pgn carries the standard Termination and the reason.
 TEST(BundledBots, AConfigNamesThemWithoutAPathWhereverItIs) {
   // A config copied out of the repository: "kalah-random" is the arena's own bot, not a path.
-  e2e::TempDir tmp;
-  e2e::write_file(tmp.path() / "copied.toml",
-                  "[tournament]\nname = \"copied\"\nprogress_interval = 0\noutput = \"" +
-                      (tmp.path() / "out").string() +
-                      "\"\n[time]\ndepth = 1\n[[engine]]\nname = \"r\"\ncmd = \"kalah-random\"\n"
-                      "[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  system::TempFolder tmp{"kalah-e2e"};
+  test::TestConfig("copied")
+      .output(tmp / "out")
+      .time("depth = 1")
+      .engine("r", "kalah-random")
+      .engine("g", "kalah-greedy")
+      .write(tmp / "copied.toml");
   const e2e::RunResult r = e2e::run({e2e::kArena.string(), "run", (tmp.path() / "copied.toml").string()}, tmp.path(),
                                     std::chrono::seconds(60));
   ASSERT_EQ(r.status.code, 0) << r.summary();
   EXPECT_EQ(e2e::read_lines(tmp.path() / "out" / "copied" / "games.jsonl").size(), 2u);
   // Any other bare name is still only looked for on PATH and then as a path, and the error says where.
-  e2e::write_file(tmp.path() / "other.toml",
-                  "[tournament]\nname = \"other\"\n[time]\ndepth = 1\n[[engine]]\nname = \"r\"\n"
-                  "cmd = \"kalah-nosuch\"\n[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  test::TestConfig("other")
+      .time("depth = 1")
+      .engine("r", "kalah-nosuch")
+      .engine("g", "kalah-greedy")
+      .write(tmp / "other.toml");
   const e2e::RunResult bad = e2e::run({e2e::kArena.string(), "run", (tmp.path() / "other.toml").string()}, tmp.path(),
                                       std::chrono::seconds(60));
   EXPECT_EQ(bad.status.code, 2) << bad.summary();
@@ -195,13 +197,16 @@ TEST(BundledBots, AConfigNamesThemWithoutAPathWhereverItIs) {
 }
 
 TEST(Analysis, AnAnalysisSectionValuesEveryGameBeforeTheReportsAndVerifyChecksIt) {
-  e2e::TempDir tmp;
-  e2e::write_file(tmp.path() / "a.toml",
-                  "[tournament]\nname = \"a\"\nrounds = 2\nprogress_interval = 0\noutput = \"" +
-                      (tmp.path() / "out").string() +
-                      "\"\n[variant]\npits = 4\nseeds = 3\n[time]\ndepth = 1\n[analysis]\nthreads = 1\n"
-                      "[[engine]]\nname = \"r\"\ncmd = \"kalah-random\"\n"
-                      "[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  system::TempFolder tmp{"kalah-e2e"};
+  test::TestConfig("a")
+      .set("rounds", 2)
+      .output(tmp / "out")
+      .table("variant", "pits = 4\nseeds = 3")
+      .time("depth = 1")
+      .table("analysis", "threads = 1")
+      .engine("r", "kalah-random")
+      .engine("g", "kalah-greedy")
+      .write(tmp / "a.toml");
   // The databases go to a cache of the test's own.
   const std::string cache = "XDG_CACHE_HOME=" + (tmp.path() / "cache").string();
   auto arena = [&](std::vector<std::string> args) {
@@ -237,12 +242,15 @@ TEST(Analysis, AnAnalysisSectionValuesEveryGameBeforeTheReportsAndVerifyChecksIt
 // `arena analyse` says at once that it builds the endgame database, and how far it has come as it goes, not
 // only once it is built (a six-pit database takes minutes).
 TEST(Analysis, AnalyseSaysAtOnceThatItBuildsTheEndgameDatabaseAndShowsItsProgress) {
-  e2e::TempDir tmp;
-  e2e::write_file(tmp.path() / "a.toml", "[tournament]\nname = \"a\"\nrounds = 1\nprogress_interval = 0\noutput = \"" +
-                                             (tmp.path() / "out").string() +
-                                             "\"\n[variant]\npits = 4\nseeds = 3\n[time]\ndepth = 1\n"
-                                             "[[engine]]\nname = \"r\"\ncmd = \"kalah-random\"\n"
-                                             "[[engine]]\nname = \"g\"\ncmd = \"kalah-greedy\"\n");
+  system::TempFolder tmp{"kalah-e2e"};
+  test::TestConfig("a")
+      .set("rounds", 1)
+      .output(tmp / "out")
+      .table("variant", "pits = 4\nseeds = 3")
+      .time("depth = 1")
+      .engine("r", "kalah-random")
+      .engine("g", "kalah-greedy")
+      .write(tmp / "a.toml");
   const e2e::RunResult played =
       e2e::run({e2e::kArena.string(), "run", (tmp.path() / "a.toml").string()}, tmp.path(), std::chrono::seconds(120));
   ASSERT_EQ(played.status.code, 0) << played.summary();
@@ -281,11 +289,8 @@ TEST_F(ArenaFixture, AdjudicatedGamesCarryTheirReasonIntoTheJournalAndPgn) {
   s.rounds = 4;
   s.engines = {{"random", engine(e2e::kRandom, 'r'), "options = { Seed = 5 }"},
                {"greedy", engine(e2e::kGreedy, 'g'), ""}};
+  s.adjudicate = "{ store_majority = true, database_seeds = 10 }";
   path config = write_config(s);
-  std::string text = e2e::read_file(config);
-  text.replace(text.find("progress_interval = 0\n"), 22,
-               "progress_interval = 0\nadjudicate = { store_majority = true, database_seeds = 10 }\n");
-  e2e::write_file(config, text);
   const e2e::RunResult run = arena({"run", config.string()});
   ASSERT_EQ(run.status.code, 0) << run.summary();
   EXPECT_NE(run.out.find("endgame database for adjudication: 10 seeds"), std::string::npos) << run.out;
@@ -316,11 +321,8 @@ TEST_F(ArenaFixture, AdjudicatedGamesCarryTheirReasonIntoTheJournalAndPgn) {
   r.rounds = 1;
   r.engines = {{"hopeless", kInstant, "args = [\"--score\", \"-900\"]"},
                {"confident", kInstant, "args = [\"--score\", \"900\"]"}};
+  r.adjudicate = "{ resign = { movecount = 2, score = 500, twosided = true } }";
   config = write_config(r, "resign.toml");
-  text = e2e::read_file(config);
-  text.replace(text.find("progress_interval = 0\n"), 22,
-               "progress_interval = 0\nadjudicate = { resign = { movecount = 2, score = 500, twosided = true } }\n");
-  e2e::write_file(config, text);
   const e2e::RunResult resigned = arena({"run", config.string()});
   ASSERT_EQ(resigned.status.code, 0) << resigned.summary();
   const JournalContents k = read_journal(journal(r));

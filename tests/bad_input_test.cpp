@@ -21,7 +21,7 @@ class BadInput : public ::testing::Test {
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(BadInput, ConfigsThatAreNotSmallTextFiles) {

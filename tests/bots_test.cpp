@@ -5,10 +5,7 @@
 // random players written here. End to end: the engine executables through
 // pipes for `stop` and the clock (loose upper bounds only, never tight timing).
 // One file past 400 lines: the two searching bots share the reference minimax and the match helpers.
-//
-// The DISABLED_ matches at the end are measurements, not tests:
-//   bots_test --gtest_also_run_disabled_tests --gtest_filter='BotsMatch.*'
-// (KALAH_MATCH_MS and KALAH_MATCH_GAMES change the time per move and the games).
+// How strong the bots are at a time per move is measured with the arena, not here (docs/BOTS.md).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -50,11 +47,6 @@ kep::Go go_depth(int d) {
 kep::Go go_nodes(long long n) {
   kep::Go go;
   go.nodes = n;
-  return go;
-}
-kep::Go go_movetime(long long ms) {
-  kep::Go go;
-  go.movetime = ms;
   return go;
 }
 
@@ -652,36 +644,6 @@ TEST(BotsEngine, HonoursGoDepthAndGoNodes) {
   ASSERT_TRUE(mc.started());
   start_game(mc, Variant{}, "");
   EXPECT_EQ(search(mc, "go nodes 500").infos.back().nodes, 500);
-}
-
-// ---- measurements (disabled: run by hand, see the top of the file) -------------
-
-long long env_or(const char* name, long long fallback) {
-  const char* value = std::getenv(name);
-  return value ? std::atoll(value) : fallback;
-}
-
-void report_match(const char* a, const char* b, const MatchScore& s) {
-  std::printf("%s vs %s: %.1f / %d (%.0f%%)\n", a, b, s.points, s.games, 100.0 * s.points / s.games);
-}
-
-TEST(BotsMatch, DISABLED_AtFixedTimePerMove) {
-  const Variant v;
-  const long long ms = env_or("KALAH_MATCH_MS", 100);
-  const int pairs = static_cast<int>(env_or("KALAH_MATCH_GAMES", 20) / 2);
-  alphabeta::AlphaBetaBot ab;
-  mcts::MctsBot mc;
-  std::mt19937_64 rng(99);
-  const Player alpha_beta = bot_player(ab, go_movetime(ms));
-  const Player monte_carlo = bot_player(mc, go_movetime(ms));
-  const Player greedy = [&](const Variant& var, const Position& p) { return greedy_move(var, p, rng); };
-  auto reset = [&] {
-    ab.new_game(v);
-    mc.new_game(v);
-  };
-  report_match("alphabeta", "greedy", match(v, pairs, 2, alpha_beta, greedy, reset, 5));
-  report_match("mcts", "greedy", match(v, pairs, 2, monte_carlo, greedy, reset, 6));
-  report_match("alphabeta", "mcts", match(v, pairs, 2, alpha_beta, monte_carlo, reset, 7));
 }
 
 }  // namespace

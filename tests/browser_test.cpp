@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 
 #include "arena/report/reports.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -33,12 +34,14 @@ class Browser : public ::testing::Test {
 
   // The tournament, played once for the whole suite's tests.
   fs::path play() {
-    const std::string config =
-        "[tournament]\nname = \"web\"\nrounds = 2\noutput = \"" + (tmp_.path() / "results").string() +
-        "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 20\n\n[openings]\nrandom_plies = 2\n" +
-        "\n[[engine]]\nname = \"random\"\ncmd = \"" + kRandom.string() +
-        "\"\noptions = { Seed = 5 }\n\n[[engine]]\nname = \"greedy\"\ncmd = \"" + kGreedy.string() + "\"\n";
-    write_file(tmp_.path() / "web.toml", config);
+    test::TestConfig("web")
+        .set("rounds", 2)
+        .output(tmp_ / "results")
+        .time("movetime_ms = 20")
+        .table("openings", "random_plies = 2")
+        .engine("random", kRandom, "options = { Seed = 5 }")
+        .engine("greedy", kGreedy)
+        .write(tmp_ / "web.toml");
     const RunResult r = run({kArena.string(), "run", (tmp_.path() / "web.toml").string()}, tmp_.path(), 120s);
     EXPECT_EQ(r.status.code, 0) << r.summary();
     return tmp_.path() / "results" / "web";
@@ -63,7 +66,7 @@ class Browser : public ::testing::Test {
     return r.status.code == 0 ? std::stoi(r.out) : 0;
   }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
@@ -279,13 +282,15 @@ const fs::path kPgnExtract = "/usr/games/pgn-extract";
 
 // A real run with forfeits (a crashing engine): 12 games in dir/results/pgn.
 fs::path play_with_forfeits(const fs::path& dir) {
-  const std::string config =
-      "[tournament]\nname = \"pgn\"\nrounds = 2\noutput = \"" + (dir / "results").string() +
-      "\"\nprogress_interval = 0\n\n[time]\nbase_ms = 2000\ninc_ms = 20\n\n[openings]\nrandom_plies = 2\n" +
-      "\n[[engine]]\nname = \"random\"\ncmd = \"" + kRandom.string() + "\"\n\n[[engine]]\nname = \"greedy\"\ncmd = \"" +
-      kGreedy.string() + "\"\n\n[[engine]]\nname = \"crashy\"\ncmd = \"" + kBadEngine.string() +
-      "\"\nargs = [\"--crash-on-go\", \"3\"]\n";
-  write_file(dir / "pgn.toml", config);
+  test::TestConfig("pgn")
+      .set("rounds", 2)
+      .output(dir / "results")
+      .time("base_ms = 2000\ninc_ms = 20")
+      .table("openings", "random_plies = 2")
+      .engine("random", kRandom)
+      .engine("greedy", kGreedy)
+      .engine("crashy", kBadEngine, "args = [\"--crash-on-go\", \"3\"]")
+      .write(dir / "pgn.toml");
   const RunResult r = run({kArena.string(), "run", (dir / "pgn.toml").string()}, dir, 120s);
   EXPECT_EQ(r.status.code, 0) << r.summary();
   return dir / "results" / "pgn";
@@ -294,7 +299,7 @@ fs::path play_with_forfeits(const fs::path& dir) {
 // games.pgn of a real run through pgn-extract, game for game.
 TEST(PgnTools, PgnExtractReadsExactlyTheJournalsGames) {
   if (!fs::exists(kPgnExtract)) GTEST_SKIP() << "pgn-extract is not installed (apt-get install pgn-extract)";
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path dir = play_with_forfeits(tmp.path());
   const std::size_t games = read_lines(dir / "games.jsonl").size();
   ASSERT_EQ(games, 12u);
@@ -316,7 +321,7 @@ TEST(PgnTools, PgnExtractReadsExactlyTheJournalsGames) {
 // The JSON records against their schemas (docs/schema/), with Debian's python3-jsonschema: every line of a
 // real journal with forfeits, and its standings.json; a line that breaks the schema is caught.
 TEST(Schemas, TheRecordsOfARealRunFollowTheirSchemas) {
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   if (run({kPython.string(), "-c", "import jsonschema"}, tmp.path(), 30s).status.code != 0)
     GTEST_SKIP() << "python3-jsonschema is not installed (apt-get install python3-jsonschema)";
   const fs::path dir = play_with_forfeits(tmp.path());

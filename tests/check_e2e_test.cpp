@@ -47,7 +47,7 @@ struct GoodEngine {
 class CheckPasses : public ::testing::TestWithParam<GoodEngine> {};
 
 TEST_P(CheckPasses, EveryCheckPassesAndTheExitCodeIsZero) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   std::vector<std::string> args = {"--margin", kMargin, "--quit-ms", kMargin, "--engine"};
   args.insert(args.end(), GetParam().engine.begin(), GetParam().engine.end());
   args.push_back("name=" + GetParam().name);
@@ -124,7 +124,7 @@ class CheckFails : public ::testing::TestWithParam<Misbehaviour> {};
 
 TEST_P(CheckFails, TheBrokenCheckFailsWithItsForfeitReasonAndNothingIsLeftRunning) {
   const Misbehaviour& m = GetParam();
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::string marker = e2e::unique_marker();
   const path bad = e2e::copy_executable(e2e::kBadEngine, dir.path(), marker + "b");
   std::vector<std::string> args = m.options;
@@ -198,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Misbehaviour>& info) { return info.param.name; });
 
 TEST(Check, AFailedBenchLeavesTheChecksAfterItToAFreshEngine) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const e2e::RunResult r = check(
       {"--bench-ms", "300", "--engine", "cmd=" + (kEngines / "bad_engine").string(), "name=bad", "arg=--bench-hang"},
       dir.path());
@@ -209,7 +209,7 @@ TEST(Check, AFailedBenchLeavesTheChecksAfterItToAFreshEngine) {
 }
 
 TEST(Check, AnEngineThatAnswersBenchAlikeTwicePasses) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const e2e::RunResult r =
       check({"--engine", "cmd=" + (kEngines / "bad_engine").string(), "name=bad", "arg=--bench-nodes", "arg=123456"},
             dir.path());
@@ -222,7 +222,7 @@ TEST(Check, AnEngineThatAnswersBenchAlikeTwicePasses) {
 // ---- the rest ----------------------------------------------------------------------------------------
 
 TEST(Check, AManchesterAgentPassesWhatAppliesAndTheRestIsSkipped) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   // The agent is a Python program started for every game: its start-up counts towards its first move.
   const e2e::RunResult r =
       check({"--movetime", "1000", "--margin", kMargin, "--engine", "cmd=/usr/bin/python3",
@@ -237,7 +237,7 @@ TEST(Check, AManchesterAgentPassesWhatAppliesAndTheRestIsSkipped) {
 }
 
 TEST(Check, JsonGivesOneObjectPerEngineWithEveryCheck) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const e2e::RunResult r = check({"--json", "--margin", kMargin, "--engine", "cmd=" + kBots + "kalah-greedy",
                                   "--engine", "cmd=" + e2e::kBadEngine.string(), "name=bad", "arg=--illegal"},
                                  dir.path());
@@ -259,7 +259,7 @@ TEST(Check, JsonGivesOneObjectPerEngineWithEveryCheck) {
 }
 
 TEST(Check, AnOptionTheEngineDoesNotDeclareFailsTheOptionsCheck) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const e2e::RunResult r =
       check({"--margin", kMargin, "--engine", "cmd=" + kBots + "kalah-alphabeta", "option.Dept=2"}, dir.path());
   EXPECT_EQ(r.status.code, 1) << r.summary();
@@ -270,7 +270,7 @@ TEST(Check, AnOptionTheEngineDoesNotDeclareFailsTheOptionsCheck) {
 }
 
 TEST(Check, UsageErrorsExitWithTwo) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::string random = "cmd=" + kBots + "kalah-random";
   const std::vector<std::vector<std::string>> cases = {
       {},

@@ -77,7 +77,7 @@ class ContestE2E : public ::testing::Test {
   fs::path config() const { return tmp_ / "contest.toml"; }
   fs::path results() const { return tmp_ / "out" / "class"; }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(ContestE2E, EachBadSubmissionGetsItsReasonAndTheOthersEnter) {

@@ -33,7 +33,7 @@ class GateConfig : public ::testing::Test {
   Expected<Config> parse(const std::string& text) const {
     return parse_config(text, "t.toml", tmp_.path(), tmp_.path());
   }
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 struct BadGate {
@@ -190,7 +190,7 @@ class GateE2E : public ::testing::Test {
   fs::path config() const { return tmp_ / "contest.toml"; }
   fs::path results() const { return tmp_ / "out" / "gated"; }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(GateE2E, ABotThatCannotBeatRandomIsKeptOutWithItsFiguresAndAGoodOneEnters) {

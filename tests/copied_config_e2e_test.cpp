@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 constexpr int kGames = 20;
 
 TEST(CopiedConfig, QuickTomlCopiedIntoAnotherFolderPlaysWithoutForfeits) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const fs::path mine = dir / "mine";
   fs::create_directories(mine);
   for (const char* file : {"quick.toml", "ladder-book.txt"})

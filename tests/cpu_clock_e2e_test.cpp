@@ -18,6 +18,7 @@
 #include "referee/engine/move_clock.h"
 #include "referee/engine/sandbox.h"
 #include "referee/rules/position.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -112,7 +113,7 @@ class CpuClockE2e : public ::testing::TestWithParam<Source> {
   }
 
   std::string marker_;
-  e2e::TempDir dir_;
+  system::TempFolder dir_{"kalah-e2e"};
   path bad_, plain_;
   e2e::RunResult last_;
 };
@@ -300,13 +301,17 @@ TEST_P(CpuClockE2e, AnOversubscribedTournamentOnTheCpuClockHasNoTimeForfeits) {
   // engine's own clock sees too (docs/PROCESSES.md, "What is still open"); with 20 ms that was a time
   // forfeit in about one run in ten beside a busy process.
   const path mcts = e2e::copy_executable(e2e::kMcts, dir_.path(), marker_ + "m");
-  e2e::write_file(dir_ / "cpu.toml", "[tournament]\nname = \"cpu\"\nrounds = 2\nconcurrency = 4\noutput = \"" +
-                                         (dir_ / "results").string() +
-                                         "\"\n[variant]\npits = 4\nseeds = 3\n[time]\nmovetime_ms = 60\nmargin_ms = "
-                                         "100\nclock = \"cpu\"\n[openings]\nrandom_plies = 2\n"
-                                         "[[engine]]\nname = \"m1\"\ncmd = \"" +
-                                         mcts.string() + "\"\n[[engine]]\nname = \"m2\"\ncmd = \"" + mcts.string() +
-                                         "\"\n[[engine]]\nname = \"m3\"\ncmd = \"" + mcts.string() + "\"\n");
+  test::TestConfig("cpu")
+      .set("rounds", 2)
+      .set("concurrency", 4)
+      .set("output", (dir_ / "results").string())
+      .table("variant", "pits = 4\nseeds = 3")
+      .time("movetime_ms = 60\nmargin_ms = 100\nclock = \"cpu\"")
+      .table("openings", "random_plies = 2")
+      .engine("m1", mcts)
+      .engine("m2", mcts)
+      .engine("m3", mcts)
+      .write(dir_ / "cpu.toml");
   Burner burners[2];
   const e2e::RunResult r =
       e2e::run({e2e::kArena.string(), "run", (dir_ / "cpu.toml").string()}, dir_.path(), std::chrono::seconds(55));
@@ -408,7 +413,7 @@ TEST(CpuClockGroups, NoGroupOutlivesItsArenaAndTheEmptyOnesOfAGoneArenaAreRemove
     ASSERT_TRUE(e2e::fs::create_directory(*parent / ("kalah-" + std::to_string(gone) + "-" + std::to_string(i))));
   ASSERT_EQ(groups_of(*parent, gone).size(), 2u);
 
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const path engine = e2e::copy_executable(KALAH_BINARY_DIR "/tests/engines/instant_engine", dir.path(), "instant");
   const std::string match = "echo $$ > " + (dir / "pid").string() + "; exec " + e2e::kReferee.string() +
                             " match --engine cmd=" + engine.string() + " --engine cmd=" + engine.string() +
@@ -427,7 +432,7 @@ TEST(CpuClockGroups, OnTheCpuClockEachEngineHasAnEqualShareOfTheSchedulerInAGrou
   // to its processes. In a `cpu` group of its own each engine weighs the same, whatever it starts.
   ::unsetenv("KALAH_CPU_CLOCK_SCHEDSTAT");
   if (auto why = controller_unavailable(Controller::Cpu)) GTEST_SKIP() << "no `cpu` controller here: " << *why;
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const path hostile = e2e::copy_executable(KALAH_BINARY_DIR "/tests/engines/hostile_engine", dir.path(), "hostile");
   e2e::copy_executable(KALAH_BINARY_DIR "/tests/engines/instant_engine", dir.path(), "instant_engine");
   const e2e::RunResult r =
@@ -461,7 +466,7 @@ TEST(CpuClockGroups, AnUnsandboxedEngineIsRefusedTheCpuClockWhereNoGroupCanCount
     argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
   else if (!cpu_group_unavailable())
     GTEST_SKIP() << "this user can make control groups (a delegated cgroup v2 group): nothing is refused";
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   ::chmod(dir.path().c_str(), 0711);  // nobody runs the copies
   const path referee = e2e::copy_executable(e2e::kReferee, dir.path(), "referee");
   const path engine = e2e::copy_executable(KALAH_BINARY_DIR "/tests/engines/instant_engine", dir.path(), "instant");
@@ -484,7 +489,7 @@ TEST(CpuClockGroups, AnUnsandboxedEngineIsRefusedTheCpuClockWhereNoGroupCanCount
 INSTANTIATE_TEST_SUITE_P(Sources, CpuClockE2e, ::testing::Values(Source::Group, Source::Schedstat), source_name);
 
 TEST(CpuClockFlags, ABadClockIsAUsageError) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   for (const std::vector<std::string>& argv :
        {std::vector<std::string>{e2e::kReferee.string(), "match", "--clock", "thread"},
         std::vector<std::string>{e2e::kArena.string(), "run", "x.toml", "--clock", "thread"},

@@ -17,6 +17,7 @@
 
 #include "referee/engine/control_groups.h"
 #include "referee/engine/cpu_time.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah {
 namespace {
@@ -187,9 +188,8 @@ TEST_F(CpuTimeGroup, CountsProcessesThatAlreadyExited) {
 }
 
 TEST(CpuTime, ReadsBothAccountingFormats) {
-  char dir[] = "/tmp/cpu-time-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir), nullptr);
-  const std::string v1 = std::string(dir) + "/cpuacct.usage", v2 = std::string(dir) + "/cpu.stat";
+  const system::TempFolder dir("kalah-cpu-time");
+  const std::string v1 = (dir / "cpuacct.usage").string(), v2 = (dir / "cpu.stat").string();
   std::FILE* f = std::fopen(v1.c_str(), "w");
   std::fputs("123456789\n", f);
   std::fclose(f);
@@ -198,10 +198,7 @@ TEST(CpuTime, ReadsBothAccountingFormats) {
   std::fclose(f);
   EXPECT_EQ(group_cpu_ns(v1), 123456789);
   EXPECT_EQ(group_cpu_ns(v2), 2500000);
-  EXPECT_FALSE(group_cpu_ns(std::string(dir) + "/missing").has_value());
-  std::remove(v1.c_str());
-  std::remove(v2.c_str());
-  ::rmdir(dir);
+  EXPECT_FALSE(group_cpu_ns((dir / "missing").string()).has_value());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Helpers for the end-to-end tests that drive the real `referee` and `arena` executables:
-// temporary directories, marked copies of engine binaries, running a command with a deadline,
+// marked copies of engine binaries, running a command with a deadline,
 // and finding the processes a test left behind (alive or zombie) through /proc.
 //
 // Every test copies the engines it uses into its own temporary directory under a file name that
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 namespace kalah::e2e {
 
@@ -43,20 +44,10 @@ inline const fs::path kRandom = KALAH_BINARY_DIR "/bots/kalah-random";
 inline const fs::path kGreedy = KALAH_BINARY_DIR "/bots/kalah-greedy";
 inline const fs::path kMcts = KALAH_BINARY_DIR "/bots/kalah-mcts";
 
-inline std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_file;
+using test::read_lines;
+using test::write_file;
 
-inline void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-// The non-empty lines of a file ("" if it does not exist).
 // The lines of `text` that start with `prefix`.
 inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::vector<std::string> found;
@@ -65,22 +56,6 @@ inline std::vector<std::string> lines_starting(const std::string& text, const st
     if (line.rfind(prefix, 0) == 0) found.push_back(line);
   return found;
 }
-
-inline std::vector<std::string> read_lines(const fs::path& path) {
-  std::vector<std::string> lines;
-  std::istringstream in(read_file(path));
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it: the product's own helper.
-class TempDir : public system::TempFolder {
- public:
-  TempDir() : system::TempFolder("kalah-e2e") {
-    if (path().empty()) throw std::runtime_error(error());
-  }
-};
 
 // A marker unique to this test process and call: "e2<pid>_<n>_" (at most 13 bytes, so a marker
 // plus one more character still fits the kernel's 15-byte process name).
@@ -103,18 +78,13 @@ inline fs::path copy_executable(const fs::path& source, const fs::path& dir, con
 // under a uid of its own, can reach wherever the checkout lives (a clone under /root is mode 0700): in
 // a world-traversable folder of this test process, removed when it exits. Copied once per process.
 inline fs::path reachable(const fs::path& source) {
+  // In /tmp itself, not $TMPDIR, which may be a folder of this user's alone.
   static const struct Folder {
-    fs::path path;
+    system::TempFolder temp{"/tmp/kalah-e2e-bin"};
+    const fs::path& path = temp.path();
     Folder() {
-      std::string pattern = "/tmp/kalah-e2e-bin-XXXXXX";
-      if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-      path = pattern;
       fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec);
-    }
-    ~Folder() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
     }
   } folder;
   const fs::path target = folder.path / source.filename();

@@ -57,7 +57,7 @@ class EngineNames : public ::testing::Test {
     return out;
   }
 
-  e2e::TempDir dir_;
+  system::TempFolder dir_{"kalah-e2e"};
 };
 
 TEST_F(EngineNames, ArenaMatchCallsAnEngineWithoutANameByTheNameItAnnounces) {

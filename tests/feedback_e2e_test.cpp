@@ -13,6 +13,7 @@
 #include "referee/game/transcript.h"
 #include "referee/game/transcript_file.h"
 #include "referee/record/record_json.h"
+#include "tests/config_builder.h"
 
 namespace kalah {
 namespace {
@@ -32,16 +33,16 @@ struct Engine {
 
 std::string toml_config(const std::string& name, const fs::path& output, const std::string& transcripts,
                         const std::vector<Engine>& engines, const std::string& tc = "1+0.02") {
-  std::string text = "[tournament]\nname = \"" + name + "\"\nconcurrency = 2\noutput = \"" + output.string() +
-                     "\"\nprogress_interval = 0\nreport_every = 0\n";
-  if (!transcripts.empty()) text += "transcripts = \"" + transcripts + "\"\n";
-  text += "[time]\ntc = \"" + tc + "\"\n";
+  test::TestConfig config(name);
+  config.set("concurrency", 2).output(output).set("report_every", 0);
+  if (!transcripts.empty()) config.set("transcripts", transcripts);
+  config.time("tc = " + test::toml_string(tc));
   for (const Engine& e : engines) {
-    text += "[[engine]]\nname = \"" + e.name + "\"\ncmd = \"" + e.cmd.string() + "\"\nargs = [";
-    for (std::size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + std::string("\"") + e.args[i] + "\"";
-    text += "]\n" + e.extra;
+    std::string args = "args = [";
+    for (std::size_t i = 0; i < e.args.size(); ++i) args += (i ? ", " : "") + test::toml_string(e.args[i]);
+    config.engine(e.name, e.cmd, args + "]\n" + e.extra);
   }
-  return text;
+  return config.text();
 }
 
 struct Game {
@@ -73,7 +74,7 @@ std::set<std::string> transcript_ids(const fs::path& results) {
 class Feedback : public testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new e2e::TempDir();
+    dir_ = new system::TempFolder("kalah-e2e");
     const std::vector<Engine> engines = {
         {"greedy", e2e::kGreedy, {}},
         {kCrasher,
@@ -106,11 +107,11 @@ class Feedback : public testing::Test {
     return e2e::run(args, dir_->path());
   }
 
-  static e2e::TempDir* dir_;
+  static system::TempFolder* dir_;
   static e2e::RunResult* run_;
 };
 
-e2e::TempDir* Feedback::dir_ = nullptr;
+system::TempFolder* Feedback::dir_ = nullptr;
 e2e::RunResult* Feedback::run_ = nullptr;
 
 TEST_F(Feedback, ByDefaultOnlyForfeitedGamesLeaveATranscript) {
@@ -233,7 +234,7 @@ TEST_F(Feedback, ReplayTranscriptUsageErrorsExit2) {
 
 // "all" keeps every game, "none" none; a game without a forfeit has nothing to replay.
 TEST(FeedbackModes, AllKeepsEveryGameAndNoneKeepsNone) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::vector<Engine> engines = {{"greedy", e2e::kGreedy, {}}, {"random", e2e::kRandom, {}}};
   e2e::write_file(dir / "all.toml", toml_config("all", dir / "results", "all", engines));
   e2e::write_file(dir / "none.toml", toml_config("none", dir / "results", "none", engines));
@@ -258,7 +259,7 @@ TEST(FeedbackModes, AllKeepsEveryGameAndNoneKeepsNone) {
 // An engine that floods its stderr leaves only the last kStderrTailBytes in the transcript, and says how
 // much it wrote.
 TEST(FeedbackModes, TheStderrTailIsCapped) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::vector<Engine> engines = {{"greedy", e2e::kGreedy, {}},
                                        {"flood", e2e::kBadEngine, {"--stderr-flood", "--crash-on-go", "1"}}};
   e2e::write_file(dir / "t.toml", toml_config("flood", dir / "results", "", engines));
@@ -287,7 +288,7 @@ TEST(FeedbackModes, TheStderrTailIsCapped) {
 // secrets) into a file that `arena archive` packs and an organiser publishes. Now the transcript, the journal
 // and the archive hold the forfeiter's own stderr only.
 TEST(FeedbackModes, AForfeitKeepsOnlyTheForfeitersStderrNeverItsOpponents) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::string secret = "VICTIM-SECRET-opening-book";
   const std::vector<Engine> engines = {{"victim",
                                         e2e::kBadEngine,
@@ -349,7 +350,7 @@ TEST(FeedbackModes, AForfeitKeepsOnlyTheForfeitersStderrNeverItsOpponents) {
 // games at once keep their lines apart.
 TEST(FeedbackModes, SandboxedEnginesLeaveTheirTranscriptsAndStderr) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::vector<Engine> engines = {
       {"greedy", e2e::reachable(e2e::kGreedy), {}},
       {"boxed",

@@ -39,7 +39,7 @@ GitSprtConfig config_for(const Repo& repo, const fs::path& cache, const std::str
 }
 
 TEST(GitBuild, ResolvesARefToItsFullCommit) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   Repo repo(tmp.path() / "repo");
   Expected<std::string> head = resolve_commit(repo.dir(), "main");
   ASSERT_TRUE(head) << head.error();
@@ -51,7 +51,7 @@ TEST(GitBuild, ResolvesARefToItsFullCommit) {
 }
 
 TEST(GitBuild, AnUnknownRefOrOneThatLooksLikeAnOptionIsRefused) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   Repo repo(tmp.path() / "repo");
   Expected<std::string> missing = resolve_commit(repo.dir(), "no-such-branch");
   ASSERT_FALSE(missing);
@@ -63,7 +63,7 @@ TEST(GitBuild, AnUnknownRefOrOneThatLooksLikeAnOptionIsRefused) {
 }
 
 TEST(GitBuild, BuildsACommitOnceAndThenTakesItFromTheCache) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   Repo repo(tmp.path() / "repo");
   const std::string commit = *resolve_commit(repo.dir(), "first");
   const GitSprtConfig g = config_for(repo, tmp.path() / "cache",
@@ -99,7 +99,7 @@ TEST(GitBuild, BuildsACommitOnceAndThenTakesItFromTheCache) {
 }
 
 TEST(GitBuild, AFailedBuildIsAnErrorWithTheTailOfItsLogAndLeavesNoMarker) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   Repo repo(tmp.path() / "repo");
   const std::string commit = *resolve_commit(repo.dir(), "main");
   const GitSprtConfig g = config_for(repo, tmp.path() / "cache", "for i in $(seq 1 30); do echo line$i; done; exit 3");
@@ -113,7 +113,7 @@ TEST(GitBuild, AFailedBuildIsAnErrorWithTheTailOfItsLogAndLeavesNoMarker) {
 }
 
 TEST(GitBuild, TwoPreparingOneCommitAtOnceBuildItOnce) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   Repo repo(tmp.path() / "repo");
   const std::string commit = *resolve_commit(repo.dir(), "main");
   const GitSprtConfig g = config_for(repo, tmp.path() / "cache", "sleep 0.3; echo built");
@@ -153,7 +153,7 @@ std::vector<std::string> files_under(const fs::path& dir) {
 // entry served to every later pull request against that base). The base's marker holds the seal of the
 // tree it built: the next use finds the tree no longer matching it and builds the base again.
 TEST(GitBuild, ABuildThatRewritesAnotherCommitsCachedTreeIsCaughtByTheSealAndRebuilt) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   e2e::GitRepo repo(tmp.path() / "repo");
   const fs::path cache = tmp.path() / "cache";
   const std::string make = "printf '#!/bin/sh\\necho honest\\n' > engine; chmod +x engine\n";
@@ -205,7 +205,7 @@ TEST(GitBuild, ABuildThatRewritesAnotherCommitsCachedTreeIsCaughtByTheSealAndReb
 // arena's: no filter, fsmonitor or hook of the repository runs, and no attribute changes a file (export-subst,
 // a required filter, the repository's own info/attributes).
 TEST(GitBuild, TheRepositorysFilterDriversFsmonitorAndHooksNeverRun) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   e2e::GitRepo repo(tmp.path() / "repo");
   const fs::path ran = tmp.path() / "ran";
   const std::string attributes = "* filter=evil\nsubst.txt export-subst\nhidden.txt export-ignore\n";
@@ -252,7 +252,7 @@ TEST(GitBuild, TheRepositorysFilterDriversFsmonitorAndHooksNeverRun) {
 // and left in the cache after the refusal. The sizes come from `git ls-tree -l` first: a commit larger than
 // build_disk_mb is refused before any of its files is written, and nothing of it is left.
 TEST(GitBuild, ACommitLargerThanBuildDiskMbIsRefusedBeforeAnyFileIsWrittenAndLeavesNothing) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   e2e::GitRepo repo(tmp.path() / "repo");
   const std::string commit =
       repo.commit({{"small.txt", "small\n"}, {"zeros.bin", std::string(std::size_t{40} << 20, '\0')}}, "a large file");
@@ -287,7 +287,7 @@ TEST(GitBuild, ACommitLargerThanBuildDiskMbIsRefusedBeforeAnyFileIsWrittenAndLea
 // unless the sandbox is given in so many words; `--sandbox bwrap` with the limits keys does it for any SPRT.
 TEST(GitBuild, ABuildSandboxSandboxesTheEnginesTooUnlessTheSandboxIsGiven) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   Repo repo(tmp.path() / "repo");
   SprtCommandLine o;
   o.repo = repo.dir().string();

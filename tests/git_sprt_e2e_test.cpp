@@ -13,6 +13,7 @@
 #include "e2e_util.h"
 #include "git_repo.h"
 #include "referee/engine/sandbox.h"
+#include "tests/config_builder.h"
 
 namespace kalah::e2e {
 namespace {
@@ -32,7 +33,7 @@ std::map<std::string, std::string> engine_files(const std::string& bot) {
 }
 
 struct Fixture {
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   GitRepo repo{tmp.path() / "repo"};
   std::string weak, strong, broken;
   Fixture() {
@@ -194,25 +195,31 @@ TEST(GitSprt, TheSummaryNotesRepeatedGames) {
 TEST(GitSprt, AWeakerTestCommitIsH0FromAConfigFile) {
   Fixture f;
   const fs::path config = f.tmp.path() / "h0.toml";
-  write_file(config, "[tournament]\nname = \"h0\"\nconcurrency = 2\noutput = \"" + f.results().string() +
-                         "\"\n[time]\ndepth = 3\n[openings]\nrandom_plies = 2\n"
-                         "[sprt]\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\n"
-                         "repo = \"" +
-                         f.repo.dir().string() +
-                         "\"\nbase_ref = \"strong\"\ntest_ref = \"weak\"\n"
-                         "build = \"sh make.sh\"\nrun = \"./engine\"\nworktrees = \"" +
-                         f.cache().string() + "\"\nsummary = \"" + (f.tmp.path() / "h0.md").string() + "\"\n");
+  test::TestConfig("h0")
+      .set("concurrency", 2)
+      .set("output", f.results().string())
+      .time("depth = 3")
+      .table("openings", "random_plies = 2")
+      .table("sprt",
+             "elo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\nrepo = " + test::toml_string(f.repo.dir().string()) +
+                 "\nbase_ref = \"strong\"\ntest_ref = \"weak\"\nbuild = \"sh make.sh\"\nrun = \"./engine\"\n"
+                 "worktrees = " +
+                 test::toml_string(f.cache().string()) + "\nsummary = " + test::toml_string((f.tmp / "h0.md").string()))
+      .write(config);
   RunResult r = run({kArena.string(), "run", config.string()}, f.tmp.path());
   ASSERT_EQ(r.status.code, 1) << r.summary();
   EXPECT_NE(r.out.find("H0 accepted"), std::string::npos) << r.out;
   EXPECT_EQ(first_line(read_file(f.tmp.path() / "h0.md")).rfind("**H0 accepted**", 0), 0u);
 
   // [[engine]] tables beside [sprt] repo: a config error at the table.
-  write_file(config, read_file(config) + "[[engine]]\nname = \"x\"\ncmd = \"kalah-random\"\n");
+  const std::string text = read_file(config);
+  const std::string table_line = std::to_string(std::count(text.begin(), text.end(), '\n') + 1);
+  write_file(config, text + "[[engine]]\nname = \"x\"\ncmd = \"kalah-random\"\n");
   RunResult both = run({kArena.string(), "run", config.string()}, f.tmp.path());
   EXPECT_EQ(both.status.code, 2) << both.summary();
-  EXPECT_NE(both.err.find(config.string() + ":21:1: [[engine]] tables cannot be combined with [sprt] repo"),
-            std::string::npos)
+  EXPECT_NE(
+      both.err.find(config.string() + ":" + table_line + ":1: [[engine]] tables cannot be combined with [sprt] repo"),
+      std::string::npos)
       << both.err;
 }
 

@@ -178,7 +178,7 @@ TEST_P(GoldenHelp, MatchesGoldenFile) {
   std::vector<std::string> argv = {std::string(KALAH_BINARY_DIR) + "/" + c.program};
   if (!c.subcommand.empty()) argv.push_back(c.subcommand);
   argv.push_back("--help");
-  e2e::TempDir scratch;
+  system::TempFolder scratch{"kalah-e2e"};
   const e2e::RunResult r = e2e::run(argv, scratch.path(), std::chrono::milliseconds(30000));
   ASSERT_EQ(r.status.code, 0) << r.summary();
   EXPECT_EQ(r.err, "") << r.summary();

@@ -25,12 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The product's temporary folder, named for these tests.
-class TempFolder : public system::TempFolder {
- public:
-  TempFolder() : system::TempFolder("kalah-integrity") {}
-};
-
 void write(const fs::path& file, const std::string& text) {
   fs::create_directories(file.parent_path());
   std::ofstream(file, std::ios::binary) << text;
@@ -42,7 +36,7 @@ TEST(Sha256, KnownVectors) {
 }
 
 TEST(Sha256, AFileInChunksEqualsItsTextAtOnce) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   std::string text;
   for (int i = 0; i < 100'000; ++i) text += static_cast<char>('a' + i % 26);  // more than one read
   write(dir.path() / "big", text);
@@ -180,7 +174,7 @@ arena::TournamentDescription recorded(const Digests& digests) {
 }
 
 TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   const fs::path bot = dir.path() / "bot";
   write(bot / "bot.py", "print('hi')\n");
   write(bot / "data.txt", "weights\n");
@@ -220,7 +214,7 @@ TEST(EngineChecksums, AScriptAndAFolderAreDigestedWithoutCachesAndLogs) {
 }
 
 TEST(EngineChecksums, TheResultsAreLeftOutOfAFolderHoldingThemButAnEntryInsideThemIsDigested) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   write(dir.path() / "results" / "t" / "games.jsonl", "a game\n");
   write(dir.path() / "results" / "t" / "entries" / "x" / "bot.py", "print()\n");
   EngineSpec outer;
@@ -241,7 +235,7 @@ TEST(EngineChecksums, TheResultsAreLeftOutOfAFolderHoldingThemButAnEntryInsideTh
 }
 
 TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   EngineSpec e;
   e.name = "sh";
   e.cmd = "/bin/sh";
@@ -250,7 +244,7 @@ TEST(EngineChecksums, AnOlderJournalWithoutDigestsIsNotAChange) {
 }
 
 TEST(ArchivedFiles, TheResultsEntryManifestsAndLogsButNotLocksBackupsOrBuilds) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   const fs::path r = dir.path() / "r";
   for (const char* file : {"games.jsonl",
                            "tournament.json",
@@ -304,7 +298,7 @@ void write_tar(const fs::path& file, const std::vector<std::tuple<std::string, m
 }
 
 TEST(ExtractArchive, RefusesEntriesThatWouldWriteOutsideItsFolder) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   struct Case {
     std::string name;
     std::vector<std::tuple<std::string, mode_t, std::string>> entries;
@@ -343,7 +337,7 @@ TEST(ExtractArchive, RefusesEntriesThatWouldWriteOutsideItsFolder) {
 TEST(ExtractArchive, AGzipStreamCutShortIsAnErrorNotACrash) {
   // Found by fuzz_verify (tests/fuzz/corpus/verify/truncated-gzip-null-error): libarchive then has no
   // error text, and the message was built from a null pointer.
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   const unsigned char bytes[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7b, 0x22, 0x73, 0x63, 0x68,
                                  0x65, 0x6d, 0x19, 0x00, 0x00, 0x00, 0x8b, 0x08, 0x16, 0xee, 0xb3, 0x7f};
   const fs::path tar = dir.path() / "cut.tar.gz";
@@ -361,7 +355,7 @@ TEST(ExtractArchive, AGzipStreamCutShortIsAnErrorNotACrash) {
 // a member that is a FIFO, a device, a hard link, a link pointing outside (also one a later member writes
 // through) or a path with '..' is refused, and nothing but folders and regular files is left, all inside.
 TEST(ExtractArchive, SpecialFilesHardLinksAndLinksOutOfTheFuzzSeedsAreRefused) {
-  TempFolder dir;
+  system::TempFolder dir{"kalah-integrity"};
   const fs::path corpus = fs::path(KALAH_SOURCE_DIR) / "tests" / "fuzz" / "corpus" / "verify";
   const std::map<std::string, std::string> expected = {
       {"special-fifo", "not a regular file or a folder"},

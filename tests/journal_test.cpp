@@ -16,6 +16,7 @@
 #include "arena/journal/journal.h"
 #include "referee/record/json_text.h"
 #include "referee/record/record_json.h"
+#include "referee/system/temp_folder.h"
 #include "tests/game_records.h"
 
 namespace kalah {
@@ -344,15 +345,6 @@ TEST(RecordJson, TerminationWordsRoundTrip) {
 
 class JournalTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("kalah-journal-test-" + std::to_string(::getpid())) / info->name();
-    fs::remove_all(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_.parent_path());
-  }
-
   static journal::TournamentMeta meta(std::string fingerprint = "fp-1") {
     journal::TournamentMeta m;
     m.fingerprint = std::move(fingerprint);
@@ -373,7 +365,8 @@ class JournalTest : public ::testing::Test {
   }
 
   fs::path games() const { return dir_ / "games.jsonl"; }
-  fs::path dir_;
+  system::TempFolder temp_{"kalah-journal-test"};
+  fs::path dir_ = temp_ / "results";  // made by the journal
 };
 
 TEST_F(JournalTest, AppendWritesOneLinePerGameAndReopenLoadsThem) {

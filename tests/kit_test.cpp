@@ -85,7 +85,7 @@ class Kit : public ::testing::Test {
         tmp_.path(), kBuildLimit);
   }
 
-  e2e::TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
   const fs::path prefix_ = tmp_ / "prefix";
 };
 
@@ -187,7 +187,7 @@ TEST_F(Kit, ATooOldCompilerStopsTheConfigureNamingItAndTheMinimum) {
 
 // The check itself for compilers this machine does not have (tests/kit/compiler_check.cmake).
 TEST(KitCompilerCheck, NamesTheCompilerAndTheMinimumOrAcceptsIt) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const auto check = [&](const std::string& id, const std::string& version, const std::string& features) {
     const e2e::RunResult r = e2e::run({CMAKE_COMMAND, "-DID=" + id, "-DVERSION=" + version, "-DFEATURES=" + features,
                                        "-P", KALAH_SOURCE_DIR "/tests/kit/compiler_check.cmake"},
@@ -211,7 +211,7 @@ TEST(KitCompilerCheck, NamesTheCompilerAndTheMinimumOrAcceptsIt) {
 }
 
 TEST(KitPython, TheExampleBotAndTheRandomBotPlayWithoutForfeits) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path referee = KALAH_BINARY_DIR "/referee";
   const std::vector<std::string> greedy = {"cmd=" KALAH_BINARY_DIR "/bots/kalah-greedy", "name=greedy"};
   const std::vector<std::string> example = {"cmd=python3", "arg=" KALAH_SOURCE_DIR "/bots/python/example_bot.py",
@@ -227,7 +227,7 @@ TEST(KitPython, TheExampleBotAndTheRandomBotPlayWithoutForfeits) {
 // and the bot replays the other's moves with its own, so a disagreement on a legal move set shows as a
 // forfeit (or as the bot's "illegal move in position" followed by one).
 TEST(KitPython, TheRandomBotAndTheRefereeAgreeOnEveryRuleCombination) {
-  e2e::TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path referee = KALAH_BINARY_DIR "/referee";
   const std::vector<std::string> other = {"cmd=" KALAH_BINARY_DIR "/bots/kalah-random", "name=random"};
   int combination = 0;

@@ -8,7 +8,8 @@
 
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
-#include "tests/temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 namespace kalah {
 namespace {
@@ -43,8 +44,8 @@ GameSettings manchester_rules() {
 
 TEST(Mankalah, AgentPlaysBothSidesWithoutForfeits) {
   for (bool swap : {false, true}) {
-    const std::string log = ::testing::TempDir() + "mankalah_" + std::to_string(swap) + ".log";
-    std::remove(log.c_str());
+    const system::TempFolder dir("kalah-mankalah");
+    const std::string log = (dir / "mankalah.log").string();
     std::unique_ptr<ProcessPlayer> a = make_player(agent(swap, log));
     std::unique_ptr<ProcessPlayer> r = make_player(random_bot());
     for (int g = 0; g < 4; ++g) {
@@ -52,7 +53,7 @@ TEST(Mankalah, AgentPlaysBothSidesWithoutForfeits) {
       ASSERT_FALSE(rec.forfeit.has_value()) << to_string(rec.forfeit->reason) << ": " << rec.forfeit->detail;
       EXPECT_NE(rec.result, Outcome::Ongoing);
     }
-    const std::string text = test::file_text(log);
+    const std::string text = test::read_file(log);
     EXPECT_NE(text.find("agent > START;South"), std::string::npos);
     EXPECT_NE(text.find("agent > START;North"), std::string::npos);
     EXPECT_NE(text.find("agent > END"), std::string::npos);
@@ -66,8 +67,8 @@ TEST(Mankalah, AgentPlaysBothSidesWithoutForfeits) {
 TEST(Mankalah, TheFirstChangeShowsTheBoardNorthFirst) {
   // The agent as North sees South's opening move 1 of Kalah(7,7): South's hole 1 is
   // emptied into holes 2..7 and the store; the state lists North's side first.
-  const std::string log = ::testing::TempDir() + "mankalah_board.log";
-  std::remove(log.c_str());
+  const system::TempFolder dir("kalah-mankalah");
+  const std::string log = (dir / "mankalah_board.log").string();
   std::unique_ptr<ProcessPlayer> a = make_player(agent(false, log));
   struct FirstPit : Player {
     std::string n = "first";
@@ -82,8 +83,8 @@ TEST(Mankalah, TheFirstChangeShowsTheBoardNorthFirst) {
   GameSettings s = manchester_rules();
   s.max_plies = 2;
   play_game(south, *a, s);
-  EXPECT_NE(test::file_text(log).find("agent > CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU"), std::string::npos)
-      << test::file_text(log);
+  EXPECT_NE(test::read_file(log).find("agent > CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU"), std::string::npos)
+      << test::read_file(log);
 }
 
 }  // namespace

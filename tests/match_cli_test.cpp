@@ -168,7 +168,7 @@ TEST(MatchLine, MistakesNameTheFlag) {
 }
 
 TEST(MatchLine, TheExecutablePlaysAMatchFromFlagsAndWritesThePgnWhereAsked) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const e2e::RunResult r =
       e2e::run({e2e::kArena.string(), "match", "-engine", "cmd=" + e2e::kGreedy.string(), "name=greedy", "-engine",
                 "cmd=" + e2e::kRandom.string(), "name=random", "-each", "tc=40/2+0.02", "-rounds", "4", "-concurrency",
@@ -243,7 +243,7 @@ TEST(MatchLine, SprtTestsTheFirstEngineAgainstTheSecondAsCutechessAndFastchessDo
 }
 
 TEST(MatchLine, TheExecutableSprtTestsTheFirstEngineAndSaysSoBeforeTheFirstGame) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   std::vector<std::string> flags = {e2e::kArena.string(), "match", "-out", (dir / "results").string()};
   flags.insert(flags.end(), {"-engine", "cmd=" + e2e::kGreedy.string(), "name=greedy", "-engine",
                              "cmd=" + e2e::kRandom.string(), "name=random"});
@@ -305,7 +305,7 @@ TEST(MatchLine, PgnoutTakesTheFastchessFileKeyAndRefusesWhatItCannotDo) {
 
 // --print-config prints only what `arena run` takes: the same parse_config checks it first.
 TEST(MatchLine, PrintConfigRefusesWhatARunWouldRefuse) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   e2e::write_file(dir / "book.epd", "3 1\n");
   const std::vector<std::vector<std::string>> refused = {
       {"-engine", "cmd=/bin/true", "name=a", "proto=uci", "-engine", "cmd=/bin/true", "name=b"},

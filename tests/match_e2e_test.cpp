@@ -109,7 +109,7 @@ class MatchFixture : public ::testing::Test {
     return json::value_to<std::string>(forfeit.at("detail"));
   }
 
-  e2e::TempDir dir_;
+  system::TempFolder dir_{"kalah-e2e"};
   std::string marker_;
   path bad_;
   path greedy_;

@@ -11,6 +11,7 @@
 
 #include "arena/config/config.h"
 #include "referee/engine/control_groups.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::arena {
@@ -62,14 +63,15 @@ TEST(Pinning, SlotsAreDisjointEqualAndFromTheAllowedCpus) {
 // (16 rounds: enough games that both slots play some even on a loaded machine).
 std::vector<std::string> reported_cpus(const std::string& attempt) {
   using namespace e2e;
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
-  std::string config = "[tournament]\nname = \"pin\"\nrounds = 16\nconcurrency = 2\npin = true\noutput = \"" +
-                       (tmp.path() / "results").string() + "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 1000\n";
+  test::TestConfig config("pin");
+  config.set("rounds", 16).set("concurrency", 2).set("pin", true).output(tmp / "results").time("movetime_ms = 1000");
   for (const char* name : {"a", "b"})
-    config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + (engines / "hostile_engine").string() +
-              "\"\nargs = [\"" + attempt + "\"]\nstderr = \"" + (tmp.path() / "affinity.err").string() + "\"\n";
-  write_file(tmp.path() / "pin.toml", config);
+    config.engine(
+        name, engines / "hostile_engine",
+        "args = [" + test::toml_string(attempt) + "]\nstderr = " + test::toml_string((tmp / "affinity.err").string()));
+  config.write(tmp / "pin.toml");
   const RunResult r = run({kArena.string(), "run", (tmp.path() / "pin.toml").string()}, tmp.path(), 60s);
   EXPECT_EQ(r.status.code, 0) << r.summary();
   std::vector<std::string> out;
@@ -115,19 +117,17 @@ TEST(Pinning, ABusyLoopStaysOnItsOwnSlotsCpu) {
   const std::vector<int> mine = my_cpus();
   if (mine.size() < 2)
     GTEST_SKIP() << "needs 2 CPUs to give two game slots one each; this machine lets the test use " << mine.size();
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path engines = KALAH_BINARY_DIR "/tests/engines";
-  std::string config =
-      "[tournament]\nname = \"hog\"\nconcurrency = 2\npin = true\noutput = \"" + (tmp.path() / "results").string() +
-      "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 40\nmargin_ms = 1000\n\n"
-      // restart = "always": the hog's spinners die with its game, not with its worker.
-      "[[engine]]\nname = \"hog\"\ncmd = \"" +
-      (engines / "hostile_engine").string() + "\"\nargs = [\"busy\", \"16\"]\nrestart = \"always\"\nstderr = \"" +
-      (tmp.path() / "hog.err").string() + "\"\n";
+  test::TestConfig config("hog");
+  config.set("concurrency", 2).set("pin", true).output(tmp / "results").time("movetime_ms = 40\nmargin_ms = 1000");
+  // restart = "always": the hog's spinners die with its game, not with its worker.
+  config.engine(
+      "hog", engines / "hostile_engine",
+      "args = [\"busy\", \"16\"]\nrestart = \"always\"\nstderr = " + test::toml_string((tmp / "hog.err").string()));
   for (const char* name : {"mcts-a", "mcts-b", "mcts-c"})
-    config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" +
-              (fs::path(KALAH_BINARY_DIR) / "bots" / "kalah-mcts").string() + "\"\n";
-  write_file(tmp.path() / "hog.toml", config);
+    config.engine(name, fs::path(KALAH_BINARY_DIR) / "bots" / "kalah-mcts");
+  config.write(tmp / "hog.toml");
   const RunResult r = run({kArena.string(), "run", (tmp.path() / "hog.toml").string()}, tmp.path(), 240s);
   ASSERT_EQ(r.status.code, 0) << r.summary();
   const std::string err = read_file(tmp.path() / "hog.err");

@@ -26,7 +26,8 @@
 
 #include "referee/process/forked_work.h"
 #include "referee/process/tool_run.h"
-#include "tests/temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 namespace kalah::process {
 namespace {
@@ -547,7 +548,7 @@ TEST(Process, ChildSeesOnlyStandardDescriptors) {
 }
 
 TEST(Process, WorkingDirectoryAndStderrLog) {
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   SpawnSpec spec;
   spec.command = kBadEngine;
   spec.args = {"--print-cwd"};
@@ -559,7 +560,7 @@ TEST(Process, WorkingDirectoryAndStderrLog) {
   ASSERT_EQ(infos.size(), 1u);
   EXPECT_EQ(infos[0], "cwd " + std::filesystem::canonical(dir.path()).string());
   engine->shutdown(2s);
-  EXPECT_NE(test::file_text(spec.stderr_log_path).find("bad_engine: started"), std::string::npos);
+  EXPECT_NE(test::read_file(spec.stderr_log_path).find("bad_engine: started"), std::string::npos);
 }
 
 TEST(Process, StderrFloodDoesNotBlockTheEngine) {
@@ -572,7 +573,7 @@ TEST(Process, StderrFloodDoesNotBlockTheEngine) {
 
 // ---- the stderr relay (SpawnSpec::relay_stderr) ---------------------------------------------------------
 
-SpawnSpec relayed(const test::TempDir& dir, std::vector<std::string> args, unsigned long long cap) {
+SpawnSpec relayed(const system::TempFolder& dir, std::vector<std::string> args, unsigned long long cap) {
   SpawnSpec spec;
   spec.command = "sh";
   spec.args = std::move(args);
@@ -583,32 +584,32 @@ SpawnSpec relayed(const test::TempDir& dir, std::vector<std::string> args, unsig
 }
 
 TEST(Process, RelayedStderrReachesTheLogIncludingTheLastWords) {
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   auto engine = spawn_ok(relayed(dir, {"-c", "echo early >&2; echo ready; read x; echo last words >&2; exit 4"}, 0));
   ASSERT_TRUE(engine);
   EXPECT_EQ(expect_line(*engine), "ready");
   ASSERT_TRUE(engine->write_line("go", after(kPatience)));
   EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::Eof);
   engine->shutdown(1s);
-  EXPECT_EQ(test::file_text(dir.path() / "engine.log"), "early\nlast words\n");
+  EXPECT_EQ(test::read_file(dir.path() / "engine.log"), "early\nlast words\n");
 }
 
 TEST(Process, RelayedStderrPastItsCapEndsTheReadAndIsCutInTheLog) {
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   // 1 MiB to stderr, then a line on stdout that must not be taken for an answer.
   auto engine = spawn_ok(relayed(dir, {"-c", "head -c 1048576 /dev/zero | tr '\\0' e >&2; echo bestmove 1"}, 1000));
   ASSERT_TRUE(engine);
   EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::OutputLimit);
   EXPECT_EQ(engine->read_line(after(kPatience)).status, Status::OutputLimit) << "until the budget is reset";
   engine->kill();
-  const std::string log = test::file_text(dir.path() / "engine.log");
+  const std::string log = test::read_file(dir.path() / "engine.log");
   EXPECT_EQ(log.substr(0, 1000), std::string(1000, 'e'));
   EXPECT_EQ(log.substr(1000),
             "\n[kalah-arena: this engine wrote more than 1000 bytes to stderr in one game; the rest is not kept]\n");
 }
 
 TEST(Process, TheStderrBudgetIsPerGame) {
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   // 600 bytes per request: two requests pass a 1000-byte cap, unless the budget is reset between them.
   auto engine = spawn_ok(relayed(
       dir, {"-c", "while read x; do head -c 600 /dev/zero | tr '\\0' e >&2; sleep 0.05; echo done; done"}, 1000));
@@ -624,7 +625,7 @@ TEST(Process, TheStderrBudgetIsPerGame) {
 }
 
 TEST(Process, ARelayedLogIsNotCountedAgainstTheEnginesFileLimit) {
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   std::ofstream(dir.path() / "engine.log") << std::string(200'000, 'o');
   SpawnSpec spec = relayed(dir, {"-c", "head -c 100000 /dev/zero | tr '\\0' e >&2; echo alive"}, 0);
   spec.limits.file_bytes = 50'000;  // the log is four times bigger already
@@ -648,7 +649,7 @@ std::string spawn_error(const SpawnSpec& spec) {
 }
 
 TEST(Process, MissingOrNonExecutableFileIsASpawnError) {
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   const std::string plain = (dir.path() / "plain.txt").string();
   std::ofstream(plain) << "not a program\n";
   ::chmod(plain.c_str(), 0644);
@@ -674,7 +675,7 @@ TEST(Process, MissingOrNonExecutableFileIsASpawnError) {
 TEST(Process, FailedExecIsASpawnErrorAndLeavesNoZombie) {
   // Passes the checks made before the fork (a regular executable file), fails in execve: the forked
   // child exists and must be reaped by the launcher's error hook.
-  test::TempDir dir("kalah-process-test");
+  system::TempFolder dir("kalah-process-test");
   const std::string bogus = (dir.path() / "bogus").string();
   std::ofstream(bogus) << "\x01\x02\x03 not an executable format\n";
   ::chmod(bogus.c_str(), 0755);

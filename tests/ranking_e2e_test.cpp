@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -18,21 +19,29 @@ namespace json = boost::json;
 
 const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
 
-std::string engine(const std::string& name, int depth) {
-  return "\n[[engine]]\nname = \"" + name + "\"\ncmd = \"" + kAlphaBeta.string() + "\"\nargs = [\"--depth\", \"" +
-         std::to_string(depth) + "\"]\nrestart = \"always\"\n";
+// Alpha-beta searching `depth` plies, a fresh process every game.
+std::string at_depth(int depth) {
+  return "args = [\"--depth\", \"" + std::to_string(depth) + "\"]\nrestart = \"always\"";
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(RankingE2E, PointsWithTieBreaksInEveryReportAndAgainFromTheFolder) {
-  TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const fs::path config = dir.path() / "contest.toml";
-  write_file(config, "[tournament]\nname = \"contest\"\nconcurrency = 2\noutput = \"" + dir.path().string() +
-                         "\"\nprogress_interval = 0\nreport_every = 0\n\n[time]\ndepth = 4\n\n"
-                         "[ranking]\nby = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", "
-                         "\"buchholz\", \"wins\", \"seed-difference\"]\npoints = { win = 3, draw = 1, loss = 0 }\n" +
-                         engine("strong", 4) + engine("twin1", 2) + engine("twin2", 2) + engine("weak", 1));
+  test::TestConfig("contest")
+      .set("concurrency", 2)
+      .output(dir.path())
+      .set("report_every", 0)
+      .time("depth = 4")
+      .table("ranking",
+             "by = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", \"buchholz\", \"wins\", "
+             "\"seed-difference\"]\npoints = { win = 3, draw = 1, loss = 0 }")
+      .engine("strong", kAlphaBeta, at_depth(4))
+      .engine("twin1", kAlphaBeta, at_depth(2))
+      .engine("twin2", kAlphaBeta, at_depth(2))
+      .engine("weak", kAlphaBeta, at_depth(1))
+      .write(config);
   const RunResult run = e2e::run({kArena.string(), "run", config.string()}, dir.path());
   ASSERT_EQ(run.status.code, 0) << run.summary();
   const fs::path results = dir.path() / "contest";

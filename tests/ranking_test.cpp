@@ -24,6 +24,7 @@
 #include "arena/report/reports.h"
 #include "arena/report/text_util.h"
 #include "referee/record/record_json.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah::rating {
 namespace {
@@ -388,9 +389,8 @@ struct FolderReports {
 FolderReports write_folder(const std::string& tag, const std::vector<GameRecord>& games,
                            const std::vector<std::string>& names, const std::map<std::string, std::string>& settings) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("kalah-form-order-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const system::TempFolder temp("kalah-form-order-" + tag);
+  const fs::path& dir = temp.path();
   {
     std::ofstream out(dir / "games.jsonl");
     for (const GameRecord& g : games) out << to_json_line(g) << "\n";
@@ -407,7 +407,6 @@ FolderReports write_folder(const std::string& tag, const std::vector<GameRecord>
   FolderReports out{read_text(dir / "standings.md"), read_text(dir / "standings.json"),
                     read_text(dir / "standings.csv"), read_text(dir / "report.html"),
                     report::format_standings_table(written->standings)};
-  fs::remove_all(dir);
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -30,15 +31,13 @@ constexpr const char* kWarning =
 
 class RepeatedGames : public ::testing::Test {
  protected:
-  // Runs the tournament, with `openings` as its [openings] table (empty: none).
+  // Runs the tournament, with `openings` as the lines of its [openings] table (empty: none).
   e2e::RunResult run(const std::string& openings) {
-    std::string text =
-        "[tournament]\nname = \"repeats\"\nrounds = 2\nconcurrency = 2\nprogress_interval = 0\n"
-        "output = \"" +
-        results().string() + "\"\n\n[time]\ndepth = 2\n\n" + openings;
-    for (const char* name : {"ab-a", "ab-b", "ab-c"})
-      text += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + kAlphaBeta.string() + "\"\n";
-    e2e::write_file(dir_ / "repeats.toml", text);
+    test::TestConfig config("repeats");
+    config.set("rounds", 2).set("concurrency", 2).output(results()).time("depth = 2");
+    if (!openings.empty()) config.table("openings", openings);
+    for (const char* name : {"ab-a", "ab-b", "ab-c"}) config.engine(name, kAlphaBeta);
+    config.write(dir_ / "repeats.toml");
     return e2e::run({e2e::kArena.string(), "run", (dir_ / "repeats.toml").string()}, dir_.path(),
                     std::chrono::milliseconds(120000));
   }
@@ -50,7 +49,7 @@ class RepeatedGames : public ::testing::Test {
     return boost::json::parse(e2e::read_file(report("standings.json"))).as_object();
   }
 
-  e2e::TempDir dir_;
+  system::TempFolder dir_{"kalah-e2e"};
 };
 
 TEST_F(RepeatedGames, DeterministicEnginesWithoutOpeningsRepeatTheirGamesAndEveryReportSaysHowMany) {
@@ -67,7 +66,7 @@ TEST_F(RepeatedGames, DeterministicEnginesWithoutOpeningsRepeatTheirGamesAndEver
 }
 
 TEST_F(RepeatedGames, TheSameTournamentFromABookRepeatsNothing) {
-  const e2e::RunResult r = run("[openings]\nfile = \"" + kBook.string() + "\"\n");
+  const e2e::RunResult r = run("file = " + test::toml_string(kBook.string()));
   ASSERT_EQ(r.status.code, 0) << r.summary();
   EXPECT_EQ(r.err.find("repeat their games"), std::string::npos) << r.summary();
   EXPECT_EQ(r.out.find("repeat an earlier game"), std::string::npos) << r.summary();

@@ -25,6 +25,7 @@
 #include "arena/report/reports.h"
 #include "arena/report/text_util.h"
 #include "referee/record/record_json.h"
+#include "referee/system/temp_folder.h"
 
 namespace kalah::report {
 namespace {
@@ -974,7 +975,8 @@ TEST(ReportAll, WritesEveryFile) {
                                       n == 4 ? std::optional<std::size_t>(5) : std::nullopt));
         }
 
-  std::vector<fs::path> dirs = {fs::temp_directory_path() / ("kalah-report-test-" + std::to_string(::getpid()))};
+  const system::TempFolder temp("kalah-report-test");
+  std::vector<fs::path> dirs = {temp.path()};
   if (const char* examples = std::getenv("KALAH_REPORT_EXAMPLES")) dirs.emplace_back(examples);
   for (const fs::path& dir : dirs) {
     fs::create_directories(dir);
@@ -995,7 +997,6 @@ TEST(ReportAll, WritesEveryFile) {
     EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
     EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(rating::compute_standings(games, names)));
     EXPECT_EQ(read_all(dir / "games.pgn"), games_pgn(games, "example"));
-    if (dir == dirs.front()) fs::remove_all(dir);
   }
   const fs::path missing = "/proc/no-such-dir/x";
   const Expected<ReportSummary> failed = write_reports(missing, {.journals = {{missing / "games.jsonl", "x"}},
@@ -1012,8 +1013,8 @@ TEST(ReportAll, WritesEveryFile) {
 // A report that fails half-way (here report.html cannot replace a directory of that name) says why and
 // leaves no temporary file behind: neither the one that failed nor those written before it.
 TEST(WriteReports, AFailureLeavesNoTemporaryFileBehind) {
-  const fs::path dir = fs::temp_directory_path() / ("kalah-report-fail-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const system::TempFolder temp("kalah-report-fail");
+  const fs::path& dir = temp.path();
   fs::create_directories(dir / "report.html" / "occupied");
   Variant variant;
   {
@@ -1030,16 +1031,12 @@ TEST(WriteReports, AFailureLeavesNoTemporaryFileBehind) {
   ASSERT_FALSE(written);
   EXPECT_NE(written.error().find("report.html"), std::string::npos) << written.error();
   EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
-  fs::remove_all(dir);
 }
 
 // ---- merging journals, streamed
 
 class MergeReportTest : public ::testing::Test {
  protected:
-  void SetUp() override { fs::create_directories(dir_); }
-  void TearDown() override { fs::remove_all(dir_); }
-
   fs::path journal(const std::string& name, const std::vector<GameRecord>& games, const std::string& tail = "") {
     const fs::path path = dir_ / name;
     std::ofstream out(path);
@@ -1058,7 +1055,8 @@ class MergeReportTest : public ::testing::Test {
     return out;
   }
 
-  fs::path dir_ = fs::temp_directory_path() / ("kalah-merge-test-" + std::to_string(::getpid()));
+  system::TempFolder temp_{"kalah-merge-test"};
+  const fs::path& dir_ = temp_.path();
 };
 
 TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {

@@ -17,6 +17,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -41,13 +42,12 @@ std::string config_text(const fs::path& output, const std::string& type_keys, in
                         {"alphabeta1", kAlphaBeta, "\"--depth\", \"1\""},
                         {"random7", kRandom, "\"--seed\", \"7\""},
                         {"random", kRandom, ""}};
-  std::string text =
-      "[tournament]\nname = \"t\"\n" + type_keys + "\nconcurrency = 2\nseed = 3\noutput = \"" + output.string() +
-      "\"\nprogress_interval = 0\nreport_every = 0\n\n[time]\ndepth = 6\n\n[openings]\nrandom_plies = 2\n";
+  test::TestConfig config("t");
+  config.tournament(type_keys).set("concurrency", 2).set("seed", 3).output(output).set("report_every", 0);
+  config.time("depth = 6").table("openings", "random_plies = 2");
   for (int i = 0; i < engines; ++i)
-    text += std::string("\n[[engine]]\nname = \"") + all[i].name + "\"\ncmd = \"" + all[i].cmd.string() +
-            "\"\nargs = [" + all[i].args + "]\nrestart = \"always\"\n";
-  return text;
+    config.engine(all[i].name, all[i].cmd, std::string("args = [") + all[i].args + "]\nrestart = \"always\"");
+  return config.text();
 }
 
 struct Game {
@@ -144,7 +144,7 @@ class RoundsE2E : public ::testing::Test {
     EXPECT_EQ(section(cut / "t", heading), expected);
   }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(RoundsE2E, SwissPlaysItsRoundsInOrderAndShowsItsTable) {

@@ -29,7 +29,9 @@
 #include "arena/runner/start_watch.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/files.h"
-#include "tests/temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/config_builder.h"
+#include "tests/files.h"
 
 namespace kalah::arena {
 namespace {
@@ -106,12 +108,11 @@ class RunnerTest : public ::testing::Test {
  protected:
   // A round robin of `engines` engines (commands are never started: the players are scripted).
   Config round_robin(int engines, int rounds, int concurrency) const {
-    std::string text = "[tournament]\nname = \"rr\"\nrounds = " + std::to_string(rounds) +
-                       "\nconcurrency = " + std::to_string(concurrency) + "\noutput = \"" + dir_.string() +
-                       "\"\nprogress_interval = 0\n[time]\nbase_ms = 1000\n[openings]\nrandom_plies = 2\n";
-    for (int i = 0; i < engines; ++i)
-      text += "[[engine]]\nname = \"e" + std::to_string(i) + "\"\ncmd = \"/bin/true\"\n";
-    Expected<Config> config = parse_config(text, "runner_test.toml", dir_, dir_);
+    test::TestConfig text("rr");
+    text.set("rounds", rounds).set("concurrency", concurrency).output(dir_);
+    text.time("base_ms = 1000").table("openings", "random_plies = 2");
+    for (int i = 0; i < engines; ++i) text.engine("e" + std::to_string(i), "/bin/true");
+    Expected<Config> config = parse_config(text.text(), "runner_test.toml", dir_, dir_);
     EXPECT_TRUE(config.ok()) << config.error();
     return std::move(config).value();
   }
@@ -124,7 +125,7 @@ class RunnerTest : public ::testing::Test {
     return std::move(opened).value();
   }
 
-  test::TempDir temp_{"kalah-runner-test"};
+  system::TempFolder temp_{"kalah-runner-test"};
   const fs::path& dir_ = temp_.path();
 };
 
@@ -211,10 +212,8 @@ TEST(Progress, PaceIsShownInAUnitThatFits) {
 // The live report rewrites the standings and the page from a copy of the run's sums, says it is live,
 // and stops cleanly; the test waits for the rewrite with a deadline, it does not time it.
 TEST(FlowLiveReport, RewritesThePageWithALiveNoteAndStops) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("kalah-live-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const system::TempFolder temp("kalah-live");
+  const std::filesystem::path& dir = temp.path();
   rating::StandingsBuilder all({"a", "b"});
   std::mutex lock;
   LiveReport live(dir, "live-test", 0, std::chrono::milliseconds(20), all, lock);
@@ -243,7 +242,6 @@ TEST(FlowLiveReport, RewritesThePageWithALiveNoteAndStops) {
   EXPECT_NE(page.find("g2"), std::string::npos) << "the embedded games";
   std::this_thread::sleep_for(std::chrono::milliseconds(60));
   EXPECT_EQ(live.rewrites(), rewrites) << "nothing after stop()";
-  std::filesystem::remove_all(dir);
 }
 
 TEST(FlowLiveReport, TheNoteSaysHowFarTheRunIs) {

@@ -19,6 +19,7 @@
 
 #include "referee/engine/control_groups.h"
 #include "referee/engine/sandbox.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -85,13 +86,14 @@ class SandboxE2E : public ::testing::Test {
     for (const std::string& a : attempt) args += (args.empty() ? "\"" : ", \"") + a + "\"";
     const std::string n = std::to_string(++plays_);
     const fs::path err = tmp_.path() / ("hostile" + n + ".err");
-    const std::string config =
-        "[tournament]\nname = \"box\"\noutput = \"" + (tmp_.path() / ("results" + n)).string() +
-        "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 2000\n\n[[engine]]\nname = \"hostile\"\ncmd = \"" +
-        (kEngines / "hostile_engine").string() + "\"\nargs = [" + args + "]\ndir = \"" + kEngines.string() +
-        "\"\nstderr = \"" + err.string() + "\"\nsandbox = \"" + sandbox_ + "\"\n" + limits +
-        "\n[[engine]]\nname = \"plain\"\ncmd = \"" + (kEngines / "instant_engine").string() + "\"\n";
-    write_file(tmp_.path() / "box.toml", config);
+    test::TestConfig("box")
+        .output(tmp_ / ("results" + n))
+        .time("movetime_ms = 2000")
+        .engine("hostile", kEngines / "hostile_engine",
+                "args = [" + args + "]\ndir = " + test::toml_string(kEngines.string()) + "\nstderr = " +
+                    test::toml_string(err.string()) + "\nsandbox = " + test::toml_string(sandbox_) + "\n" + limits)
+        .engine("plain", kEngines / "instant_engine")
+        .write(tmp_ / "box.toml");
     Played p;
     p.run = run({kArena.string(), "run", (tmp_.path() / "box.toml").string()}, tmp_.path(), 60s);
     p.report = read_file(err);
@@ -109,7 +111,7 @@ class SandboxE2E : public ::testing::Test {
     EXPECT_EQ(sandbox_dirs(), sandbox_dirs_before_) << "the private working folders are removed";
   }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
   std::set<std::string> sandbox_dirs_before_;
   int plays_ = 0;
   std::string sandbox_ = "bwrap";  // the hostile engine's
@@ -320,14 +322,15 @@ TEST_F(SandboxE2E, ItCannotSignalTheArena) {
 
 TEST_F(SandboxE2E, APythonEngineRunsInside) {
   const fs::path python_dir = reachable(KALAH_SOURCE_DIR "/bots/python");
-  const std::string config = "[tournament]\nname = \"py\"\noutput = \"" + (tmp_.path() / "results").string() +
-                             "\"\nprogress_interval = 0\nsandbox = \"bwrap\"\nmemory_mb = 512\n\n[time]\nmovetime_ms = "
-                             "2000\n\n[[engine]]\nname = \"python\"\ncmd = \"/usr/bin/python3\"\ndir = \"" +
-                             python_dir.string() +
-                             "\"\nargs = [\"{dir}/random_bot.py\"]\n\n[[engine]]\nname = "
-                             "\"plain\"\ncmd = \"" +
-                             (kEngines / "instant_engine").string() + "\"\n";
-  write_file(tmp_.path() / "py.toml", config);
+  test::TestConfig("py")
+      .output(tmp_ / "results")
+      .set("sandbox", "bwrap")
+      .set("memory_mb", 512)
+      .time("movetime_ms = 2000")
+      .engine("python", "/usr/bin/python3",
+              "dir = " + test::toml_string(python_dir.string()) + "\nargs = [\"{dir}/random_bot.py\"]")
+      .engine("plain", kEngines / "instant_engine")
+      .write(tmp_ / "py.toml");
   const RunResult r = run({kArena.string(), "run", (tmp_.path() / "py.toml").string()}, tmp_.path(), 60s);
   ASSERT_EQ(r.status.code, 0) << r.summary();
   const std::vector<std::string> games = read_lines(tmp_.path() / "results" / "py" / "games.jsonl");

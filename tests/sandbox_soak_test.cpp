@@ -13,6 +13,7 @@
 
 #include "e2e_util.h"
 #include "referee/engine/sandbox.h"
+#include "tests/config_builder.h"
 
 namespace kalah::arena {
 namespace {
@@ -55,7 +56,7 @@ TEST(SandboxSoak, ManyStartsLeaveNoZombieNoFolderAndCostNoGame) {
   if (::geteuid() != 0) GTEST_SKIP() << "max_processes needs the arena to run as root (each engine its own uid)";
   const char* wanted = std::getenv("KALAH_SOAK_STARTS");
   const int starts = wanted && *wanted ? std::max(2, std::atoi(wanted)) : 1000;
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   ::chmod(tmp.path().c_str(), 0711);  // the engines run as other users: let them reach their copies
   const fs::path engine = copy_executable(kEngines / "instant_engine", tmp.path(), "instant_engine");
   fs::permissions(engine, fs::perms::others_exec | fs::perms::others_read, fs::perm_options::add);
@@ -64,13 +65,19 @@ TEST(SandboxSoak, ManyStartsLeaveNoZombieNoFolderAndCostNoGame) {
 
   // A round of two engines is two games (both colours), and every game starts both (restart = "always").
   const int rounds = std::max(1, starts / 4);
-  std::string config = "[tournament]\nname = \"soak\"\nrounds = " + std::to_string(rounds) +
-                       "\nconcurrency = 2\noutput = \"" + (tmp / "out").string() +
-                       "\"\nprogress_interval = 0\nreport_every = 0\nsandbox = \"bwrap\"\nrestart = \"always\"\n"
-                       "max_processes = 4\nmemory_mb = 64\n\n[time]\nmovetime_ms = 1000\n";
-  for (const char* name : {"a", "b"})
-    config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + engine.string() + "\"\n";
-  write_file(tmp / "soak.toml", config);
+  test::TestConfig("soak")
+      .set("rounds", rounds)
+      .set("concurrency", 2)
+      .output(tmp / "out")
+      .set("report_every", 0)
+      .set("sandbox", "bwrap")
+      .set("restart", "always")
+      .set("max_processes", 4)
+      .set("memory_mb", 64)
+      .time("movetime_ms = 1000")
+      .engine("a", engine)
+      .engine("b", engine)
+      .write(tmp / "soak.toml");
   const RunResult r = run({kArena.string(), "run", (tmp / "soak.toml").string()}, tmp.path(), std::chrono::hours(1));
   ASSERT_EQ(r.status.code, 0) << r.summary();
 

@@ -14,6 +14,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -26,18 +27,18 @@ const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
 // Four deterministic engines at a fixed depth, each game with new processes: the same game id
 // gives the same game wherever and whenever it is played.
 std::string deterministic_config(const fs::path& output, const std::string& name = "det", int rounds = 2) {
-  std::string engines;
-  auto engine = [&](const std::string& engine_name, const fs::path& cmd, const std::string& args) {
-    engines += "\n[[engine]]\nname = \"" + engine_name + "\"\ncmd = \"" + cmd.string() + "\"\nargs = [" + args +
-               "]\nrestart = \"always\"\n";
-  };
-  engine("random", kRandom, "");
-  engine("random7", kRandom, "\"--seed\", \"7\"");
-  engine("greedy", kGreedy, "");
-  engine("alphabeta", kAlphaBeta, "");
-  return "[tournament]\nname = \"" + name + "\"\nrounds = " + std::to_string(rounds) +
-         "\nconcurrency = 2\nseed = 5\noutput = \"" + output.string() +
-         "\"\nprogress_interval = 0\n\n[time]\ndepth = 3\n\n[openings]\nrandom_plies = 2\n" + engines;
+  return test::TestConfig(name)
+      .set("rounds", rounds)
+      .set("concurrency", 2)
+      .set("seed", 5)
+      .output(output)
+      .time("depth = 3")
+      .table("openings", "random_plies = 2")
+      .engine("random", kRandom, "restart = \"always\"")
+      .engine("random7", kRandom, "args = [\"--seed\", \"7\"]\nrestart = \"always\"")
+      .engine("greedy", kGreedy, "restart = \"always\"")
+      .engine("alphabeta", kAlphaBeta, "restart = \"always\"")
+      .text();
 }
 
 // Gives the results folder `to` (made if missing) the seed secret of `from`, so that its games are sent the
@@ -51,17 +52,18 @@ void share_seed_secret(const fs::path& from, const fs::path& to) {
 // default), at the concurrency given: the games are the same only because each game's seed comes with
 // its newgame (docs/PROTOCOL.md, "Seeds"), whatever the process played before.
 std::string seeded_config(const fs::path& output, int concurrency) {
-  std::string engines;
-  auto engine = [&](const std::string& engine_name, const fs::path& cmd, const std::string& args) {
-    engines += "\n[[engine]]\nname = \"" + engine_name + "\"\ncmd = \"" + cmd.string() + "\"\nargs = [" + args + "]\n";
-  };
-  engine("random", kRandom, "");
-  engine("random7", kRandom, "\"--seed\", \"7\"");
-  engine("greedy", kGreedy, "");
-  engine("mcts", kMcts, "");
-  return "[tournament]\nname = \"seeded\"\nrounds = 2\nconcurrency = " + std::to_string(concurrency) +
-         "\nseed = 11\noutput = \"" + output.string() +
-         "\"\nprogress_interval = 0\n\n[time]\nnodes = 200\n\n[openings]\nrandom_plies = 2\n" + engines;
+  return test::TestConfig("seeded")
+      .set("rounds", 2)
+      .set("concurrency", concurrency)
+      .set("seed", 11)
+      .output(output)
+      .time("nodes = 200")
+      .table("openings", "random_plies = 2")
+      .engine("random", kRandom)
+      .engine("random7", kRandom, "args = [\"--seed\", \"7\"]")
+      .engine("greedy", kGreedy)
+      .engine("mcts", kMcts)
+      .text();
 }
 
 // Every game of a results folder (its own journal and its shards'), by id: moves and result.
@@ -97,10 +99,15 @@ std::map<std::string, std::string> standings_of(const fs::path& dir) {
 // `swapped`.
 std::string sprt_config(const fs::path& output, bool swapped = false) {
   const fs::path base = swapped ? kGreedy : kRandom, test = swapped ? kRandom : kGreedy;
-  return "[tournament]\nname = \"sp\"\nseed = 3\noutput = \"" + output.string() +
-         "\"\nprogress_interval = 0\n\n[time]\ndepth = 2\n\n[openings]\nrandom_plies = 2\n\n[sprt]\nelo0 = 0\nelo1 = "
-         "20\nalpha = 0.05\nbeta = 0.05\n\n[[engine]]\nname = \"base\"\ncmd = \"" +
-         base.string() + "\"\n\n[[engine]]\nname = \"test\"\ncmd = \"" + test.string() + "\"\n";
+  return test::TestConfig("sp")
+      .set("seed", 3)
+      .output(output)
+      .time("depth = 2")
+      .table("openings", "random_plies = 2")
+      .table("sprt", "elo0 = 0\nelo1 = 20\nalpha = 0.05\nbeta = 0.05")
+      .engine("base", base)
+      .engine("test", test)
+      .text();
 }
 
 // sprt.json of a results folder.
@@ -156,7 +163,7 @@ class ScaleE2E : public ::testing::Test {
     return path;
   }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(ScaleE2E, ShardsMergedEqualOneRunGameForGame) {
@@ -289,10 +296,13 @@ TEST_F(ScaleE2E, AFolderHoldsAnUnshardedRunOrShardsNeverBoth) {
 TEST_F(ScaleE2E, ASecondRunOnTheSameResultsIsRefusedAndAKilledOneLeavesNoLock) {
   const fs::path out = tmp_.path() / "out";
   // Slow games: mcts thinks for its whole movetime.
-  const std::string config_text = "[tournament]\nname = \"busy\"\nrounds = 20\noutput = \"" + out.string() +
-                                  "\"\nprogress_interval = 0\n\n[time]\nmovetime_ms = 50\n\n[[engine]]\nname = "
-                                  "\"a\"\ncmd = \"" +
-                                  kMcts.string() + "\"\n\n[[engine]]\nname = \"b\"\ncmd = \"" + kMcts.string() + "\"\n";
+  const std::string config_text = test::TestConfig("busy")
+                                      .set("rounds", 20)
+                                      .output(out)
+                                      .time("movetime_ms = 50")
+                                      .engine("a", kMcts)
+                                      .engine("b", kMcts)
+                                      .text();
   const fs::path config = write_config(config_text);
   Child first({kArena.string(), "run", config.string()}, tmp_.path() / "first.out", tmp_.path() / "first.err");
   const fs::path lock = out / "busy" / "arena.lock";

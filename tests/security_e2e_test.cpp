@@ -61,7 +61,7 @@ class HostileSubmission : public ::testing::Test {
   }
   fs::path results() const { return tmp_ / "out" / "class"; }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 // A build that makes a set-uid program: the entry must not hold a set-uid-root file (the arena copies
@@ -181,7 +181,7 @@ TEST_F(HostileSubmission, EntrantsAreSandboxedUnlessTheConfigSaysOtherwise) {
 TEST(SandboxLoad, AnEngineOutOfTheSandboxesReachIsRefusedWithThePathAndTheFix) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
   if (::geteuid() != 0) GTEST_SKIP() << "only root gives engines uids of their own";
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   ::chmod(tmp.path().c_str(), 0711);
   fs::create_directories(tmp / "home");
   ::chmod((tmp / "home").c_str(), 0700);
@@ -208,7 +208,7 @@ TEST(SandboxLoad, AnEngineOutOfTheSandboxesReachIsRefusedWithThePathAndTheFix) {
 TEST(SandboxLoad, AnEngineReachedThroughALinkIntoAPrivateFolderIsRefusedNamingTheLinkAndWhereItLeads) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
   if (::geteuid() != 0) GTEST_SKIP() << "only root gives engines uids of their own";
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   ::chmod(tmp.path().c_str(), 0711);
   fs::create_directories(tmp / "home" / "build");
   fs::create_directories(tmp / "open");
@@ -240,7 +240,7 @@ TEST(SandboxLoad, AnEngineReachedThroughALinkIntoAPrivateFolderIsRefusedNamingTh
 // sandbox too, so the engine starts and plays.
 TEST(SandboxLoad, AnEngineLinkedFromItsDirToAReadablePlaceStartsInTheSandbox) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   ::chmod(tmp.path().c_str(), 0711);
   fs::create_directories(tmp / "bot");
   ::chmod((tmp / "bot").c_str(), 0755);
@@ -260,7 +260,7 @@ TEST(SandboxLoad, AnEngineLinkedFromItsDirToAReadablePlaceStartsInTheSandbox) {
 // A sandboxed engine's dir that is "/" or holds the results, and an --out into such a dir, are refused.
 TEST(SandboxLoad, ADirThatShowsTheMachineOrTheResultsIsRefused) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   ::chmod(tmp.path().c_str(), 0755);
   fs::create_directories(tmp / "bot");
   ::chmod((tmp / "bot").c_str(), 0755);
@@ -305,7 +305,7 @@ TEST(SandboxLoad, ADirThatShowsTheMachineOrTheResultsIsRefused) {
 // An engine that writes terminal escapes and invalid UTF-8 in its name, its lines and its stderr: every
 // file the arena writes is valid UTF-8 without those controls, and the terminal sees none of them.
 TEST(HostileEngine, DirtyBytesReachNoFileAndNoTerminalAsTheyAre) {
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path hostile = KALAH_BINARY_DIR "/tests/engines/hostile_engine";
   write_file(tmp / "t.toml",
              "[tournament]\nname = \"t\"\noutput = \"" + (tmp / "out").string() +
@@ -335,7 +335,7 @@ TEST(HostileEngine, DirtyBytesReachNoFileAndNoTerminalAsTheyAre) {
 // An engine that floods the handshake: a start-up forfeit once it has said more than the arena keeps,
 // not gigabytes held in memory.
 TEST(HostileEngine, AFloodBeforeKepokIsAStartupForfeit) {
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const fs::path hostile = KALAH_BINARY_DIR "/tests/engines/hostile_engine";
   const RunResult r = run(
       {KALAH_BINARY_DIR "/referee", "match", "--engine", "cmd=" + hostile.string(), "name=flood", "arg=flood-handshake",

@@ -12,6 +12,7 @@
 
 #include "referee/game/game.h"
 #include "referee/game/seed_secret.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah::e2e {
@@ -27,12 +28,14 @@ class SeedSecretE2E : public ::testing::Test {
   // same tournament as that many shards in one folder.
   void play(const fs::path& out, int shards = 0) {
     const fs::path engine = copy_executable(kInstant, tmp_.path(), "instant");
-    std::string config = "[tournament]\nname = \"seeded\"\nseed = 11\nrounds = 2\nconcurrency = 2\noutput = \"" +
-                         out.string() + "\"\nprogress_interval = 0\nreport_every = 0\n\n[time]\nmovetime_ms = 1000\n";
+    test::TestConfig config("seeded");
+    config.set("seed", 11).set("rounds", 2).set("concurrency", 2).output(out).set("report_every", 0);
+    config.time("movetime_ms = 1000");
     for (const char* name : {"a", "b", "c"})
-      config += std::string("\n[[engine]]\nname = \"") + name + "\"\ncmd = \"" + engine.string() +
-                "\"\nargs = [\"--seeds-to\", \"" + (tmp_ / (std::string(name) + ".seeds")).string() + "\"]\n";
-    write_file(tmp_ / "seeded.toml", config);
+      config.engine(
+          name, engine,
+          "args = [\"--seeds-to\", " + test::toml_string((tmp_ / (std::string(name) + ".seeds")).string()) + "]");
+    config.write(tmp_ / "seeded.toml");
     if (shards == 0) {
       const RunResult r = run({kArena.string(), "run", (tmp_ / "seeded.toml").string()}, tmp_.path());
       ASSERT_EQ(r.status.code, 0) << r.summary();
@@ -62,7 +65,7 @@ class SeedSecretE2E : public ::testing::Test {
     return out;
   }
 
-  TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
 };
 
 TEST_F(SeedSecretE2E, NoSeedAnEngineIsSentNamesItsGameAndThePublishedSecretGivesThemAll) {

@@ -48,12 +48,6 @@ using namespace std::chrono_literals;
 
 using test::V;
 
-// A scratch directory removed at the end of the test (the product's temporary folder).
-struct TempDir {
-  system::TempFolder folder{"solver_test"};
-  const std::filesystem::path& path = folder.path();
-};
-
 // ---- a plain minimax, as the reference ----------------------------------------
 
 using test::PlainMinimax;
@@ -357,12 +351,12 @@ TEST(SolverDatabase, LevelsForMemory) {
 }
 
 TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
-  TempDir dir;
+  system::TempFolder dir{"kalah-solver-test"};
   const Variant v = V("pits=4 seeds=3 capture=empty");
   Database built(DbKey::of(v), 12);
-  built.load_or_build(dir.path, 2);
+  built.load_or_build(dir.path(), 2);
   ASSERT_TRUE(built.stats().saved);
-  const std::filesystem::path file = built.file_in(dir.path);
+  const std::filesystem::path file = built.file_in(dir.path());
   ASSERT_TRUE(std::filesystem::exists(file));
   const std::uint64_t n = built.index().size();
   auto same_values = [&](const Database& other) {
@@ -381,15 +375,15 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   ASSERT_TRUE(prefix.load(file));
   EXPECT_EQ(prefix.ready(), 8);
   Database bigger(DbKey::of(v), 14);
-  bigger.load_or_build(dir.path, 1);
+  bigger.load_or_build(dir.path(), 1);
   EXPECT_EQ(bigger.stats().loaded_levels, 12);
   EXPECT_EQ(bigger.ready(), 14);
   EXPECT_TRUE(same_values(bigger));
 
   // Another variant's file is not this one.
   Database other(DbKey::of(V("pits=4 seeds=3")), 12);
-  std::filesystem::copy_file(file, other.file_in(dir.path));
-  EXPECT_FALSE(other.load(other.file_in(dir.path)));
+  std::filesystem::copy_file(file, other.file_in(dir.path()));
+  EXPECT_FALSE(other.load(other.file_in(dir.path())));
 
   // One flipped byte in the values: the checksum catches it, and a rebuild replaces the file.
   const auto size = std::filesystem::file_size(file);
@@ -407,7 +401,7 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   EXPECT_NE(corrupt.stats().note.find("checksum"), std::string::npos) << corrupt.stats().note;
   EXPECT_EQ(corrupt.ready(), -1);
   Database rebuilt(DbKey::of(v), 14);
-  rebuilt.load_or_build(dir.path, 2);
+  rebuilt.load_or_build(dir.path(), 2);
   EXPECT_EQ(rebuilt.stats().loaded_levels, -1);
   EXPECT_TRUE(rebuilt.stats().saved);
   EXPECT_TRUE(same_values(rebuilt));
@@ -417,7 +411,7 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   Database truncated(DbKey::of(v), 14);
   EXPECT_FALSE(truncated.load(file));
   EXPECT_NE(truncated.stats().note.find("truncated"), std::string::npos) << truncated.stats().note;
-  truncated.load_or_build(dir.path, 2);
+  truncated.load_or_build(dir.path(), 2);
   EXPECT_TRUE(same_values(truncated));
   Database again(DbKey::of(v), 14);
   EXPECT_TRUE(again.load(file));  // the rebuild replaced it
@@ -550,11 +544,11 @@ Move ask(SolverBot& bot, const Variant& v, const Position& p, const std::vector<
 TEST(SolverEngine, AlwaysReturnsALegalMove) {
   const unsigned seed = 31337;
   std::mt19937 rng(seed);
-  TempDir dir;
+  system::TempFolder dir{"kalah-solver-test"};
   EngineOptions options;
   options.hash_mb = 8;
   options.db_memory_mb = 1;
-  options.cache_dir = dir.path;
+  options.cache_dir = dir.path();
   SolverBot bot(options);
   for (const char* text :
        {"pits=6 seeds=4", "pits=6 seeds=4 pie=on", "pits=4 seeds=3 capture=empty majority=on",
@@ -605,16 +599,16 @@ TEST(SolverEngine, PlaysTheExactMoveWhenItCanProveIt) {
 }
 
 TEST(SolverEngine, DatabaseIsBuiltInTheBackgroundAndCached) {
-  TempDir dir;
+  system::TempFolder dir{"kalah-solver-test"};
   EngineOptions options;
   options.hash_mb = 4;
   options.db_memory_mb = 1;  // m = 3: every level up to the 18 seeds in play fits in 1 MB
-  options.cache_dir = dir.path;
+  options.cache_dir = dir.path();
   SolverBot bot(options);
   const Variant v = V("pits=3 seeds=3");
   bot.new_game(v);
   bot.wait_for_database();
-  EXPECT_TRUE(std::filesystem::exists(dir.path / ("kalah-db-" + DbKey::of(v).name() + ".bin")));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / ("kalah-db-" + DbKey::of(v).name() + ".bin")));
 }
 
 // ---- the executable ------------------------------------------------------------
@@ -624,8 +618,8 @@ const std::string kSolver = KALAH_BINARY_DIR "/bots/kalah-solver";
 using Child = kalah::test_support::ChildProcess;
 
 TEST(SolverExecutable, AnswersStopPromptly) {
-  TempDir dir;
-  Child engine({kSolver, "--cache-dir", dir.path.string(), "--db-mb", "64"});
+  system::TempFolder dir{"kalah-solver-test"};
+  Child engine({kSolver, "--cache-dir", dir.path().string(), "--db-mb", "64"});
   ASSERT_TRUE(engine.started());
   engine.send("kep");
   ASSERT_TRUE(engine.wait_for("kepok", 5000ms));
@@ -659,9 +653,9 @@ TEST(SolverExecutable, AnswersStopPromptly) {
 }
 
 TEST(SolverExecutable, SolvePrintsTheMarginAndBadArgumentsExitWith2) {
-  TempDir dir;
+  system::TempFolder dir{"kalah-solver-test"};
   {
-    Child solve({kSolver, "solve", "--variant", "pits=4 seeds=3 capture=empty", "--cache-dir", dir.path.string()});
+    Child solve({kSolver, "solve", "--variant", "pits=4 seeds=3 capture=empty", "--cache-dir", dir.path().string()});
     ASSERT_TRUE(solve.started());
     EXPECT_EQ(solve.read_line(30000ms).value_or(""), "+8");
     EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");

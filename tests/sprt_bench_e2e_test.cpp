@@ -37,7 +37,7 @@ long long bench_of(const path& engine, const path& scratch) {
 }
 
 TEST(SprtBench, EachEnginesCountIsRecordedAndShownNextToTheVerdict) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const long long random = bench_of(e2e::kRandom, dir.path());
   const long long greedy = bench_of(e2e::kGreedy, dir.path());
   const e2e::RunResult r =
@@ -64,7 +64,7 @@ TEST(SprtBench, EachEnginesCountIsRecordedAndShownNextToTheVerdict) {
 }
 
 TEST(SprtBench, ADeclaredCountThatDiffersRefusesThePairBeforeAnyGame) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const long long random = bench_of(e2e::kRandom, dir.path());
   const e2e::RunResult r = sprt({"--base", e2e::kRandom.string(), "--base-name", "random", "--test",
                                  e2e::kGreedy.string(), "--name", "b", "--base-bench", std::to_string(random + 1)},
@@ -79,7 +79,7 @@ TEST(SprtBench, ADeclaredCountThatDiffersRefusesThePairBeforeAnyGame) {
 }
 
 TEST(SprtBench, AnEngineWithoutTheFeatureIsRefused) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const e2e::RunResult r =
       sprt({"--base", e2e::kBadEngine.string(), "--test", e2e::kGreedy.string(), "--name", "b", "--bench"}, dir.path());
   EXPECT_EQ(r.status.code, 2) << r.summary();
@@ -89,7 +89,7 @@ TEST(SprtBench, AnEngineWithoutTheFeatureIsRefused) {
 
 // The same command line, the engine answering another count: as after a rebuild of the binary.
 TEST(SprtBench, AResumeWithAChangedCountIsRefused) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::vector<std::string> args = {"--base", e2e::kBadEngine.string() + " --bench-nodes 100 --moves 1,2,3,4,5,6",
                                          "--test", e2e::kGreedy.string(),
                                          "--name", "b",
@@ -115,7 +115,7 @@ TEST(SprtBench, AResumeWithAChangedCountIsRefused) {
 }
 
 TEST(SprtBench, AConfigDeclaresCountsInItsSprtTable) {
-  e2e::TempDir dir;
+  system::TempFolder dir{"kalah-e2e"};
   const std::string engines = "[[engine]]\nname = \"random\"\ncmd = \"" + e2e::kRandom.string() +
                               "\"\n[[engine]]\nname = \"greedy\"\ncmd = \"" + e2e::kGreedy.string() + "\"\n";
   const std::string head = "[tournament]\nname = \"c\"\noutput = \"" + (dir.path() / "results").string() +

@@ -19,9 +19,11 @@
 #include <boost/json.hpp>
 
 #include "referee/record/record_json.h"
-#include "tests/temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 #include "arena/runner/sprt_source.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace {
@@ -257,7 +259,7 @@ TEST(SprtSource, ResumeAfterTheDecisionOnlyCompletesBegunPairs) {
 TEST(SprtSource, AShardPlaysEveryNthPairAndCountsThePeersGames) {
   Config c = sprt_config(0, 50, 9);
   c.shard = kalah::arena::Shard{2, 3};
-  const kalah::test::TempDir dir("kalah-sprt-shard");
+  const kalah::system::TempFolder dir("kalah-sprt-shard");
   const std::filesystem::path peer = dir.path() / "peer.jsonl";
   SprtSource source(c, {peer, dir.path() / "not-yet.jsonl"});
   // The peer (shard 1) finished pair 0 and is writing pair 3: its last line is still half a line.
@@ -338,8 +340,10 @@ std::string string_of(const json::object& o, const char* key) {
   return v && v->is_string() ? std::string(v->as_string()) : "";
 }
 
+// A folder `name` for the arena to make, in this test program's temporary folder.
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("kalah_sprt_test_" + std::to_string(::getpid()) + "_" + name);
+  static const kalah::system::TempFolder folder("kalah-sprt-test");
+  const fs::path dir = folder / name;
   fs::remove_all(dir);
   return dir;
 }
@@ -534,12 +538,14 @@ TEST(SprtCommand, RunWithAnSprtTableRunsTheSprt) {
   const fs::path out = fresh_dir("run");
   fs::create_directories(out);
   const fs::path config = out / "match.toml";
-  std::ofstream(config) << "[tournament]\nname = \"m\"\noutput = \"" << out.string()
-                        << "\"\n[time]\ndepth = 1\n[openings]\nrandom_plies = 2\n"
-                           "[sprt]\nelo0 = 0\nelo1 = 50\nmax_pairs = 200\n"
-                           "[[engine]]\nname = \"random\"\ncmd = \""
-                        << kBots << "kalah-random\"\n[[engine]]\nname = \"greedy\"\ncmd = \"" << kBots
-                        << "kalah-greedy\"\n";
+  kalah::test::TestConfig("m")
+      .set("output", out.string())
+      .time("depth = 1")
+      .table("openings", "random_plies = 2")
+      .table("sprt", "elo0 = 0\nelo1 = 50\nmax_pairs = 200")
+      .engine("random", kBots + "kalah-random")
+      .engine("greedy", kBots + "kalah-greedy")
+      .write(config);
   const ArenaRun r = run_arena("run " + config.string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json::object o = read_json(out / "m" / "sprt.json");

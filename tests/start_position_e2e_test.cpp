@@ -9,13 +9,13 @@
 #include <string>
 
 #include "referee/record/record_json.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
 namespace {
 
 namespace fs = std::filesystem;
-using e2e::TempDir;
 
 const fs::path kInstant = KALAH_BINARY_DIR "/tests/engines/instant_engine";
 
@@ -35,15 +35,11 @@ std::vector<GameRecord> records(const std::string& out) {
 class StartPositions : public ::testing::Test {
  protected:
   fs::path write_config(const std::string& variant, const std::string& openings, const fs::path& second) {
-    const std::string text =
-        "[tournament]\nname = \"sp\"\nrounds = 2\nconcurrency = 2\nprogress_interval = 0\n"
-        "report_every = 0\noutput = \"" +
-        (dir_ / "results").string() + "\"\n[variant]\n" + variant + "\n[time]\nbase_ms = 2000\n" + "inc_ms = 20\n" +
-        openings + "\n[[engine]]\nname = \"greedy\"\ncmd = \"" + e2e::kGreedy.string() +
-        "\"\n[[engine]]\nname = \"other\"\ncmd = \"" + second.string() + "\"\n";
-    const fs::path config = dir_ / "sp.toml";
-    e2e::write_file(config, text);
-    return config;
+    test::TestConfig config("sp");
+    config.set("rounds", 2).set("concurrency", 2).set("report_every", 0).output(dir_ / "results");
+    config.table("variant", variant).time("base_ms = 2000\ninc_ms = 20");
+    if (!openings.empty()) config.table("openings", openings);
+    return config.engine("greedy", e2e::kGreedy).engine("other", second).write(dir_ / "sp.toml");
   }
 
   e2e::RunResult arena(const fs::path& config) {
@@ -60,13 +56,13 @@ class StartPositions : public ::testing::Test {
     return out;
   }
 
-  TempDir dir_;
+  system::TempFolder dir_{"kalah-e2e"};
 };
 
 TEST_F(StartPositions, EveryGameStartsFromTheVariantStartAndTheRecordsSaySo) {
   // 5 seeds a pit on South, 3 on North: 48 seeds, so `seeds` (omitted) is 4 for the engines.
   const std::string start = "5,5,5,5,5,5/3,3,3,3,3,3 0-0 S";
-  const fs::path config = write_config("start = \"" + start + "\"", "[openings]\nrandom_plies = 2", e2e::kRandom);
+  const fs::path config = write_config("start = \"" + start + "\"", "random_plies = 2", e2e::kRandom);
   const e2e::RunResult r = arena(config);
   ASSERT_EQ(r.status.code, 0) << r.summary();
   const std::vector<GameRecord> all = games();
@@ -99,7 +95,7 @@ TEST_F(StartPositions, ABookOfPositionsGivesEachPairItsOwnStart) {
                   "# uneven boards, one with North to move and moves after it\n"
                   "3,5,0,2,6,1/4,4,4,0,2,9 0-0 S\n"
                   "6,0,6,0,6,0/0,6,0,6,0,6 1-1 N 2\n");
-  const fs::path config = write_config("pits = 6", "[openings]\nfile = \"book.txt\"", e2e::kRandom);
+  const fs::path config = write_config("pits = 6", "file = \"book.txt\"", e2e::kRandom);
   const e2e::RunResult r = arena(config);
   ASSERT_EQ(r.status.code, 0) << r.summary();
   std::map<std::string, int> starts;

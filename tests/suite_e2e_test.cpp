@@ -34,7 +34,7 @@ const std::string kLabelsName = "kalah-suite-p6-s3-standard-side-empty-owner-maj
 class SuiteE2e : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new e2e::TempDir();
+    dir_ = new system::TempFolder("kalah-e2e");
     // The endgame database and the labels go to a cache of the tests' own, not the user's; the solver bot
     // run by the suite finds the same database there.
     ::setenv("XDG_CACHE_HOME", (dir_->path() / "xdg").c_str(), 1);
@@ -86,10 +86,10 @@ class SuiteE2e : public ::testing::Test {
     return from < to && to != std::string::npos ? out.substr(from, to - from) : out;
   }
 
-  static e2e::TempDir* dir_;
+  static system::TempFolder* dir_;
 };
 
-e2e::TempDir* SuiteE2e::dir_ = nullptr;
+system::TempFolder* SuiteE2e::dir_ = nullptr;
 
 // The ladder of the bundled bots (their Elo order in configs/ladder.toml): each rung grades below the one
 // above. MCTS plays for the result, not the margin: it keeps every proven result here, which greedy does not,

@@ -13,7 +13,8 @@
 #include "referee/suite/grading.h"
 #include "referee/suite/labels.h"
 #include "referee/suite/positions.h"
-#include "temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 namespace kalah::suite {
 namespace {
@@ -266,13 +267,13 @@ TEST(SuiteLabelsFile, DamageAndFilesOfAnotherSuiteAreRefused) {
 }
 
 TEST(SuiteLabelsFile, TheCacheIsUsedOnTheSecondRunAndADamagedOneIsLabelledAgain) {
-  test::TempDir dir;
+  system::TempFolder dir{"kalah-test"};
   Expected<Labelling> first = load_or_label(kSmall, quick_settings(dir.path()));
   ASSERT_TRUE(first) << first.error();
   EXPECT_FALSE(first->from_cache);
   EXPECT_EQ(first->note, "");
   EXPECT_EQ(first->file, labels_file(dir.path(), kSmall));
-  const std::string written = test::file_text(first->file);
+  const std::string written = test::read_file(first->file);
   EXPECT_EQ(written, to_text(first->set));
 
   Expected<Labelling> second = load_or_label(kSmall, quick_settings(dir.path()));
@@ -290,7 +291,7 @@ TEST(SuiteLabelsFile, TheCacheIsUsedOnTheSecondRunAndADamagedOneIsLabelledAgain)
   EXPECT_NE(third->note.find("is unusable (the checksum does not match (a damaged file)): labelled again"),
             std::string::npos)
       << third->note;
-  EXPECT_EQ(test::file_text(first->file), written);
+  EXPECT_EQ(test::read_file(first->file), written);
 
   // A link in its place is not followed: replaced by the labels.
   std::filesystem::remove(first->file);
@@ -300,7 +301,7 @@ TEST(SuiteLabelsFile, TheCacheIsUsedOnTheSecondRunAndADamagedOneIsLabelledAgain)
   ASSERT_TRUE(fourth) << fourth.error();
   EXPECT_FALSE(fourth->from_cache);
   EXPECT_FALSE(std::filesystem::is_symlink(first->file));
-  EXPECT_EQ(test::file_text(first->file), written);
+  EXPECT_EQ(test::read_file(first->file), written);
 }
 
 TEST(SuiteLabelsFile, WithoutACacheFolderNothingIsWritten) {

@@ -16,8 +16,9 @@
 #include "referee/system/executable.h"
 #include "referee/system/files.h"
 #include "referee/system/path_walk.h"
+#include "referee/system/temp_folder.h"
 #include "referee/system/utc_time.h"
-#include "tests/temp_dir.h"
+#include "tests/files.h"
 
 namespace kalah::system {
 namespace {
@@ -54,7 +55,7 @@ class SystemTest : public ::testing::Test {
     return host.empty() ? "localhost" : host;
   }
 
-  test::TempDir temp_{"kalah-system-test"};
+  system::TempFolder temp_{"kalah-system-test"};
   const fs::path& dir_ = temp_.path();
 };
 
@@ -281,6 +282,36 @@ TEST_F(SystemTest, AWalkStopsAtALoopOfLinks) {
 }
 
 // ---- clock
+
+// The one temporary folder of the product and the tests: private, removed with everything in it, and
+// when it cannot be made either an error to report or an exception.
+TEST(TempFolder, IsPrivateAndRemovedWithEverythingInIt) {
+  fs::path made;
+  {
+    const TempFolder temp("kalah-temp-test");
+    made = temp.path();
+    ASSERT_TRUE(fs::is_directory(made)) << made;
+    EXPECT_TRUE(made.filename().string().starts_with("kalah-temp-test-")) << made;
+    EXPECT_EQ(fs::status(made).permissions() & fs::perms::all, fs::perms::owner_all);
+    fs::create_directories(temp / "a" / "b");
+    test::write_file(temp / "a" / "b" / "c", "x");
+    const TempFolder placed("/tmp/kalah-temp-test");
+    EXPECT_EQ(placed.path().parent_path(), fs::path("/tmp"));
+  }
+  EXPECT_FALSE(fs::exists(made)) << made;
+}
+
+TEST(TempFolder, ThatCannotBeMadeIsAnErrorOrAnException) {
+  const TempFolder quiet("kalah-no-such-folder/x", std::nothrow);
+  EXPECT_TRUE(quiet.path().empty());
+  EXPECT_NE(quiet.error().find("/kalah-no-such-folder/x-"), std::string::npos) << quiet.error();
+  EXPECT_THROW(
+      {
+        const TempFolder loud("kalah-no-such-folder/x");
+        (void)loud;
+      },
+      std::runtime_error);
+}
 
 TEST(SystemClock, UtcNowIsIso8601ToTheSecond) {
   const std::string now = utc_now_iso8601();

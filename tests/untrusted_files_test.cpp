@@ -14,7 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/temp_dir.h"
+#include "referee/system/temp_folder.h"
+#include "tests/files.h"
 
 namespace kalah::system {
 namespace {
@@ -44,9 +45,9 @@ class UntrustedFiles : public ::testing::Test {
     fs::create_directories(src / "deep");
     return src;
   }
-  static std::string text(const fs::path& p) { return test::file_text(p); }
+  static std::string text(const fs::path& p) { return test::read_file(p); }
 
-  test::TempDir temp_{"kalah-untrusted-test"};
+  system::TempFolder temp_{"kalah-untrusted-test"};
   const fs::path& dir_ = temp_.path();
 };
 

@@ -11,6 +11,7 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -25,12 +26,16 @@ class VerifyE2E : public testing::Test {
     const std::string marker = e2e::unique_marker();
     random_ = e2e::copy_executable(e2e::kRandom, tmp_.path(), marker + "r");
     greedy_ = e2e::copy_executable(e2e::kGreedy, tmp_.path(), marker + "g");
-    e2e::write_file(config_, "[tournament]\nname = \"v\"\nrounds = 2\nconcurrency = 2\nseed = 3\noutput = \"" +
-                                 (tmp_.path() / "results").string() +
-                                 "\"\n[time]\nbase_ms = 5000\ninc_ms = 50\n"
-                                 "[[engine]]\nname = \"random\"\ncmd = \"" +
-                                 random_.string() + "\"\n[[engine]]\nname = \"greedy\"\ncmd = \"" + greedy_.string() +
-                                 "\"\n[[engine]]\nname = \"random-2\"\ncmd = \"" + random_.string() + "\"\n");
+    test::TestConfig("v")
+        .set("rounds", 2)
+        .set("concurrency", 2)
+        .set("seed", 3)
+        .set("output", (tmp_ / "results").string())
+        .time("base_ms = 5000\ninc_ms = 50")
+        .engine("random", random_)
+        .engine("greedy", greedy_)
+        .engine("random-2", random_)
+        .write(config_);
   }
 
   e2e::RunResult arena(std::vector<std::string> args) {
@@ -66,7 +71,7 @@ class VerifyE2E : public testing::Test {
     return std::string(game.as_object().at("id").as_string());
   }
 
-  e2e::TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
   fs::path random_, greedy_;
   fs::path config_ = tmp_.path() / "v.toml";
   fs::path results_ = tmp_.path() / "results" / "v";
@@ -97,12 +102,15 @@ TEST_F(VerifyE2E, ARunWithStartUpForfeitsAndRandomOpeningsPasses) {
   // Every game of the engine that cannot start ends before its opening was played. Two games: a third
   // start-up failure would stop the run (docs/PROTOCOL.md, "An engine that never starts").
   const fs::path bad = e2e::copy_executable(e2e::kBadEngine, tmp_.path(), e2e::unique_marker() + "b");
-  e2e::write_file(config_, "[tournament]\nname = \"v\"\nrounds = 1\nseed = 3\noutput = \"" +
-                               (tmp_.path() / "results").string() +
-                               "\"\n[time]\nbase_ms = 5000\ninc_ms = 50\n[openings]\nrandom_plies = 2\n"
-                               "[[engine]]\nname = \"random\"\ncmd = \"" +
-                               random_.string() + "\"\n[[engine]]\nname = \"dead\"\ncmd = \"" + bad.string() +
-                               "\"\nargs = [\"--crash-at-start\"]\n");
+  test::TestConfig("v")
+      .set("rounds", 1)
+      .set("seed", 3)
+      .set("output", (tmp_ / "results").string())
+      .time("base_ms = 5000\ninc_ms = 50")
+      .table("openings", "random_plies = 2")
+      .engine("random", random_)
+      .engine("dead", bad, "args = [\"--crash-at-start\"]")
+      .write(config_);
   play();
   const std::vector<std::string> games = e2e::read_lines(results_ / "games.jsonl");
   ASSERT_EQ(games.size(), 2u);

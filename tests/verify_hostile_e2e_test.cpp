@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "arena/integrity/sha256.h"
+#include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -38,12 +39,14 @@ class VerifyHostile : public testing::Test {
     const fs::path random = e2e::copy_executable(e2e::kRandom, tmp_.path(), marker + "r");
     const fs::path bad = e2e::copy_executable(e2e::kBadEngine, tmp_.path(), marker + "b");
     // Every game a start-up forfeit, so that each has a transcript a bot's page shows.
-    e2e::write_file(config_, "[tournament]\nname = \"h\"\nrounds = 1\nseed = 3\noutput = \"" +
-                                 (tmp_.path() / "results").string() +
-                                 "\"\n[time]\nbase_ms = 5000\ninc_ms = 50\n"
-                                 "[[engine]]\nname = \"random\"\ncmd = \"" +
-                                 random.string() + "\"\n[[engine]]\nname = \"dead\"\ncmd = \"" + bad.string() +
-                                 "\"\nargs = [\"--crash-at-start\"]\n");
+    test::TestConfig("h")
+        .set("rounds", 1)
+        .set("seed", 3)
+        .set("output", (tmp_ / "results").string())
+        .time("base_ms = 5000\ninc_ms = 50")
+        .engine("random", random)
+        .engine("dead", bad, "args = [\"--crash-at-start\"]")
+        .write(config_);
     const e2e::RunResult r = arena({"run", config_.string()});
     ASSERT_EQ(r.status.code, 0) << r.summary();
     ASSERT_TRUE(fs::is_directory(results_ / "transcripts"));
@@ -87,7 +90,7 @@ class VerifyHostile : public testing::Test {
     return false;
   }
 
-  e2e::TempDir tmp_;
+  system::TempFolder tmp_{"kalah-e2e"};
   fs::path config_ = tmp_.path() / "h.toml";
   fs::path results_ = tmp_.path() / "results" / "h";
   int copies_ = 0;

@@ -24,7 +24,7 @@ std::string version_header(const fs::path& source, const fs::path& scratch) {
 }
 
 TEST(Version, BothExecutablesPrintTheVersionAndTheCommitTheyWereBuiltFrom) {
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const bool from_git = run({kGit, "-C", KALAH_SOURCE_DIR, "rev-parse", "HEAD"}, tmp.path()).status.code == 0;
   for (const fs::path& program : {kArena, kReferee}) {
     const RunResult r = run({program.string(), "--version"}, tmp.path());
@@ -47,7 +47,7 @@ TEST(Version, BothExecutablesPrintTheVersionAndTheCommitTheyWereBuiltFrom) {
 }
 
 TEST(Version, ASourceTreeWithoutGitBuildsAndSaysTheCommitIsUnknown) {
-  TempDir tmp;
+  system::TempFolder tmp{"kalah-e2e"};
   const std::string unknown =
       "#define KALAH_ARENA_VERSION \"unknown\"\n#define KALAH_GIT_COMMIT \"\"\n"
       "#define KALAH_PROJECT_VERSION \"9.8.7\"\n";

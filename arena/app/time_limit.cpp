@@ -15,7 +15,7 @@ namespace kalah::arena_app {
 
 int within_time_limit(std::chrono::seconds limit, const std::string& command, const std::function<int()>& body) {
   if (limit.count() <= 0) return body();
-  system::TempFolder temp("kalah-work");  // removed whether the work finished or was stopped
+  system::TempFolder temp("kalah-work", std::nothrow);  // removed whether the work finished or was stopped
   if (temp.path().empty()) throw cli::UsageError(temp.error());
   const std::string temp_path = temp.path().string();
   // The child: the work, its exit code, its errors as the command line prints them.

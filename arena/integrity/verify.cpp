@@ -91,7 +91,7 @@ class Verifier {
       if (!probe.read(magic, 2) || magic[0] != '\x1f' || magic[1] != '\x8b')
         return unreadable(file.string() + ": not a .tar.gz (from arena archive) nor a results folder");
     }
-    system::TempFolder temp("kalah-verify");
+    system::TempFolder temp("kalah-verify", std::nothrow);
     if (temp.path().empty())
       return unreadable("cannot create a temporary folder to extract " + file.string() + " into");
     Expected<fs::path> top = extract_archive(file, temp.path());
@@ -356,7 +356,7 @@ class Verifier {
   // submissions/) show transcripts and logs that only the folder holds: they are named as not compared.
   Checked compare_reports(const fs::path& dir, const report::ReportInput& input, const std::string& source) {
     std::error_code ec;
-    system::TempFolder temp("kalah-verify");
+    system::TempFolder temp("kalah-verify", std::nothrow);
     if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);
     if (!written) return failed("the reports cannot be recomputed: " + written.error());
@@ -377,7 +377,7 @@ class Verifier {
         std::optional<std::string> as_published;
         if (has_about && !input.publish) {
           if (!published) {
-            published.emplace("kalah-verify");
+            published.emplace("kalah-verify", std::nothrow);
             if (published->path().empty())
               return unreadable("cannot create a temporary folder for the recomputed reports");
             report::ReportInput with_publish = input;

@@ -4,13 +4,18 @@
 
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 #include "referee/system/untrusted_files.h"
 
 namespace kalah::system {
 
-TempFolder::TempFolder(std::string_view prefix) {
+TempFolder::TempFolder(std::string_view prefix) : TempFolder(prefix, std::nothrow) {
+  if (path_.empty()) throw std::runtime_error(error_);
+}
+
+TempFolder::TempFolder(std::string_view prefix, const std::nothrow_t&) {
   std::error_code ec;
   const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
   std::string pattern = ((ec ? std::filesystem::path("/tmp") : base) / (std::string(prefix) + "-XXXXXX")).string();

@@ -1,9 +1,11 @@
 // A fresh folder for temporary files — the one helper the product and the tests share: under $TMPDIR (or
 // the system's temporary folder), named `<prefix>-XXXXXX`, mode 0700, removed with everything in it when
-// the object goes, without following a link inside it (remove_tree).
+// the object goes, without following a link inside it (remove_tree). An absolute prefix places the
+// folder itself ("/tmp/kalah-bin": in /tmp whatever $TMPDIR says).
 #pragma once
 
 #include <filesystem>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -11,8 +13,11 @@ namespace kalah::system {
 
 class TempFolder {
  public:
-  // path() is empty when the folder could not be made (error() says why).
+  // Throws std::runtime_error (with error()'s text) when the folder cannot be made: for callers with no
+  // error path of their own, the tests.
   explicit TempFolder(std::string_view prefix = "kalah");
+  // path() is empty when the folder could not be made (error() says why): for callers that report it.
+  TempFolder(std::string_view prefix, const std::nothrow_t&);
   TempFolder(TempFolder&& other) noexcept;
   TempFolder& operator=(TempFolder&& other) noexcept;
   TempFolder(const TempFolder&) = delete;

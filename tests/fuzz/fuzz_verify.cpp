@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path& scratch() {
-  static const kalah::system::TempFolder dir("kalah-fuzz-verify");
+  static const kalah::system::TempFolder dir("kalah-fuzz-verify", std::nothrow);
   if (dir.path().empty()) std::abort();
   return dir.path();
 }
