@@ -7,9 +7,10 @@ The order is the `foreach(module ...)` list of referee/CMakeLists.txt, then that
 (docs/ARCHITECTURE.md). A source file of a module (arena/<module>/..., referee/<module>/...) may include
 the headers of its own module and of the modules declared before it, never those of a module declared
 after it; a file under bots/ includes nothing from arena/. Tests (tests/), benchmarks (bench/) and the
-kit are no module and may include any. Also checked: no two modules include each other; every folder of
-arena/ and referee/ that holds source is declared, and every declared module is a folder; the module
-tables of docs/ARCHITECTURE.md list the modules in the declared order.
+kit are no module and may include any. Also checked: no two modules include each other; a module's
+CMakeLists.txt links no library of a module declared after it; every folder of arena/ and referee/ that
+holds source is declared, and every declared module is a folder; the module tables of
+docs/ARCHITECTURE.md list the modules in the declared order.
 
 Prints one line per problem (file:line: what is wrong) and exits 1 if there is any, 0 otherwise, and 2
 when the order cannot be read."""
@@ -22,6 +23,8 @@ SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp", ".inc", ".ipp")
 DECLARATION = re.compile(r"^\s*foreach\s*\(\s*module\s+([^)]*)\)", re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s*"((arena|referee|bots)/([^/"]+)/[^"]*)"')
 TABLE_ROW = re.compile(r"^\|\s*`(arena|referee)/([a-z_]+)`")
+TARGET = re.compile(r"\badd_(?:library|executable)\s*\(\s*([\w.+-]+)")
+LINK = re.compile(r"\btarget_link_libraries\s*\(\s*([\w.+-]+)([^)]*)\)")
 
 
 class OrderError(Exception):
@@ -112,6 +115,30 @@ def include_errors(source, order):
     return errors
 
 
+def link_errors(source, order):
+    """A module's CMakeLists.txt that links a library (add_library, add_executable) of a module declared after it."""
+    rank = {name: i for i, name in enumerate(order)}
+    texts, owner = {}, {}
+    for module in order:
+        try:
+            with open(os.path.join(source, *module, "CMakeLists.txt"), encoding="utf-8") as f:
+                texts[module] = f.read()
+        except OSError:
+            continue  # a module without its CMakeLists.txt: folder_errors or the build says so
+        for target in TARGET.findall(texts[module]):
+            owner[target] = module
+    errors = []
+    for module, text in texts.items():
+        for match in LINK.finditer(text):
+            for library in match.group(2).split():
+                used = owner.get(library)
+                if used and rank[used] > rank[module]:
+                    line = text.count("\n", 0, match.start()) + 1
+                    errors.append(f"{module[0]}/{module[1]}/CMakeLists.txt:{line}: {match.group(1)} links {library}, "
+                                  f"of {used[0]}/{used[1]}, which is declared after {module[0]}/{module[1]}")
+    return errors
+
+
 def architecture_errors(source, order):
     """docs/ARCHITECTURE.md's module tables, read top to bottom, name the declared modules in their order."""
     path = os.path.join(source, "docs", "ARCHITECTURE.md")
@@ -150,7 +177,8 @@ def main(argv):
     except OrderError as e:
         print(f"check-layers: {e}", file=sys.stderr)
         return 2
-    errors = folder_errors(source, order) + include_errors(source, order) + architecture_errors(source, order)
+    errors = (folder_errors(source, order) + include_errors(source, order) + link_errors(source, order) +
+              architecture_errors(source, order))
     for error in errors:
         print(error)
     if errors:

@@ -8,9 +8,9 @@
 namespace kalah::sandbox_build {
 
 struct BuildLimits {
-  int timeout_s = 300;                     // wall time of one build (build_timeout_s)
-  long long memory_mb = 2048;              // its processes' memory (build_memory_mb)
-  long long disk_mb = 256;                 // what it may leave in its folder and write to its /tmp (build_disk_mb)
+  int timeout_s = 300;                       // wall time of one build (build_timeout_s)
+  long long memory_mb = 2048;                // its processes' memory (build_memory_mb)
+  long long disk_mb = 256;                   // what it may leave in its folder and write to its /tmp (build_disk_mb)
   SandboxMode sandbox = SandboxMode::Bwrap;  // build_sandbox
   friend bool operator==(const BuildLimits&, const BuildLimits&) = default;
 };

@@ -83,6 +83,18 @@ class CheckLayers(unittest.TestCase):
         self.assertIn("arena/config/config.cpp:1: arena/config and arena/flow include each other "
                       "(the other way at arena/flow/flow.cpp:1)", out)
 
+    def test_a_library_of_a_later_module_linked_is_named_with_its_line(self):
+        self.tree.write("arena/flow/CMakeLists.txt", "add_library(kalah_flow STATIC flow.cpp)\n"
+                        "target_link_libraries(kalah_flow PUBLIC kalah_config\n  PRIVATE kalah_git)\n")
+        self.tree.write("arena/git/CMakeLists.txt", "add_library(kalah_git STATIC git.cpp)\n"
+                        "target_link_libraries(kalah_git PRIVATE kalah_flow kalah_rules fmt::fmt)\n")
+        self.tree.write("arena/config/CMakeLists.txt", "add_library(kalah_config STATIC config.cpp)\n")
+        code, out = self.tree.check()
+        self.assertEqual(code, 1)
+        self.assertIn("arena/flow/CMakeLists.txt:2: kalah_flow links kalah_git, of arena/git, which is declared "
+                      "after arena/flow", out)
+        self.assertNotIn("kalah_git links", out)
+
     def test_an_undeclared_module_is_named(self):
         self.tree.write("arena/extra/extra.cpp", '#include "arena/config/config.h"\n')
         self.tree.write("arena/flow/flow.cpp", '#include "arena/extra/extra.h"\n')
