@@ -1,6 +1,6 @@
 // What a sandboxed build may take: the one limits type of a contest's submissions ([submissions]) and of a
-// git SPRT's commits ([sprt], docs/SPRT.md "From git"). Only the type, so that the config holds it without
-// linking the build.
+// git SPRT's commits ([sprt], docs/SPRT.md "From git"). A header of its own, so that the config, which
+// holds it, reads none of the build's headers.
 #pragma once
 
 #include "referee/engine/engine_spec.h"
