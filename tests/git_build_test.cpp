@@ -261,7 +261,7 @@ TEST(GitBuild, ACommitLargerThanBuildDiskMbIsRefusedBeforeAnyFileIsWrittenAndLea
   g.worktrees = tmp.path() / "cache";
   g.build = "echo never built";
   g.run = "./engine";
-  g.build_limits.build_disk_mb = 8;
+  g.build_limits.disk_mb = 8;
   Expected<BuiltCommit> built = build_commit(g, commit, quiet);
   ASSERT_FALSE(built);
   EXPECT_NE(built.error().find("its files take 40.0 MiB (with 4 KiB for each file, folder or link), more than "
@@ -277,7 +277,7 @@ TEST(GitBuild, ACommitLargerThanBuildDiskMbIsRefusedBeforeAnyFileIsWrittenAndLea
   EXPECT_EQ(e2e::read_file(dir / "build.log").find("never built"), std::string::npos);
 
   // Within the limit, the same commit builds.
-  g.build_limits.build_disk_mb = 64;
+  g.build_limits.disk_mb = 64;
   Expected<BuiltCommit> fits = build_commit(g, commit, quiet);
   ASSERT_TRUE(fits) << fits.error();
   EXPECT_EQ(fs::file_size(fits->tree / "zeros.bin"), std::uintmax_t{40} << 20);
@@ -318,7 +318,7 @@ TEST(GitBuild, ABuildSandboxSandboxesTheEnginesTooUnlessTheSandboxIsGiven) {
   EXPECT_EQ(c->sprt->git->test.engine.limits.max_output_kb, 64);
   EXPECT_EQ(c->sprt->git->test.engine.limits.memory_mb, 512);
   EXPECT_EQ(c->sprt->git->test.engine.limits.memory_enforcement, MemoryEnforcement::Rlimit);
-  EXPECT_EQ(c->sprt->git->build_limits.build_sandbox, SandboxMode::None);
+  EXPECT_EQ(c->sprt->git->build_limits.sandbox, SandboxMode::None);
 }
 
 TEST(GitBuild, TailLines) {

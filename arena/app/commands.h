@@ -5,6 +5,7 @@
 #include <string>
 
 #include "arena/config/config.h"
+#include "arena/flow/flow.h"
 #include "referee/app/cli.h"
 
 namespace kalah::arena_app {
@@ -40,8 +41,9 @@ int report_folder(const std::string& dir);
 // --name"); then a git SPRT's engines (arena/git): both commits checked out and built, then added to
 // `config`, saying what it does on stdout. A git SPRT's refs are resolved first, so that a folder of another
 // match is refused before anything is built. Throws UsageError (the folder holds another tournament, a ref
-// that names no commit, a failed build with its log's tail: exit code 2).
-void prepare_engines(arena::Config& config, bool check_results, const std::string& other_name);
+// that names no commit, a failed build with its log's tail: exit code 2). Returns the flow's options with what
+// the prepared engines need of the run (a git SPRT's build logs copied into its results folder once it is open).
+arena::FlowOptions prepare_engines(arena::Config& config, bool check_results, const std::string& other_name);
 // `arena analyse DIR...`: every ply of every game valued with perfect play, into DIR/analysis.jsonl.
 void add_analyse_command(cli::Commands& commands);
 

@@ -32,7 +32,8 @@ int run(const RunOptions& o) {
   if (!o.out.empty()) config.tournament.output = o.out;
   if (!o.clock.empty()) arena::set_clock(config, *parse_clock_kind(o.clock));
   // A shard's folder is its own (shards/I-of-N): its journal checks it as it opens.
-  prepare_engines(config, !o.fresh && o.shard.empty(), "another [tournament] name (or --out)");
+  arena::FlowOptions flow =
+      prepare_engines(config, !o.fresh && o.shard.empty(), "another [tournament] name (or --out)");
   for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
@@ -44,7 +45,6 @@ int run(const RunOptions& o) {
   }
   if (o.max_games > 0 && config.sprt)
     throw UsageError("--max-games does not apply to an [sprt] match, which stops by its test or sprt.max_pairs");
-  arena::FlowOptions flow;
   flow.fresh = o.fresh;
   flow.max_games = o.max_games;
   // An [sprt] table makes it a match until the test decides.

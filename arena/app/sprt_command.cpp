@@ -51,8 +51,7 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
 
 int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
   arena::Config config = sprt_config(o, given);
-  prepare_engines(config, !o.fresh, "another --name");
-  arena::FlowOptions flow;
+  arena::FlowOptions flow = prepare_engines(config, !o.fresh, "another --name");
   flow.fresh = o.fresh;
   Expected<int> played = arena::play_sprt(config, flow);
   if (!played) throw UsageError(played.error());
@@ -61,7 +60,8 @@ int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
 
 }  // namespace
 
-void prepare_engines(arena::Config& config, bool check_results, const std::string& other_name) {
+arena::FlowOptions prepare_engines(arena::Config& config, bool check_results, const std::string& other_name) {
+  arena::FlowOptions flow;
   const bool from_git = config.sprt && config.sprt->git;
   if (from_git)
     if (Expected<bool> planned = arena::git::plan_git_engines(config); !planned) throw UsageError(planned.error());
@@ -70,11 +70,13 @@ void prepare_engines(arena::Config& config, bool check_results, const std::strin
       throw UsageError(*clash + "; " + other_name +
                        " keeps those results and starts this one beside them, or --fresh starts over here (the old "
                        "files are moved aside, not deleted)");
-  if (!from_git) return;
+  if (!from_git) return flow;
   Expected<bool> added =
       arena::git::prepare_git_engines(config, [](const std::string& line) { fmt::print("git: {}\n", line); });
   std::fflush(stdout);
   if (!added) throw UsageError(added.error());
+  flow.results_opened = arena::git::copy_build_logs;
+  return flow;
 }
 
 void add_sprt_command(cli::Commands& commands) {

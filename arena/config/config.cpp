@@ -829,11 +829,11 @@ class Parser {
         t.fail_at("repo", "sprt.worktrees is not given and neither XDG_CACHE_HOME nor HOME is set: name a folder");
       g.worktrees = cache / "worktrees";
     }
-    g.build_limits.build_sandbox =
+    g.build_limits.sandbox =
         t.choice<SandboxMode>("build_sandbox", {{to_string(SandboxMode::None), SandboxMode::None},
                                                 {to_string(SandboxMode::Bwrap), SandboxMode::Bwrap}})
             .value_or(SandboxMode::None);
-    if (g.build_limits.build_sandbox == SandboxMode::Bwrap)
+    if (g.build_limits.sandbox == SandboxMode::Bwrap)
       if (auto problem = sandbox_unavailable()) t.fail_at("build_sandbox", "sprt.build_sandbox: " + *problem);
     for (auto [side, which] : {std::pair{&g.base, "base"}, std::pair{&g.test, "test"}}) {
       EngineSpec& e = side->engine;
@@ -851,7 +851,7 @@ class Parser {
       e.restart = c.tournament.restart;
       // The engines are the commits' code, the test's a pull request's: a build sandbox sandboxes them too,
       // unless [tournament] sandbox says otherwise in so many words.
-      e.sandbox = c.tournament.sandbox_given ? c.tournament.sandbox : g.build_limits.build_sandbox;
+      e.sandbox = c.tournament.sandbox_given ? c.tournament.sandbox : g.build_limits.sandbox;
       e.keep_sandbox = c.tournament.keep_sandbox;
       e.limits = c.tournament.limits;
       if (e.sandbox == SandboxMode::Bwrap && e.limits.max_output_kb == 0) e.limits.max_output_kb = kSandboxOutputKb;
@@ -871,18 +871,19 @@ class Parser {
              "disqualified", "gate"});
     SubmissionsConfig out;
     out.dir = required_directory(t, "dir");
-    out.build_timeout_s = static_cast<int>(t.integer("build_timeout_s", 1, 86'400).value_or(out.build_timeout_s));
-    out.build_memory_mb = t.integer("build_memory_mb", 16, 1'048'576).value_or(out.build_memory_mb);
-    out.build_disk_mb = t.integer("build_disk_mb", 1, 1'048'576).value_or(out.build_disk_mb);
-    out.build_sandbox = t.choice<SandboxMode>("build_sandbox", {{to_string(SandboxMode::None), SandboxMode::None},
-                                                                {to_string(SandboxMode::Bwrap), SandboxMode::Bwrap}})
-                            .value_or(SandboxMode::Bwrap);
-    if (out.build_sandbox == SandboxMode::Bwrap)
+    sandbox_build::BuildLimits& build = out.build_limits;
+    build.timeout_s = static_cast<int>(t.integer("build_timeout_s", 1, 86'400).value_or(build.timeout_s));
+    build.memory_mb = t.integer("build_memory_mb", 16, 1'048'576).value_or(build.memory_mb);
+    build.disk_mb = t.integer("build_disk_mb", 1, 1'048'576).value_or(build.disk_mb);
+    build.sandbox = t.choice<SandboxMode>("build_sandbox", {{to_string(SandboxMode::None), SandboxMode::None},
+                                                            {to_string(SandboxMode::Bwrap), SandboxMode::Bwrap}})
+                        .value_or(SandboxMode::Bwrap);
+    if (build.sandbox == SandboxMode::Bwrap)
       if (auto problem = sandbox_unavailable())
         t.fail_at(t.has("build_sandbox") ? "build_sandbox" : "dir",
                   "submissions are built in a sandbox (build_sandbox = \"bwrap\"), and " + *problem +
                       "; or set build_sandbox = \"none\" for submissions you trust");
-    if (out.build_sandbox == SandboxMode::None)
+    if (build.sandbox == SandboxMode::None)
       c.warnings.push_back(loc_.path() + ": submissions are built without a sandbox (build_sandbox = \"none\"): " +
                            "their build commands run as " + (::geteuid() == 0 ? "root" : "you") +
                            ", with your files and network");

@@ -16,6 +16,7 @@
 
 #include "arena/config/openings.h"
 #include "arena/rating/ranking.h"
+#include "arena/sandbox_build/build_limits.h"
 #include "referee/engine/engine_spec.h"
 #include "referee/game/adjudication.h"
 #include "referee/game/time_control.h"
@@ -140,11 +141,8 @@ struct GateConfig {
 };
 
 struct SubmissionsConfig {
-  std::filesystem::path dir;         // absolute
-  int build_timeout_s = 300;         // wall time of one bot's build
-  long long build_memory_mb = 2048;  // RLIMIT_DATA of the build's processes
-  long long build_disk_mb = 256;     // what a build may leave in its folder (and write to its /tmp)
-  SandboxMode build_sandbox = SandboxMode::Bwrap;
+  std::filesystem::path dir;                // absolute
+  sandbox_build::BuildLimits build_limits;  // a bot's build: build_timeout_s, _memory_mb, _disk_mb, _sandbox
   // How entrants play and are checked: bwrap unless [tournament] says sandbox = "none" (docs/SECURITY.md).
   SandboxMode entrant_sandbox = SandboxMode::Bwrap;
   bool check = true;                         // a built bot must pass `referee check` to be entered
@@ -173,12 +171,8 @@ struct GitSprtConfig {
   std::string build;                // a shell command run in each checkout; empty: nothing to build
   std::string run;                  // the engine's command, run in its checkout: words, the first one the program
   std::filesystem::path worktrees;  // absolute: the cache, $XDG_CACHE_HOME/kalah-arena/worktrees by default
-  // Only build_sandbox ("none" unless asked) and the build_* limits (the contest's defaults) are used.
-  SubmissionsConfig build_limits = [] {
-    SubmissionsConfig limits;
-    limits.build_sandbox = SandboxMode::None;
-    return limits;
-  }();
+  // The contest's default limits; build_sandbox "none" unless asked.
+  sandbox_build::BuildLimits build_limits{.sandbox = SandboxMode::None};
   GitSide base, test;
 };
 

@@ -1,9 +1,5 @@
-// `arena contest build`: each submission folder is copied into a sandbox, built there with limits,
-// copied out to <results>/entries/<name>/ and checked with `referee check`.
-#include <signal.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+// `arena contest build`: each submission folder is built in the build sandbox with the contest's limits
+// (arena/sandbox_build), copied out to <results>/entries/<name>/ and checked with `referee check`.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -14,10 +10,10 @@
 
 #include "arena/config/entries.h"
 #include "arena/config/manifest.h"
-#include "arena/contest/build.h"
 #include "arena/contest/contest.h"
 #include "arena/contest/gate.h"
 #include "arena/journal/seed_secret_file.h"
+#include "arena/sandbox_build/sandbox_build.h"
 #include "referee/check/conformance.h"
 #include "referee/engine/sandbox.h"
 #include "referee/process/engine_process.h"
@@ -35,21 +31,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr long long kBuildLogKb = 1024;          // a build's output kept in build.log
-constexpr int kBuildProcesses = 256;             // RLIMIT_NPROC of a sandboxed build (root only): no fork bomb
-constexpr std::uintmax_t kBytesPerEntry = 4096;  // what build_disk_mb counts for each file, folder or link
-
-// A file of a submission, its build or its entry is the student's: the arena (root) never follows a
-// link in it, never opens a FIFO or device, never reads past a bound (referee/system/untrusted_files.h).
-system::TreeBounds submission_bounds(const SubmissionsConfig& sc) {
-  system::TreeBounds b;
-  b.max_bytes = static_cast<std::uintmax_t>(sc.build_disk_mb) << 20;
-  b.max_entries = b.max_bytes / kBytesPerEntry;
-  return b;
-}
-
 // What changed in a folder: every entry's relative path, kind and content (a link's target), in path
-// order. An error when the folder is not one, or is larger than the build may make.
+// order. An error when the folder is not one, or is larger than the build may make. A submission is the
+// student's: read as untrusted (no link followed, no FIFO or device opened, nothing past `bounds`).
 Expected<std::string> folder_digest(const fs::path& dir, const system::TreeBounds& bounds) {
   std::uint64_t hash = fnv1a("");
   system::WalkOptions walk;
@@ -66,137 +50,7 @@ Expected<std::string> folder_digest(const fs::path& dir, const system::TreeBound
   return hex(hash);
 }
 
-// What a build's folder takes: its files' bytes, and a block for every file, folder and link (so a
-// million empty files count too). An error when it passes build_disk_mb.
-std::optional<std::string> over_disk_limit(const fs::path& dir, const SubmissionsConfig& sc) {
-  const std::uintmax_t limit = static_cast<std::uintmax_t>(sc.build_disk_mb) << 20;
-  std::uintmax_t used = 0;
-  system::WalkOptions walk;
-  walk.bounds = submission_bounds(sc);
-  auto error = system::walk_untrusted_tree(dir, walk, [&](const system::TreeItem& item) -> std::optional<std::string> {
-    used += item.size + kBytesPerEntry;
-    if (used > limit) return std::string("over");
-    return std::nullopt;
-  });
-  if (!error) return std::nullopt;
-  return fmt::format("more than build_disk_mb = {} MiB (files, and {} KiB for each file, folder or link)",
-                     sc.build_disk_mb, kBytesPerEntry >> 10);
-}
-
 void append(const fs::path& file, const std::string& text) { system::write_own_file(file, text, /*append=*/true); }
-
-// Puts the built folder `from` at `target` (replaced): read-only, owned by the entries' own
-// unprivileged uid when the arena is root, without set-uid bits, special files or followed links.
-std::optional<std::string> install_entry(const fs::path& from, const fs::path& target, const SubmissionsConfig& sc,
-                                         const fs::path& log) {
-  if (auto error = system::remove_tree(target)) return "cannot replace the entry: " + *error;
-  system::CopyOptions copy;
-  copy.bounds = submission_bounds(sc);
-  copy.read_only = true;
-  if (::geteuid() == 0) copy.owner = std::pair{kEntriesOwnerUid, kEntriesOwnerUid};
-  Expected<system::CopyReport> copied = system::copy_untrusted_tree(from, target, copy);
-  if (!copied) return "cannot copy the built bot to " + target.string() + ": " + copied.error();
-  for (const std::string& item : copied->left_out) append(log, "(not copied into the entry: " + item + ")\n");
-  return std::nullopt;
-}
-
-}  // namespace
-
-BuildResult run_build(const SubmissionsConfig& sc, const fs::path& source, const fs::path& target,
-                      const std::string& command, const fs::path& log) {
-  BuildResult out;
-  EngineSpec spec;
-  spec.name = "build";
-  Expected<fs::path> sh = system::find_executable("sh", "/usr/bin:/bin", fs::current_path());
-  spec.cmd = sh ? *sh : fs::path("/bin/sh");
-  spec.args = {"-c", "exec 1>&2\n" + command};
-  spec.sandbox = sc.build_sandbox;
-  spec.limits.memory_mb = sc.build_memory_mb;
-  // All the build's memory (its processes, /tmp) where the kernel's memory controller can be used; the
-  // per-process RLIMIT_DATA otherwise (docs/CONTEST.md).
-  spec.limits.memory_enforcement =
-      memory_controller_unavailable() ? MemoryEnforcement::Rlimit : MemoryEnforcement::Cgroup;
-  spec.limits.max_file_mb = sc.build_disk_mb;
-  spec.private_dir_on_disk = true;  // the submission is copied in before and the built folder out after
-  spec.limits.max_output_kb = kBuildLogKb;
-  if (sc.build_sandbox == SandboxMode::Bwrap && ::geteuid() == 0) spec.limits.max_processes = kBuildProcesses;
-  std::error_code ec;
-  fs::path plain_dir;  // without a sandbox: a folder of our own
-  if (sc.build_sandbox == SandboxMode::None) {
-    plain_dir = fs::temp_directory_path() / fmt::format("kalah-build-{}-{}", ::getpid(), target.filename().string());
-    system::remove_tree(plain_dir);
-    spec.dir = plain_dir;
-  }
-  append(log, fmt::format("$ {}\n(in a {} sandbox; limits: {} s, {} MiB memory, {} MiB disk)\n", command,
-                          to_string(sc.build_sandbox), sc.build_timeout_s, sc.build_memory_mb, sc.build_disk_mb));
-  Expected<Sandbox> box = Sandbox::prepare(spec, log);
-  if (!box) {
-    out.reason = "the build sandbox did not start: " + box.error();
-    return out;
-  }
-  const fs::path work = plain_dir.empty() ? box->private_dir() : plain_dir;
-  // The submission, copied without its links' targets, special files or set-uid bits, owned by the
-  // build's uid (the sandbox is not running yet, so nothing else is in the folder).
-  system::CopyOptions into;
-  into.bounds = submission_bounds(sc);
-  if (box->spawn().run_as) into.owner = std::pair{box->spawn().run_as->uid, box->spawn().run_as->gid};
-  ::rmdir(work.c_str());
-  Expected<system::CopyReport> copied = system::copy_untrusted_tree(source, work, into);
-  if (!copied) {
-    out.reason = "cannot copy the submission for its build: " + copied.error();
-    return out;
-  }
-  ::chmod(work.c_str(), 0700);
-  for (const std::string& item : copied->left_out) append(log, "(not copied into the build: " + item + ")\n");
-
-  const auto started = process::Clock::now();
-  auto spawned = process::EngineProcess::spawn(box->spawn());
-  if (auto* error = std::get_if<process::SpawnError>(&spawned)) {
-    out.reason = "the build did not start: " + error->message;
-    return out;
-  }
-  auto& child = *std::get<std::unique_ptr<process::EngineProcess>>(spawned);
-  const auto limit = started + std::chrono::seconds(sc.build_timeout_s);
-  std::optional<process::ExitInfo> exit;
-  for (;;) {
-    exit = child.wait_for_exit(std::min(limit, process::Clock::now() + std::chrono::milliseconds(100)));
-    if (exit) break;
-    if (process::Clock::now() >= limit) {
-      child.kill();
-      out.reason = fmt::format("the build took longer than build_timeout_s = {} s and was stopped", sc.build_timeout_s);
-      break;
-    }
-    if (auto over = over_disk_limit(work, sc)) {
-      child.kill();
-      out.reason = "the build wrote " + *over + " and was stopped";
-      break;
-    }
-  }
-  out.seconds = std::chrono::duration<double>(process::Clock::now() - started).count();
-  if (exit) {
-    const process::ExitInfo inner = engine_exit(sc.build_sandbox, *exit);
-    if (!inner.exited() || inner.value != 0) {
-      out.reason = "the build failed (" + inner.describe() + ")";
-      if (inner.signaled() && inner.value == SIGXFSZ)
-        out.reason = fmt::format("the build wrote a file larger than build_disk_mb = {} MiB", sc.build_disk_mb);
-    }
-  }
-  append(log, fmt::format("\n[{} after {:.1f} s]\n", out.reason.empty() ? "built" : out.reason, out.seconds));
-  // The whole sandbox is gone before its folder is read: nothing can change it under the copy.
-  child.kill();
-  if (out.reason.empty()) {
-    if (auto over = over_disk_limit(work, sc)) {
-      out.reason = "the build left " + *over;
-    } else if (auto error = install_entry(work, target, sc, log)) {
-      out.reason = *error;
-    }
-  }
-  if (!plain_dir.empty()) system::remove_tree(plain_dir);
-  out.ok = out.reason.empty();
-  return out;
-}
-
-namespace {
 
 // The program and arguments of `run`, as they run from the bot's folder `dir`: a program with a '/'
 // is a file of the bot, any other is looked up on PATH; an argument naming a file of the bot becomes its
@@ -289,6 +143,7 @@ std::string check_bot(const EngineSpec& spec, const fs::path& log) {
 
 Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
   const SubmissionsConfig& sc = *config.submissions;
+  const sandbox_build::BuildLimits& limits = sc.build_limits;
   std::error_code ec;
   if (!fs::is_directory(sc.dir, ec)) return Error{"submissions.dir " + sc.dir.string() + " is not a folder"};
   const fs::path results = fs::absolute(config.results_dir(), ec);
@@ -422,7 +277,7 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
                                holder->folder));
       continue;
     }
-    const Expected<std::string> read_digest = folder_digest(folder, submission_bounds(sc));
+    const Expected<std::string> read_digest = folder_digest(folder, sandbox_build::tree_bounds(limits));
     if (!read_digest) {
       refuse("the submission cannot be read: " + read_digest.error());
       continue;
@@ -490,12 +345,12 @@ Expected<BuildSummary> build_submissions(const Config& config, const Say& say) {
     fs::create_directories(logs, ec);
     if (ec) return Error{"cannot create " + logs.string() + ": " + ec.message()};
     const fs::path log = logs / "build.log";
-    BuildResult built;
+    sandbox_build::BuildResult built;
     if (m.build) {
-      built = run_build(sc, folder, target, *m.build, log);
+      built = sandbox_build::run_build(limits, folder, target, *m.build, log);
     } else {
       append(log, "(nothing to build: the manifest has no build command)\n");
-      if (auto error = install_entry(folder, target, sc, log)) built.reason = *error;
+      if (auto error = sandbox_build::install_built_tree(folder, target, limits, log)) built.reason = *error;
       built.ok = built.reason.empty();
     }
     s.build_seconds = built.seconds;

@@ -261,6 +261,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   // The tournament's folder, not a shard's: every shard sends the games the seeds a single run would.
   Expected<SeedSecret> seed_secret = journal::load_or_make_seed_secret(config.results_dir());
   if (!seed_secret) return Error{seed_secret.error()};
+  if (options.results_opened) options.results_opened(config);
   GameSource& source = listener.start(journal, stored, all);
   if (live) live->set_total_games(listener.planned_games());
   std::fflush(stdout);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct FlowOptions {
   bool watch_signals = true;                  // SIGINT/SIGTERM interrupt the run
   bool check_engines = true;                  // start engines before the run to check what it needs of them
   int max_games = 0;                          // stop after this many games (arena run --max-games); 0: all
+  // Called once the results folder is locked and holds this run's journal, before the listener starts: the
+  // layers above put their files about the run there (a git SPRT's build logs, arena/git's copy_build_logs).
+  std::function<void(const Config&)> results_opened;
 };
 
 struct FlowResult {

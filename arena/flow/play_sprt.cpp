@@ -11,7 +11,6 @@
 
 #include "arena/flow/bench_check.h"
 #include "arena/flow/tournaments.h"
-#include "arena/git/git_build.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
 #include "arena/report/reporters.h"
@@ -19,7 +18,6 @@
 #include "arena/runner/sprt_source.h"
 #include "referee/record/json_text.h"
 #include "referee/system/files.h"
-#include "referee/system/untrusted_files.h"
 
 namespace kalah::arena {
 namespace {
@@ -129,23 +127,6 @@ report::SprtReport lead_of(const Config& config, const SprtStatus& s, std::vecto
   return r;
 }
 
-// A git SPRT's build logs, from the build cache into <results>/logs/<base|test>/build.log, so that the
-// results folder says how its engines were made (the cache may be cleaned). A failure is a warning.
-void copy_build_logs(const Config& config) {
-  if (!config.sprt->git) return;
-  for (const auto& [side, role] :
-       {std::pair{&config.sprt->git->base, "base"}, std::pair{&config.sprt->git->test, "test"}}) {
-    const fs::path dir = config.results_dir() / "logs" / role;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    // The cache's log, read as untrusted (no link, a regular file, bounded): what the build left beside it.
-    const Expected<std::string> log = system::read_regular_file(side->build_log, git::kMaxBuildLogBytes);
-    std::optional<std::string> error = log ? std::nullopt : std::optional<std::string>(log.error());
-    if (!error) error = system::write_file_atomically(dir / "build.log", *log, system::Durability::Rebuildable);
-    if (error) fmt::print(stderr, "arena: warning: the build log of the {} was not copied: {}\n", role, *error);
-  }
-}
-
 // The Markdown summary for a pull request ([sprt] summary, --summary), written at the end of a match. It is
 // read on the pull request, not on this machine: the report is named relative to the working folder (where a
 // workflow uploads the results from), or else as "<results folder's name>/report.html", never by an absolute path.
@@ -184,7 +165,6 @@ class SprtListener : public RunListener {
         fmt::print(out_, "  {}: {} = {} ({})\n", side->engine.name, side->ref, side->commit.substr(0, 12),
                    side->built_now ? fmt::format("built in {:.1f} s", side->build_seconds)
                                    : fmt::format("built in {:.1f} s, from the build cache", side->build_seconds));
-    copy_build_logs(config_);
     if (config_.sprt->bench) {
       benches_ = benches_of(description, config_);
       const bool declared = config_.sprt->base_bench || config_.sprt->test_bench;

@@ -12,8 +12,8 @@
 
 #include <fmt/core.h>
 
-#include "arena/contest/build.h"
 #include "arena/integrity/sha256.h"
+#include "arena/sandbox_build/sandbox_build.h"
 #include "referee/process/tool_run.h"
 #include "referee/system/clean_text.h"
 #include "referee/system/directory_lock.h"
@@ -29,7 +29,7 @@ namespace {
 constexpr const char* kMarker = "built";
 constexpr auto kToolTimeout = std::chrono::minutes(10);  // a git archive of a large repository, its tar
 constexpr std::uintmax_t kMaxMarkerBytes = 64 << 10;
-constexpr std::uintmax_t kBytesPerEntry = 4096;  // what build_disk_mb counts for each file, folder or link
+using sandbox_build::kBytesPerEntry;
 
 // Every git and tar the arena runs gets this environment and nothing of the organiser's: no system or
 // global git config and attributes (a global git-lfs filter would otherwise run on a commit's files), no
@@ -113,16 +113,12 @@ std::string trimmed(std::string text) {
 // took.
 std::string marker_key(const GitSprtConfig& git, const std::string& commit) {
   return fmt::format("commit {}\nbuild {}\nsandbox {}\n", commit, system::clean_text(git.build, false),
-                     to_string(git.build_limits.build_sandbox));
+                     to_string(git.build_limits.sandbox));
 }
 
 bool is_commit_hash(const std::string& s) {
   return s.size() == 40 &&
          std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-std::uintmax_t disk_limit_bytes(const GitSprtConfig& git) {
-  return static_cast<std::uintmax_t>(git.build_limits.build_disk_mb) << 20;
 }
 
 // A clean git folder of our own that reads the repository's objects (GIT_OBJECT_DIRECTORY) and nothing
@@ -203,11 +199,11 @@ std::optional<std::string> check_out(const GitSprtConfig& git, const std::string
   if (!listed) return failed(listed.error());
   Expected<std::uintmax_t> size = checkout_size(*listed, commit);
   if (!size) return failed(size.error());
-  if (*size > disk_limit_bytes(git))
+  if (*size > sandbox_build::disk_limit_bytes(git.build_limits))
     return failed(fmt::format(
         "its files take {:.1f} MiB (with {} KiB for each file, folder or link), more than build_disk_mb = {} MiB; "
         "refused before writing any of them",
-        static_cast<double>(*size) / (1 << 20), kBytesPerEntry >> 10, git.build_limits.build_disk_mb));
+        static_cast<double>(*size) / (1 << 20), kBytesPerEntry >> 10, git.build_limits.disk_mb));
   Expected<std::string> archived =
       run_tool("git", hardened_git(clean, {"archive", "--format=tar", "--output=" + tar.string(), commit}), dir, env);
   if (!archived) return failed(archived.error());
@@ -246,8 +242,7 @@ Expected<std::string> resolve_commit(const fs::path& repo, const std::string& re
 Expected<std::string> tree_seal(const fs::path& tree, const GitSprtConfig& git) {
   integrity::Sha256 digest;
   system::WalkOptions walk;
-  walk.bounds.max_bytes = disk_limit_bytes(git);
-  walk.bounds.max_entries = walk.bounds.max_bytes / kBytesPerEntry;
+  walk.bounds = sandbox_build::tree_bounds(git.build_limits);
   walk.open_files = true;
   auto error = system::walk_untrusted_tree(tree, walk, [&](const system::TreeItem& item) -> std::optional<std::string> {
     // Each field with its length first, so that no two trees feed the digest the same bytes.
@@ -311,11 +306,11 @@ Expected<BuiltCommit> build_commit(const GitSprtConfig& git, const std::string& 
   }
   say(git.build.empty() ? std::string("nothing to build (no build command)")
                         : fmt::format("building {}: {}", short_hash, git.build));
-  const contest::BuildResult built =
-      contest::run_build(git.build_limits, dir / "src", out.tree, git.build.empty() ? ":" : git.build, out.log);
+  const sandbox_build::BuildResult built =
+      sandbox_build::run_build(git.build_limits, dir / "src", out.tree, git.build.empty() ? ":" : git.build, out.log);
   system::remove_tree(dir / "src");
   if (!built.ok) {
-    const Expected<std::string> log = system::read_regular_file(out.log, kMaxBuildLogBytes);
+    const Expected<std::string> log = system::read_regular_file(out.log, sandbox_build::kMaxBuildLogBytes);
     return Error{fmt::format("the build of {} failed: {}\nthe last lines of {}:\n{}", short_hash, built.reason,
                              out.log.string(), log ? tail_lines(*log, 20) : "(" + log.error() + ")")};
   }

@@ -7,11 +7,9 @@
 // commit's files (no .git, so the build cannot reach the repository). The repository is hostile input: git
 // reads its objects through a clean git folder of the arena's, so nothing its config or attributes name
 // (filter drivers, fsmonitor, hooks, export-subst) runs or changes a file, and the commit's size is checked
-// against build_disk_mb before any file is written. The build runs through arena/contest's run_build, with
+// against build_disk_mb before any file is written. The build runs through arena/sandbox_build's run_build, with
 // or without its sandbox; each built tree is sealed with a digest, checked before every use.
 #pragma once
-
-#include <cstdint>
 
 #include <filesystem>
 #include <functional>
@@ -21,10 +19,6 @@
 #include "referee/rules/expected.h"
 
 namespace kalah::arena::git {
-
-// A build log is read back (its tail on a failure, the copy into the results) as an untrusted file: a regular
-// file of at most this size, never through a link (the build may have written beside it).
-inline constexpr std::uintmax_t kMaxBuildLogBytes = std::uintmax_t{16} << 20;
 
 using Say = std::function<void(const std::string&)>;
 

@@ -6,9 +6,12 @@
 #include <fmt/core.h>
 
 #include "arena/config/paths.h"
+#include "arena/sandbox_build/sandbox_build.h"
 #include "referee/engine/sandbox.h"
 #include "referee/rules/words.h"
 #include "referee/system/executable.h"
+#include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::arena::git {
 namespace fs = std::filesystem;
@@ -119,6 +122,21 @@ Expected<bool> prepare_git_engines(Config& config, const Say& say) {
   }
   config.house_engines = 2;
   return true;
+}
+
+void copy_build_logs(const Config& config) {
+  if (!config.sprt || !config.sprt->git) return;
+  for (const auto& [side, role] :
+       {std::pair{&config.sprt->git->base, "base"}, std::pair{&config.sprt->git->test, "test"}}) {
+    const fs::path dir = config.results_dir() / "logs" / role;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    // The cache's log, read as untrusted (no link, a regular file, bounded): what the build left beside it.
+    const Expected<std::string> log = system::read_regular_file(side->build_log, sandbox_build::kMaxBuildLogBytes);
+    std::optional<std::string> error = log ? std::nullopt : std::optional<std::string>(log.error());
+    if (!error) error = system::write_file_atomically(dir / "build.log", *log, system::Durability::Rebuildable);
+    if (error) fmt::print(stderr, "arena: warning: the build log of the {} was not copied: {}\n", role, *error);
+  }
 }
 
 }  // namespace kalah::arena::git

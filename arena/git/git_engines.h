@@ -19,4 +19,9 @@ Expected<bool> plan_git_engines(Config& config);
 // planning, a failed build (with its log's tail), a `run` program that the build did not make.
 Expected<bool> prepare_git_engines(Config& config, const Say& say);
 
+// A git SPRT's build logs, from the build cache into <results>/logs/<base|test>/build.log, so that the results
+// folder says how its engines were made (the cache may be cleaned): the flow's FlowOptions::results_opened, once
+// the folder is the run's. A failure is a warning on stderr. Nothing for a config whose engines are not from git.
+void copy_build_logs(const Config& config);
+
 }  // namespace kalah::arena::git
