@@ -30,8 +30,8 @@ Expected<rating::SprtTally> sprt_tally(const journal::StoredResults& stored,
   rating::SprtTally tally(description.sprt->params, stored.meta.engines[0], stored.meta.engines[1]);
   journal::SeenIds seen;
   for (const journal::StoredJournal& j : stored.journals) {
-    Expected<journal::ScanSummary> scanned =
-        journal::scan_games(j.games, [&](GameRecord&& r) { tally.add(r); }, seen);
+    Expected<journal::ScanSummary> scanned = journal::scan_games(
+        j.games, [&](GameRecord&& r) { tally.add(r); }, seen);
     if (!scanned) return Error{scanned.error()};
   }
   return tally;
@@ -76,8 +76,7 @@ Expected<ReportInput> report_input(const journal::StoredResults& stored,
     if (sprt_state) {
       SprtRecord state = sprt_of(input.event, *tally, description, false);
       const int max_pairs = description.sprt->max_pairs;
-      state.finished =
-          state.state.decision != stats::Decision::Continue || (max_pairs > 0 && state.pairs >= max_pairs);
+      state.finished = state.state.decision != stats::Decision::Continue || (max_pairs > 0 && state.pairs >= max_pairs);
       *sprt_state = std::move(state);
     }
   }

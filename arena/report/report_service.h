@@ -49,8 +49,8 @@ struct LoadedReport {
 // What rewrite_reports wrote.
 struct RewrittenReports {
   ReportSummary summary;
-  std::vector<std::string> files;    // summary.written, then sprt.json when written
-  std::optional<SprtRecord> sprt;    // an SPRT's state (as sprt.json holds it)
+  std::vector<std::string> files;  // summary.written, then sprt.json when written
+  std::optional<SprtRecord> sprt;  // an SPRT's state (as sprt.json holds it)
 };
 
 // The input of a folder already read (`stored`, whose tournament.json says `description`): its engines,
