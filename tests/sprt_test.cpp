@@ -166,18 +166,19 @@ TEST(SprtSource, PentanomialBinsAreFromTheTestEnginesView) {
   EXPECT_EQ(source.status().trinomial.draws, 2);
 }
 
-TEST(SprtSource, TestScoreFromRecordNames) {
+TEST(SprtTally, TestScoreFromRecordNames) {
   const Config c = sprt_config();
+  const kalah::rating::SprtTally tally(c.sprt->params, c.engines[0].name, c.engines[1].name);
   GameRecord r;
   r.south = "test";
   r.north = "base";
   r.result = Outcome::FirstWins;
-  EXPECT_EQ(SprtSource::test_score(c, r), 1);
+  EXPECT_EQ(tally.test_score(r), 1);
   r.south = "base";
   r.north = "test";
-  EXPECT_EQ(SprtSource::test_score(c, r), 0);
+  EXPECT_EQ(tally.test_score(r), 0);
   r.result = Outcome::Draw;
-  EXPECT_EQ(SprtSource::test_score(c, r), 0.5);
+  EXPECT_EQ(tally.test_score(r), 0.5);
 }
 
 TEST(SprtSource, StopsAtH1ForAClearlyStrongerTestEngine) {
@@ -293,12 +294,12 @@ TEST(SprtSource, AShardPlaysEveryNthPairAndCountsThePeersGames) {
   EXPECT_EQ(source.status().games, 10);
 }
 
-TEST(SprtSource, ParsesOnlySprtIds) {
-  EXPECT_EQ(SprtSource::parse_id("sprt-p12-g1"), (std::pair{12, 1}));
-  EXPECT_FALSE(SprtSource::parse_id("sprt-p12-g2"));
-  EXPECT_FALSE(SprtSource::parse_id("sprt-p12-g1x"));
-  EXPECT_FALSE(SprtSource::parse_id("r1-0v1-p0-g0"));
-  EXPECT_FALSE(SprtSource::parse_id("sprt-p-g1"));
+TEST(SprtTally, ParsesOnlySprtIds) {
+  EXPECT_EQ(kalah::rating::SprtTally::parse_id("sprt-p12-g1"), (std::pair{12, 1}));
+  EXPECT_FALSE(kalah::rating::SprtTally::parse_id("sprt-p12-g2"));
+  EXPECT_FALSE(kalah::rating::SprtTally::parse_id("sprt-p12-g1x"));
+  EXPECT_FALSE(kalah::rating::SprtTally::parse_id("r1-0v1-p0-g0"));
+  EXPECT_FALSE(kalah::rating::SprtTally::parse_id("sprt-p-g1"));
 }
 
 // ---- end to end ----------------------------------------------------------------------------

@@ -15,8 +15,8 @@
 #include "arena/app/time_limit.h"
 #include "arena/flow/tournaments.h"
 #include "arena/journal/journal.h"
+#include "arena/report/report_service.h"
 #include "arena/report/reporters.h"
-#include "arena/report/reports.h"
 #include "referee/system/files.h"
 
 namespace kalah::arena_app {
@@ -49,39 +49,19 @@ struct ReportOptions {
   long long time_limit_s = kDefaultTimeLimit.count();
 };
 
-// Reports of nothing would be empty tables that look like a result: say so instead.
-void require_games(const std::string& dir, const journal::StoredResults& stored) {
-  std::uintmax_t bytes = 0;
-  for (const journal::StoredJournal& j : stored.journals) {
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(j.games, ec);
-    if (!ec) bytes += size;
-  }
-  if (bytes == 0)
-    throw UsageError(fmt::format("{}: no games to report yet (its journal{} empty); run the tournament first", dir,
-                                 stored.journals.size() == 1 ? " is" : "s are"));
-}
-
-int report(const ReportOptions& o) {
+// A rating list over several folders (`--out`): each folder's journals, read as their tournament.
+report::LoadedReport rating_list(const ReportOptions& o, const std::string& out, report::RatingListRecord& record) {
   std::vector<journal::StoredResults> all;
   std::vector<arena::TournamentDescription> described;  // each folder's tournament.json, read back
   for (const std::string& dir : o.dirs) {
-    Expected<journal::StoredResults> stored = journal::read_results(dir);
-    if (!stored) throw UsageError(stored.error());
-    for (const std::string& w : stored->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
-    require_games(dir, *stored);
-    Expected<arena::TournamentDescription> description = arena::description_from_settings(stored->meta.settings);
-    if (!description)
-      throw UsageError((std::filesystem::path(dir) / journal::kMetaFile).string() + ": " + description.error());
-    all.push_back(std::move(stored).value());
-    described.push_back(std::move(description).value());
+    Expected<report::LoadedReport> loaded = report::load_report_input(dir, {.require_games = true});
+    if (!loaded) throw UsageError(loaded.error());
+    for (const std::string& w : loaded->stored.warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+    all.push_back(std::move(loaded->stored));
+    described.push_back(std::move(loaded->description));
   }
-  const bool list = all.size() > 1;
-  if (list && o.out.empty())
-    throw UsageError("a rating list over several results folders needs --out DIR for its reports");
-  const std::string out = o.out.empty() ? o.dirs.front() : o.out;
   // A list's reports in one of its own tournaments' folders would replace that tournament's reports.
-  for (std::size_t i = 0; list && i < o.dirs.size(); ++i) {
+  for (std::size_t i = 0; i < o.dirs.size(); ++i) {
     std::error_code ec;
     if (std::filesystem::equivalent(o.dirs[i], out, ec))
       throw UsageError("--out " + out + " is one of the tournaments of the list; give the list a folder of its own");
@@ -96,43 +76,45 @@ int report(const ReportOptions& o) {
           fmt::format("{} was played under '{}' but {} under '{}': a rating list mixes variants only "
                       "with --allow-mixed-variants",
                       o.dirs[i], described[i].variant.value_or(""), o.dirs[0], described[0].variant.value_or("")));
-
   std::string event = std::filesystem::path(out).filename().string();
   if (event.empty()) event = std::filesystem::path(out).parent_path().filename().string();
+  report::LoadedReport list;
+  list.input = report::rating_list_input(record, event, all);
+  return list;
+}
+
+int report(const ReportOptions& o) {
+  const bool list = o.dirs.size() > 1;
+  if (list && o.out.empty())
+    throw UsageError("a rating list over several results folders needs --out DIR for its reports");
+  const std::string out = o.out.empty() ? o.dirs.front() : o.out;
   report::RatingListRecord record;  // a list's, recorded in its list.json
   record.sources = o.dirs;
   record.publish = o.publish;
-  report::ReportInput input;
+  report::ReportOptions options{.out = out, .publish = o.publish, .require_games = true};
+  report::LoadedReport loaded;
   if (list) {
-    input = report::rating_list_input(record, event, all);
+    loaded = rating_list(o, out, record);
   } else {
-    input.event = event;
-    input.publish = o.publish;
-    input.description = described[0];
-    report::add_results(input, all[0], "", o.dirs[0]);
+    Expected<report::LoadedReport> read = report::load_report_input(o.dirs[0], options);
+    if (!read) throw UsageError(read.error());
+    loaded = std::move(read).value();
+    for (const std::string& w : loaded.stored.warnings) fmt::print(stderr, "arena: warning: {}\n", w);
   }
-  if (!o.anchor.empty()) {
-    input.anchor = parse_anchor(o.anchor, input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
-  } else if (const std::optional<rating::Anchor>& own = described[0].anchor; !list && own && !own->engine.empty()) {
-    // The tournament's own [rating] anchor, as its run recorded it.
-    input.anchor = parse_anchor(fmt::format("{}={}", own->engine, own->elo), input.engine_names, o.dirs[0]);
-  }
-  record.anchor = input.anchor;
+  if (!o.anchor.empty())
+    loaded.input.anchor = parse_anchor(o.anchor, loaded.input.engine_names, fmt::format("{}", fmt::join(o.dirs, ", ")));
+  record.anchor = loaded.input.anchor;
 
   // An SPRT's merge prints the test's own Elo estimate instead of a second, Bradley-Terry one, ends with
   // its decision as an exit code a CI job can gate on, and its reports lead with the test.
-  const bool sprt = !list && described[0].sprt_match;
-  std::optional<Expected<int>> decision;
+  const std::optional<report::SprtRecord>& sprt = loaded.sprt_state;
   if (sprt) {
-    report::SprtReport lead;
-    decision = arena::report_sprt(out, all[0], described[0], stdout, &lead);
-    if (!*decision) throw UsageError(decision->error());
-    input.sprt = std::move(lead);
+    fmt::print("{}", report::sprt_result_text(*sprt));
     std::fflush(stdout);
   }
-  Expected<report::ReportSummary> written = report::write_reports(out, input);
+  Expected<report::RewrittenReports> written = report::write_loaded_reports(loaded, options);
   if (!written) throw UsageError(written.error());
-  std::vector<std::string> files = written->written;
+  std::vector<std::string> files = written->summary.written;
   if (list) {
     // What `arena verify LIST SOURCE...` needs to write the list again: its tournaments as labelled here.
     if (auto error = system::write_file_atomically(std::filesystem::path(out) / report::kRatingListFile,
@@ -140,18 +122,20 @@ int report(const ReportOptions& o) {
       throw UsageError(*error);
     files.push_back(report::kRatingListFile);
   }
-  for (const std::string& w : written->warnings) fmt::print(stderr, "arena: warning: {}\n", w);
+  const report::ReportSummary& summary = written->summary;
+  for (const std::string& w : summary.warnings) fmt::print(stderr, "arena: warning: {}\n", w);
   if (!sprt)
     fmt::print("{}\n",
-               report::format_standings_table(written->standings, written->quality ? &*written->quality : nullptr));
-  if (!list && all[0].shard_count > 0)
-    fmt::print("merged {} games from {} of {} shards\n", written->games,
-               all[0].shard_count - static_cast<int>(all[0].missing_shards.size()), all[0].shard_count);
-  for (const report::Note& note : written->notes) fmt::print("note: {}\n", note.text);
+               report::format_standings_table(summary.standings, summary.quality ? &*summary.quality : nullptr));
+  if (!list && loaded.stored.shard_count > 0)
+    fmt::print("merged {} games from {} of {} shards\n", summary.games,
+               loaded.stored.shard_count - static_cast<int>(loaded.stored.missing_shards.size()),
+               loaded.stored.shard_count);
+  for (const report::Note& note : summary.notes) fmt::print("note: {}\n", note.text);
   fmt::print("wrote {} in {}\n", fmt::join(files, ", "), out);
   if (!sprt) return 0;
-  fmt::print("wrote sprt.json in {}\n", out);
-  return **decision;
+  fmt::print("wrote {} in {}\n", report::kSprtFile, out);
+  return arena::sprt_exit_code(sprt->state.decision);
 }
 
 }  // namespace

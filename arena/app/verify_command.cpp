@@ -10,10 +10,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/app/time_limit.h"
-#include "arena/flow/tournaments.h"
 #include "arena/integrity/verify.h"
-#include "arena/journal/journal.h"
-#include "arena/report/reports.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -29,13 +26,6 @@ int verify(const VerifyOptions& o) {
   return within_time_limit(std::chrono::seconds(o.time_limit_s), "verify", [&] {
     integrity::VerifyOptions options;
     options.sources.assign(o.sources.begin(), o.sources.end());
-    options.sprt_lead = [](const std::filesystem::path& dir, const journal::StoredResults& stored,
-                           report::ReportInput& input) -> std::optional<std::string> {
-      Expected<report::SprtReport> lead = arena::sprt_lead(dir, stored, input.description);
-      if (!lead) return lead.error();
-      input.sprt = std::move(lead).value();
-      return std::nullopt;
-    };
     const integrity::Verification checked = integrity::verify(o.target, options);
     if (!o.quiet)
       for (const std::string& line : checked.details) fmt::print("{}\n", line);

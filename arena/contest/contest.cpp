@@ -7,7 +7,7 @@
 #include "arena/config/entries.h"
 #include "arena/journal/journal.h"
 #include "arena/journal/meta.h"
-#include "arena/report/reports.h"
+#include "arena/report/report_service.h"
 #include "referee/system/directory_lock.h"
 #include "referee/system/files.h"
 
@@ -64,15 +64,9 @@ Expected<std::string> change_status(const Config& config, const std::string& nam
   if (auto error = system::write_file_atomically(meta_path, journal::meta_to_text(meta))) return Error{*error};
   const fs::path games = results / journal::kGamesFile;
   if (fs::exists(games, ec) && fs::file_size(games, ec) > 0) {
-    std::optional<rating::Anchor> anchor;
-    if (!config.rating.anchor.empty()) anchor = rating::Anchor{config.rating.anchor, config.rating.anchor_elo};
-    Expected<report::ReportSummary> written = report::write_reports(results, {.journals = {{games, results.string()}},
-                                                                              .engine_names = meta.engines,
-                                                                              .event = config.tournament.name,
-                                                                              .notes = {},
-                                                                              .description = description,
-                                                                              .publish = config.tournament.publish,
-                                                                              .anchor = anchor});
+    // Everything the folder holds, as `arena report` writes it: an analysis's move quality too.
+    Expected<report::RewrittenReports> written =
+        report::rewrite_reports(results, {.event = config.tournament.name, .publish = config.tournament.publish});
     if (!written) return Error{written.error()};
     done += "; reports written again";
   }

@@ -21,7 +21,7 @@
 #include "arena/journal/seed_secret_file.h"
 #include "arena/report/context.h"
 #include "arena/report/form_report.h"
-#include "arena/report/reports.h"
+#include "arena/report/report_service.h"
 #include "referee/engine/engine_player.h"
 #include "referee/process/engine_process.h"
 #include "referee/system/files.h"
@@ -315,22 +315,18 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (config.shard) {
     out.standings = all.standings();
   } else {
-    // The reports read the journal again, streamed, rather than keep every game in memory.
-    Expected<report::ReportSummary> written =
-        report::write_reports(out.dir, {.journals = {{out.journal, out.dir.string()}},
-                                        .engine_names = out.engines,
-                                        .event = config.tournament.name,
-                                        .notes = {},
-                                        .description = std::move(stored),
-                                        .publish = config.tournament.publish,
-                                        .anchor = config_anchor(config),
-                                        .sprt = listener.sprt_report(),
-                                        // An analysis of the games played so far (a resumed run): shown again.
-                                        .analyses = {{"", out.dir / analysis::kAnalysisFile}}});
+    // The reports read the folder again, streamed, rather than keep every game in memory: its journal, what
+    // tournament.json now says (this run's engines' identities included), an analysis of the games (also of a
+    // resumed run's earlier ones) and an SPRT's test. The SPRT's sprt.json is its listener's, written as it
+    // stopped.
+    Expected<report::RewrittenReports> written = report::rewrite_reports(out.dir, {.event = config.tournament.name,
+                                                                                   .publish = config.tournament.publish,
+                                                                                   .anchor = config_anchor(config),
+                                                                                   .sprt_state = false});
     if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
     if (!written) return Error{written.error()};
-    out.reports = std::move(written->written);
-    out.standings = std::move(written->standings);
+    out.reports = std::move(written->summary.written);
+    out.standings = std::move(written->summary.standings);
     if (!config.tournament.pgnout.empty()) {
       // A copy, not a link: the results folder may be moved aside by a later --fresh.
       const std::filesystem::path& to = config.tournament.pgnout;

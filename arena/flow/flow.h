@@ -17,7 +17,6 @@
 #include "arena/config/description.h"
 #include "arena/journal/journal.h"
 #include "arena/rating/standings.h"
-#include "arena/report/sprt_report.h"
 #include "arena/runner/game_source.h"
 #include "arena/runner/runner.h"
 #include "referee/record/record.h"
@@ -45,8 +44,6 @@ class RunListener {
   // No game is being played any more (the source ran dry, an interrupt, or a journal failure);
   // called before the reports are written.
   virtual void stopped(const RunResult& /*result*/) {}
-  // What the reports lead with, asked after stopped(): an SPRT's test (report::SprtReport); none for others.
-  virtual std::optional<report::SprtReport> sprt_report() const { return std::nullopt; }
 };
 
 struct FlowOptions {

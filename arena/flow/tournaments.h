@@ -9,8 +9,8 @@
 #include "arena/config/description.h"
 #include "arena/flow/flow.h"
 #include "arena/journal/journal.h"
-#include "arena/report/sprt_report.h"
 #include "referee/rules/expected.h"
+#include "referee/stats/sprt.h"
 
 namespace kalah::arena {
 
@@ -28,6 +28,10 @@ std::optional<int> report_interruption(const FlowResult& run, std::FILE* out);
 inline constexpr int kSprtH1 = 0;
 inline constexpr int kSprtH0 = 1;
 inline constexpr int kSprtUndecided = 3;
+// An SPRT's decision as that gate: kSprtH1, kSprtH0 or kSprtUndecided.
+inline int sprt_exit_code(stats::Decision decision) {
+  return decision == stats::Decision::H1 ? kSprtH1 : decision == stats::Decision::H0 ? kSprtH0 : kSprtUndecided;
+}
 
 // `arena run` and `arena match`: the tournament the config describes — an SPRT (play_sprt), a Swiss or
 // knockout (play_rounds), or a round robin or gauntlet (play_schedule) — decided here, once.
@@ -48,19 +52,7 @@ Expected<int> play_rounds(const Config& config, const FlowOptions& options = {},
 // kSprtH1, kSprtH0 or kSprtUndecided (max_pairs), or the interrupted code.
 // A shard (config.shard) plays its own pairs while it reads the other shards' journals, stops when
 // the test over all of them decides, and returns 0 whatever the decision: its task is done, and the
-// merge (report_sprt) is the gate.
+// merge (`arena report` of its folder, report::rewrite_reports) is the gate.
 Expected<int> play_sprt(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
-
-// `arena report` on an SPRT's results folder (`stored`, whose tournament.json describes `description`): the
-// test over every finished pair of every journal, printed as play_sprt prints it, and sprt.json written into
-// `dir`. Returns kSprtH1, kSprtH0 or kSprtUndecided. An error if the description does not hold the test's
-// parameters. `lead`, when given, receives what the reports lead with (write_reports' ReportInput::sprt).
-Expected<int> report_sprt(const std::filesystem::path& dir, const journal::StoredResults& stored,
-                          const TournamentDescription& description, std::FILE* out = stdout,
-                          report::SprtReport* lead = nullptr);
-// What an SPRT folder's reports lead with, recomputed from its journals as report_sprt does, without
-// printing or writing anything (`arena verify` compares the standings written with it).
-Expected<report::SprtReport> sprt_lead(const std::filesystem::path& dir, const journal::StoredResults& stored,
-                                       const TournamentDescription& description);
 
 }  // namespace kalah::arena

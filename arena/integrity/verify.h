@@ -6,28 +6,14 @@
 #pragma once
 
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace kalah::journal {
-struct StoredResults;
-}
-namespace kalah::report {
-struct ReportInput;
-}
-
 namespace kalah::integrity {
 
-// What verify takes from the layers above it, so that it rebuilds the reports with the code that wrote them.
+// The reports are rebuilt by the code that wrote them (report::report_input, arena/report/report_service.h).
 struct VerifyOptions {
-  // For an SPRT's folder (setting "type" = "sprt"): sets what its reports lead with (ReportInput::sprt,
-  // arena/flow's sprt_lead over the folder's journals); an error text when it cannot. Unset: an SPRT's
-  // folder cannot be checked.
-  std::function<std::optional<std::string>(const std::filesystem::path& dir, const journal::StoredResults&,
-                                           report::ReportInput&)>
-      sprt_lead;
   // For a rating list's folder (list.json, `arena report A B --out L`): its tournaments' folders, named by
   // the operator (verify opens no folder that the data checked names). Each is checked as a tournament's
   // folder, then the list is written again from their journals. Must be empty for any other folder.

@@ -53,7 +53,7 @@ struct ReportInput {
   bool publish = false;
   std::optional<rating::Anchor> anchor;  // a rating list's fixed point; none: mean 0
   // An SPRT run's test (arena sprt, or arena report of its folder): what the reports lead with.
-  std::optional<SprtReport> sprt = std::nullopt;
+  std::optional<SprtRecord> sprt = std::nullopt;
   // Each tournament's analysis.jsonl (`arena analyse`), by ReportJournal::tournament; add_results names the
   // folder's own. Where one exists every report shows the engines' move quality (move_quality.h); a file
   // that is missing is no analysis, one that cannot be read a warning.

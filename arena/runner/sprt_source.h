@@ -27,6 +27,7 @@
 
 #include "arena/config/config.h"
 #include "arena/journal/games_file.h"
+#include "arena/rating/sprt_tally.h"
 #include "arena/runner/game_source.h"
 #include "arena/schedule/schedule.h"
 #include "referee/record/record.h"
@@ -35,20 +36,17 @@
 
 namespace kalah::arena {
 
-// Everything the SPRT knows at one moment (for printing and for sprt.json).
-struct SprtStatus {
-  stats::Pentanomial pentanomial;  // finished pairs, test engine's view: [LL, LD, WL+DD, WD, WW]
-  stats::Trinomial trinomial;      // every finished game (also of unfinished pairs), test engine's view
-  stats::Summary summary;          // of the pentanomial
-  stats::SprtState sprt;           // of the pentanomial
-  int pairs = 0;                   // finished pairs
-  int games = 0;                   // finished games
-};
+using rating::SprtStatus;
 
 class SprtSource : public GameSource {
  public:
-  // `config` must have an [sprt] table and two engines (asserted) and outlive the source.
-  // `peers`: the journals of the other shards, read before each new pair.
+  // The test (its parameters and the engines' names, in `tally`), the games of each pair, the pair limit
+  // (0: none) and, for a shard, which pairs it plays. `peers`: the journals of the other shards, read before
+  // each new pair.
+  SprtSource(rating::SprtTally tally, SprtPairs pairs, int max_pairs, std::optional<Shard> shard = std::nullopt,
+             std::vector<std::filesystem::path> peers = {});
+  // The SPRT a config plays: `config` must have an [sprt] table and two engines, base then test (asserted), and
+  // outlive the source.
   explicit SprtSource(const Config& config, std::vector<std::filesystem::path> peers = {});
   // A game already in the journal, before the first next(); games with other ids are ignored.
   void add_journaled(const GameRecord& record);
@@ -64,45 +62,32 @@ class SprtSource : public GameSource {
   int total() const override;
 
   // The games reported so far (and those of the journals and the peers): what is shown and written.
-  const SprtStatus& status() const { return reported_.status; }
+  const SprtStatus& status() const { return reported_.status(); }
+  const rating::SprtTally& tally() const { return reported_; }
   // The decision on every game finished so far, on the disk or not yet: what next() goes by.
-  stats::Decision decision() const { return scheduled_.status.sprt.decision; }
+  stats::Decision decision() const { return scheduled_.status().sprt.decision; }
   // No new pair will be started: decided, or the pair limit reached.
   bool stopped() const;
   // Games handed out by next() that have not finished yet.
   int in_flight() const { return in_flight_; }
 
-  // The test engine's score (0, 1/2, 1) in a finished game, from the record's engine names.
-  static double test_score(const Config& config, const GameRecord& record);
-  // The pair and game of an SPRT game id ("sprt-p12-g1"), or nullopt for any other id.
-  static std::optional<std::pair<int, int>> parse_id(const std::string& id);
-
  private:
-  // The test on a set of finished games.
-  struct Tally {
-    SprtStatus status;
-    std::map<int, std::array<std::optional<double>, 2>> open_pairs;  // pairs with one game finished
-    void add(int pair, int game, double test_score, const stats::SprtParams& params);
-  };
-  void record_result(int pair, int game, double test_score);
   bool may_start_new_pair() const;
-  void count(const GameRecord& record);  // a game of any shard, once
 
-  const Config& config_;
   SprtPairs pairs_;
-  std::unordered_set<std::string> journaled_;  // ids already in the journal at the start
-  std::set<int> journaled_pairs_;              // pairs with at least one game in the journal
   // What next() goes by (every game finished) and what status() shows (the games reported): the same
-  // once the runner has reported every game written.
-  Tally scheduled_;
-  Tally reported_;
+  // once the runner has reported every game written. Both count the journals' and the peers' games.
+  rating::SprtTally scheduled_;
+  rating::SprtTally reported_;
+  int max_pairs_ = 0;
+  std::unordered_set<std::string> journaled_;   // ids already in the journal at the start
+  std::set<int> journaled_pairs_;               // pairs with at least one game in the journal
   std::unordered_set<std::string> unreported_;  // own games counted by finished(), not yet reported()
   int pair_ = 0;                                // next game to consider: pair_ / game_
   int game_ = 0;
   int stride_ = 1;  // the number of shards: this source plays every stride_-th pair
   int in_flight_ = 0;
   std::vector<journal::JournalTail> peers_;
-  std::unordered_set<std::string> counted_;  // ids of every game counted, own and peers'
   std::string peer_error_;
 };
 
