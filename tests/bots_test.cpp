@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <optional>
@@ -179,6 +180,55 @@ TEST(BotsTimer, OnACpuClockASleepCountsHalfAndWorkCountsWhole) {
   volatile unsigned spin = 0;
   while (std::chrono::steady_clock::now() < until) spin = spin + 1;
   EXPECT_GE(busy.elapsed_ms(), 75) << "busy: at least half of 150 ms";
+}
+
+// A bot that spends `setup_cpu_ms` of CPU time on `newgame` and keeps what its search timer says as its
+// search begins.
+class SetupBot : public bot::Bot {
+ public:
+  explicit SetupBot(long long setup_cpu_ms) : setup_cpu_ms_(setup_cpu_ms) {}
+  std::string name() const override { return "setup"; }
+  void new_game(const Variant&) override {
+    const long long until = cpu_ns() + setup_cpu_ms_ * 1'000'000;
+    volatile unsigned spin = 0;
+    while (cpu_ns() < until) spin = spin + 1;
+  }
+  Move choose(const bot::SearchContext& context) override {
+    at_go_ms.push_back(bot::SearchTimer(context.clock, context.started).elapsed_ms());
+    return *legal_moves(context.variant, context.position).begin();
+  }
+  std::vector<long long> at_go_ms;
+
+ private:
+  static long long cpu_ns() {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1'000'000'000LL + t.tv_nsec;
+  }
+  long long setup_cpu_ms_;
+};
+
+// Plays `input` (KEP lines) through the bots' protocol loop.
+void play_lines(bot::Bot& bot, const std::string& input) {
+  std::FILE* in = ::fmemopen(const_cast<char*>(input.data()), input.size(), "r");
+  std::FILE* out = std::tmpfile();
+  ASSERT_TRUE(in && out);
+  bot::run(bot, in, out);
+  std::fclose(in);
+  std::fclose(out);
+}
+
+// The referee charges a game's first move on the CPU clock from `newgame` (docs/PROTOCOL.md, "Clocks"): a
+// bot's setup for the game is in its budget, so its search, timed by the kit, stops in time. (A lower bound on
+// CPU time: load cannot break it.)
+TEST(BotsTimer, OnACpuClockTheFirstMoveIsTimedFromNewgame) {
+  const std::string game =
+      "kep\nnewgame pits=6 seeds=4 capture=standard ending=side-empty remainder=owner majority=off pie=off "
+      "clock=cpu\nisready\nposition startpos\ngo movetime 5000\nquit\n";
+  SetupBot cpu(150);
+  play_lines(cpu, game);
+  ASSERT_EQ(cpu.at_go_ms.size(), 1u);
+  EXPECT_GE(cpu.at_go_ms[0], 150) << "the 150 ms of CPU time spent on newgame";
 }
 
 TEST(Bots, EveryBotReturnsALegalMoveInEveryVariant) {

@@ -25,17 +25,27 @@ int protocol_score(int internal) {
   return internal >= 0 ? (internal + kSeed / 2) / kSeed : -((-internal + kSeed / 2) / kSeed);
 }
 
-Search::Search(const Variant& v, const Settings& settings) : variant_(v), settings_(settings) {
-  std::mt19937_64 rng(0x6b616c6168ULL);  // fixed: hashes are reproducible run to run
-  zobrist_.resize(static_cast<size_t>(v.cells()) * (v.total_seeds() + 1));
-  for (std::uint64_t& z : zobrist_) z = rng();
-  zobrist_side_ = rng();
-  for (std::uint64_t& z : zobrist_pie_) z = rng();
-
+Search::Search(const Variant& v, const Settings& settings) : settings_(settings) {
   const size_t bytes = static_cast<size_t>(std::max(1, settings_.hash_mb)) << 20;
   const size_t buckets = std::bit_floor(bytes / (sizeof(Entry) * kBucket));
   table_.assign(buckets * kBucket, Entry{});
   mask_ = buckets - 1;
+  set_variant(v);
+}
+
+void Search::rebind(const Variant& v) {
+  clear_table();
+  generation_ = 0;
+  set_variant(v);
+}
+
+void Search::set_variant(const Variant& v) {
+  variant_ = v;
+  std::mt19937_64 rng(0x6b616c6168ULL);  // fixed: hashes are reproducible run to run
+  zobrist_.assign(static_cast<size_t>(v.cells()) * (v.total_seeds() + 1), 0);
+  for (std::uint64_t& z : zobrist_) z = rng();
+  zobrist_side_ = rng();
+  for (std::uint64_t& z : zobrist_pie_) z = rng();
 }
 
 void Search::clear_table() {
@@ -358,7 +368,7 @@ bool AlphaBetaBot::set_option(const std::string& name, const std::string& value)
   } else {
     return false;
   }
-  search_.reset();  // rebuilt with the new settings on the next move
+  rebuild_search();  // now, while no clock runs (options are set between games)
   return true;
 }
 

@@ -91,6 +91,9 @@ class Search {
   static int margin_score(int margin) { return kSeed * margin + (margin > 0 ? kWin : margin < 0 ? -kWin : 0); }
 
   void clear_table();
+  // Makes this search as a new one for `v` would be, keeping its table's memory: a table is built (and
+  // its pages touched) before a game's clock runs, not in the game (docs/PROTOCOL.md, "Clocks").
+  void rebind(const Variant& v);
 
  private:
   struct Entry {
@@ -105,6 +108,7 @@ class Search {
   static constexpr std::uint8_t kComplete = 255;
   static constexpr int kBucket = 4;
 
+  void set_variant(const Variant& v);  // the variant and its hash keys
   std::uint64_t hash(const Position& p) const;
   const Entry* probe(std::uint64_t key) const;
   void store(std::uint64_t key, int score, int depth, Bound bound, Move move);
@@ -146,6 +150,8 @@ class Search {
 
 class AlphaBetaBot : public bot::SearchBot<Search, Settings> {
  public:
+  // The table is built at start-up, before `kepok`, and again when an option changes: never on a game's clock.
+  AlphaBetaBot() { rebuild_search(); }
   std::string name() const override { return "kalah-alphabeta"; }
   std::vector<kep::OptionDecl> options() const override;
   bool set_option(const std::string& name, const std::string& value) override;

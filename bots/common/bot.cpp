@@ -108,6 +108,9 @@ class Loop {
       position_set_ = false;
       if (n->seed && bot_.takes_game_seed()) bot_.set_game_seed(*n->seed);
       clock_ = n->clock.value_or(ClockKind::Wall);
+      // The referee charges the first move the CPU time used from here (docs/PROTOCOL.md, "Clocks"): the
+      // bot's own setup for the game is part of it.
+      charged_from_cpu_ns_ = MoveStart::now().cpu_ns;
       bot_.new_game(variant_);
     } else if (auto* p = std::get_if<kep::PositionCmd>(&command)) {
       finish_search();
@@ -163,6 +166,8 @@ class Loop {
 
   void start_search(const kep::Go& go) {
     started_ = MoveStart::now();
+    // On the CPU clock the move is charged from the previous answer (or from `newgame`), not from `go`.
+    if (charged_from_cpu_ns_) started_.cpu_ns = *charged_from_cpu_ns_;
     go_ = go;
     stop_ = false;
     if (legal_move_count(variant_, position_) == 0) {
@@ -182,6 +187,8 @@ class Loop {
                           clock_,   started_};
     const Move m = bot_.choose(context);
     send(kep::format(kep::BestMove{m}));
+    // The next move's charge starts at this answer (read by the loop after it has joined this thread).
+    charged_from_cpu_ns_ = MoveStart::now().cpu_ns;
   }
 
   void finish_search() {
@@ -202,7 +209,10 @@ class Loop {
   bool position_set_ = false;   // the last `position` was taken whole: position_ is its end
   kep::Go go_;
   ClockKind clock_ = ClockKind::Wall;  // of the game, as `newgame` said
-  MoveStart started_;                  // when the last `go` was read
+  MoveStart started_;                  // when the last `go` was read (its CPU time: when the move's charge began)
+  // The process's CPU time when the referee began charging the next move: at the last answer, or at
+  // `newgame`; none before the first `newgame`.
+  std::optional<long long> charged_from_cpu_ns_;
   std::atomic<bool> stop_{false};
   std::thread worker_;
 };
@@ -259,7 +269,13 @@ MoveStart MoveStart::now() {
 }
 
 SearchTimer::SearchTimer(ClockKind clock, MoveStart from)
-    : clock_(clock), from_(from), cpu_read_at_ns_(from.wall_ns), cpu_used_ns_(0) {}
+    : clock_(clock), from_(from), cpu_read_at_ns_(from.wall_ns), cpu_used_ns_(0) {
+  // The move's charge may have begun before `go` (at the previous answer): read what was used since.
+  if (clock_ == ClockKind::Cpu) {
+    cpu_read_at_ns_ = wall_ns();
+    cpu_used_ns_ = cpu_ns() - from_.cpu_ns;
+  }
+}
 
 long long SearchTimer::elapsed_ms() const {
   const long long now = wall_ns();

@@ -20,9 +20,12 @@
 
 namespace kalah::bot {
 
-// When a move began for the bot: the wall clock and the process's CPU time as the protocol loop read `go`.
-// A search times itself from here, not from when its thread got going: on a busy machine a new thread
-// may wait tens of ms for a CPU, and the referee's clock runs from the request.
+// When a move began for the bot: the wall clock as the protocol loop read `go`, and the process's CPU time
+// when the referee began charging the move on a CPU clock: the bot's previous answer, or `newgame` for a
+// game's first move (docs/PROTOCOL.md, "Clocks"), so that what the bot did since (setting up for the game,
+// tidying up after its last search) is within its budget. A search times itself from here, not from when
+// its thread got going: on a busy machine a new thread may wait tens of ms for a CPU, and the referee's
+// clock runs from the request.
 struct MoveStart {
   long long wall_ns = 0;
   long long cpu_ns = 0;
@@ -125,9 +128,19 @@ class SearchBot : public Bot {
   bool ensure_search(const Variant& wanted) {
     if (search_ && variant_ == wanted) return false;
     variant_ = wanted;
+    // A search that can keep its tables' memory for another variant does (see alpha-beta's rebind).
+    if constexpr (requires(Search & s) { s.rebind(wanted); }) {
+      if (search_) {
+        search_->rebind(wanted);
+        return true;
+      }
+    }
     search_.emplace(wanted, settings_);
     return true;
   }
+  // Builds the search again with the current settings, for the variant of the last one (the standard board
+  // before any): after an option changed, while no clock runs.
+  void rebuild_search() { search_.emplace(variant_, settings_); }
 
   // The limits every search takes from a go command alike: the stop flag, the search time and the clock it is
   // measured on. The bot adds its own (depth, nodes, playouts).
