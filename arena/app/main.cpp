@@ -28,5 +28,6 @@ int main(int argc, char** argv) {
   kalah::arena_app::add_verify_command(commands);
   kalah::arena_app::add_archive_command(commands);
   kalah::arena_app::add_analyse_command(commands);
+  kalah::arena_app::add_serve_command(commands);
   return commands.main(argc, argv);
 }

@@ -1,0 +1,66 @@
+// `arena serve DIR... [--listen ADDR:PORT] [--token-file FILE] [--public]`: the results folders over HTTP,
+// read-only (docs/SERVE.md). The listen policy is checked before anything is bound.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "arena/app/commands.h"
+#include "arena/serve/server.h"
+
+namespace kalah::arena_app {
+namespace {
+
+struct ServeArguments {
+  std::vector<std::string> dirs;
+  std::string listen = serve::kDefaultListen;
+  std::string token_file;
+  bool is_public = false;
+  std::size_t max_connections = serve::kDefaultMaxConnections;
+};
+
+int serve_folders(const ServeArguments& a) {
+  serve::ServeOptions options;
+  Expected<serve::ListenAddress> listen = serve::parse_listen(a.listen);
+  if (!listen) throw UsageError(listen.error());
+  options.listen = *listen;
+  if (!a.token_file.empty()) {
+    Expected<std::string> token = serve::read_token_file(a.token_file);
+    if (!token) throw UsageError(token.error());
+    options.token = std::move(token).value();
+  }
+  if (std::optional<std::string> refusal =
+          serve::exposure_refusal(options.listen, options.token.has_value(), a.is_public))
+    throw UsageError(*refusal);
+  options.dirs.assign(a.dirs.begin(), a.dirs.end());
+  options.max_connections = a.max_connections;
+  std::optional<std::string> error = serve::serve(options, [](const std::string& url) {
+    fmt::print("arena serve: listening on {}\n", url);
+    std::fflush(stdout);
+  });
+  if (error) throw UsageError(*error);
+  return 0;
+}
+
+}  // namespace
+
+void add_serve_command(cli::Commands& commands) {
+  auto [cmd, a] = commands.add("serve",
+                               "Serve results folders read-only over HTTP: a JSON API of the tournaments, "
+                               "their standings and games (docs/SERVE.md)",
+                               &serve_folders);
+  cmd->add_option("dirs", a->dirs, "A tournament's results folder, or a folder of them (e.g. results)")->required();
+  cmd->add_option("--listen", a->listen,
+                  "ADDR:PORT to listen on (port 0: any free one); other than loopback needs --token-file or --public")
+      ->default_val(std::string(serve::kDefaultListen));
+  cmd->add_option("--token-file", a->token_file,
+                  "Every request needs the token on this file's first line (Authorization: Bearer, or ?token=)");
+  cmd->add_flag("--public", a->is_public, "Listen on a non-loopback address without a token: anyone may read");
+  cmd->add_option("--max-connections", a->max_connections, "Connections at once; beyond them new ones are closed")
+      ->default_val(serve::kDefaultMaxConnections)
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+}
+
+}  // namespace kalah::arena_app

@@ -1,0 +1,64 @@
+// What `arena serve` serves (docs/SERVE.md): the tournaments found in the folders named at start, each under
+// a name of its own, and the API's documents about them. A tournament's standings are the standings.json that
+// the report service (arena/report/report_service.h) writes for its folder, written into a private folder of
+// the server's, so that the served document and the file can never disagree; a game is its journal line.
+// Both are cached per tournament by the sizes and times of the files they are computed from. Pure of Asio and
+// Beast; one thread at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/rules/expected.h"
+
+namespace kalah::serve {
+
+// A response's status and JSON body.
+struct Reply {
+  int status = 200;
+  std::string body;
+};
+
+// A folder is rescanned at most this often; a tournament that appears is listed within it.
+inline constexpr std::chrono::milliseconds kRescanInterval{1000};
+// How many entries of a folder of tournaments are looked at, at most.
+inline constexpr std::size_t kMaxFolderEntries = 10000;
+// The largest standings.json served (it grows with the engines, not the games).
+inline constexpr std::uintmax_t kMaxStandingsBytes = 64u << 20;
+
+class Catalog {
+ public:
+  // `dirs`: the folders named on the command line, each a tournament's results folder or a folder of them;
+  // each must be a folder, not a link (an error naming it otherwise). `cache`: an existing private folder
+  // for the reports the standings are read from.
+  static Expected<Catalog> open(const std::vector<std::filesystem::path>& dirs, std::filesystem::path cache);
+
+  Catalog(Catalog&&) noexcept;
+  Catalog& operator=(Catalog&&) noexcept;
+  ~Catalog();
+
+  // Looks at the folders again when the last look is kRescanInterval old or older (or `now` is true).
+  void refresh(bool now = false);
+
+  Reply tournaments();                                         // GET /api/tournaments
+  Reply standings(const std::string& name);                    // GET /api/tournaments/NAME/standings
+  Reply game(const std::string& name, const std::string& id);  // GET /api/tournaments/NAME/games/ID
+  // The names listed now, with their folders, in the order of the list.
+  std::vector<std::pair<std::string, std::filesystem::path>> names() const;
+
+ private:
+  struct State;
+  explicit Catalog(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// A small JSON error document: {"error": "..."}.
+std::string error_json(std::string_view message);
+
+}  // namespace kalah::serve

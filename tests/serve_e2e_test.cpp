@@ -1,0 +1,391 @@
+// `arena serve` end to end (docs/SERVE.md): the real executable over the results of real `arena run`s (one
+// folder, a sharded one), on loopback. The list, the standings equal to the standings.json that `arena report`
+// writes (byte for byte), a game by id, path and name tricks refused without effect, bounds (an over-long
+// header, idle connections, the connection limit, a slow client), read-only methods, the listen policy and
+// the token, duplicate names, a tournament that appears while it runs. Waits are bounded loops; no timing
+// is asserted.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/json.hpp>
+
+#include "referee/system/directory_lock.h"
+#include "tests/config_builder.h"
+#include "tests/e2e_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace json = boost::json;
+using tcp = asio::ip::tcp;
+
+struct Response {
+  int status = 0;
+  std::string body;
+  std::map<std::string, std::string> headers;
+  std::string header(const std::string& name) const {
+    const auto found = headers.find(name);
+    return found == headers.end() ? "" : found->second;
+  }
+};
+
+tcp::socket connect_to(asio::io_context& io, unsigned short port) {
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  return socket;
+}
+
+Response read_response(tcp::socket& socket, bool head = false) {
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(64u << 20);
+  parser.skip(head);
+  http::read(socket, buffer, parser);
+  Response r;
+  r.status = static_cast<int>(parser.get().result_int());
+  r.body = parser.get().body();
+  for (const auto& field : parser.get()) r.headers[std::string(field.name_string())] = std::string(field.value());
+  return r;
+}
+
+// One request on a connection of its own.
+Response request(unsigned short port, const std::string& target, http::verb verb = http::verb::get,
+                 const std::vector<std::pair<std::string, std::string>>& headers = {}) {
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, port);
+  http::request<http::empty_body> req{verb, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) req.set(name, value);
+  http::write(socket, req);
+  return read_response(socket, verb == http::verb::head);
+}
+
+Response get(unsigned short port, const std::string& target) { return request(port, target); }
+
+// `arena serve ARGS...` started, its port read from the line it prints.
+class Server {
+ public:
+  Server(const fs::path& scratch, const std::vector<std::string>& args) {
+    static int counter = 0;
+    out_ = scratch / ("serve" + std::to_string(++counter) + ".out");
+    err_ = scratch / ("serve" + std::to_string(counter) + ".err");
+    std::vector<std::string> argv{kArena.string(), "serve"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    child_ = std::make_unique<Child>(argv, out_, err_);
+    const std::string prefix = "arena serve: listening on http://127.0.0.1:";
+    for (int i = 0; i < 600 && port_ == 0; ++i) {
+      const std::string out = fs::exists(out_) ? read_file(out_) : "";
+      if (const std::size_t at = out.find(prefix); at != std::string::npos && out.find('\n', at) != std::string::npos)
+        port_ = static_cast<unsigned short>(std::stoi(out.substr(at + prefix.size())));
+      else if (child_->poll())
+        break;
+      else
+        std::this_thread::sleep_for(50ms);
+    }
+  }
+  unsigned short port() const { return port_; }
+  std::string err() const { return read_file(err_); }
+
+ private:
+  fs::path out_, err_;
+  std::unique_ptr<Child> child_;
+  unsigned short port_ = 0;
+};
+
+class ServeE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    temp_ = std::make_unique<system::TempFolder>("serve-e2e");
+    const fs::path root = temp_->path();
+    fs::create_directories(root / "results");
+    fs::create_directories(root / "other");
+    play("alpha", root / "results", {});
+    for (const char* shard : {"1/2", "2/2"}) play("sharded", root / "results", {"--shard", shard});
+    // The standings as `arena report` writes them: the documents the server must serve, byte for byte.
+    for (const char* name : {"alpha", "sharded"}) {
+      const RunResult report = run({kArena.string(), "report", (root / "results" / name).string()}, root);
+      ASSERT_EQ(report.status.code, 0) << report.summary();
+    }
+    // The same tournament under another DIR: the same name, told apart.
+    fs::copy(root / "results" / "alpha", root / "other" / "alpha", fs::copy_options::recursive);
+    // A link to a tournament inside a DIR is never followed, so never listed.
+    fs::create_symlink(root / "results" / "alpha", root / "other" / "linked");
+  }
+  static void TearDownTestSuite() { temp_.reset(); }
+
+  // Plays the tournament `name` into output/name/.
+  static void play(const std::string& name, const fs::path& output, const std::vector<std::string>& extra) {
+    const fs::path config = temp_->path() / (name + ".toml");
+    write_file(config, test::TestConfig(name)
+                           .set("rounds", 2)
+                           .set("concurrency", 2)
+                           .set("seed", 3)
+                           .output(output)
+                           .time("depth = 1")
+                           .table("openings", "random_plies = 2")
+                           .engine("random", kRandom)
+                           .engine("greedy", kGreedy)
+                           .text());
+    std::vector<std::string> argv{kArena.string(), "run", config.string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const RunResult r = run(argv, temp_->path());
+    ASSERT_EQ(r.status.code, 0) << r.summary();
+  }
+
+  static fs::path root() { return temp_->path(); }
+  static fs::path results() { return temp_->path() / "results"; }
+
+  // A server over results/ and other/, started once for the suite's tests that share it.
+  static Server& server() {
+    static Server s(temp_->path(), {results().string(), (temp_->path() / "other").string(), "--listen", "127.0.0.1:0"});
+    return s;
+  }
+
+  static std::unique_ptr<system::TempFolder> temp_;
+};
+std::unique_ptr<system::TempFolder> ServeE2E::temp_;
+
+// Every file under `dir` with its size: what a request must not change.
+std::map<std::string, std::uintmax_t> tree_of(const fs::path& dir) {
+  std::map<std::string, std::uintmax_t> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    files[e.path().string()] = e.is_regular_file() && !e.is_symlink() ? e.file_size() : 0;
+  return files;
+}
+
+const json::object* listed(const json::value& list, const std::string& name) {
+  for (const json::value& t : list.at("tournaments").as_array())
+    if (t.at("name").as_string() == name) return &t.as_object();
+  return nullptr;
+}
+
+TEST_F(ServeE2E, ListsEachTournamentWithItsKindProgressAndLeader) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  const Response r = get(server().port(), "/api/tournaments");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.header("Content-Type"), "application/json");
+  EXPECT_EQ(r.header("Content-Security-Policy"), "default-src 'none'");
+  EXPECT_EQ(r.header("X-Content-Type-Options"), "nosniff");
+  EXPECT_EQ(r.headers.count("Server"), 0u);
+  const json::value list = json::parse(r.body);
+  for (const char* name : {"alpha", "sharded"}) {
+    const json::object* t = listed(list, name);
+    ASSERT_TRUE(t) << name << ": " << r.body;
+    EXPECT_EQ(t->at("kind"), "round-robin") << r.body;
+    EXPECT_EQ(t->at("games"), 4) << r.body;
+    EXPECT_EQ(t->at("planned"), 4) << r.body;
+    EXPECT_EQ(t->at("running"), false) << r.body;
+    const json::value standings = json::parse(read_file(results() / name / "standings.json"));
+    EXPECT_EQ(t->at("leader"), standings.at("engines").as_array().at(0).at("name")) << r.body;
+  }
+  // The second DIR's "alpha" is another tournament of the same name: "alpha~2" (docs/SERVE.md).
+  ASSERT_TRUE(listed(list, "alpha~2")) << r.body;
+  EXPECT_FALSE(listed(list, "linked")) << r.body;
+  EXPECT_EQ(list.at("tournaments").as_array().size(), 3u) << r.body;
+}
+
+TEST_F(ServeE2E, StandingsAreTheStandingsJsonOfArenaReportByteForByte) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  for (const char* name : {"alpha", "sharded"}) {
+    const Response r = get(server().port(), std::string("/api/tournaments/") + name + "/standings");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.body, read_file(results() / name / "standings.json")) << name;
+  }
+  const Response copy = get(server().port(), "/api/tournaments/alpha~2/standings");
+  ASSERT_EQ(copy.status, 200) << copy.body;
+  EXPECT_EQ(copy.body, read_file(results() / "alpha" / "standings.json"));
+  const Response head = request(server().port(), "/api/tournaments/alpha/standings", http::verb::head);
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+}
+
+TEST_F(ServeE2E, AGameIsItsJournalLine) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  for (const fs::path& journal :
+       {results() / "alpha" / "games.jsonl", results() / "sharded" / "shards" / "2-of-2" / "games.jsonl"}) {
+    const std::vector<std::string> lines = read_lines(journal);
+    ASSERT_FALSE(lines.empty());
+    const std::string id(json::parse(lines.back()).at("id").as_string());
+    const std::string name = journal.string().find("sharded") != std::string::npos ? "sharded" : "alpha";
+    const Response r = get(server().port(), "/api/tournaments/" + name + "/games/" + id);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.body, lines.back() + "\n");
+  }
+  const Response unknown = get(server().port(), "/api/tournaments/alpha/games/no-such-game");
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_TRUE(json::parse(unknown.body).as_object().contains("error")) << unknown.body;
+}
+
+TEST_F(ServeE2E, PathAndNameTricksAreRefusedWithoutEffect) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  const auto before = tree_of(root());
+  const std::map<std::string, int> expected = {
+      {"/api/tournaments/../alpha/standings", 400},
+      {"/api/tournaments/%2e%2e/standings", 400},
+      {"/api/tournaments/alpha%2f..%2f..%2fother/standings", 400},
+      {"/api/tournaments/alpha/games/..%2fgames.jsonl", 400},
+      {"/api/tournaments/alpha/games/%2e%2e%2ftournament.json", 400},
+      {"/api/tournaments/alpha%00/standings", 400},
+      {"/api/tournaments/%zz/standings", 400},
+      {"/api/tournaments/alpha/games/games.jsonl", 404},
+      {"/api/tournaments/alpha/games/shards", 404},
+      {"/api/tournaments/linked/standings", 404},
+      {"/api/tournaments/nothing/standings", 404},
+      {"/api/tournaments/alpha/report.html", 404},
+      {"/etc/passwd", 404},
+      {"/", 404},
+  };
+  for (const auto& [target, status] : expected) {
+    const Response r = get(server().port(), target);
+    EXPECT_EQ(r.status, status) << target << ": " << r.body;
+    EXPECT_TRUE(json::parse(r.body).as_object().contains("error")) << target << ": " << r.body;
+  }
+  EXPECT_EQ(tree_of(root()), before);
+  EXPECT_EQ(get(server().port(), "/api/tournaments").status, 200);
+}
+
+TEST_F(ServeE2E, OnlyGetAndHeadAreAnswered) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  for (http::verb verb : {http::verb::post, http::verb::put, http::verb::delete_, http::verb::patch}) {
+    const Response r = request(server().port(), "/api/tournaments", verb);
+    EXPECT_EQ(r.status, 405) << http::to_string(verb);
+    EXPECT_EQ(r.header("Allow"), "GET, HEAD");
+  }
+  const Response body = request(server().port(), "/api/tournaments", http::verb::get, {{"Content-Length", "5"}});
+  EXPECT_EQ(body.status, 413);
+}
+
+TEST_F(ServeE2E, AnOverLongHeaderIsRefusedAndTheServerStillAnswers) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, server().port());
+  const std::string text =
+      "GET /api/tournaments HTTP/1.1\r\nHost: x\r\nX-Long: " + std::string(10 * 1024, 'a') + "\r\n\r\n";
+  asio::write(socket, asio::buffer(text));
+  const Response r = read_response(socket);
+  EXPECT_TRUE(r.status == 431 || r.status == 400) << r.status;
+  EXPECT_EQ(get(server().port(), "/api/tournaments").status, 200);
+}
+
+TEST_F(ServeE2E, IdleConnectionsDoNotStopANewClient) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  asio::io_context io;
+  std::vector<tcp::socket> idle;
+  for (int i = 0; i < 300; ++i) idle.push_back(connect_to(io, server().port()));
+  EXPECT_EQ(get(server().port(), "/api/tournaments").status, 200);
+}
+
+TEST_F(ServeE2E, ConnectionsBeyondTheLimitAreClosedUntilItFrees) {
+  Server limited(root(), {results().string(), "--listen", "127.0.0.1:0", "--max-connections", "20"});
+  ASSERT_NE(limited.port(), 0) << limited.err();
+  asio::io_context io;
+  std::vector<tcp::socket> idle;
+  for (int i = 0; i < 20; ++i) idle.push_back(connect_to(io, limited.port()));
+  // The limit is reached once the server has accepted them all: a new connection is then closed at once.
+  bool refused = false;
+  for (int i = 0; i < 100 && !refused; ++i) {
+    try {
+      get(limited.port(), "/api/tournaments");
+      std::this_thread::sleep_for(50ms);
+    } catch (const boost::system::system_error&) {
+      refused = true;
+    }
+  }
+  EXPECT_TRUE(refused);
+  idle.clear();
+  std::optional<int> status;
+  for (int i = 0; i < 100 && !status; ++i) {
+    try {
+      status = get(limited.port(), "/api/tournaments").status;
+    } catch (const boost::system::system_error&) {
+      std::this_thread::sleep_for(50ms);
+    }
+  }
+  EXPECT_EQ(status, 200);
+}
+
+TEST_F(ServeE2E, ASlowClientIsCut) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, server().port());
+  // One byte of a request every half second, never its end: the server closes the connection (after its
+  // request timeout) instead of waiting for ever. Bounded: 120 bytes.
+  const std::string text = "GET /api/tournaments HTTP/1.1\r\nX-Slow: " + std::string(200, 'a');
+  bool cut = false;
+  for (std::size_t i = 0; i < 120 && !cut; ++i) {
+    boost::system::error_code error;
+    asio::write(socket, asio::buffer(text.data() + i, 1), error);
+    if (error) cut = true;
+    socket.non_blocking(true);
+    char byte = 0;
+    socket.read_some(asio::buffer(&byte, 1), error);
+    if (error != asio::error::would_block) cut = true;  // end of file or reset: closed by the server
+    socket.non_blocking(false);
+    if (!cut) std::this_thread::sleep_for(500ms);
+  }
+  EXPECT_TRUE(cut);
+  EXPECT_EQ(get(server().port(), "/api/tournaments").status, 200);
+}
+
+TEST_F(ServeE2E, ATournamentThatAppearsIsListedAndOneRunningSaysSo) {
+  const fs::path dir = root() / "appearing";
+  fs::create_directories(dir);
+  Server s(root(), {dir.string(), "--listen", "127.0.0.1:0"});
+  ASSERT_NE(s.port(), 0) << s.err();
+  EXPECT_EQ(json::parse(get(s.port(), "/api/tournaments").body).at("tournaments").as_array().size(), 0u);
+  fs::copy(results() / "alpha", dir / "late", fs::copy_options::recursive);
+  // Held like a running arena holds it.
+  Expected<system::DirectoryLock> lock = system::DirectoryLock::acquire(dir / "late");
+  ASSERT_TRUE(lock) << lock.error();
+  const json::object* late = nullptr;
+  json::value list;
+  for (int i = 0; i < 100 && !late; ++i) {
+    list = json::parse(get(s.port(), "/api/tournaments").body);
+    late = listed(list, "late");
+    if (!late) std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->at("running"), true);
+  EXPECT_EQ(late->at("games"), 4);
+}
+
+TEST_F(ServeE2E, ANonLoopbackAddressWithoutATokenExits2BeforeBinding) {
+  const RunResult r = run({kArena.string(), "serve", results().string(), "--listen", "0.0.0.0:0"}, root());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("--token-file"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("listening"), std::string::npos) << r.out;
+  const RunResult linked = run({kArena.string(), "serve", (root() / "other" / "linked").string()}, root());
+  EXPECT_EQ(linked.status.code, 2) << linked.summary();
+  EXPECT_NE(linked.err.find("symbolic link"), std::string::npos) << linked.err;
+}
+
+TEST_F(ServeE2E, WithATokenEveryRequestNeedsIt) {
+  const std::string token = "s3cret-token-0123456789";
+  write_file(root() / "token", token + "\n");
+  Server s(root(), {results().string(), "--listen", "127.0.0.1:0", "--token-file", (root() / "token").string()});
+  ASSERT_NE(s.port(), 0) << s.err();
+  const Response none = get(s.port(), "/api/tournaments");
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(none.header("WWW-Authenticate"), "Bearer");
+  EXPECT_EQ(get(s.port(), "/api/tournaments/alpha/standings").status, 401);
+  EXPECT_EQ(get(s.port(), "/api/tournaments?token=wrong").status, 401);
+  EXPECT_EQ(request(s.port(), "/api/tournaments", http::verb::get, {{"Authorization", "Bearer wrong"}}).status, 401);
+  EXPECT_EQ(get(s.port(), "/api/tournaments?token=" + token).status, 200);
+  EXPECT_EQ(request(s.port(), "/api/tournaments", http::verb::get, {{"Authorization", "Bearer " + token}}).status, 200);
+}
+
+}  // namespace
+}  // namespace kalah::e2e
