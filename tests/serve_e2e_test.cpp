@@ -96,6 +96,15 @@ class Server {
         std::this_thread::sleep_for(50ms);
     }
   }
+  // Stopped as an operator stops it, so that it removes its private folder.
+  ~Server() {
+    if (!child_->running()) return;
+    child_->signal(SIGTERM);
+    child_->wait(std::chrono::milliseconds(10000));
+  }
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
   unsigned short port() const { return port_; }
   std::string err() const { return read_file(err_); }
 
@@ -124,7 +133,10 @@ class ServeE2E : public ::testing::Test {
     // A link to a tournament inside a DIR is never followed, so never listed.
     fs::create_symlink(root / "results" / "alpha", root / "other" / "linked");
   }
-  static void TearDownTestSuite() { temp_.reset(); }
+  static void TearDownTestSuite() {
+    shared_.reset();
+    temp_.reset();
+  }
 
   // Plays the tournament `name` into output/name/.
   static void play(const std::string& name, const fs::path& output, const std::vector<std::string>& extra) {
@@ -150,13 +162,18 @@ class ServeE2E : public ::testing::Test {
 
   // A server over results/ and other/, started once for the suite's tests that share it.
   static Server& server() {
-    static Server s(temp_->path(), {results().string(), (temp_->path() / "other").string(), "--listen", "127.0.0.1:0"});
-    return s;
+    if (!shared_)
+      shared_ = std::make_unique<Server>(
+          temp_->path(),
+          std::vector<std::string>{results().string(), (temp_->path() / "other").string(), "--listen", "127.0.0.1:0"});
+    return *shared_;
   }
 
   static std::unique_ptr<system::TempFolder> temp_;
+  static std::unique_ptr<Server> shared_;
 };
 std::unique_ptr<system::TempFolder> ServeE2E::temp_;
+std::unique_ptr<Server> ServeE2E::shared_;
 
 // Every file under `dir` with its size: what a request must not change.
 std::map<std::string, std::uintmax_t> tree_of(const fs::path& dir) {
@@ -360,6 +377,16 @@ TEST_F(ServeE2E, ATournamentThatAppearsIsListedAndOneRunningSaysSo) {
   ASSERT_TRUE(late);
   EXPECT_EQ(late->at("running"), true);
   EXPECT_EQ(late->at("games"), 4);
+}
+
+TEST_F(ServeE2E, AFolderReachedTwiceIsListedOnce) {
+  Server s(root(), {results().string(), (results() / "alpha").string(), "--listen", "127.0.0.1:0"});
+  ASSERT_NE(s.port(), 0) << s.err();
+  const Response r = get(s.port(), "/api/tournaments");
+  const json::value list = json::parse(r.body);
+  EXPECT_TRUE(listed(list, "alpha")) << r.body;
+  EXPECT_FALSE(listed(list, "alpha~2")) << r.body;
+  EXPECT_EQ(list.at("tournaments").as_array().size(), 2u) << r.body;
 }
 
 TEST_F(ServeE2E, ANonLoopbackAddressWithoutATokenExits2BeforeBinding) {

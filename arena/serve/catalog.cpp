@@ -282,23 +282,29 @@ struct Catalog::State {
     return nullptr;
   }
 
-  // Every tournament folder under the DIRs, in DIR order and, within a DIR, in name order.
+  // Every tournament folder under the DIRs, in DIR order and, within a DIR, in name order; a folder reached
+  // twice (a DIR named twice, or inside another DIR named) once, where it is first reached.
   std::vector<fs::path> discover() const {
     std::vector<fs::path> found;
+    std::set<std::pair<dev_t, ino_t>> seen;
+    const auto take = [&](const fs::path& dir) {
+      if (const std::optional<struct stat> st = lstat_of(dir); st && seen.emplace(st->st_dev, st->st_ino).second)
+        found.push_back(dir);
+    };
     for (const fs::path& dir : dirs) {
       if (!is_real_folder(dir)) continue;
       if (is_results_folder(dir)) {
-        found.push_back(dir);
+        take(dir);
         continue;
       }
       std::vector<fs::path> children;
       std::error_code ec;
-      std::size_t seen = 0;
-      for (fs::directory_iterator it(dir, ec), end; !ec && it != end && seen < kMaxFolderEntries;
-           it.increment(ec), ++seen)
+      std::size_t entries = 0;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end && entries < kMaxFolderEntries;
+           it.increment(ec), ++entries)
         if (is_real_folder(it->path()) && is_results_folder(it->path())) children.push_back(it->path());
       std::sort(children.begin(), children.end());
-      found.insert(found.end(), children.begin(), children.end());
+      for (const fs::path& child : children) take(child);
     }
     return found;
   }
