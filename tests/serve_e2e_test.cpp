@@ -214,6 +214,30 @@ TEST_F(ServeE2E, ListsEachTournamentWithItsKindProgressAndLeader) {
   EXPECT_EQ(list.at("tournaments").as_array().size(), 3u) << r.body;
 }
 
+// The API's documents against their JSON Schemas (docs/schema/): the list, the standings and a game.
+TEST_F(ServeE2E, TheDocumentsFollowTheirSchemas) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  const fs::path python = "/usr/bin/python3";
+  if (run({python.string(), "-c", "import jsonschema"}, root(), 30s).status.code != 0)
+    GTEST_SKIP() << "python3-jsonschema is not installed (apt-get install python3-jsonschema)";
+  const std::string id(json::parse(read_lines(results() / "alpha" / "games.jsonl").front()).at("id").as_string());
+  const std::pair<const char*, std::string> documents[] = {
+      {"tournaments.schema.json", "/api/tournaments"},
+      {"standings.schema.json", "/api/tournaments/sharded/standings"},
+      {"games.schema.json", "/api/tournaments/alpha/games/" + id},
+  };
+  for (const auto& [schema, target] : documents) {
+    const Response r = get(server().port(), target);
+    ASSERT_EQ(r.status, 200) << target << ": " << r.body;
+    const fs::path file = root() / "served.json";
+    write_file(file, r.body);
+    const RunResult checked = run({python.string(), KALAH_SOURCE_DIR "/tools/check-schema.py",
+                                   std::string(KALAH_SOURCE_DIR "/docs/schema/") + schema, file.string()},
+                                  root(), 60s);
+    EXPECT_EQ(checked.status.code, 0) << target << ": " << checked.summary();
+  }
+}
+
 TEST_F(ServeE2E, StandingsAreTheStandingsJsonOfArenaReportByteForByte) {
   ASSERT_NE(server().port(), 0) << server().err();
   for (const char* name : {"alpha", "sharded"}) {
