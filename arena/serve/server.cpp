@@ -6,11 +6,15 @@
 #include <utility>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -28,10 +32,12 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 
-// What every connection shares: one thread runs them all, so no lock.
+// What every connection shares. One thread runs the connections (`connections` is theirs); the catalog is used
+// on a thread of its own only, `catalog_thread`, so neither needs a lock.
 struct Shared {
   Catalog catalog;
   const ServeOptions& options;
+  asio::thread_pool& catalog_thread;
   std::size_t connections = 0;
 };
 
@@ -79,6 +85,16 @@ Reply answer(Shared& shared, const http::request<http::empty_body>& request) {
   return {404, error_json("not found")};
 }
 
+// The answer, computed on the catalog's thread: the connections' reads, writes, timeouts and refusals never wait
+// while a tournament's standings are computed (only the requests that need the catalog do, one after another).
+asio::awaitable<Reply> answer_on_catalog_thread(Shared& shared, const http::request<http::empty_body>& request) {
+  const asio::any_io_executor connections = co_await asio::this_coro::executor;
+  co_await asio::post(asio::bind_executor(shared.catalog_thread.get_executor(), asio::use_awaitable));
+  Reply reply = answer(shared, request);
+  co_await asio::post(asio::bind_executor(connections, asio::use_awaitable));
+  co_return reply;
+}
+
 // One connection: requests one after the other (keep-alive), each under the bounds; any error closes it.
 asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
   beast::flat_buffer buffer(2 * kMaxHeaderBytes);
@@ -111,8 +127,12 @@ asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
       refusal = Reply{405, error_json("read-only: only GET and HEAD")};
     if (!refusal && !parser.is_done()) refusal = Reply{413, error_json("a request to this server has no body")};
     const bool keep_alive = !refusal && request.keep_alive();
-    http::response<http::string_body> response =
-        respond(request, refusal ? std::move(*refusal) : answer(shared, request));
+    Reply reply;
+    if (refusal)
+      reply = std::move(*refusal);
+    else
+      reply = co_await answer_on_catalog_thread(shared, request);
+    http::response<http::string_body> response = respond(request, std::move(reply));
     response.keep_alive(keep_alive);
     stream.expires_after(shared.options.request_timeout);
     auto [write_error, written] = co_await http::async_write(stream, response, kTuple);
@@ -152,10 +172,12 @@ std::optional<std::string> serve(const ServeOptions& options,
   if (cache.path().empty()) return cache.error();
   Expected<Catalog> catalog = Catalog::open(options.dirs, cache.path());
   if (!catalog) return catalog.error();
-  Shared shared{std::move(catalog).value(), options};
-
+  // Declared in this order so that the catalog's thread, and the work left in it, go before the connections'
+  // io_context, whose sockets that work holds.
   asio::io_context io(1);
   tcp::acceptor acceptor(io);
+  asio::thread_pool catalog_thread(1);
+  Shared shared{std::move(catalog).value(), options, catalog_thread};
   beast::error_code error;
   const tcp::endpoint endpoint(asio::ip::make_address(options.listen.address, error), options.listen.port);
   if (!error) acceptor.open(endpoint.protocol(), error);
@@ -173,6 +195,9 @@ std::optional<std::string> serve(const ServeOptions& options,
   asio::co_spawn(io, accept_loop(acceptor, shared), asio::detached);
   listening(fmt::format("http://{}:{}/", host, bound.port()));
   io.run();
+  // The catalog's work finishes before the connections' handlers, which its last answer may be posted to, go.
+  catalog_thread.stop();
+  catalog_thread.join();
   return std::nullopt;
 }
 
