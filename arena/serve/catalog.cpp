@@ -364,9 +364,11 @@ Catalog::~Catalog() = default;
 Expected<Catalog> Catalog::open(const std::vector<fs::path>& dirs, fs::path cache) {
   auto state = std::make_unique<State>();
   for (const fs::path& given : dirs) {
-    // "results/" and "results" are one folder, named "results".
-    fs::path dir = given.lexically_normal();
-    if (!dir.has_filename() && dir.has_parent_path()) dir = dir.parent_path();
+    // "results/", "results" and "./results" are one folder, named "results"; "." is named as its folder is.
+    std::error_code ec;
+    fs::path dir = fs::absolute(given, ec).lexically_normal();
+    if (ec) return Error{given.string() + ": " + ec.message()};
+    if (!dir.has_filename() && dir.has_parent_path() && dir.parent_path() != dir) dir = dir.parent_path();
     const std::optional<struct stat> st = lstat_of(dir);
     if (!st) return Error{given.string() + ": no such folder"};
     if (S_ISLNK(st->st_mode))
