@@ -150,6 +150,56 @@ void add_results(ReportInput& input, const journal::StoredResults& stored, const
                     prefix, missing, stored.shard_count));
 }
 
+namespace {
+
+// What one journal's scan adds to the summary: its games (also per tournament, in input order), its
+// warnings (an incomplete last line, games an earlier journal holds too), and a note when it holds fewer games
+// than its run was to play.
+void count_scan(const ReportJournal& journal, journal::ScanSummary summary, ReportSummary& out,
+                std::vector<std::pair<std::string, std::size_t>>& per_tournament) {
+  const fs::path& file = journal.path;
+  out.games += summary.games;
+  if (per_tournament.empty() || per_tournament.back().first != journal.tournament)
+    per_tournament.emplace_back(journal.tournament, 0);
+  per_tournament.back().second += summary.games;
+  for (std::string& w : summary.warnings) out.warnings.push_back(std::move(w));
+  if (summary.torn)
+    out.warnings.push_back(file.string() + ":" + std::to_string(summary.torn->line) +
+                           ": incomplete last line ignored (" + summary.torn->error + ")");
+  if (summary.elsewhere > 0)
+    out.warnings.push_back(fmt::format("{}: {} games are also in an earlier journal and were counted once",
+                                       file.string(), summary.elsewhere));
+  const std::size_t held = summary.games + summary.elsewhere;
+  if (journal.expected_games > 0 && held < journal.expected_games)
+    out.notes.push_back(fmt::format("{} is incomplete: {} of {} games", journal.label, held, journal.expected_games));
+}
+
+// The note of a rating list over several tournaments, naming each with its games.
+Note rating_list_note(const std::vector<std::pair<std::string, std::size_t>>& per_tournament) {
+  std::string list;
+  for (const auto& [name, games] : per_tournament)
+    list += fmt::format("{}{} ({} game{})", list.empty() ? "" : ", ", name, games, games == 1 ? "" : "s");
+  return Note{fmt::format("One rating list over {} tournaments: {}. An engine name is one player in all of them.",
+                          per_tournament.size(), list)};
+}
+
+// What the tournament decided, in each report's format: an SPRT's verdict, or a Swiss or knockout
+// tournament's own table (replayed from `results`); empty for the others.
+struct FormTexts {
+  std::string markdown, html, json;
+};
+
+FormTexts form_texts(const ReportInput& input, bool by_rounds, const arena::GameResults& results) {
+  FormTexts texts;
+  if (std::optional<TournamentForm> form =
+          by_rounds ? tournament_form(input.description, input.engine_names, results) : std::nullopt)
+    texts = {form_markdown(*form), form_html(*form), form_json(*form)};
+  if (input.sprt) texts = {sprt_markdown(*input.sprt), sprt_html(*input.sprt), sprt_json(*input.sprt)};
+  return texts;
+}
+
+}  // namespace
+
 Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& input) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -214,30 +264,9 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         },
         seen[journal.tournament]);
     if (!scanned) return Error{scanned.error()};
-    journal::ScanSummary summary = std::move(scanned).value();
-    out.games += summary.games;
-    if (per_tournament.empty() || per_tournament.back().first != journal.tournament)
-      per_tournament.emplace_back(journal.tournament, 0);
-    per_tournament.back().second += summary.games;
-    for (std::string& w : summary.warnings) out.warnings.push_back(std::move(w));
-    if (summary.torn)
-      out.warnings.push_back(file.string() + ":" + std::to_string(summary.torn->line) +
-                             ": incomplete last line ignored (" + summary.torn->error + ")");
-    if (summary.elsewhere > 0)
-      out.warnings.push_back(fmt::format("{}: {} games are also in an earlier journal and were counted once",
-                                         file.string(), summary.elsewhere));
-    const std::size_t held = summary.games + summary.elsewhere;
-    if (journal.expected_games > 0 && held < journal.expected_games)
-      out.notes.push_back(fmt::format("{} is incomplete: {} of {} games", journal.label, held, journal.expected_games));
+    count_scan(journal, std::move(scanned).value(), out, per_tournament);
   }
-  if (per_tournament.size() > 1) {
-    std::string list;
-    for (const auto& [name, games] : per_tournament)
-      list += fmt::format("{}{} ({} game{})", list.empty() ? "" : ", ", name, games, games == 1 ? "" : "s");
-    out.notes.push_back(
-        fmt::format("One rating list over {} tournaments: {}. An engine name is one player in all of them.",
-                    per_tournament.size(), list));
-  }
+  if (per_tournament.size() > 1) out.notes.push_back(rating_list_note(per_tournament));
   out.standings = builder.standings();
   if (quality) out.quality = quality->finish(out.warnings);
   const MoveQuality* shown_quality = out.quality ? &*out.quality : nullptr;
@@ -260,29 +289,18 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
     context.submissions = std::move(pages).value();
   }
   const EloHistory elo_history = history.finish(builder, s);
-  std::string form_md, form_page, form_data;
-  if (std::optional<TournamentForm> form =
-          by_rounds ? tournament_form(input.description, input.engine_names, results) : std::nullopt) {
-    form_md = form_markdown(*form);
-    form_page = form_html(*form);
-    form_data = form_json(*form);
-  }
-  if (input.sprt) {
-    form_md = sprt_markdown(*input.sprt);
-    form_page = sprt_html(*input.sprt);
-    form_data = sprt_json(*input.sprt);
-  }
+  const FormTexts form = form_texts(input, by_rounds, results);
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
   const std::function<std::optional<std::string>()> writers[] = {
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form_md, shown_quality),
+            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form.markdown, shown_quality),
             kRebuildable);
       },
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[1], standings_json(s, input.event, out.notes, form_data, shown_quality), kRebuildable);
+            dir / kReportFiles[1], standings_json(s, input.event, out.notes, form.json, shown_quality), kRebuildable);
       },
       [&] {
         return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s, shown_quality), kRebuildable);
@@ -292,7 +310,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
         if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event, s, shown_quality)) return error;
         return system::write_file_atomically(dir / kReportFiles[4],
                                              report_html(s, shown, input.event, out.notes, out.games, context,
-                                                         elo_history, form_page, true, shown_quality, shown_judgements),
+                                                         elo_history, form.html, true, shown_quality, shown_judgements),
                                              kRebuildable);
       },
   };
