@@ -198,6 +198,63 @@ FormTexts form_texts(const ReportInput& input, bool by_rounds, const arena::Game
   return texts;
 }
 
+// The last kViewerGames games, which report.html's viewer embeds, and beside them (with an analysis) their
+// judgements.
+class RecentGames {
+ public:
+  void add(GameRecord&& g, std::optional<analysis::GameJudgement>&& judgement, bool judged) {
+    games_.push_back(std::move(g));
+    if (games_.size() > kViewerGames) games_.pop_front();
+    if (judged) {
+      judgements_.push_back(std::move(judgement));
+      if (judgements_.size() > kViewerGames) judgements_.pop_front();
+    }
+  }
+  std::vector<GameRecord> take_games() { return take(games_); }
+  std::vector<std::optional<analysis::GameJudgement>> take_judgements() { return take(judgements_); }
+
+ private:
+  template <typename T>
+  static std::vector<T> take(std::deque<T>& from) {
+    std::vector<T> out(std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+    from.clear();
+    return out;
+  }
+  std::deque<GameRecord> games_;
+  std::deque<std::optional<analysis::GameJudgement>> judgements_;
+};
+
+// Widens [first, last] ("YYYY-MM-DD", empty: none yet) to the day a game started.
+void widen_days(const std::string& started_at, std::string& first, std::string& last) {
+  if (started_at.size() < 10) return;
+  const std::string day = started_at.substr(0, 10);
+  if (first.empty() || day < first) first = day;
+  if (day > last) last = day;
+}
+
+// The "About" section's context, and for a contest its page per submission, from the entries.json and logs
+// beside its journal.
+Expected<Context> report_context(const fs::path& dir, const ReportInput& input, const std::string& first_day,
+                                 const std::string& last_day) {
+  Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
+  if (input.description.contest && input.journals.size() == 1) {
+    Expected<std::vector<SubmissionLink>> pages =
+        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event, input.engine_names);
+    if (!pages) return Error{pages.error()};
+    context.submissions = std::move(pages).value();
+  }
+  return context;
+}
+
+// The input's notes, and a contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from
+// the settings, so that every writer of these reports (a run, arena report, arena verify) says the same.
+Notes input_notes(const ReportInput& input) {
+  Notes notes = input.notes;
+  for (const auto& [folder, note] : input.description.not_entered)
+    if (!note.empty()) notes.push_back(Note{"Not entered: " + note, submission_page_path(folder)});
+  return notes;
+}
+
 }  // namespace
 
 Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& input) {
@@ -215,10 +272,9 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   builder.set_form(form_ranker(input.description, input.engine_names));
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
-  std::deque<GameRecord> recent;
+  RecentGames recent;
   ReportSummary out;
   std::optional<MoveQualityBuilder> quality = read_analyses(input, out.warnings);
-  std::deque<std::optional<analysis::GameJudgement>> recent_judgements;  // beside `recent`, with an analysis
   std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
   EloHistoryRecorder history;
   const std::string time_control = input.description.time_pgn.value_or("?");
@@ -231,11 +287,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   arena::GameResults results;
   std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
   std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
-  out.notes = input.notes;
-  // A contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from the settings, so that
-  // every writer of these reports (a run, arena report, arena verify) says the same.
-  for (const auto& [folder, note] : input.description.not_entered)
-    if (!note.empty()) out.notes.push_back(Note{"Not entered: " + note, submission_page_path(folder)});
+  out.notes = input_notes(input);
   for (const ReportJournal& journal : input.journals) {
     const fs::path& file = journal.path;
     Expected<journal::ScanSummary> scanned = journal::scan_games(
@@ -249,18 +301,9 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
           history.game_added(builder);
           if (by_rounds)
             results.emplace(g.id, g.result == Outcome::FirstWins ? 1.0 : g.result == Outcome::Draw ? 0.5 : 0.0);
-          if (g.started_at.size() >= 10) {
-            const std::string day = g.started_at.substr(0, 10);
-            if (first_day.empty() || day < first_day) first_day = day;
-            if (day > last_day) last_day = day;
-          }
+          widen_days(g.started_at, first_day, last_day);
           pgn.write(pgn_game(g, input.event, time_control, clock_of(g.south), clock_of(g.north)));
-          recent.push_back(std::move(g));
-          if (recent.size() > kViewerGames) recent.pop_front();
-          if (quality) {
-            recent_judgements.push_back(std::move(judgement));
-            if (recent_judgements.size() > kViewerGames) recent_judgements.pop_front();
-          }
+          recent.add(std::move(g), std::move(judgement), quality.has_value());
         },
         seen[journal.tournament]);
     if (!scanned) return Error{scanned.error()};
@@ -273,21 +316,12 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   if (std::string repeated = rating::repeated_note(out.standings); !repeated.empty())
     out.notes.push_back(std::move(repeated));
   for (std::string& note : rating::never_started_notes(out.standings)) out.notes.push_back(std::move(note));
-  const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
-  recent.clear();
-  const std::vector<std::optional<analysis::GameJudgement>> shown_judgements(
-      std::make_move_iterator(recent_judgements.begin()), std::make_move_iterator(recent_judgements.end()));
-  recent_judgements.clear();
+  const std::vector<GameRecord> shown = recent.take_games();
+  const std::vector<std::optional<analysis::GameJudgement>> shown_judgements = recent.take_judgements();
 
   const Standings& s = out.standings;
-  Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
-  if (input.description.contest && input.journals.size() == 1) {
-    // A contest's page per submission, from the entries.json and logs beside its journal.
-    Expected<std::vector<SubmissionLink>> pages =
-        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event, input.engine_names);
-    if (!pages) return Error{pages.error()};
-    context.submissions = std::move(pages).value();
-  }
+  Expected<Context> context = report_context(dir, input, first_day, last_day);
+  if (!context) return Error{context.error()};
   const EloHistory elo_history = history.finish(builder, s);
   const FormTexts form = form_texts(input, by_rounds, results);
   // Reports can always be rebuilt from the journal: no fsync.
@@ -295,8 +329,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   const std::function<std::optional<std::string>()> writers[] = {
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form.markdown, shown_quality),
-            kRebuildable);
+            dir / kReportFiles[0],
+            standings_markdown(s, input.event, out.notes, *context, form.markdown, shown_quality), kRebuildable);
       },
       [&] {
         return system::write_file_atomically(
@@ -309,7 +343,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
       [&] {
         if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event, s, shown_quality)) return error;
         return system::write_file_atomically(dir / kReportFiles[4],
-                                             report_html(s, shown, input.event, out.notes, out.games, context,
+                                             report_html(s, shown, input.event, out.notes, out.games, *context,
                                                          elo_history, form.html, true, shown_quality, shown_judgements),
                                              kRebuildable);
       },
