@@ -94,6 +94,27 @@ class Queue {
   bool closed_ = false;
 };
 
+// analysis.jsonl opened for appending, with the ids of the games it holds put in `done` (only the ids, not
+// their figures) and an unfinished last line (a run stopped mid-write) cut off, which `notes` then says.
+Expected<system::FileHandle> open_analysis_file(const std::filesystem::path& file,
+                                                std::unordered_set<std::string>& done,
+                                                std::vector<std::string>& notes) {
+  Expected<system::FileHandle> out = open_for_append(file);
+  if (!out) return Error{out.error()};
+  Expected<AnalysisLines> existing =
+      read_analysis_lines(file, [&](GameAnalysis&& g, int) -> std::optional<std::string> {
+        done.insert(std::move(g.id));
+        return std::nullopt;
+      });
+  if (!existing) return Error{existing.error()};
+  if (existing->torn_at) {
+    if (::ftruncate(out->get(), static_cast<off_t>(*existing->torn_at)) != 0)
+      return Error{system::system_error_text(file, "cannot cut off its last line")};
+    notes.push_back(fmt::format("cut off an unfinished last line ({})", existing->torn_reason));
+  }
+  return out;
+}
+
 }  // namespace
 
 Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const AnalyseOptions& options) {
@@ -104,21 +125,9 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   summary.warnings = stored->warnings;
 
   const std::filesystem::path file = dir / kAnalysisFile;
-  Expected<system::FileHandle> out = open_for_append(file);
-  if (!out) return Error{out.error()};
-  // Only the ids of the games done are kept, not their figures.
   std::unordered_set<std::string> done;
-  Expected<AnalysisLines> existing =
-      read_analysis_lines(file, [&](GameAnalysis&& g, int) -> std::optional<std::string> {
-        done.insert(std::move(g.id));
-        return std::nullopt;
-      });
-  if (!existing) return Error{existing.error()};
-  if (existing->torn_at) {
-    if (::ftruncate(out->get(), static_cast<off_t>(*existing->torn_at)) != 0)
-      return Error{system::system_error_text(file, "cannot cut off its last line")};
-    summary.notes.push_back(fmt::format("cut off an unfinished last line ({})", existing->torn_reason));
-  }
+  Expected<system::FileHandle> out = open_analysis_file(file, done, summary.notes);
+  if (!out) return Error{out.error()};
 
   // First pass: how many games there are and how many are left, for the progress line.
   AnalyseProgress progress;

@@ -159,24 +159,43 @@ void analyse_games(const Config& config, const FlowResult& out) {
   std::fflush(stdout);
 }
 
-}  // namespace
+// Ctrl-C and SIGTERM during a run (when watched): the watcher interrupts the runner that is playing, if any.
+class RunInterrupts {
+ public:
+  explicit RunInterrupts(bool watch) {
+    if (watch)
+      watcher_.emplace([this] {
+        std::lock_guard lock(mutex_);
+        if (runner_) runner_->interrupt();
+      });
+  }
+  RunInterrupts(const RunInterrupts&) = delete;
+  RunInterrupts& operator=(const RunInterrupts&) = delete;
 
-Expected<FlowResult> run_tournament(const Config& config, RunListener& listener, const FlowOptions& options) {
-  FlowResult out;
-  out.dir = config.journal_dir();
-  for (const EngineSpec& e : config.engines) out.engines.push_back(e.name);
-  // Ctrl-C is watched from the start, before the first line is printed and before any thread is born
-  // (threads inherit the blocked mask): one that comes while the run is being set up stops it before its
-  // first game, with the same exit code, instead of killing the arena outright.
-  std::mutex interrupt_lock;
-  Runner* interruptible = nullptr;
-  std::optional<InterruptWatcher> watcher;
-  if (options.watch_signals)
-    watcher.emplace([&] {
-      std::lock_guard lock(interrupt_lock);
-      if (interruptible) interruptible->interrupt();
-    });
+  // The runner a signal now interrupts (nullptr: none); a signal that came before it is passed on at once.
+  void attach(Runner* runner) {
+    std::lock_guard lock(mutex_);
+    runner_ = runner;
+    if (runner_ && watcher_ && watcher_->fired()) runner_->interrupt();
+  }
 
+  // Stops watching: the signal that came (0: none).
+  int finish() {
+    const int signal = watcher_ ? watcher_->signal() : 0;
+    watcher_.reset();
+    return signal;
+  }
+
+ private:
+  std::mutex mutex_;
+  Runner* runner_ = nullptr;
+  std::optional<InterruptWatcher> watcher_;  // last: destroyed first, before what its thread uses
+};
+
+// What is checked before the journal is touched: the layout, the pinning, the engines (when asked) and each
+// engine's bench count ([sprt] bench), which is returned; warnings about repeated games and an oversubscribed
+// machine are printed.
+Expected<BenchCounts> check_before_journal(const Config& config, const FlowOptions& options) {
   if (std::optional<std::string> problem = layout_problem(config)) return Error{*problem};
   // Pinning that cannot be done is refused before the journal is touched.
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config); !slots) return Error{slots.error()};
@@ -189,6 +208,121 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   if (std::optional<std::string> warning = repeat_warning(config)) fmt::print(stderr, "arena: warning: {}\n", *warning);
   if (std::optional<std::string> warning = oversubscription_warning(config))
     fmt::print(stderr, "arena: warning: {}{}\n", config.source.empty() ? "" : config.source + ": ", *warning);
+  return benches;
+}
+
+// The tournament's description as the folder's tournament.json now holds it.
+Expected<TournamentDescription> folder_description(const journal::Journal& journal, const std::filesystem::path& dir) {
+  Expected<TournamentDescription> read = description_from_settings(journal.meta().settings);
+  if (!read) return Error{(dir / journal::kMetaFile).string() + ": " + read.error()};
+  return read;
+}
+
+// After the games: the engines' identities (their handshakes' id name) recorded in tournament.json, and what went
+// wrong said: a transcript not written, engines that never started. An engine that failed at start-up is the run's
+// error (no reports: standings of start-up forfeits are no result; the journal keeps the games, for a resume).
+std::optional<std::string> record_identities_and_failures(journal::Journal& journal, TournamentDescription& stored,
+                                                          FlowResult& out) {
+  TournamentDescription identities;
+  for (const auto& [name, id] : out.run.identities) identities.engines[name].id = stored.engines[name].id = id;
+  if (std::optional<std::string> error = journal.update_settings(to_settings(identities)))
+    fmt::print(stderr, "arena: warning: {}\n", *error);
+  if (!out.run.transcript_error.empty())
+    fmt::print(stderr, "arena: warning: a game's transcript was not written: {}\n", out.run.transcript_error);
+  // No reports: standings of start-up forfeits are no result (the journal keeps the games, for a resume).
+  if (!out.run.engine_failure.empty())
+    return fmt::format("{}\n{} game{} in {}", out.run.engine_failure, out.games, out.games == 1 ? " is" : "s are",
+                       out.journal.string());
+  for (const StartWatch::NeverStarted& e : out.run.never_started)
+    fmt::print(stderr, "arena: warning: engine '{}' did not start in this run ({} start-up forfeit{}): {}\n", e.engine,
+               e.failures, e.failures == 1 ? "" : "s", e.reason);
+
+  return std::nullopt;
+}
+
+// A resumed folder whose engines are not the builds that played its games: the problem, naming them (a bench
+// count or a digest that changed); a folder an engine was moved from is only a warning.
+std::optional<std::string> changed_build_problem(const std::filesystem::path& dir,
+                                                 const std::vector<std::string>& engines,
+                                                 const TournamentDescription& recorded, const BenchCounts& benches,
+                                                 const std::map<std::string, EngineDigests>& checksums) {
+  // Before the digests: for a rebuilt engine the bench says more than a changed checksum.
+  if (const std::vector<std::string> changed = changed_benches(recorded, benches); !changed.empty())
+    return fmt::format(
+        "{}: {}: a changed binary.\nThe games in this folder were played by the recorded build; results must not mix "
+        "two builds of one engine. Test the new build in a match of its own (another --name), or start over with "
+        "--fresh",
+        dir.string(), fmt::join(changed, "; "));
+  const integrity::EngineChanges changed = integrity::changed_engines(engines, recorded, checksums);
+  if (!changed.engines.empty())
+    return fmt::format(
+        "{}: {}.\nThe games in this folder were played by the recorded build; results must not mix two builds of "
+        "one engine. Give the new build another name (in a tournament of its own), or start over with --fresh",
+        dir.string(), fmt::join(changed.engines, "; "));
+  for (const std::string& line : changed.folders)
+    fmt::print(stderr, "arena: warning: {} (its games so far are kept)\n", line);
+  return std::nullopt;
+}
+
+// tournament.json's settings as this arena writes them, with this run's engines (their digests and bench
+// counts), and the config the run was started from beside its results.
+std::optional<std::string> record_this_run(const Config& config, const TournamentDescription& description,
+                                           const std::map<std::string, EngineDigests>& checksums,
+                                           const BenchCounts& benches, journal::Journal& journal) {
+  // The readable settings as this arena writes them (a journal started by an older one gains the new
+  // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
+  TournamentDescription this_run = description;
+  describe_run(config, this_run);
+  for (const auto& [name, digests] : checksums) this_run.engines[name].digests = digests;
+  for (const auto& [name, count] : benches) this_run.engines[name].bench = count;
+  if (std::optional<std::string> error = journal.update_settings(to_settings(this_run))) return error;
+  // The config this run was started from, beside its results (`arena archive` packs it).
+  if (!config.text.empty())
+    if (std::optional<std::string> error = system::write_file_atomically(config.journal_dir() / integrity::kConfigCopy,
+                                                                         config.text, system::Durability::Rebuildable))
+      return error;
+  return std::nullopt;
+}
+
+// The reports of a run that is no shard, from the folder (report::rewrite_reports), and the copy of
+// games.pgn that pgnout asks for.
+std::optional<std::string> write_final_reports(const Config& config, FlowResult& out) {
+  // The reports read the folder again, streamed, rather than keep every game in memory: its journal, what
+  // tournament.json now says (this run's engines' identities included), an analysis of the games (also of a
+  // resumed run's earlier ones) and an SPRT's test. The SPRT's sprt.json is its listener's, written as it
+  // stopped.
+  Expected<report::RewrittenReports> written = report::rewrite_reports(out.dir, {.event = config.tournament.name,
+                                                                                 .publish = config.tournament.publish,
+                                                                                 .anchor = config_anchor(config),
+                                                                                 .sprt_state = false});
+  if (!out.run.error.empty()) return "journal: " + out.run.error;
+  if (!written) return written.error();
+  out.reports = std::move(written->summary.written);
+  out.standings = std::move(written->summary.standings);
+  if (!config.tournament.pgnout.empty()) {
+    // A copy, not a link: the results folder may be moved aside by a later --fresh.
+    const std::filesystem::path& to = config.tournament.pgnout;
+    std::error_code ec;
+    if (to.has_parent_path()) std::filesystem::create_directories(to.parent_path(), ec);
+    std::filesystem::copy_file(out.dir / "games.pgn", to, std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return "pgnout: cannot write " + to.string() + ": " + ec.message();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<FlowResult> run_tournament(const Config& config, RunListener& listener, const FlowOptions& options) {
+  FlowResult out;
+  out.dir = config.journal_dir();
+  for (const EngineSpec& e : config.engines) out.engines.push_back(e.name);
+  // Ctrl-C is watched from the start, before the first line is printed and before any thread is born
+  // (threads inherit the blocked mask): one that comes while the run is being set up stops it before its
+  // first game, with the same exit code, instead of killing the arena outright.
+  RunInterrupts interrupts(options.watch_signals);
+
+  Expected<BenchCounts> benches = check_before_journal(config, options);
+  if (!benches) return Error{benches.error()};
   // What the tournament says of itself, computed once: tournament.json's settings, the [ranking] rules and the
   // entrants' status (a contest's withdrawals and disqualifications, docs/RANKING.md), a Swiss or knockout form.
   const TournamentDescription description = describe_tournament(config);
@@ -222,39 +356,16 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   for (const std::string& w : journal.warnings()) fmt::print(stderr, "arena: warning: {}\n", w);
   out.journal = journal.games_path();
   // What the folder recorded before this run, to compare this run's engines with.
-  Expected<TournamentDescription> read = description_from_settings(journal.meta().settings);
-  if (!read) return Error{(out.dir / journal::kMetaFile).string() + ": " + read.error()};
+  Expected<TournamentDescription> read = folder_description(journal, out.dir);
+  if (!read) return Error{read.error()};
   const TournamentDescription recorded = std::move(read).value();
-  // Before the digests: for a rebuilt engine the bench says more than a changed checksum.
-  if (const std::vector<std::string> changed = changed_benches(recorded, *benches); !changed.empty())
-    return Error{fmt::format(
-        "{}: {}: a changed binary.\nThe games in this folder were played by the recorded build; results must not mix "
-        "two builds of one engine. Test the new build in a match of its own (another --name), or start over with "
-        "--fresh",
-        out.dir.string(), fmt::join(changed, "; "))};
-  const integrity::EngineChanges changed = integrity::changed_engines(out.engines, recorded, checksums);
-  if (!changed.engines.empty())
-    return Error{fmt::format(
-        "{}: {}.\nThe games in this folder were played by the recorded build; results must not mix two builds of "
-        "one engine. Give the new build another name (in a tournament of its own), or start over with --fresh",
-        out.dir.string(), fmt::join(changed.engines, "; "))};
-  for (const std::string& line : changed.folders)
-    fmt::print(stderr, "arena: warning: {} (its games so far are kept)\n", line);
-  // The readable settings as this arena writes them (a journal started by an older one gains the new
-  // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
-  TournamentDescription this_run = description;
-  describe_run(config, this_run);
-  for (const auto& [name, digests] : checksums) this_run.engines[name].digests = digests;
-  for (const auto& [name, count] : *benches) this_run.engines[name].bench = count;
-  if (std::optional<std::string> error = journal.update_settings(to_settings(this_run))) return Error{*error};
-  // The config this run was started from, beside its results (`arena archive` packs it).
-  if (!config.text.empty())
-    if (std::optional<std::string> error = system::write_file_atomically(out.dir / integrity::kConfigCopy, config.text,
-                                                                         system::Durability::Rebuildable))
-      return Error{*error};
+  if (std::optional<std::string> problem = changed_build_problem(out.dir, out.engines, recorded, *benches, checksums))
+    return Error{*problem};
+  if (std::optional<std::string> error = record_this_run(config, description, checksums, *benches, journal))
+    return Error{*error};
   // The description as the folder now holds it: this run's, and what earlier runs and `arena contest` recorded.
-  read = description_from_settings(journal.meta().settings);
-  if (!read) return Error{(out.dir / journal::kMetaFile).string() + ": " + read.error()};
+  read = folder_description(journal, out.dir);
+  if (!read) return Error{read.error()};
   TournamentDescription stored = std::move(read).value();
   if (live) live->set_context(report::make_context(stored, out.engines, "", "", config.tournament.publish));
 
@@ -282,59 +393,19 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   runner.set_database(database);
   runner.set_seed_secret(*seed_secret);
   runner.set_game_limit(options.max_games);
-  {
-    std::lock_guard lock(interrupt_lock);
-    interruptible = &runner;
-    if (watcher && watcher->fired()) runner.interrupt();
-  }
+  interrupts.attach(&runner);
   out.run = runner.run(config.tournament.concurrency);
-  {
-    std::lock_guard lock(interrupt_lock);
-    interruptible = nullptr;
-  }
-  if (watcher) out.interrupt_signal = watcher->signal();
-  watcher.reset();         // from here on Ctrl-C has its default effect again
-  if (live) live->stop();  // the final reports below replace the live ones
+  interrupts.attach(nullptr);
+  out.interrupt_signal = interrupts.finish();  // from here on Ctrl-C has its default effect again
+  if (live) live->stop();                      // the final reports below replace the live ones
   listener.stopped(out.run);
   out.games = journal.size();
-  TournamentDescription identities;
-  for (const auto& [name, id] : out.run.identities) identities.engines[name].id = stored.engines[name].id = id;
-  if (std::optional<std::string> error = journal.update_settings(to_settings(identities)))
-    fmt::print(stderr, "arena: warning: {}\n", *error);
-  if (!out.run.transcript_error.empty())
-    fmt::print(stderr, "arena: warning: a game's transcript was not written: {}\n", out.run.transcript_error);
-  // No reports: standings of start-up forfeits are no result (the journal keeps the games, for a resume).
-  if (!out.run.engine_failure.empty())
-    return Error{fmt::format("{}\n{} game{} in {}", out.run.engine_failure, out.games, out.games == 1 ? " is" : "s are",
-                             out.journal.string())};
-  for (const StartWatch::NeverStarted& e : out.run.never_started)
-    fmt::print(stderr, "arena: warning: engine '{}' did not start in this run ({} start-up forfeit{}): {}\n", e.engine,
-               e.failures, e.failures == 1 ? "" : "s", e.reason);
-
+  if (std::optional<std::string> error = record_identities_and_failures(journal, stored, out)) return Error{*error};
   if (config.analysis && !config.shard && !out.run.interrupted && out.run.error.empty()) analyse_games(config, out);
   if (config.shard) {
     out.standings = all.standings();
-  } else {
-    // The reports read the folder again, streamed, rather than keep every game in memory: its journal, what
-    // tournament.json now says (this run's engines' identities included), an analysis of the games (also of a
-    // resumed run's earlier ones) and an SPRT's test. The SPRT's sprt.json is its listener's, written as it
-    // stopped.
-    Expected<report::RewrittenReports> written = report::rewrite_reports(out.dir, {.event = config.tournament.name,
-                                                                                   .publish = config.tournament.publish,
-                                                                                   .anchor = config_anchor(config),
-                                                                                   .sprt_state = false});
-    if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
-    if (!written) return Error{written.error()};
-    out.reports = std::move(written->summary.written);
-    out.standings = std::move(written->summary.standings);
-    if (!config.tournament.pgnout.empty()) {
-      // A copy, not a link: the results folder may be moved aside by a later --fresh.
-      const std::filesystem::path& to = config.tournament.pgnout;
-      std::error_code ec;
-      if (to.has_parent_path()) std::filesystem::create_directories(to.parent_path(), ec);
-      std::filesystem::copy_file(out.dir / "games.pgn", to, std::filesystem::copy_options::overwrite_existing, ec);
-      if (ec) return Error{"pgnout: cannot write " + to.string() + ": " + ec.message()};
-    }
+  } else if (std::optional<std::string> error = write_final_reports(config, out)) {
+    return Error{*error};
   }
   if (!out.run.error.empty()) return Error{"journal: " + out.run.error};
   return out;

@@ -28,6 +28,125 @@ std::string join_names(const std::vector<std::string>& names) {
   return out;
 }
 
+// Settles groups of active engines tied on points with the tie-breaks in order (docs/RANKING.md): each tie-break
+// that splits a group is recorded as a TieStep in `ties`, the engines it leaves tied are settled by the next ones,
+// and each final block (engines that stay tied share one) is appended to `blocks` in rank order.
+class TieSettler {
+ public:
+  using Level = std::vector<std::pair<TieBreak, double>>;
+
+  // `points_against(x, y)`: x's points in its games against y; `met(x, y)`: whether they played.
+  TieSettler(std::vector<RankingRow>& rows, const std::vector<TieBreak>& tiebreaks, std::vector<TieStep>& ties,
+             std::vector<std::vector<int>>& blocks, std::function<double(int, int)> points_against,
+             std::function<bool(int, int)> met)
+      : rows_(rows),
+        tiebreaks_(tiebreaks),
+        ties_(ties),
+        blocks_(blocks),
+        points_against_(std::move(points_against)),
+        met_(std::move(met)) {}
+
+  // Settles `group` (in name order) with the tie-breaks from index `next` on; `level`: the earlier ones, on
+  // which the group is equal; `skipped`: head-to-head where not all of them met.
+  void settle(const std::vector<int>& group, std::size_t next, const Level& level, std::vector<TieBreak> skipped) {
+    const double points = rows_[group.front()].points;
+    Level now = level;
+    for (std::size_t k = next; k < tiebreaks_.size(); ++k) {
+      const TieBreak t = tiebreaks_[k];
+      std::vector<double> values(rows_.size());  // by engine
+      if (t == TieBreak::HeadToHead) {
+        bool all_met = true;
+        for (int x : group)
+          for (int y : group)
+            if (x != y && !met_(x, y)) all_met = false;
+        if (!all_met) {
+          skipped.push_back(t);
+          continue;
+        }
+        for (int x : group) {
+          for (int y : group)
+            if (x != y) values[x] += points_against_(x, y);
+          rows_[x].tiebreaks[k] = values[x];
+        }
+      } else {
+        for (int x : group) values[x] = *rows_[x].tiebreaks[k];
+      }
+      const double first = values[group.front()];
+      if (std::all_of(group.begin(), group.end(), [&](int x) { return same(values[x], first); })) {
+        now.emplace_back(t, first);
+        continue;
+      }
+      std::vector<int> sorted = group;
+      std::stable_sort(sorted.begin(), sorted.end(), [&](int x, int y) { return values[x] > values[y]; });
+      // Runs of equal values, each in name order.
+      std::vector<std::vector<int>> runs;
+      for (int x : sorted) {
+        if (runs.empty() || !same(values[runs.back().front()], values[x])) runs.emplace_back();
+        runs.back().push_back(x);
+      }
+      for (std::vector<int>& run : runs)
+        std::sort(run.begin(), run.end(), [&](int x, int y) { return rows_[x].name < rows_[y].name; });
+      TieStep step{points, {}, now, skipped, t, {}, 0};
+      for (const std::vector<int>& run : runs)
+        for (int x : run) {
+          step.engines.push_back(rows_[x].name);
+          step.values.push_back(values[x]);
+        }
+      ties_.push_back(std::move(step));
+      for (const std::vector<int>& run : runs) {
+        if (run.size() == 1) {
+          blocks_.push_back(run);
+          continue;
+        }
+        Level inner = now;
+        inner.emplace_back(t, values[run.front()]);
+        settle(run, k + 1, inner, skipped);
+      }
+      return;
+    }
+    ties_.push_back(TieStep{points, names_of(group), now, skipped, std::nullopt, {}, 0});
+    unbroken_.emplace_back(ties_.size() - 1, blocks_.size());
+    blocks_.push_back(group);
+  }
+
+  // (index into ties, index into blocks) of each tie that nothing broke.
+  const std::vector<std::pair<std::size_t, std::size_t>>& unbroken() const { return unbroken_; }
+
+ private:
+  std::vector<std::string> names_of(const std::vector<int>& group) const {
+    std::vector<std::string> list;
+    for (int i : group) list.push_back(rows_[i].name);
+    return list;
+  }
+
+  std::vector<RankingRow>& rows_;
+  const std::vector<TieBreak>& tiebreaks_;
+  std::vector<TieStep>& ties_;
+  std::vector<std::vector<int>>& blocks_;
+  std::function<double(int, int)> points_against_;
+  std::function<bool(int, int)> met_;
+  std::vector<std::pair<std::size_t, std::size_t>> unbroken_;
+};
+
+// The rows in the blocks' order into `ranked_rows`, each with its rank, shared within a block (0: not ranked,
+// a withdrawn or disqualified entrant); returns each block's rank.
+std::vector<int> rank_blocks(const std::vector<std::vector<int>>& blocks, std::vector<RankingRow>& rows,
+                             std::vector<RankingRow>& ranked_rows) {
+  int position = 0;
+  std::vector<int> block_rank(blocks.size(), 0);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const bool ranked = rows[blocks[b].front()].status == EntryStatus::Active;
+    for (int i : blocks[b]) {
+      rows[i].rank = ranked ? position + 1 : 0;
+      rows[i].shared = ranked && blocks[b].size() > 1;
+      ranked_rows.push_back(rows[i]);
+    }
+    block_rank[b] = position + 1;
+    position += static_cast<int>(blocks[b].size());
+  }
+  return block_rank;
+}
+
 }  // namespace
 
 const char* to_string(RankBy by) { return by == RankBy::Points ? "points" : "elo"; }
@@ -213,77 +332,11 @@ Ranking RankingTally::ranking(const std::vector<std::string>& names) const {
     return rows[x].name < rows[y].name;
   });
 
-  // Settles a group of active engines tied on points (in name order) with the tie-breaks from index
-  // `next` on: appends its blocks (engines that stay tied share one) in order to `blocks`.
-  using Level = std::vector<std::pair<TieBreak, double>>;
-  std::vector<std::vector<int>> blocks;                       // the final order, one rank per block
-  std::vector<std::pair<std::size_t, std::size_t>> unbroken;  // (index into out.ties, index into blocks)
-  auto names_of = [&](const std::vector<int>& group) {
-    std::vector<std::string> list;
-    for (int i : group) list.push_back(rows[i].name);
-    return list;
-  };
-  std::function<void(const std::vector<int>&, std::size_t, const Level&, std::vector<TieBreak>)> settle =
-      [&](const std::vector<int>& group, std::size_t next, const Level& level, std::vector<TieBreak> skipped) {
-        const double points = rows[group.front()].points;
-        Level now = level;
-        for (std::size_t k = next; k < rules_.tiebreaks.size(); ++k) {
-          const TieBreak t = rules_.tiebreaks[k];
-          std::vector<double> values(n);  // by engine
-          if (t == TieBreak::HeadToHead) {
-            bool all_met = true;
-            for (int x : group)
-              for (int y : group)
-                if (x != y && games(pair(x, y)) == 0) all_met = false;
-            if (!all_met) {
-              skipped.push_back(t);
-              continue;
-            }
-            for (int x : group) {
-              for (int y : group)
-                if (x != y) values[x] += value(pair(x, y));
-              rows[x].tiebreaks[k] = values[x];
-            }
-          } else {
-            for (int x : group) values[x] = *rows[x].tiebreaks[k];
-          }
-          const double first = values[group.front()];
-          if (std::all_of(group.begin(), group.end(), [&](int x) { return same(values[x], first); })) {
-            now.emplace_back(t, first);
-            continue;
-          }
-          std::vector<int> sorted = group;
-          std::stable_sort(sorted.begin(), sorted.end(), [&](int x, int y) { return values[x] > values[y]; });
-          // Runs of equal values, each in name order.
-          std::vector<std::vector<int>> runs;
-          for (int x : sorted) {
-            if (runs.empty() || !same(values[runs.back().front()], values[x])) runs.emplace_back();
-            runs.back().push_back(x);
-          }
-          for (std::vector<int>& run : runs)
-            std::sort(run.begin(), run.end(), [&](int x, int y) { return rows[x].name < rows[y].name; });
-          TieStep step{points, {}, now, skipped, t, {}, 0};
-          for (const std::vector<int>& run : runs)
-            for (int x : run) {
-              step.engines.push_back(rows[x].name);
-              step.values.push_back(values[x]);
-            }
-          out.ties.push_back(std::move(step));
-          for (const std::vector<int>& run : runs) {
-            if (run.size() == 1) {
-              blocks.push_back(run);
-              continue;
-            }
-            Level inner = now;
-            inner.emplace_back(t, values[run.front()]);
-            settle(run, k + 1, inner, skipped);
-          }
-          return;
-        }
-        out.ties.push_back(TieStep{points, names_of(group), now, skipped, std::nullopt, {}, 0});
-        unbroken.emplace_back(out.ties.size() - 1, blocks.size());
-        blocks.push_back(group);
-      };
+  // The final order, one rank per block, and the ties that no tie-break broke.
+  std::vector<std::vector<int>> blocks;
+  TieSettler settler(
+      rows, rules_.tiebreaks, out.ties, blocks, [&](int x, int y) { return value(pair(x, y)); },
+      [&](int x, int y) { return games(pair(x, y)) > 0; });
   for (std::size_t from = 0; from < order.size();) {
     std::size_t to = from + 1;
     while (to < order.size() && !coarse_less(order[from], order[to])) ++to;
@@ -293,22 +346,11 @@ Ranking RankingTally::ranking(const std::vector<std::string>& names) const {
     if (group.size() == 1 || !active(group.front()) || rows[group.front()].games == 0)
       blocks.push_back(group);
     else
-      settle(group, 0, {}, {});
+      settler.settle(group, 0, {}, {});
     from = to;
   }
-  int position = 0;
-  std::vector<int> block_rank(blocks.size(), 0);
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const bool ranked = active(blocks[b].front());
-    for (int i : blocks[b]) {
-      rows[i].rank = ranked ? position + 1 : 0;
-      rows[i].shared = ranked && blocks[b].size() > 1;
-      out.rows.push_back(rows[i]);
-    }
-    block_rank[b] = position + 1;
-    position += static_cast<int>(blocks[b].size());
-  }
-  for (const auto& [step, block] : unbroken) out.ties[step].shared_rank = block_rank[block];
+  const std::vector<int> block_rank = rank_blocks(blocks, rows, out.rows);
+  for (const auto& [step, block] : settler.unbroken()) out.ties[step].shared_rank = block_rank[block];
   return out;
 }
 

@@ -222,6 +222,64 @@ bool charged_cpu_time(const Standings& s) {
                      [](const EngineStanding& e) { return e.moves_wall_timed > 0; });
 }
 
+namespace {
+
+// The first mover's advantage: South's games as counted, and as the fit's first-mover term.
+FirstMover first_mover(const stats::Trinomial& south_games, int games, const Rating& fit) {
+  FirstMover fm;
+  fm.games = games;
+  fm.wins = static_cast<int>(south_games.wins);
+  fm.draws = static_cast<int>(south_games.draws);
+  fm.losses = static_cast<int>(south_games.losses);
+  fm.score_pct = games > 0 ? 100.0 * (south_games.wins + 0.5 * south_games.draws) / games : 50.0;
+  fm.elo = finite_or(fit.first_mover_elo, 0.0);
+  fm.ci95 = finite_or(fit.first_mover_ci95, 0.0);
+  const stats::Summary raw = stats::summarize(south_games);
+  fm.raw_elo = finite_or(raw.elo, 0.0);
+  fm.raw_ci95 = finite_or(raw.elo95, 0.0);
+  fm.los = finite_or(raw.los, 0.5);
+  return fm;
+}
+
+// Each engine's place in the tournament's own order, by name: a contest's ranking, or a Swiss or knockout
+// tournament's form.
+std::unordered_map<std::string, int> own_places(const Standings& s) {
+  std::unordered_map<std::string, int> place;
+  if (s.ranking)
+    for (std::size_t i = 0; i < s.ranking->rows.size(); ++i)
+      place.emplace(s.ranking->rows[i].name, static_cast<int>(i));
+  if (s.form)
+    for (std::size_t i = 0; i < s.form->places.size(); ++i) place.emplace(s.form->places[i].name, static_cast<int>(i));
+  return place;
+}
+
+// An engine's place in that order; `unplaced` (after every place) for an engine it does not list.
+int place_in(const std::unordered_map<std::string, int>& place, const EngineStanding& e, int unplaced) {
+  const auto it = place.find(e.name);
+  return it == place.end() ? unplaced : it->second;
+}
+
+// The rows' order (indexes into `engines`): by place, then engines with games first, by Elo, then points,
+// then name.
+std::vector<int> rank_order(const std::vector<EngineStanding>& engines,
+                            const std::unordered_map<std::string, int>& place) {
+  const int n = static_cast<int>(engines.size());
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    const EngineStanding& a = engines[x];
+    const EngineStanding& b = engines[y];
+    if (place_in(place, a, n) != place_in(place, b, n)) return place_in(place, a, n) < place_in(place, b, n);
+    if ((a.games > 0) != (b.games > 0)) return a.games > 0;
+    if (a.elo != b.elo) return a.elo > b.elo;
+    if (a.points != b.points) return a.points > b.points;
+    return a.name < b.name;
+  });
+  return order;
+}
+
+}  // namespace
+
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
   StandingsBuilder builder(engine_names);
   for (const GameRecord& g : games) builder.add(g);
@@ -288,27 +346,9 @@ Standings StandingsBuilder::standings() const {
   // still ask for both, the contest's ranking is the one order.
   if (ranking_) s.ranking = ranking_->ranking(names_);
   if (form_ && !ranking_) s.form = form_(results_);
-  std::unordered_map<std::string, int> place;
-  if (s.ranking)
-    for (std::size_t i = 0; i < s.ranking->rows.size(); ++i)
-      place.emplace(s.ranking->rows[i].name, static_cast<int>(i));
-  if (s.form)
-    for (std::size_t i = 0; i < s.form->places.size(); ++i) place.emplace(s.form->places[i].name, static_cast<int>(i));
-  auto place_of = [&](const EngineStanding& e) {
-    const auto it = place.find(e.name);
-    return it == place.end() ? n : it->second;
-  };
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int x, int y) {
-    const EngineStanding& a = engines[x];
-    const EngineStanding& b = engines[y];
-    if (place_of(a) != place_of(b)) return place_of(a) < place_of(b);
-    if ((a.games > 0) != (b.games > 0)) return a.games > 0;
-    if (a.elo != b.elo) return a.elo > b.elo;
-    if (a.points != b.points) return a.points > b.points;
-    return a.name < b.name;
-  });
+  const std::unordered_map<std::string, int> place = own_places(s);
+  auto place_of = [&](const EngineStanding& e) { return place_in(place, e, n); };
+  const std::vector<int> order = rank_order(engines, place);
   for (int r = 0; r < n; ++r) {
     EngineStanding e = engines[order[r]];
     e.rank = r + 1;
@@ -331,18 +371,7 @@ Standings StandingsBuilder::standings() const {
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) s.crosstable[r][c] = cross[order[r]][order[c]];
 
-  FirstMover& fm = s.first_mover;
-  fm.games = s.games;
-  fm.wins = static_cast<int>(south_games.wins);
-  fm.draws = static_cast<int>(south_games.draws);
-  fm.losses = static_cast<int>(south_games.losses);
-  fm.score_pct = s.games > 0 ? 100.0 * (south_games.wins + 0.5 * south_games.draws) / s.games : 50.0;
-  fm.elo = finite_or(fit.first_mover_elo, 0.0);
-  fm.ci95 = finite_or(fit.first_mover_ci95, 0.0);
-  const stats::Summary raw = stats::summarize(south_games);
-  fm.raw_elo = finite_or(raw.elo, 0.0);
-  fm.raw_ci95 = finite_or(raw.elo95, 0.0);
-  fm.los = finite_or(raw.los, 0.5);
+  s.first_mover = first_mover(south_games, s.games, fit);
   if (s.ranking) {
     for (RankingRow& row : s.ranking->rows)
       for (const EngineStanding& e : s.engines)

@@ -23,6 +23,74 @@ json::object quality_json(const analysis::EngineQuality* q) {
   return o;
 }
 
+// One engine's row of `engines`. `cpu_clock`: the moves' times are the CPU time charged, with their wall time
+// beside them.
+json::object engine_json(const EngineStanding& e, const Standings& s, bool cpu_clock, const MoveQuality* quality) {
+  json::object reasons;
+  for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
+    reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
+  json::object o;
+  o["rank"] = e.rank;
+  if (s.form) o["rank_shared"] = e.rank_shared;
+  o["name"] = e.name;
+  // No rating without a counted game.
+  o["elo"] = e.games > 0 ? json::value(rounded(e.elo, 2)) : json::value(nullptr);
+  o["ci95"] = e.games > 0 ? json::value(rounded(e.ci95, 2)) : json::value(nullptr);
+  o["games"] = e.games;
+  o["points"] = e.points;
+  if (s.form) o["bye_points"] = e.bye_points;
+  o["score_pct"] = rounded(e.score_pct, 2);
+  o["wins"] = e.wins;
+  o["draws"] = e.draws;
+  o["losses"] = e.losses;
+  o["forfeits"] = e.forfeits;
+  o["forfeits_by_reason"] = std::move(reasons);
+  if (e.worst_overrun_ms) o["worst_overrun_ms"] = rounded(*e.worst_overrun_ms, 1);
+  if (e.los_next)
+    o["los_next"] = rounded(*e.los_next, 4);
+  else
+    o["los_next"] = nullptr;
+  o["time"] = {{"moves", e.moves_timed},
+               {"mean_ms", rounded(e.mean_move_ms, 2)},
+               {"max_ms", rounded(e.max_move_ms, 2)},
+               {"mean_depth", e.moves_with_depth > 0 ? json::value(rounded(e.mean_depth, 2)) : json::value(nullptr)}};
+  // On the CPU clock the figures above are the CPU time charged; the wall time of the same moves is beside them.
+  if (cpu_clock) {
+    json::object& time = o["time"].as_object();
+    time["clock"] = "cpu";
+    time["wall_mean_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.mean_wall_ms, 2)) : json::value(nullptr);
+    time["wall_max_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.max_wall_ms, 2)) : json::value(nullptr);
+  }
+  if (e.diff_next) {
+    o["diff_next"] = rounded(*e.diff_next, 2);
+    o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);
+  } else {
+    o["diff_next"] = nullptr;
+    o["diff_next_ci95"] = nullptr;
+  }
+  if (quality) o["analysis"] = quality_json(quality->find(e.name));
+  return o;
+}
+
+// The crosstable, row by row in rank order; only the opponents actually met.
+json::array crosstable_json(const Standings& s) {
+  json::array cross;
+  for (std::size_t r = 0; r < s.engines.size(); ++r) {
+    json::object against;
+    for (std::size_t c = 0; c < s.engines.size(); ++c) {
+      const CrossCell& cell = s.crosstable[r][c];
+      if (cell.games == 0) continue;
+      json::array penta;
+      for (int count : cell.penta) penta.emplace_back(count);
+      against[s.engines[c].name] =
+          json::object{{"games", cell.games}, {"points", cell.points}, {"wins", cell.wins},
+                       {"draws", cell.draws}, {"losses", cell.losses}, {"pentanomial", std::move(penta)}};
+    }
+    cross.emplace_back(json::object{{"name", s.engines[r].name}, {"against", std::move(against)}});
+  }
+  return cross;
+}
+
 }  // namespace
 
 std::string standings_json(const Standings& s, const std::string& event, const Notes& notes, const std::string& form,
@@ -51,70 +119,10 @@ std::string standings_json(const Standings& s, const std::string& event, const N
 
   json::array engines;
   const bool cpu_clock = rating::charged_cpu_time(s);
-  for (const EngineStanding& e : s.engines) {
-    json::object reasons;
-    for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
-      reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
-    json::object o;
-    o["rank"] = e.rank;
-    if (s.form) o["rank_shared"] = e.rank_shared;
-    o["name"] = e.name;
-    // No rating without a counted game.
-    o["elo"] = e.games > 0 ? json::value(rounded(e.elo, 2)) : json::value(nullptr);
-    o["ci95"] = e.games > 0 ? json::value(rounded(e.ci95, 2)) : json::value(nullptr);
-    o["games"] = e.games;
-    o["points"] = e.points;
-    if (s.form) o["bye_points"] = e.bye_points;
-    o["score_pct"] = rounded(e.score_pct, 2);
-    o["wins"] = e.wins;
-    o["draws"] = e.draws;
-    o["losses"] = e.losses;
-    o["forfeits"] = e.forfeits;
-    o["forfeits_by_reason"] = std::move(reasons);
-    if (e.worst_overrun_ms) o["worst_overrun_ms"] = rounded(*e.worst_overrun_ms, 1);
-    if (e.los_next)
-      o["los_next"] = rounded(*e.los_next, 4);
-    else
-      o["los_next"] = nullptr;
-    o["time"] = {{"moves", e.moves_timed},
-                 {"mean_ms", rounded(e.mean_move_ms, 2)},
-                 {"max_ms", rounded(e.max_move_ms, 2)},
-                 {"mean_depth", e.moves_with_depth > 0 ? json::value(rounded(e.mean_depth, 2)) : json::value(nullptr)}};
-    // On the CPU clock the figures above are the CPU time charged; the wall time of the same moves is beside them.
-    if (cpu_clock) {
-      json::object& time = o["time"].as_object();
-      time["clock"] = "cpu";
-      time["wall_mean_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.mean_wall_ms, 2)) : json::value(nullptr);
-      time["wall_max_ms"] = e.moves_wall_timed > 0 ? json::value(rounded(e.max_wall_ms, 2)) : json::value(nullptr);
-    }
-    if (e.diff_next) {
-      o["diff_next"] = rounded(*e.diff_next, 2);
-      o["diff_next_ci95"] = rounded(e.diff_next_ci95.value_or(0), 2);
-    } else {
-      o["diff_next"] = nullptr;
-      o["diff_next_ci95"] = nullptr;
-    }
-    if (quality) o["analysis"] = quality_json(quality->find(e.name));
-    engines.emplace_back(std::move(o));
-  }
+  for (const EngineStanding& e : s.engines) engines.emplace_back(engine_json(e, s, cpu_clock, quality));
   root["engines"] = std::move(engines);
 
-  // Row by row in rank order; only the opponents actually met.
-  json::array cross;
-  for (std::size_t r = 0; r < s.engines.size(); ++r) {
-    json::object against;
-    for (std::size_t c = 0; c < s.engines.size(); ++c) {
-      const CrossCell& cell = s.crosstable[r][c];
-      if (cell.games == 0) continue;
-      json::array penta;
-      for (int count : cell.penta) penta.emplace_back(count);
-      against[s.engines[c].name] =
-          json::object{{"games", cell.games}, {"points", cell.points}, {"wins", cell.wins},
-                       {"draws", cell.draws}, {"losses", cell.losses}, {"pentanomial", std::move(penta)}};
-    }
-    cross.emplace_back(json::object{{"name", s.engines[r].name}, {"against", std::move(against)}});
-  }
-  root["crosstable"] = std::move(cross);
+  root["crosstable"] = crosstable_json(s);
 
   json::object terminations;
   for (int t = 0; t < kTerminations; ++t) terminations[to_string(static_cast<Termination>(t))] = s.terminations[t];

@@ -150,6 +150,113 @@ void add_results(ReportInput& input, const journal::StoredResults& stored, const
                     prefix, missing, stored.shard_count));
 }
 
+namespace {
+
+// What one journal's scan adds to the summary: its games (also per tournament, in input order), its
+// warnings (an incomplete last line, games an earlier journal holds too), and a note when it holds fewer games
+// than its run was to play.
+void count_scan(const ReportJournal& journal, journal::ScanSummary summary, ReportSummary& out,
+                std::vector<std::pair<std::string, std::size_t>>& per_tournament) {
+  const fs::path& file = journal.path;
+  out.games += summary.games;
+  if (per_tournament.empty() || per_tournament.back().first != journal.tournament)
+    per_tournament.emplace_back(journal.tournament, 0);
+  per_tournament.back().second += summary.games;
+  for (std::string& w : summary.warnings) out.warnings.push_back(std::move(w));
+  if (summary.torn)
+    out.warnings.push_back(file.string() + ":" + std::to_string(summary.torn->line) +
+                           ": incomplete last line ignored (" + summary.torn->error + ")");
+  if (summary.elsewhere > 0)
+    out.warnings.push_back(fmt::format("{}: {} games are also in an earlier journal and were counted once",
+                                       file.string(), summary.elsewhere));
+  const std::size_t held = summary.games + summary.elsewhere;
+  if (journal.expected_games > 0 && held < journal.expected_games)
+    out.notes.push_back(fmt::format("{} is incomplete: {} of {} games", journal.label, held, journal.expected_games));
+}
+
+// The note of a rating list over several tournaments, naming each with its games.
+Note rating_list_note(const std::vector<std::pair<std::string, std::size_t>>& per_tournament) {
+  std::string list;
+  for (const auto& [name, games] : per_tournament)
+    list += fmt::format("{}{} ({} game{})", list.empty() ? "" : ", ", name, games, games == 1 ? "" : "s");
+  return Note{fmt::format("One rating list over {} tournaments: {}. An engine name is one player in all of them.",
+                          per_tournament.size(), list)};
+}
+
+// What the tournament decided, in each report's format: an SPRT's verdict, or a Swiss or knockout
+// tournament's own table (replayed from `results`); empty for the others.
+struct FormTexts {
+  std::string markdown, html, json;
+};
+
+FormTexts form_texts(const ReportInput& input, bool by_rounds, const arena::GameResults& results) {
+  FormTexts texts;
+  if (std::optional<TournamentForm> form =
+          by_rounds ? tournament_form(input.description, input.engine_names, results) : std::nullopt)
+    texts = {form_markdown(*form), form_html(*form), form_json(*form)};
+  if (input.sprt) texts = {sprt_markdown(*input.sprt), sprt_html(*input.sprt), sprt_json(*input.sprt)};
+  return texts;
+}
+
+// The last kViewerGames games, which report.html's viewer embeds, and beside them (with an analysis) their
+// judgements.
+class RecentGames {
+ public:
+  void add(GameRecord&& g, std::optional<analysis::GameJudgement>&& judgement, bool judged) {
+    games_.push_back(std::move(g));
+    if (games_.size() > kViewerGames) games_.pop_front();
+    if (judged) {
+      judgements_.push_back(std::move(judgement));
+      if (judgements_.size() > kViewerGames) judgements_.pop_front();
+    }
+  }
+  std::vector<GameRecord> take_games() { return take(games_); }
+  std::vector<std::optional<analysis::GameJudgement>> take_judgements() { return take(judgements_); }
+
+ private:
+  template <typename T>
+  static std::vector<T> take(std::deque<T>& from) {
+    std::vector<T> out(std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+    from.clear();
+    return out;
+  }
+  std::deque<GameRecord> games_;
+  std::deque<std::optional<analysis::GameJudgement>> judgements_;
+};
+
+// Widens [first, last] ("YYYY-MM-DD", empty: none yet) to the day a game started.
+void widen_days(const std::string& started_at, std::string& first, std::string& last) {
+  if (started_at.size() < 10) return;
+  const std::string day = started_at.substr(0, 10);
+  if (first.empty() || day < first) first = day;
+  if (day > last) last = day;
+}
+
+// The "About" section's context, and for a contest its page per submission, from the entries.json and logs
+// beside its journal.
+Expected<Context> report_context(const fs::path& dir, const ReportInput& input, const std::string& first_day,
+                                 const std::string& last_day) {
+  Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
+  if (input.description.contest && input.journals.size() == 1) {
+    Expected<std::vector<SubmissionLink>> pages =
+        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event, input.engine_names);
+    if (!pages) return Error{pages.error()};
+    context.submissions = std::move(pages).value();
+  }
+  return context;
+}
+
+// The input's notes, and a contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from
+// the settings, so that every writer of these reports (a run, arena report, arena verify) says the same.
+Notes input_notes(const ReportInput& input) {
+  Notes notes = input.notes;
+  for (const auto& [folder, note] : input.description.not_entered)
+    if (!note.empty()) notes.push_back(Note{"Not entered: " + note, submission_page_path(folder)});
+  return notes;
+}
+
+}  // namespace
+
 Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& input) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -165,10 +272,9 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   builder.set_form(form_ranker(input.description, input.engine_names));
   system::AtomicFile pgn;
   if (auto error = system::AtomicFile::create(dir / "games.pgn", pgn)) return Error{*error};
-  std::deque<GameRecord> recent;
+  RecentGames recent;
   ReportSummary out;
   std::optional<MoveQualityBuilder> quality = read_analyses(input, out.warnings);
-  std::deque<std::optional<analysis::GameJudgement>> recent_judgements;  // beside `recent`, with an analysis
   std::string first_day, last_day;  // "YYYY-MM-DD" of the first and last game played
   EloHistoryRecorder history;
   const std::string time_control = input.description.time_pgn.value_or("?");
@@ -181,11 +287,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
   arena::GameResults results;
   std::map<std::string, journal::SeenIds> seen;                     // by tournament: ids repeat across tournaments
   std::vector<std::pair<std::string, std::size_t>> per_tournament;  // in input order
-  out.notes = input.notes;
-  // A contest's submissions that did not enter (tournament.json, docs/FORMATS.md): from the settings, so that
-  // every writer of these reports (a run, arena report, arena verify) says the same.
-  for (const auto& [folder, note] : input.description.not_entered)
-    if (!note.empty()) out.notes.push_back(Note{"Not entered: " + note, submission_page_path(folder)});
+  out.notes = input_notes(input);
   for (const ReportJournal& journal : input.journals) {
     const fs::path& file = journal.path;
     Expected<journal::ScanSummary> scanned = journal::scan_games(
@@ -199,90 +301,40 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
           history.game_added(builder);
           if (by_rounds)
             results.emplace(g.id, g.result == Outcome::FirstWins ? 1.0 : g.result == Outcome::Draw ? 0.5 : 0.0);
-          if (g.started_at.size() >= 10) {
-            const std::string day = g.started_at.substr(0, 10);
-            if (first_day.empty() || day < first_day) first_day = day;
-            if (day > last_day) last_day = day;
-          }
+          widen_days(g.started_at, first_day, last_day);
           pgn.write(pgn_game(g, input.event, time_control, clock_of(g.south), clock_of(g.north)));
-          recent.push_back(std::move(g));
-          if (recent.size() > kViewerGames) recent.pop_front();
-          if (quality) {
-            recent_judgements.push_back(std::move(judgement));
-            if (recent_judgements.size() > kViewerGames) recent_judgements.pop_front();
-          }
+          recent.add(std::move(g), std::move(judgement), quality.has_value());
         },
         seen[journal.tournament]);
     if (!scanned) return Error{scanned.error()};
-    journal::ScanSummary summary = std::move(scanned).value();
-    out.games += summary.games;
-    if (per_tournament.empty() || per_tournament.back().first != journal.tournament)
-      per_tournament.emplace_back(journal.tournament, 0);
-    per_tournament.back().second += summary.games;
-    for (std::string& w : summary.warnings) out.warnings.push_back(std::move(w));
-    if (summary.torn)
-      out.warnings.push_back(file.string() + ":" + std::to_string(summary.torn->line) +
-                             ": incomplete last line ignored (" + summary.torn->error + ")");
-    if (summary.elsewhere > 0)
-      out.warnings.push_back(fmt::format("{}: {} games are also in an earlier journal and were counted once",
-                                         file.string(), summary.elsewhere));
-    const std::size_t held = summary.games + summary.elsewhere;
-    if (journal.expected_games > 0 && held < journal.expected_games)
-      out.notes.push_back(fmt::format("{} is incomplete: {} of {} games", journal.label, held, journal.expected_games));
+    count_scan(journal, std::move(scanned).value(), out, per_tournament);
   }
-  if (per_tournament.size() > 1) {
-    std::string list;
-    for (const auto& [name, games] : per_tournament)
-      list += fmt::format("{}{} ({} game{})", list.empty() ? "" : ", ", name, games, games == 1 ? "" : "s");
-    out.notes.push_back(
-        fmt::format("One rating list over {} tournaments: {}. An engine name is one player in all of them.",
-                    per_tournament.size(), list));
-  }
+  if (per_tournament.size() > 1) out.notes.push_back(rating_list_note(per_tournament));
   out.standings = builder.standings();
   if (quality) out.quality = quality->finish(out.warnings);
   const MoveQuality* shown_quality = out.quality ? &*out.quality : nullptr;
   if (std::string repeated = rating::repeated_note(out.standings); !repeated.empty())
     out.notes.push_back(std::move(repeated));
   for (std::string& note : rating::never_started_notes(out.standings)) out.notes.push_back(std::move(note));
-  const std::vector<GameRecord> shown(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
-  recent.clear();
-  const std::vector<std::optional<analysis::GameJudgement>> shown_judgements(
-      std::make_move_iterator(recent_judgements.begin()), std::make_move_iterator(recent_judgements.end()));
-  recent_judgements.clear();
+  const std::vector<GameRecord> shown = recent.take_games();
+  const std::vector<std::optional<analysis::GameJudgement>> shown_judgements = recent.take_judgements();
 
   const Standings& s = out.standings;
-  Context context = make_context(input.description, input.engine_names, first_day, last_day, input.publish);
-  if (input.description.contest && input.journals.size() == 1) {
-    // A contest's page per submission, from the entries.json and logs beside its journal.
-    Expected<std::vector<SubmissionLink>> pages =
-        write_submission_pages(dir, input.journals.front().path.parent_path(), input.event, input.engine_names);
-    if (!pages) return Error{pages.error()};
-    context.submissions = std::move(pages).value();
-  }
+  Expected<Context> context = report_context(dir, input, first_day, last_day);
+  if (!context) return Error{context.error()};
   const EloHistory elo_history = history.finish(builder, s);
-  std::string form_md, form_page, form_data;
-  if (std::optional<TournamentForm> form =
-          by_rounds ? tournament_form(input.description, input.engine_names, results) : std::nullopt) {
-    form_md = form_markdown(*form);
-    form_page = form_html(*form);
-    form_data = form_json(*form);
-  }
-  if (input.sprt) {
-    form_md = sprt_markdown(*input.sprt);
-    form_page = sprt_html(*input.sprt);
-    form_data = sprt_json(*input.sprt);
-  }
+  const FormTexts form = form_texts(input, by_rounds, results);
   // Reports can always be rebuilt from the journal: no fsync.
   constexpr auto kRebuildable = system::Durability::Rebuildable;
   const std::function<std::optional<std::string>()> writers[] = {
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[0], standings_markdown(s, input.event, out.notes, context, form_md, shown_quality),
-            kRebuildable);
+            dir / kReportFiles[0],
+            standings_markdown(s, input.event, out.notes, *context, form.markdown, shown_quality), kRebuildable);
       },
       [&] {
         return system::write_file_atomically(
-            dir / kReportFiles[1], standings_json(s, input.event, out.notes, form_data, shown_quality), kRebuildable);
+            dir / kReportFiles[1], standings_json(s, input.event, out.notes, form.json, shown_quality), kRebuildable);
       },
       [&] {
         return system::write_file_atomically(dir / kReportFiles[2], standings_csv(s, shown_quality), kRebuildable);
@@ -291,8 +343,8 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
       [&] {
         if (std::optional<std::string> error = write_bot_pages(dir, bots, input.event, s, shown_quality)) return error;
         return system::write_file_atomically(dir / kReportFiles[4],
-                                             report_html(s, shown, input.event, out.notes, out.games, context,
-                                                         elo_history, form_page, true, shown_quality, shown_judgements),
+                                             report_html(s, shown, input.event, out.notes, out.games, *context,
+                                                         elo_history, form.html, true, shown_quality, shown_judgements),
                                              kRebuildable);
       },
   };

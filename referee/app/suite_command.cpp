@@ -121,6 +121,65 @@ std::string labels_line(const suite::Labelling& l, const suite::LabelSettings& s
   return line;
 }
 
+// The grades on the terminal: a row per phase and one for all, and what the words mean.
+void print_suite_report(const suite::Report& report) {
+  fmt::print("{:<8}{:>9}  {:>13}  {:>13}  {:>9}  {:>8}  {:>6}\n", "phase", "positions", "perfect", "result kept",
+             "mean loss", "blunders", "failed");
+  for (int p = 0; p < suite::kPhases; ++p)
+    fmt::print("{}\n", tally_row(to_string(static_cast<suite::Phase>(p)), report.phases[static_cast<std::size_t>(p)]));
+  fmt::print("{}\n", tally_row("all", report.all));
+  fmt::print("loss: the best move's margin minus the played one's (final store difference, perfect play after it)\n");
+  fmt::print("blunder: loss >= {}; mean loss: over the answered positions; a failed position is not perfect\n",
+             suite::kBlunderLoss);
+  fmt::print(
+      "result kept: a won position stays won, a drawn one drawn (the measure of an engine that plays for the "
+      "result, not the margin)\n");
+  if (report.spearman)
+    fmt::print("scores: Spearman rank correlation of the engine's score with the exact value: {:+.2f} ({} positions)\n",
+               *report.spearman, report.scored);
+  else if (report.scored > 0)
+    fmt::print("scores: too few or too uniform to correlate ({} positions with a score)\n", report.scored);
+  else
+    fmt::print("scores: the engine reported none (info ... score)\n");
+}
+
+// --json: the run's settings, its grades and every position's result.
+void write_suite_json(const SuiteOptions& o, const EngineSpec& engine, const Variant& variant,
+                      const suite::Labelling& labelling, const suite::Report& report,
+                      const std::vector<suite::Answer>& answers, bool passed, double seconds) {
+  const std::vector<suite::LabelledPosition>& positions = labelling.set.positions;
+  boost::json::array phases;
+  for (int p = 0; p < suite::kPhases; ++p)
+    phases.push_back(tally_json(to_string(static_cast<suite::Phase>(p)), report.phases[static_cast<std::size_t>(p)]));
+  phases.push_back(tally_json("all", report.all));
+  boost::json::array results;
+  for (std::size_t i = 0; i < positions.size(); ++i) results.push_back(result_json(i, positions[i], answers[i]));
+  const boost::json::object doc{
+      {"engine", engine.name},
+      {"command", command_text(engine)},
+      {"variant", to_string(variant)},
+      {"seed", o.seed},
+      {"positions", o.positions},
+      {"movetime_ms", o.movetime},
+      {"margin_ms", o.margin},
+      {"clock", o.clock},
+      {"labels_file", labelling.file.string()},
+      {"labels_from_cache", labelling.from_cache},
+      {"blunder_loss", suite::kBlunderLoss},
+      {"phases", std::move(phases)},
+      {"scores",
+       boost::json::object{{"method", "spearman"},
+                           {"scored", report.scored},
+                           {"correlation", report.spearman ? boost::json::value(*report.spearman) : nullptr}}},
+      {"min_perfect", o.min_perfect},
+      {"passed", passed},
+      {"seconds", std::round(seconds * 100) / 100},
+      {"results", std::move(results)}};
+  if (std::optional<std::string> failed =
+          system::write_file_atomically(o.json, json_text(doc, {.indent = 2}) + "\n", system::Durability::Rebuildable))
+    throw UsageError("--json: " + *failed);
+}
+
 int run_suite(const SuiteOptions& o) {
   if (o.engine.size() != 1) throw UsageError("--engine: the suite grades one engine; give --engine once");
   std::vector<std::string> words = o.engine.front();
@@ -196,24 +255,7 @@ int run_suite(const SuiteOptions& o) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   const suite::Report report = suite::make_report(positions, answers);
-  fmt::print("{:<8}{:>9}  {:>13}  {:>13}  {:>9}  {:>8}  {:>6}\n", "phase", "positions", "perfect", "result kept",
-             "mean loss", "blunders", "failed");
-  for (int p = 0; p < suite::kPhases; ++p)
-    fmt::print("{}\n", tally_row(to_string(static_cast<suite::Phase>(p)), report.phases[static_cast<std::size_t>(p)]));
-  fmt::print("{}\n", tally_row("all", report.all));
-  fmt::print("loss: the best move's margin minus the played one's (final store difference, perfect play after it)\n");
-  fmt::print("blunder: loss >= {}; mean loss: over the answered positions; a failed position is not perfect\n",
-             suite::kBlunderLoss);
-  fmt::print(
-      "result kept: a won position stays won, a drawn one drawn (the measure of an engine that plays for the "
-      "result, not the margin)\n");
-  if (report.spearman)
-    fmt::print("scores: Spearman rank correlation of the engine's score with the exact value: {:+.2f} ({} positions)\n",
-               *report.spearman, report.scored);
-  else if (report.scored > 0)
-    fmt::print("scores: too few or too uniform to correlate ({} positions with a score)\n", report.scored);
-  else
-    fmt::print("scores: the engine reported none (info ... score)\n");
+  print_suite_report(report);
   const bool passed = report.all.perfect_share() + 1e-12 >= o.min_perfect;
   fmt::print("perfect: {} of {} ({}), result kept: {} of {} ({}); the engine took {:.2f} s", report.all.perfect,
              report.all.positions, percent(report.all.perfect_share()), report.all.kept, report.all.positions,
@@ -222,38 +264,7 @@ int run_suite(const SuiteOptions& o) {
   fmt::print("\n");
   std::fflush(stdout);
 
-  if (!o.json.empty()) {
-    boost::json::array phases;
-    for (int p = 0; p < suite::kPhases; ++p)
-      phases.push_back(tally_json(to_string(static_cast<suite::Phase>(p)), report.phases[static_cast<std::size_t>(p)]));
-    phases.push_back(tally_json("all", report.all));
-    boost::json::array results;
-    for (std::size_t i = 0; i < positions.size(); ++i) results.push_back(result_json(i, positions[i], answers[i]));
-    const boost::json::object doc{
-        {"engine", engine.name},
-        {"command", command_text(engine)},
-        {"variant", to_string(*variant)},
-        {"seed", o.seed},
-        {"positions", o.positions},
-        {"movetime_ms", o.movetime},
-        {"margin_ms", o.margin},
-        {"clock", o.clock},
-        {"labels_file", labelling->file.string()},
-        {"labels_from_cache", labelling->from_cache},
-        {"blunder_loss", suite::kBlunderLoss},
-        {"phases", std::move(phases)},
-        {"scores",
-         boost::json::object{{"method", "spearman"},
-                             {"scored", report.scored},
-                             {"correlation", report.spearman ? boost::json::value(*report.spearman) : nullptr}}},
-        {"min_perfect", o.min_perfect},
-        {"passed", passed},
-        {"seconds", std::round(seconds * 100) / 100},
-        {"results", std::move(results)}};
-    if (std::optional<std::string> failed = system::write_file_atomically(o.json, json_text(doc, {.indent = 2}) + "\n",
-                                                                          system::Durability::Rebuildable))
-      throw UsageError("--json: " + *failed);
-  }
+  if (!o.json.empty()) write_suite_json(o, engine, *variant, *labelling, report, answers, passed, seconds);
   return passed ? 0 : 1;
 }
 

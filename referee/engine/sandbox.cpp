@@ -71,6 +71,48 @@ bool inside(const fs::path& path, const fs::path& dir) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
+// bubblewrap's arguments around the engine's command line: its own namespaces, the system folders read-only,
+// private /tmp, /dev/shm and working folder `work`, the engine's folder and executable bound read-only, and a
+// clean environment.
+std::vector<std::string> bwrap_arguments(const EngineSpec& spec, const std::string& work) {
+  // With max_file_mb every place the engine can write holds no more than one file may: /tmp, /dev/shm
+  // and its working folder are memory of that size (counted against memory_mb too); / and /dev are
+  // read-only (docs/SECURITY.md). A build's folder stays on disk: its files are copied out afterwards
+  // (its size is watched, docs/CONTEST.md).
+  std::vector<std::string> size;
+  if (spec.limits.max_file_mb > 0)
+    size = {"--size", std::to_string(static_cast<unsigned long long>(spec.limits.max_file_mb) << 20)};
+  auto tmpfs = [&](std::vector<std::string>& a, const std::string& where) {
+    a.insert(a.end(), size.begin(), size.end());
+    a.insert(a.end(), {"--tmpfs", where});
+  };
+  std::vector<std::string> a = {"--unshare-all", "--die-with-parent", "--new-session", "--clearenv"};
+  add_system_dirs(a);
+  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
+  tmpfs(a, "/dev/shm");
+  tmpfs(a, "/tmp");
+  // After the private /tmp, so that paths under /tmp stay visible.
+  if (spec.limits.max_file_mb > 0 && !spec.private_dir_on_disk) {
+    a.insert(a.end(), {"--perms", "0700"});
+    tmpfs(a, work);
+  } else {
+    a.insert(a.end(), {"--bind", work, work});
+  }
+  if (!spec.dir.empty()) a.insert(a.end(), {"--ro-bind", spec.dir.string(), spec.dir.string()});
+  if (!inside(spec.cmd, "/usr") && !inside(spec.cmd, spec.dir)) {
+    a.insert(a.end(), {"--ro-bind", spec.cmd.string(), spec.cmd.string()});
+  } else if (const fs::path real = system::walk_path(spec.cmd).target;
+             !inside(real, "/usr") && (spec.dir.empty() || !inside(real, system::walk_path(spec.dir).target))) {
+    // A link in /usr or in `dir` that leads elsewhere: where it leads is bound too, at its own place.
+    a.insert(a.end(), {"--ro-bind", real.string(), real.string()});
+  }
+  a.insert(a.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
+  a.insert(a.end(), {"--chdir", work, "--setenv", "HOME", work, "--setenv", "TMPDIR", "/tmp", "--setenv", "PATH",
+                     "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--", spec.cmd.string()});
+  a.insert(a.end(), spec.args.begin(), spec.args.end());
+  return a;
+}
+
 }  // namespace
 
 std::optional<std::string> sandbox_unavailable() {
@@ -316,41 +358,7 @@ Expected<Sandbox> Sandbox::prepare(const EngineSpec& spec, const fs::path& stder
       return Error{fmt::format("cannot hand {} to uid {}", box.private_dir_.string(), *box.uid_)};
   }
   const std::string work = box.private_dir_.string();
-  // With max_file_mb every place the engine can write holds no more than one file may: /tmp, /dev/shm
-  // and its working folder are memory of that size (counted against memory_mb too); / and /dev are
-  // read-only (docs/SECURITY.md). A build's folder stays on disk: its files are copied out afterwards
-  // (its size is watched, docs/CONTEST.md).
-  std::vector<std::string> size;
-  if (spec.limits.max_file_mb > 0)
-    size = {"--size", std::to_string(static_cast<unsigned long long>(spec.limits.max_file_mb) << 20)};
-  auto tmpfs = [&](std::vector<std::string>& a, const std::string& where) {
-    a.insert(a.end(), size.begin(), size.end());
-    a.insert(a.end(), {"--tmpfs", where});
-  };
-  std::vector<std::string> a = {"--unshare-all", "--die-with-parent", "--new-session", "--clearenv"};
-  add_system_dirs(a);
-  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
-  tmpfs(a, "/dev/shm");
-  tmpfs(a, "/tmp");
-  // After the private /tmp, so that paths under /tmp stay visible.
-  if (spec.limits.max_file_mb > 0 && !spec.private_dir_on_disk) {
-    a.insert(a.end(), {"--perms", "0700"});
-    tmpfs(a, work);
-  } else {
-    a.insert(a.end(), {"--bind", work, work});
-  }
-  if (!spec.dir.empty()) a.insert(a.end(), {"--ro-bind", spec.dir.string(), spec.dir.string()});
-  if (!inside(spec.cmd, "/usr") && !inside(spec.cmd, spec.dir)) {
-    a.insert(a.end(), {"--ro-bind", spec.cmd.string(), spec.cmd.string()});
-  } else if (const fs::path real = system::walk_path(spec.cmd).target;
-             !inside(real, "/usr") && (spec.dir.empty() || !inside(real, system::walk_path(spec.dir).target))) {
-    // A link in /usr or in `dir` that leads elsewhere: where it leads is bound too, at its own place.
-    a.insert(a.end(), {"--ro-bind", real.string(), real.string()});
-  }
-  a.insert(a.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
-  a.insert(a.end(), {"--chdir", work, "--setenv", "HOME", work, "--setenv", "TMPDIR", "/tmp", "--setenv", "PATH",
-                     "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--", spec.cmd.string()});
-  a.insert(a.end(), spec.args.begin(), spec.args.end());
+  std::vector<std::string> a = bwrap_arguments(spec, work);
   Expected<fs::path> bwrap = system::find_executable("bwrap", system::path_variable(), fs::current_path());
   s.command = bwrap ? bwrap->string() : "bwrap";
   s.args = std::move(a);

@@ -1,7 +1,8 @@
 // One engine child process: spawn, write a line, read a line before a deadline, kill and reap.
 //
-// Every Boost.Process / Asio detail lives in engine_process.cpp; this header stays free of them because
-// it is included widely. See docs/PROCESSES.md for how children are run, killed and reaped.
+// Every Boost.Process / Asio detail lives in engine_process.cpp and the files that share its private
+// engine_process_impl.h; this header stays free of them because it is included widely. See
+// docs/PROCESSES.md for how children are run, killed and reaped.
 //
 // Threading: one EngineProcess is used by one thread at a time (it owns its own event loop). Different
 // EngineProcess objects may be used from different threads at once; spawning is serialised internally.

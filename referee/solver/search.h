@@ -147,84 +147,12 @@ class Search {
     }
     const std::uint64_t nodes_before = nodes_;
 
-    struct Child {
-      Board<M> board;
-      std::uint64_t key;  // or the database index
-      int gain;
-      bool again;
-      bool over;
-      int order;
-      int pit;
-    };
     Child children[M];
-    int n = 0;
-    // All moves first, with the memory each child will need fetched at once:
-    // its database entry, or its table bucket.
-    for (int i = 0; i < M; ++i) {
-      if (b.pits[i] == 0) continue;
-      Child& c = children[n++];
-      const MoveResult r = play(s_.rules, b, i, c.board);
-      c.gain = r.gain;
-      c.again = r.again;
-      c.over = r.over;
-      c.pit = i;
-      if (r.over) continue;
-      if (c.board.seeds <= s_.db_levels) {
-        c.key = rank_of(*s_.index, c.board);
-        __builtin_prefetch(s_.db->data() + c.key);
-      } else {
-        c.key = this->key(c.board);
-        if (c.board.seeds > s_.db_levels + s_.store_margin) table_for(c.board.seeds)->prefetch(c.key);
-      }
-    }
-
-    // Children whose value is known at once: the end of the game, the database.
+    int n = expand(b, children);
     int best = -1000, best_move = -1;
-    int m = 0;
-    for (int j = 0; j < n; ++j) {
-      Child& c = children[j];
-      int exact;
-      if (c.over) {
-        exact = c.gain;
-      } else if (c.board.seeds <= s_.db_levels) {
-        const int v = s_.db->value(c.key);
-        exact = c.again ? c.gain + v : c.gain - v;
-      } else {
-        children[m++] = c;
-        continue;
-      }
-      if (exact > best) {
-        best = exact;
-        best_move = c.pit;
-        if (best >= gamma) return finish(table, key, use_tt, gamma, best, best_move, nodes_before);
-      }
-    }
-    n = m;
-
-    // Ranges and table bounds of the other children: a cut without search, or
-    // a child that cannot reach gamma (its bound still counts for fail-soft).
-    const bool etc = k > s_.db_levels + s_.etc_margin;
-    m = 0;
-    for (int j = 0; j < n; ++j) {
-      Child& c = children[j];
-      const int ck = c.board.seeds;
-      int lo = -ck, hi = ck;  // the child's value range, from its side
-      if (etc && ck > s_.db_levels + s_.store_margin) {
-        TTData d;
-        if (table_for(ck)->probe(c.key, d)) lo = std::max<int>(lo, d.lower), hi = std::min<int>(hi, d.upper);
-      }
-      // My value through this child lies in [mine_lo, mine_hi].
-      const int mine_lo = c.again ? c.gain + lo : c.gain - hi;
-      const int mine_hi = c.again ? c.gain + hi : c.gain - lo;
-      if (mine_lo >= gamma) return finish(table, key, use_tt, gamma, mine_lo, c.pit, nodes_before);
-      if (mine_hi < gamma) {
-        if (mine_hi > best) best = mine_hi, best_move = c.pit;
-        continue;
-      }
-      c.order = c.pit == tt_move ? 1 << 20 : c.again ? (1 << 16) + c.pit : c.gain * 64 + c.pit;
-      children[m++] = c;
-    }
-    n = m;
+    if (take_exact_children(children, n, gamma, best, best_move) ||
+        bound_children(children, n, k, gamma, tt_move, best, best_move))
+      return finish(table, key, use_tt, gamma, best, best_move, nodes_before);
 
     // Insertion sort: at most M children.
     if constexpr (M > 1)
@@ -295,6 +223,102 @@ class Search {
   }
 
  private:
+  // A child of the node being searched.
+  struct Child {
+    Board<M> board;
+    std::uint64_t key;  // or the database index
+    int gain;
+    bool again;
+    bool over;
+    int order;
+    int pit;
+  };
+
+  // The children of every legal move of `b`, with the memory each child will need fetched at once: its
+  // database entry, or its table bucket. Returns how many. (Inlined, as the stages of test() below: they are
+  // the node's work, split for reading only.)
+  [[gnu::always_inline]] int expand(const Board<M>& b, Child (&children)[M]) {
+    int n = 0;
+    for (int i = 0; i < M; ++i) {
+      if (b.pits[i] == 0) continue;
+      Child& c = children[n++];
+      const MoveResult r = play(s_.rules, b, i, c.board);
+      c.gain = r.gain;
+      c.again = r.again;
+      c.over = r.over;
+      c.pit = i;
+      if (r.over) continue;
+      if (c.board.seeds <= s_.db_levels) {
+        c.key = rank_of(*s_.index, c.board);
+        __builtin_prefetch(s_.db->data() + c.key);
+      } else {
+        c.key = this->key(c.board);
+        if (c.board.seeds > s_.db_levels + s_.store_margin) table_for(c.board.seeds)->prefetch(c.key);
+      }
+    }
+    return n;
+  }
+
+  // Children whose value is known at once (the end of the game, the database) are valued and dropped from the
+  // first `n`; `best` and `best_move` take the best of them. True at a cut: one reaches gamma.
+  [[gnu::always_inline]] bool take_exact_children(Child* children, int& n, int gamma, int& best, int& best_move) {
+    int m = 0;
+    for (int j = 0; j < n; ++j) {
+      Child& c = children[j];
+      int exact;
+      if (c.over) {
+        exact = c.gain;
+      } else if (c.board.seeds <= s_.db_levels) {
+        const int v = s_.db->value(c.key);
+        exact = c.again ? c.gain + v : c.gain - v;
+      } else {
+        children[m++] = c;
+        continue;
+      }
+      if (exact > best) {
+        best = exact;
+        best_move = c.pit;
+        if (best >= gamma) return true;
+      }
+    }
+    n = m;
+    return false;
+  }
+
+  // Ranges and table bounds of the other children (of a node with `k` seeds): a cut without search (true, the
+  // cut's value and move in best and best_move), or a child that cannot reach gamma, dropped (its bound still
+  // counts for fail-soft). The children left to search get their order.
+  [[gnu::always_inline]] bool bound_children(Child* children, int& n, int k, int gamma, int tt_move, int& best,
+                                             int& best_move) {
+    const bool etc = k > s_.db_levels + s_.etc_margin;
+    int m = 0;
+    for (int j = 0; j < n; ++j) {
+      Child& c = children[j];
+      const int ck = c.board.seeds;
+      int lo = -ck, hi = ck;  // the child's value range, from its side
+      if (etc && ck > s_.db_levels + s_.store_margin) {
+        TTData d;
+        if (table_for(ck)->probe(c.key, d)) lo = std::max<int>(lo, d.lower), hi = std::min<int>(hi, d.upper);
+      }
+      // My value through this child lies in [mine_lo, mine_hi].
+      const int mine_lo = c.again ? c.gain + lo : c.gain - hi;
+      const int mine_hi = c.again ? c.gain + hi : c.gain - lo;
+      if (mine_lo >= gamma) {
+        best = mine_lo;
+        best_move = c.pit;
+        return true;
+      }
+      if (mine_hi < gamma) {
+        if (mine_hi > best) best = mine_hi, best_move = c.pit;
+        continue;
+      }
+      c.order = c.pit == tt_move ? 1 << 20 : c.again ? (1 << 16) + c.pit : c.gain * 64 + c.pit;
+      children[m++] = c;
+    }
+    n = m;
+    return false;
+  }
+
   TranspositionTable* table_for(int k) const {
     return s_.near_tt && k <= s_.db_levels + s_.near_margin ? s_.near_tt : s_.tt;
   }
