@@ -263,13 +263,8 @@ EngineSpec gate_opponent(const Config& config);
 // the seed. A bot kept out by a gate is gated again when this changes (docs/CONTEST.md).
 std::string gate_key(const Config& config);
 
-// The CPUs of each game slot (worker) under `pin`/`cpus`: concurrency disjoint, equal sets taken in
-// order from the CPUs the arena may run on (sched_getaffinity, so a Slurm or taskset cpuset is
-// honoured) or from `cpus`. Empty without pinning. Errors: fewer CPUs than game slots, or `cpus`
-// naming a CPU the arena may not use.
-Expected<std::vector<std::vector<int>>> cpu_slots(const Config& config);
-
-// "0-3,6" -> {0, 1, 2, 3, 6}; an error for anything else.
+// "0-3,6" -> {0, 1, 2, 3, 6} (tournament.cpus); an error for anything else. The game slots' CPUs are the
+// runner's (arena/runner/pinning.h).
 Expected<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // `arena run/match/sprt --clock`: every time control of the config (the tournament's and the engines' own)
