@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arena/config/analysis_config.h"
 #include "arena/config/openings.h"
 #include "arena/rating/ranking.h"
 #include "arena/sandbox_build/build_limits.h"
@@ -106,16 +107,6 @@ struct RatingConfig {
   double anchor_elo = 0;
 };
 
-// [analysis] (docs/ANALYSIS.md): at the end of a run, every game valued with perfect play into
-// <results>/analysis.jsonl, as `arena analyse` does. Not part of the fingerprint: no game depends on it.
-struct AnalysisConfig {
-  int budget_ms = 1000;  // per position
-  int threads = 0;       // 0: tournament.concurrency
-  bool db_only = false;  // the endgame database only, no search
-  int db_mb = 1024;      // the endgame database's memory
-  int hash_mb = 256;     // each thread's transposition table
-};
-
 // [submissions] (docs/CONTEST.md): a contest whose entrants are built from a folder of submissions by
 // `arena contest build`, each a subfolder with a bot.toml manifest. The built entrants are recorded in
 // <results>/entries.json and join Config::engines after the [[engine]] tables (house bots), in the order
@@ -177,10 +168,10 @@ struct GitSprtConfig {
 };
 
 struct SprtConfig {
-  stats::SprtParams params;          // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
-  int max_pairs = 0;                 // 0 = until a bound is crossed
-  std::optional<GitSprtConfig> git;  // the engines come from git, not from [[engine]] tables
-  std::filesystem::path summary;     // a Markdown summary for a pull request written here at the end; empty: none
+  stats::SprtParams params{.model = stats::Model::Normalized};  // elo0 < elo1, 0 < alpha, beta < 0.5
+  int max_pairs = 0;                                            // 0 = until a bound is crossed
+  std::optional<GitSprtConfig> git;                             // the engines come from git, not from [[engine]] tables
+  std::filesystem::path summary;  // a Markdown summary for a pull request written here at the end; empty: none
   // bench = true: each engine is asked for its bench before the first game (docs/SPRT.md, "A build check by
   // bench"), its count recorded and compared on resume; a declared count (base_bench, test_bench, which imply
   // bench) must match. None of them changes the games, so they are not in the fingerprint.

@@ -36,18 +36,18 @@ void read_openings(const Reader& r, const toml::table& table, Config& c) {
     r.loc().fail(t.key_source(file_later ? "file" : "random_plies"),
                  "openings.random_plies and openings.file exclude each other; give one");
   }
-  out.random_plies = static_cast<int>(t.integer("random_plies", 0, 100).value_or(0));
+  out.random_plies = static_cast<int>(t.integer("random_plies", 0, 100).value_or(out.random_plies));
   if (t.has("order") && !t.has("file"))
     r.loc().fail(t.key_source("order"), "openings.order only applies to openings.file");
   out.order =
       t.choice<OpeningOrder>("order", {{"sequential", OpeningOrder::Sequential}, {"random", OpeningOrder::Random}})
-          .value_or(OpeningOrder::Sequential);
+          .value_or(out.order);
   if (t.has("format") && !t.has("file"))
     r.loc().fail(t.key_source("format"), "openings.format only applies to openings.file");
   out.format =
       t.choice<BookFormat>(
            "format", {{"auto", BookFormat::Auto}, {"moves", BookFormat::Moves}, {"positions", BookFormat::Positions}})
-          .value_or(BookFormat::Auto);
+          .value_or(out.format);
   if (out.random_plies > 0) {
     // The schedule falls back to exactly this search (seed 0), so passing here guarantees
     // that every game pair gets an opening.

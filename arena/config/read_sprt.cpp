@@ -96,12 +96,12 @@ void read_sprt(const Reader& r, const toml::table& table, Config& c) {
     auto x = t.number(key);
     if (x && !(*x > 0 && *x < 0.5))
       t.fail_at(key, t.key_name(key) + " must be greater than 0 and less than 0.5, not " + detail::format_number(*x));
-    (key == "alpha" ? p.alpha : p.beta) = x.value_or(0.05);
+    (key == "alpha" ? p.alpha : p.beta) = x.value_or(key == "alpha" ? p.alpha : p.beta);
   }
   p.model =
       t.choice<stats::Model>("model", {{"logistic", stats::Model::Logistic}, {"normalized", stats::Model::Normalized}})
-          .value_or(stats::Model::Normalized);
-  out.max_pairs = static_cast<int>(t.integer("max_pairs", 0, kBillion).value_or(0));
+          .value_or(p.model);
+  out.max_pairs = static_cast<int>(t.integer("max_pairs", 0, kBillion).value_or(out.max_pairs));
   if (auto summary = t.string("summary")) out.summary = absolute_from(r.work_dir(), *summary);
   if (t.has("repo")) {
     out.git = read_git_sprt(r, t, c);

@@ -112,11 +112,11 @@ void read_submissions(const Reader& r, const toml::table& table, const toml::tab
                          "\"none\"): their code runs as " + (::geteuid() == 0 ? "root" : "you") +
                          ", with your files and network");
   }
-  out.check = t.on_off("check").value_or(true);
+  out.check = t.on_off("check").value_or(out.check);
   const std::initializer_list<std::pair<std::string_view, GamesRule>> rules = {{"keep", GamesRule::Keep},
                                                                                {"void", GamesRule::Void}};
-  out.withdrawn = t.choice<GamesRule>("withdrawn", rules).value_or(GamesRule::Keep);
-  out.disqualified = t.choice<GamesRule>("disqualified", rules).value_or(GamesRule::Void);
+  out.withdrawn = t.choice<GamesRule>("withdrawn", rules).value_or(out.withdrawn);
+  out.disqualified = t.choice<GamesRule>("disqualified", rules).value_or(out.disqualified);
   if (c.tournament.type != TournamentType::RoundRobin)
     t.fail_at("dir", std::string("a contest ([submissions]) is a round robin, not tournament.type = \"") +
                          to_string(c.tournament.type) + "\"");

@@ -66,7 +66,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
   out.sandbox_given = t.has("sandbox");
   out.restart = read_restart(t).value_or(out.restart);
-  out.pin = t.on_off("pin").value_or(false);
+  out.pin = t.on_off("pin").value_or(out.pin);
   if (auto cpus = t.string("cpus")) {
     Expected<std::vector<int>> list = parse_cpu_list(*cpus);
     if (!list) t.fail_at("cpus", "tournament.cpus: " + list.error());
@@ -85,25 +85,25 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
                                                {"gauntlet", TournamentType::Gauntlet},
                                                {"swiss", TournamentType::Swiss},
                                                {"knockout", TournamentType::Knockout}})
-                 .value_or(TournamentType::RoundRobin);
-  out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(1));
-  out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(1));
-  out.seed = static_cast<std::uint64_t>(t.integer("seed", 0, kUnbounded).value_or(1));
-  out.output = t.string("output").value_or("results");
-  out.rating_interval = static_cast<int>(t.integer("rating_interval", 0, kBillion).value_or(0));
-  out.progress_interval = static_cast<int>(t.integer("progress_interval", 0, kBillion).value_or(10));
-  out.report_every = static_cast<int>(t.integer("report_every", 0, 86'400).value_or(30));
-  out.publish = t.on_off("publish").value_or(false);
+                 .value_or(out.type);
+  out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(out.rounds));
+  out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(out.concurrency));
+  out.seed = static_cast<std::uint64_t>(t.integer("seed", 0, kUnbounded).value_or(out.seed));
+  out.output = t.string("output").value_or(out.output);
+  out.rating_interval = static_cast<int>(t.integer("rating_interval", 0, kBillion).value_or(out.rating_interval));
+  out.progress_interval = static_cast<int>(t.integer("progress_interval", 0, kBillion).value_or(out.progress_interval));
+  out.report_every = static_cast<int>(t.integer("report_every", 0, 86'400).value_or(out.report_every));
+  out.publish = t.on_off("publish").value_or(out.publish);
   if (std::optional<std::string> pgn = t.string("pgnout")) out.pgnout = absolute_from(r.work_dir(), *pgn);
-  out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(1000));
+  out.max_plies = static_cast<int>(t.integer("max_plies", 1, 100'000).value_or(out.max_plies));
   out.transcripts =
       t.choice<TranscriptMode>("transcripts", {{to_string(TranscriptMode::Forfeits), TranscriptMode::Forfeits},
                                                {to_string(TranscriptMode::All), TranscriptMode::All},
                                                {to_string(TranscriptMode::None), TranscriptMode::None}})
-          .value_or(TranscriptMode::Forfeits);
+          .value_or(out.transcripts);
   if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
     t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
-  out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(3));
+  out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(out.tiebreak_pairs));
   if (t.has("tiebreak_pairs") && out.type != TournamentType::Knockout)
     t.fail_at("tiebreak_pairs", "tournament.tiebreak_pairs only applies to type = \"knockout\"");
 }
@@ -120,7 +120,7 @@ void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {
   Table t(r.loc(), *table, "tournament.adjudicate", "tournament.adjudicate",
           {"store_majority", "database_seeds", "draw", "resign"});
   AdjudicationConfig& out = c.tournament.adjudicate;
-  out.store_majority = t.on_off("store_majority").value_or(false);
+  out.store_majority = t.on_off("store_majority").value_or(out.store_majority);
   if (t.has("database_seeds")) {
     if (c.variant.majority)
       t.fail_at("database_seeds",
@@ -133,7 +133,7 @@ void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {
     Table d(r.loc(), *draw, "tournament.adjudicate.draw", "tournament.adjudicate.draw",
             {"movenumber", "movecount", "score"});
     DrawRule rule;
-    rule.move_number = static_cast<int>(d.integer("movenumber", 0, 100'000).value_or(0));
+    rule.move_number = static_cast<int>(d.integer("movenumber", 0, 100'000).value_or(rule.move_number));
     rule.move_count = static_cast<int>(required(d, "movecount", d.integer("movecount", 1, 100'000)));
     rule.score = static_cast<int>(required(d, "score", d.integer("score", 0, 1'000'000)));
     out.draw = rule;
@@ -144,7 +144,7 @@ void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {
     ResignRule rule;
     rule.move_count = static_cast<int>(required(s, "movecount", s.integer("movecount", 1, 100'000)));
     rule.score = static_cast<int>(required(s, "score", s.integer("score", 1, 1'000'000)));
-    rule.two_sided = s.on_off("twosided").value_or(false);
+    rule.two_sided = s.on_off("twosided").value_or(rule.two_sided);
     out.resign = rule;
   }
 }
