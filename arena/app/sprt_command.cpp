@@ -10,6 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
+#include "arena/contest/entries.h"
 #include "arena/flow/tournament_meta.h"
 #include "arena/flow/tournaments.h"
 #include "arena/git/git_engines.h"
@@ -33,7 +34,7 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
   }
   if (!given.empty())
     throw UsageError(fmt::format("{} cannot be combined with a config file (put it in {})", given[0], o.config));
-  Expected<arena::Config> loaded = arena::load_config(o.config);
+  Expected<arena::Config> loaded = arena::load_with_entrants(o.config);
   if (!loaded) throw UsageError(loaded.error());
   for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   arena::Config config = std::move(loaded).value();

@@ -8,7 +8,6 @@
 
 #include <toml++/toml.h>
 
-#include "arena/config/entries.h"
 #include "arena/config/readers.h"
 #include "arena/config/toml_table.h"
 #include "referee/endgame/database.h"
@@ -248,16 +247,10 @@ void set_clock(Config& config, ClockKind clock) {
     if (e.time) e.time->clock = clock;
 }
 
-Expected<Config> load_config(const fs::path& path, bool with_entrants) {
+Expected<Config> load_config(const fs::path& path) {
   auto text = detail::read_file(path);
   if (!text) return Error{path.string() + ": the config file " + text.error()};
-  Expected<Config> parsed = parse_config(*text, path.string(), path.parent_path());
-  if (!parsed || !parsed->submissions || !with_entrants) return parsed;
-  Config config = std::move(parsed).value();
-  Expected<Entries> entries = read_entries(config.entries_file());
-  if (!entries) return Error{entries.error()};
-  if (std::optional<std::string> error = add_entrants(config, *entries)) return Error{*error};
-  return config;
+  return parse_config(*text, path.string(), path.parent_path());
 }
 
 }  // namespace kalah::arena

@@ -264,9 +264,9 @@ void set_clock(Config& config, ClockKind clock);
 
 // Reads and validates a config file. Relative paths inside it (`cmd`, `dir`, `openings.file`) are
 // resolved as documented in docs/CONFIG.md, against the current working directory and the
-// directory of `path`. A contest's ([submissions]) entrants are read from its entries.json and
-// appended to the engines; `with_entrants = false` reads the file alone (for `arena contest build`).
-Expected<Config> load_config(const std::filesystem::path& path, bool with_entrants = true);
+// directory of `path`. The file alone: a contest's ([submissions]) entrants are in its entries.json,
+// which arena/contest reads (load_with_entrants, arena/contest/entries.h).
+Expected<Config> load_config(const std::filesystem::path& path);
 
 // The same from text: `path_for_messages` starts every error message, `base_dir` is the directory
 // relative paths fall back to (the config file's directory), `work_dir` stands in for the current
