@@ -10,7 +10,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-#include "arena/config/manifest.h"
+#include "arena/contest/manifest.h"
 #include "arena/schedule/schedule.h"
 #include "e2e_util.h"
 #include "referee/engine/sandbox.h"

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "arena/config/config.h"
-#include "arena/config/entries.h"
+#include "arena/contest/entries.h"
 #include "e2e_util.h"
 #include "referee/engine/sandbox.h"
 

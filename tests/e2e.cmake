@@ -20,7 +20,7 @@ add_dependencies(sandbox_e2e_test arena hostile_engine instant_engine)
 kalah_add_test(bad_input_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_test.cpp LIBS kalah_rules)
 add_dependencies(bad_input_test arena referee bad_engine)
 
-kalah_add_test(pinning_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pinning_test.cpp LIBS kalah_config)
+kalah_add_test(pinning_test SERIAL SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pinning_test.cpp LIBS kalah_config kalah_runner)
 add_dependencies(pinning_test arena hostile_engine instant_engine kalah-mcts)
 
 # report.html in headless chromium (skipped, saying why, without chromium and python3-pil).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arena/config/config.h"
+#include "arena/runner/pinning.h"
 #include "referee/engine/control_groups.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"

@@ -10,8 +10,8 @@
 
 #include "arena/analysis/analysis_file.h"
 #include "arena/config/config.h"
-#include "arena/config/entries.h"
 #include "arena/contest/contest.h"
+#include "arena/contest/entries.h"
 #include "arena/integrity/verify.h"
 #include "arena/journal/journal.h"
 #include "arena/journal/meta.h"
@@ -94,7 +94,14 @@ TEST(ReportService, AWithdrawalKeepsTheMoveQualityOfAnAnalysedContest) {
   entries.submissions.push_back(greedy);
   ASSERT_EQ(write_entries(config.entries_file(), entries), std::nullopt);
 
-  const Expected<std::string> done = contest::change_status(config, "greedy", EntryStatus::Withdrawn, "ill");
+  // As `arena contest withdraw` does: the reports written again by the report service, under the folder's lock.
+  const contest::WriteReports write_reports = [&](const std::filesystem::path& folder) {
+    const Expected<report::RewrittenReports> written =
+        report::rewrite_reports(folder, {.event = config.tournament.name});
+    return written ? std::nullopt : std::optional<std::string>(written.error());
+  };
+  const Expected<std::string> done =
+      contest::change_status(config, "greedy", EntryStatus::Withdrawn, "ill", write_reports);
   ASSERT_TRUE(done) << done.error();
   EXPECT_NE(done->find("reports written again"), std::string::npos) << *done;
   const json::object standings = read_json(results / "standings.json");

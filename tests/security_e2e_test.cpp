@@ -157,14 +157,14 @@ TEST_F(HostileSubmission, ARunCommandThatIsALinkIsRefused) {
 TEST_F(HostileSubmission, EntrantsAreSandboxedUnlessTheConfigSaysOtherwise) {
   submission("plain");
   write_config("");
-  Expected<Config> config = load_config(tmp_ / "contest.toml", false);
+  Expected<Config> config = load_config(tmp_ / "contest.toml");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->submissions->entrant_sandbox, SandboxMode::Bwrap);
   EXPECT_TRUE(config->warnings.empty());
   EXPECT_EQ(config->tournament.sandbox, SandboxMode::None);  // the house engines stay as configured
 
   write_config("sandbox = \"none\"\n");
-  config = load_config(tmp_ / "contest.toml", false);
+  config = load_config(tmp_ / "contest.toml");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->submissions->entrant_sandbox, SandboxMode::None);
   ASSERT_EQ(config->warnings.size(), 1u);

@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "arena/analysis/analysis_file.h"
+#include "arena/config/analysis_config.h"
 #include "referee/endgame/database.h"
 #include "referee/record/record.h"
 #include "referee/solver/solver.h"
@@ -73,17 +74,18 @@ struct DatabaseProgress {
 std::string describe(const DatabaseProgress& p);
 
 struct AnalyserOptions {
-  std::chrono::milliseconds budget{1000};  // per position; the search of one position stops there
+  // The defaults are [analysis]'s (arena::AnalysisConfig).
+  std::chrono::milliseconds budget{arena::AnalysisConfig{}.budget_ms};  // per position; the search stops there
   // A position that n games pass through gets budget × min(n / 2, max_budget_factor): a colour-swapped
   // pair plays one opening twice, and the second game finds the first one's result remembered.
   const SharedPositions* shared = nullptr;
   SearchedPositions* searched = nullptr;  // none: each analyser remembers only its own searches
   int max_budget_factor = 100;
-  bool database_only = false;        // no search: null wherever the database does not reach
-  std::size_t hash_mb = 256;         // each analyser's transposition table
-  std::uint64_t database_mb = 1024;  // the endgame database (one per rule set, shared)
-  std::filesystem::path cache_dir;   // where databases are cached; empty: none
-  int database_threads = 1;          // threads that build a database not in the cache
+  bool database_only = arena::AnalysisConfig{}.db_only;       // no search: null wherever the database does not reach
+  std::size_t hash_mb = arena::AnalysisConfig{}.hash_mb;      // each analyser's transposition table
+  std::uint64_t database_mb = arena::AnalysisConfig{}.db_mb;  // the endgame database (one per rule set, shared)
+  std::filesystem::path cache_dir;                            // where databases are cached; empty: none
+  int database_threads = 1;                                   // threads that build a database not in the cache
   std::function<void(const DatabaseProgress&)> database_progress;  // set: told of a build as it goes
   const std::atomic<bool>* stop = nullptr;                         // set: every search gives up at once
 };

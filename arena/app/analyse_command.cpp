@@ -21,11 +21,11 @@ namespace {
 
 struct AnalyseCommandOptions {
   std::vector<std::string> dirs;
-  long long budget_ms = 1000;
+  long long budget_ms = arena::AnalysisConfig{}.budget_ms;
   int threads = 0;  // 0: one per CPU
-  bool database_only = false;
-  long long hash_mb = 256;
-  long long database_mb = 1024;
+  bool database_only = arena::AnalysisConfig{}.db_only;
+  long long hash_mb = arena::AnalysisConfig{}.hash_mb;
+  long long database_mb = arena::AnalysisConfig{}.db_mb;
   std::string cache_dir;
   bool no_cache = false;
   bool quiet = false;
@@ -106,15 +106,15 @@ void add_analyse_command(cli::Commands& commands) {
   cmd->add_option("--budget-ms", o->budget_ms,
                   "The search time per position (n games through it: n/2 times as much, at most 100x); a position "
                   "not proved by then is null")
-      ->default_val(1000)
+      ->default_val(arena::AnalysisConfig{}.budget_ms)
       ->check(CLI::Range(1LL, 3'600'000LL));
   cmd->add_option("--threads", o->threads, "Games analysed at once (default: one per CPU)")->check(CLI::Range(1, 1024));
   cmd->add_flag("--db-only", o->database_only, "No search: only positions the endgame database holds");
   cmd->add_option("--hash-mb", o->hash_mb, "Each thread's transposition table, MB")
-      ->default_val(256)
+      ->default_val(arena::AnalysisConfig{}.hash_mb)
       ->check(CLI::Range(1LL, 1LL << 20));
   cmd->add_option("--db-mb", o->database_mb, "The endgame database's memory, MB (its size in seeds follows)")
-      ->default_val(1024)
+      ->default_val(arena::AnalysisConfig{}.db_mb)
       ->check(CLI::Range(0LL, 1LL << 20));
   cmd->add_option("--cache-dir", o->cache_dir, "Where endgame databases are cached (default: ~/.cache/kalah-arena)");
   cmd->add_flag("--no-cache", o->no_cache, "Build the endgame database in memory only");

@@ -7,6 +7,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/config.h"
 #include "arena/contest/contest.h"
+#include "arena/report/report_service.h"
 #include "referee/system/clean_text.h"
 
 namespace kalah::arena_app {
@@ -22,7 +23,7 @@ struct ContestOptions {
 };
 
 arena::Config load(const std::string& path) {
-  Expected<arena::Config> loaded = arena::load_config(path, false);
+  Expected<arena::Config> loaded = arena::load_config(path);
   if (!loaded) throw UsageError(loaded.error());
   for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   if (!loaded->is_contest())
@@ -49,8 +50,15 @@ int run_contest(const ContestOptions& o) {
   const bool withdraw = o.withdraw->parsed();
   const arena::Config config = load(o.config);
   if (o.reason.empty()) throw UsageError("--reason must say why (it is shown in the standings)");
+  // Everything the folder holds, as `arena report` writes it: an analysis's move quality too.
+  const arena::contest::WriteReports write_reports = [&](const std::filesystem::path& results) {
+    Expected<report::RewrittenReports> written =
+        report::rewrite_reports(results, {.event = config.tournament.name, .publish = config.tournament.publish});
+    return written ? std::nullopt : std::optional<std::string>(written.error());
+  };
   Expected<std::string> done = arena::contest::change_status(
-      config, o.name, withdraw ? arena::EntryStatus::Withdrawn : arena::EntryStatus::Disqualified, o.reason);
+      config, o.name, withdraw ? arena::EntryStatus::Withdrawn : arena::EntryStatus::Disqualified, o.reason,
+      write_reports);
   if (!done) throw UsageError(done.error());
   fmt::print("{}\n", *done);
   return 0;

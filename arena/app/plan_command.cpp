@@ -10,6 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/cluster/slurm.h"
 #include "arena/config/config.h"
+#include "arena/contest/entries.h"
 #include "arena/schedule/rounds.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/executable.h"
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 
 // `plan_only`: one "shard" of a Swiss or knockout tournament is the tournament itself, which plan describes.
 arena::Config load(const std::string& path, int shards, bool plan_only = false) {
-  Expected<arena::Config> loaded = arena::load_config(path);
+  Expected<arena::Config> loaded = arena::load_with_entrants(path);
   if (!loaded) throw UsageError(loaded.error());
   for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   if (plan_only && shards == 1 && arena::plays_by_rounds(loaded->tournament.type)) return std::move(loaded).value();

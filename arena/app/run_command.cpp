@@ -6,6 +6,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/config/config.h"
+#include "arena/contest/entries.h"
 #include "arena/flow/tournaments.h"
 #include "arena/schedule/schedule.h"
 #include "referee/engine/sandbox.h"
@@ -24,7 +25,7 @@ struct RunOptions {
 };
 
 int run(const RunOptions& o) {
-  Expected<arena::Config> loaded = arena::load_config(o.config);
+  Expected<arena::Config> loaded = arena::load_with_entrants(o.config);
   if (!loaded) throw UsageError(loaded.error());
   for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   arena::Config config = std::move(loaded).value();

@@ -10,6 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
+#include "arena/contest/entries.h"
 #include "arena/flow/tournament_meta.h"
 #include "arena/flow/tournaments.h"
 #include "arena/git/git_engines.h"
@@ -33,7 +34,7 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
   }
   if (!given.empty())
     throw UsageError(fmt::format("{} cannot be combined with a config file (put it in {})", given[0], o.config));
-  Expected<arena::Config> loaded = arena::load_config(o.config);
+  Expected<arena::Config> loaded = arena::load_with_entrants(o.config);
   if (!loaded) throw UsageError(loaded.error());
   for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
   arena::Config config = std::move(loaded).value();
@@ -108,17 +109,18 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--test-name", m.test_name, "Test engine name (default: test)"));
   only(cmd->add_option("--base-option", m.base_options, "NAME=VALUE sent to the base with setoption"));
   only(cmd->add_option("--test-option", m.test_options, "NAME=VALUE sent to the test with setoption"));
-  only(cmd->add_option("--tc", m.tc, "Fischer clock in seconds: BASE+INC (default 10+0.1)"));
+  only(cmd->add_option("--tc", m.tc, "Fischer clock in seconds: BASE+INC (default " + TimeControl{}.describe() + ")"));
   only(cmd->add_option("--movetime", m.movetime, "Milliseconds per move")->check(CLI::PositiveNumber));
   only(cmd->add_option("--depth", m.depth, "Fixed search depth")->check(CLI::PositiveNumber));
   only(cmd->add_option("--nodes", m.nodes, "Fixed node count")->check(CLI::PositiveNumber));
   only(cmd->add_option("--openings-plies", m.openings_plies, "A random opening of K plies per pair (default 4)")
            ->check(CLI::Range(0, 100)));
   only(cmd->add_option("--openings", m.openings, "An openings book file (docs/CONFIG.md)"));
-  only(cmd->add_option("--elo0", m.elo0, "H0 Elo (default 0)"));
-  only(cmd->add_option("--elo1", m.elo1, "H1 Elo (default 5)"));
-  only(cmd->add_option("--alpha", m.alpha, "False-positive rate (default 0.05)"));
-  only(cmd->add_option("--beta", m.beta, "False-negative rate (default 0.05)"));
+  const stats::SprtParams defaults = arena::SprtConfig{}.params;
+  only(cmd->add_option("--elo0", m.elo0, fmt::format("H0 Elo (default {})", defaults.elo0)));
+  only(cmd->add_option("--elo1", m.elo1, fmt::format("H1 Elo (default {})", defaults.elo1)));
+  only(cmd->add_option("--alpha", m.alpha, fmt::format("False-positive rate (default {})", defaults.alpha)));
+  only(cmd->add_option("--beta", m.beta, fmt::format("False-negative rate (default {})", defaults.beta)));
   only(cmd->add_option("--model", m.model, "normalized (default) or logistic")
            ->check(CLI::IsMember({"normalized", "logistic"})));
   only(cmd->add_option("--variant", m.variant, "Rules, e.g. \"pits=6 seeds=4 pie=on\""));

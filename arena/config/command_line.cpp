@@ -106,7 +106,8 @@ Expected<std::string> sprt_config_toml(const SprtCommandLine& o) {
   } else if (o.nodes > 0) {
     t += fmt::format("nodes = {}\n", o.nodes);
   } else {
-    Expected<TimeControl> clock = parse_fischer(o.tc.empty() ? "10+0.1" : o.tc);
+    // Without --tc, TimeControl's own clock (10+0.1).
+    Expected<TimeControl> clock = o.tc.empty() ? Expected<TimeControl>(TimeControl{}) : parse_fischer(o.tc);
     if (!clock) return Error{"--tc " + clock.error()};
     t += fmt::format("base_ms = {}\ninc_ms = {}\n", clock->base_ms, clock->inc_ms);
   }

@@ -20,15 +20,17 @@ struct SprtCommandLine {
   std::string base, test;  // commands; words after the first are arguments
   std::string base_name = "base", test_name = "test";
   std::vector<std::string> base_options, test_options;  // NAME=VALUE
-  std::string tc;                                       // "10+0.1" (seconds); the default when no limit is given
-  std::int64_t movetime = 0;                            // ms
+  std::string tc;             // "40/60+0.6" (seconds); empty: TimeControl's default clock when no other limit is given
+  std::int64_t movetime = 0;  // ms
   int depth = 0;
   std::int64_t nodes = 0;
   int concurrency = 0;      // 0: 1
   int openings_plies = -1;  // -1: 4 unless a book is given
   std::string openings;     // a book file
-  double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
-  std::string model = "normalized";
+  // [sprt]'s defaults (SprtConfig's initialisers).
+  double elo0 = SprtConfig{}.params.elo0, elo1 = SprtConfig{}.params.elo1;
+  double alpha = SprtConfig{}.params.alpha, beta = SprtConfig{}.params.beta;
+  std::string model = stats::to_string(SprtConfig{}.params.model);
   int max_pairs = -1;                               // -1: 0 (until decided)
   bool bench = false;                               // --bench: check each engine's bench before the first game
   std::optional<long long> base_bench, test_bench;  // --base-bench N, --test-bench N (imply --bench)

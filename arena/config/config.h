@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arena/config/analysis_config.h"
 #include "arena/config/openings.h"
 #include "arena/rating/ranking.h"
 #include "arena/sandbox_build/build_limits.h"
@@ -106,16 +107,6 @@ struct RatingConfig {
   double anchor_elo = 0;
 };
 
-// [analysis] (docs/ANALYSIS.md): at the end of a run, every game valued with perfect play into
-// <results>/analysis.jsonl, as `arena analyse` does. Not part of the fingerprint: no game depends on it.
-struct AnalysisConfig {
-  int budget_ms = 1000;  // per position
-  int threads = 0;       // 0: tournament.concurrency
-  bool db_only = false;  // the endgame database only, no search
-  int db_mb = 1024;      // the endgame database's memory
-  int hash_mb = 256;     // each thread's transposition table
-};
-
 // [submissions] (docs/CONTEST.md): a contest whose entrants are built from a folder of submissions by
 // `arena contest build`, each a subfolder with a bot.toml manifest. The built entrants are recorded in
 // <results>/entries.json and join Config::engines after the [[engine]] tables (house bots), in the order
@@ -177,10 +168,10 @@ struct GitSprtConfig {
 };
 
 struct SprtConfig {
-  stats::SprtParams params;          // elo0 < elo1, 0 < alpha, beta < 0.5; model defaults to Normalized
-  int max_pairs = 0;                 // 0 = until a bound is crossed
-  std::optional<GitSprtConfig> git;  // the engines come from git, not from [[engine]] tables
-  std::filesystem::path summary;     // a Markdown summary for a pull request written here at the end; empty: none
+  stats::SprtParams params{.model = stats::Model::Normalized};  // elo0 < elo1, 0 < alpha, beta < 0.5
+  int max_pairs = 0;                                            // 0 = until a bound is crossed
+  std::optional<GitSprtConfig> git;                             // the engines come from git, not from [[engine]] tables
+  std::filesystem::path summary;  // a Markdown summary for a pull request written here at the end; empty: none
   // bench = true: each engine is asked for its bench before the first game (docs/SPRT.md, "A build check by
   // bench"), its count recorded and compared on resume; a declared count (base_bench, test_bench, which imply
   // bench) must match. None of them changes the games, so they are not in the fingerprint.
@@ -263,13 +254,8 @@ EngineSpec gate_opponent(const Config& config);
 // the seed. A bot kept out by a gate is gated again when this changes (docs/CONTEST.md).
 std::string gate_key(const Config& config);
 
-// The CPUs of each game slot (worker) under `pin`/`cpus`: concurrency disjoint, equal sets taken in
-// order from the CPUs the arena may run on (sched_getaffinity, so a Slurm or taskset cpuset is
-// honoured) or from `cpus`. Empty without pinning. Errors: fewer CPUs than game slots, or `cpus`
-// naming a CPU the arena may not use.
-Expected<std::vector<std::vector<int>>> cpu_slots(const Config& config);
-
-// "0-3,6" -> {0, 1, 2, 3, 6}; an error for anything else.
+// "0-3,6" -> {0, 1, 2, 3, 6} (tournament.cpus); an error for anything else. The game slots' CPUs are the
+// runner's (arena/runner/pinning.h).
 Expected<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // `arena run/match/sprt --clock`: every time control of the config (the tournament's and the engines' own)
@@ -278,9 +264,9 @@ void set_clock(Config& config, ClockKind clock);
 
 // Reads and validates a config file. Relative paths inside it (`cmd`, `dir`, `openings.file`) are
 // resolved as documented in docs/CONFIG.md, against the current working directory and the
-// directory of `path`. A contest's ([submissions]) entrants are read from its entries.json and
-// appended to the engines; `with_entrants = false` reads the file alone (for `arena contest build`).
-Expected<Config> load_config(const std::filesystem::path& path, bool with_entrants = true);
+// directory of `path`. The file alone: a contest's ([submissions]) entrants are in its entries.json,
+// which arena/contest reads (load_with_entrants, arena/contest/entries.h).
+Expected<Config> load_config(const std::filesystem::path& path);
 
 // The same from text: `path_for_messages` starts every error message, `base_dir` is the directory
 // relative paths fall back to (the config file's directory), `work_dir` stands in for the current

@@ -10,54 +10,14 @@
 #include <fmt/core.h>
 
 #include "arena/config/command_line.h"
+#include "arena/config/match_flags.h"
 #include "referee/rules/spelling.h"
 
 namespace kalah::arena {
 namespace {
-
-bool is_whole_number(std::string_view text) {
-  long long value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
-std::optional<double> decimal(std::string_view text) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
-
-// One flag as given: "-engine" and its words up to the next flag.
-struct Flag {
-  std::string name;
-  std::vector<std::string> words;
-  std::string text() const {
-    std::string t = name;
-    for (const std::string& w : words) t += " " + w;
-    return t;
-  }
-};
-
-using KeyValues = std::vector<std::pair<std::string, std::string>>;
-
-// The TOML text with the flag behind every line.
-class Toml {
- public:
-  void line(const std::string& text, const std::string& origin) {
-    toml_ += text + "\n";
-    origins_.push_back(origin);
-  }
-  std::string& text() { return toml_; }
-  std::vector<std::string>& origins() { return origins_; }
-
- private:
-  std::string toml_;
-  std::vector<std::string> origins_;
-};
+using namespace match_detail;
 
 // What a key=value of -engine / -each becomes in TOML: the key and how its value is written.
-enum class Kind { String, Integer, Boolean, Number, Seconds };  // Seconds: written as whole milliseconds
 struct EngineKey {
   const char* flag;
   const char* toml;
@@ -92,37 +52,6 @@ const EngineKey* engine_key(std::string_view key) {
   return nullptr;
 }
 
-// KEY=VALUE with a non-empty key.
-Expected<std::pair<std::string, std::string>> split_pair(const Flag& flag, const std::string& word) {
-  const std::size_t eq = word.find('=');
-  if (eq == std::string::npos || eq == 0) return Error{flag.name + ": '" + word + "' is not KEY=VALUE"};
-  return std::pair{word.substr(0, eq), word.substr(eq + 1)};
-}
-
-// A value as TOML, checked for its kind.
-Expected<std::string> toml_value(const Flag& flag, const std::string& key, const std::string& value, Kind kind) {
-  switch (kind) {
-    case Kind::String: return toml_string(value);
-    case Kind::Integer:
-      if (!is_whole_number(value)) return Error{flag.name + ": " + key + "=" + value + ": expected a whole number"};
-      return value;
-    case Kind::Boolean:
-      if (value == "true" || value == "on" || value == "yes") return std::string("true");
-      if (value == "false" || value == "off" || value == "no") return std::string("false");
-      return Error{flag.name + ": " + key + "=" + value + ": expected true or false"};
-    case Kind::Number:
-      if (!decimal(value)) return Error{flag.name + ": " + key + "=" + value + ": expected a number"};
-      return value;
-    case Kind::Seconds: {
-      const std::optional<double> seconds = decimal(value);
-      if (!seconds || *seconds <= 0)
-        return Error{flag.name + ": " + key + "=" + value + ": expected seconds (a number > 0)"};
-      return std::to_string(std::llround(*seconds * 1000));
-    }
-  }
-  return Error{flag.name + ": " + key};
-}
-
 // Every key=value of an -engine (after the -each ones), checked; `arg` and `option.*` collect.
 struct EngineFlags {
   std::string origin;
@@ -131,28 +60,6 @@ struct EngineFlags {
   std::map<std::string, std::pair<std::string, std::string>> keys;  // TOML key -> (value, origin)
   std::map<std::string, std::pair<std::string, std::string>> time;  // TOML time key -> (value, origin)
 };
-
-// Every flag `arena match` takes, for "did you mean".
-const std::vector<std::string> kFlagNames = {
-    "-engine", "-each",   "-tournament", "-rounds",        "-games",  "-concurrency", "-openings", "-variant",
-    "-sprt",   "-draw",   "-resign",     "-adjudicate",    "-event",  "-seed",        "-recover",  "-out",
-    "-pgnout", "-repeat", "--clock",     "--print-config", "--fresh", "--help"};
-
-// What a flag of cutechess-cli or fastchess that `arena match` spells otherwise is here: "; use -seed N";
-// else the flag it is nearest to, if it looks like a typo of one.
-std::string habitual_flag_hint(const std::string& name) {
-  static constexpr std::pair<std::string_view, std::string_view> kHabits[] = {
-      {"-srand", "-seed N"},
-      {"-ratinginterval", "rating_interval in [tournament] (arena match ... --print-config, then arena run)"},
-      {"-maxmoves", "-adjudicate, or max_plies in [tournament]"},
-      {"-tb", "-adjudicate database_seeds=K (the endgame database)"},
-      {"-debug", "referee match --log FILE, or transcripts = \"all\" in [tournament]"},
-      {"-resultformat", "the standings files of the results folder"},
-  };
-  for (const auto& [flag, instead] : kHabits)
-    if (name == flag) return "; use " + std::string(instead);
-  return did_you_mean(name, kFlagNames);
-}
 
 std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
   for (const std::string& word : flag.words) {
@@ -189,123 +96,28 @@ std::optional<std::string> add_engine_words(const Flag& flag, EngineFlags& e) {
   return std::nullopt;
 }
 
-// The file of `-pgnout FILE` (cutechess-cli) or `-pgnout file=FILE [KEY=VALUE]...` (fastchess). The copy is
-// written whole once the run ends (every game of the results folder, docs/CLI.md), and the PGN holds one
-// comment per game, not per move: fastchess's keys that ask for what this file does are taken, those that
-// ask for something else are refused with the reason.
-Expected<std::string> pgnout_file(const Flag& flag) {
-  std::optional<std::string> file;
-  for (const std::string& word : flag.words) {
-    const std::size_t eq = word.find('=');
-    if (eq == std::string::npos) {
-      if (word == "min" || word == "fi")
-        return Error{flag.text() + ": '" + word +
-                     "' is not taken: the PGN is written whole, with every tag, once the run ends (docs/CLI.md)"};
-      if (file) return Error{flag.text() + ": give one file"};
-      file = word;
-      continue;
-    }
-    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
-    const bool on = value == "true" || value == "on" || value == "yes";
-    const bool off = value == "false" || value == "off" || value == "no";
-    if (key == "file") {
-      if (file) return Error{flag.text() + ": give one file"};
-      if (value.empty()) return Error{flag.text() + ": file= needs a file name"};
-      file = value;
-    } else if (key == "append") {
-      if (on)
-        return Error{flag.text() +
-                     ": append=true is not taken: the file is written whole once the run ends, every game of the "
-                     "results folder (a resumed run's too), replacing what it held; leave append out or give "
-                     "append=false"};
-      if (!off) return Error{flag.text() + ": append=" + value + ": expected true or false"};
-    } else if (key == "nodes" || key == "seldepth" || key == "nps" || key == "hashfull" || key == "tbhits" ||
-               key == "timeleft" || key == "latency" || key == "pv" || key == "min") {
-      if (on)
-        return Error{flag.text() + ": " + key +
-                     "=true is not taken: the PGN has no comment per move; each move's time and the engines' info "
-                     "lines are in the journal (games.jsonl, docs/FORMATS.md)"};
-      if (!off) return Error{flag.text() + ": " + key + "=" + value + ": expected true or false"};
-    } else if (key == "notation") {
-      return Error{flag.text() +
-                   ": notation= is not taken: a Kalah ply is a pit number, written one way ({plies: S3 N1 ...})"};
-    } else {
-      return Error{flag.text() + ": unknown key '" + key +
-                   "' (known: file, append=false; the cutechess form is -pgnout FILE)"};
-    }
-  }
-  if (!file) return Error{flag.text() + ": give the file: -pgnout FILE or -pgnout file=FILE"};
-  return *file;
-}
-
-// The words of `-variant pits=6 seeds=4 ...`, `-openings ...`, `-sprt ...`, `-draw ...`, `-resign ...` as
-// TOML lines of one table.
-struct TableKey {
-  const char* flag;
-  const char* toml;
-  Kind kind;
-};
-
-std::optional<std::string> add_table(const Flag& flag, std::initializer_list<TableKey> known, Toml& out,
-                                     std::set<std::string>& seen) {
-  for (const std::string& word : flag.words) {
-    Expected<std::pair<std::string, std::string>> kv = split_pair(flag, word);
-    if (!kv) return kv.error();
-    const auto& [key, value] = *kv;
-    const TableKey* k = nullptr;
-    for (const TableKey& x : known)
-      if (key == x.flag) k = &x;
-    if (!k) {
-      std::string names;
-      std::vector<std::string> words;
-      for (const TableKey& x : known) {
-        names += (names.empty() ? "" : ", ") + std::string(x.flag);
-        words.emplace_back(x.flag);
-      }
-      return flag.name + ": unknown key '" + key + "'" + did_you_mean(key, words) + " (known: " + names + ")";
-    }
-    if (!seen.insert(k->toml).second) return flag.name + ": " + key + " is given twice";
-    Expected<std::string> text = toml_value(flag, key, value, k->kind);
-    if (!text) return text.error();
-    out.line(std::string(k->toml) + " = " + *text, flag.text());
-  }
-  return std::nullopt;
-}
-
-// The flags whose KEY=VALUE words fill one TOML table; they may be given more than once.
-bool is_table_flag(std::string_view name) {
-  return name == "-openings" || name == "-variant" || name == "-sprt" || name == "-draw" || name == "-resign" ||
-         name == "-adjudicate";
-}
-
-// The words of some flags as the inside of a TOML inline table: "movecount = 3, score = 20".
-Expected<std::string> inline_table(const std::vector<Flag>& flags, std::initializer_list<TableKey> known,
-                                   std::string& origin) {
-  std::set<std::string> seen;
-  Toml lines;
-  for (const Flag& f : flags) {
-    origin += (origin.empty() ? "" : " ") + f.text();
-    if (auto problem = add_table(f, known, lines, seen)) return Error{*problem};
-  }
-  std::string inner;
-  const std::string& text = lines.text();
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = text.find('\n', at);
-    inner += (inner.empty() ? "" : ", ") + text.substr(at, end - at);
-    at = end + 1;
-  }
-  return inner;
-}
-
 std::string base_name(const std::string& cmd) {
   const std::string stem = std::filesystem::path(cmd).filename().string();
   return stem.empty() ? cmd : stem;
 }
 
-}  // namespace
+// The flags of one command line, sorted by what they fill.
+struct Flags {
+  std::vector<Flag> all;               // in order
+  std::vector<EngineFlags> engines;    // per -engine
+  std::vector<Flag> each;              // -each
+  std::map<std::string, Flag> single;  // flags given at most once, by name
+  std::vector<Flag> openings, variant, sprt, draw, resign, adjudicate;
+  std::optional<Flag> clock;  // --clock wall|cpu: [time] clock
 
-Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
-  MatchLine out;
+  std::optional<Flag> value_of(const char* name) const {
+    const auto it = single.find(name);
+    return it == single.end() ? std::nullopt : std::optional<Flag>(it->second);
+  }
+};
+
+// The words of the command line grouped by flag: "-engine" and its words up to the next flag.
+Expected<std::vector<Flag>> group_flags(const std::vector<std::string>& args) {
   std::vector<Flag> flags;
   for (const std::string& arg : args) {
     if (arg.size() > 1 && arg[0] == '-' && !is_whole_number(arg)) {
@@ -315,91 +127,82 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
       flags.back().words.push_back(arg);
     }
   }
+  return flags;
+}
 
-  Toml t;
-  std::vector<EngineFlags> engines;
-  std::vector<Flag> each;
-  std::map<std::string, Flag> single;  // flags given at most once, by name
-  std::vector<Flag> openings, variant, sprt, draw, resign, adjudicate;
-  std::optional<Flag> clock;  // --clock wall|cpu: [time] clock
-  auto no_words = [](const Flag& f) -> std::optional<std::string> {
-    if (!f.words.empty()) return f.name + " takes no value, got '" + f.words.front() + "'";
+// One flag checked for its number of words and filed in `in`; --print-config, --fresh and --help set `out`.
+std::optional<std::string> sort_flag(const Flag& f, Flags& in, MatchLine& out) {
+  auto no_words = [](const Flag& g) -> std::optional<std::string> {
+    if (!g.words.empty()) return g.name + " takes no value, got '" + g.words.front() + "'";
     return std::nullopt;
   };
-  auto one_word = [](const Flag& f) -> std::optional<std::string> {
-    if (f.words.size() != 1) return f.name + " takes one value, got " + std::to_string(f.words.size());
+  auto one_word = [](const Flag& g) -> std::optional<std::string> {
+    if (g.words.size() != 1) return g.name + " takes one value, got " + std::to_string(g.words.size());
     return std::nullopt;
   };
-  for (const Flag& f : flags) {
-    std::optional<std::string> problem;
-    if (f.name == "--print-config" || f.name == "--fresh" || f.name == "-h" || f.name == "--help") {
-      problem = no_words(f);
-      (f.name == "--print-config" ? out.print_config : f.name == "--fresh" ? out.fresh : out.help) = true;
-    } else if (f.name == "--clock") {
-      problem = one_word(f);
-      clock = f;
-    } else if (f.name == "-engine") {
-      if (f.words.empty()) problem = "-engine needs cmd=COMMAND and more KEY=VALUE words";
-      engines.push_back({f.text(), {}, {}, {}, {}});
-    } else if (f.name == "-each") {
-      if (f.words.empty()) problem = "-each needs KEY=VALUE words";
-      each.push_back(f);
-    } else if (is_table_flag(f.name)) {
-      if (f.words.empty()) problem = f.name + " needs KEY=VALUE words";
-      auto& list = f.name == "-openings"  ? openings
-                   : f.name == "-variant" ? variant
-                   : f.name == "-sprt"    ? sprt
-                   : f.name == "-draw"    ? draw
-                   : f.name == "-resign"  ? resign
-                                          : adjudicate;
-      list.push_back(f);
-    } else if (f.name == "-tournament" || f.name == "-rounds" || f.name == "-games" || f.name == "-concurrency" ||
-               f.name == "-event" || f.name == "-seed" || f.name == "-out") {
-      problem = one_word(f);
-    } else if (f.name == "-pgnout") {
-      if (f.words.empty()) problem = "-pgnout needs a file: -pgnout FILE or -pgnout file=FILE";
-    } else if (f.name == "-recover") {
-      problem = no_words(f);
-    } else if (f.name == "-repeat") {
-      // Both games of a pair always share the opening: cutechess's -repeat is what happens anyway.
-      if (f.words.size() > 1 || (f.words.size() == 1 && f.words[0] != "2"))
-        problem = "-repeat: every opening is played twice, colours swapped (-repeat or -repeat 2)";
-    } else {
-      problem = "unknown option '" + f.name + "'" + habitual_flag_hint(f.name) + " (see arena match --help)";
-    }
-    if (problem) return Error{*problem};
-    if (f.name[0] == '-' && f.name[1] != '-' && f.name != "-engine" && f.name != "-each" && !is_table_flag(f.name) &&
-        !single.emplace(f.name, f).second)
-      return Error{f.name + " is given twice"};
+  std::optional<std::string> problem;
+  if (f.name == "--print-config" || f.name == "--fresh" || f.name == "-h" || f.name == "--help") {
+    problem = no_words(f);
+    (f.name == "--print-config" ? out.print_config : f.name == "--fresh" ? out.fresh : out.help) = true;
+  } else if (f.name == "--clock") {
+    problem = one_word(f);
+    in.clock = f;
+  } else if (f.name == "-engine") {
+    if (f.words.empty()) problem = "-engine needs cmd=COMMAND and more KEY=VALUE words";
+    in.engines.push_back({f.text(), {}, {}, {}, {}});
+  } else if (f.name == "-each") {
+    if (f.words.empty()) problem = "-each needs KEY=VALUE words";
+    in.each.push_back(f);
+  } else if (is_table_flag(f.name)) {
+    if (f.words.empty()) problem = f.name + " needs KEY=VALUE words";
+    auto& list = f.name == "-openings"  ? in.openings
+                 : f.name == "-variant" ? in.variant
+                 : f.name == "-sprt"    ? in.sprt
+                 : f.name == "-draw"    ? in.draw
+                 : f.name == "-resign"  ? in.resign
+                                        : in.adjudicate;
+    list.push_back(f);
+  } else if (f.name == "-tournament" || f.name == "-rounds" || f.name == "-games" || f.name == "-concurrency" ||
+             f.name == "-event" || f.name == "-seed" || f.name == "-out") {
+    problem = one_word(f);
+  } else if (f.name == "-pgnout") {
+    if (f.words.empty()) problem = "-pgnout needs a file: -pgnout FILE or -pgnout file=FILE";
+  } else if (f.name == "-recover") {
+    problem = no_words(f);
+  } else if (f.name == "-repeat") {
+    // Both games of a pair always share the opening: cutechess's -repeat is what happens anyway.
+    if (f.words.size() > 1 || (f.words.size() == 1 && f.words[0] != "2"))
+      problem = "-repeat: every opening is played twice, colours swapped (-repeat or -repeat 2)";
+  } else {
+    problem = "unknown option '" + f.name + "'" + habitual_flag_hint(f.name) + " (see arena match --help)";
   }
-  if (out.help) return out;
+  if (problem) return problem;
+  if (f.name[0] == '-' && f.name[1] != '-' && f.name != "-engine" && f.name != "-each" && !is_table_flag(f.name) &&
+      !in.single.emplace(f.name, f).second)
+    return f.name + " is given twice";
+  return std::nullopt;
+}
 
-  // Engines: -each first, then the engine's own words.
-  {
-    std::size_t e = 0;
-    for (const Flag& f : flags) {
-      if (f.name != "-engine") continue;
-      for (const Flag& all : each)
-        if (auto problem = add_engine_words(all, engines[e])) return Error{*problem};
-      if (auto problem = add_engine_words(f, engines[e])) return Error{*problem};
-      if (!engines[e].keys.count("cmd")) return Error{f.text() + ": cmd=COMMAND is missing"};
-      ++e;
-    }
+// Each -engine's words, after those of every -each.
+std::optional<std::string> fill_engines(Flags& in) {
+  std::size_t e = 0;
+  for (const Flag& f : in.all) {
+    if (f.name != "-engine") continue;
+    for (const Flag& all : in.each)
+      if (auto problem = add_engine_words(all, in.engines[e])) return problem;
+    if (auto problem = add_engine_words(f, in.engines[e])) return problem;
+    if (!in.engines[e].keys.count("cmd")) return f.text() + ": cmd=COMMAND is missing";
+    ++e;
   }
-  if (engines.size() < 2) return Error{"give at least two -engine flags"};
+  if (in.engines.size() < 2) return "give at least two -engine flags";
+  return std::nullopt;
+}
 
-  auto value_of = [&](const char* name) -> std::optional<Flag> {
-    const auto it = single.find(name);
-    return it == single.end() ? std::nullopt : std::optional<Flag>(it->second);
-  };
-
-  // [tournament]
-  t.line("[tournament]", "");
-  const std::optional<Flag> event = value_of("-event");
-  t.line("name = " + toml_string(event ? event->words[0] : "match"), event ? event->text() : "");
-  if (const auto f = value_of("-tournament")) t.line("type = " + toml_string(f->words[0]), f->text());
+// -rounds R -games G: R x G games per pairing, as in cutechess, played as colour-swapped pairs (without either
+// flag: one pair). The pairs, and the flags that gave them ("" for none).
+Expected<std::pair<int, std::string>> game_pairs(const Flags& in) {
   int rounds = 1, games = 1;
-  const std::optional<Flag> rounds_flag = value_of("-rounds"), games_flag = value_of("-games");
+  const std::optional<Flag> rounds_flag = in.value_of("-rounds"), games_flag = in.value_of("-games");
   if (rounds_flag) {
     if (!is_whole_number(rounds_flag->words[0]) || std::stoll(rounds_flag->words[0]) < 1 ||
         std::stoll(rounds_flag->words[0]) > 100000)
@@ -411,64 +214,106 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
       return Error{"-games " + games_flag->words[0] + ": expected 1 or 2 (games per encounter)"};
     games = std::stoi(games_flag->words[0]);
   }
-  // -rounds R -games G is R x G games per pairing, as in cutechess; they are played as colour-swapped pairs
-  // (without either flag: one pair).
   if (!rounds_flag && !games_flag) games = 2;
   if ((rounds * games) % 2 != 0)
     return Error{fmt::format(
         "-rounds {} -games {}: {} games per pairing; Kalah Arena plays colour-swapped pairs, so give an even "
         "number (-games 2, or an even -rounds)",
         rounds, games, rounds * games)};
-  const std::string rounds_origin = (rounds_flag ? rounds_flag->text() : std::string()) +
-                                    (games_flag ? (rounds_flag ? " " : "") + games_flag->text() : std::string());
-  const int pairs = rounds * games / 2;
-  if (sprt.empty()) t.line("rounds = " + std::to_string(pairs), rounds_origin);
-  if (const auto f = value_of("-concurrency")) {
-    if (!is_whole_number(f->words[0])) return Error{f->text() + ": expected a whole number"};
-    t.line("concurrency = " + f->words[0], f->text());
+  const std::string origin = (rounds_flag ? rounds_flag->text() : std::string()) +
+                             (games_flag ? (rounds_flag ? " " : "") + games_flag->text() : std::string());
+  return std::pair{rounds * games / 2, origin};
+}
+
+// -adjudicate, -draw and -resign: one inline table, tournament.adjudicate.
+std::optional<std::string> write_adjudicate(const Flags& in, Toml& t) {
+  if (in.adjudicate.empty() && in.draw.empty() && in.resign.empty()) return std::nullopt;
+  std::string origin;
+  Expected<std::string> own = inline_table(
+      in.adjudicate,
+      {{"store_majority", "store_majority", Kind::Boolean}, {"database_seeds", "database_seeds", Kind::Integer}},
+      origin);
+  if (!own) return own.error();
+  Expected<std::string> drawn = inline_table(in.draw,
+                                             {{"movenumber", "movenumber", Kind::Integer},
+                                              {"movecount", "movecount", Kind::Integer},
+                                              {"score", "score", Kind::Integer}},
+                                             origin);
+  if (!drawn) return drawn.error();
+  Expected<std::string> resigned = inline_table(in.resign,
+                                                {{"movecount", "movecount", Kind::Integer},
+                                                 {"score", "score", Kind::Integer},
+                                                 {"twosided", "twosided", Kind::Boolean}},
+                                                origin);
+  if (!resigned) return resigned.error();
+  std::string table = *own;
+  if (!in.draw.empty()) table += (table.empty() ? "" : ", ") + std::string("draw = { ") + *drawn + " }";
+  if (!in.resign.empty()) table += (table.empty() ? "" : ", ") + std::string("resign = { ") + *resigned + " }";
+  t.line("adjudicate = { " + table + " }", origin);
+  return std::nullopt;
+}
+
+// [tournament]; `pairs` from game_pairs().
+std::optional<std::string> write_tournament(const Flags& in, const std::pair<int, std::string>& pairs, Toml& t) {
+  t.line("[tournament]", "");
+  const std::optional<Flag> event = in.value_of("-event");
+  t.line("name = " + toml_string(event ? event->words[0] : "match"), event ? event->text() : "");
+  if (const auto f = in.value_of("-tournament")) t.line("type = " + toml_string(f->words[0]), f->text());
+  if (in.sprt.empty()) t.line("rounds = " + std::to_string(pairs.first), pairs.second);
+  for (const char* name : {"-concurrency", "-seed"}) {
+    const auto f = in.value_of(name);
+    if (!f) continue;
+    if (!is_whole_number(f->words[0])) return f->text() + ": expected a whole number";
+    t.line(std::string(name + 1) + " = " + f->words[0], f->text());
   }
-  if (const auto f = value_of("-seed")) {
-    if (!is_whole_number(f->words[0])) return Error{f->text() + ": expected a whole number"};
-    t.line("seed = " + f->words[0], f->text());
-  }
-  if (const auto f = value_of("-out")) t.line("output = " + toml_string(f->words[0]), f->text());
-  if (const auto f = value_of("-pgnout")) {
+  if (const auto f = in.value_of("-out")) t.line("output = " + toml_string(f->words[0]), f->text());
+  if (const auto f = in.value_of("-pgnout")) {
     Expected<std::string> file = pgnout_file(*f);
-    if (!file) return Error{file.error()};
+    if (!file) return file.error();
     t.line("pgnout = " + toml_string(*file), f->text());
   }
-  if (const auto f = value_of("-recover")) t.line("restart = \"on-crash\"", f->text());
-  // -adjudicate, -draw and -resign: one inline table, tournament.adjudicate.
-  if (!adjudicate.empty() || !draw.empty() || !resign.empty()) {
-    std::string origin;
-    Expected<std::string> own = inline_table(
-        adjudicate,
-        {{"store_majority", "store_majority", Kind::Boolean}, {"database_seeds", "database_seeds", Kind::Integer}},
-        origin);
-    if (!own) return Error{own.error()};
-    Expected<std::string> drawn = inline_table(draw,
-                                               {{"movenumber", "movenumber", Kind::Integer},
-                                                {"movecount", "movecount", Kind::Integer},
-                                                {"score", "score", Kind::Integer}},
-                                               origin);
-    if (!drawn) return Error{drawn.error()};
-    Expected<std::string> resigned = inline_table(resign,
-                                                  {{"movecount", "movecount", Kind::Integer},
-                                                   {"score", "score", Kind::Integer},
-                                                   {"twosided", "twosided", Kind::Boolean}},
-                                                  origin);
-    if (!resigned) return Error{resigned.error()};
-    std::string table = *own;
-    if (!draw.empty()) table += (table.empty() ? "" : ", ") + std::string("draw = { ") + *drawn + " }";
-    if (!resign.empty()) table += (table.empty() ? "" : ", ") + std::string("resign = { ") + *resigned + " }";
-    t.line("adjudicate = { " + table + " }", origin);
-  }
+  if (const auto f = in.value_of("-recover")) t.line("restart = \"on-crash\"", f->text());
+  return write_adjudicate(in, t);
+}
 
-  // [variant]
-  if (!variant.empty()) {
+// [openings]: a book (file=) is played whole, so plies= goes with random openings only.
+std::optional<std::string> write_openings(const Flags& in, Toml& t) {
+  if (in.openings.empty()) return std::nullopt;
+  t.line("[openings]", "");
+  bool has_file = false;
+  for (const Flag& f : in.openings)
+    for (const std::string& w : f.words) has_file = has_file || w.rfind("file=", 0) == 0;
+  std::set<std::string> seen;
+  for (const Flag& f : in.openings) {
+    for (const std::string& w : f.words)
+      if (has_file && w.rfind("plies=", 0) == 0)
+        return f.text() +
+               ": plies= with file= would cut book lines; they are played whole here (plies= alone gives "
+               "random openings of that many plies)";
+    if (auto problem = add_table(f,
+                                 {{"file", "file", Kind::String},
+                                  {"format", "format", Kind::String},
+                                  {"order", "order", Kind::String},
+                                  {"plies", "random_plies", Kind::Integer}},
+                                 t, seen))
+      return problem;
+  }
+  return std::nullopt;
+}
+
+// The engines' common time control ([time]): the first engine's, or the default clock.
+std::map<std::string, std::pair<std::string, std::string>> common_time(const Flags& in) {
+  std::map<std::string, std::pair<std::string, std::string>> common = in.engines.front().time;
+  if (common.empty()) common["tc"] = {toml_string(TimeControl{}.describe()), ""};  // the default clock, 10+0.1
+  return common;
+}
+
+// [variant], [time], [openings] and [sprt] (whose max_pairs is the game limit of -rounds/-games).
+std::optional<std::string> write_tables(const Flags& in, const std::pair<int, std::string>& pairs, Toml& t) {
+  if (!in.variant.empty()) {
     t.line("[variant]", "");
     std::set<std::string> seen;
-    for (const Flag& f : variant)
+    for (const Flag& f : in.variant)
       if (auto problem = add_table(f,
                                    {{"pits", "pits", Kind::Integer},
                                     {"seeds", "seeds", Kind::Integer},
@@ -479,64 +324,37 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
                                     {"pie", "pie", Kind::String},
                                     {"start", "start", Kind::String}},
                                    t, seen))
-        return Error{*problem};
+        return problem;
   }
-
   // [time]: the engines' common time control; an engine that differs gets its own (time odds).
-  std::map<std::string, std::pair<std::string, std::string>> common = engines.front().time;
-  if (common.empty()) common["tc"] = {"\"10+0.1\"", ""};
   t.line("[time]", "");
-  for (const auto& [key, value] : common) t.line(key + " = " + value.first, value.second);
-  if (clock) t.line("clock = " + toml_string(clock->words[0]), clock->text());
+  for (const auto& [key, value] : common_time(in)) t.line(key + " = " + value.first, value.second);
+  if (in.clock) t.line("clock = " + toml_string(in.clock->words[0]), in.clock->text());
+  if (auto problem = write_openings(in, t)) return problem;
+  if (in.sprt.empty()) return std::nullopt;
+  t.line("[sprt]", "");
+  std::set<std::string> seen;
+  for (const Flag& f : in.sprt)
+    if (auto problem = add_table(f,
+                                 {{"elo0", "elo0", Kind::Number},
+                                  {"elo1", "elo1", Kind::Number},
+                                  {"alpha", "alpha", Kind::Number},
+                                  {"beta", "beta", Kind::Number},
+                                  {"model", "model", Kind::String}},
+                                 t, seen))
+      return problem;
+  if (!pairs.second.empty()) t.line("max_pairs = " + std::to_string(pairs.first), pairs.second);
+  return std::nullopt;
+}
 
-  // [openings]
-  if (!openings.empty()) {
-    t.line("[openings]", "");
-    bool has_file = false;
-    for (const Flag& f : openings)
-      for (const std::string& w : f.words) has_file = has_file || w.rfind("file=", 0) == 0;
-    std::set<std::string> seen;
-    for (const Flag& f : openings) {
-      for (const std::string& w : f.words)
-        if (has_file && w.rfind("plies=", 0) == 0)
-          return Error{f.text() +
-                       ": plies= with file= would cut book lines; they are played whole here (plies= alone gives "
-                       "random openings of that many plies)"};
-      if (auto problem = add_table(f,
-                                   {{"file", "file", Kind::String},
-                                    {"format", "format", Kind::String},
-                                    {"order", "order", Kind::String},
-                                    {"plies", "random_plies", Kind::Integer}},
-                                   t, seen))
-        return Error{*problem};
-    }
-  }
-
-  // [sprt]: the game limit of -rounds/-games is its max_pairs.
-  if (!sprt.empty()) {
-    t.line("[sprt]", "");
-    std::set<std::string> seen;
-    for (const Flag& f : sprt)
-      if (auto problem = add_table(f,
-                                   {{"elo0", "elo0", Kind::Number},
-                                    {"elo1", "elo1", Kind::Number},
-                                    {"alpha", "alpha", Kind::Number},
-                                    {"beta", "beta", Kind::Number},
-                                    {"model", "model", Kind::String}},
-                                   t, seen))
-        return Error{*problem};
-    if (rounds_flag || games_flag) t.line("max_pairs = " + std::to_string(pairs), rounds_origin);
-  }
-
-  // [[engine]]: a config's SPRT tests its second engine against its first (the base first, then the test), but
-  // `-sprt`, as in cutechess-cli and fastchess, tests the first -engine against the second: with -sprt the
-  // tables come in the other order. Names are given in the flags' order either way.
+// Engines without name= are named after their command's file name, made unique as `referee match` does for
+// self-play; `out.named` says which were.
+void name_engines(Flags& in, MatchLine& out) {
   std::set<std::string> names;
-  for (EngineFlags& e : engines) {
+  for (EngineFlags& e : in.engines) {
     std::string name = e.keys.count("name") ? e.keys["name"].first : std::string();
     out.named.push_back(!name.empty());
     if (name.empty()) {
-      // The command's file name, made unique as `referee match` does for self-play.
       std::string cmd = e.keys["cmd"].first;
       cmd = cmd.substr(1, cmd.size() - 2);
       std::string stem = base_name(cmd), candidate = stem;
@@ -546,39 +364,72 @@ Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
     }
     names.insert(name);
   }
-  const bool tested_first = !sprt.empty() && engines.size() == 2;
+}
+
+// One [[engine]] table; an engine whose time control is not the common one ([time]) gets its own.
+void write_engine(EngineFlags& e, const std::map<std::string, std::pair<std::string, std::string>>& common, Toml& t) {
+  t.line("[[engine]]", e.origin);
+  for (const char* key : {"name", "cmd"}) t.line(std::string(key) + " = " + e.keys[key].first, e.keys[key].second);
+  if (!e.args.empty()) {
+    std::string list;
+    for (const std::string& a : e.args) list += (list.empty() ? "" : ", ") + toml_string(a);
+    t.line("args = [" + list + "]", e.origin);
+  }
+  for (const auto& [key, value] : e.keys)
+    if (key != "name" && key != "cmd") t.line(key + " = " + value.first, value.second);
+  if (e.time != common && !e.time.empty()) {
+    std::string table;
+    for (const auto& [key, value] : e.time) table += (table.empty() ? "" : ", ") + key + " = " + value.first;
+    t.line("time = { " + table + " }", e.origin);
+  }
+  if (!e.options.empty()) {
+    std::string table;
+    for (const auto& [key, value] : e.options)
+      table += (table.empty() ? "" : ", ") + toml_string(key) + " = " + toml_string(value);
+    t.line("options = { " + table + " }", e.origin);
+  }
+}
+
+// [[engine]]: a config's SPRT tests its second engine against its first (the base first, then the test), but
+// `-sprt`, as in cutechess-cli and fastchess, tests the first -engine against the second: with -sprt the
+// tables come in the other order. Names are given in the flags' order either way.
+void write_engines(Flags& in, MatchLine& out, Toml& t) {
+  name_engines(in, out);
+  std::vector<EngineFlags>& engines = in.engines;
+  const bool tested_first = !in.sprt.empty() && engines.size() == 2;
+  const std::map<std::string, std::pair<std::string, std::string>> common = common_time(in);
   out.config_index.resize(engines.size());
   out.name_lines.resize(engines.size());
   for (std::size_t n = 0; n < engines.size(); ++n) out.config_index[n] = tested_first ? engines.size() - 1 - n : n;
   for (std::size_t place = 0; place < engines.size(); ++place) {
     const std::size_t flag = tested_first ? engines.size() - 1 - place : place;
-    EngineFlags& e = engines[flag];
     if (tested_first)
       t.line(place == 0 ? "# base: the second -engine (-sprt tests the first -engine against the second)"
                         : "# test: the first -engine",
              "");
-    t.line("[[engine]]", e.origin);
-    out.name_lines[flag] = t.origins().size();
-    for (const char* key : {"name", "cmd"}) t.line(std::string(key) + " = " + e.keys[key].first, e.keys[key].second);
-    if (!e.args.empty()) {
-      std::string list;
-      for (const std::string& a : e.args) list += (list.empty() ? "" : ", ") + toml_string(a);
-      t.line("args = [" + list + "]", e.origin);
-    }
-    for (const auto& [key, value] : e.keys)
-      if (key != "name" && key != "cmd") t.line(key + " = " + value.first, value.second);
-    if (e.time != common && !e.time.empty()) {
-      std::string table;
-      for (const auto& [key, value] : e.time) table += (table.empty() ? "" : ", ") + key + " = " + value.first;
-      t.line("time = { " + table + " }", e.origin);
-    }
-    if (!e.options.empty()) {
-      std::string table;
-      for (const auto& [key, value] : e.options)
-        table += (table.empty() ? "" : ", ") + toml_string(key) + " = " + toml_string(value);
-      t.line("options = { " + table + " }", e.origin);
-    }
+    out.name_lines[flag] = t.origins().size() + 1;
+    write_engine(engines[flag], common, t);
   }
+}
+
+}  // namespace
+
+Expected<MatchLine> parse_match_line(const std::vector<std::string>& args) {
+  MatchLine out;
+  Expected<std::vector<Flag>> grouped = group_flags(args);
+  if (!grouped) return Error{grouped.error()};
+  Flags in;
+  in.all = std::move(grouped).value();
+  for (const Flag& f : in.all)
+    if (auto problem = sort_flag(f, in, out)) return Error{*problem};
+  if (out.help) return out;
+  if (auto problem = fill_engines(in)) return Error{*problem};
+  const Expected<std::pair<int, std::string>> pairs = game_pairs(in);
+  if (!pairs) return Error{pairs.error()};
+  Toml t;
+  if (auto problem = write_tournament(in, *pairs, t)) return Error{*problem};
+  if (auto problem = write_tables(in, *pairs, t)) return Error{*problem};
+  write_engines(in, out, t);
   out.toml = std::move(t.text());
   out.origins = std::move(t.origins());
   return out;

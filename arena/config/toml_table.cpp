@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "arena/config/paths.h"
 #include "referee/rules/spelling.h"
 #include "referee/system/confusables.h"
 
@@ -68,6 +69,12 @@ std::string format_number(double value) {
 bool before(const toml::source_region& a, const toml::source_region& b) {
   if (a.begin.line != b.begin.line) return a.begin.line < b.begin.line;
   return a.begin.column < b.begin.column;
+}
+
+bool has_control(std::string_view text) {
+  for (char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  return false;
 }
 
 Table::Table(const Locator& locator, const toml::table& table, std::string prefix, std::string display,
@@ -167,6 +174,46 @@ void Table::fail_choice(std::string_view key, const toml::node& node,
   const auto* text = node.as_string();
   const std::string got = text ? in_quotes(text->get()) : describe(node.type());
   fail_at(key, key_name(key) + " must be " + list + ", not " + got);
+}
+
+Reader::Reader(std::string path, std::filesystem::path work_dir, const std::filesystem::path& base_dir)
+    : loc_(std::move(path)), work_dir_(std::move(work_dir)), config_dir_(absolute_from(work_dir_, base_dir)) {}
+
+void Reader::fail_top(const std::string& message) const { throw ConfigFailure{loc_.at(1, 1) + message}; }
+
+const toml::table* Reader::section(const toml::table& root, std::string_view name) const {
+  const toml::node* node = root.get(name);
+  if (!node) return nullptr;
+  if (!node->is_table())
+    loc_.fail(node->source(),
+              std::string(name) + " must be a table ([" + std::string(name) + "]), not " + describe(node->type()));
+  return node->as_table();
+}
+
+const toml::table* Reader::sub_table(const Table& t, std::string_view key) const {
+  const toml::node* node = t.find(key);
+  if (!node) return nullptr;
+  if (!node->is_table()) t.fail_at(key, t.key_name(key) + " must be a table ({ ... }), not " + describe(node->type()));
+  return node->as_table();
+}
+
+std::optional<std::filesystem::path> Reader::directory(const Table& t, std::string_view key) const {
+  auto dir = t.string(key);
+  if (!dir) return std::nullopt;
+  auto found = resolve_directory(*dir, work_dir_, config_dir_);
+  if (!found) t.fail_at(key, t.key_name(key) + " " + found.error());
+  return *found;
+}
+
+std::filesystem::path Reader::required_directory(const Table& t, std::string_view key) const {
+  auto found = directory(t, key);
+  if (!found) t.missing(key);
+  return *found;
+}
+
+std::int64_t required(const Table& t, std::string_view key, std::optional<std::int64_t> value) {
+  if (!value) t.missing(key);
+  return *value;
 }
 
 }  // namespace kalah::arena::detail

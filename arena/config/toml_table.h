@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -42,6 +43,11 @@ std::string in_quotes(std::string_view text);
 std::string format_number(double value);
 // True when a comes before b in the file.
 bool before(const toml::source_region& a, const toml::source_region& b);
+// Whether `text` holds a control character (below 0x20, or DEL).
+bool has_control(std::string_view text);
+
+// The upper bound of the counts and intervals that have no natural one.
+inline constexpr std::int64_t kBillion = 1'000'000'000;
 
 class Table {
  public:
@@ -94,5 +100,33 @@ class Table {
   std::string prefix_;
   std::string display_;
 };
+
+// What every table's reader shares: where messages point and where relative paths start.
+class Reader {
+ public:
+  Reader(std::string path, std::filesystem::path work_dir, const std::filesystem::path& base_dir);
+
+  const Locator& loc() const { return loc_; }
+  const std::filesystem::path& work_dir() const { return work_dir_; }
+  const std::filesystem::path& config_dir() const { return config_dir_; }  // absolute
+
+  // A problem of the file as a whole, at 1:1.
+  [[noreturn]] void fail_top(const std::string& message) const;
+  // The top-level table `name`, nullptr when absent; anything else than a table is an error.
+  const toml::table* section(const toml::table& root, std::string_view name) const;
+  // The inline table under `key` of `t`, nullptr when absent; anything else is an error.
+  const toml::table* sub_table(const Table& t, std::string_view key) const;
+  // A folder key: relative to the working directory or to the config's folder (paths.h), and it must exist.
+  std::optional<std::filesystem::path> directory(const Table& t, std::string_view key) const;
+  std::filesystem::path required_directory(const Table& t, std::string_view key) const;
+
+ private:
+  Locator loc_;
+  std::filesystem::path work_dir_;
+  std::filesystem::path config_dir_;
+};
+
+// `value` of the key `key` of `t`, which must be there.
+std::int64_t required(const Table& t, std::string_view key, std::optional<std::int64_t> value);
 
 }  // namespace kalah::arena::detail

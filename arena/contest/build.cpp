@@ -8,10 +8,10 @@
 
 #include <fmt/core.h>
 
-#include "arena/config/entries.h"
-#include "arena/config/manifest.h"
 #include "arena/contest/contest.h"
+#include "arena/contest/entries.h"
 #include "arena/contest/gate.h"
+#include "arena/contest/manifest.h"
 #include "arena/journal/seed_secret_file.h"
 #include "arena/sandbox_build/sandbox_build.h"
 #include "referee/check/conformance.h"

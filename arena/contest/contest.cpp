@@ -4,10 +4,10 @@
 
 #include <fmt/core.h>
 
-#include "arena/config/entries.h"
+#include "arena/config/description.h"
+#include "arena/contest/entries.h"
 #include "arena/journal/journal.h"
 #include "arena/journal/meta.h"
-#include "arena/report/report_service.h"
 #include "referee/system/directory_lock.h"
 #include "referee/system/files.h"
 
@@ -15,7 +15,7 @@ namespace kalah::arena::contest {
 namespace fs = std::filesystem;
 
 Expected<std::string> change_status(const Config& config, const std::string& name, EntryStatus status,
-                                    const std::string& reason) {
+                                    const std::string& reason, const WriteReports& write_reports) {
   const fs::path results = config.results_dir();
   std::error_code ec;
   if (!fs::exists(config.entries_file(), ec))
@@ -65,9 +65,7 @@ Expected<std::string> change_status(const Config& config, const std::string& nam
   const fs::path games = results / journal::kGamesFile;
   if (fs::exists(games, ec) && fs::file_size(games, ec) > 0) {
     // Everything the folder holds, as `arena report` writes it: an analysis's move quality too.
-    Expected<report::RewrittenReports> written =
-        report::rewrite_reports(results, {.event = config.tournament.name, .publish = config.tournament.publish});
-    if (!written) return Error{written.error()};
+    if (std::optional<std::string> error = write_reports(results)) return Error{*error};
     done += "; reports written again";
   }
   return done;

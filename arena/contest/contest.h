@@ -27,10 +27,14 @@ struct BuildSummary {
 // what stops the whole step: no submissions folder, results folder in use by a run, an unwritable file.
 Expected<BuildSummary> build_submissions(const Config& config, const Say& say);
 
+// Writes the reports of a results folder again (the report service's rewrite_reports, which comes after
+// this module); an error text when it cannot.
+using WriteReports = std::function<std::optional<std::string>(const std::filesystem::path& results)>;
+
 // Withdraws or disqualifies entrant `name` with `reason`: entries.json, and the journal's settings when
-// the contest has started (its reports are written again). Refused while a run holds the results folder.
-// Returns what was done, in one line.
+// the contest has started (its reports are then written again by `write_reports`, under the folder's lock).
+// Refused while a run holds the results folder. Returns what was done, in one line.
 Expected<std::string> change_status(const Config& config, const std::string& name, EntryStatus status,
-                                    const std::string& reason);
+                                    const std::string& reason, const WriteReports& write_reports);
 
 }  // namespace kalah::arena::contest

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "arena/config/config.h"
-#include "arena/config/entries.h"
 #include "arena/contest/contest.h"
+#include "arena/contest/entries.h"
 #include "referee/game/seed_secret.h"
 #include "referee/suite/labels.h"
 

@@ -22,6 +22,7 @@
 #include "arena/report/context.h"
 #include "arena/report/form_report.h"
 #include "arena/report/report_service.h"
+#include "arena/runner/pinning.h"
 #include "referee/engine/engine_player.h"
 #include "referee/process/engine_process.h"
 #include "referee/system/files.h"

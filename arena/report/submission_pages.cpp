@@ -4,7 +4,7 @@
 
 #include <fmt/core.h>
 
-#include "arena/config/manifest.h"
+#include "arena/contest/manifest.h"
 #include "arena/report/bot_pages.h"
 #include "arena/report/text_util.h"
 #include "referee/system/clean_text.h"

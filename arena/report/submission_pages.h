@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "arena/config/entries.h"
+#include "arena/contest/entries.h"
 #include "arena/report/context.h"
 
 namespace kalah::report {

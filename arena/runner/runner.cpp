@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "arena/runner/pinning.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/transcript_file.h"
 #include "referee/system/files.h"

@@ -114,7 +114,7 @@ class Runner {
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;
-  std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (Config::cpu_slots)
+  std::vector<std::vector<int>> slot_cpus_;  // per worker, under pinning (cpu_slots, pinning.h)
   std::shared_ptr<const endgame::Database> database_;
   SeedSecret secret_ = SeedSecret::random();
   int written_this_run_ = 0;  // games this run wrote to the journal (the game limit counts them)

@@ -104,6 +104,10 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries);
 // The name an entrant goes by among `house` (the config's [[engine]]s): its own, or, when a house bot has
 // that name, "NAME (entrant)" (a bot's name has no space; made unique against `house` with "-2", ...).
 std::string entrant_engine_name(const std::vector<EngineSpec>& house, const std::string& name);
+
+// The config file at `path` (load_config) and, for a contest, its entrants from entries.json (add_entrants):
+// what a run plays. A config without [submissions] comes back as load_config reads it.
+Expected<Config> load_with_entrants(const std::filesystem::path& path);
 inline constexpr const char* kEntrantSuffix = " (entrant)";
 
 }  // namespace kalah::arena

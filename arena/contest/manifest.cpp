@@ -1,4 +1,4 @@
-#include "arena/config/manifest.h"
+#include "arena/contest/manifest.h"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "arena/config/entries.h"
+#include "arena/contest/entries.h"
 
 #include <algorithm>
 #include <set>
@@ -319,6 +319,16 @@ std::optional<std::string> add_entrants(Config& config, const Entries& entries) 
     return config.source + ": the contest has " + std::to_string(config.engines.size()) +
            " engine(s); it needs at least two: build the submissions first (arena contest build " + config.source + ")";
   return std::nullopt;
+}
+
+Expected<Config> load_with_entrants(const fs::path& path) {
+  Expected<Config> parsed = load_config(path);
+  if (!parsed || !parsed->submissions) return parsed;
+  Config config = std::move(parsed).value();
+  Expected<Entries> entries = read_entries(config.entries_file());
+  if (!entries) return Error{entries.error()};
+  if (std::optional<std::string> error = add_entrants(config, *entries)) return Error{*error};
+  return config;
 }
 
 }  // namespace kalah::arena

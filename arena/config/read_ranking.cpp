@@ -1,0 +1,55 @@
+// [ranking] (docs/RANKING.md): by Elo, or by points with declared tie-breaks.
+#include "arena/config/readers.h"
+
+#include <algorithm>
+
+namespace kalah::arena::detail {
+
+// [ranking]: how the standings rank (docs/RANKING.md); read after [tournament] and [sprt].
+void read_ranking(const Reader& r, const toml::table& table, Config& c) {
+  Table t(r.loc(), table, "ranking", "[ranking]", {"by", "tiebreaks", "points"});
+  rating::RankingRules& out = c.ranking;
+  out.by = t.choice<rating::RankBy>("by", {{"elo", rating::RankBy::Elo}, {"points", rating::RankBy::Points}})
+               .value_or(rating::RankBy::Elo);
+  if (out.by == rating::RankBy::Elo) {
+    for (std::string_view key : {"tiebreaks", "points"})
+      if (t.has(key)) t.fail_at(key, t.key_name(key) + " applies only with ranking.by = \"points\"");
+    return;
+  }
+  if (c.sprt)
+    t.fail_at("by", "ranking.by = \"points\" ranks a tournament; an [sprt] match of two engines has no ranking");
+  if (plays_by_rounds(c.tournament.type))
+    t.fail_at("by", std::string("ranking.by = \"points\" applies to round-robin and gauntlet tournaments; a ") +
+                        to_string(c.tournament.type) +
+                        " tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)");
+  if (const toml::node* node = t.find("tiebreaks")) {
+    const toml::array* list = node->as_array();
+    if (!list)
+      t.fail_at("tiebreaks",
+                "ranking.tiebreaks must be an array of tie-break names, not " + detail::describe(node->type()));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const toml::node& element = *list->get(i);
+      const std::string where = "ranking.tiebreaks[" + std::to_string(i) + "]";
+      if (!element.is_string())
+        r.loc().fail(element.source(), where + " must be a string, not " + detail::describe(element.type()));
+      const std::string& name = element.as_string()->get();
+      const std::optional<rating::TieBreak> tiebreak = rating::parse_tiebreak(name);
+      if (!tiebreak)
+        r.loc().fail(element.source(),
+                     where + ": unknown tie-break " + in_quotes(name) + "; known: " + rating::tiebreak_names());
+      if (std::find(out.tiebreaks.begin(), out.tiebreaks.end(), *tiebreak) != out.tiebreaks.end())
+        r.loc().fail(element.source(), where + ": " + in_quotes(name) + " is listed twice");
+      out.tiebreaks.push_back(*tiebreak);
+    }
+  }
+  if (const toml::table* points = r.sub_table(t, "points")) {
+    Table p(r.loc(), *points, "ranking.points", "ranking.points", {"win", "draw", "loss"});
+    out.points.win = p.number("win").value_or(out.points.win);
+    out.points.draw = p.number("draw").value_or(out.points.draw);
+    out.points.loss = p.number("loss").value_or(out.points.loss);
+    if (const std::optional<std::string> problem = rating::check(out.points))
+      t.fail_at("points", "ranking.points (" + rating::describe(out.points) + "): " + *problem);
+  }
+}
+
+}  // namespace kalah::arena::detail

@@ -1,0 +1,53 @@
+// The readers of a config file's tables (internal to kalah_config), one file each, named after its table:
+// read_tournament.cpp reads [tournament], read_engine.cpp the [[engine]] tables, and so on. parse_config()
+// (config.cpp) calls them in the order their checks need: a table may check itself against those read
+// before it ([variant] bounds tournament.adjudicate, the engines are known before [rating]'s anchor).
+// Each checks every key where it reads it, so a message carries the key's own line and column.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "arena/config/config.h"
+#include "arena/config/toml_table.h"
+
+namespace kalah::arena::detail {
+
+// The whole of a config file or an openings book, or why not ("does not exist", "is a directory", "cannot be
+// read", too big for a config file).
+Expected<std::string> read_file(const std::filesystem::path& path);
+
+// [tournament], without adjudicate and seed_engines (read_adjudicate, read_seed_engines).
+void read_tournament(const Reader& r, const toml::table& root, Config& c);
+// tournament.adjudicate, an inline table; read after [variant], which bounds database_seeds.
+void read_adjudicate(const Reader& r, const toml::table& root, Config& c);
+// tournament.seed_engines; read after the engines it names.
+void read_seed_engines(const Reader& r, const toml::table& root, Config& c);
+// restart: in [tournament] for every engine, in [[engine]] for one.
+std::optional<RestartPolicy> read_restart(const Table& t);
+// sandbox, keep_sandbox and the limits: in [tournament] for every engine, in [[engine]] for one.
+void read_sandbox_keys(const Table& t, SandboxMode& mode, bool& keep, EngineLimits& limits);
+
+void read_variant(const Reader& r, const toml::table& table, Config& c);
+
+// [time], which must be there.
+void read_time(const Reader& r, const toml::table& root, Config& c);
+// An engine's own `time` (time odds) over the tournament's `defaults`: there the way to limit a move may be
+// left out (the tournament's is kept) and every other key defaults to the tournament's.
+TimeControl read_engine_time(const Reader& r, const toml::table& table, const TimeControl& defaults);
+
+void read_openings(const Reader& r, const toml::table& table, Config& c);
+void read_sprt(const Reader& r, const toml::table& table, Config& c);
+void read_submissions(const Reader& r, const toml::table& table, const toml::table& root, Config& c);
+// The [[engine]] tables (none for a contest without house bots or a git SPRT).
+void read_engines(const Reader& r, const toml::table& root, Config& c);
+// `options = { NAME = value }` of an [[engine]], or sprt.base_options / test_options, written at `t`.
+void read_options(const Reader& r, const Table& t, const toml::node& node, EngineSpec& e);
+void read_rating(const Reader& r, const toml::table& table, Config& c);
+void read_ranking(const Reader& r, const toml::table& table, Config& c);
+void read_analysis(const Reader& r, const toml::table& table, Config& c);
+
+}  // namespace kalah::arena::detail
