@@ -112,6 +112,22 @@ inline std::string describe(const std::vector<ProcessInfo>& processes) {
   return text;
 }
 
+// Whether process `pid`, or a process it descends from, is an `arena` that is still running: after a test's
+// own arena has exited, a sandboxed process under a running arena is another run's (a second test suite, a
+// user's tournament), while one this test's arena leaked has been handed to init. Stops at pid 1, at a
+// process that is gone, and after 64 steps.
+inline bool under_running_arena(pid_t pid) {
+  for (int step = 0; step < 64 && pid > 1; ++step) {
+    const fs::path proc = fs::path("/proc") / std::to_string(pid);
+    if (read_file(proc / "comm") == "arena\n") return true;
+    const std::string status = read_file(proc / "status");
+    const size_t at = status.find("\nPPid:");
+    if (at == std::string::npos) return false;
+    pid = static_cast<pid_t>(std::atol(status.c_str() + at + 7));
+  }
+  return false;
+}
+
 // Every process whose name or command line contains `marker`; zombies included.
 inline std::vector<ProcessInfo> find_processes(const std::string& marker) {
   std::vector<ProcessInfo> found;

@@ -34,7 +34,7 @@ fs::path engines_dir() {
 }
 const fs::path kEngines = engines_dir();
 
-// The uids of processes still alive in the sandbox uid range.
+// The processes still alive in the sandbox uid range, but for those of another arena still running.
 std::vector<std::string> sandboxed_processes() {
   std::vector<std::string> out;
   std::error_code ec;
@@ -43,7 +43,8 @@ std::vector<std::string> sandboxed_processes() {
     std::smatch uid;
     if (!std::regex_search(status, uid, std::regex(R"(\nUid:\s+(\d+))"))) continue;
     const unsigned long u = std::stoul(uid[1]);
-    if (u >= kSandboxFirstUid && u < kSandboxFirstUid + kSandboxUids)
+    const pid_t pid = static_cast<pid_t>(std::atol(entry.path().filename().c_str()));
+    if (u >= kSandboxFirstUid && u < kSandboxFirstUid + kSandboxUids && !under_running_arena(pid))
       out.push_back(entry.path().filename().string() + " (uid " + uid[1].str() + ")");
   }
   return out;

@@ -22,7 +22,8 @@ using namespace e2e;
 
 const fs::path kEngines = KALAH_BINARY_DIR "/tests/engines";
 
-// Processes of the sandbox uid range, and how many of them are zombies (ended, never reaped).
+// Processes of the sandbox uid range, and how many of them are zombies (ended, never reaped); those under
+// another arena still running (a second test suite on the machine) are not this test's.
 struct SandboxProcesses {
   int alive = 0;
   int zombies = 0;
@@ -37,17 +38,24 @@ SandboxProcesses sandbox_processes() {
     if (!std::regex_search(status, uid, std::regex(R"(\nUid:\s+(\d+))"))) continue;
     const unsigned long u = std::stoul(uid[1]);
     if (u < kSandboxFirstUid || u >= kSandboxFirstUid + kSandboxUids) continue;
+    if (under_running_arena(static_cast<pid_t>(std::atol(entry.path().filename().c_str())))) continue;
     const bool zombie = std::regex_search(status, state, std::regex(R"(\nState:\s+Z)"));
     ++(zombie ? out.zombies : out.alive);
   }
   return out;
 }
 
+// The sandboxes' private folders (kalah-sandbox-PID-N), but for those of an arena still running.
 std::set<std::string> sandbox_dirs() {
   std::set<std::string> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec))
-    if (e.path().filename().string().starts_with("kalah-sandbox-")) out.insert(e.path().string());
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+    const std::string name = e.path().filename().string();
+    if (!name.starts_with("kalah-sandbox-")) continue;
+    const int pid = std::atoi(name.c_str() + std::string_view("kalah-sandbox-").size());
+    if (pid > 0 && ::kill(pid, 0) == 0) continue;
+    out.insert(e.path().string());
+  }
   return out;
 }
 
