@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -126,6 +127,22 @@ inline bool under_running_arena(pid_t pid) {
     pid = static_cast<pid_t>(std::atol(status.c_str() + at + 7));
   }
   return false;
+}
+
+// The sandboxes' private folders in the temporary folder (kalah-sandbox-PID-N), but for those of an arena
+// still running: such a folder is another run's (a second test suite on the machine), not one that a test's
+// arena, which has exited, left behind.
+inline std::set<std::string> stale_sandbox_dirs() {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+    const std::string name = e.path().filename().string();
+    if (!name.starts_with("kalah-sandbox-")) continue;
+    const int pid = std::atoi(name.c_str() + std::string_view("kalah-sandbox-").size());
+    if (pid > 0 && ::kill(pid, 0) == 0) continue;
+    out.insert(e.path().string());
+  }
+  return out;
 }
 
 // Every process whose name or command line contains `marker`; zombies included.

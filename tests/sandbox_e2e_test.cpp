@@ -60,20 +60,7 @@ class SandboxE2E : public ::testing::Test {
     sandbox_dirs_before_ = sandbox_dirs();
   }
 
-  static std::set<std::string> sandbox_dirs() {
-    std::set<std::string> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
-      const std::string name = e.path().filename().string();
-      if (!name.starts_with("kalah-sandbox-")) continue;
-      // kalah-sandbox-PID-N: a folder of an arena still running is another run's (a second test suite on
-      // the machine), not one this test's arena, which has exited, left behind.
-      const int pid = std::atoi(name.c_str() + std::string_view("kalah-sandbox-").size());
-      if (pid > 0 && ::kill(pid, 0) == 0) continue;
-      out.insert(e.path().string());
-    }
-    return out;
-  }
+  static std::set<std::string> sandbox_dirs() { return stale_sandbox_dirs(); }
 
   struct Played {
     RunResult run;

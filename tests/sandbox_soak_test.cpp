@@ -45,19 +45,7 @@ SandboxProcesses sandbox_processes() {
   return out;
 }
 
-// The sandboxes' private folders (kalah-sandbox-PID-N), but for those of an arena still running.
-std::set<std::string> sandbox_dirs() {
-  std::set<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
-    const std::string name = e.path().filename().string();
-    if (!name.starts_with("kalah-sandbox-")) continue;
-    const int pid = std::atoi(name.c_str() + std::string_view("kalah-sandbox-").size());
-    if (pid > 0 && ::kill(pid, 0) == 0) continue;
-    out.insert(e.path().string());
-  }
-  return out;
-}
+std::set<std::string> sandbox_dirs() { return stale_sandbox_dirs(); }
 
 TEST(SandboxSoak, ManyStartsLeaveNoZombieNoFolderAndCostNoGame) {
   if (std::optional<std::string> why = sandbox_unavailable()) GTEST_SKIP() << *why;
