@@ -265,17 +265,24 @@ std::optional<std::string> changed_build_problem(const std::filesystem::path& di
   return std::nullopt;
 }
 
-// tournament.json's settings as this arena writes them, with this run's engines (their digests and bench
-// counts), and the config the run was started from beside its results.
-std::optional<std::string> record_this_run(const Config& config, const TournamentDescription& description,
-                                           const std::map<std::string, EngineDigests>& checksums,
-                                           const BenchCounts& benches, journal::Journal& journal) {
-  // The readable settings as this arena writes them (a journal started by an older one gains the new
-  // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
+// The tournament's description with this run's engines (their digests and bench counts) and this arena.
+TournamentDescription describe_this_run(const Config& config, const TournamentDescription& description,
+                                        const std::map<std::string, EngineDigests>& checksums,
+                                        const BenchCounts& benches) {
   TournamentDescription this_run = description;
   describe_run(config, this_run);
   for (const auto& [name, digests] : checksums) this_run.engines[name].digests = digests;
   for (const auto& [name, count] : benches) this_run.engines[name].bench = count;
+  return this_run;
+}
+
+// tournament.json's settings as this arena writes them, with this run's engines, and the config the run was
+// started from beside its results. A new journal was opened with them already: nothing to rewrite then (each
+// rewrite of tournament.json costs two syncs before the first game).
+std::optional<std::string> record_this_run(const Config& config, const TournamentDescription& this_run,
+                                           journal::Journal& journal) {
+  // The readable settings as this arena writes them (a journal started by an older one gains the new
+  // keys; the fingerprint already matched, so they describe the same tournament) and this run's.
   if (std::optional<std::string> error = journal.update_settings(to_settings(this_run))) return error;
   // The config this run was started from, beside its results (`arena archive` packs it).
   if (!config.text.empty())
@@ -347,8 +354,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   // journal's record so that one results folder never mixes two builds of a bot.
   const std::map<std::string, EngineDigests> checksums =
       integrity::engine_checksums(config.engines, config.results_dir());
+  const TournamentDescription this_run = describe_this_run(config, description, checksums, *benches);
   Expected<journal::Journal> opened =
-      journal::Journal::open(out.dir, tournament_meta(config, description), options.fresh, [&](GameRecord&& record) {
+      journal::Journal::open(out.dir, tournament_meta(config, this_run), options.fresh, [&](GameRecord&& record) {
         count(record);
         listener.resumed(record);
       });
@@ -362,8 +370,7 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   const TournamentDescription recorded = std::move(read).value();
   if (std::optional<std::string> problem = changed_build_problem(out.dir, out.engines, recorded, *benches, checksums))
     return Error{*problem};
-  if (std::optional<std::string> error = record_this_run(config, description, checksums, *benches, journal))
-    return Error{*error};
+  if (std::optional<std::string> error = record_this_run(config, this_run, journal)) return Error{*error};
   // The description as the folder now holds it: this run's, and what earlier runs and `arena contest` recorded.
   read = folder_description(journal, out.dir);
   if (!read) return Error{read.error()};
