@@ -257,6 +257,27 @@ TEST(Bots, EveryBotReturnsALegalMoveInEveryVariant) {
   EXPECT_GT(checked, 5000);
 }
 
+// The kit spends most of a delay (docs/PROTOCOL.md, "Clocks"): 10 s left, no increment: 10000 / 25 = 400 ms,
+// plus 3/4 of a 2 s simple delay = 1900; a Bronstein delay only within the clock: with 1 s left, 40 + 3/4 of
+// min(2000, 500) = 415, at most 1000 / 3 + 375 = 708; a simple one in full, 40 + 1500.
+TEST(Bots, TheTimeBudgetSpendsMostOfADelay) {
+  const Variant v;
+  const Position p = start_position(v);
+  const std::vector<Move> history;
+  std::atomic<bool> stop{false};
+  auto budget = [&](long long left, std::optional<kep::Go::Delay> delay) {
+    kep::Go go;
+    go.clock = kep::Go::Clock{left, left, 0, 0};
+    go.delay = delay;
+    const bot::SearchContext context{v, p, history, go, stop, [](const kep::Info&) {}};
+    return *context.time_budget_ms();
+  };
+  EXPECT_EQ(budget(10000, std::nullopt), 400);
+  EXPECT_EQ(budget(10000, kep::Go::Delay{2000, DelayKind::Simple}), 1900);
+  EXPECT_EQ(budget(1000, kep::Go::Delay{2000, DelayKind::Bronstein}), 415);
+  EXPECT_EQ(budget(1000, kep::Go::Delay{2000, DelayKind::Simple}), 40 + 1500);
+}
+
 TEST(Bots, TinyNodeBudgetsStillGiveALegalMove) {
   const Variant v;
   alphabeta::AlphaBetaBot ab;

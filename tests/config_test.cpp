@@ -100,7 +100,8 @@ const BadCase kBadCases[] = {
      "ending, "
      "remainder, majority, pie, start"},
     {"unknown key in [time]", "[tournament]\nname = \"t\"\n[time]\nbase = 1000\n",
-     "t.toml:4:1: unknown key \"base\" in [time]; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
+     "t.toml:4:1: unknown key \"base\" in [time]; known keys: tc, base_ms, inc_ms, moves, delay_ms, delay, "
+     "movetime_ms, depth, "
      "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms, clock"},
     {"clock not a kind", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\nclock = \"thread\"\n",
      "t.toml:5:9: time.clock must be \"wall\" or \"cpu\", not \"thread\""},
@@ -210,8 +211,16 @@ const BadCase kBadCases[] = {
     {"clock in an engine's own time",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
      "time = { tc = \"1+0\", clock = \"cpu\" }\n",
-     "t.toml:8:22: unknown key \"clock\" in engine.time; known keys: tc, base_ms, inc_ms, moves, movetime_ms, depth, "
-     "nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
+     "t.toml:8:22: unknown key \"clock\" in engine.time; known keys: tc, base_ms, inc_ms, moves, delay_ms, delay, "
+     "movetime_ms, depth, nodes, margin_ms, startup_ms, ping_ms, hard_limit_ms"},
+    {"delay_ms with a tc", "[tournament]\nname = \"t\"\n[time]\ntc = \"60+1\"\ndelay_ms = 500\n",
+     "t.toml:5:1: time.delay_ms needs time.base_ms (tc has its own: \"60+0.5d2\")"},
+    {"delay without delay_ms", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\ndelay = \"bronstein\"\n",
+     "t.toml:5:1: time.delay needs time.delay_ms"},
+    {"unknown delay kind", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\ndelay_ms = 5\ndelay = \"fischer\"\n",
+     "t.toml:6:9: time.delay must be \"simple\" or \"bronstein\", not \"fischer\""},
+    {"a delay in tc that is not one", "[tournament]\nname = \"t\"\n[time]\ntc = \"60d0\"\n",
+     "t.toml:4:6: time.tc '60d0': the delay must be > 0 and at most an hour"},
     {"increment without base", "[tournament]\nname = \"t\"\n[time]\nmovetime_ms = 100\ninc_ms = 10\n",
      "t.toml:5:1: time.inc_ms needs time.base_ms"},
     {"hard limit with a clock", "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\nhard_limit_ms = 10\n",
@@ -457,6 +466,33 @@ TEST_F(ConfigTest, MinimalConfigGetsTheDefaults) {
   EXPECT_EQ(c.results_dir(), fs::path("results/t"));
   EXPECT_EQ(c.engine_index("b"), 1);
   EXPECT_EQ(c.engine_index("z"), -1);
+}
+
+// Delays (docs/CONFIG.md, "Delays"): in tc after the clock, or as delay_ms and delay beside base_ms; in the
+// fingerprint only when set, so that the journals of configs without one resume.
+TEST_F(ConfigTest, DelaysInTcOrBesideBaseMs) {
+  const std::string engines =
+      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n";
+  auto in_tc = parse("[tournament]\nname = \"t\"\n[time]\ntc = \"60+0.5b2\"\n" + engines);
+  ASSERT_TRUE(in_tc.ok()) << in_tc.error();
+  EXPECT_EQ(in_tc->time.delay_ms, 2000);
+  EXPECT_EQ(in_tc->time.delay, DelayKind::Bronstein);
+  EXPECT_EQ(in_tc->time.describe(), "60+0.5b2 (Bronstein delay)");
+  auto keys = parse(
+      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 60000\ninc_ms = 500\ndelay_ms = 2000\n"
+      "delay = \"bronstein\"\n" +
+      engines);
+  ASSERT_TRUE(keys.ok()) << keys.error();
+  EXPECT_EQ(keys->time, in_tc->time);
+  EXPECT_EQ(fingerprint(*keys), fingerprint(*in_tc));
+  EXPECT_NE(fingerprint(*keys).find("inc_ms=500 delay_ms=2000 delay=bronstein "), std::string::npos)
+      << fingerprint(*keys);
+  auto simple = parse("[tournament]\nname = \"t\"\n[time]\nbase_ms = 60000\ndelay_ms = 2000\n" + engines);
+  ASSERT_TRUE(simple.ok()) << simple.error();
+  EXPECT_EQ(simple->time.delay, DelayKind::Simple);
+  auto none = parse("[tournament]\nname = \"t\"\n[time]\nbase_ms = 60000\n" + engines);
+  ASSERT_TRUE(none.ok()) << none.error();
+  EXPECT_EQ(fingerprint(*none).find("delay"), std::string::npos) << fingerprint(*none);
 }
 
 TEST_F(ConfigTest, TimeControlsAsChessToolsWriteThemAndTimeOdds) {

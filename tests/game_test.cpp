@@ -227,6 +227,51 @@ TEST(Game, AMoveWithinTheMarginIsNotATimeLoss) {
   EXPECT_NE(r.termination, Termination::Time);
 }
 
+// Delays (docs/CONFIG.md, "Delays"): 1 s + 0.01 with a 300 ms delay; every answer takes 400 ms, so each move
+// is charged 100: South's clock before its second move is 1000 - 100 + 10 = 910, and a move of 200 ms costs
+// nothing (1000 + 10). The mover's delay is sent with `go`.
+TEST(Game, ADelayIsNotChargedAndIsSentWithGo) {
+  for (const DelayKind kind : {DelayKind::Simple, DelayKind::Bronstein}) {
+    for (const double took : {400.0, 200.0}) {
+      std::vector<kep::Go> gos;
+      auto slow = [&](const Variant& v, const std::vector<Move>& moves, const kep::Go& go) {
+        const Position p = FakePlayer::replay(v, moves);
+        if (p.to_move == Side::South) gos.push_back(go);
+        const MoveList legal = legal_moves(v, p);
+        return answer(legal.moves[legal.size - 1], took);
+      };
+      FakePlayer a("a", slow), b("b", slow);
+      GameSettings s = clock_settings(1000, 10);
+      s.time.delay_ms = 300;
+      s.time.delay = kind;
+      s.max_plies = 4;
+      play_game(a, b, s);
+      ASSERT_GE(gos.size(), 2u);
+      EXPECT_EQ(gos[1].clock->stime, took == 400.0 ? 910 : 1010) << to_string(kind);
+      ASSERT_TRUE(gos[0].delay.has_value());
+      EXPECT_EQ(gos[0].delay->ms, 300);
+      EXPECT_EQ(gos[0].delay->kind, kind);
+    }
+  }
+}
+
+// A simple delay runs before the clock: a move may take the clock plus the delay (plus the margin). A
+// Bronstein delay is given back after the move: the clock alone bounds it.
+TEST(Game, ASimpleDelayLengthensTheAllowanceABronsteinDelayDoesNot) {
+  for (const DelayKind kind : {DelayKind::Simple, DelayKind::Bronstein}) {
+    FakePlayer a("a",
+                 [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::at(1), 1200.0); });
+    FakePlayer b("b");
+    GameSettings s = clock_settings(1000, 0);
+    s.time.delay_ms = 300;
+    s.time.delay = kind;
+    s.max_plies = 2;
+    const GameRecord r = play_game(a, b, s);
+    EXPECT_EQ(a.last_allowed.count(), kind == DelayKind::Simple ? 1350 : 1050);
+    EXPECT_EQ(r.termination == Termination::Time, kind == DelayKind::Bronstein) << to_string(kind);
+  }
+}
+
 TEST(Game, AnIllegalMoveLosesAndNamesTheLegalSet) {
   FakePlayer a("a");
   FakePlayer b("b", [](const Variant&, const std::vector<Move>&, const kep::Go&) { return answer(Move::at(9)); });
@@ -476,6 +521,34 @@ TEST(TimeControl, RejectsWhatIsNotAClock) {
     Expected<TimeControl> t = parse_fischer(b.text);
     ASSERT_FALSE(t.ok());
     EXPECT_NE(t.error().find(b.message), std::string::npos) << t.error();
+  }
+}
+
+// A delay after the clock: d simple, b Bronstein (docs/CONFIG.md, "Delays"); read back from clock_text().
+TEST(TimeControl, ParsesDelays) {
+  const struct {
+    const char* text;
+    std::int64_t base_ms, inc_ms, delay_ms;
+    DelayKind kind;
+    const char* described;
+  } good[] = {{"60+0.5d2", 60000, 500, 2000, DelayKind::Simple, "60+0.5d2 (simple delay)"},
+              {"60b2", 60000, 0, 2000, DelayKind::Bronstein, "60+0b2 (Bronstein delay)"},
+              {"40/1:30+1d0.25", 90000, 1000, 250, DelayKind::Simple, "40/90+1d0.25 (simple delay)"}};
+  for (const auto& g : good) {
+    SCOPED_TRACE(g.text);
+    Expected<TimeControl> t = parse_fischer(g.text);
+    ASSERT_TRUE(t.ok()) << t.error();
+    EXPECT_EQ(t->base_ms, g.base_ms);
+    EXPECT_EQ(t->inc_ms, g.inc_ms);
+    EXPECT_EQ(t->delay_ms, g.delay_ms);
+    EXPECT_EQ(t->delay, g.kind);
+    EXPECT_EQ(t->describe(), g.described);
+    EXPECT_EQ(*parse_fischer(t->clock_text()), *t);
+  }
+  EXPECT_EQ(parse_fischer("10+0.1")->delay_ms, 0);
+  for (const char* bad : {"60d", "60d0", "60+1dx", "60d-1", "60d4000", "60d0.0001", "60d1b1", "d2"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(parse_fischer(bad).ok());
   }
 }
 

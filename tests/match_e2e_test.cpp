@@ -329,6 +329,29 @@ TEST_F(MatchFixture, BadTimeControlIsAnOperatorError) {
   EXPECT_TRUE(e2e::wait_until_gone(marker_).empty());
 }
 
+// A delay in --tc reaches the engine that announced `feature delay` (the bundled greedy) with every `go`, and
+// not the one that did not (the test engine): docs/PROTOCOL.md, "Clocks".
+TEST_F(MatchFixture, ADelayIsToldOnlyToAnEngineThatAnnouncedIt) {
+  const path log = dir_ / "comm.log";
+  const e2e::RunResult r = match({"cmd=" + bad_.string(), "name=plain"}, {"cmd=" + greedy_.string(), "name=greedy"}, 1,
+                                 {"--tc", "5+0.1d0.5", "--log", log.string()});
+  expect_clean_exit(r);
+  int greedy_gos = 0, plain_gos = 0;
+  for (const std::string& line : e2e::read_lines(log)) {
+    if (line.find("> go ") == std::string::npos) continue;
+    const bool told = line.find(" delay 500") != std::string::npos;
+    if (line.find(" greedy > go ") != std::string::npos) {
+      ++greedy_gos;
+      EXPECT_TRUE(told) << line;
+    } else if (line.find(" plain > go ") != std::string::npos) {
+      ++plain_gos;
+      EXPECT_FALSE(told) << line;
+    }
+  }
+  EXPECT_GT(greedy_gos, 0) << r.summary();
+  EXPECT_GT(plain_gos, 0) << r.summary();
+}
+
 TEST_F(MatchFixture, NormalMatchWritesOneCompleteRecordPerGameThatReplaysToItsResult) {
   const e2e::RunResult r =
       match({"cmd=" + greedy_.string(), "name=greedy"}, {"cmd=" + random_.string(), "name=random", "option.Seed=7"}, 4,

@@ -98,6 +98,18 @@ TEST(Protocol, GoWithAClock) {
   EXPECT_FALSE(go.movetime.has_value());
 }
 
+// A delay, only to an engine that announced `feature delay` (docs/PROTOCOL.md, "Clocks").
+TEST(Protocol, GoWithADelayRoundTrips) {
+  for (const char* line : {"go stime 60000 ntime 60000 sinc 0 ninc 0 delay 2000",
+                           "go stime 60000 ntime 59000 sinc 500 ninc 500 bronstein 250 movestogo 3"})
+    EXPECT_EQ(format(command<Go>(line)), line);
+  const Go go = command<Go>("go stime 60000 ntime 60000 sinc 0 ninc 0 bronstein 2000");
+  ASSERT_TRUE(go.delay.has_value());
+  EXPECT_EQ(go.delay->ms, 2000);
+  EXPECT_EQ(go.delay->kind, DelayKind::Bronstein);
+  EXPECT_FALSE(parse_command("go stime 9 delay -1").ok());
+}
+
 TEST(Protocol, BadCommandsAreErrors) {
   for (const char* line :
        {"", "hello", "go movetime", "go movetime -5", "go soon 3", "position fen x", "position startpos 3 4",

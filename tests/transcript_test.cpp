@@ -54,6 +54,8 @@ TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
   GameSettings s;
   s.time.base_ms = 2000;
   s.time.inc_ms = 50;
+  s.time.delay_ms = 300;
+  s.time.delay = DelayKind::Bronstein;
   TimeControl odds;
   odds.mode = TimeControl::Mode::MoveTime;
   odds.movetime_ms = 250;
@@ -81,12 +83,17 @@ TEST(TranscriptFile, AGameWrittenReadsBackWithItsRecordClocksLinesAndStderr) {
   EXPECT_EQ(back->stderr_tails[0].text, "# not a header\n| nor a line\nno newline at the end");
   EXPECT_EQ(back->stderr_tails[0].total, 45u);
 
-  // Every field of the one list is written, each once, and the clock only when it is not the wall's.
+  // Every field of the one list is written, each once, and the clock only when it is not the wall's; a field
+  // added later (the delay) only when it is set.
   const std::size_t from = text.find("# timing south");
   const std::string south = text.substr(from, text.find('\n', from) - from);
   for (const TimeField& f : kTimeFields)
     EXPECT_NE(south.find(" " + std::string(f.key) + "="), std::string::npos) << f.key;
+  EXPECT_NE(south.find(" delay=bronstein"), std::string::npos) << south;
   EXPECT_EQ(south.find("clock="), std::string::npos) << south;
+  const std::size_t north_from = text.find("# timing north");
+  const std::string north = text.substr(north_from, text.find('\n', north_from) - north_from);
+  EXPECT_EQ(north.find("delay"), std::string::npos) << north;
   EXPECT_NE(text.find("clock=cpu"), std::string::npos) << text;
 }
 

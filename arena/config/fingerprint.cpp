@@ -33,13 +33,14 @@ std::string moves_text(const std::vector<Move>& moves) {
 
 namespace {
 
-// Every key of a time control (kTimeFields): the limits of its mode, then the deadlines. `moves` and `clock`
-// only when set, so that journals from before they existed resume.
+// Every key of a time control (kTimeFields): the limits of its mode, then the deadlines. `moves`, the delay and
+// `clock` only when set, so that journals from before they existed resume.
 std::string time_text(const TimeControl& tc) {
   std::string text;
   for (const TimeField& f : kTimeFields) {
-    if ((f.only && *f.only != tc.mode) || (f.key == "moves" && tc.moves <= 0)) continue;
+    if ((f.only && *f.only != tc.mode) || ((f.key == "moves" || f.only_when_set) && f.get(tc) <= 0)) continue;
     text += (text.empty() ? "" : " ") + std::string(f.key) + "=" + std::to_string(f.get(tc));
+    if (f.key == "delay_ms") text += std::string(" delay=") + to_string(tc.delay);
   }
   // Only for a CPU clock, so that the fingerprints of wall-clock configs (and their journals) stay as they were.
   return text + (tc.clock == ClockKind::Cpu ? " clock=cpu" : "");

@@ -18,11 +18,28 @@ Table time_table(const Reader& r, const toml::table& table, std::string prefix, 
                  bool with_clock = false) {
   if (with_clock)
     return Table(r.loc(), table, std::move(prefix), std::move(display),
-                 {"tc", "base_ms", "inc_ms", "moves", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
-                  "ping_ms", "hard_limit_ms", "clock"});
+                 {"tc", "base_ms", "inc_ms", "moves", "delay_ms", "delay", "movetime_ms", "depth", "nodes", "margin_ms",
+                  "startup_ms", "ping_ms", "hard_limit_ms", "clock"});
   return Table(r.loc(), table, std::move(prefix), std::move(display),
-               {"tc", "base_ms", "inc_ms", "moves", "movetime_ms", "depth", "nodes", "margin_ms", "startup_ms",
-                "ping_ms", "hard_limit_ms"});
+               {"tc", "base_ms", "inc_ms", "moves", "delay_ms", "delay", "movetime_ms", "depth", "nodes", "margin_ms",
+                "startup_ms", "ping_ms", "hard_limit_ms"});
+}
+
+// delay_ms and delay (docs/CONFIG.md, "Delays"): a clock's, given here or in tc ("60+0.5d2"), not both.
+void read_delay(const Reader& r, const Table& t, std::string_view first_mode, TimeControl& out) {
+  if (t.has("delay_ms") && first_mode != "base_ms")
+    r.loc().fail(t.key_source("delay_ms"), t.key_name("delay_ms") + " needs " + t.key_name("base_ms") +
+                                               (first_mode == "tc" ? " (tc has its own: \"60+0.5d2\")" : ""));
+  if (t.has("delay") && !t.has("delay_ms"))
+    r.loc().fail(t.key_source("delay"), t.key_name("delay") + " needs " + t.key_name("delay_ms") +
+                                            (first_mode == "tc" ? " (in tc the letter says it: \"60d2\" simple, "
+                                                                  "\"60b2\" Bronstein)"
+                                                                : ""));
+  if (first_mode != "base_ms") return;
+  out.delay_ms = t.integer("delay_ms", 1, kOneHourMs).value_or(0);
+  out.delay = t.choice<DelayKind>("delay", {{to_string(DelayKind::Simple), DelayKind::Simple},
+                                            {to_string(DelayKind::Bronstein), DelayKind::Bronstein}})
+                  .value_or(DelayKind::Simple);
 }
 
 // A [time] table, or an engine's own `time` (time odds) over the tournament's `defaults`: there the
@@ -64,6 +81,8 @@ TimeControl read_time_table(const Reader& r, const Table& t, const TimeControl* 
     out.base_ms = clock->base_ms;
     out.inc_ms = clock->inc_ms;
     out.moves = clock->moves;
+    out.delay_ms = clock->delay_ms;
+    out.delay = clock->delay;
   } else if (first_mode == "base_ms") {
     out.mode = TimeControl::Mode::Fischer;
     out.base_ms = *t.integer("base_ms", 1, kOneDayMs);
@@ -79,6 +98,7 @@ TimeControl read_time_table(const Reader& r, const Table& t, const TimeControl* 
     out.mode = TimeControl::Mode::Nodes;
     out.nodes = *t.integer("nodes", 1, 1'000'000'000'000'000);
   }
+  read_delay(r, t, first_mode, out);
   out.margin_ms = t.integer("margin_ms", 0, 60'000).value_or(out.margin_ms);
   out.startup_ms = t.integer("startup_ms", 1, 600'000).value_or(out.startup_ms);
   out.ping_ms = t.integer("ping_ms", 1, 600'000).value_or(out.ping_ms);

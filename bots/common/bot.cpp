@@ -23,8 +23,13 @@ std::optional<long long> SearchContext::time_budget_ms() const {
   // answer never runs the clock out. With moves until the next time control
   // (movestogo), share the clock over those, one more kept in reserve.
   const long long share = limits.movestogo ? left / (std::min(*limits.movestogo, 25) + 1) : left / 25;
-  const long long budget = share + inc * 3 / 4;
-  return std::max(1LL, std::min(budget, left / 3));
+  // A delay's first ms cost nothing; a Bronstein delay only within the clock itself.
+  long long free_ms = 0;
+  if (limits.delay)
+    free_ms =
+        (limits.delay->kind == DelayKind::Simple ? limits.delay->ms : std::min(limits.delay->ms, left / 2)) * 3 / 4;
+  const long long budget = share + inc * 3 / 4 + free_ms;
+  return std::max(1LL, std::min(budget, left / 3 + free_ms));
 }
 
 std::optional<long long> SearchContext::search_time_ms() const {
@@ -91,6 +96,7 @@ class Loop {
       if (bot_.takes_game_seed()) send(kep::format(kep::Feature{"seed"}));
       if (bot_.has_bench()) send(kep::format(kep::Feature{"bench"}));
       send(kep::format(kep::Feature{"clock"}));
+      send(kep::format(kep::Feature{"delay"}));
       send("kepok");
     } else if (std::holds_alternative<kep::IsReady>(command)) {
       send("readyok");

@@ -401,10 +401,20 @@ std::optional<Fault> EnginePlayer::drain_unasked() {
   }
 }
 
+namespace {
+
+// `go` as the engine is sent it: the delay only to an engine that announced `feature delay`.
+std::string go_text(kep::Go go, bool takes_delay) {
+  if (!takes_delay) go.delay.reset();
+  return kep::format(go);
+}
+
+}  // namespace
+
 Reply EnginePlayer::play(const std::vector<Move>& moves, const kep::Go& go, std::chrono::milliseconds allowed) {
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
   // One write per ply: the position and the go command together.
-  const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
+  const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + go_text(go, has_feature("delay"));
   if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
   clock_->start(allowed);
   if (!send(request, clock_->wall_deadline())) return Reply{crash_fault("(on go)", true), {}, 0, {}};
@@ -416,7 +426,7 @@ Reply EnginePlayer::play_until_stop(const std::vector<Move>& moves, const kep::G
                                     bool& stop_sent) {
   stop_sent = false;
   if (!process_) return Reply{Fault{Termination::Crash, "not running"}, {}, 0, {}};
-  const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + kep::format(go);
+  const std::string request = kep::format(kep::PositionCmd{start_, moves}) + "\n" + go_text(go, has_feature("delay"));
   if (std::optional<Fault> stale = drain_unasked()) return Reply{std::move(stale), {}, 0, {}};
   WallClock before_stop;
   before_stop.start(stop_after);

@@ -116,6 +116,7 @@ class Game {
         const auto [ntime, ninc] = shown(1 - south_player);
         go.clock = kep::Go::Clock{stime, ntime, sinc, ninc};
         if (t.moves > 0) go.movestogo = t.moves - moves_made_[who] % t.moves;
+        if (t.delay_ms > 0) go.delay = kep::Go::Delay{t.delay_ms, t.delay};
         break;
       }
       case TimeControl::Mode::MoveTime: go.movetime = t.movetime_ms; break;
@@ -128,20 +129,24 @@ class Game {
   std::chrono::milliseconds allowance(int who) const {
     const TimeControl& t = s_.time_of(who);
     switch (t.mode) {
-      case TimeControl::Mode::Fischer:
-        return std::chrono::milliseconds(static_cast<long long>(clock_ms_[who]) + t.margin_ms);
+      case TimeControl::Mode::Fischer: {
+        // A simple delay runs before the clock starts; a Bronstein delay is given back after the move.
+        const std::int64_t before_clock = t.delay == DelayKind::Simple ? t.delay_ms : 0;
+        return std::chrono::milliseconds(static_cast<long long>(clock_ms_[who]) + before_clock + t.margin_ms);
+      }
       case TimeControl::Mode::MoveTime: return std::chrono::milliseconds(t.movetime_ms + t.margin_ms);
       default: return std::chrono::milliseconds(t.hard_limit_ms);
     }
   }
 
-  // The clock loses the time used (never below zero) and gains the increment; with moves per period,
-  // the base time again after the last move of each period.
+  // The clock loses the time used beyond the delay (never below zero) and gains the increment; with moves
+  // per period, the base time again after the last move of each period.
   void charge(int who, double elapsed_ms) {
     const TimeControl& t = s_.time_of(who);
     ++moves_made_[who];
     if (t.mode != TimeControl::Mode::Fischer) return;
-    clock_ms_[who] = std::max(0.0, clock_ms_[who] - elapsed_ms) + static_cast<double>(t.inc_ms);
+    const double charged = std::max(0.0, elapsed_ms - static_cast<double>(t.delay_ms));
+    clock_ms_[who] = std::max(0.0, clock_ms_[who] - charged) + static_cast<double>(t.inc_ms);
     if (t.moves > 0 && moves_made_[who] % t.moves == 0) clock_ms_[who] += static_cast<double>(t.base_ms);
   }
 

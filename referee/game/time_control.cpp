@@ -8,15 +8,16 @@
 namespace kalah {
 
 // Each field's getter and setter; the int fields are range-checked by their readers (config, transcript).
-#define KALAH_TIME_FIELD(name, mode)                                                               \
-  TimeField {                                                                                      \
-#name, mode, [](const TimeControl& t) { return static_cast<std::int64_t>(t.name); },             \
-        [](TimeControl& t, std::int64_t v) { t.name = static_cast<decltype(TimeControl::name)>(v); } \
+#define KALAH_TIME_FIELD(name, mode, ...)                                                                    \
+  TimeField {                                                                                                \
+#name, mode, [](const TimeControl& t) { return static_cast<std::int64_t>(t.name); },                       \
+        [](TimeControl& t, std::int64_t v) { t.name = static_cast<decltype(TimeControl::name)>(v); }, __VA_ARGS__ \
   }
-const std::array<TimeField, 10> kTimeFields = {
+const std::array<TimeField, 11> kTimeFields = {
     KALAH_TIME_FIELD(base_ms, TimeControl::Mode::Fischer),
     KALAH_TIME_FIELD(inc_ms, TimeControl::Mode::Fischer),
     KALAH_TIME_FIELD(moves, TimeControl::Mode::Fischer),
+    KALAH_TIME_FIELD(delay_ms, TimeControl::Mode::Fischer, true),
     KALAH_TIME_FIELD(movetime_ms, TimeControl::Mode::MoveTime),
     KALAH_TIME_FIELD(depth, TimeControl::Mode::Depth),
     KALAH_TIME_FIELD(nodes, TimeControl::Mode::Nodes),
@@ -80,14 +81,18 @@ std::optional<double> parse_clock_time(std::string_view text) {
 }  // namespace
 
 std::string TimeControl::clock_text() const {
-  return (moves > 0 ? std::to_string(moves) + "/" : std::string()) + seconds(base_ms) + "+" + seconds(inc_ms);
+  const std::string delayed = delay_ms > 0 ? (delay == DelayKind::Simple ? "d" : "b") + seconds(delay_ms) : "";
+  return (moves > 0 ? std::to_string(moves) + "/" : std::string()) + seconds(base_ms) + "+" + seconds(inc_ms) + delayed;
 }
 
 std::string TimeControl::describe() const {
   // Said only of a CPU clock, so that what every report and header says of a wall clock stays as it was.
   const std::string on = clock == ClockKind::Cpu ? " (CPU clock)" : "";
   switch (mode) {
-    case Mode::Fischer: return clock_text() + on;
+    case Mode::Fischer:
+      if (delay_ms > 0)
+        return clock_text() + (delay == DelayKind::Simple ? " (simple delay)" : " (Bronstein delay)") + on;
+      return clock_text() + on;
     case Mode::MoveTime: return "movetime " + std::to_string(movetime_ms) + on;
     case Mode::Depth: return "depth " + std::to_string(depth) + on;
     case Mode::Nodes: return "nodes " + std::to_string(nodes) + on;
@@ -113,9 +118,19 @@ const char* to_string(TimeControl::Mode m) {
 
 Expected<TimeControl> parse_fischer(std::string_view whole) {
   const std::string what = "'" + std::string(whole) +
-                           "': expected SECONDS or SECONDS+INCREMENT, optionally after MOVES/ (e.g. 10+0.1, "
-                           "40/60+0.6, 1:30+1)";
+                           "': expected SECONDS or SECONDS+INCREMENT, optionally after MOVES/ and before a delay "
+                           "dSECONDS or bSECONDS (e.g. 10+0.1, 40/60+0.6, 1:30+1, 60+0.5d2)";
   std::string_view text = whole;
+  std::optional<double> delay = 0.0;
+  DelayKind delay_kind = DelayKind::Simple;
+  if (const std::size_t at = text.find_first_of("db"); at != std::string_view::npos) {
+    delay_kind = text[at] == 'd' ? DelayKind::Simple : DelayKind::Bronstein;
+    delay = parse_seconds(text.substr(at + 1));
+    if (!delay) return Error{what};
+    if (!(*delay > 0) || *delay > 3'600)
+      return Error{"'" + std::string(whole) + "': the delay must be > 0 and at most an hour"};
+    text = text.substr(0, at);
+  }
   int moves = 0;
   if (const std::size_t slash = text.find('/'); slash != std::string_view::npos) {
     const std::string_view count = text.substr(0, slash);
@@ -139,7 +154,10 @@ Expected<TimeControl> parse_fischer(std::string_view whole) {
   t.base_ms = std::llround(*base * 1000);
   t.inc_ms = std::llround(*inc * 1000);
   t.moves = moves;
+  t.delay_ms = std::llround(*delay * 1000);
+  t.delay = delay_kind;
   if (t.base_ms == 0) return Error{"'" + std::string(whole) + "': the base time rounds to 0 ms"};
+  if (*delay > 0 && t.delay_ms == 0) return Error{"'" + std::string(whole) + "': the delay rounds to 0 ms"};
   return t;
 }
 

@@ -22,7 +22,9 @@ constexpr std::string_view kStderrLine = "| ";
 // same limits. Read back in any order; a transcript from before the clock existed has no `clock` (wall).
 std::string timing_text(const TimeControl& t) {
   std::string text = fmt::format("mode={}", to_string(t.mode));
-  for (const TimeField& f : kTimeFields) text += fmt::format(" {}={}", f.key, f.get(t));
+  for (const TimeField& f : kTimeFields)
+    if (!f.only_when_set || f.get(t) != 0) text += fmt::format(" {}={}", f.key, f.get(t));
+  if (t.delay_ms != 0) text += fmt::format(" delay={}", to_string(t.delay));
   if (t.clock != ClockKind::Wall) text += fmt::format(" clock={}", to_string(t.clock));
   return text;
 }
@@ -51,6 +53,12 @@ std::optional<TimeControl> parse_timing(std::string_view text) {
       t.clock = *clock;
       continue;
     }
+    if (key == "delay") {
+      const std::optional<DelayKind> delay = parse_delay_kind(value);
+      if (!delay) return std::nullopt;
+      t.delay = *delay;
+      continue;
+    }
     const auto field =
         std::find_if(kTimeFields.begin(), kTimeFields.end(), [&](const TimeField& f) { return f.key == key; });
     if (field == kTimeFields.end()) return std::nullopt;
@@ -58,9 +66,11 @@ std::optional<TimeControl> parse_timing(std::string_view text) {
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
     field->set(t, n);
-    ++seen;
+    seen += field->only_when_set ? 0 : 1;
   }
-  if (seen != kTimeFields.size() + 1) return std::nullopt;
+  const auto always =
+      std::count_if(kTimeFields.begin(), kTimeFields.end(), [](const TimeField& f) { return !f.only_when_set; });
+  if (seen != static_cast<std::size_t>(always) + 1) return std::nullopt;
   return t;
 }
 

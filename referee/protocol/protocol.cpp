@@ -16,6 +16,14 @@ std::optional<ClockKind> parse_clock_kind(std::string_view text) {
   return std::nullopt;
 }
 
+const char* to_string(DelayKind k) { return k == DelayKind::Bronstein ? "bronstein" : "simple"; }
+
+std::optional<DelayKind> parse_delay_kind(std::string_view text) {
+  if (text == "simple") return DelayKind::Simple;
+  if (text == "bronstein") return DelayKind::Bronstein;
+  return std::nullopt;
+}
+
 }  // namespace kalah
 
 namespace kalah::kep {
@@ -84,6 +92,8 @@ Expected<Command> parse_go(const Words& w) {
       clock.sinc = value, has_clock = true;
     else if (key == "ninc")
       clock.ninc = value, has_clock = true;
+    else if (key == "delay" || key == "bronstein")
+      go.delay = Go::Delay{value, key == "delay" ? DelayKind::Simple : DelayKind::Bronstein};
     else if (key == "movetime")
       go.movetime = value;
     else if (key == "depth" && value <= std::numeric_limits<int>::max())
@@ -123,6 +133,8 @@ std::string format(const Command& c) {
       if (g.clock)
         s += " stime " + std::to_string(g.clock->stime) + " ntime " + std::to_string(g.clock->ntime) + " sinc " +
              std::to_string(g.clock->sinc) + " ninc " + std::to_string(g.clock->ninc);
+      if (g.delay)
+        s += std::string(g.delay->kind == DelayKind::Simple ? " delay " : " bronstein ") + std::to_string(g.delay->ms);
       if (g.movestogo) s += " movestogo " + std::to_string(*g.movestogo);
       if (g.movetime) s += " movetime " + std::to_string(*g.movetime);
       if (g.depth) s += " depth " + std::to_string(*g.depth);

@@ -22,6 +22,14 @@ enum class ClockKind { Wall, Cpu };
 const char* to_string(ClockKind k);  // "wall", "cpu"
 std::optional<ClockKind> parse_clock_kind(std::string_view text);
 
+// A delay's kind (docs/CONFIG.md, "Delays"): the first ms of each move are free. Simple (US): the clock
+// starts after them, so a move may take the clock plus the delay. Bronstein: the clock runs from the start and
+// gets back what the move used of the delay, so a move may take the clock alone. Both charge a move
+// max(0, used - delay).
+enum class DelayKind { Simple, Bronstein };
+const char* to_string(DelayKind k);  // "simple", "bronstein"
+std::optional<DelayKind> parse_delay_kind(std::string_view text);
+
 }  // namespace kalah
 
 namespace kalah::kep {
@@ -48,12 +56,19 @@ struct PositionCmd {
   std::string start;  // empty: startpos
   std::vector<Move> moves;
 };
-// "go stime .. ntime .. sinc .. ninc ..", "go movetime ..", "go depth ..", "go nodes .."
+// "go stime .. ntime .. sinc .. ninc ..", "go movetime ..", "go depth ..", "go nodes ..". With a clock and
+// a delay, "delay <ms>" (simple) or "bronstein <ms>" after the increments: the mover's own delay, only to an
+// engine that announced `feature delay` (docs/PROTOCOL.md, "Clocks").
 struct Go {
   struct Clock {
     long long stime = 0, ntime = 0, sinc = 0, ninc = 0;
   };
+  struct Delay {
+    long long ms = 0;
+    DelayKind kind = DelayKind::Simple;
+  };
   std::optional<Clock> clock;
+  std::optional<Delay> delay;
   std::optional<int> movestogo;  // with a clock: the mover's moves until its next time control
   std::optional<long long> movetime;
   std::optional<int> depth;
