@@ -200,6 +200,12 @@ void format_text(const Text& t, std::string& out) {
 
 }  // namespace
 
+std::string board_text(const Board& b) {
+  std::string out;
+  format_board(b, out);
+  return out;
+}
+
 bool is_word(std::string_view text) {
   if (text.empty() || looks_integer(text) || looks_real(text)) return false;
   for (char c : text)

@@ -64,6 +64,9 @@ std::optional<long long> int_arg(const Command& c, std::size_t index);
 // The board argument at `index`, or none.
 const Board* board_arg(const Command& c, std::size_t index);
 
+// The board literal alone: "<3,0,0,3,3,3,3,3,3>".
+std::string board_text(const Board& b);
+
 // A word is 1 or more of A-Z a-z 0-9 '-' ':' and not a number.
 bool is_word(std::string_view text);
 
