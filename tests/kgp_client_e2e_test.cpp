@@ -62,5 +62,48 @@ TEST(KgpClientE2E, TwoBundledBotsPlayAWholeGameOnTheKgpServer) {
   }
 }
 
+// The lines a scripted server reads up to the first that starts with `until` (that one included).
+std::vector<std::string> lines_up_to(LineSocket& s, const std::string& until) {
+  std::vector<std::string> lines;
+  std::string line;
+  while (s.read(line, std::chrono::steady_clock::now() + kPatience) == LineSocket::Status::Line) {
+    lines.push_back(line);
+    if (line.rfind(until, 0) == 0) break;
+  }
+  return lines;
+}
+
+TEST(KgpClientE2E, PingIsAnsweredWhileTheEngineThinks) {
+  Expected<LineListener> listening = LineListener::listen("127.0.0.1", 0);
+  ASSERT_TRUE(listening.ok()) << listening.error();
+  LineListener listener = std::move(listening).value();
+  // kalah-mcts searches for all of its move time: 2 s from the server less a 1 s margin.
+  ChildProcess mcts({e2e::kReferee.string(), "kgp-client", "--server", "127.0.0.1:" + std::to_string(listener.port()),
+                     "--margin-ms", "1000", "--engine", "cmd=" + e2e::kMcts.string()});
+  std::optional<LineSocket> accepted = listener.accept(std::chrono::steady_clock::now() + kPatience);
+  ASSERT_TRUE(accepted.has_value());
+  LineSocket& s = *accepted;
+  const auto soon = [] { return std::chrono::steady_clock::now() + kPatience; };
+  ASSERT_TRUE(s.write("kgp 1 0 0\r\n", soon()));
+  const std::vector<std::string> hello = lines_up_to(s, "mode");
+  ASSERT_FALSE(hello.empty());
+  EXPECT_EQ(hello.front(), "set info:name kalah-mcts");
+  EXPECT_EQ(hello.back(), "mode freeplay");
+  ASSERT_TRUE(s.write(
+      "set time:mode relative\r\nset time:clock 2\r\n2 state <6,0,0,4,4,4,4,4,4,4,4,4,4,4,4>\r\n4 ping\r\n", soon()));
+  const std::vector<std::string> answers = lines_up_to(s, "@2 yield");
+  ASSERT_GE(answers.size(), 3u);
+  EXPECT_EQ(answers[0], "@4 pong");  // before the move: the engine was still thinking
+  EXPECT_EQ(answers[1].rfind("@2 move ", 0), 0u) << answers[1];
+  EXPECT_EQ(answers.back(), "@2 yield");
+  ASSERT_TRUE(s.write("6@2 stop\r\ngoodbye\r\n", soon()));
+  const std::vector<std::string> printed = rest_of(mcts);
+  ASSERT_FALSE(printed.empty());
+  EXPECT_NE(printed.back().find("1 states, 1 moves, 1 pings answered, 0 without a move; the connection ended: goodbye"),
+            std::string::npos)
+      << printed.back();
+  EXPECT_EQ(mcts.wait_exit(), 0);
+}
+
 }  // namespace
 }  // namespace kalah::kgp

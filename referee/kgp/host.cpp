@@ -35,15 +35,19 @@ std::string player_name(const ClientInfo& info, const char* fallback) {
 
 Expected<HostedGame> host_game(LineListener& listener, const GameSettings& settings, std::chrono::milliseconds wait,
                                NoMove no_move) {
+  // Each client is greeted as it comes: one waiting for the other has had its handshake.
   const auto until = std::chrono::steady_clock::now() + wait;
+  const auto startup = std::chrono::milliseconds(settings.time.startup_ms);
   std::optional<LineSocket> first = listener.accept(until);
   if (!first) return Error{"no KGP client connected within " + std::to_string(wait.count()) + " ms"};
-  std::optional<LineSocket> second = listener.accept(until);
-  if (!second) return Error{"only one KGP client connected within " + std::to_string(wait.count()) + " ms"};
   ServerSession south(std::move(*first));
-  ServerSession north(std::move(*second));
-  const auto startup = std::chrono::milliseconds(settings.time.startup_ms);
   const std::optional<Fault> south_fault = south.handshake(std::chrono::steady_clock::now() + startup);
+  std::optional<LineSocket> second = listener.accept(until);
+  if (!second) {
+    south.goodbye(std::chrono::steady_clock::now() + std::chrono::seconds(1));
+    return Error{"only one KGP client connected within " + std::to_string(wait.count()) + " ms"};
+  }
+  ServerSession north(std::move(*second));
   const std::optional<Fault> north_fault = north.handshake(std::chrono::steady_clock::now() + startup);
   const std::string south_name = player_name(south.info(), "kgp-south");
   std::string north_name = player_name(north.info(), "kgp-north");
