@@ -6,7 +6,7 @@
 # the verdict per target; exits 1 on any crash, leak or UBSan report (the reproducer is in
 # build-fuzz/artifacts/). CI runs it with 20 seconds per target. Runs of at most 5 minutes per target (CI's)
 # all start at once and share the cores: each runs SECONDS x targets / $(nproc) of wall time, so it still gets
-# about SECONDS of one core, and no core waits for the last fuzzer alone (6 targets on 2 cores: 60 s, not
+# about SECONDS of one core, and no core waits for the last fuzzer alone (5 targets on 2 cores: 50 s, not
 # 3 x 20 s). Longer runs, which measure, go one at a time, so that each has the machine to itself and its
 # executions/s compare between runs.
 #
