@@ -197,7 +197,7 @@ INSTANTIATE_TEST_SUITE_P(Executables, GoldenHelp,
                                          HelpCase{"referee", "match"}, HelpCase{"referee", "perft"},
                                          HelpCase{"referee", "replay"}, HelpCase{"referee", "check"},
                                          HelpCase{"referee", "replay-transcript"}, HelpCase{"referee", "kgp-client"},
-                                         HelpCase{"referee", "kgp-server"}),
+                                         HelpCase{"referee", "kgp-server"}, HelpCase{"referee", "kgp-host"}),
                          [](const testing::TestParamInfo<HelpCase>& info) { return case_name(info.param); });
 
 // ---------------------------------------------------------------------------------------------

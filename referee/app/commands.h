@@ -23,5 +23,6 @@ void add_replay_transcript_command(cli::Commands& commands);
 void add_suite_command(cli::Commands& commands);
 void add_kgp_client_command(cli::Commands& commands);
 void add_kgp_server_command(cli::Commands& commands);
+void add_kgp_host_command(cli::Commands& commands);
 
 }  // namespace kalah::referee_app

@@ -13,5 +13,6 @@ int main(int argc, char** argv) {
   kalah::referee_app::add_suite_command(commands);
   kalah::referee_app::add_kgp_client_command(commands);
   kalah::referee_app::add_kgp_server_command(commands);
+  kalah::referee_app::add_kgp_host_command(commands);
   return commands.main(argc, argv);
 }
