@@ -75,5 +75,45 @@ TEST(KgpHostE2E, GarbageIsAProtocolForfeitAndAChattyAgentDoesNotBlock) {
   EXPECT_FALSE(chatty[0].forfeit.has_value()) << chatty[0].forfeit->detail;
 }
 
+TEST(KgpHostE2E, AnArenaConfigPlaysAKgpAgentInARoundRobin) {
+  system::TempFolder scratch{"kalah-e2e"};
+  const std::string config = R"([tournament]
+name = "kgp"
+type = "round-robin"
+rounds = 1
+concurrency = 2
+[variant]
+majority = "on"
+[time]
+base_ms = 5000
+inc_ms = 50
+[[engine]]
+name = "kgp-agent"
+cmd = "python3"
+args = [")" + kAgent + R"("]
+protocol = "kgp"
+[[engine]]
+name = "greedy"
+cmd = "kalah-greedy"
+[[engine]]
+name = "random"
+cmd = "kalah-random"
+)";
+  test::write_file(scratch.path() / "kgp.toml", config);
+  const e2e::RunResult r = e2e::run({e2e::kArena.string(), "run", (scratch.path() / "kgp.toml").string(), "--out",
+                                     (scratch.path() / "results").string()},
+                                    scratch.path(), std::chrono::milliseconds(120000));
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  const std::string journal = test::read_file(scratch.path() / "results" / "kgp" / "games.jsonl");
+  int games = 0;
+  for (const std::string& line : e2e::lines_starting(journal, "{")) {
+    Expected<GameRecord> g = record_from_json(line);
+    ASSERT_TRUE(g.ok()) << line;
+    EXPECT_FALSE(g->forfeit.has_value()) << g->forfeit->engine << ": " << g->forfeit->detail;
+    ++games;
+  }
+  EXPECT_EQ(games, 6);
+}
+
 }  // namespace
 }  // namespace kalah

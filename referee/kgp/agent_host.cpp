@@ -45,11 +45,13 @@ class AgentHost {
       say(kep::Feature{"positions"});
       say(kep::KepOk{});
     } else if (std::holds_alternative<kep::IsReady>(c)) {
-      say(kep::ReadyOk{});
+      // A game under the pie rule gets no readyok: the arena records why (config loaders refuse it first).
+      if (!variant_.pie) say(kep::ReadyOk{});
     } else if (const auto* n = std::get_if<kep::NewGame>(&c)) {
       variant_ = n->variant;
       position_ = start_position(variant_);
       ++games_;
+      if (variant_.pie) io_.note("kgp-host: KGP has no pie rule (no swap move): this game cannot be played");
     } else if (const auto* p = std::get_if<kep::PositionCmd>(&c)) {
       set_position(*p);
     } else if (const auto* g = std::get_if<kep::Go>(&c)) {
@@ -80,7 +82,7 @@ class AgentHost {
 
   bool go(const kep::Go& go) {
     if (position_.over || variant_.pie) {
-      io_.note("kgp-host: asked to move in a game over or under the pie rule, which KGP cannot play");
+      io_.note("kgp-host: asked to move in a game that is over or under the pie rule");
       return true;
     }
     const Side mover = position_.to_move;
