@@ -418,6 +418,7 @@ TEST_F(ConfigTest, AKgpAgentRunsThroughRefereeKgpHost) {
   const EngineSpec& e = c->engines[0];
   EXPECT_EQ(e.protocol, Protocol::Kep);
   EXPECT_EQ(e.cmd.filename(), "referee");
+  EXPECT_EQ(e.cmd_as_written, "referee");
   EXPECT_EQ(e.args, (std::vector<std::string>{"kgp-host", "--no-move", "random", "--", "/bin/true", "x"}));
   // A bare name is found again by the host, on its own PATH (a sandbox's is the system's).
   text.replace(text.find("cmd = \"/bin/true\""), 17, "cmd = \"true\"");

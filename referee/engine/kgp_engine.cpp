@@ -27,7 +27,8 @@ EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_
   args.insert(args.end(), agent.args.begin(), agent.args.end());
   agent.args = std::move(args);
   agent.cmd = host;
-  agent.cmd_as_written = host.string();
+  // As a bundled bot's name: the same in a config's fingerprint wherever the arena is installed.
+  agent.cmd_as_written = "referee";
   agent.protocol = Protocol::Kep;
   return agent;
 }
