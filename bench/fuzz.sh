@@ -25,9 +25,9 @@ tests=()
 [ -f "$dir/CMakeCache.txt" ] || tests=(-G Ninja -DKALAH_BUILD_TESTS=OFF)
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_FUZZ=ON \
   "${tests[@]}" -DKALAH_BUILD_BENCH=OFF >/dev/null
-cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_config fuzz_journal fuzz_parsers fuzz_verify >/dev/null
+cmake --build "$dir" -j"$(nproc)" --target fuzz_kep fuzz_kgp fuzz_config fuzz_journal fuzz_parsers fuzz_verify >/dev/null
 mkdir -p "$dir/artifacts"
-targets=(kep config journal parsers verify)
+targets=(kep kgp config journal parsers verify)
 jobs=1
 wall=$seconds
 if [ "$seconds" -le 300 ]; then

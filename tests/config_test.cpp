@@ -130,7 +130,7 @@ const BadCase kBadCases[] = {
      "command = \"/bin/true\"\n",
      "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
      "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, "
-     "max_output_kb, time"},
+     "max_output_kb, time, kgp_no_move"},
     {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
      "t.toml:3:10: tournament.rounds must be an integer, not a string"},
     {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",
@@ -300,7 +300,15 @@ const BadCase kBadCases[] = {
     {"unknown protocol",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
      "protocol = \"uci\"\n",
-     "t.toml:8:12: engine.protocol must be \"kep\" or \"mankalah\", not \"uci\""},
+     "t.toml:8:12: engine.protocol must be \"kep\", \"mankalah\" or \"kgp\", not \"uci\""},
+    {"kgp agent under the pie rule",
+     "[tournament]\nname = \"t\"\n[variant]\npie = \"on\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\n"
+     "cmd = \"/bin/true\"\nprotocol = \"kgp\"\n",
+     "t.toml:10:12: engine \"a\" is a KGP agent, and KGP has no pie rule (no swap move): play it with pie = \"off\""},
+    {"kgp_no_move without kgp",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "kgp_no_move = \"random\"\n",
+     "t.toml:8:15: engine.kgp_no_move applies to protocol = \"kgp\" only"},
     {"unknown seed engine",
      "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"z\"]\n[time]\nbase_ms = 100\n"
      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
@@ -406,6 +414,27 @@ const BadCase kBadCases[] = {
      "t.toml:13:6: ranking.by = \"points\" applies to round-robin and gauntlet tournaments; a "
      "knockout tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)"},
 };
+
+TEST_F(ConfigTest, AKgpAgentRunsThroughRefereeKgpHost) {
+  // The referee beside the arena; beside this test it is one folder up, on PATH for the test.
+  const char* path = std::getenv("PATH");
+  ::setenv("PATH", (std::string(KALAH_BINARY_DIR) + ":" + (path ? path : "/usr/bin:/bin")).c_str(), 1);
+  std::string text = kMinimal;
+  text.replace(text.find("cmd = \"/bin/true\"\n"), 18,
+               "cmd = \"/bin/true\"\nargs = [\"x\"]\nprotocol = \"kgp\"\nkgp_no_move = \"random\"\n");
+  Expected<Config> c = parse(text);
+  ASSERT_TRUE(c.ok()) << c.error();
+  const EngineSpec& e = c->engines[0];
+  EXPECT_EQ(e.protocol, Protocol::Kep);
+  EXPECT_EQ(e.cmd.filename(), "referee");
+  EXPECT_EQ(e.cmd_as_written, "referee");
+  EXPECT_EQ(e.args, (std::vector<std::string>{"kgp-host", "--no-move", "random", "--", "/bin/true", "x"}));
+  // A bare name is found again by the host, on its own PATH (a sandbox's is the system's).
+  text.replace(text.find("cmd = \"/bin/true\""), 17, "cmd = \"true\"");
+  Expected<Config> bare = parse(text);
+  ASSERT_TRUE(bare.ok()) << bare.error();
+  EXPECT_EQ(bare->engines[0].args, (std::vector<std::string>{"kgp-host", "--no-move", "random", "--", "true", "x"}));
+}
 
 TEST_F(ConfigTest, BadConfigsGiveExactMessages) {
   write(conf_ / "bad.txt", "# two good lines, then a bad one\n3\n1 9\n");

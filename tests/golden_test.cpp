@@ -196,7 +196,8 @@ INSTANTIATE_TEST_SUITE_P(Executables, GoldenHelp,
                                          HelpCase{"arena", "archive"}, HelpCase{"referee", ""},
                                          HelpCase{"referee", "match"}, HelpCase{"referee", "perft"},
                                          HelpCase{"referee", "replay"}, HelpCase{"referee", "check"},
-                                         HelpCase{"referee", "replay-transcript"}),
+                                         HelpCase{"referee", "replay-transcript"}, HelpCase{"referee", "kgp-client"},
+                                         HelpCase{"referee", "kgp-server"}, HelpCase{"referee", "kgp-host"}),
                          [](const testing::TestParamInfo<HelpCase>& info) { return case_name(info.param); });
 
 // ---------------------------------------------------------------------------------------------

@@ -163,6 +163,14 @@ TEST(MatchLine, MistakesNameTheFlag) {
             "-engine cmd=/bin/true name=jar proto=mankalah: engine \"jar\" speaks the ManKalah protocol, whose "
             "agents can only play a whole game from the standard start, but this config gives random openings "
             "(openings.random_plies): remove that, or play this engine in a tournament without openings");
+  // A KGP agent has no swap move; kgp_no_move is a KGP agent's key.
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=a", "proto=kgp", "-engine", "cmd=/bin/true", "-variant",
+                      "pie=on", "-rounds", "2"}),
+            "-engine cmd=/bin/true name=a proto=kgp: engine \"a\" is a KGP agent, and KGP has no pie rule (no swap "
+            "move): play it with pie = \"off\"");
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=a", "kgp_no_move=random", "-engine", "cmd=/bin/true", "-rounds",
+                      "2"}),
+            "-engine cmd=/bin/true name=a kgp_no_move=random: engine.kgp_no_move applies to protocol = \"kgp\" only");
   EXPECT_EQ(error_of({"-engine", "cmd=/bin/true"}), "give at least two -engine flags");
   EXPECT_EQ(error_of({"stray"}), "'stray': expected a flag such as -engine (see arena match --help)");
 }

@@ -39,6 +39,7 @@ constexpr EngineKey kEngineKeys[] = {
     {"max_file_mb", "max_file_mb", Kind::Integer, false},
     {"max_processes", "max_processes", Kind::Integer, false},
     {"max_output_kb", "max_output_kb", Kind::Integer, false},
+    {"kgp_no_move", "kgp_no_move", Kind::String, false},
     {"tc", "tc", Kind::String, true},
     {"st", "movetime_ms", Kind::Seconds, true},
     {"depth", "depth", Kind::Integer, true},

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "arena/config/paths.h"
+#include "referee/engine/kgp_engine.h"
 #include "referee/engine/sandbox.h"
 #include "referee/system/confusables.h"
 #include "referee/system/executable.h"
@@ -62,10 +63,25 @@ void check_mankalah(const Table& t, const Config& c, const std::string& name) {
                             what + ": remove that, or play this engine in a tournament without openings");
 }
 
+// `protocol = "kgp"` (docs/KGP.md): the agent runs through `referee kgp-host`, a KEP engine from here on.
+void read_kgp(const Table& t, const Config& c, EngineSpec& e) {
+  const bool kgp = t.string("protocol") == std::optional<std::string>(kKgpProtocol);
+  const std::optional<KgpNoMove> no_move =
+      t.choice<KgpNoMove>("kgp_no_move", {{"forfeit", KgpNoMove::Forfeit}, {"random", KgpNoMove::Random}});
+  if (no_move && !kgp) t.fail_at("kgp_no_move", "engine.kgp_no_move applies to protocol = \"kgp\" only");
+  if (!kgp) return;
+  if (c.variant.pie)
+    t.fail_at("protocol", "engine " + in_quotes(e.name) +
+                              " is a KGP agent, and KGP has no pie rule (no swap move): play it with pie = \"off\"");
+  Expected<fs::path> host = find_kgp_host();
+  if (!host) t.fail_at("protocol", "engine.protocol: " + host.error());
+  e = kgp_host_engine(std::move(e), *host, no_move.value_or(KgpNoMove::Forfeit));
+}
+
 void read_engine(const Reader& r, const toml::table& table, Config& c, std::vector<int>& name_lines) {
   Table t(r.loc(), table, "engine", "[[engine]]",
           {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
-           "memory_mb", "memory_enforcement", "max_file_mb", "max_processes", "max_output_kb", "time"});
+           "memory_mb", "memory_enforcement", "max_file_mb", "max_processes", "max_output_kb", "time", "kgp_no_move"});
   EngineSpec e;
   auto name = t.string("name");
   if (!name) t.missing("name");
@@ -121,9 +137,11 @@ void read_engine(const Reader& r, const toml::table& table, Config& c, std::vect
 
   // The words are the referee's (to_string), so the config and `referee match` accept the same.
   e.protocol = t.choice<Protocol>("protocol", {{to_string(Protocol::Kep), Protocol::Kep},
-                                               {to_string(Protocol::Mankalah), Protocol::Mankalah}})
+                                               {to_string(Protocol::Mankalah), Protocol::Mankalah},
+                                               {kKgpProtocol, Protocol::Kep}})
                    .value_or(Protocol::Kep);
   if (e.protocol == Protocol::Mankalah) check_mankalah(t, c, e.name);
+  read_kgp(t, c, e);
   e.restart = read_restart(t).value_or(c.tournament.restart);
   if (auto log = t.string("stderr")) {
     e.stderr_file = absolute_from(r.work_dir(), *log);

@@ -21,5 +21,8 @@ void add_match_command(cli::Commands& commands);
 void add_check_command(cli::Commands& commands);
 void add_replay_transcript_command(cli::Commands& commands);
 void add_suite_command(cli::Commands& commands);
+void add_kgp_client_command(cli::Commands& commands);
+void add_kgp_server_command(cli::Commands& commands);
+void add_kgp_host_command(cli::Commands& commands);
 
 }  // namespace kalah::referee_app

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "referee/engine/kgp_engine.h"
 #include "referee/rules/spelling.h"
 #include "referee/system/executable.h"
 
@@ -23,6 +24,8 @@ std::string command_text(const EngineSpec& e) {
 
 EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::string& comm_log) {
   EngineSpec e;
+  bool kgp = false;
+  std::optional<KgpNoMove> no_move;
   for (const std::string& token : tokens) {
     const size_t eq = token.find('=');
     if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
@@ -40,12 +43,17 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
       e.stderr_file = value;
     else if (key == "protocol" && parse_protocol(value))
       e.protocol = *parse_protocol(value);
+    else if (key == "protocol" && value == kKgpProtocol)
+      kgp = true;
+    else if (key == "kgp_no_move" && (value == "forfeit" || value == "random"))
+      no_move = value == "random" ? KgpNoMove::Random : KgpNoMove::Forfeit;
     else if (key.rfind("option.", 0) == 0 && key.size() > 7)
       e.options.push_back({key.substr(7), value});
     else
       throw UsageError("--engine: unknown key '" + key + "'" +
-                       did_you_mean(key, {"cmd", "name", "arg", "dir", "stderr", "protocol"}) +
-                       " (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah, option.NAME)");
+                       did_you_mean(key, {"cmd", "name", "arg", "dir", "stderr", "protocol", "kgp_no_move"}) +
+                       " (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah|kgp, kgp_no_move=forfeit|random, "
+                       "option.NAME)");
   }
   if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
@@ -67,6 +75,13 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
   }
   e.cmd = *found;
   e.comm_log = comm_log;
+  if (no_move && !kgp) throw UsageError("--engine: kgp_no_move applies to protocol=kgp only");
+  if (kgp) {
+    // A KGP agent runs through `referee kgp-host` (docs/KGP.md).
+    Expected<std::filesystem::path> host = find_kgp_host();
+    if (!host) throw UsageError("engine '" + e.name + "': " + host.error());
+    e = kgp_host_engine(std::move(e), *host, no_move.value_or(KgpNoMove::Forfeit));
+  }
   return e;
 }
 

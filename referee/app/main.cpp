@@ -11,5 +11,8 @@ int main(int argc, char** argv) {
   kalah::referee_app::add_check_command(commands);
   kalah::referee_app::add_replay_transcript_command(commands);
   kalah::referee_app::add_suite_command(commands);
+  kalah::referee_app::add_kgp_client_command(commands);
+  kalah::referee_app::add_kgp_server_command(commands);
+  kalah::referee_app::add_kgp_host_command(commands);
   return commands.main(argc, argv);
 }

@@ -118,6 +118,7 @@ class EnginePlayer : public ProcessPlayer {
   std::optional<Fault> start(std::chrono::milliseconds deadline);
   // What the engine said about itself in the handshake.
   const std::string& engine_id_name() const { return id_name_; }
+  const std::string& engine_id_author() const { return id_author_; }
   std::string identity() const override;
   // Whether the engine announced `feature <name>` in its handshake (after start()).
   bool has_feature(std::string_view name) const;

@@ -1,0 +1,36 @@
+#include "referee/engine/kgp_engine.h"
+
+#include "referee/system/executable.h"
+
+namespace kalah {
+
+namespace fs = std::filesystem;
+
+Expected<fs::path> find_kgp_host() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && system::is_executable_file(self.parent_path() / "referee")) return self.parent_path() / "referee";
+  Expected<fs::path> on_path = system::find_executable("referee", system::path_variable(), fs::current_path());
+  if (on_path) return on_path;
+  return Error{"a KGP agent runs through `referee kgp-host`, but no referee was found beside " +
+               (ec ? std::string("this program") : self.string()) + " nor on PATH"};
+}
+
+EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_move) {
+  std::vector<std::string> args = {"kgp-host"};
+  if (no_move == KgpNoMove::Random) args.insert(args.end(), {"--no-move", "random"});
+  args.push_back("--");
+  // A bare name ("python3") is looked up again by the host, on the PATH it has: in a sandbox the system's,
+  // where the arena's own PATH may lead elsewhere (a ~/.pyenv shim the sandbox does not show).
+  const bool bare = agent.cmd_as_written.find('/') == std::string::npos;
+  args.push_back(bare ? agent.cmd_as_written : agent.cmd.string());
+  args.insert(args.end(), agent.args.begin(), agent.args.end());
+  agent.args = std::move(args);
+  agent.cmd = host;
+  // As a bundled bot's name: the same in a config's fingerprint wherever the arena is installed.
+  agent.cmd_as_written = "referee";
+  agent.protocol = Protocol::Kep;
+  return agent;
+}
+
+}  // namespace kalah

@@ -1,0 +1,72 @@
+// KGP's transport: lines over a TCP connection, read and written before deadlines (Boost.Asio behind a
+// pimpl). One thread reads and writes; another thread may only queue lines with send_soon(), which go out
+// while the owner waits in read() (so a client answers `ping` while its engine thinks on that other thread).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "referee/rules/expected.h"
+
+namespace kalah::kgp {
+
+using Deadline = std::chrono::steady_clock::time_point;
+
+class LineSocket {
+ public:
+  enum class Status {
+    Line,     // a line was read (without its CR LF)
+    Timeout,  // none before the deadline; the read goes on in the next read()
+    Closed,   // the other side closed the connection, or it failed
+    TooLong,  // a line longer than kMaxLineChars: the connection is of no further use
+  };
+  struct Impl;
+
+  explicit LineSocket(std::unique_ptr<Impl> impl);
+  LineSocket(LineSocket&&) noexcept;
+  LineSocket& operator=(LineSocket&&) noexcept;
+  ~LineSocket();
+
+  // Connects to HOST:PORT before `deadline`; an error names what failed.
+  static Expected<LineSocket> connect(const std::string& host, std::uint16_t port, Deadline deadline);
+
+  // Reads one line into `line` (its CR LF removed).
+  Status read(std::string& line, Deadline deadline);
+  // Writes `text` (whole lines, each ending in CR LF) after any queued by send_soon(); false when the
+  // connection failed or the deadline passed first.
+  bool write(std::string_view text, Deadline deadline);
+  // Queues `text` from any thread; it goes out while the owning thread waits in read() or write().
+  void send_soon(std::string text);
+  // Closes the connection; reads then come back Closed.
+  void close();
+  // "127.0.0.1:40123": the other side's address.
+  std::string peer() const;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// A listening TCP socket on 127.0.0.1 (or the given address) whose connections become LineSockets.
+class LineListener {
+ public:
+  struct Impl;
+  // Listens on `address`:`port` (0: a free port, see port()). An error when it cannot bind.
+  static Expected<LineListener> listen(const std::string& address, std::uint16_t port);
+  explicit LineListener(std::unique_ptr<Impl> impl);
+  LineListener(LineListener&&) noexcept;
+  LineListener& operator=(LineListener&&) noexcept;
+  ~LineListener();
+
+  std::uint16_t port() const;
+  // The next connection, or none when none came before `deadline`.
+  std::optional<LineSocket> accept(Deadline deadline);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kalah::kgp

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""A minimal KGP agent in the style of the Kalah course's Python client library (pykgp), written for
+the tests (docs/KGP.md): standard library only, TCP to KGP_HOST:KGP_PORT, an agent is a generator that
+yields 0-based pit indexes, each revising its choice ("anytime"), and the library sends `yield` when the
+generator ends. The agent here yields the first legal pit, then the pit whose sowing puts the most seeds
+in its own store (an extra turn counts one more).
+
+  kgp_agent.py [--silent | --chatty | --garbage]
+    --silent   never moves (answers ping): every turn ends at the stop without a move
+    --chatty   writes 64 KiB to stdout and to stderr per state: the host must drain both
+    --garbage  answers the first state with a line that is not KGP
+"""
+import os
+import re
+import socket
+import sys
+
+LINE = re.compile(r"^\s*(\d*)(?:@(\d+))?\s+(\w+)\s*(.*)$|^\s*(\w+)\s*(.*)$")
+
+
+class Board:
+    def __init__(self, literal):
+        numbers = [int(x) for x in literal.strip("<>").split(",")]
+        self.size = numbers[0]
+        self.south_store, self.north_store = numbers[1], numbers[2]
+        self.south = numbers[3:3 + self.size]
+        self.north = numbers[3 + self.size:3 + 2 * self.size]
+
+    def legal(self):
+        return [i for i in range(self.size) if self.south[i] > 0]
+
+    def gain(self, pit):
+        """Seeds a sowing from `pit` puts into South's store, plus one for an extra turn."""
+        seeds, cells, i, stored = self.south[pit], 2 * self.size + 1, pit, 0
+        while seeds > 0:
+            i = (i + 1) % cells
+            seeds -= 1
+            stored += i == self.size
+        return stored + (i == self.size)
+
+
+def greedy_agent(board):
+    legal = board.legal()
+    yield legal[0]
+    yield max(legal, key=board.gain)
+
+
+def silent_agent(board):
+    return
+    yield
+
+
+def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
+    host = os.environ.get("KGP_HOST", host)
+    port = int(os.environ.get("KGP_PORT", port))
+    sock = socket.create_connection((host, port))
+    # `move` and `yield` are two small writes: without this the second waits for the first's delayed ACK.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    stream = sock.makefile("rw", encoding="utf-8", newline="")
+
+    def send(text, ref=None):
+        stream.write(("" if ref is None else "@%s " % ref) + text + "\r\n")
+        stream.flush()
+
+    for line in stream:
+        match = LINE.match(line.rstrip("\r\n"))
+        if not match:
+            continue
+        if match.group(3):
+            cid, ref, command, args = match.group(1), match.group(2), match.group(3), match.group(4)
+        else:
+            cid, ref, command, args = "", None, match.group(5), match.group(6)
+        if command == "kgp":
+            if name:
+                send('set info:name "%s"' % name)
+            if authors:
+                send('set info:authors "%s"' % ", ".join(authors))
+            send("mode freeplay")
+        elif command == "ping":
+            send("pong", cid or None)
+        elif command == "state":
+            if mode == "--chatty":
+                sys.stdout.write("x" * 65535 + "\n")
+                sys.stdout.flush()
+                sys.stderr.write("y" * 65535 + "\n")
+                sys.stderr.flush()
+            if mode == "--garbage":
+                send("move <<not kgp")
+                continue
+            for pit in agent(Board(args.split()[0])):
+                send("move %d" % (pit + 1), cid)
+            send("yield", cid)
+        elif command == "goodbye":
+            break
+
+
+if __name__ == "__main__":
+    chosen = sys.argv[1] if len(sys.argv) > 1 else ""
+    connect(silent_agent if chosen == "--silent" else greedy_agent, name="pykgp-style greedy",
+            authors=["Kalah Arena tests"], mode=chosen)

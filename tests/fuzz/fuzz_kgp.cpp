@@ -1,0 +1,25 @@
+// The KGP codec on arbitrary lines (docs/KGP.md): parsing never crashes, what parses formats back to a line
+// that parses and formats to the same text again, and every board that parses is either played by our
+// rules or refused with an error.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "referee/kgp/board.h"
+#include "referee/kgp/codec.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view line(reinterpret_cast<const char*>(data), size);
+  kalah::Expected<kalah::kgp::Command> command = kalah::kgp::parse_line(line);
+  if (!command) return 0;
+  const std::string text = kalah::kgp::format(*command);
+  kalah::Expected<kalah::kgp::Command> again = kalah::kgp::parse_line(text);
+  if (!again || kalah::kgp::format(*again) != text) std::abort();
+  for (const kalah::kgp::Arg& a : command->args)
+    if (const auto* board = std::get_if<kalah::kgp::Board>(&a)) {
+      kalah::Expected<kalah::kgp::BoardGame> game = kalah::kgp::game_of(*board, kalah::Variant{});
+      if (game && kalah::kgp::board_for(game->variant, game->position, kalah::Side::South) != *board) std::abort();
+    }
+  return 0;
+}

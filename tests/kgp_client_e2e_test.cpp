@@ -1,0 +1,109 @@
+// `referee kgp-client` end to end: two bundled bots, each behind its own kgp-client process, play a whole
+// game on the project's KGP server (kgp::host_game) over loopback.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "referee/kgp/host.h"
+#include "tests/child_process.h"
+#include "tests/e2e_util.h"
+
+namespace kalah::kgp {
+namespace {
+
+using test_support::ChildProcess;
+
+constexpr std::chrono::milliseconds kPatience{20000};
+
+// A kgp-client process for `bot` on the server's port; the server's 5 s a move less a 4 s margin leave the
+// engine 1 s (the bots here answer at once).
+std::vector<std::string> client_args(std::uint16_t port, const std::filesystem::path& bot) {
+  return {e2e::kReferee.string(), "kgp-client", "--server", "127.0.0.1:" + std::to_string(port),
+          "--margin-ms",          "4000",       "--engine", "cmd=" + bot.string()};
+}
+
+// Everything the client printed, up to its exit.
+std::vector<std::string> rest_of(ChildProcess& p) {
+  std::vector<std::string> lines;
+  const auto deadline = ChildProcess::Clock::now() + kPatience;
+  while (std::optional<std::string> line = p.read_line(deadline)) lines.push_back(*line);
+  return lines;
+}
+
+TEST(KgpClientE2E, TwoBundledBotsPlayAWholeGameOnTheKgpServer) {
+  Expected<LineListener> listening = LineListener::listen("127.0.0.1", 0);
+  ASSERT_TRUE(listening.ok()) << listening.error();
+  LineListener listener = std::move(listening).value();
+  ChildProcess greedy(client_args(listener.port(), e2e::kGreedy));
+  ChildProcess random(client_args(listener.port(), e2e::kRandom));
+  ASSERT_TRUE(greedy.started() && random.started());
+  GameSettings settings;
+  settings.id = "kgp-e2e";
+  settings.variant.majority = true;  // the course server's rules
+  settings.time.mode = TimeControl::Mode::MoveTime;
+  settings.time.movetime_ms = 5000;
+  Expected<HostedGame> hosted = host_game(listener, settings, kPatience);
+  ASSERT_TRUE(hosted.ok()) << hosted.error();
+  const GameRecord& r = hosted->record;
+  EXPECT_FALSE(r.forfeit.has_value()) << r.forfeit->engine << ": " << r.forfeit->detail;
+  EXPECT_TRUE(r.termination == Termination::Normal || r.termination == Termination::Majority);
+  EXPECT_EQ(std::set<std::string>({r.south, r.north}), (std::set<std::string>{"kalah-greedy", "kalah-random"}));
+  Position p = r.initial_position();
+  for (Move m : r.moves) {
+    ASSERT_TRUE(is_legal(r.variant, p, m));
+    apply(r.variant, p, m);
+  }
+  EXPECT_TRUE(p.over);
+  for (ChildProcess* client : {&greedy, &random}) {
+    const std::vector<std::string> lines = rest_of(*client);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_NE(lines.back().find("0 without a move; the connection ended: goodbye"), std::string::npos) << lines.back();
+    EXPECT_EQ(client->wait_exit(), 0);
+  }
+}
+
+// The lines a scripted server reads up to the first that starts with `until` (that one included).
+std::vector<std::string> lines_up_to(LineSocket& s, const std::string& until) {
+  std::vector<std::string> lines;
+  std::string line;
+  while (s.read(line, std::chrono::steady_clock::now() + kPatience) == LineSocket::Status::Line) {
+    lines.push_back(line);
+    if (line.rfind(until, 0) == 0) break;
+  }
+  return lines;
+}
+
+TEST(KgpClientE2E, PingIsAnsweredWhileTheEngineThinks) {
+  Expected<LineListener> listening = LineListener::listen("127.0.0.1", 0);
+  ASSERT_TRUE(listening.ok()) << listening.error();
+  LineListener listener = std::move(listening).value();
+  // kalah-mcts searches for all of its move time: 2 s from the server less a 1 s margin.
+  ChildProcess mcts({e2e::kReferee.string(), "kgp-client", "--server", "127.0.0.1:" + std::to_string(listener.port()),
+                     "--margin-ms", "1000", "--engine", "cmd=" + e2e::kMcts.string()});
+  std::optional<LineSocket> accepted = listener.accept(std::chrono::steady_clock::now() + kPatience);
+  ASSERT_TRUE(accepted.has_value());
+  LineSocket& s = *accepted;
+  const auto soon = [] { return std::chrono::steady_clock::now() + kPatience; };
+  ASSERT_TRUE(s.write("kgp 1 0 0\r\n", soon()));
+  const std::vector<std::string> hello = lines_up_to(s, "mode");
+  ASSERT_FALSE(hello.empty());
+  EXPECT_EQ(hello.front(), "set info:name kalah-mcts");
+  EXPECT_EQ(hello.back(), "mode freeplay");
+  ASSERT_TRUE(s.write(
+      "set time:mode relative\r\nset time:clock 2\r\n2 state <6,0,0,4,4,4,4,4,4,4,4,4,4,4,4>\r\n4 ping\r\n", soon()));
+  const std::vector<std::string> answers = lines_up_to(s, "@2 yield");
+  ASSERT_GE(answers.size(), 3u);
+  EXPECT_EQ(answers[0], "@4 pong");  // before the move: the engine was still thinking
+  EXPECT_EQ(answers[1].rfind("@2 move ", 0), 0u) << answers[1];
+  EXPECT_EQ(answers.back(), "@2 yield");
+  ASSERT_TRUE(s.write("6@2 stop\r\ngoodbye\r\n", soon()));
+  const std::vector<std::string> printed = rest_of(mcts);
+  ASSERT_FALSE(printed.empty());
+  EXPECT_NE(printed.back().find("1 states, 1 moves, 1 pings answered, 0 without a move; the connection ended: goodbye"),
+            std::string::npos)
+      << printed.back();
+  EXPECT_EQ(mcts.wait_exit(), 0);
+}
+
+}  // namespace
+}  // namespace kalah::kgp
