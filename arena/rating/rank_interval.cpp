@@ -1,0 +1,256 @@
+#include "arena/rating/rank_interval.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numbers>
+#include <numeric>
+
+namespace kalah::rating {
+namespace {
+
+constexpr double kLogit = std::numbers::ln10 / 400.0;  // the fit's logistic scale (rating.cpp)
+
+double model_score(double diff) { return 1.0 / (1.0 + std::exp(-kLogit * diff)); }
+
+// splitmix64: small, fast, and the same sequence on every platform.
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_(seed) {}
+  double uniform() {  // [0, 1)
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1p-53;
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// One game of the design (engines and colours as played) with the model's chances for South.
+struct DesignGame {
+  int south = 0, north = 0;
+  int count = 0;        // games alike
+  double win = 0;       // P(South wins)
+  double not_loss = 0;  // P(South wins or draws)
+};
+
+// A resampled tournament's totals.
+struct Totals {
+  std::vector<int> wins, draws, losses;
+  double south_score = 0;
+  explicit Totals(int n) : wins(n), draws(n), losses(n) {}
+  void clear() {
+    std::fill(wins.begin(), wins.end(), 0);
+    std::fill(draws.begin(), draws.end(), 0);
+    std::fill(losses.begin(), losses.end(), 0);
+    south_score = 0;
+  }
+  double score(int i) const { return wins[i] + 0.5 * draws[i]; }
+};
+
+// Adds `result` (kLoss, kDraw, kWin for engine a, b the other) to the totals.
+void count(Totals& t, int a, int b, int result, int times) {
+  if (result == kWin) t.wins[a] += times, t.losses[b] += times;
+  if (result == kDraw) t.draws[a] += times, t.draws[b] += times;
+  if (result == kLoss) t.losses[a] += times, t.wins[b] += times;
+}
+
+// The observed totals of the games.
+Totals observed_totals(const RankProblem& p) {
+  Totals t(p.engines);
+  for (const PairingGames& g : p.pairings) {
+    for (int k = 0; k < 9; ++k) {
+      const int n = g.pairs[k];
+      if (n == 0) continue;
+      count(t, g.a, g.b, k / 3, n);
+      count(t, g.a, g.b, k % 3, n);
+      t.south_score += n * (0.5 * (k / 3) + 1.0 - 0.5 * (k % 3));
+    }
+    for (int r = 0; r < 3; ++r) {
+      count(t, g.a, g.b, r, g.singles[0][r] + g.singles[1][r]);
+      t.south_score += g.singles[0][r] * 0.5 * r + g.singles[1][r] * (1.0 - 0.5 * r);
+    }
+  }
+  return t;
+}
+
+// The games as played, each with the fitted model's chances. Draws: the tournament's share of draws, held
+// below what the expected score allows (a draw is worth half a point to each side).
+std::vector<DesignGame> design(const RankProblem& p, const Totals& observed) {
+  long long games = 0, draws = 0;
+  for (int i = 0; i < p.engines; ++i) {
+    games += observed.wins[i] + observed.draws[i] + observed.losses[i];
+    draws += observed.draws[i];
+  }
+  const double draw_share = games > 0 ? static_cast<double>(draws) / static_cast<double>(games) : 0.0;
+  std::vector<DesignGame> out;
+  auto add = [&](int south, int north, int n) {
+    if (n == 0) return;
+    const double e = model_score(p.elo[south] - p.elo[north] + p.first_mover);
+    const double d = std::min(draw_share, 2 * std::min(e, 1 - e));
+    out.push_back({south, north, n, e - d / 2, e + d / 2});
+  };
+  for (const PairingGames& g : p.pairings) {
+    int pairs = 0;
+    for (int n : g.pairs) pairs += n;
+    add(g.a, g.b, pairs + g.singles[0][0] + g.singles[0][1] + g.singles[0][2]);
+    add(g.b, g.a, pairs + g.singles[1][0] + g.singles[1][1] + g.singles[1][2]);
+  }
+  return out;
+}
+
+void simulate(const std::vector<DesignGame>& games, Random& random, Totals& t) {
+  t.clear();
+  for (const DesignGame& g : games)
+    for (int k = 0; k < g.count; ++k) {
+      const double u = random.uniform();
+      const int result = u < g.win ? kWin : u < g.not_loss ? kDraw : kLoss;
+      count(t, g.south, g.north, result, 1);
+      t.south_score += 0.5 * result;
+    }
+}
+
+// Points rounded so that equal totals reached in a different order compare equal (a rule of 0.1 points).
+double comparable(double x) { return std::round(x * 1e9) / 1e9; }
+
+// Each engine's value in a resampled tournament, for the engines in the order (higher ranks first).
+// Elo: one Newton step from the fit (theta + C g, g the change in the score equations), which is the fit's
+// first-order answer to the new games (docs/RANKING.md).
+class Measure {
+ public:
+  Measure(const RankProblem& p, const Totals& observed) : p_(p), observed_(observed), delta_(p.engines) {}
+
+  void operator()(const Totals& t, const std::vector<int>& in_order, std::vector<double>& value) {
+    if (p_.by == OrderBy::Points) {
+      for (int i : in_order)
+        value[i] = comparable((p_.offset.empty() ? 0.0 : p_.offset[i]) + t.wins[i] * p_.points.win +
+                              t.draws[i] * p_.points.draw + t.losses[i] * p_.points.loss);
+      return;
+    }
+    const int n = p_.engines;
+    for (int j = 0; j < n; ++j) delta_[j] = kLogit * (t.score(j) - observed_.score(j));
+    const double delta_h = kLogit * (t.south_score - observed_.south_score);
+    for (int i : in_order) {
+      const std::vector<double>& row = p_.covariance[i];
+      double step = row[n] * delta_h;
+      for (int j = 0; j < n; ++j) step += row[j] * delta_[j];
+      value[i] = p_.elo[i] + step;
+    }
+  }
+
+ private:
+  const RankProblem& p_;
+  const Totals& observed_;
+  std::vector<double> delta_;
+};
+
+// Ranks in a resampled tournament: higher value first; on equal values the published order decides, and
+// engines that share a published rank share this one.
+void rank_once(const std::vector<int>& in_order, const std::vector<int>& published, const std::vector<double>& value,
+               int base, std::vector<int>& order, std::vector<int>& rank) {
+  order = in_order;
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    if (value[x] != value[y]) return value[x] > value[y];
+    if (published[x] != published[y]) return published[x] < published[y];
+    return x < y;
+  });
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const int i = order[k];
+    const bool shares = k > 0 && value[order[k - 1]] == value[i] && published[order[k - 1]] == published[i];
+    rank[i] = shares ? rank[order[k - 1]] : base + static_cast<int>(k);
+  }
+}
+
+// Tie groups: the published order is cut between two places where every engine above has a worse end of its
+// interval better than the best end of every engine below.
+void tie_groups(const std::vector<int>& in_order, const std::vector<int>& published, RankUncertainty& out) {
+  std::vector<int> by_rank = in_order;
+  std::stable_sort(by_rank.begin(), by_rank.end(), [&](int x, int y) { return published[x] < published[y]; });
+  std::vector<int> min_low_below(by_rank.size() + 1, 1 << 30);
+  for (std::size_t k = by_rank.size(); k-- > 0;)
+    min_low_below[k] = std::min(min_low_below[k + 1], out.engines[by_rank[k]].low);
+  int group = 1, max_high = 0;
+  for (std::size_t k = 0; k < by_rank.size(); ++k) {
+    if (k > 0 && max_high < min_low_below[k]) ++group;
+    out.engines[by_rank[k]].group = group;
+    max_high = std::max(max_high, out.engines[by_rank[k]].high);
+  }
+}
+
+}  // namespace
+
+void set_model(RankProblem& p, const Rating& fit) {
+  const std::size_t n = fit.elo.size();
+  p.elo = fit.elo;
+  p.first_mover = fit.first_mover_elo;
+  p.covariance.assign(n + 1, std::vector<double>(n + 1, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) p.covariance[i][j] = fit.covariance[i][j];
+    const double h = i < fit.first_mover_covariance.size() ? fit.first_mover_covariance[i] : 0.0;
+    p.covariance[i][n] = p.covariance[n][i] = h;
+  }
+  p.covariance[n][n] = fit.first_mover_variance;
+}
+
+RankUncertainty rank_intervals(const RankProblem& p) {
+  const int n = p.engines;
+  assert(static_cast<int>(p.rank.size()) == n && static_cast<int>(p.elo.size()) == n);
+  assert(p.by == OrderBy::Points || static_cast<int>(p.covariance.size()) > n);
+  RankUncertainty out;
+  out.by = p.by;
+  out.replicates = p.replicates;
+  out.seed = p.seed;
+  out.cuts = p.cuts;
+  out.engines.assign(n, EngineInterval{});
+  std::vector<int> in_order;
+  for (int i = 0; i < n; ++i)
+    if (p.rank[i] > 0) in_order.push_back(i);
+  for (int i = 0; i < n; ++i) out.engines[i].top.assign(p.cuts.size(), 0.0);
+  if (in_order.empty() || p.replicates <= 0) return out;
+  int base = p.rank[in_order.front()];
+  for (int i : in_order) base = std::min(base, p.rank[i]);
+
+  const Totals observed = observed_totals(p);
+  const std::vector<DesignGame> games = design(p, observed);
+  Random random(p.seed);
+  Totals totals(n);
+  Measure measure(p, observed);
+  std::vector<double> value(n);
+  std::vector<int> order, rank(n);
+  // hist[i][r]: how often engine i finished r-th (r from `base`).
+  const std::size_t span = in_order.size();
+  std::vector<std::vector<int>> hist(n, std::vector<int>(span, 0));
+  for (int rep = 0; rep < p.replicates; ++rep) {
+    simulate(games, random, totals);
+    measure(totals, in_order, value);
+    rank_once(in_order, p.rank, value, base, order, rank);
+    for (int i : in_order) ++hist[i][static_cast<std::size_t>(rank[i] - base)];
+  }
+  const double total = p.replicates;
+  for (int i : in_order) {
+    EngineInterval& e = out.engines[i];
+    int below = 0;  // replicates with a rank better than r
+    e.low = e.high = 0;
+    for (std::size_t r = 0; r < span; ++r) {
+      below += hist[i][r];
+      const int at = base + static_cast<int>(r);
+      if (e.low == 0 && below > 0.025 * total) e.low = at;
+      if (e.high == 0 && below >= 0.975 * total) e.high = at;
+      for (std::size_t c = 0; c < p.cuts.size(); ++c)
+        if (at == p.cuts[c]) e.top[c] = below / total;
+    }
+    for (std::size_t c = 0; c < p.cuts.size(); ++c)
+      if (p.cuts[c] >= base + static_cast<int>(span)) e.top[c] = 1.0;
+    // The interval always holds the published rank (a resampled tournament can never make it lie outside
+    // by more than sampling noise, but the promise is absolute).
+    e.low = std::min(e.low, p.rank[i]);
+    e.high = std::max(e.high, p.rank[i]);
+  }
+  tie_groups(in_order, p.rank, out);
+  return out;
+}
+
+}  // namespace kalah::rating
