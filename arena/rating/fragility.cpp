@@ -171,9 +171,44 @@ std::vector<PairResult> fit_results(const std::vector<PairingGames>& pairings) {
 
 namespace {
 
-// An upper bound for the Elo order: for the closest insider/outsider pairs, the shortest prefix of their
-// reversals (by points, largest first) after which a refit puts the outsider level with or above an insider.
-// Every count returned was checked by such a refit.
+// Each engine's score change when a unit of this kind is turned round: (engine a's, engine b's).
+std::pair<double, double> score_change(int kind) {
+  const PointsRule score;
+  auto [a, b] = unit_points(score, kind);
+  return {b - a, a - b};
+}
+
+// The shortest prefix of `list` after which the fit's linear answer (one Newton step from the fit, as the
+// bootstrap uses) puts an outsider level with an insider; the whole list when it never does.
+int predicted_prefix(const RankProblem& p, const std::vector<Gain>& list, const std::vector<int>& inside,
+                     const std::vector<int>& outside) {
+  constexpr double kLogitScale = 0.005756462732485115;  // ln(10) / 400
+  std::vector<double> elo = p.elo;
+  auto changed = [&] {
+    double lowest_in = 1e300, highest_out = -1e300;
+    for (int i : inside) lowest_in = std::min(lowest_in, elo[static_cast<std::size_t>(i)]);
+    for (int i : outside) highest_out = std::max(highest_out, elo[static_cast<std::size_t>(i)]);
+    return level_or_better(highest_out, lowest_in);
+  };
+  int used = 0;
+  for (const Gain& g : list) {
+    const PairingGames& x = p.pairings[static_cast<std::size_t>(g.pairing)];
+    const auto [da, db] = score_change(g.kind);
+    for (int c = 0; c < g.count; ++c) {
+      for (int i = 0; i < p.engines; ++i)
+        elo[static_cast<std::size_t>(i)] +=
+            kLogitScale * (p.covariance[static_cast<std::size_t>(i)][static_cast<std::size_t>(x.a)] * da +
+                           p.covariance[static_cast<std::size_t>(i)][static_cast<std::size_t>(x.b)] * db);
+      ++used;
+      if (changed()) return used;
+    }
+  }
+  return used;
+}
+
+// An upper bound for the Elo order: for the closest insider/outsider pairs, a prefix of their reversals (by
+// points, largest first) after which a refit puts the outsider level with or above an insider. The fit's
+// linear answer says where to look; every count returned was checked by a refit.
 Fragility by_elo(const RankProblem& p, const std::vector<int>& order, int k) {
   FitOptions options;
   options.first_mover = true;
@@ -186,33 +221,51 @@ Fragility by_elo(const RankProblem& p, const std::vector<int>& order, int k) {
   auto changed = [&](const std::vector<Gain>& list, int take) {
     const std::vector<PairResult> results = reversed_results(p, list, take);
     const Rating r = fit(p.engines, results, options);
-    double lowest_in = r.elo[static_cast<std::size_t>(inside.front())], highest_out = -1e300;
+    double lowest_in = 1e300, highest_out = -1e300;
     for (int i : inside) lowest_in = std::min(lowest_in, r.elo[static_cast<std::size_t>(i)]);
     for (int i : outside) highest_out = std::max(highest_out, r.elo[static_cast<std::size_t>(i)]);
     return level_or_better(highest_out, lowest_in);
   };
   if (changed({}, 0)) return {0, false};
-  // The two weakest inside and the two strongest outside by Elo: the closest contests of the cut.
+  // The two weakest inside and the two strongest outside by Elo: the closest contests of the cut, tried in
+  // the order of their predicted prefix.
   auto by_elo_desc = [&](int x, int y) { return p.elo[x] > p.elo[y]; };
   std::vector<int> in = inside, out = outside;
   std::sort(in.begin(), in.end(), by_elo_desc);
   std::sort(out.begin(), out.end(), by_elo_desc);
-  const PointsRule score;  // 1, 1/2, 0: the score the fit sees
-  std::optional<int> best;
+  struct Candidate {
+    std::vector<Gain> list;
+    int all = 0, predicted = 0;
+  };
+  std::vector<Candidate> candidates;
   for (std::size_t x = in.size() > 2 ? in.size() - 2 : 0; x < in.size(); ++x)
     for (std::size_t y = 0; y < std::min<std::size_t>(2, out.size()); ++y) {
-      const std::vector<Gain> list = gains(p, score, in[x], out[y]);
-      int all = 0;
-      for (const Gain& g : list) all += g.count;
-      int hi = best ? std::min(all, *best - 1) : all;
-      if (hi <= 0 || !changed(list, hi)) continue;
-      int lo = 0;  // not changed with none reversed (checked above)
-      while (hi - lo > 1) {
-        const int mid = lo + (hi - lo) / 2;
-        (changed(list, mid) ? hi : lo) = mid;
-      }
-      best = hi;
+      Candidate c{gains(p, PointsRule{}, in[x], out[y]), 0, 0};
+      for (const Gain& g : c.list) c.all += g.count;
+      c.predicted = std::max(1, predicted_prefix(p, c.list, inside, outside));
+      if (c.all > 0) candidates.push_back(std::move(c));
     }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& x, const Candidate& y) { return x.predicted < y.predicted; });
+  std::optional<int> best;
+  for (std::size_t c = 0; c < std::min<std::size_t>(2, candidates.size()); ++c) {
+    const Candidate& cand = candidates[c];
+    const int limit = best ? std::min(cand.all, *best - 1) : cand.all;
+    if (limit <= 0) continue;
+    // Up from the prediction (doubling the step) to a prefix that does it, then down while a shorter one does.
+    int hi = std::min(cand.predicted, limit), step = 1;
+    while (!changed(cand.list, hi)) {
+      if (hi == limit) {
+        hi = 0;
+        break;
+      }
+      hi = std::min(limit, hi + step);
+      step *= 2;
+    }
+    if (hi == 0) continue;
+    while (hi > 1 && changed(cand.list, hi - 1)) --hi;
+    best = hi;
+  }
   return {best, true};
 }
 

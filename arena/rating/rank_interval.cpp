@@ -17,46 +17,52 @@ double model_score(double diff) { return 1.0 / (1.0 + std::exp(-kLogit * diff));
 class Random {
  public:
   explicit Random(std::uint64_t seed) : state_(seed) {}
-  double uniform() {  // [0, 1)
+  std::uint64_t next() {
     std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1p-53;
+    return z ^ (z >> 31);
   }
 
  private:
   std::uint64_t state_;
 };
 
+// A probability as a threshold for 32 random bits u: P(u < threshold) = p, to 2^-32.
+std::uint64_t threshold(double p) {
+  if (!(p > 0)) return 0;
+  if (p >= 1) return std::uint64_t{1} << 32;
+  return static_cast<std::uint64_t>(std::ldexp(p, 32));
+}
+
 // One game of the design (engines and colours as played) with the model's chances for South.
 struct DesignGame {
   int south = 0, north = 0;
-  int count = 0;        // games alike
-  double win = 0;       // P(South wins)
-  double not_loss = 0;  // P(South wins or draws)
+  int count = 0;               // games alike
+  std::uint64_t win = 0;       // threshold (threshold()) of P(South wins)
+  std::uint64_t not_loss = 0;  // threshold of P(South wins or draws)
 };
 
-// A resampled tournament's totals.
+// A tournament's totals: per engine its wins (high 32 bits) and draws (low 32 bits) in one counter, so that a
+// game is two additions; its games are the design's.
 struct Totals {
-  std::vector<int> wins, draws, losses;
-  double south_score = 0;
-  explicit Totals(int n) : wins(n), draws(n), losses(n) {}
-  void clear() {
-    std::fill(wins.begin(), wins.end(), 0);
-    std::fill(draws.begin(), draws.end(), 0);
-    std::fill(losses.begin(), losses.end(), 0);
-    south_score = 0;
+  static constexpr std::uint64_t kAdd[3] = {0, 1, std::uint64_t{1} << 32};  // by result: loss, draw, win
+  std::vector<std::uint64_t> wins_draws;
+  std::vector<int> games;
+  long long south_half_points = 0;  // South's points over all games, in half points
+  explicit Totals(int n) : wins_draws(n), games(n) {}
+  int wins(int i) const { return static_cast<int>(wins_draws[i] >> 32); }
+  int draws(int i) const { return static_cast<int>(wins_draws[i] & 0xffffffffU); }
+  int losses(int i) const { return games[i] - wins(i) - draws(i); }
+  double score(int i) const { return wins(i) + 0.5 * draws(i); }
+  // `times` games in which engine a had `result` (kLoss, kDraw, kWin) against b.
+  void add(int a, int b, int result, int times) {
+    wins_draws[a] += kAdd[result] * static_cast<std::uint64_t>(times);
+    wins_draws[b] += kAdd[2 - result] * static_cast<std::uint64_t>(times);
+    games[a] += times;
+    games[b] += times;
   }
-  double score(int i) const { return wins[i] + 0.5 * draws[i]; }
 };
-
-// Adds `result` (kLoss, kDraw, kWin for engine a, b the other) to the totals.
-void count(Totals& t, int a, int b, int result, int times) {
-  if (result == kWin) t.wins[a] += times, t.losses[b] += times;
-  if (result == kDraw) t.draws[a] += times, t.draws[b] += times;
-  if (result == kLoss) t.losses[a] += times, t.wins[b] += times;
-}
 
 // The observed totals of the games.
 Totals observed_totals(const RankProblem& p) {
@@ -65,13 +71,13 @@ Totals observed_totals(const RankProblem& p) {
     for (int k = 0; k < 9; ++k) {
       const int n = g.pairs[k];
       if (n == 0) continue;
-      count(t, g.a, g.b, k / 3, n);
-      count(t, g.a, g.b, k % 3, n);
-      t.south_score += n * (0.5 * (k / 3) + 1.0 - 0.5 * (k % 3));
+      t.add(g.a, g.b, k / 3, n);
+      t.add(g.a, g.b, k % 3, n);
+      t.south_half_points += static_cast<long long>(n) * (k / 3 + 2 - k % 3);
     }
     for (int r = 0; r < 3; ++r) {
-      count(t, g.a, g.b, r, g.singles[0][r] + g.singles[1][r]);
-      t.south_score += g.singles[0][r] * 0.5 * r + g.singles[1][r] * (1.0 - 0.5 * r);
+      t.add(g.a, g.b, r, g.singles[0][r] + g.singles[1][r]);
+      t.south_half_points += static_cast<long long>(g.singles[0][r]) * r + g.singles[1][r] * (2 - r);
     }
   }
   return t;
@@ -82,8 +88,8 @@ Totals observed_totals(const RankProblem& p) {
 std::vector<DesignGame> design(const RankProblem& p, const Totals& observed) {
   long long games = 0, draws = 0;
   for (int i = 0; i < p.engines; ++i) {
-    games += observed.wins[i] + observed.draws[i] + observed.losses[i];
-    draws += observed.draws[i];
+    games += observed.games[i];
+    draws += observed.draws(i);
   }
   const double draw_share = games > 0 ? static_cast<double>(draws) / static_cast<double>(games) : 0.0;
   std::vector<DesignGame> out;
@@ -91,7 +97,7 @@ std::vector<DesignGame> design(const RankProblem& p, const Totals& observed) {
     if (n == 0) return;
     const double e = model_score(p.elo[south] - p.elo[north] + p.first_mover);
     const double d = std::min(draw_share, 2 * std::min(e, 1 - e));
-    out.push_back({south, north, n, e - d / 2, e + d / 2});
+    out.push_back({south, north, n, threshold(e - d / 2), threshold(e + d / 2)});
   };
   for (const PairingGames& g : p.pairings) {
     int pairs = 0;
@@ -102,15 +108,24 @@ std::vector<DesignGame> design(const RankProblem& p, const Totals& observed) {
   return out;
 }
 
+// One resampled tournament into `t` (whose games are already the design's).
 void simulate(const std::vector<DesignGame>& games, Random& random, Totals& t) {
-  t.clear();
+  std::fill(t.wins_draws.begin(), t.wins_draws.end(), 0);
+  long long south = 0;
+  std::uint64_t bits = 0;  // each draw of the generator gives two games their 32 bits
+  bool half = false;
   for (const DesignGame& g : games)
     for (int k = 0; k < g.count; ++k) {
-      const double u = random.uniform();
-      const int result = u < g.win ? kWin : u < g.not_loss ? kDraw : kLoss;
-      count(t, g.south, g.north, result, 1);
-      t.south_score += 0.5 * result;
+      if (!half) bits = random.next();
+      half = !half;
+      const std::uint64_t u = bits & 0xffffffffU;
+      bits >>= 32;
+      const int result = 2 - (u >= g.win ? 1 : 0) - (u >= g.not_loss ? 1 : 0);
+      t.wins_draws[g.south] += Totals::kAdd[result];
+      t.wins_draws[g.north] += Totals::kAdd[2 - result];
+      south += result;
     }
+  t.south_half_points = south;
 }
 
 // Points rounded so that equal totals reached in a different order compare equal (a rule of 0.1 points).
@@ -126,13 +141,13 @@ class Measure {
   void operator()(const Totals& t, const std::vector<int>& in_order, std::vector<double>& value) {
     if (p_.by == OrderBy::Points) {
       for (int i : in_order)
-        value[i] = comparable((p_.offset.empty() ? 0.0 : p_.offset[i]) + t.wins[i] * p_.points.win +
-                              t.draws[i] * p_.points.draw + t.losses[i] * p_.points.loss);
+        value[i] = comparable((p_.offset.empty() ? 0.0 : p_.offset[i]) + t.wins(i) * p_.points.win +
+                              t.draws(i) * p_.points.draw + t.losses(i) * p_.points.loss);
       return;
     }
     const int n = p_.engines;
     for (int j = 0; j < n; ++j) delta_[j] = kLogit * (t.score(j) - observed_.score(j));
-    const double delta_h = kLogit * (t.south_score - observed_.south_score);
+    const double delta_h = kLogit * 0.5 * static_cast<double>(t.south_half_points - observed_.south_half_points);
     for (int i : in_order) {
       const std::vector<double>& row = p_.covariance[i];
       double step = row[n] * delta_h;
@@ -216,7 +231,7 @@ RankUncertainty rank_intervals(const RankProblem& p) {
   const Totals observed = observed_totals(p);
   const std::vector<DesignGame> games = design(p, observed);
   Random random(p.seed);
-  Totals totals(n);
+  Totals totals = observed;  // the design's games per engine; simulate() redraws the results
   Measure measure(p, observed);
   std::vector<double> value(n);
   std::vector<int> order, rank(n);
