@@ -259,5 +259,51 @@ TEST(Fragility, EloOrderGivesACheckedUpperBound) {
   EXPECT_LE(*f.count, 2);
 }
 
+// A knockout of four: semi-finals a-d and b-c, final a-b, each one pair split 1-1 (the winner as played keeps a
+// level match). With equal engines and no draws each match stays as played with chance 3/4. a: out in the
+// semi-final 1/4 (3rd), in the final 3/4 * 1/4 (2nd), else first: 9/16. d: wins its semi-final 1/4 and is then
+// counted one round further (2nd), never first.
+TEST(RankInterval, KnockoutBracketByHand) {
+  RankProblem p;
+  p.engines = 4;  // a b c d
+  p.pairings = {pairing(0, 3, {{kWin, kLoss}}), pairing(1, 2, {{kWin, kLoss}}), pairing(0, 1, {{kWin, kLoss}})};
+  p.by = OrderBy::Bracket;
+  p.rank = {1, 2, 3, 3};
+  p.elo = {0, 0, 0, 0};
+  p.cuts = {1, 2};
+  const RankUncertainty u = rank_intervals(p);
+  EXPECT_EQ(u.engines[0].low, 1);
+  EXPECT_EQ(u.engines[0].high, 3);
+  EXPECT_NEAR(u.engines[0].top[0], 9.0 / 16, 0.05);
+  EXPECT_NEAR(u.engines[1].top[0], 3.0 / 16, 0.05);
+  EXPECT_NEAR(u.engines[1].top[1], 12.0 / 16, 0.05);
+  EXPECT_EQ(u.engines[3].low, 2);
+  EXPECT_EQ(u.engines[3].high, 3);
+  EXPECT_EQ(u.engines[3].top[0], 0.0);
+  EXPECT_NEAR(u.engines[3].top[1], 0.25, 0.05);
+}
+
+// The same bracket with results: a beat d 2-0 and b 1.5-0.5 (a win and a draw), b beat c 1.5-0.5. First place
+// turns on one reversal of the final; the top 2 on one reversal of a semi-final; the top 3 cuts through the
+// shared 3rd place: 0.
+TEST(Fragility, KnockoutByHand) {
+  RankProblem p;
+  p.engines = 4;
+  p.pairings = {pairing(0, 3, {{kWin, kWin}}), pairing(1, 2, {{kWin, kDraw}}), pairing(0, 1, {{kWin, kDraw}})};
+  p.by = OrderBy::Bracket;
+  p.rank = {1, 2, 3, 3};
+  p.elo = {0, 0, 0, 0};
+  EXPECT_EQ(fragility(p, 1).count, 1);
+  EXPECT_FALSE(fragility(p, 1).upper_bound);
+  EXPECT_EQ(fragility(p, 2).count, 1);
+  EXPECT_EQ(fragility(p, 3).count, 0);
+  // With the final won 6-0 the semi-final (2-0) is where first place turns; with both won 6-0, two reversals
+  // are needed: each turns a 2-0 pair into 0-2 (the gap 6 becomes 2, then -2).
+  p.pairings[2] = pairing(0, 1, {{kWin, kWin}, {kWin, kWin}, {kWin, kWin}});
+  EXPECT_EQ(fragility(p, 1).count, 1);
+  p.pairings[0] = pairing(0, 3, {{kWin, kWin}, {kWin, kWin}, {kWin, kWin}});
+  EXPECT_EQ(fragility(p, 1).count, 2);
+}
+
 }  // namespace
 }  // namespace kalah::rating

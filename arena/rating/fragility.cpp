@@ -269,6 +269,37 @@ Fragility by_elo(const RankProblem& p, const std::vector<int>& order, int k) {
   return {best, true};
 }
 
+// A knockout: the cut changes when a match whose winner is above it and whose loser is below goes the other
+// way (the winner then goes out in that round, below the cut). The fewest reversals that put the loser level
+// with or ahead of the winner in the points of that match (1, 1/2, 0), over every such match.
+Fragility by_bracket(const RankProblem& p, const std::vector<int>& order, int k) {
+  std::vector<char> above(static_cast<std::size_t>(p.engines), 0);
+  for (int x = 0; x < k; ++x) above[static_cast<std::size_t>(order[static_cast<std::size_t>(x)])] = 1;
+  const PointsRule score;
+  std::optional<int> best;
+  for (const PairingGames& g : p.pairings) {
+    const int ra = p.rank[g.a], rb = p.rank[g.b];
+    if (ra == 0 || rb == 0 || ra == rb) continue;
+    const bool a_won = ra < rb;
+    const int winner = a_won ? g.a : g.b, loser = a_won ? g.b : g.a;
+    if (!above[static_cast<std::size_t>(winner)] || above[static_cast<std::size_t>(loser)]) continue;
+    double gap = 0;
+    std::vector<Gain> list;
+    for (int kind = 0; kind < kKinds; ++kind) {
+      const int n = units_of(g, kind);
+      if (n == 0) continue;
+      auto [first, second] = unit_points(score, kind);
+      const double w = a_won ? first : second, l = a_won ? second : first;
+      gap += n * (w - l);
+      if (w > l) list.push_back({2 * (w - l), 0, kind, n});
+    }
+    std::stable_sort(list.begin(), list.end(), [](const Gain& x, const Gain& y) { return x.gain > y.gain; });
+    const std::optional<int> n = fewest(list, gap);
+    if (n && (!best || *n < *best)) best = n;
+  }
+  return {best, false};
+}
+
 }  // namespace
 
 Fragility fragility(const RankProblem& p, int k) {
@@ -277,6 +308,7 @@ Fragility fragility(const RankProblem& p, int k) {
   if (static_cast<std::size_t>(k) >= order.size()) return {};  // nobody outside the top k
   // A cut through a shared rank: the published order itself does not decide it.
   if (p.rank[order[static_cast<std::size_t>(k) - 1]] == p.rank[order[static_cast<std::size_t>(k)]]) return {0, false};
+  if (p.by == OrderBy::Bracket) return by_bracket(p, order, k);
   return p.by == OrderBy::Points ? by_points(p, order, k) : by_elo(p, order, k);
 }
 

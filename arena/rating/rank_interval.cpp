@@ -83,28 +83,36 @@ Totals observed_totals(const RankProblem& p) {
   return t;
 }
 
-// The games as played, each with the fitted model's chances. Draws: the tournament's share of draws, held
-// below what the expected score allows (a draw is worth half a point to each side).
-std::vector<DesignGame> design(const RankProblem& p, const Totals& observed) {
+// The tournament's share of draws.
+double draw_share(const RankProblem& p, const Totals& observed) {
   long long games = 0, draws = 0;
   for (int i = 0; i < p.engines; ++i) {
     games += observed.games[i];
     draws += observed.draws(i);
   }
-  const double draw_share = games > 0 ? static_cast<double>(draws) / static_cast<double>(games) : 0.0;
-  std::vector<DesignGame> out;
+  return games > 0 ? static_cast<double>(draws) / static_cast<double>(games) : 0.0;
+}
+
+// The games of one pairing as played (engines, colours, number), each with the fitted model's chances. Draws:
+// the tournament's share of draws, held below what the expected score allows (a draw is worth half a point to
+// each side).
+void add_design(const RankProblem& p, const PairingGames& g, double draws, std::vector<DesignGame>& out) {
   auto add = [&](int south, int north, int n) {
     if (n == 0) return;
     const double e = model_score(p.elo[south] - p.elo[north] + p.first_mover);
-    const double d = std::min(draw_share, 2 * std::min(e, 1 - e));
+    const double d = std::min(draws, 2 * std::min(e, 1 - e));
     out.push_back({south, north, n, threshold(e - d / 2), threshold(e + d / 2)});
   };
-  for (const PairingGames& g : p.pairings) {
-    int pairs = 0;
-    for (int n : g.pairs) pairs += n;
-    add(g.a, g.b, pairs + g.singles[0][0] + g.singles[0][1] + g.singles[0][2]);
-    add(g.b, g.a, pairs + g.singles[1][0] + g.singles[1][1] + g.singles[1][2]);
-  }
+  int pairs = 0;
+  for (int n : g.pairs) pairs += n;
+  add(g.a, g.b, pairs + g.singles[0][0] + g.singles[0][1] + g.singles[0][2]);
+  add(g.b, g.a, pairs + g.singles[1][0] + g.singles[1][1] + g.singles[1][2]);
+}
+
+std::vector<DesignGame> design(const RankProblem& p, const Totals& observed) {
+  const double draws = draw_share(p, observed);
+  std::vector<DesignGame> out;
+  for (const PairingGames& g : p.pairings) add_design(p, g, draws, out);
   return out;
 }
 
@@ -195,6 +203,104 @@ void tie_groups(const std::vector<int>& in_order, const std::vector<int>& publis
   }
 }
 
+// Each engine's interval and top-k shares from hist[i][r] (how often engine i finished r-th, r from `base`),
+// then the tie groups.
+void summarize(const RankProblem& p, const std::vector<int>& in_order, int base,
+               const std::vector<std::vector<int>>& hist, RankUncertainty& out) {
+  const double total = p.replicates;
+  const std::size_t span = in_order.size();
+  for (int i : in_order) {
+    EngineInterval& e = out.engines[i];
+    int below = 0;  // replicates with a rank better than r
+    e.low = e.high = 0;
+    for (std::size_t r = 0; r < span; ++r) {
+      below += hist[i][r];
+      const int at = base + static_cast<int>(r);
+      if (e.low == 0 && below > 0.025 * total) e.low = at;
+      if (e.high == 0 && below >= 0.975 * total) e.high = at;
+      for (std::size_t c = 0; c < p.cuts.size(); ++c)
+        if (at == p.cuts[c]) e.top[c] = below / total;
+    }
+    for (std::size_t c = 0; c < p.cuts.size(); ++c)
+      if (p.cuts[c] >= base + static_cast<int>(span)) e.top[c] = 1.0;
+    // The interval always holds the published rank (a replay can leave it outside only where the published
+    // order comes from something the replays do not apply, but the promise is absolute).
+    e.low = std::min(e.low, p.rank[i]);
+    e.high = std::max(e.high, p.rank[i]);
+  }
+  tie_groups(in_order, p.rank, out);
+}
+
+// A knockout's bracket replayed (docs/RANKING.md): each match played again with its games as played, its
+// winner the engine with more points (level: the winner as played, for the match's own tie rule); an engine
+// goes out at the first match of its path it loses. One that wins every match it played (the one it lost
+// included) is counted one round further and no more: the games of rounds it never reached cannot be replayed.
+void replay_bracket(const RankProblem& p, const Totals& observed, const std::vector<int>& in_order,
+                    std::vector<std::vector<int>>& hist) {
+  struct Match {
+    int winner = 0, loser = 0;
+    std::vector<DesignGame> games;
+  };
+  const double draws = draw_share(p, observed);
+  std::vector<Match> matches;
+  std::vector<std::vector<std::size_t>> path(static_cast<std::size_t>(p.engines));
+  for (const PairingGames& g : p.pairings) {
+    const int ra = p.rank[g.a], rb = p.rank[g.b];
+    if (ra == 0 || rb == 0 || ra == rb) continue;  // an engine outside the order, or a match not decided yet
+    Match m{ra < rb ? g.a : g.b, ra < rb ? g.b : g.a, {}};
+    add_design(p, g, draws, m.games);
+    path[m.winner].push_back(matches.size());
+    path[m.loser].push_back(matches.size());
+    matches.push_back(std::move(m));
+  }
+  // A path in round order: an earlier round's loser went out with a worse rank.
+  for (std::vector<std::size_t>& x : path)
+    std::sort(x.begin(), x.end(),
+              [&](std::size_t a, std::size_t b) { return p.rank[matches[a].loser] > p.rank[matches[b].loser]; });
+  std::vector<int> ranks;  // the ranks of the rounds' losers, best first
+  for (int i : in_order) ranks.push_back(p.rank[i]);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  auto one_round_further = [&](int rank) {
+    const auto it = std::lower_bound(ranks.begin(), ranks.end(), rank);
+    return it == ranks.begin() ? rank : *(it - 1);
+  };
+  const int base = ranks.front();
+  Random random(p.seed);
+  std::vector<char> kept(matches.size());  // the winner as played wins the replay
+  for (int rep = 0; rep < p.replicates; ++rep) {
+    for (std::size_t m = 0; m < matches.size(); ++m) {
+      long long winner_half_points = 0, loser_half_points = 0;
+      std::uint64_t bits = 0;
+      bool half = false;
+      for (const DesignGame& g : matches[m].games)
+        for (int k = 0; k < g.count; ++k) {
+          if (!half) bits = random.next();
+          half = !half;
+          const std::uint64_t u = bits & 0xffffffffU;
+          bits >>= 32;
+          const int south = 2 - (u >= g.win ? 1 : 0) - (u >= g.not_loss ? 1 : 0);
+          const bool winner_south = g.south == matches[m].winner;
+          winner_half_points += winner_south ? south : 2 - south;
+          loser_half_points += winner_south ? 2 - south : south;
+        }
+      kept[m] = winner_half_points >= loser_half_points;
+    }
+    for (int i : in_order) {
+      int rank = 0;
+      for (std::size_t m : path[i]) {
+        const bool lost = (matches[m].winner == i) != static_cast<bool>(kept[m]);
+        if (lost) {
+          rank = p.rank[matches[m].loser];
+          break;
+        }
+      }
+      if (rank == 0) rank = p.rank[i] == base ? base : one_round_further(p.rank[i]);
+      ++hist[i][static_cast<std::size_t>(rank - base)];
+    }
+  }
+}
+
 }  // namespace
 
 void set_model(RankProblem& p, const Rating& fit) {
@@ -213,7 +319,7 @@ void set_model(RankProblem& p, const Rating& fit) {
 RankUncertainty rank_intervals(const RankProblem& p) {
   const int n = p.engines;
   assert(static_cast<int>(p.rank.size()) == n && static_cast<int>(p.elo.size()) == n);
-  assert(p.by == OrderBy::Points || static_cast<int>(p.covariance.size()) > n);
+  assert(p.by != OrderBy::Elo || static_cast<int>(p.covariance.size()) > n);
   RankUncertainty out;
   out.by = p.by;
   out.replicates = p.replicates;
@@ -229,41 +335,27 @@ RankUncertainty rank_intervals(const RankProblem& p) {
   for (int i : in_order) base = std::min(base, p.rank[i]);
 
   const Totals observed = observed_totals(p);
+  // hist[i][r]: how often engine i finished r-th (r from `base`).
+  const std::size_t span = in_order.size();
+  std::vector<std::vector<int>> hist(n, std::vector<int>(span, 0));
+  if (p.by == OrderBy::Bracket) {
+    replay_bracket(p, observed, in_order, hist);
+    summarize(p, in_order, base, hist, out);
+    return out;
+  }
   const std::vector<DesignGame> games = design(p, observed);
   Random random(p.seed);
   Totals totals = observed;  // the design's games per engine; simulate() redraws the results
   Measure measure(p, observed);
   std::vector<double> value(n);
   std::vector<int> order, rank(n);
-  // hist[i][r]: how often engine i finished r-th (r from `base`).
-  const std::size_t span = in_order.size();
-  std::vector<std::vector<int>> hist(n, std::vector<int>(span, 0));
   for (int rep = 0; rep < p.replicates; ++rep) {
     simulate(games, random, totals);
     measure(totals, in_order, value);
     rank_once(in_order, p.rank, value, base, order, rank);
     for (int i : in_order) ++hist[i][static_cast<std::size_t>(rank[i] - base)];
   }
-  const double total = p.replicates;
-  for (int i : in_order) {
-    EngineInterval& e = out.engines[i];
-    int below = 0;  // replicates with a rank better than r
-    e.low = e.high = 0;
-    for (std::size_t r = 0; r < span; ++r) {
-      below += hist[i][r];
-      const int at = base + static_cast<int>(r);
-      if (e.low == 0 && below > 0.025 * total) e.low = at;
-      if (e.high == 0 && below >= 0.975 * total) e.high = at;
-      for (std::size_t c = 0; c < p.cuts.size(); ++c)
-        if (at == p.cuts[c]) e.top[c] = below / total;
-    }
-    for (std::size_t c = 0; c < p.cuts.size(); ++c)
-      if (p.cuts[c] >= base + static_cast<int>(span)) e.top[c] = 1.0;
-    // The interval always holds the published rank (a resampled tournament can never make it lie outside
-    // by more than sampling noise, but the promise is absolute).
-    e.low = std::min(e.low, p.rank[i]);
-    e.high = std::max(e.high, p.rank[i]);
-  }
+  summarize(p, in_order, base, hist, out);
   tie_groups(in_order, p.rank, out);
   return out;
 }

@@ -35,6 +35,9 @@ struct PairingGames {
 enum class OrderBy {
   Points,  // by points under `points` (plus `offset`), as a contest's ranking or a Swiss tournament does
   Elo,     // by the rating fit
+  // A knockout's bracket: `rank` is the round reached (the engines out in one round share a rank); each pairing
+  // is one match, won by the engine with the better rank.
+  Bracket,
 };
 
 struct RankProblem {

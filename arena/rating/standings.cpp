@@ -287,10 +287,11 @@ std::vector<int> rank_order(const std::vector<EngineStanding>& engines,
 
 }  // namespace
 
-Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names,
+                            Intervals intervals) {
   StandingsBuilder builder(engine_names);
   for (const GameRecord& g : games) builder.add(g);
-  return builder.standings();
+  return builder.standings(intervals);
 }
 
 Standings StandingsBuilder::standings(Intervals intervals) const {

@@ -229,6 +229,7 @@ std::string repeated_note(const Standings& s);
 // passed its checks and later cannot start plays on this way, docs/PROTOCOL.md), a note saying so.
 std::vector<std::string> never_started_notes(const Standings& s);
 
-Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names,
+                            Intervals intervals = Intervals::Without);
 
 }  // namespace kalah::rating

@@ -52,16 +52,15 @@ void StandingsBuilder::add_intervals(Standings& s, const Rating& fit, const std:
     for (const RankingRow& row : s.ranking->rows)
       if (const auto it = index_.find(row.name); it != index_.end() && row.rank > 0 && row.games > 0)
         p.rank[static_cast<std::size_t>(it->second)] = row.rank;
-  } else if (s.form && s.form->by != "swiss") {
-    return;  // a knockout ranks by its bracket (docs/RANKING.md)
   } else {
-    // A Swiss tournament ranks by points (a bye's included), the others by Elo.
-    p.by = s.form ? OrderBy::Points : OrderBy::Elo;
-    if (s.form) p.offset.assign(static_cast<std::size_t>(n), 0.0);
+    // A Swiss tournament ranks by points (a bye's included), a knockout by its bracket, the others by Elo.
+    const bool swiss = s.form && s.form->by == "swiss";
+    p.by = swiss ? OrderBy::Points : s.form ? OrderBy::Bracket : OrderBy::Elo;
+    if (swiss) p.offset.assign(static_cast<std::size_t>(n), 0.0);
     for (std::size_t r = 0; r < order.size(); ++r) {
       const EngineStanding& e = s.engines[r];
       const auto i = static_cast<std::size_t>(order[r]);
-      if (s.form) p.offset[i] = e.bye_points;
+      if (swiss) p.offset[i] = e.bye_points;
       if (e.games > 0) p.rank[i] = e.rank;
     }
   }
