@@ -132,14 +132,33 @@ void BM_FragilityAlone(benchmark::State& state) {
 }
 BENCHMARK(BM_FragilityAlone)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->ArgName("by_points");
 
+// One fit of the field as the standings make it (with the covariance), and one as fragility refits it
+// (warm-started from the fit, without the covariance).
+void BM_Fit(benchmark::State& state) {
+  const RankProblem p = problem_of(builder_of(field(), false).standings(), false, field());
+  const std::vector<PairResult> results = fit_results(p.pairings);
+  FitOptions options;
+  options.first_mover = true;
+  if (state.range(0) == 1) {
+    options.covariance = false;
+    double mean = 0;
+    for (double e : p.elo) mean += e / p.engines;
+    for (double e : p.elo) options.start.push_back(e - mean);
+    options.start.push_back(p.first_mover);
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(fit(p.engines, results, options));
+}
+BENCHMARK(BM_Fit)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->ArgName("refit");
+
 // Coverage: in seeded double round robins of 40 engines of known strength (spread 800 Elo), how often the
-// 95% interval holds the engine's true rank (its rank by strength). Reported as counters, one run.
+// 95% interval holds the engine's true rank (its rank by strength), and how often the published rank alone is
+// the true one (what resampling each pairing's single pair would give). Reported as counters, one run.
 void BM_Coverage(benchmark::State& state) {
   const bool by_points = state.range(0) == 1;
   const int n = 40, contests = 25;
-  long long covered = 0, total = 0, width = 0;
+  long long covered = 0, total = 0, width = 0, exact = 0;
   for (auto _ : state) {
-    covered = total = width = 0;
+    covered = total = width = exact = 0;
     for (int c = 0; c < contests; ++c) {
       const std::vector<GameRecord> games = double_round_robin(n, 800, 1000 + static_cast<std::uint64_t>(c));
       const Standings s = builder_of(games, by_points).standings(Intervals::With);
@@ -147,12 +166,15 @@ void BM_Coverage(benchmark::State& state) {
         const int truth = std::stoi(e.name.substr(1)) + 1;
         covered += e.rank_low <= truth && truth <= e.rank_high;
         width += e.rank_high - e.rank_low;
+        // What an interval collapsed to the rank (resampling the one pair of each pairing) would cover.
+        exact += e.rank == truth;
         ++total;
       }
     }
   }
   state.counters["coverage_pct"] = 100.0 * static_cast<double>(covered) / static_cast<double>(total);
   state.counters["mean_width"] = static_cast<double>(width) / static_cast<double>(total);
+  state.counters["rank_only_pct"] = 100.0 * static_cast<double>(exact) / static_cast<double>(total);
 }
 BENCHMARK(BM_Coverage)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kSecond)->ArgName("by_points");
 

@@ -7,6 +7,7 @@
 
 #include "arena/rating/rank_interval.h"
 #include "arena/rating/rating.h"
+#include "arena/rating/standings.h"
 
 namespace kalah::rating {
 namespace {
@@ -303,6 +304,83 @@ TEST(Fragility, KnockoutByHand) {
   EXPECT_EQ(fragility(p, 1).count, 1);
   p.pairings[0] = pairing(0, 3, {{kWin, kWin}, {kWin, kWin}, {kWin, kWin}});
   EXPECT_EQ(fragility(p, 1).count, 2);
+}
+
+// A game as the schedule names it: pair `p` of engines `x` and `y`, game g (0: x South, 1: y South).
+GameRecord scheduled(const std::string& x, const std::string& y, int pair, int g, Outcome south_result) {
+  GameRecord r;
+  const std::string xi = x.substr(1), yi = y.substr(1);
+  r.id = "r1-" + (g == 0 ? xi + "v" + yi : yi + "v" + xi) + "-p" + std::to_string(pair) + "-g" + std::to_string(g);
+  r.south = g == 0 ? x : y;
+  r.north = g == 0 ? y : x;
+  r.result = south_result;
+  r.termination = Termination::Normal;
+  return r;
+}
+
+// Through the standings: a contest ranking by points where e1 and e2 share 2nd place. e0 won both games against
+// each (4 points) and one more game without its partner (5); e1 and e2 split their pair (1 each). Every printed
+// rank lies in its interval, and one reversal of e0's pair against e1 (2-0 to 0-2: e0 3, e1 3) puts e1 level.
+TEST(RankInterval, StandingsOfAContestRanking) {
+  std::vector<GameRecord> games = {
+      scheduled("e0", "e1", 0, 0, Outcome::FirstWins), scheduled("e0", "e1", 0, 1, Outcome::SecondWins),
+      scheduled("e0", "e2", 0, 0, Outcome::FirstWins), scheduled("e0", "e2", 0, 1, Outcome::SecondWins),
+      scheduled("e1", "e2", 0, 0, Outcome::FirstWins), scheduled("e1", "e2", 0, 1, Outcome::FirstWins),
+      scheduled("e0", "e2", 1, 0, Outcome::FirstWins)};
+  StandingsBuilder b({"e0", "e1", "e2"});
+  RankingSetup setup;
+  setup.rules.by = RankBy::Points;
+  setup.rules.cuts = {1, 2};
+  b.set_ranking(setup);
+  for (const GameRecord& g : games) b.add(g);
+  const Standings s = b.standings(Intervals::With);
+  ASSERT_TRUE(s.uncertainty.has_value());
+  ASSERT_TRUE(s.ranking.has_value());
+  EXPECT_EQ(s.ranking->rows[1].rank, 2);
+  EXPECT_EQ(s.ranking->rows[2].rank, 2);  // 2=
+  for (const EngineStanding& e : s.engines) {
+    SCOPED_TRACE(e.name);
+    EXPECT_LE(e.rank_low, e.rank);
+    EXPECT_GE(e.rank_high, e.rank);
+    for (const RankingRow& row : s.ranking->rows)
+      if (row.name == e.name) {
+        EXPECT_LE(e.rank_low, row.rank);
+        EXPECT_GE(e.rank_high, row.rank);
+      }
+    ASSERT_EQ(e.top_share.size(), 2u);
+  }
+  EXPECT_EQ(s.uncertainty->first.count, 1);
+  EXPECT_FALSE(s.uncertainty->first.upper_bound);
+  ASSERT_EQ(s.uncertainty->cut_fragility.size(), 2u);
+  EXPECT_EQ(s.uncertainty->cut_fragility[1].count, 0);  // the cut after 2nd runs through 2=
+  // Asked without them, the standings carry none.
+  EXPECT_FALSE(b.standings().uncertainty.has_value());
+  EXPECT_EQ(b.standings().engines[0].rank_low, 0);
+}
+
+// Through the standings: a knockout's order from its form (semi-finals e0-e3 and e1-e2, final e0-e1).
+TEST(RankInterval, StandingsOfAKnockout) {
+  std::vector<GameRecord> games = {
+      scheduled("e0", "e3", 0, 0, Outcome::FirstWins), scheduled("e0", "e3", 0, 1, Outcome::SecondWins),
+      scheduled("e1", "e2", 0, 0, Outcome::FirstWins), scheduled("e1", "e2", 0, 1, Outcome::Draw),
+      scheduled("e0", "e1", 1, 0, Outcome::FirstWins), scheduled("e0", "e1", 1, 1, Outcome::Draw)};
+  StandingsBuilder b({"e0", "e1", "e2", "e3"});
+  b.set_form([](const std::unordered_map<std::string, double>&) {
+    return FormOrder{"knockout",
+                     "by the round reached",
+                     {{"e0", 1, false, 0}, {"e1", 2, false, 0}, {"e2", 3, true, 0}, {"e3", 3, true, 0}}};
+  });
+  for (const GameRecord& g : games) b.add(g);
+  const Standings s = b.standings(Intervals::With);
+  ASSERT_TRUE(s.uncertainty.has_value());
+  EXPECT_EQ(s.uncertainty->by, OrderBy::Bracket);
+  for (const EngineStanding& e : s.engines) {
+    EXPECT_LE(e.rank_low, e.rank) << e.name;
+    EXPECT_GE(e.rank_high, e.rank) << e.name;
+  }
+  // e0 won its semi-final 2-0 and the final 1.5-0.5: one reversal of either puts its opponent level.
+  EXPECT_EQ(s.uncertainty->first.count, 1);
+  EXPECT_FALSE(s.uncertainty->first.upper_bound);
 }
 
 }  // namespace
