@@ -64,7 +64,7 @@ std::string fragility_sentence(const Standings& s) {
       "or ahead of one placed above the cut: first place " +
       fragility_text(u.first);
   for (std::size_t c = 0; c < u.cuts.size(); ++c)
-    out += fmt::format("; top {} {}", u.cuts[c], fragility_text(u.cut_fragility[c]));
+    if (u.cuts[c] != 1) out += fmt::format("; top {} {}", u.cuts[c], fragility_text(u.cut_fragility[c]));
   out += ".";
   bool bound = u.first.upper_bound;
   for (const Fragility& f : u.cut_fragility) bound = bound || f.upper_bound;
