@@ -8,6 +8,8 @@
 #include "arena/rating/rank_interval.h"
 #include "arena/rating/rating.h"
 #include "arena/rating/standings.h"
+#include "arena/report/rank_interval_report.h"
+#include "arena/report/reporters.h"
 
 namespace kalah::rating {
 namespace {
@@ -381,6 +383,66 @@ TEST(RankInterval, StandingsOfAKnockout) {
   // e0 won its semi-final 2-0 and the final 1.5-0.5: one reversal of either puts its opponent level.
   EXPECT_EQ(s.uncertainty->first.count, 1);
   EXPECT_FALSE(s.uncertainty->first.upper_bound);
+}
+
+TEST(RankIntervalReport, OrdinalsAndIntervals) {
+  EXPECT_EQ(report::ordinal(1), "1st");
+  EXPECT_EQ(report::ordinal(2), "2nd");
+  EXPECT_EQ(report::ordinal(3), "3rd");
+  EXPECT_EQ(report::ordinal(4), "4th");
+  EXPECT_EQ(report::ordinal(11), "11th");
+  EXPECT_EQ(report::ordinal(12), "12th");
+  EXPECT_EQ(report::ordinal(13), "13th");
+  EXPECT_EQ(report::ordinal(21), "21st");
+  EXPECT_EQ(report::ordinal(112), "112th");
+  EngineStanding e;
+  e.rank_low = 3;
+  e.rank_high = 5;
+  EXPECT_EQ(report::rank_interval_text(e), "3rd–5th");
+  e.rank_high = 3;
+  EXPECT_EQ(report::rank_interval_text(e), "3rd");
+  e.rank_low = 0;
+  EXPECT_EQ(report::rank_interval_text(e), "–");
+  EXPECT_EQ(report::fragility_text({2, true}), "at most 2");
+  EXPECT_EQ(report::fragility_text({0, false}), "0");
+  EXPECT_EQ(report::fragility_text({}), "–");
+}
+
+// Every format shows the intervals of standings that carry them, names escaped, and nothing of them without.
+TEST(RankIntervalReport, EveryFormatShowsThem) {
+  std::vector<GameRecord> games;
+  for (int pair = 0; pair < 3; ++pair) {
+    games.push_back(scheduled("e0", "e1", pair, 0, Outcome::FirstWins));
+    games.push_back(scheduled("e0", "e1", pair, 1, pair == 0 ? Outcome::FirstWins : Outcome::SecondWins));
+  }
+  for (GameRecord& g : games)
+    for (std::string* name : {&g.south, &g.north})
+      if (*name == "e1") *name = "<b>&";
+  RankingSetup setup;
+  setup.rules.cuts = {1};
+  StandingsBuilder b({"e0", "<b>&"});
+  b.set_ranking(setup);
+  for (const GameRecord& g : games) b.add(g);
+  const Standings s = b.standings(Intervals::With);
+  const std::string md = report::standings_markdown(s, "t"), html = report::report_html(s, {}, "t");
+  const std::string csv = report::standings_csv(s), json = report::standings_json(s, "t");
+  EXPECT_NE(md.find("## How sure the order is"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 | e0 | 1st"), std::string::npos) << md;
+  EXPECT_NE(md.find("Fragility: "), std::string::npos) << md;
+  EXPECT_NE(html.find("<h2>How sure the order is</h2>"), std::string::npos);
+  EXPECT_NE(html.find("aria-label=\"95% rank intervals\""), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;&amp;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>&"), std::string::npos);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')).substr(csv.find(",diff_next_ci95")),
+            ",diff_next_ci95,rank_low,rank_high,tie_group,top_1");
+  EXPECT_NE(json.find("\"rank_low\": 1"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"fragility\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"top\": {"), std::string::npos) << json;
+  const Standings plain = b.standings();
+  EXPECT_EQ(report::standings_markdown(plain, "t").find("How sure"), std::string::npos);
+  EXPECT_EQ(report::standings_json(plain, "t").find("rank_low"), std::string::npos);
+  EXPECT_EQ(report::standings_csv(plain).find("rank_low"), std::string::npos);
+  EXPECT_EQ(report::report_html(plain, {}, "t").find("How sure"), std::string::npos);
 }
 
 }  // namespace
