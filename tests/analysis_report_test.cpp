@@ -215,7 +215,9 @@ TEST_F(AnalysisReport, TheStandingsOfEveryFormatHoldTheExactFigures) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits,forfeit_time,forfeit_crash,"
             "forfeit_illegal,forfeit_protocol,forfeit_startup,forfeit_file_size,forfeit_output,forfeit_memory,"
-            "los_next,diff_next,diff_next_ci95,mean_loss,perfect_pct,blunders_loss_ge_4,judged_moves,moves");
+            "los_next,diff_next,diff_next_ci95,rank_low,rank_high,tie_group,mean_loss,perfect_pct,blunders_loss_ge_4,"
+            "judged_moves,moves")
+      << csv;
   EXPECT_TRUE(lines_with(csv, ",beta,").at(0).ends_with(",0.83,66.7,1,6,11")) << csv;
   EXPECT_TRUE(lines_with(csv, ",alpha,").at(0).ends_with(",1.60,60.0,1,5,11"));
   EXPECT_TRUE(lines_with(csv, ",gamma,").at(0).ends_with(",,,0,0,3"));
@@ -334,7 +336,7 @@ TEST_F(AnalysisReport, WithoutAnAnalysisEveryReportIsWhatItWas) {
   ASSERT_TRUE(written) << written.error();
   EXPECT_FALSE(written->quality);
   EXPECT_EQ(written->warnings, std::vector<std::string>{});
-  const rating::Standings s = rating::compute_standings(four_games(), {});
+  const rating::Standings s = rating::compute_standings(four_games(), {}, rating::Intervals::With);
   EXPECT_EQ(test::read_file(dir_.path() / "standings.csv"), standings_csv(s));
   EXPECT_EQ(test::read_file(dir_.path() / "standings.json"), standings_json(s, "t"));
   for (const char* name : {"standings.md", "standings.json", "standings.csv", "report.html", "bots/alpha.html"}) {

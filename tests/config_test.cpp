@@ -374,7 +374,7 @@ const BadCase kBadCases[] = {
      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
      "by = \"points\"\ntie_breaks = [\"wins\"]\n",
      "t.toml:13:1: unknown key \"tie_breaks\" in [ranking] (did you mean \"tiebreaks\"?); known keys: by, tiebreaks, "
-     "points"},
+     "points, cuts"},
     {"unknown tie-break",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
@@ -407,6 +407,26 @@ const BadCase kBadCases[] = {
      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
      "by = \"points\"\npoints = { win = 3, tie = 1 }\n",
      "t.toml:13:21: unknown key \"tie\" in ranking.points; known keys: win, draw, loss"},
+    {"cuts that are not a list",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "cuts = 3\n",
+     "t.toml:12:8: ranking.cuts must be an array of whole numbers, not an integer"},
+    {"a cut of 0",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "cuts = [1, 0]\n",
+     "t.toml:12:12: ranking.cuts[1] = 0: a cut is a number of places from the top, 1 to 1000000"},
+    {"cuts out of order",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "by = \"points\"\ncuts = [3, 1]\n",
+     "t.toml:13:12: ranking.cuts[1] = 1: the cuts must be listed in ascending order, each once (after 3)"},
+    {"a cut that is not a whole number",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+     "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
+     "cuts = [1.5]\n",
+     "t.toml:12:9: ranking.cuts[0] must be a whole number, not a float"},
     {"ranking a knockout by points",
      "[tournament]\nname = \"t\"\ntype = \"knockout\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\n"
@@ -751,6 +771,23 @@ TEST_F(ConfigTest, RankingReadsTheContestRulesAndDefaultsToElo) {
   EXPECT_EQ(by_elo->ranking, rating::RankingRules{});
   // How the standings rank changes no game.
   EXPECT_EQ(fingerprint(*result), fingerprint(*parse(kMinimal)));
+}
+
+// Cuts go with any order and any kind of tournament (docs/RANKING.md, "Top k").
+TEST_F(ConfigTest, RankingCutsGoWithEveryOrderAndKind) {
+  auto by_elo = parse(std::string(kMinimal) + "[ranking]\ncuts = [1, 3, 10]\n");
+  ASSERT_TRUE(by_elo.ok()) << by_elo.error();
+  EXPECT_EQ(by_elo->ranking.by, rating::RankBy::Elo);
+  EXPECT_EQ(by_elo->ranking.cuts, (std::vector<int>{1, 3, 10}));
+  auto by_points = parse(std::string(kMinimal) + "[ranking]\nby = \"points\"\ncuts = [2]\n");
+  ASSERT_TRUE(by_points.ok()) << by_points.error();
+  EXPECT_EQ(by_points->ranking.cuts, (std::vector<int>{2}));
+  const std::string knockout =
+      "[tournament]\nname = \"t\"\ntype = \"knockout\"\n[time]\nbase_ms = 1000\n[[engine]]\nname = \"a\"\ncmd = "
+      "\"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/cat\"\n[ranking]\ncuts = [1]\n";
+  auto ko = parse(knockout);
+  ASSERT_TRUE(ko.ok()) << ko.error();
+  EXPECT_EQ(ko->ranking.cuts, (std::vector<int>{1}));
 }
 
 TEST_F(ConfigTest, AnalysisIsOffUnlessConfiguredAndChangesNoGame) {

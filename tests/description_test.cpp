@@ -182,8 +182,8 @@ TEST(Description, RefusesAMalformedValueNamingItsKey) {
 
 TEST(Description, ThePointsRuleRoundTripsExactly) {
   TournamentDescription d;
-  d.ranking =
-      rating::RankingRules{.by = rating::RankBy::Points, .tiebreaks = {}, .points = {2.0 / 3.0, 1.0 / 3.0, -0.125}};
+  d.ranking = rating::RankingRules{
+      .by = rating::RankBy::Points, .tiebreaks = {}, .points = {2.0 / 3.0, 1.0 / 3.0, -0.125}, .cuts = {}};
   const Expected<TournamentDescription> back = description_from_settings(to_settings(d));
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->ranking, d.ranking);

@@ -327,10 +327,11 @@ TEST(GoldenGames, CoverWhatTheReportsShow) {
   for (const GameRecord& g : games) EXPECT_EQ(g.move_info.size(), g.moves.size() - g.opening.size()) << g.id;
 }
 
-// Every report of `games`, each against its golden file under report/<dir>/.
+// Every report of `games`, each against its golden file under report/<dir>/, with the rank intervals and
+// fragility the written reports carry (docs/RANKING.md).
 void expect_reports(const std::string& dir, const std::vector<GameRecord>& games) {
   const std::string event = "golden";
-  const report::Standings standings = rating::compute_standings(games, kEngines);
+  const report::Standings standings = rating::compute_standings(games, kEngines, rating::Intervals::With);
   expect_golden("report/" + dir + "/standings.txt", report::format_standings_table(standings));
   expect_golden("report/" + dir + "/standings.json", report::standings_json(standings, event));
   expect_golden("report/" + dir + "/standings.md", report::standings_markdown(standings, event));

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include <boost/json.hpp>
@@ -36,7 +37,7 @@ TEST(RankingE2E, PointsWithTieBreaksInEveryReportAndAgainFromTheFolder) {
       .time("depth = 4")
       .table("ranking",
              "by = \"points\"\ntiebreaks = [\"head-to-head\", \"sonneborn-berger\", \"buchholz\", \"wins\", "
-             "\"seed-difference\"]\npoints = { win = 3, draw = 1, loss = 0 }")
+             "\"seed-difference\"]\npoints = { win = 3, draw = 1, loss = 0 }\ncuts = [1, 2]")
       .engine("strong", kAlphaBeta, at_depth(4))
       .engine("twin1", kAlphaBeta, at_depth(2))
       .engine("twin2", kAlphaBeta, at_depth(2))
@@ -117,9 +118,36 @@ TEST(RankingE2E, PointsWithTieBreaksInEveryReportAndAgainFromTheFolder) {
   const std::string csv = read_file(results / "standings.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "rank,shared,name,points,tiebreak_head_to_head,tiebreak_sonneborn_berger,tiebreak_buchholz,"
-            "tiebreak_wins,tiebreak_seed_difference,wins,draws,losses,games,elo,ci95,status,reason");
+            "tiebreak_wins,tiebreak_seed_difference,wins,draws,losses,games,elo,ci95,status,reason,rank_low,"
+            "rank_high,tie_group,top_1,top_2")
+      << csv;
   EXPECT_TRUE(contains(read_file(results / "report.html"), "<h2>Ranking</h2>"));
   EXPECT_TRUE(contains(read_file(results / "tournament.json"), "\"ranking.by\": \"points\""));
+  EXPECT_TRUE(contains(read_file(results / "tournament.json"), "\"ranking.cuts\": \"1,2\""));
+
+  // How sure the ranking is (docs/RANKING.md): every engine's interval holds both ranks printed for it, the
+  // twins' shared 2nd place makes the top 2 a cut already open (0), and every report shows them.
+  std::map<std::string, int> row_rank;
+  for (const json::value& v : rows) {
+    const json::object& row = v.as_object();
+    row_rank[std::string(row.at("name").as_string())] = static_cast<int>(row.at("rank").as_int64());
+  }
+  for (const json::value& v : root.at("engines").as_array()) {
+    const json::object& e = v.as_object();
+    const std::string name(e.at("name").as_string());
+    const std::int64_t low = e.at("rank_low").as_int64(), high = e.at("rank_high").as_int64();
+    EXPECT_LE(low, e.at("rank").as_int64()) << name;
+    EXPECT_GE(high, e.at("rank").as_int64()) << name;
+    EXPECT_LE(low, row_rank[name]) << name;
+    EXPECT_GE(high, row_rank[name]) << name;
+    EXPECT_TRUE(e.at("top").as_object().contains("2")) << name;
+  }
+  const json::object& fragility = root.at("fragility").as_object();
+  EXPECT_EQ(fragility.at("first_bound").as_string(), "exact");
+  EXPECT_EQ(fragility.at("cuts").as_object().at("2").as_int64(), 0) << standings;
+  EXPECT_EQ(root.at("rank_intervals").as_object().at("order").as_string(), "points");
+  EXPECT_TRUE(contains(md, "## How sure the order is\n")) << md;
+  EXPECT_TRUE(contains(read_file(results / "report.html"), "aria-label=\"95% rank intervals\""));
 
   // The same ranking from the results folder alone.
   const RunResult again = e2e::run({kArena.string(), "report", results.string()}, dir.path());

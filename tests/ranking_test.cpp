@@ -51,7 +51,7 @@ arena::TournamentDescription described(const std::map<std::string, std::string>&
 }
 
 RankingRules points_rules(std::vector<TieBreak> tiebreaks, PointsRule points = {}) {
-  return {.by = RankBy::Points, .tiebreaks = std::move(tiebreaks), .points = points};
+  return {.by = RankBy::Points, .tiebreaks = std::move(tiebreaks), .points = points, .cuts = {}};
 }
 
 Ranking rank(const std::vector<GameRecord>& games, const RankingRules& rules, const Entries& entries = {}) {
@@ -587,7 +587,8 @@ TEST(RankingReports, EveryFormatShowsTheRankingTheTiesTheUnrankedAndTheVoided) {
 TEST(Ranking, VoidedGamesAreLeftOutOfTheEloStandingsToo) {
   for (const RankBy by : {RankBy::Elo, RankBy::Points}) {
     StandingsBuilder builder({"a", "b", "v"});
-    builder.set_ranking({{.by = by, .tiebreaks = {}, .points = {}}, {{"v", {EntryStatus::Disqualified, "", true}}}});
+    builder.set_ranking(
+        {{.by = by, .tiebreaks = {}, .points = {}, .cuts = {}}, {{"v", {EntryStatus::Disqualified, "", true}}}});
     for (const GameRecord& g : {game("a", "v", "0-1"), game("v", "b", "1-0"), game("a", "b", "1-0")}) builder.add(g);
     const Standings s = builder.standings();
     EXPECT_EQ(s.games, 1);

@@ -995,7 +995,8 @@ TEST(ReportAll, WritesEveryFile) {
     EXPECT_EQ(written->games, games.size());
     for (const char* file : kReportFiles) EXPECT_TRUE(fs::exists(dir / file)) << file;
     EXPECT_EQ(temporaries_in(dir), std::vector<std::string>{});
-    EXPECT_EQ(read_all(dir / "standings.csv"), standings_csv(rating::compute_standings(games, names)));
+    EXPECT_EQ(read_all(dir / "standings.csv"),
+              standings_csv(rating::compute_standings(games, names, rating::Intervals::With)));
     EXPECT_EQ(read_all(dir / "games.pgn"), games_pgn(games, "example"));
   }
   const fs::path missing = "/proc/no-such-dir/x";
@@ -1077,7 +1078,7 @@ TEST_F(MergeReportTest, CountsAGameInTwoJournalsOnceAndNamesIncompleteOnes) {
   EXPECT_EQ(merged->games, 30u);
   EXPECT_EQ(merged->standings.games, 30);
   EXPECT_EQ(read_all(dir_ / "out" / "standings.csv"),
-            standings_csv(rating::compute_standings(all, {"alpha", "beta", "gamma"})));
+            standings_csv(rating::compute_standings(all, {"alpha", "beta", "gamma"}, rating::Intervals::With)));
   EXPECT_EQ(read_all(dir_ / "out" / "games.pgn"), games_pgn(all, "merged"));
   // The second holds 15 games of its 20 (five of them also in the first): incomplete.
   EXPECT_EQ(merged->notes, (Notes{"shard 3/3 has no journal", "shard 2/3 is incomplete: 15 of 20 games"}));

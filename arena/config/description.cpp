@@ -96,7 +96,7 @@ constexpr const char* kSprtFields[] = {"sprt.elo0", "sprt.elo1",  "sprt.alpha",
                                        "sprt.beta", "sprt.model", "sprt.max_pairs"};
 constexpr const char* kGitFields[] = {"git.repo", "git.build", "git.run"};
 constexpr const char* kGitSideFields[] = {"ref", "commit", "build_seconds"};
-constexpr const char* kRankingFields[] = {"ranking.by", "ranking.tiebreaks", "ranking.points"};
+constexpr const char* kRankingFields[] = {"ranking.by", "ranking.tiebreaks", "ranking.points", "ranking.cuts"};
 constexpr const char* kAnchorFields[] = {"rating.anchor", "rating.anchor_elo"};
 
 bool is_one_of(const std::string& key, const auto& keys) {
@@ -148,6 +148,13 @@ Expected<rating::RankingRules> parse_ranking(const Settings& s) {
       if (std::find(rules.tiebreaks.begin(), rules.tiebreaks.end(), *t) != rules.tiebreaks.end())
         return Error{list->first + ": '" + name + "' is listed twice"};
       rules.tiebreaks.push_back(*t);
+    }
+  if (auto cuts = s.find("ranking.cuts"); cuts != s.end())
+    for (const std::string& item : split(cuts->second, ',')) {
+      const std::optional<long long> k = parse_whole(item);
+      if (!k || *k < 1 || *k > 1'000'000 || (!rules.cuts.empty() && *k <= rules.cuts.back()))
+        return Error{quoted(cuts->first, cuts->second) + " is not a list of ascending whole numbers from 1 on"};
+      rules.cuts.push_back(static_cast<int>(*k));
     }
   if (auto points = s.find("ranking.points"); points != s.end()) {
     bool seen[3] = {};
@@ -355,6 +362,9 @@ Settings to_settings(const TournamentDescription& d) {
     s["ranking.by"] = to_string(d.ranking->by);
     s["ranking.tiebreaks"] = tiebreaks;
     s["ranking.points"] = rating::describe(d.ranking->points);
+    std::string cuts;  // "1,3,10"; written only when declared, so older folders read the same
+    for (int k : d.ranking->cuts) cuts += (cuts.empty() ? "" : ",") + std::to_string(k);
+    if (!cuts.empty()) s["ranking.cuts"] = cuts;
   }
   for (const auto& [name, engine] : d.engines) {
     EngineDescription e = engine;  // the fields' slots are the writers', and this is a copy

@@ -5,12 +5,39 @@
 
 namespace kalah::arena::detail {
 
+namespace {
+
+// ranking.cuts = [1, 3, 10]: the top k whose chance and fragility the reports give; with any `by` and any kind
+// of tournament. Whole numbers from 1 on, ascending, each once.
+void read_cuts(const Reader& r, const Table& t, std::vector<int>& cuts) {
+  const toml::node* node = t.find("cuts");
+  if (!node) return;
+  const toml::array* list = node->as_array();
+  if (!list) t.fail_at("cuts", "ranking.cuts must be an array of whole numbers, not " + detail::describe(node->type()));
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const toml::node& element = *list->get(i);
+    const std::string where = "ranking.cuts[" + std::to_string(i) + "]";
+    const auto* k = element.as_integer();
+    if (!k) r.loc().fail(element.source(), where + " must be a whole number, not " + detail::describe(element.type()));
+    if (k->get() < 1 || k->get() > 1'000'000)
+      r.loc().fail(element.source(), where + " = " + std::to_string(k->get()) +
+                                         ": a cut is a number of places from the top, 1 to 1000000");
+    if (!cuts.empty() && k->get() <= cuts.back())
+      r.loc().fail(element.source(), where + " = " + std::to_string(k->get()) + ": the cuts must be listed in " +
+                                         "ascending order, each once (after " + std::to_string(cuts.back()) + ")");
+    cuts.push_back(static_cast<int>(k->get()));
+  }
+}
+
+}  // namespace
+
 // [ranking]: how the standings rank (docs/RANKING.md); read after [tournament] and [sprt].
 void read_ranking(const Reader& r, const toml::table& table, Config& c) {
-  Table t(r.loc(), table, "ranking", "[ranking]", {"by", "tiebreaks", "points"});
+  Table t(r.loc(), table, "ranking", "[ranking]", {"by", "tiebreaks", "points", "cuts"});
   rating::RankingRules& out = c.ranking;
   out.by = t.choice<rating::RankBy>("by", {{"elo", rating::RankBy::Elo}, {"points", rating::RankBy::Points}})
                .value_or(rating::RankBy::Elo);
+  read_cuts(r, t, out.cuts);
   if (out.by == rating::RankBy::Elo) {
     for (std::string_view key : {"tiebreaks", "points"})
       if (t.has(key)) t.fail_at(key, t.key_name(key) + " applies only with ranking.by = \"points\"");

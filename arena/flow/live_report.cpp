@@ -87,7 +87,7 @@ void LiveReport::rewrite() {
     // Replayed under the lock: a few rounds of pairing, far less than a fit.
     if (!form_names_.empty()) form = report::tournament_form(form_description_, form_names_, results_);
   }
-  const rating::Standings s = snapshot->standings();
+  const rating::Standings s = snapshot->standings(rating::Intervals::With);
   const report::Notes notes = {live_note(snapshot->games(), total, every_)};
   const std::pair<const char*, std::string> files[] = {
       {"standings.md", report::standings_markdown(s, event_, notes, context, form ? form_markdown(*form) : "")},

@@ -345,8 +345,13 @@ class Verifier {
   // user name in their "About" section), which the folder does not record: a difference there is checked
   // once more against the reports written that way. The pages beside them (bots/, a contest's
   // submissions/) show transcripts and logs that only the folder holds: they are named as not compared.
-  Checked compare_reports(const fs::path& dir, const report::ReportInput& input, const std::string& source) {
+  Checked compare_reports(const fs::path& dir, const report::ReportInput& given, const std::string& source) {
     std::error_code ec;
+    // A folder written before the reports gave rank intervals (docs/RANKING.md) is recomputed without them.
+    report::ReportInput input = given;
+    if (const Expected<std::string> text = read_text(dir / "standings.json");
+        text && text->find("\"rank_intervals\"") == std::string::npos)
+      input.rank_intervals = false;
     system::TempFolder temp("kalah-verify", std::nothrow);
     if (temp.path().empty()) return unreadable("cannot create a temporary folder for the recomputed reports");
     Expected<report::ReportSummary> written = report::write_reports(temp.path(), input);

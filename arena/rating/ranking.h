@@ -41,6 +41,8 @@ struct RankingRules {
   RankBy by = RankBy::Elo;
   std::vector<TieBreak> tiebreaks;  // in the order they are applied; each at most once
   PointsRule points;
+  // Top k whose chance and fragility the reports give, ascending, each >= 1 (docs/RANKING.md); with any `by`.
+  std::vector<int> cuts;
   friend bool operator==(const RankingRules&, const RankingRules&) = default;
 };
 

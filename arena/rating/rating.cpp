@@ -156,6 +156,7 @@ Solution newton(const Problem& p, const FitOptions& options) {
   Solution s;
   s.theta.assign(n, 0.0);
   for (int i = 0; i < p.players; ++i) s.theta[i] = options.anchor ? options.anchor_elo : 0.0;
+  if (options.start.size() == n) s.theta = options.start;
 
   std::vector<double> gradient(n), rhs(n + 1), candidate(n);
   Matrix fisher(n), bordered(n + 1);
@@ -206,6 +207,7 @@ Solution newton(const Problem& p, const FitOptions& options) {
 
   // Covariance at the final point: the top-left block of the bordered inverse.
   s.covariance = Matrix(n);
+  if (!options.covariance) return s;
   derivatives(p, s.theta, gradient, fisher);
   border(p, fisher, bordered);
   if (!lu.factor(bordered)) {
@@ -264,6 +266,9 @@ Rating fit(int players, std::span<const PairResult> results, const FitOptions& o
     out.ci95[i] = kZ95 * std::sqrt(std::max(0.0, s.covariance(i, i)));
   }
   if (options.first_mover) {
+    out.first_mover_covariance.resize(players);
+    for (int i = 0; i < players; ++i) out.first_mover_covariance[i] = s.covariance(i, players);
+    out.first_mover_variance = s.covariance(players, players);
     out.first_mover_elo = s.theta[players];
     out.first_mover_ci95 = kZ95 * std::sqrt(std::max(0.0, s.covariance(players, players)));
   }

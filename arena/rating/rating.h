@@ -34,6 +34,10 @@ struct FitOptions {
   double prior_draws = 2.0;  // virtual draws per player (and for h) when the prior applies
   int max_iterations = 100;
   double tolerance = 1e-7;  // Elo: stop once the largest Newton step is below this
+  // Where Newton starts: players' ratings, then h with first_mover; it must satisfy the normalisation (sum 0,
+  // or the anchor at anchor_elo). Empty: everyone at 0 (the anchor's Elo). A nearby start saves iterations.
+  std::vector<double> start;
+  bool covariance = true;  // false: leave ci95 and covariance at 0 (a refit that needs the ratings only)
 };
 
 struct Rating {
@@ -42,6 +46,8 @@ struct Rating {
   double first_mover_elo = 0.0;  // 0 unless FitOptions::first_mover
   double first_mover_ci95 = 0.0;
   std::vector<std::vector<double>> covariance;  // of elo, players x players (Elo^2)
+  std::vector<double> first_mover_covariance;   // of elo[i] and h, per player (Elo^2); empty without h
+  double first_mover_variance = 0.0;            // of h (Elo^2)
   int iterations = 0;                           // Newton steps taken
   bool converged = false;
   bool prior_used = false;  // virtual draws were added (see docs/RATING.md)

@@ -131,6 +131,7 @@ int StandingsBuilder::index_of(const std::string& name) {
 void StandingsBuilder::set_ranking(const RankingSetup& setup) {
   assert(counted_ + ignored_ + voided_ == 0);
   void_.clear();
+  cuts_ = setup.rules.cuts;
   for (const auto& [name, entry] : setup.entries)
     if (entry.games_void) void_.insert(name);
   if (setup.rules.by == RankBy::Points)
@@ -180,6 +181,12 @@ void StandingsBuilder::add(const GameRecord& g) {
       const std::size_t bin = stats::pentanomial_bin(half.first_points, second);
       ++penta_[half.first][other][bin];
       ++penta_[other][half.first][4 - bin];
+      if (half.first != a) {  // colours swapped: the lower index's result as South, then as North
+        const int low = std::min(a, b);
+        const int as_south = static_cast<int>(2 * (low == half.first ? half.first_points : p));
+        const int as_north = static_cast<int>(2 * (low == half.first ? 1.0 - p : 1.0 - half.first_points));
+        ++pair_kinds_[{low, std::max(a, b)}][static_cast<std::size_t>(as_south * 3 + as_north)];
+      }
     }
   }
   ++terminations_[static_cast<std::size_t>(g.termination)];
@@ -280,13 +287,14 @@ std::vector<int> rank_order(const std::vector<EngineStanding>& engines,
 
 }  // namespace
 
-Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names) {
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names,
+                            Intervals intervals) {
   StandingsBuilder builder(engine_names);
   for (const GameRecord& g : games) builder.add(g);
-  return builder.standings();
+  return builder.standings(intervals);
 }
 
-Standings StandingsBuilder::standings() const {
+Standings StandingsBuilder::standings(Intervals intervals) const {
   Standings s;
   s.games = counted_;
   s.ignored = ignored_;
@@ -380,6 +388,7 @@ Standings StandingsBuilder::standings() const {
           row.ci95 = e.ci95;
         }
   }
+  if (intervals == Intervals::With) add_intervals(s, fit, order);
   return s;
 }
 

@@ -6,12 +6,14 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "arena/rating/rank_interval.h"
 #include "arena/rating/ranking.h"
 #include "referee/record/record.h"
 #include "referee/stats/stats.h"
@@ -37,6 +39,11 @@ struct EngineStanding {
   // difference (from the fit's covariance); none for the last.
   std::optional<double> diff_next;
   std::optional<double> diff_next_ci95;
+  // How sure its place is (docs/RANKING.md, "Rank intervals"), when the standings were asked for it
+  // (Intervals::With): its 95% rank interval in the order the report ranks by (0 0: outside that order), its
+  // tie group (0: outside) and, per declared cut k, the share of resampled tournaments with it in the top k.
+  int rank_low = 0, rank_high = 0, tie_group = 0;
+  std::vector<double> top_share;
   // Thinking time as the referee measured it, over the moves the engine chose
   // (openings excluded), from the records' move times.
   int moves_timed = 0;
@@ -120,7 +127,14 @@ struct Standings {
   // A Swiss or knockout tournament's order (StandingsBuilder::set_form), which `engines` follow; its places
   // are in `engines` (rank, rank_shared, bye_points).
   std::optional<FormOrder> form;
+  // With Intervals::With: how the intervals above were made (order, replicates, seed, cuts) and the fragility
+  // of the first place and of each cut; its `engines` is left empty (they are in `engines` above).
+  std::optional<RankUncertainty> uncertainty;
 };
+
+// Whether standings() also computes rank intervals and fragility (the reports do; a progress table or the
+// Elo history need not pay for them).
+enum class Intervals { Without, With };
 
 // The standings built one game at a time, so that a journal of any length is summed in memory
 // that grows with the number of engines only (counts per engine and per ordered pair, never the
@@ -140,12 +154,15 @@ class StandingsBuilder {
   // add(). A contest's ranking by points and a form exclude each other (a config error); given both, the
   // ranking is the order.
   void set_form(FormRanker ranker);
+  // The cuts k whose top-k share and fragility the reports give ([ranking] cuts); the first place is always
+  // given.
+  void set_cuts(std::vector<int> cuts) { cuts_ = std::move(cuts); }
 
   // Engines are the names given (in that order) plus any other name found in the games.
   // Order (Standings::engines, the crosstable, "next"): the ranking's when it ranks by points, the form's
   // for a Swiss or knockout, engines they do not list after them; else engines with games first, by Elo,
   // then points, then name.
-  Standings standings() const;
+  Standings standings(Intervals intervals = Intervals::Without) const;
 
   int games() const { return counted_ + ignored_ + voided_; }  // every game added
   // Points so far of each engine, by index in names(): a win 1, a draw 1/2, or the ranking's points rule
@@ -163,6 +180,11 @@ class StandingsBuilder {
     int south_wins = 0, draws = 0;
   };
   int index_of(const std::string& name);
+  // The games by pairing, as the rank intervals take them.
+  std::vector<PairingGames> pairings() const;
+  // Fills the rank intervals, tie groups, top-k shares and fragility into `s` (standings_intervals.cpp);
+  // `order`: builder indexes in rank order.
+  void add_intervals(Standings& s, const Rating& fit, const std::vector<int>& order) const;
 
   std::vector<std::string> names_;
   std::unordered_map<std::string, int> index_;
@@ -176,6 +198,9 @@ class StandingsBuilder {
   };
   std::unordered_map<std::string, HalfPair> open_pairs_;
   std::vector<std::vector<std::array<int, 5>>> penta_;  // [engine][opponent]
+  // Finished colour-swapped pairs by pairing (lower index first), as PairingGames::pairs from the lower's view.
+  std::map<std::pair<int, int>, std::array<int, 9>> pair_kinds_;
+  std::vector<int> cuts_;
   std::array<int, kTerminations> terminations_{};
   // A 64-bit digest of every counted game (repeated): 8 bytes a game, the one part of the builder that
   // grows with the number of games.
@@ -204,6 +229,7 @@ std::string repeated_note(const Standings& s);
 // passed its checks and later cannot start plays on this way, docs/PROTOCOL.md), a note saying so.
 std::vector<std::string> never_started_notes(const Standings& s);
 
-Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names);
+Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names,
+                            Intervals intervals = Intervals::Without);
 
 }  // namespace kalah::rating

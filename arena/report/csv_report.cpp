@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "arena/report/rank_interval_report.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -9,7 +10,7 @@
 namespace kalah::report {
 
 std::string standings_csv(const Standings& s, const MoveQuality* quality) {
-  if (s.ranking) return ranking_csv(*s.ranking, quality);
+  if (s.ranking) return ranking_csv(*s.ranking, quality, &s);
   std::string out = "rank,name,elo,ci95,games,points,score_pct,wins,draws,losses,forfeits";
   // forfeit_time, forfeit_crash, ..., forfeit_file_size: one column per reason, in kForfeitReasons order.
   for (Termination reason : kForfeitReasons) {
@@ -17,7 +18,7 @@ std::string standings_csv(const Standings& s, const MoveQuality* quality) {
     std::replace(column.begin(), column.end(), '-', '_');
     out += column;
   }
-  out += ",los_next,diff_next,diff_next_ci95";
+  out += ",los_next,diff_next,diff_next_ci95" + rank_intervals_csv_header(s);
   out += (quality ? move_quality_csv_header() : "") + "\n";
   for (const EngineStanding& e : s.engines) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name),
@@ -27,6 +28,7 @@ std::string standings_csv(const Standings& s, const MoveQuality* quality) {
     out += "," + (e.los_next ? fixed(*e.los_next, 4) : std::string());
     out += "," + (e.diff_next ? fixed(*e.diff_next, 1) : std::string());
     out += "," + (e.diff_next_ci95 ? fixed(*e.diff_next_ci95, 1) : std::string());
+    out += rank_intervals_csv_cells(s, e.name);
     out += (quality ? move_quality_csv_cells(quality->find(e.name)) : "") + "\n";
   }
   return out;

@@ -11,6 +11,7 @@
 
 #include "arena/report/bot_pages.h"
 #include "arena/report/html_viewer.h"
+#include "arena/report/rank_interval_report.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/submission_pages.h"
@@ -308,6 +309,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
       s.prior_used ? " These results have no finite maximum-likelihood fit (an engine, or the first move, never lost "
                      "or never won where it matters), so a weak prior of virtual draws keeps every rating finite."
                    : "");
+  out += rank_intervals_html(s);
   out += submissions_html(context.submissions);
   if (quality) out += move_quality_html(s, *quality);
   // How it was run comes after what it decided, folded: on a phone the standings are the first screen.

@@ -2,6 +2,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 
+#include "arena/report/rank_interval_report.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -32,6 +33,7 @@ json::object engine_json(const EngineStanding& e, const Standings& s, bool cpu_c
   json::object o;
   o["rank"] = e.rank;
   if (s.form) o["rank_shared"] = e.rank_shared;
+  add_rank_interval_json(e, s, o);
   o["name"] = e.name;
   // No rating without a counted game.
   o["elo"] = e.games > 0 ? json::value(rounded(e.elo, 2)) : json::value(nullptr);
@@ -116,6 +118,8 @@ std::string standings_json(const Standings& s, const std::string& event, const N
   if (s.ranking) root["ranking"] = ranking_json(*s.ranking);
   // A Swiss or knockout tournament's order, which `engines` follow.
   if (s.form) root["order"] = json::object{{"by", s.form->by}, {"rule", s.form->rule}};
+  // How sure that order is (docs/RANKING.md): the rank intervals' method and the fragility.
+  add_uncertainty_json(s, root);
 
   json::array engines;
   const bool cpu_clock = rating::charged_cpu_time(s);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "arena/report/rank_interval_report.h"
 #include "arena/report/ranking_report.h"
 #include "arena/report/reporters.h"
 #include "arena/report/text_util.h"
@@ -95,6 +96,7 @@ std::string standings_markdown(const Standings& s, const std::string& event, con
         s.voided, s.voided == 1 ? "" : "s", s.voided == 1 ? "is" : "are");
   standings_table(out, s);
   if (quality) out += move_quality_markdown(s, *quality);
+  out += rank_intervals_markdown(s);
 
   out += "\n## Crosstable\n\nPoints of the row engine against the column engine / games played.\n\n";
   crosstable(out, s);

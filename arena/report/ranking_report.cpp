@@ -7,6 +7,7 @@
 #include <boost/json/array.hpp>
 #include <fmt/format.h>
 
+#include "arena/report/rank_interval_report.h"
 #include "arena/report/text_util.h"
 
 namespace kalah::report {
@@ -105,10 +106,11 @@ std::string ranking_markdown(const Ranking& r) {
   return out + "\n";
 }
 
-std::string ranking_csv(const Ranking& r, const MoveQuality* quality) {
+std::string ranking_csv(const Ranking& r, const MoveQuality* quality, const rating::Standings* intervals) {
   std::string out = "rank,shared,name,points";
   for (TieBreak t : r.rules.tiebreaks) out += "," + csv_column(t);
   out += ",wins,draws,losses,games,elo,ci95,status,reason";
+  if (intervals) out += rank_intervals_csv_header(*intervals);
   out += (quality ? move_quality_csv_header() : "") + "\n";
   for (const RankingRow& row : r.rows) {
     out += fmt::format("{},{},{},{}", row.rank > 0 ? std::to_string(row.rank) : "", row.shared ? 1 : 0,
@@ -117,6 +119,7 @@ std::string ranking_csv(const Ranking& r, const MoveQuality* quality) {
     out += fmt::format(",{},{},{},{},{},{},{},{}", row.wins, row.draws, row.losses, row.games,
                        row.games > 0 ? fixed(row.elo, 1) : "", ci95_of(row, ""), to_string(row.status),
                        csv_field(row.reason));
+    if (intervals) out += rank_intervals_csv_cells(*intervals, row.name);
     out += (quality ? move_quality_csv_cells(quality->find(row.name)) : "") + "\n";
   }
   return out;

@@ -8,6 +8,7 @@
 #include <boost/json/object.hpp>
 
 #include "arena/rating/ranking.h"
+#include "arena/rating/standings.h"
 #include "arena/report/move_quality.h"
 
 namespace kalah::report {
@@ -20,8 +21,10 @@ std::vector<std::string> ranking_notes(const rating::Ranking& r);
 
 std::string ranking_text_table(const rating::Ranking& r);  // for the terminal, notes below
 std::string ranking_markdown(const rating::Ranking& r);    // a "## Ranking" section
-// standings.csv when ranking by points; with `quality`, each engine's move quality in columns at the end.
-std::string ranking_csv(const rating::Ranking& r, const MoveQuality* quality = nullptr);
+// standings.csv when ranking by points; with `intervals` (standings with rank intervals), each engine's interval
+// columns after its own; with `quality`, each engine's move quality in columns at the end.
+std::string ranking_csv(const rating::Ranking& r, const MoveQuality* quality = nullptr,
+                        const rating::Standings* intervals = nullptr);
 std::string ranking_html(const rating::Ranking& r);  // a table and the notes
 boost::json::object ranking_json(const rating::Ranking& r);
 

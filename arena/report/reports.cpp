@@ -310,7 +310,7 @@ Expected<ReportSummary> write_reports(const fs::path& dir, const ReportInput& in
     count_scan(journal, std::move(scanned).value(), out, per_tournament);
   }
   if (per_tournament.size() > 1) out.notes.push_back(rating_list_note(per_tournament));
-  out.standings = builder.standings();
+  out.standings = builder.standings(input.rank_intervals ? rating::Intervals::With : rating::Intervals::Without);
   if (quality) out.quality = quality->finish(out.warnings);
   const MoveQuality* shown_quality = out.quality ? &*out.quality : nullptr;
   if (std::string repeated = rating::repeated_note(out.standings); !repeated.empty())

@@ -58,6 +58,9 @@ struct ReportInput {
   // folder's own. Where one exists every report shows the engines' move quality (move_quality.h); a file
   // that is missing is no analysis, one that cannot be read a warning.
   std::map<std::string, std::filesystem::path> analyses = {};
+  // Rank intervals and fragility in every report (docs/RANKING.md). `arena verify` turns them off to recompute
+  // a folder written before they existed, whose standings.json has no `rank_intervals`.
+  bool rank_intervals = true;
 };
 
 struct ReportSummary {

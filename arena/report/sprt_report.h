@@ -66,8 +66,9 @@ Expected<SprtRecord> sprt_record_from_json(const boost::json::object& o);
 // none added); an object in the one shape is returned as it is.
 boost::json::object sprt_json_in_current_shape(const boost::json::object& o);
 // Whether a standings.json written before the one shape (`recorded`, its `sprt` member flat) says what one written
-// now (`recomputed`) says: every other member equal, and every member of its `sprt` equal to the current one's
-// under its current name. False when `recorded` is not in the older shape (then the texts are compared as they are).
+// now (`recomputed`) says: every other member equal (but the rank intervals' members when `recorded`, older than
+// them, has none), and every member of its `sprt` equal to the current one's under its current name. False when
+// `recorded` is not in the older shape (then the texts are compared as they are).
 bool old_standings_agree(std::string_view recorded, std::string_view recomputed);
 // Whether `o` is in that older flat shape (its hypotheses at the top, `elo0`, not in `params`).
 bool is_old_sprt_shape(const boost::json::object& o);
