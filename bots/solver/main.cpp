@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
@@ -98,8 +99,8 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
     return 0;
   }
 
-  std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
   if (so.db_only) {
+    std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
     print_database(db.get(), *v);
     return 0;
   }
@@ -107,11 +108,16 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
   ExactSolver solver(*v, eo.hash_mb, eo.threads);
   solver.set_margins(so.etc_margin, so.store_margin);
   if (so.near_margin) solver.set_near_table(*so.near_margin, std::size_t(so.near_mb) << 10);
-  // Fault the table in before the clock starts: on some machines a fresh
-  // page costs milliseconds, which is allocation, not search.
-  const auto t0 = std::chrono::steady_clock::now();
-  solver.prefault();
-  const double prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Fault the table in before the search starts (on some machines a fresh page costs milliseconds, which is
+  // allocation, not search), beside the database load: both are mostly the kernel clearing fresh pages.
+  double prefault_seconds = 0;
+  std::thread pager([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    solver.prefault();
+    prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+  std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
+  pager.join();
   solver.set_database(db);
   if (so.verbose)
     solver.on_pass([](int gamma, int result, std::uint64_t nodes, double seconds) {

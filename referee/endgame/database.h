@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "referee/endgame/index.h"
 #include "referee/endgame/memory.h"
@@ -91,7 +92,8 @@ class Database {
   // The pieces of load_or_build, for tests.
   // Reads levels 0..min(target, file levels) from `file`; false (with a
   // reason in stats().note) if the file is missing or not a valid database.
-  bool load(const std::filesystem::path& file);
+  // `threads` read and check it.
+  bool load(const std::filesystem::path& file, int threads = 1);
   void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
   std::filesystem::path file_in(const std::filesystem::path& dir) const;
@@ -100,7 +102,12 @@ class Database {
   DbKey key_;
   int target_;
   CompositionIndex index_;
+  bool read_levels(const std::filesystem::path& file, std::uint64_t offset, std::uint64_t bytes, int threads);
+  bool levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads);
+
   LargeArray<std::uint8_t> data_;
+  bool read_ok_ = true;  // the last load's read and first bad level, for its note
+  int bad_level_ = -1;
   std::atomic<int> ready_{-1};
   DbStats stats_;
 };
