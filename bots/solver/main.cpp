@@ -5,6 +5,7 @@
 //   kalah-solver solve --variant "pits=4 seeds=3 capture=empty" [--position NOTATION]
 //                      [--moves] [--hash-mb N] [--db-mb N] [--cache-dir DIR | --no-cache] [--threads N]
 //   kalah-solver book --variant "..." --plies 6 --count 100 [--max-margin 0] [--seed 1] [--limit-ms N]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -272,6 +273,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   eo.cache_dir = cache_dir;
+  // `solve` is one search on an otherwise idle machine: it uses every core unless told otherwise (the
+  // engine keeps one thread, as a tournament runs several engines at once).
+  if (solve_cmd->parsed() && app.count("--threads") == 0 && solve_cmd->count("--threads") == 0)
+    eo.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
   if (solve_cmd->parsed()) return solve(so, eo);
   if (book_cmd->parsed()) return book(bc, eo);
   SolverBot bot(eo);
