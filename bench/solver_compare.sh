@@ -5,11 +5,11 @@
 # must be in the cache already (the first build is not what is measured): the script runs each command
 # once with --db-only first. Prints the machine's load before and after each call and checks that both
 # binaries print the same value. A measurement, not a test. From the repository root:
-#   bench/solver_compare.sh OLD_BINARY [RUNS] [VARIANT]...
+#   [NEW=binary] bench/solver_compare.sh OLD_BINARY [RUNS] [VARIANT]...   (NEW: default build/bots/kalah-solver)
 # e.g. bench/solver_compare.sh /tmp/kalah-solver-main 5 "pits=6 seeds=4 capture=empty" "pits=6 seeds=4"
 set -euo pipefail
 cd "$(dirname "$0")/.."
-new="${BUILD_DIR:-build}/bots/kalah-solver"
+new="${NEW:-${BUILD_DIR:-build}/bots/kalah-solver}"
 old="${1:?usage: bench/solver_compare.sh OLD_BINARY [RUNS] [VARIANT]...}"
 runs="${2:-5}"
 shift $(($# < 2 ? $# : 2))
@@ -22,8 +22,8 @@ command -v farm-bench >/dev/null || {
 
 for variant in "${variants[@]}"; do
   "$new" solve --variant "$variant" --db-only >/dev/null
-  new_value=$("$new" solve --variant "$variant" | head -1)
-  old_value=$("$old" solve --variant "$variant" | head -1)
+  new_value=$("$new" solve --variant "$variant" | sed -n 1p)
+  old_value=$("$old" solve --variant "$variant" | sed -n 1p)
   echo "== $variant: value new $new_value, old $old_value"
   if [ "$new_value" != "$old_value" ]; then
     echo "the values differ" >&2
