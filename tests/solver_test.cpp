@@ -23,7 +23,6 @@
 #include <random>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -669,22 +668,6 @@ TEST(SolverExecutable, SolvePrintsTheMarginAndBadArgumentsExitWith2) {
     ASSERT_TRUE(solve.started());
     EXPECT_EQ(solve.read_line(30000ms).value_or(""), "+8");
     EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");
-    // Every core by default (`solve` is one search), unless --threads says otherwise.
-    const unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
-    const std::string threads = " " + std::to_string(cores) + (cores == 1 ? " thread," : " threads,");
-    std::string search_line;
-    for (int i = 0; i < 5 && search_line.rfind("search:", 0) != 0; ++i)
-      search_line = solve.read_line(5000ms).value_or("");
-    EXPECT_NE(search_line.find(threads), std::string::npos) << search_line;
-    EXPECT_EQ(solve.wait_exit(), 0);
-  }
-  {
-    Child solve({kSolver, "solve", "--variant", "pits=4 seeds=3 capture=empty", "--threads", "1", "--cache-dir",
-                 dir.path().string()});
-    std::string search_line;
-    for (int i = 0; i < 6 && search_line.rfind("search:", 0) != 0; ++i)
-      search_line = solve.read_line(30000ms).value_or("");
-    EXPECT_NE(search_line.find(" 1 thread,"), std::string::npos) << search_line;
     EXPECT_EQ(solve.wait_exit(), 0);
   }
   {

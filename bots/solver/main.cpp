@@ -72,7 +72,11 @@ std::shared_ptr<Database> open_database(const Variant& v, const EngineOptions& e
                               v.total_seeds() - 1);
   if (v.majority || levels < 0) return nullptr;
   auto db = std::make_shared<Database>(DbKey::of(v), levels);
-  db->load_or_build(no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads);
+  // Reading the cache file is mostly the kernel clearing and filling fresh pages: every core helps, however
+  // many threads the search uses.
+  const int load_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  db->load_or_build(no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads, nullptr, {},
+                    std::max(eo.threads, load_threads));
   return db;
 }
 
@@ -313,10 +317,6 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   eo.cache_dir = cache_dir;
-  // `solve` is one search on an otherwise idle machine: it uses every core unless told otherwise (the
-  // engine keeps one thread, as a tournament runs several engines at once).
-  if (solve_cmd->parsed() && app.count("--threads") == 0 && solve_cmd->count("--threads") == 0)
-    eo.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
   if (solve_cmd->parsed()) return solve(so, eo);
   if (book_cmd->parsed()) return book(bc, eo);
   SolverBot bot(eo);

@@ -414,10 +414,10 @@ bool Database::save(const std::filesystem::path& file) const {
 }
 
 void Database::load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel,
-                             const OnLevel& on_level) {
+                             const OnLevel& on_level, int load_threads) {
   const std::filesystem::path file = dir.empty() ? std::filesystem::path() : file_in(dir);
   if (!dir.empty()) system::remove_stale_temporaries(dir);  // left by a solver killed while saving
-  if (!file.empty()) load(file, threads);
+  if (!file.empty()) load(file, load_threads > 0 ? load_threads : threads);
   if (ready() >= target_) return;
   if (on_level) on_level(ready());
   build(threads, cancel, on_level);

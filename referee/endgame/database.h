@@ -86,8 +86,9 @@ class Database {
   // of a build as it goes: once before it starts, with ready() (the levels
   // loaded, -1 for none), then after each level built, with that level.
   using OnLevel = std::function<void(int level)>;
+  // `load_threads` (0: `threads`) read the file.
   void load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel = nullptr,
-                     const OnLevel& on_level = {});
+                     const OnLevel& on_level = {}, int load_threads = 0);
 
   // The pieces of load_or_build, for tests.
   // Reads levels 0..min(target, file levels) from `file`; false (with a
