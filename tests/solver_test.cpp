@@ -369,6 +369,11 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   ASSERT_TRUE(loaded.load(file)) << loaded.stats().note;
   EXPECT_EQ(loaded.ready(), 12);
   EXPECT_TRUE(same_values(loaded));
+  // Read and checked by several threads: the same values.
+  Database threaded(DbKey::of(v), 12);
+  ASSERT_TRUE(threaded.load(file, 3)) << threaded.stats().note;
+  EXPECT_EQ(threaded.ready(), 12);
+  EXPECT_TRUE(same_values(threaded));
 
   // A smaller target reads a prefix of the file; a bigger one extends it.
   Database prefix(DbKey::of(v), 8);
@@ -400,6 +405,10 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   EXPECT_FALSE(corrupt.load(file));
   EXPECT_NE(corrupt.stats().note.find("checksum"), std::string::npos) << corrupt.stats().note;
   EXPECT_EQ(corrupt.ready(), -1);
+  Database corrupt_threaded(DbKey::of(v), 14);
+  EXPECT_FALSE(corrupt_threaded.load(file, 2));
+  EXPECT_NE(corrupt_threaded.stats().note.find("checksum"), std::string::npos) << corrupt_threaded.stats().note;
+  EXPECT_EQ(corrupt_threaded.ready(), -1);
   Database rebuilt(DbKey::of(v), 14);
   rebuilt.load_or_build(dir.path(), 2);
   EXPECT_EQ(rebuilt.stats().loaded_levels, -1);
@@ -409,7 +418,7 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   // A truncated file.
   std::filesystem::resize_file(file, size / 2);
   Database truncated(DbKey::of(v), 14);
-  EXPECT_FALSE(truncated.load(file));
+  EXPECT_FALSE(truncated.load(file, 2));
   EXPECT_NE(truncated.stats().note.find("truncated"), std::string::npos) << truncated.stats().note;
   truncated.load_or_build(dir.path(), 2);
   EXPECT_TRUE(same_values(truncated));

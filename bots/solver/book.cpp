@@ -7,6 +7,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "bots/solver/certify.h"
+
 namespace kalah::solver {
 
 namespace {
@@ -42,12 +44,6 @@ void walk(const Variant& v, const Position& p, int plies_left, std::vector<Move>
   }
 }
 
-Position replay(const Variant& v, const std::vector<Move>& moves) {
-  Position p = start_position(v);
-  for (Move m : moves) apply(v, p, m);
-  return p;
-}
-
 }  // namespace
 
 std::vector<std::vector<Move>> distinct_openings(const Variant& v, int plies) {
@@ -61,15 +57,20 @@ std::vector<std::vector<Move>> distinct_openings(const Variant& v, int plies) {
 std::vector<BookLine> make_book(ExactSolver& solver, const BookOptions& o, BookStats& stats,
                                 const std::function<void(const BookLine&)>& on_line) {
   const Variant& v = solver.variant();
-  std::vector<std::vector<Move>> candidates = distinct_openings(v, o.plies);
+  std::vector<BookLine> candidates;
+  if (o.starts > 0) {
+    for (const Position& p : moved_seed_starts(v, o.starts)) candidates.push_back({p, {}, 0});
+  } else {
+    for (std::vector<Move>& moves : distinct_openings(v, o.plies)) candidates.push_back({std::nullopt, moves, 0});
+  }
   stats = {};
   stats.candidates = candidates.size();
   std::mt19937_64 rng(o.seed);
   std::shuffle(candidates.begin(), candidates.end(), rng);
   std::vector<BookLine> book;
-  for (const std::vector<Move>& moves : candidates) {
+  for (BookLine& line : candidates) {
     if (static_cast<int>(book.size()) >= o.count) break;
-    const Position p = replay(v, moves);
+    const Position p = line_position(v, line);
     SolveLimits limits;
     if (o.per_position) limits.deadline = std::chrono::steady_clock::now() + *o.per_position;
     const std::optional<int> margin = solver.value(p, limits);
@@ -78,9 +79,9 @@ std::vector<BookLine> make_book(ExactSolver& solver, const BookOptions& o, BookS
       continue;
     }
     ++stats.solved;
-    const int south = p.to_move == Side::South ? *margin : -*margin;
-    if (std::abs(south) > o.max_margin) continue;
-    book.push_back({moves, south});
+    line.south_margin = p.to_move == Side::South ? *margin : -*margin;
+    if (std::abs(line.south_margin) > o.max_margin) continue;
+    book.push_back(line);
     if (on_line) on_line(book.back());
   }
   return book;

@@ -19,12 +19,16 @@ struct BookOptions {
   int plies = 6;       // opening length
   int count = 100;     // lines wanted
   int max_margin = 0;  // keep |exact margin| <= this
+  // > 0: candidates are start positions with this many seeds moved, each within its side
+  // (moved_seed_starts in certify.h), instead of the openings of `plies` moves.
+  int starts = 0;
   std::uint64_t seed = 1;
   // Give up on a position whose solve takes longer (it is skipped, not kept).
   std::optional<std::chrono::milliseconds> per_position;
 };
 
 struct BookLine {
+  std::optional<Position> start;  // a start of its own, else the variant's
   std::vector<Move> moves;
   int south_margin;  // South's final store difference under perfect play
 };
@@ -39,8 +43,8 @@ struct BookStats {
 // the start that leaves the game running, never a swap; in move order.
 std::vector<std::vector<Move>> distinct_openings(const Variant& v, int plies);
 
-// Solves candidates in a seeded random order until `count` lines are kept or
-// the candidates run out. on_line is called for every kept line.
+// Solves candidates (openings, or starts with `options.starts`) in a seeded random order until `count` lines are kept
+// or the candidates run out. on_line is called for every kept line.
 std::vector<BookLine> make_book(ExactSolver& solver, const BookOptions& options, BookStats& stats,
                                 const std::function<void(const BookLine&)>& on_line = {});
 

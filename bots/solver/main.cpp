@@ -5,14 +5,18 @@
 //   kalah-solver solve --variant "pits=4 seeds=3 capture=empty" [--position NOTATION]
 //                      [--moves] [--hash-mb N] [--db-mb N] [--cache-dir DIR | --no-cache] [--threads N]
 //   kalah-solver book --variant "..." --plies 6 --count 100 [--max-margin 0] [--seed 1] [--limit-ms N]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "bots/solver/book.h"
+#include "bots/solver/certify.h"
 #include "bots/solver/engine.h"
+#include "referee/system/files.h"
 
 namespace {
 
@@ -68,7 +72,11 @@ std::shared_ptr<Database> open_database(const Variant& v, const EngineOptions& e
                               v.total_seeds() - 1);
   if (v.majority || levels < 0) return nullptr;
   auto db = std::make_shared<Database>(DbKey::of(v), levels);
-  db->load_or_build(no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads);
+  // Reading the cache file is mostly the kernel clearing and filling fresh pages: every core helps, however
+  // many threads the search uses.
+  const int load_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  db->load_or_build(no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads, nullptr, {},
+                    std::max(eo.threads, load_threads));
   return db;
 }
 
@@ -98,8 +106,8 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
     return 0;
   }
 
-  std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
   if (so.db_only) {
+    std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
     print_database(db.get(), *v);
     return 0;
   }
@@ -107,11 +115,16 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
   ExactSolver solver(*v, eo.hash_mb, eo.threads);
   solver.set_margins(so.etc_margin, so.store_margin);
   if (so.near_margin) solver.set_near_table(*so.near_margin, std::size_t(so.near_mb) << 10);
-  // Fault the table in before the clock starts: on some machines a fresh
-  // page costs milliseconds, which is allocation, not search.
-  const auto t0 = std::chrono::steady_clock::now();
-  solver.prefault();
-  const double prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Fault the table in before the search starts (on some machines a fresh page costs milliseconds, which is
+  // allocation, not search), beside the database load: both are mostly the kernel clearing fresh pages.
+  double prefault_seconds = 0;
+  std::thread pager([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    solver.prefault();
+    prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+  std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
+  pager.join();
   solver.set_database(db);
   if (so.verbose)
     solver.on_pass([](int gamma, int result, std::uint64_t nodes, double seconds) {
@@ -167,7 +180,34 @@ struct BookCommand {
   BookOptions options;
   std::optional<long long> limit_ms;
   bool no_cache = false;
+  std::string check;  // a book to re-certify
 };
+
+// `book --check FILE`: every line re-solved; 0 when every claim holds, 1 when one does not (or was not
+// proved within --limit-ms), 2 for a file that cannot be read or a line the format or the rules reject.
+int check_book_file(ExactSolver& solver, const BookCommand& bc) {
+  std::string text;
+  if (const auto error = system::read_file(bc.check, text)) {
+    std::fprintf(stderr, "kalah-solver: %s\n", error->c_str());
+    return 2;
+  }
+  std::optional<std::chrono::milliseconds> per_line;
+  if (bc.limit_ms) per_line = std::chrono::milliseconds(*bc.limit_ms);
+  int failed = 0;
+  const auto checked = check_book(solver, text, bc.check, per_line, [&](const CheckedLine& line) {
+    if (!line.ok()) ++failed;
+    const std::string got = line.got ? signed_number(*line.got) : "not proved in time";
+    std::printf("%s line %d: claims South %s, exact %s\n", line.ok() ? "ok" : "FAIL", line.line_number,
+                signed_number(line.claimed).c_str(), got.c_str());
+    std::fflush(stdout);
+  });
+  if (!checked) {
+    std::fprintf(stderr, "%s\n", checked.error().c_str());
+    return 2;
+  }
+  std::printf("%zu lines checked, %zu certified, %d not\n", checked->size(), checked->size() - failed, failed);
+  return failed == 0 ? 0 : 1;
+}
 
 int book(const BookCommand& bc, const EngineOptions& eo) {
   const Expected<Variant> v = parse_variant(bc.variant);
@@ -184,17 +224,25 @@ int book(const BookCommand& bc, const EngineOptions& eo) {
   ExactSolver solver(*v, eo.hash_mb, eo.threads);
   solver.prefault();
   solver.set_database(db);
+  if (!bc.check.empty()) return check_book_file(solver, bc);
   BookOptions o = bc.options;
   if (bc.limit_ms) o.per_position = std::chrono::milliseconds(*bc.limit_ms);
   const auto t0 = std::chrono::steady_clock::now();
-  std::printf("# %s: %d-ply openings whose exact margin is within %d (South's view), seed %llu\n",
-              to_string(*v).c_str(), o.plies, o.max_margin, static_cast<unsigned long long>(o.seed));
+  if (o.starts > 0)
+    std::printf(
+        "# %s: starts with %d seeds moved within their side, exact margin within %d (South's view), seed %llu\n",
+        to_string(*v).c_str(), o.starts, o.max_margin, static_cast<unsigned long long>(o.seed));
+  else
+    std::printf("# %s: %d-ply openings whose exact margin is within %d (South's view), seed %llu\n",
+                to_string(*v).c_str(), o.plies, o.max_margin, static_cast<unsigned long long>(o.seed));
+  std::printf(
+      "# certificate: kalah-solver solve --variant \"%s\" --position \"...\" prints the margin of the side to "
+      "move; kalah-solver book --check FILE --variant ... re-checks every line\n",
+      to_string(*v).c_str());
   std::fflush(stdout);
   BookStats stats;
-  const std::vector<BookLine> lines = make_book(solver, o, stats, [](const BookLine& line) {
-    std::string text;
-    for (Move m : line.moves) text += (text.empty() ? "" : " ") + to_string(m);
-    std::printf("%s  # South %s\n", text.c_str(), signed_number(line.south_margin).c_str());
+  const std::vector<BookLine> lines = make_book(solver, o, stats, [&](const BookLine& line) {
+    std::printf("%s\n", book_line_text(*v, line).c_str());
     std::fflush(stdout);
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -259,6 +307,9 @@ int main(int argc, char** argv) {
   book_cmd->add_option("--limit-ms", bc.limit_ms, "skip a position whose solve takes longer")
       ->check(CLI::Range(1LL, 86400000LL));
   book_cmd->add_flag("--no-cache", bc.no_cache, "neither read nor write the database cache");
+  book_cmd->add_option("--starts", bc.options.starts, "start positions with N seeds moved within their side")
+      ->check(CLI::Range(1, 64));
+  book_cmd->add_option("--check", bc.check, "re-certify every line of this book (exit 1 if one fails)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "referee/endgame/index.h"
 #include "referee/endgame/memory.h"
@@ -85,13 +86,15 @@ class Database {
   // of a build as it goes: once before it starts, with ready() (the levels
   // loaded, -1 for none), then after each level built, with that level.
   using OnLevel = std::function<void(int level)>;
+  // `load_threads` (0: `threads`) read the file.
   void load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel = nullptr,
-                     const OnLevel& on_level = {});
+                     const OnLevel& on_level = {}, int load_threads = 0);
 
   // The pieces of load_or_build, for tests.
   // Reads levels 0..min(target, file levels) from `file`; false (with a
   // reason in stats().note) if the file is missing or not a valid database.
-  bool load(const std::filesystem::path& file);
+  // `threads` read and check it.
+  bool load(const std::filesystem::path& file, int threads = 1);
   void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
   std::filesystem::path file_in(const std::filesystem::path& dir) const;
@@ -100,7 +103,12 @@ class Database {
   DbKey key_;
   int target_;
   CompositionIndex index_;
+  bool read_levels(const std::filesystem::path& file, std::uint64_t offset, std::uint64_t bytes, int threads);
+  bool levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads);
+
   LargeArray<std::uint8_t> data_;
+  bool read_ok_ = true;  // the last load's read and first bad level, for its note
+  int bad_level_ = -1;
   std::atomic<int> ready_{-1};
   DbStats stats_;
 };

@@ -159,7 +159,10 @@ class Search {
       for (int j = 1; j < n; ++j)
         for (int i = j; i > 0 && children[i].order > children[i - 1].order; --i)
           std::swap(children[i], children[i - 1]);
-    if (M > 1 && helper_ && ply < 2 && n > 1) std::rotate(children, children + (helper_ + ply) % n, children + n);
+    // Helpers take the replies to the first move in another order. Not the first moves themselves: the
+    // first is the one most likely to prove the bound (in a pass that succeeds it usually does alone),
+    // and the others wait for their turn below when another thread is on them.
+    if (M > 1 && helper_ && ply == 1 && n > 1) std::rotate(children, children + (helper_ + 1) % n, children + n);
 
     // With helper threads, big subtrees that another thread is searching
     // right now wait until the others are done (their results may be in the
