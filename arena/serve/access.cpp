@@ -138,6 +138,7 @@ Target parse_target(std::string_view target, std::optional<std::string>& token) 
   if (segments.size() < 2 || segments[0] != "api" || segments[1] != "tournaments") return NotFound{};
   if (segments.size() == 2) return Route{Route::Kind::Tournaments, {}, {}};
   if (segments.size() == 4 && segments[3] == "standings") return Route{Route::Kind::Standings, segments[2], {}};
+  if (segments.size() == 4 && segments[3] == "live") return Route{Route::Kind::Live, segments[2], {}};
   if (segments.size() == 5 && segments[3] == "games") return Route{Route::Kind::Game, segments[2], segments[4]};
   return NotFound{};
 }

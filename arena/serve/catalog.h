@@ -58,6 +58,9 @@ class Catalog {
   std::unique_ptr<State> state_;
 };
 
+// The folders of a tournament that hold a journal: its own and each shards/I-of-N/ (never through a link).
+std::vector<std::filesystem::path> journal_folders(const std::filesystem::path& dir);
+
 // A small JSON error document: {"error": "..."}.
 std::string error_json(std::string_view message);
 
