@@ -1,5 +1,6 @@
 #include "arena/serve/live_feed.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
