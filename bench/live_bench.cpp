@@ -2,8 +2,9 @@
 // engines played through the referee's game loop, as a worker plays them, in three ways side by side in one
 // run, round after round: without a live file; with the worker's live file (arena/runner/live_file.h); and with
 // the live file while a watcher reads it as `arena serve` does (an inotify descriptor on the live folder and
-// the server's LiveFeed, on a thread of its own). Per ply: the wall time and the CPU time of the thread that
-// plays (the arena's own work; the engines' is not counted). Usage: live_bench [games per round] [rounds]
+// the server's LiveFeed, on a thread of its own, pausing kLiveReadPause after each read as the server does). Per ply:
+// the wall time and the CPU time of the thread that plays (the arena's own work; the engines' is not counted). Usage:
+// live_bench [games per round] [rounds]
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
@@ -65,6 +66,9 @@ class Watcher {
       const ssize_t n = ::read(fd_, buffer.data(), buffer.size());
       if (n <= 0) return;
       events_ += static_cast<long long>(feed_.look_live().size());
+      // As the server does: the plies of the next kLiveReadPause are read together (or the bench stops).
+      std::array<pollfd, 1> stop{pollfd{stop_pipe_[0], POLLIN, 0}};
+      if (::poll(stop.data(), 1, static_cast<int>(kalah::serve::kLiveReadPause.count())) != 0) return;
     }
   }
   kalah::serve::LiveFeed feed_;

@@ -7,6 +7,7 @@
 // one) is never taken for one of this feed's. Pure of Asio and Beast; one thread at a time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -25,6 +26,10 @@ namespace kalah::serve {
 inline constexpr std::size_t kRetainedEvents = 16384;
 // The live files of one tournament looked at, at most.
 inline constexpr std::size_t kMaxLiveFiles = 1024;
+// After the live files and journals were read for a change, the watcher waits this long before it reads the
+// changes again: the plies written meanwhile are read at once (inotify merges a file's repeated changes), so a
+// watched arena wakes the server at most this often, not at each ply. The latency it adds is at most this.
+inline constexpr std::chrono::milliseconds kLiveReadPause{20};
 // New journal text read at one look, at most (the rest at the next).
 inline constexpr std::uintmax_t kMaxJournalBytesPerLook = 16u << 20;
 

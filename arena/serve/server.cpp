@@ -221,13 +221,17 @@ void on_notified(Shared& shared, const char* bytes, std::size_t n) {
   }
 }
 
-// Reads the inotify descriptor for as long as the server runs.
+// Reads the inotify descriptor for as long as the server runs, pausing kLiveReadPause after each read so that
+// the plies of that time are read together.
 asio::awaitable<void> watch_loop(Shared& shared) {
   std::vector<char> buffer(64 * 1024);
+  asio::steady_timer pause(shared.live.inotify.get_executor());
   for (;;) {
     auto [error, n] = co_await shared.live.inotify.async_read_some(asio::buffer(buffer), kTuple);
     if (error) co_return;
     on_notified(shared, buffer.data(), n);
+    pause.expires_after(kLiveReadPause);
+    co_await pause.async_wait(kTuple);
   }
 }
 
