@@ -154,6 +154,36 @@ TEST_F(ServeE2E, TheDocumentsFollowTheirSchemas) {
   }
 }
 
+// The page (docs/SERVE.md, "The page"): its HTML, script and style sheet each from a path of its own, under a
+// policy that allows this server's own files and nothing inline; the HTML holds no inline script or style.
+TEST_F(ServeE2E, ThePageLoadsItsScriptAsAFileUnderAPolicyWithoutInlineScript) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  const Response page = get(server().port(), "/");
+  ASSERT_EQ(page.status, 200) << page.body;
+  EXPECT_EQ(page.header("Content-Type"), "text/html; charset=utf-8");
+  const std::string policy = page.header("Content-Security-Policy");
+  EXPECT_NE(policy.find("script-src 'self'"), std::string::npos) << policy;
+  EXPECT_NE(policy.find("default-src 'none'"), std::string::npos) << policy;
+  EXPECT_EQ(policy.find("unsafe-inline"), std::string::npos) << policy;
+  EXPECT_EQ(policy.find("http"), std::string::npos) << "no other host: " << policy;
+  // Every <script> has a src and nothing inside; no <style> element, no style or on... attribute.
+  for (std::size_t at = 0; (at = page.body.find("<script", at)) != std::string::npos; ++at) {
+    const std::size_t end = page.body.find('>', at);
+    EXPECT_NE(page.body.substr(at, end - at).find(" src=\"/app.js\""), std::string::npos) << page.body;
+    EXPECT_EQ(page.body.substr(end + 1, 9), "</script>") << page.body;
+  }
+  for (const char* inline_markup : {"<style", " style=", " onclick=", " onload=", "javascript:"})
+    EXPECT_EQ(page.body.find(inline_markup), std::string::npos) << inline_markup;
+  const Response script = get(server().port(), "/app.js");
+  ASSERT_EQ(script.status, 200);
+  EXPECT_EQ(script.header("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_NE(script.body.find("new EventSource("), std::string::npos);
+  EXPECT_EQ(script.body.find("innerHTML"), std::string::npos) << "strings are shown as text";
+  const Response style = get(server().port(), "/app.css");
+  ASSERT_EQ(style.status, 200);
+  EXPECT_EQ(style.header("Content-Type"), "text/css; charset=utf-8");
+}
+
 TEST_F(ServeE2E, StandingsAreTheStandingsJsonOfArenaReportByteForByte) {
   ASSERT_NE(server().port(), 0) << server().err();
   for (const char* name : {"alpha", "sharded"}) {
@@ -203,7 +233,8 @@ TEST_F(ServeE2E, PathAndNameTricksAreRefusedWithoutEffect) {
       {"/api/tournaments/nothing/standings", 404},
       {"/api/tournaments/alpha/report.html", 404},
       {"/etc/passwd", 404},
-      {"/", 404},
+      {"/index.html", 404},
+      {"/app.js/x", 404},
   };
   for (const auto& [target, status] : expected) {
     const Response r = get(server().port(), target);

@@ -23,6 +23,8 @@ namespace kalah::serve {
 struct Reply {
   int status = 200;
   std::string body;
+  std::string content_type = "application/json";
+  std::string policy = "default-src 'none'";  // its Content-Security-Policy
 };
 
 // A folder is rescanned at most this often; a tournament that appears is listed within it.

@@ -36,6 +36,7 @@
 #include "arena/runner/live_file.h"
 #include "arena/serve/catalog.h"
 #include "arena/serve/live_feed.h"
+#include "arena/serve/page.h"
 #include "referee/system/temp_folder.h"
 
 namespace kalah::serve {
@@ -237,8 +238,8 @@ asio::awaitable<void> watch_loop(Shared& shared) {
 
 http::response<http::string_body> respond(const http::request<http::empty_body>& request, Reply reply) {
   http::response<http::string_body> response{static_cast<http::status>(reply.status), request.version()};
-  response.set(http::field::content_type, "application/json");
-  response.set("Content-Security-Policy", "default-src 'none'");
+  response.set(http::field::content_type, reply.content_type);
+  response.set("Content-Security-Policy", reply.policy);
   response.set("X-Content-Type-Options", "nosniff");
   response.set(http::field::cache_control, "no-store");
   if (reply.status == 401) response.set(http::field::www_authenticate, "Bearer");
@@ -281,6 +282,10 @@ Reply answer(Shared& shared, const http::request<http::empty_body>& request, Ans
     case Route::Kind::Tournaments: return shared.catalog.tournaments();
     case Route::Kind::Standings: return shared.catalog.standings(route->name);
     case Route::Kind::Game: return shared.catalog.game(route->name, route->id);
+    case Route::Kind::Page:
+      if (const std::optional<PageFile> file = page_file(route->name))
+        return {200, std::string(file->body), std::string(file->content_type), std::string(kPagePolicy)};
+      return {404, error_json("not found")};
     case Route::Kind::Live:
       shared.catalog.refresh();
       for (auto& [name, dir] : shared.catalog.names())
