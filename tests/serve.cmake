@@ -10,3 +10,7 @@ kalah_add_test(serve_live_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/serve_live_te
 kalah_add_test(serve_live_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/serve_live_e2e_test.cpp
                LIBS Boost::headers Boost::json)
 add_dependencies(serve_live_e2e_test arena kalah-greedy bad_engine)
+# The page in headless Chromium, driven by tests/browser/serve_page.js (skipped without chromium or node).
+kalah_add_test(serve_browser_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/serve_browser_test.cpp
+               LIBS Boost::headers Boost::json)
+add_dependencies(serve_browser_test arena kalah-greedy bad_engine)
