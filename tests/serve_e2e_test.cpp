@@ -22,97 +22,13 @@
 #include "referee/system/directory_lock.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/serve_util.h"
 
 namespace kalah::e2e {
 namespace {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 namespace json = boost::json;
-using tcp = asio::ip::tcp;
-
-struct Response {
-  int status = 0;
-  std::string body;
-  std::map<std::string, std::string> headers;
-  std::string header(const std::string& name) const {
-    const auto found = headers.find(name);
-    return found == headers.end() ? "" : found->second;
-  }
-};
-
-tcp::socket connect_to(asio::io_context& io, unsigned short port) {
-  tcp::socket socket(io);
-  socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  return socket;
-}
-
-Response read_response(tcp::socket& socket, bool head = false) {
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(64u << 20);
-  parser.skip(head);
-  http::read(socket, buffer, parser);
-  Response r;
-  r.status = static_cast<int>(parser.get().result_int());
-  r.body = parser.get().body();
-  for (const auto& field : parser.get()) r.headers[std::string(field.name_string())] = std::string(field.value());
-  return r;
-}
-
-// One request on a connection of its own.
-Response request(unsigned short port, const std::string& target, http::verb verb = http::verb::get,
-                 const std::vector<std::pair<std::string, std::string>>& headers = {}) {
-  asio::io_context io;
-  tcp::socket socket = connect_to(io, port);
-  http::request<http::empty_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  for (const auto& [name, value] : headers) req.set(name, value);
-  http::write(socket, req);
-  return read_response(socket, verb == http::verb::head);
-}
-
-Response get(unsigned short port, const std::string& target) { return request(port, target); }
-
-// `arena serve ARGS...` started, its port read from the line it prints.
-class Server {
- public:
-  Server(const fs::path& scratch, const std::vector<std::string>& args) {
-    static int counter = 0;
-    out_ = scratch / ("serve" + std::to_string(++counter) + ".out");
-    err_ = scratch / ("serve" + std::to_string(counter) + ".err");
-    std::vector<std::string> argv{kArena.string(), "serve"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    child_ = std::make_unique<Child>(argv, out_, err_);
-    const std::string prefix = "arena serve: listening on http://127.0.0.1:";
-    for (int i = 0; i < 600 && port_ == 0; ++i) {
-      const std::string out = fs::exists(out_) ? read_file(out_) : "";
-      if (const std::size_t at = out.find(prefix); at != std::string::npos && out.find('\n', at) != std::string::npos)
-        port_ = static_cast<unsigned short>(std::stoi(out.substr(at + prefix.size())));
-      else if (child_->poll())
-        break;
-      else
-        std::this_thread::sleep_for(50ms);
-    }
-  }
-  // Stopped as an operator stops it, so that it removes its private folder.
-  ~Server() {
-    if (!child_->running()) return;
-    child_->signal(SIGTERM);
-    child_->wait(std::chrono::milliseconds(10000));
-  }
-  Server(const Server&) = delete;
-  Server& operator=(const Server&) = delete;
-
-  unsigned short port() const { return port_; }
-  std::string err() const { return read_file(err_); }
-
- private:
-  fs::path out_, err_;
-  std::unique_ptr<Child> child_;
-  unsigned short port_ = 0;
-};
+using namespace serve_util;
 
 class ServeE2E : public ::testing::Test {
  protected:
@@ -238,6 +154,36 @@ TEST_F(ServeE2E, TheDocumentsFollowTheirSchemas) {
   }
 }
 
+// The page (docs/SERVE.md, "The page"): its HTML, script and style sheet each from a path of its own, under a
+// policy that allows this server's own files and nothing inline; the HTML holds no inline script or style.
+TEST_F(ServeE2E, ThePageLoadsItsScriptAsAFileUnderAPolicyWithoutInlineScript) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  const Response page = get(server().port(), "/");
+  ASSERT_EQ(page.status, 200) << page.body;
+  EXPECT_EQ(page.header("Content-Type"), "text/html; charset=utf-8");
+  const std::string policy = page.header("Content-Security-Policy");
+  EXPECT_NE(policy.find("script-src 'self'"), std::string::npos) << policy;
+  EXPECT_NE(policy.find("default-src 'none'"), std::string::npos) << policy;
+  EXPECT_EQ(policy.find("unsafe-inline"), std::string::npos) << policy;
+  EXPECT_EQ(policy.find("http"), std::string::npos) << "no other host: " << policy;
+  // Every <script> has a src and nothing inside; no <style> element, no style or on... attribute.
+  for (std::size_t at = 0; (at = page.body.find("<script", at)) != std::string::npos; ++at) {
+    const std::size_t end = page.body.find('>', at);
+    EXPECT_NE(page.body.substr(at, end - at).find(" src=\"/app.js\""), std::string::npos) << page.body;
+    EXPECT_EQ(page.body.substr(end + 1, 9), "</script>") << page.body;
+  }
+  for (const char* inline_markup : {"<style", " style=", " onclick=", " onload=", "javascript:"})
+    EXPECT_EQ(page.body.find(inline_markup), std::string::npos) << inline_markup;
+  const Response script = get(server().port(), "/app.js");
+  ASSERT_EQ(script.status, 200);
+  EXPECT_EQ(script.header("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_NE(script.body.find("new EventSource("), std::string::npos);
+  EXPECT_EQ(script.body.find("innerHTML"), std::string::npos) << "strings are shown as text";
+  const Response style = get(server().port(), "/app.css");
+  ASSERT_EQ(style.status, 200);
+  EXPECT_EQ(style.header("Content-Type"), "text/css; charset=utf-8");
+}
+
 TEST_F(ServeE2E, StandingsAreTheStandingsJsonOfArenaReportByteForByte) {
   ASSERT_NE(server().port(), 0) << server().err();
   for (const char* name : {"alpha", "sharded"}) {
@@ -287,7 +233,8 @@ TEST_F(ServeE2E, PathAndNameTricksAreRefusedWithoutEffect) {
       {"/api/tournaments/nothing/standings", 404},
       {"/api/tournaments/alpha/report.html", 404},
       {"/etc/passwd", 404},
-      {"/", 404},
+      {"/index.html", 404},
+      {"/app.js/x", 404},
   };
   for (const auto& [target, status] : expected) {
     const Response r = get(server().port(), target);

@@ -94,6 +94,15 @@ TEST(ServeTarget, ReadsTheThreeRoutesWithDecodedNamesAndIds) {
   EXPECT_EQ(game.kind, Route::Kind::Game);
   EXPECT_EQ(game.name, "quick~2");
   EXPECT_EQ(game.id, "r1-p2-g1");
+  const Route live = route_of("/api/tournaments/quick/live");
+  EXPECT_EQ(live.kind, Route::Kind::Live);
+  EXPECT_EQ(live.name, "quick");
+  for (const auto& [target, file] :
+       {std::pair{"/", "index.html"}, {"/?token=abc", "index.html"}, {"/app.js", "app.js"}, {"/app.css", "app.css"}}) {
+    const Route page = route_of(target);
+    EXPECT_EQ(page.kind, Route::Kind::Page) << target;
+    EXPECT_EQ(page.name, file) << target;
+  }
 }
 
 TEST(ServeTarget, TakesTheTokenFromTheQuery) {
@@ -105,9 +114,10 @@ TEST(ServeTarget, TakesTheTokenFromTheQuery) {
 }
 
 TEST(ServeTarget, UnknownPathsAreNotFound) {
-  for (const char* target : {"/", "/api", "/api/tournaments/", "/api/tournaments/quick", "/api/tournaments/quick/games",
-                             "/api/tournaments/quick/games/id/more", "/api/tournaments/quick/crosstable", "/etc/passwd",
-                             "/api//tournaments", "/API/tournaments"}) {
+  for (const char* target :
+       {"/index.html", "/app.js/", "/api", "/api/tournaments/", "/api/tournaments/quick",
+        "/api/tournaments/quick/games", "/api/tournaments/quick/games/id/more", "/api/tournaments/quick/crosstable",
+        "/etc/passwd", "/api//tournaments", "/API/tournaments"}) {
     std::optional<std::string> token;
     EXPECT_TRUE(std::holds_alternative<NotFound>(parse_target(target, token))) << target;
   }

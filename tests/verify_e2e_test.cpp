@@ -96,6 +96,12 @@ TEST_F(VerifyE2E, AFreshRunsFolderAndItsArchivePass) {
   EXPECT_EQ(packed.status.code, 0) << packed.summary();
   EXPECT_NE(packed.out.find("arena verify: OK — 12 games replayed"), std::string::npos) << packed.out;
   EXPECT_NE(packed.out.find("archived files match SHA256SUMS"), std::string::npos) << packed.out;
+  // The workers' live files (arena serve's plies in flight) are in the folder, never in the archive.
+  EXPECT_TRUE(fs::exists(results_ / "live" / "all-worker-0.jsonl"));
+  const e2e::RunResult listed = e2e::run({"/usr/bin/tar", "-tzf", archive.string()}, tmp_.path());
+  ASSERT_EQ(listed.status.code, 0) << listed.summary();
+  EXPECT_NE(listed.out.find("/games.jsonl"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.out.find("/live/"), std::string::npos) << listed.out;
 }
 
 TEST_F(VerifyE2E, ARunWithStartUpForfeitsAndRandomOpeningsPasses) {

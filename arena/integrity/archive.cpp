@@ -53,6 +53,7 @@ bool archived(const fs::path& relative) {
     if (part.string().starts_with(".")) return false;  // an atomic write's temporary, or hidden
   const std::string first = parts.front().string(), name = parts.back().string();
   if (first == "slurm") return false;  // scripts and task logs of this machine's cluster
+  if (first == "live") return false;   // the plies of the games that were in flight (arena serve): no record
   // A contest entry: its manifest, not its sources or what the build made; its build log, referee check
   // and sanity gate, which the arena writes beside the entries (logs/<name>/) and the reports link to.
   if (first == "entries") return parts.size() == 3 && name == "bot.toml";

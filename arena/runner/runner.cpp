@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "arena/runner/live_file.h"
 #include "arena/runner/pinning.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/transcript_file.h"
@@ -102,6 +103,8 @@ void Runner::work(int slot) {
     ::sched_setaffinity(0, sizeof set, &set);
   }
   Engines engines;
+  // The plies of this worker's games, as they are played, for `arena serve` (live_file.h): best effort.
+  live::Publisher live(config_.results_dir(), config_.shard, slot);
   while (!stop_) {
     std::optional<GameSpec> spec;
     {
@@ -124,8 +127,12 @@ void Runner::work(int slot) {
       south.attach(&transcript);
       north.attach(&transcript);
     }
-    const GameSettings settings = settings_for(config_, *spec, secret_, database_);
+    GameSettings settings = settings_for(config_, *spec, secret_, database_);
+    live.start(spec->id, south.name(), north.name());
+    settings.watch = &live;
     GameRecord record = play_game(south, north, settings);
+    settings.watch = nullptr;
+    live.end(!stop_);
     if (transcripts != TranscriptMode::None) {
       south.attach(nullptr);
       north.attach(nullptr);
@@ -224,6 +231,7 @@ void Runner::write_transcript(const GameRecord& record, const GameSettings& sett
 RunResult Runner::run(int concurrency) {
   std::vector<std::thread> workers;
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config_)) slot_cpus_ = std::move(slots).value();
+  live::remove_stale(config_.results_dir(), config_.shard);
   std::thread committer([this] { commit(); });
   for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this, i] { work(i); });
   for (std::thread& t : workers) t.join();

@@ -133,11 +133,16 @@ Target parse_target(std::string_view target, std::optional<std::string>& token) 
     if (slash == std::string_view::npos) break;
     rest = rest.substr(slash + 1);
   }
+  // The page: "/", and its script and style sheet.
+  if (segments.size() == 1 && segments[0].empty()) return Route{Route::Kind::Page, "index.html", {}};
+  if (segments.size() == 1 && (segments[0] == "app.js" || segments[0] == "app.css"))
+    return Route{Route::Kind::Page, segments[0], {}};
   for (const std::string& s : segments)
     if (s.empty()) return NotFound{};
   if (segments.size() < 2 || segments[0] != "api" || segments[1] != "tournaments") return NotFound{};
   if (segments.size() == 2) return Route{Route::Kind::Tournaments, {}, {}};
   if (segments.size() == 4 && segments[3] == "standings") return Route{Route::Kind::Standings, segments[2], {}};
+  if (segments.size() == 4 && segments[3] == "live") return Route{Route::Kind::Live, segments[2], {}};
   if (segments.size() == 5 && segments[3] == "games") return Route{Route::Kind::Game, segments[2], segments[4]};
   return NotFound{};
 }

@@ -38,9 +38,9 @@ bool same_token(std::string_view given, std::string_view token);
 // What a request asks for. A name or id is the decoded text of one path segment: the server looks it up in
 // what it listed, never joins it to a path.
 struct Route {
-  enum class Kind { Tournaments, Standings, Game };
+  enum class Kind { Tournaments, Standings, Game, Live, Page };
   Kind kind = Kind::Tournaments;
-  std::string name;  // Standings, Game
+  std::string name;  // Standings, Game, Live; Page: "index.html" (for "/"), "app.js" or "app.css"
   std::string id;    // Game
 };
 struct NotFound {};

@@ -94,20 +94,6 @@ bool is_results_folder(const fs::path& dir) {
          is_real_folder(dir / "shards");
 }
 
-// The folders of a tournament that hold a journal: its own and each shards/I-of-N/ (never through a link).
-std::vector<fs::path> journal_folders(const fs::path& dir) {
-  std::vector<fs::path> folders{dir};
-  if (!is_real_folder(dir / "shards")) return folders;
-  std::error_code ec;
-  std::vector<fs::path> shards;
-  for (fs::directory_iterator it(dir / "shards", ec), end; !ec && it != end && shards.size() < kMaxFolderEntries;
-       it.increment(ec))
-    if (is_real_folder(it->path())) shards.push_back(it->path());
-  std::sort(shards.begin(), shards.end());
-  folders.insert(folders.end(), shards.begin(), shards.end());
-  return folders;
-}
-
 // The sizes and modification times of every file a tournament's documents are computed from: equal
 // signatures, equal documents.
 std::string signature_of(const fs::path& dir) {
@@ -267,6 +253,19 @@ Expected<std::string> read_line(const fs::path& file, const GameLine& line) {
 }
 
 }  // namespace
+
+std::vector<fs::path> journal_folders(const fs::path& dir) {
+  std::vector<fs::path> folders{dir};
+  if (!is_real_folder(dir / "shards")) return folders;
+  std::error_code ec;
+  std::vector<fs::path> shards;
+  for (fs::directory_iterator it(dir / "shards", ec), end; !ec && it != end && shards.size() < kMaxFolderEntries;
+       it.increment(ec))
+    if (is_real_folder(it->path())) shards.push_back(it->path());
+  std::sort(shards.begin(), shards.end());
+  folders.insert(folders.end(), shards.begin(), shards.end());
+  return folders;
+}
 
 struct Catalog::State {
   using Tournament = detail::Tournament;

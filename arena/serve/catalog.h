@@ -23,6 +23,8 @@ namespace kalah::serve {
 struct Reply {
   int status = 200;
   std::string body;
+  std::string content_type = "application/json";
+  std::string policy = "default-src 'none'";  // its Content-Security-Policy
 };
 
 // A folder is rescanned at most this often; a tournament that appears is listed within it.
@@ -57,6 +59,9 @@ class Catalog {
   explicit Catalog(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
+
+// The folders of a tournament that hold a journal: its own and each shards/I-of-N/ (never through a link).
+std::vector<std::filesystem::path> journal_folders(const std::filesystem::path& dir);
 
 // A small JSON error document: {"error": "..."}.
 std::string error_json(std::string_view message);

@@ -28,6 +28,8 @@ struct ServeOptions {
   // closed after the idle time.
   std::chrono::milliseconds request_timeout{10'000};
   std::chrono::milliseconds idle_timeout{30'000};
+  // A live stream without an event for this long is sent a comment, so that proxies keep it open.
+  std::chrono::milliseconds live_keepalive{15'000};
 };
 
 // Finds the tournaments, binds `listen`, tells `listening` the address it serves at

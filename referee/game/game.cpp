@@ -62,8 +62,10 @@ class Game {
     }
     for (Move m : s_.opening) {
       assert(is_legal(s_.variant, pos_, m));
+      const int who = mover();
       apply(s_.variant, pos_, m);
       record_.moves.push_back(m);
+      tell(who);
     }
     Move last{};
     Position before = pos_;
@@ -88,6 +90,7 @@ class Game {
       record_.moves.push_back(reply.move);
       record_.move_info.push_back({reply.elapsed_ms, reply.info.depth, reply.info.score, reply.info.nodes,
                                    clock == ClockKind::Cpu ? std::optional(reply.wall_ms) : std::nullopt});
+      tell(who);
       if (pos_.over) break;
       const int plies = static_cast<int>(record_.moves.size());
       if (std::optional<Ruling> v = scores_.after_move(static_cast<Seat>(who), reply.info.score, plies))
@@ -97,6 +100,15 @@ class Game {
     const bool engines_moved = record_.moves.size() > s_.opening.size();
     record_.termination =
         engines_moved && ended_by_majority(s_.variant, before, last) ? Termination::Majority : Termination::Normal;
+  }
+
+  // The watch (if any) hears of the ply just recorded, made by player `who`.
+  void tell(int who) const {
+    if (!s_.watch) return;
+    std::array<std::optional<double>, 2> clocks;
+    for (int i = 0; i < 2; ++i)
+      if (s_.time_of(i).mode == TimeControl::Mode::Fischer) clocks[static_cast<std::size_t>(i)] = clock_ms_[i];
+    s_.watch->ply(record_, who, clocks);
   }
 
   kep::Go go_command() const {

@@ -1,6 +1,7 @@
 // One game between two players: rules, clocks and forfeits.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -11,6 +12,16 @@
 #include "referee/record/record.h"
 
 namespace kalah {
+
+// Told of each ply as the game loop applies it (the opening's forced moves too), on the game's own thread,
+// between the players' moves: it must be cheap and must not throw. `so_far` is the record up to and including
+// the ply (its last move); `mover` the player who made it (0: the one who started South); `clock_ms` each
+// player's Fischer clock after it (none for a player without one).
+class PlyWatch {
+ public:
+  virtual ~PlyWatch() = default;
+  virtual void ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) = 0;
+};
 
 struct GameSettings {
   std::string id;
@@ -25,6 +36,7 @@ struct GameSettings {
   // The game's seed (game_seed()), passed on with `newgame` to engines that announce `feature seed`;
   // none: nothing is sent.
   std::optional<std::uint32_t> seed;
+  PlyWatch* watch = nullptr;  // told of each ply; none: nobody is
 
   // The time control of player 0 (started South) or 1.
   const TimeControl& time_of(int player) const { return player == 1 && second_time ? *second_time : time; }

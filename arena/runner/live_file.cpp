@@ -1,0 +1,218 @@
+#include "arena/runner/live_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include <boost/json.hpp>
+#include <fmt/core.h>
+
+#include "referee/record/json_text.h"
+#include "referee/system/untrusted_files.h"
+
+namespace kalah::arena::live {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+std::string file_prefix(const std::optional<Shard>& shard) { return (shard ? shard->text() : "all") + "-worker-"; }
+
+std::string file_name(const std::optional<Shard>& shard, int worker) {
+  return file_prefix(shard) + std::to_string(worker) + ".jsonl";
+}
+
+namespace {
+
+void append_key(std::string& out, const std::string& key) {
+  out += "{\"key\":";
+  append_json_string(out, key);
+}
+
+void append_optional(std::string& out, const std::optional<double>& x) {
+  out += x ? json_number(*x) : std::string("null");
+}
+
+// The field `key` of `o` as a string, or none.
+std::optional<std::string> string_field(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  if (!v || !v->is_string()) return std::nullopt;
+  return std::string(v->get_string());
+}
+// An integer field within [low, high], or none.
+std::optional<int> int_field(const json::object& o, std::string_view key, int low, int high) {
+  const json::value* v = o.if_contains(key);
+  if (!v || !(v->is_int64() || v->is_uint64())) return std::nullopt;
+  if (v->is_uint64() && v->get_uint64() > static_cast<std::uint64_t>(high)) return std::nullopt;
+  const std::int64_t x = v->to_number<std::int64_t>();
+  if (x < low || x > high) return std::nullopt;
+  return static_cast<int>(x);
+}
+// A number or null; false when it is neither (or not finite, or negative).
+bool time_field(const json::value* v, std::optional<double>& out) {
+  if (!v || v->is_null()) return true;
+  if (!v->is_number()) return false;
+  const double x = v->to_number<double>();
+  if (!(x >= 0 && x < 1e15)) return false;
+  out = x;
+  return true;
+}
+
+Line parse_ply(const json::object& o, std::string key) {
+  Ply p;
+  p.key = std::move(key);
+  const std::optional<int> ply = int_field(o, "ply", 0, 100000);
+  const std::optional<int> move = int_field(o, "move", 0, Variant::kMaxPits);
+  const std::optional<int> mover = int_field(o, "mover", 0, 1);
+  if (!ply || !move || !mover) return Invalid{};
+  p.ply = *ply;
+  p.move = *move;
+  p.mover = *mover;
+  const json::value* clocks = o.if_contains("clocks_ms");
+  if (!clocks || !clocks->is_array() || clocks->get_array().size() != 2) return Invalid{};
+  for (std::size_t i = 0; i < 2; ++i)
+    if (!time_field(&clocks->get_array()[i], p.clocks_ms[i])) return Invalid{};
+  if (!time_field(o.if_contains("elapsed_ms"), p.elapsed_ms)) return Invalid{};
+  return p;
+}
+
+}  // namespace
+
+std::string to_line(const Header& h) {
+  std::string out = "{\"live\":1,\"key\":";
+  append_json_string(out, h.key);
+  for (const auto& [name, value] : {std::pair{"game", &h.game}, {"south", &h.south}, {"north", &h.north}}) {
+    out += fmt::format(",\"{}\":", name);
+    append_json_string(out, *value);
+  }
+  return out + "}\n";
+}
+
+std::string to_line(const Ply& p) {
+  std::string out;
+  out.reserve(128);
+  append_key(out, p.key);
+  out += fmt::format(",\"ply\":{},\"move\":{},\"mover\":{},\"clocks_ms\":[", p.ply, p.move, p.mover);
+  append_optional(out, p.clocks_ms[0]);
+  out += ',';
+  append_optional(out, p.clocks_ms[1]);
+  out += "],\"elapsed_ms\":";
+  append_optional(out, p.elapsed_ms);
+  return out + "}\n";
+}
+
+std::string to_line(const End& e) {
+  std::string out;
+  append_key(out, e.key);
+  return out + (e.played ? ",\"end\":\"played\"}\n" : ",\"end\":\"abandoned\"}\n");
+}
+
+Line parse_line(std::string_view text) {
+  if (text.size() > kMaxLineBytes) return Invalid{};
+  json::error_code ec;
+  json::parse_options options;
+  options.max_depth = 4;
+  const json::value v = json::parse(text, ec, {}, options);
+  if (ec || !v.is_object()) return Invalid{};
+  const json::object& o = v.get_object();
+  std::optional<std::string> key = string_field(o, "key");
+  if (!key || key->empty()) return Invalid{};
+  if (o.contains("live")) {
+    Header h{std::move(*key), {}, {}, {}};
+    for (auto [name, field] : {std::pair{"game", &h.game}, {"south", &h.south}, {"north", &h.north}}) {
+      std::optional<std::string> value = string_field(o, name);
+      if (!value || value->empty()) return Invalid{};
+      *field = std::move(*value);
+    }
+    return h;
+  }
+  if (const std::optional<std::string> end = string_field(o, "end")) {
+    if (*end != "played" && *end != "abandoned") return Invalid{};
+    return End{std::move(*key), *end == "played"};
+  }
+  return parse_ply(o, std::move(*key));
+}
+
+Publisher::Publisher(const fs::path& results_dir, const std::optional<Shard>& shard, int worker)
+    : path_(results_dir / kFolder / file_name(shard, worker)) {
+  nonce_ = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  if (std::optional<std::string> error = system::make_own_folder(path_.parent_path())) {
+    fmt::print(stderr, "arena: the plies of games in flight are not published: {}\n", *error);
+    return;
+  }
+  // Never through a link, never into a FIFO or device (O_NONBLOCK: opening a FIFO must not wait); no fsync.
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  struct stat st {};
+  if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) {
+    ::close(fd_);
+    fd_ = -1;
+    errno = EINVAL;
+  }
+  if (fd_ < 0)
+    fmt::print(stderr, "arena: the plies of games in flight are not published: {}: {}\n", path_.string(),
+               std::strerror(errno));
+}
+
+Publisher::~Publisher() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void Publisher::put(const std::string& line) {
+  if (fd_ < 0 || size_ + line.size() > kMaxFileBytes) return;
+  const ssize_t n = ::write(fd_, line.data(), line.size());
+  if (n == static_cast<ssize_t>(line.size())) {
+    size_ += line.size();
+    return;
+  }
+  fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(),
+             n < 0 ? std::strerror(errno) : "a short write");
+  ::close(fd_);
+  fd_ = -1;
+}
+
+void Publisher::start(const std::string& game, const std::string& south, const std::string& north) {
+  if (fd_ < 0) return;
+  key_ = fmt::format("{:016x}-{}", nonce_, ++games_);
+  size_ = 0;
+  if (::ftruncate(fd_, 0) != 0) {
+    fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(),
+               std::strerror(errno));
+    ::close(fd_);
+    fd_ = -1;
+    return;
+  }
+  put(to_line(Header{key_, game, south, north}));
+}
+
+void Publisher::ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) {
+  if (fd_ < 0 || so_far.moves.empty()) return;
+  Ply p;
+  p.key = key_;
+  p.ply = static_cast<int>(so_far.moves.size()) - 1;
+  p.move = so_far.moves.back().pit;
+  p.mover = mover;
+  p.clocks_ms = clock_ms;
+  // The opening's moves have no time; the engines' have their move_info, one per engine move.
+  const std::size_t engine_moves = so_far.moves.size() - so_far.opening.size();
+  if (so_far.moves.size() > so_far.opening.size() && so_far.move_info.size() == engine_moves)
+    p.elapsed_ms = so_far.move_info.back().time_ms;
+  put(to_line(p));
+}
+
+void Publisher::end(bool played) {
+  if (fd_ >= 0 && !key_.empty()) put(to_line(End{key_, played}));
+}
+
+void remove_stale(const fs::path& results_dir, const std::optional<Shard>& shard) {
+  const std::string prefix = file_prefix(shard);
+  std::error_code ec;
+  for (fs::directory_iterator it(results_dir / kFolder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with(prefix) && name.ends_with(".jsonl")) fs::remove(it->path(), ec);
+  }
+}
+
+}  // namespace kalah::arena::live

@@ -1,0 +1,92 @@
+// The live files (docs/SERVE.md, "The live files"): each worker of `arena run` publishes the plies of the game
+// it plays, as they are played, in a file of its own, `<results>/live/<shard>-worker-<N>.jsonl`, for `arena
+// serve` to push to browsers. One small write() per ply, on the worker's own thread; no fsync: the journal
+// stays the only record of a game, and a live file is never read back by the arena. A file holds one game: a
+// header line when it starts (the file truncated first), a line per ply, an end line. Every line carries the
+// game's key, new for each game a worker starts, so that a reader can tell one game's lines from the next's.
+// The codec of the lines is here too, for both sides; the reader treats every line as hostile.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "arena/config/config.h"
+#include "referee/game/game.h"
+
+namespace kalah::arena::live {
+
+inline constexpr const char* kFolder = "live";  // under the results folder
+// A line is at most this long (a header names two engines: at most 1 KiB), and a file at most kMaxFileBytes
+// (the writer publishes no ply beyond it; 1000 plies take about 80 KiB).
+inline constexpr std::size_t kMaxLineBytes = 4096;
+inline constexpr std::uintmax_t kMaxFileBytes = 1u << 20;
+
+// "<shard>-worker-<N>.jsonl": "all" unsharded, "2-of-4" for shard 2 of 4 (several arenas write into one folder).
+std::string file_name(const std::optional<Shard>& shard, int worker);
+// The prefix of every file of one shard's workers ("2-of-4-worker-").
+std::string file_prefix(const std::optional<Shard>& shard);
+
+// A game's first line: {"live":1,"key":K,"game":ID,"south":NAME,"north":NAME}.
+struct Header {
+  std::string key, game, south, north;
+};
+// {"key":K,"ply":I,"move":M,"mover":P,"clocks_ms":[A,B],"elapsed_ms":T}: ply I (0-based, the opening's
+// counted) was move M (a pit 1..16, or 0 for the pie swap), made by player P (0: the one who started
+// South); each player's Fischer clock after it (null without one); the time it was charged (null for an
+// opening move).
+struct Ply {
+  std::string key;
+  int ply = 0;
+  int move = 0;
+  int mover = 0;
+  std::array<std::optional<double>, 2> clocks_ms;
+  std::optional<double> elapsed_ms;
+};
+// {"key":K,"end":"played"} when the game was played to its end, "abandoned" when the run stopped it.
+struct End {
+  std::string key;
+  bool played = true;
+};
+struct Invalid {};
+using Line = std::variant<Invalid, Header, Ply, End>;
+
+std::string to_line(const Header& header);  // each with its '\n'
+std::string to_line(const Ply& ply);
+std::string to_line(const End& end);
+// One line as read from a file (without its '\n'): Invalid for anything longer than kMaxLineBytes, not
+// JSON, or without the fields and types above.
+Line parse_line(std::string_view text);
+
+// One worker's live file. Publishing is best effort: a file that cannot be written publishes nothing more
+// (said once on stderr), and the games go on.
+class Publisher final : public PlyWatch {
+ public:
+  Publisher(const std::filesystem::path& results_dir, const std::optional<Shard>& shard, int worker);
+  ~Publisher() override;
+  Publisher(const Publisher&) = delete;
+  Publisher& operator=(const Publisher&) = delete;
+
+  // A new game: the file is truncated and its header written.
+  void start(const std::string& game, const std::string& south, const std::string& north);
+  void ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) override;
+  void end(bool played);
+
+ private:
+  void put(const std::string& line);
+  std::filesystem::path path_;
+  int fd_ = -1;
+  std::string key_;
+  std::uint64_t nonce_ = 0;
+  std::uint64_t games_ = 0;
+  std::uintmax_t size_ = 0;
+};
+
+// Removes the live files a previous run of this shard left (its workers may have been more than this run's).
+void remove_stale(const std::filesystem::path& results_dir, const std::optional<Shard>& shard);
+
+}  // namespace kalah::arena::live
