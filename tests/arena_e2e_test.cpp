@@ -8,12 +8,12 @@
 #include <sched.h>
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <set>
 
 #include "referee/record/record_json.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah {
 namespace {
@@ -471,7 +471,7 @@ TEST_F(ArenaFixture, FaultsKeepTheEnginesStderrAndTheOverrunAndTheReportsCountTh
   EXPECT_EQ(line.rfind("{\"schema\":4,", 0), 0u) << line;
   const std::string md = e2e::read_file(tournament_dir(s) / "standings.md");
   EXPECT_NE(md.find("| Engine | Forfeits | time | crash | worst time overrun |"), std::string::npos) << md;
-  EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| hangs \| \d \| \d \| 0 \| [0-9.]+ ms \|)"))) << md;
+  EXPECT_TRUE(test::search(md, R"(\| hangs \| \d \| \d \| 0 \| [0-9.]+ ms \|)")) << md;
   EXPECT_NE(e2e::read_file(tournament_dir(s) / "standings.json").find("\"worst_overrun_ms\": "), std::string::npos);
   EXPECT_NE(e2e::read_file(tournament_dir(s) / "report.html").find("; worst time overrun "), std::string::npos);
   // The reports of `arena report` say the same from the journal alone.
@@ -512,7 +512,7 @@ TEST_F(ArenaFixture, JournalGamesThatAreNotInTheScheduleAreReportedWithTheirCoun
   const std::string id =
       line.substr(line.find("\"id\":\"") + 6, line.find("\",\"round\"") - line.find("\"id\":\"") - 6);
   std::ofstream(journal(s), std::ios::app)
-      << std::regex_replace(line, std::regex(id), "pasted-1") << std::regex_replace(line, std::regex(id), "pasted-2");
+      << test::replace(line, id, "pasted-1") << test::replace(line, id, "pasted-2");
   const e2e::RunResult again = arena({"run", config.string()});
   ASSERT_EQ(again.status.code, 0) << again.summary();
   EXPECT_NE(again.err.find("holds 2 games whose id is not in this tournament's schedule (the first: 'pasted-1')"),
@@ -647,9 +647,9 @@ TEST_F(ArenaFixture, BadConfigsAreOperatorErrorsWithFileLineAndColumn) {
     e2e::write_file(config, c.toml);
     const e2e::RunResult r = arena({"run", config.string()});
     EXPECT_EQ(r.status.code, 2) << r.summary();
-    const std::regex position(std::regex_replace(config.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                              R"(:[0-9]+:[0-9]+: )");
-    EXPECT_TRUE(std::regex_search(r.err, position)) << "no file:line:column: in\n" << r.summary();
+    EXPECT_TRUE(test::search(r.err, test::escape(config.string()) + R"(:[0-9]+:[0-9]+: )"))
+        << "no file:line:column: in\n"
+        << r.summary();
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.summary();
     EXPECT_FALSE(e2e::fs::exists(results_ / "bad" / "games.jsonl")) << "nothing may start on a bad config";
   }

@@ -6,7 +6,6 @@
 // the reason, where chromium and python3-pil, or pgn-extract, are not installed (.ci/run installs them).
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include "arena/report/reports.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::e2e {
 namespace {
@@ -106,12 +106,12 @@ TEST_F(Browser, TheReportRendersEveryEngineGameAndTheFinalBoard) {
     const std::string id(g.at("id").as_string());
     const RunResult end = chromium({"--dump-dom"}, page + "#game-" + id + "/end");
     ASSERT_EQ(end.status.code, 0) << end.summary();
-    std::smatch south, north;
-    ASSERT_TRUE(std::regex_search(end.out, south, std::regex(R"(id="store-s"[^>]*>(\d+)<)"))) << id;
-    ASSERT_TRUE(std::regex_search(end.out, north, std::regex(R"(id="store-n"[^>]*>(\d+)<)"))) << id;
+    const std::optional<test::Groups> south = test::search_groups(end.out, R"(id="store-s"[^>]*>(\d+)<)");
+    const std::optional<test::Groups> north = test::search_groups(end.out, R"(id="store-n"[^>]*>(\d+)<)");
+    ASSERT_TRUE(south && north) << id;
     const json::array& stores = g.at("stores").as_array();
-    EXPECT_EQ(std::stoll(south[1]), stores[0].as_int64()) << id;
-    EXPECT_EQ(std::stoll(north[1]), stores[1].as_int64()) << id;
+    EXPECT_EQ(std::stoll((*south)[1]), stores[0].as_int64()) << id;
+    EXPECT_EQ(std::stoll((*north)[1]), stores[1].as_int64()) << id;
     const std::string plies = std::to_string(g.at("moves").as_array().size());
     EXPECT_NE(end.out.find("Ply " + plies + " of " + plies), std::string::npos) << id;
   }
@@ -135,12 +135,12 @@ fs::path with_measure(const fs::path& page, const std::string& measure) {
 
 // What with_measure's script found, from the dumped DOM.
 json::object measured(const std::string& dom) {
-  std::smatch m;
-  if (!std::regex_search(dom, m, std::regex("<pre id=\"measured\">([^<]*)</pre>"))) {
+  const std::optional<test::Groups> m = test::search_groups(dom, "<pre id=\"measured\">([^<]*)</pre>");
+  if (!m) {
     ADD_FAILURE() << "nothing measured in:\n" << dom.substr(0, 2000);
     return {};
   }
-  std::string text = m[1];
+  std::string text = (*m)[1];
   for (std::size_t at; (at = text.find("&quot;")) != std::string::npos;) text.replace(at, 6, "\"");
   for (std::size_t at; (at = text.find("&amp;")) != std::string::npos;) text.replace(at, 5, "&");
   return json::parse(text).as_object();

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "referee/engine/control_groups.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::arena {
 namespace {
@@ -135,10 +135,10 @@ TEST(Pinning, ABusyLoopStaysOnItsOwnSlotsCpu) {
   EXPECT_NE(err.find("hostile: busy: 16 spinning processes"), std::string::npos) << err;
   // The CPUs the spinners of each hog process (one a game) ran on: one CPU, however busy the machine is.
   std::map<std::string, std::set<std::string>> cpus_of_game;
-  const std::regex spinner(R"re(hostile: busy: spinner of (\d+) ran on CPU (\d+))re");
   for (const std::string& line : read_lines(tmp.path() / "hog.err")) {
-    std::smatch m;
-    if (std::regex_match(line, m, spinner)) cpus_of_game[m[1].str()].insert(m[2].str());
+    if (const std::optional<test::Groups> m =
+            test::match_groups(line, R"(hostile: busy: spinner of (\d+) ran on CPU (\d+))"))
+      cpus_of_game[(*m)[1]].insert((*m)[2]);
   }
   ASSERT_FALSE(cpus_of_game.empty()) << "no spinner said where it ran\n" << err;
   for (const auto& [game, cpus] : cpus_of_game)

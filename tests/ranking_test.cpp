@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +24,7 @@
 #include "arena/report/text_util.h"
 #include "referee/record/record_json.h"
 #include "referee/system/temp_folder.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::rating {
 namespace {
@@ -303,8 +303,7 @@ std::vector<std::string> split(const std::string& text, const std::string& by) {
 Listing terminal_listing(const std::string& table) {
   Listing out;
   const std::vector<std::string> lines = lines_of(table);
-  for (std::size_t i = 1;
-       i < lines.size() && std::regex_search(lines[i], std::regex("^ *[0-9]+=? +\\S+ +([-+]?[0-9]|- )")); ++i) {
+  for (std::size_t i = 1; i < lines.size() && test::search(lines[i], "^ *[0-9]+=? +\\S+ +([-+]?[0-9]|- )"); ++i) {
     std::istringstream words(lines[i]);
     std::vector<std::string> w;
     for (std::string word; words >> word;) w.push_back(word);
@@ -364,11 +363,10 @@ Listing html_listing(const std::string& html) {
   Listing out;
   const std::size_t from = html.find("<tbody>", html.find("<h2>Standings</h2>"));
   const std::string body = html.substr(from, html.find("</tbody>", from) - from);
-  const std::regex cell("<td[^>]*>(.*?)</td>"), tag("<[^>]*>");
   for (const std::string& row : split(body, "<tr>")) {
     std::vector<std::string> cells;
-    for (auto it = std::sregex_iterator(row.begin(), row.end(), cell); it != std::sregex_iterator(); ++it)
-      cells.push_back(std::regex_replace((*it)[1].str(), tag, ""));
+    for (const test::Groups& cell : test::search_all(row, "<td[^>]*>(.*?)</td>"))
+      cells.push_back(test::replace(cell[1], "<[^>]*>", ""));
     if (cells.size() > 5) out.push_back(listed(cells[1], cells[0], std::stod(cells[2])));
   }
   return out;

@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -19,6 +18,7 @@
 
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::e2e {
 namespace {
@@ -165,7 +165,7 @@ TEST_F(RoundsE2E, SwissPlaysItsRoundsInOrderAndShowsItsTable) {
     playing[g.round].insert(g.south);
     playing[g.round].insert(g.north);
     EXPECT_TRUE(ids.insert(g.id).second) << g.id;
-    EXPECT_TRUE(std::regex_match(g.id, std::regex("r" + std::to_string(g.round) + R"(-\dv\d-p0-g[01])"))) << g.id;
+    EXPECT_TRUE(test::full_match(g.id, "r" + std::to_string(g.round) + R"(-\dv\d-p0-g[01])")) << g.id;
   }
   for (int i = 1; i <= 4; ++i) {
     EXPECT_EQ(per_round[i], 4) << "round " << i;
@@ -244,11 +244,11 @@ TEST_F(RoundsE2E, KnockoutPlaysTheSeededBracketAndShowsIt) {
   // Six engines in a bracket of eight: seeds 1 and 2 rest in round 1, 4-5 and 3-6 play.
   std::map<int, std::set<std::string>> pairs_of_round;  // "high-low" by engine index, from the ids
   for (const Game& g : games) {
-    std::smatch m;
-    ASSERT_TRUE(std::regex_match(g.id, m, std::regex(R"(r(\d)-(\d)v(\d)-p(\d)-g([01]))"))) << g.id;
-    const int a = std::stoi(m[2]), b = std::stoi(m[3]);
-    pairs_of_round[std::stoi(m[1])].insert(std::to_string(std::min(a, b)) + "-" + std::to_string(std::max(a, b)));
-    EXPECT_LT(std::stoi(m[4]), 3) << "one pair and at most two tie-break pairs";
+    const std::optional<test::Groups> m = test::match_groups(g.id, R"(r(\d)-(\d)v(\d)-p(\d)-g([01]))");
+    ASSERT_TRUE(m) << g.id;
+    const int a = std::stoi((*m)[2]), b = std::stoi((*m)[3]);
+    pairs_of_round[std::stoi((*m)[1])].insert(std::to_string(std::min(a, b)) + "-" + std::to_string(std::max(a, b)));
+    EXPECT_LT(std::stoi((*m)[4]), 3) << "one pair and at most two tie-break pairs";
   }
   EXPECT_EQ(pairs_of_round[1], (std::set<std::string>{"3-4", "2-5"}));
   EXPECT_EQ(pairs_of_round[2].size(), 2u);
@@ -259,15 +259,16 @@ TEST_F(RoundsE2E, KnockoutPlaysTheSeededBracketAndShowsIt) {
 
   EXPECT_NE(r.out.find("Quarter-finals\n  [1] alphabeta"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Final\n"), std::string::npos) << r.out;
-  std::smatch champion;
-  ASSERT_TRUE(std::regex_search(r.out, champion, std::regex(R"(Champion: (\w+))"))) << r.out;
+  const std::optional<test::Groups> found = test::search_groups(r.out, R"(Champion: (\w+))");
+  ASSERT_TRUE(found) << r.out;
+  const std::string champion = (*found)[1];
   const std::string bracket = section(out / "t", "## Knockout bracket");
-  EXPECT_NE(bracket.find("**Champion: " + champion[1].str() + "**"), std::string::npos) << bracket;
+  EXPECT_NE(bracket.find("**Champion: " + champion + "**"), std::string::npos) << bracket;
   const std::string html = read_file(out / "t" / "report.html");
   EXPECT_NE(html.find("<section id=\"bracket\">"), std::string::npos);
-  EXPECT_NE(html.find("Champion: " + champion[1].str()), std::string::npos);
+  EXPECT_NE(html.find("Champion: " + champion), std::string::npos);
   const json::value standings = json::parse(read_file(out / "t" / "standings.json"));
-  EXPECT_EQ(standings.at("knockout").at("champion").as_string(), champion[1].str());
+  EXPECT_EQ(standings.at("knockout").at("champion").as_string(), champion);
   EXPECT_EQ(standings.at("knockout").at("bracket_size").as_int64(), 8);
   expect_schema_valid(out / "t" / "standings.json");
 }

@@ -12,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -32,6 +31,7 @@
 #include "referee/system/temp_folder.h"
 #include "tests/config_builder.h"
 #include "tests/files.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::arena {
 namespace {
@@ -468,17 +468,17 @@ TEST_F(RunnerTest, FlowWritesReportsAndResumes) {
   // (docs/FORMATS.md pins its shape), the results line; the resumed run says all was done.
   std::string text;
   ASSERT_FALSE(system::read_file(printed, text));
-  const std::regex header(
-      R"(rr: round-robin 3 engines, 12 games \(0 done\), pits=6 seeds=4 [^\n]*, 1\+0, concurrency 2\n)");
-  const std::regex progress(
-      R"(\ngames 12/12 \| [0-9.]+ games/s \| elapsed \d+m\d\ds \| eta [^|]+ \| leader e\d \([0-9.]+ pts\)\n)");
-  const std::regex results(
-      R"(\nresults: [^\n]*/rr/ \(standings.md, standings.json, standings.csv, games.pgn, report.html\)\n)");
-  const std::regex resumed(R"(rr: round-robin 3 engines, 12 games \(12 done\))");
-  EXPECT_TRUE(std::regex_search(text, header)) << text;
-  EXPECT_TRUE(std::regex_search(text, progress)) << text;
-  EXPECT_TRUE(std::regex_search(text, results)) << text;
-  EXPECT_TRUE(std::regex_search(text, resumed)) << text;
+  const std::string header =
+      R"(rr: round-robin 3 engines, 12 games \(0 done\), pits=6 seeds=4 [^\n]*, 1\+0, concurrency 2\n)";
+  const std::string progress =
+      R"(\ngames 12/12 \| [0-9.]+ games/s \| elapsed \d+m\d\ds \| eta [^|]+ \| leader e\d \([0-9.]+ pts\)\n)";
+  const std::string results =
+      R"(\nresults: [^\n]*/rr/ \(standings.md, standings.json, standings.csv, games.pgn, report.html\)\n)";
+  const std::string resumed = R"(rr: round-robin 3 engines, 12 games \(12 done\))";
+  EXPECT_TRUE(test::search(text, header)) << text;
+  EXPECT_TRUE(test::search(text, progress)) << text;
+  EXPECT_TRUE(test::search(text, results)) << text;
+  EXPECT_TRUE(test::search(text, resumed)) << text;
 }
 
 }  // namespace

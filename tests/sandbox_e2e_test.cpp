@@ -10,7 +10,6 @@
 #include <netinet/in.h>
 
 #include <signal.h>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "referee/engine/sandbox.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::e2e {
 namespace {
@@ -40,12 +40,12 @@ std::vector<std::string> sandboxed_processes() {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc", ec)) {
     const std::string status = read_file(entry.path() / "status");
-    std::smatch uid;
-    if (!std::regex_search(status, uid, std::regex(R"(\nUid:\s+(\d+))"))) continue;
-    const unsigned long u = std::stoul(uid[1]);
+    const std::optional<test::Groups> uid = test::search_groups(status, R"(\nUid:\s+(\d+))");
+    if (!uid) continue;
+    const unsigned long u = std::stoul((*uid)[1]);
     const pid_t pid = static_cast<pid_t>(std::atol(entry.path().filename().c_str()));
     if (u >= kSandboxFirstUid && u < kSandboxFirstUid + kSandboxUids && !under_running_arena(pid))
-      out.push_back(entry.path().filename().string() + " (uid " + uid[1].str() + ")");
+      out.push_back(entry.path().filename().string() + " (uid " + (*uid)[1] + ")");
   }
   return out;
 }
@@ -150,10 +150,10 @@ TEST_F(SandboxE2E, NoReadingOtherFolders) {
 TEST_F(SandboxE2E, AForkBombStopsAtItsLimit) {
   const Played p = play({"fork-bomb"}, "max_processes = 8\n");
   expect_contained(p);
-  std::smatch n;
-  ASSERT_TRUE(std::regex_search(p.report, n, std::regex(R"(hostile: fork-bomb: stopped after (\d+) children)")))
-      << p.report;
-  EXPECT_LE(std::stoi(n[1]), 16) << "capped at twice the limit";
+  const std::optional<test::Groups> n =
+      test::search_groups(p.report, R"(hostile: fork-bomb: stopped after (\d+) children)");
+  ASSERT_TRUE(n) << p.report;
+  EXPECT_LE(std::stoi((*n)[1]), 16) << "capped at twice the limit";
 }
 
 // Every way of holding memory counts against memory_mb (the kernel's memory controller): private heap,
@@ -240,10 +240,10 @@ TEST_F(SandboxE2E, WithThePidsControllerTheProcessLimitHoldsOutsideTheSandboxToo
   const Played p = play({"fork-bomb"}, "max_processes = 8\n");
   EXPECT_EQ(p.run.status.code, 0) << p.run.summary();
   EXPECT_EQ(p.games.size(), 2u);
-  std::smatch n;
-  ASSERT_TRUE(std::regex_search(p.report, n, std::regex(R"(hostile: fork-bomb: stopped after (\d+) children)")))
-      << p.report;
-  EXPECT_EQ(std::stoi(n[1]), 7) << "eight processes: the engine and seven children";
+  const std::optional<test::Groups> n =
+      test::search_groups(p.report, R"(hostile: fork-bomb: stopped after (\d+) children)");
+  ASSERT_TRUE(n) << p.report;
+  EXPECT_EQ(std::stoi((*n)[1]), 7) << "eight processes: the engine and seven children";
 }
 
 TEST_F(SandboxE2E, ABigFileIsStoppedByTheKernel) {
@@ -341,8 +341,8 @@ TEST_F(SandboxE2E, ALimitThatCannotBeEnforcedIsRefusedAtLoad) {
   };
   // A capped working folder is memory, gone with the sandbox: nothing to keep.
   const std::string kept = refusal("sandbox = \"bwrap\"\nmax_file_mb = 4\nkeep_sandbox = true\n");
-  EXPECT_TRUE(std::regex_search(
-      kept, std::regex(R"(x\.toml:12:16: engine\.keep_sandbox: keep_sandbox = true cannot be kept with max_file_mb)")))
+  EXPECT_TRUE(
+      test::search(kept, R"(x\.toml:12:16: engine\.keep_sandbox: keep_sandbox = true cannot be kept with max_file_mb)"))
       << kept;
   // Without the pids controller a process limit needs the sandbox's own uid.
   if (controller_unavailable(Controller::Pids)) {

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <regex>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -14,6 +13,7 @@
 #include "e2e_util.h"
 #include "referee/engine/sandbox.h"
 #include "tests/config_builder.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::arena {
 namespace {
@@ -34,12 +34,12 @@ SandboxProcesses sandbox_processes() {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc", ec)) {
     const std::string status = read_file(entry.path() / "status");
-    std::smatch uid, state;
-    if (!std::regex_search(status, uid, std::regex(R"(\nUid:\s+(\d+))"))) continue;
-    const unsigned long u = std::stoul(uid[1]);
+    const std::optional<test::Groups> uid = test::search_groups(status, R"(\nUid:\s+(\d+))");
+    if (!uid) continue;
+    const unsigned long u = std::stoul((*uid)[1]);
     if (u < kSandboxFirstUid || u >= kSandboxFirstUid + kSandboxUids) continue;
     if (under_running_arena(static_cast<pid_t>(std::atol(entry.path().filename().c_str())))) continue;
-    const bool zombie = std::regex_search(status, state, std::regex(R"(\nState:\s+Z)"));
+    const bool zombie = test::search(status, R"(\nState:\s+Z)");
     ++(zombie ? out.zombies : out.alive);
   }
   return out;

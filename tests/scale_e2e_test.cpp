@@ -7,7 +7,6 @@
 
 #include <map>
 #include <memory>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::e2e {
 namespace {
@@ -148,11 +148,10 @@ class ScaleE2E : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     const RunResult submitted = arena(args);
     if (submitted.status.code != 0) return ::testing::AssertionFailure() << submitted.summary();
-    std::smatch ids;
-    if (!std::regex_search(submitted.out, ids,
-                           std::regex(R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))")))
-      return ::testing::AssertionFailure() << "no job ids in: " << submitted.out;
-    if (!wait_for_jobs(ids[1].str() + "," + ids[2].str(), 240s))
+    const std::optional<test::Groups> ids =
+        test::search_groups(submitted.out, R"(submitted: array job (\d+) \(4 shards\), merge job (\d+))");
+    if (!ids) return ::testing::AssertionFailure() << "no job ids in: " << submitted.out;
+    if (!wait_for_jobs((*ids)[1] + "," + (*ids)[2], 240s))
       return ::testing::AssertionFailure() << "the jobs did not finish in 4 minutes";
     return ::testing::AssertionSuccess();
   }
@@ -178,7 +177,7 @@ TEST_F(ScaleE2E, ShardsMergedEqualOneRunGameForGame) {
   const RunResult plan = arena({"plan", config_split.string(), "--shards", "3"});
   ASSERT_EQ(plan.status.code, 0) << plan.summary();
   EXPECT_NE(plan.out.find("24 games in 12 colour-swapped pairs, as 3 shards"), std::string::npos) << plan.out;
-  EXPECT_TRUE(std::regex_search(plan.out, std::regex(R"(1/3\s+4\s+8\s+r1-)"))) << plan.out;
+  EXPECT_TRUE(test::search(plan.out, R"(1/3\s+4\s+8\s+r1-)")) << plan.out;
 
   // Shards 3 and 1 finish; the merge says shard 2 has not run, then merges all three.
   for (const char* shard : {"3/3", "1/3"}) {

@@ -2,11 +2,11 @@
 // build from a source tree without git (a tarball) says instead (cmake/version.cmake).
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "tests/e2e_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::e2e {
 namespace {
@@ -30,19 +30,16 @@ TEST(Version, BothExecutablesPrintTheVersionAndTheCommitTheyWereBuiltFrom) {
     const RunResult r = run({program.string(), "--version"}, tmp.path());
     ASSERT_EQ(r.status.code, 0) << r.summary();
     EXPECT_EQ(r.err, "");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_match(
-        r.out, m,
-        std::regex(
-            program.filename().string() +
-            R"( \d+\.\d+\.\d+\nbuilt from (git commit ([0-9a-f]{40}) \([^)\n]+\)|a source tree without git: the commit is not known)\n)")))
-        << r.out;
+    const std::optional<test::Groups> m = test::match_groups(
+        r.out,
+        program.filename().string() +
+            R"( \d+\.\d+\.\d+\nbuilt from (git commit ([0-9a-f]{40}) \([^)\n]+\)|a source tree without git: the commit is not known)\n)");
+    ASSERT_TRUE(m) << r.out;
     if (!from_git) continue;
     // A commit of this repository (the build may be older than its HEAD).
-    ASSERT_TRUE(m[2].matched) << r.out;
-    EXPECT_EQ(run({kGit, "-C", KALAH_SOURCE_DIR, "cat-file", "-e", m[2].str() + "^{commit}"}, tmp.path()).status.code,
-              0)
-        << m[2];
+    ASSERT_FALSE((*m)[2].empty()) << r.out;
+    EXPECT_EQ(run({kGit, "-C", KALAH_SOURCE_DIR, "cat-file", "-e", (*m)[2] + "^{commit}"}, tmp.path()).status.code, 0)
+        << (*m)[2];
   }
 }
 
