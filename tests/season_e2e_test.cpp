@@ -1,0 +1,216 @@
+// A season end to end (docs/SEASON.md): `arena season init`, then `arena serve --season` on a free loopback port
+// with uploads over real HTTP connections: a revision acknowledged only once stored (and still there after kill -9),
+// numbered per author, listed to its author only; every refused upload (no token, unknown token, too large, too
+// many files, a bad archive, a link, a special file, a bad form) stores nothing; the failed-token limit; one server
+// per season. Waits are bounded loops; no timing is asserted.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "tests/e2e_util.h"
+#include "tests/season_archives.h"
+#include "tests/serve_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace json = boost::json;
+using namespace serve_util;
+using test::ArchiveEntry;
+using test::make_archive;
+
+// A season of alice and bob in a folder of its own, with small upload limits, and its server.
+class SeasonE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_file(temp_.path() / "AUTHORS.txt", "alice\nbob\n");
+    const RunResult init = run({kArena.string(), "season", "init", dir().string(), "--roster",
+                                (temp_.path() / "AUTHORS.txt").string()},
+                               temp_.path());
+    ASSERT_EQ(init.status.code, 0) << init.summary();
+    ASSERT_NE(init.out.find("season in " + dir().string() + ": 2 authors"), std::string::npos) << init.out;
+    std::string config = read_file(dir() / "season.toml");
+    for (auto [from, to] : {std::pair<std::string, std::string>{"max_upload_kb = 1024", "max_upload_kb = 8"},
+                            {"max_files = 100", "max_files = 3"}})
+      config.replace(config.find(from), from.size(), to);
+    write_file(dir() / "season.toml", config);
+    for (const std::string& line : read_lines(dir() / "tokens.txt"))
+      if (!line.starts_with("#")) tokens_[line.substr(0, line.find(' '))] = line.substr(line.find(' ') + 1);
+    ASSERT_EQ(tokens_.size(), 2u);
+    start();
+  }
+
+  void start() {
+    server_.reset();
+    server_ = std::make_unique<Server>(
+        temp_.path(), std::vector<std::string>{"--season", (dir() / "season.toml").string(), "--listen", "127.0.0.1:0"});
+    ASSERT_NE(server_->port(), 0) << server_->err();
+  }
+
+  fs::path dir() const { return temp_.path() / "term"; }
+  // Every file under revisions/, with its size: what a refused upload must leave as it was.
+  std::map<std::string, std::uintmax_t> stored() const {
+    std::map<std::string, std::uintmax_t> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir() / "revisions"))
+      files[e.path().string()] = e.is_regular_file() ? e.file_size() : 0;
+    return files;
+  }
+
+  system::TempFolder temp_{"season-e2e"};
+  std::map<std::string, std::string> tokens_;
+  std::unique_ptr<Server> server_;
+};
+
+// POST /api/submissions as `curl -F file=@NAME` sends it, with `authorization` as the Authorization header.
+Response upload(unsigned short port, const std::string& authorization, const std::string& filename,
+                const std::string& content, const std::string& field = "file") {
+  const std::string boundary = "------------------------d74496d66958873e";
+  http::request<http::string_body> req{http::verb::post, "/api/submissions", 11};
+  req.set(http::field::host, "127.0.0.1");
+  if (!authorization.empty()) req.set(http::field::authorization, authorization);
+  req.set(http::field::content_type, "multipart/form-data; boundary=" + boundary);
+  req.body() = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\"" + filename +
+               "\"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n";
+  req.prepare_payload();
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, port);
+  http::write(socket, req);
+  return read_response(socket);
+}
+
+std::string bearer(const std::string& token) { return "Bearer " + token; }
+
+TEST_F(SeasonE2E, AnUploadIsStoredNumberedAndListedToItsAuthorOnly) {
+  const std::string bot = "import sys\nprint('bestmove 1')\n";
+  const Response first = upload(server_->port(), bearer(tokens_["alice"]), "bot.py", bot);
+  ASSERT_EQ(first.status, 201) << first.body;
+  const json::value answer = json::parse(first.body);
+  EXPECT_EQ(answer.at("author"), "alice");
+  EXPECT_EQ(answer.at("revision"), 1);
+  EXPECT_EQ(answer.at("status"), "queued");
+  EXPECT_EQ(read_file(dir() / "revisions" / "alice" / "1" / "bot.py"), bot);
+  const std::string archive = make_archive({{"bot", "", AE_IFDIR}, {"bot/bot.py", bot}, {"bot/lib.py", "x = 1\n"}});
+  const Response second = upload(server_->port(), bearer(tokens_["alice"]), "bot.tar.gz", archive);
+  ASSERT_EQ(second.status, 201) << second.body;
+  EXPECT_EQ(json::parse(second.body).at("revision"), 2);
+  EXPECT_EQ(read_file(dir() / "revisions" / "alice" / "2" / "bot.tar.gz"), archive);
+  const Response bobs = upload(server_->port(), bearer(tokens_["bob"]), "main.c", "int main(void) { return 0; }\n");
+  ASSERT_EQ(bobs.status, 201) << bobs.body;
+  EXPECT_EQ(json::parse(bobs.body).at("revision"), 1);
+
+  const Response mine = request(server_->port(), "/api/submissions/alice", http::verb::get,
+                                {{"Authorization", bearer(tokens_["alice"])}});
+  ASSERT_EQ(mine.status, 200) << mine.body;
+  const json::value page = json::parse(mine.body);
+  const json::array& revisions = page.at("revisions").as_array();
+  ASSERT_EQ(revisions.size(), 2u);
+  EXPECT_EQ(revisions[1].at("file"), "bot.tar.gz");
+  EXPECT_EQ(revisions[1].at("kind"), "tar.gz");
+  EXPECT_EQ(revisions[1].at("files"), 2);
+  EXPECT_EQ(revisions[1].at("status"), "queued");
+  EXPECT_EQ(revisions[0].at("sha256"), json::parse(first.body).at("sha256"));
+  // Another author's page with a valid token of one's own, or a page without a token.
+  EXPECT_EQ(request(server_->port(), "/api/submissions/alice", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
+                .status,
+            404);
+  EXPECT_EQ(request(server_->port(), "/api/submissions/carol", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
+                .status,
+            404);
+  EXPECT_EQ(request(server_->port(), "/api/submissions/alice").status, 401);
+}
+
+TEST_F(SeasonE2E, AnAcknowledgedUploadSurvivesKillMinus9) {
+  const Response done = upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "print(1)\n");
+  ASSERT_EQ(done.status, 201) << done.body;
+  server_->kill_now();
+  start();
+  const Response listed = request(server_->port(), "/api/submissions/bob", http::verb::get,
+                                  {{"Authorization", bearer(tokens_["bob"])}});
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(json::parse(listed.body).at("revisions").as_array().size(), 1u);
+  EXPECT_EQ(json::parse(upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "print(2)\n").body).at("revision"), 2);
+}
+
+TEST_F(SeasonE2E, EveryRefusedUploadStoresNothing) {
+  const std::map<std::string, std::uintmax_t> before = stored();
+  const std::string alice = bearer(tokens_["alice"]);
+  std::vector<ArchiveEntry> many;
+  for (int i = 0; i < 4; ++i) many.push_back({"f" + std::to_string(i) + ".py", "x"});
+  struct Case {
+    const char* what;
+    Response response;
+    int status;
+    const char* says;
+  };
+  const unsigned short port = server_->port();
+  for (const Case& c : {
+           Case{"no token", upload(port, "", "bot.py", "x"), 401, "a token is required"},
+           Case{"unknown token", upload(port, bearer(std::string(64, 'a')), "bot.py", "x"), 401, "unknown token"},
+           Case{"not bearer", upload(port, "Basic " + tokens_["alice"], "bot.py", "x"), 401, "a token is required"},
+           Case{"too big", upload(port, alice, "bot.py", std::string(8 * 1024 + 1, 'x')), 413, "max_upload_kb"},
+           Case{"body over the bound", upload(port, alice, "bot.py", std::string(64 * 1024, 'x')), 413, "larger than"},
+           Case{"too many files", upload(port, alice, "bot.zip", make_archive(many, true)), 422, "max_files"},
+           Case{"bad archive", upload(port, alice, "bot.tar.gz", "not an archive"), 422, "cannot be read"},
+           Case{"a link", upload(port, alice, "bot.tgz", make_archive({{"bot.py", "", AE_IFLNK, "/etc/passwd"}})), 422,
+                "symbolic link"},
+           Case{"a FIFO", upload(port, alice, "bot.tgz", make_archive({{"bot.py", "x"}, {"pipe", "", AE_IFIFO}})), 422,
+                "FIFO"},
+           Case{"a device", upload(port, alice, "bot.tgz", make_archive({{"null", "", AE_IFCHR}})), 422, "device"},
+           Case{"an escape", upload(port, alice, "bot.tgz", make_archive({{"../../bot.py", "x"}})), 422, "relative path"},
+           Case{"another field", upload(port, alice, "bot.py", "x", "upload"), 400, "unexpected field"},
+           Case{"another kind", upload(port, alice, "bot.exe", "x"), 415, ".tar.gz"},
+       }) {
+    EXPECT_EQ(c.response.status, c.status) << c.what << ": " << c.response.body;
+    EXPECT_NE(c.response.body.find(c.says), std::string::npos) << c.what << ": " << c.response.body;
+  }
+  EXPECT_EQ(stored(), before);
+}
+
+TEST_F(SeasonE2E, AnOversizedBodyIsRefusedBeforeItIsSent) {
+  // As curl sends a large file: the headers, then the body only after `100 Continue`.
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, server_->port());
+  const std::string head = "POST /api/submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + tokens_["alice"] +
+                           "\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000000\r\n"
+                           "Expect: 100-continue\r\n\r\n";
+  asio::write(socket, asio::buffer(head));
+  const Response r = read_response(socket);
+  EXPECT_EQ(r.status, 413) << r.body;
+  EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+TEST_F(SeasonE2E, FailedTokensFromAnAddressAreLimited) {
+  for (int i = 0; i < 10; ++i)
+    ASSERT_EQ(upload(server_->port(), bearer("wrong-token-" + std::to_string(i)), "bot.py", "x").status, 401);
+  // Now even the right token waits.
+  const Response limited = upload(server_->port(), bearer(tokens_["alice"]), "bot.py", "x");
+  EXPECT_EQ(limited.status, 429) << limited.body;
+  EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+TEST_F(SeasonE2E, ASecondServerOnTheSameSeasonIsRefused) {
+  Server second(temp_.path(), {"--season", (dir() / "season.toml").string(), "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(second.port(), 0);
+  const std::optional<ExitStatus> ended = second.ended(std::chrono::milliseconds(10000));
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->code, 2);
+  EXPECT_NE(second.err().find("is in use by pid"), std::string::npos) << second.err();
+  // The first still answers.
+  EXPECT_EQ(upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "x").status, 201);
+}
+
+TEST_F(SeasonE2E, TheDeadlineRefusesLaterUploads) {
+  server_.reset();
+  std::string config = read_file(dir() / "season.toml");
+  const std::string from = "# deadline = 2027-02-15T23:59:00Z";
+  config.replace(config.find(from), from.size(), "deadline = 2020-01-01T00:00:00Z");
+  write_file(dir() / "season.toml", config);
+  start();
+  const Response late = upload(server_->port(), bearer(tokens_["alice"]), "bot.py", "x");
+  EXPECT_EQ(late.status, 403) << late.body;
+  EXPECT_NE(late.body.find("2020-01-01T00:00:00Z, has passed"), std::string::npos) << late.body;
+  EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+}  // namespace
+}  // namespace kalah::e2e
