@@ -24,9 +24,9 @@ class SeasonE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     write_file(temp_.path() / "AUTHORS.txt", "alice\nbob\n");
-    const RunResult init = run({kArena.string(), "season", "init", dir().string(), "--roster",
-                                (temp_.path() / "AUTHORS.txt").string()},
-                               temp_.path());
+    const RunResult init =
+        run({kArena.string(), "season", "init", dir().string(), "--roster", (temp_.path() / "AUTHORS.txt").string()},
+            temp_.path());
     ASSERT_EQ(init.status.code, 0) << init.summary();
     ASSERT_NE(init.out.find("season in " + dir().string() + ": 2 authors"), std::string::npos) << init.out;
     std::string config = read_file(dir() / "season.toml");
@@ -43,7 +43,8 @@ class SeasonE2E : public ::testing::Test {
   void start() {
     server_.reset();
     server_ = std::make_unique<Server>(
-        temp_.path(), std::vector<std::string>{"--season", (dir() / "season.toml").string(), "--listen", "127.0.0.1:0"});
+        temp_.path(),
+        std::vector<std::string>{"--season", (dir() / "season.toml").string(), "--listen", "127.0.0.1:0"});
     ASSERT_NE(server_->port(), 0) << server_->err();
   }
 
@@ -110,12 +111,14 @@ TEST_F(SeasonE2E, AnUploadIsStoredNumberedAndListedToItsAuthorOnly) {
   EXPECT_EQ(revisions[1].at("status"), "queued");
   EXPECT_EQ(revisions[0].at("sha256"), json::parse(first.body).at("sha256"));
   // Another author's page with a valid token of one's own, or a page without a token.
-  EXPECT_EQ(request(server_->port(), "/api/submissions/alice", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
-                .status,
-            404);
-  EXPECT_EQ(request(server_->port(), "/api/submissions/carol", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
-                .status,
-            404);
+  EXPECT_EQ(
+      request(server_->port(), "/api/submissions/alice", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
+          .status,
+      404);
+  EXPECT_EQ(
+      request(server_->port(), "/api/submissions/carol", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
+          .status,
+      404);
   EXPECT_EQ(request(server_->port(), "/api/submissions/alice").status, 401);
 }
 
@@ -124,11 +127,12 @@ TEST_F(SeasonE2E, AnAcknowledgedUploadSurvivesKillMinus9) {
   ASSERT_EQ(done.status, 201) << done.body;
   server_->kill_now();
   start();
-  const Response listed = request(server_->port(), "/api/submissions/bob", http::verb::get,
-                                  {{"Authorization", bearer(tokens_["bob"])}});
+  const Response listed =
+      request(server_->port(), "/api/submissions/bob", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}});
   ASSERT_EQ(listed.status, 200) << listed.body;
   EXPECT_EQ(json::parse(listed.body).at("revisions").as_array().size(), 1u);
-  EXPECT_EQ(json::parse(upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "print(2)\n").body).at("revision"), 2);
+  EXPECT_EQ(json::parse(upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "print(2)\n").body).at("revision"),
+            2);
 }
 
 TEST_F(SeasonE2E, EveryRefusedUploadStoresNothing) {
@@ -156,7 +160,8 @@ TEST_F(SeasonE2E, EveryRefusedUploadStoresNothing) {
            Case{"a FIFO", upload(port, alice, "bot.tgz", make_archive({{"bot.py", "x"}, {"pipe", "", AE_IFIFO}})), 422,
                 "FIFO"},
            Case{"a device", upload(port, alice, "bot.tgz", make_archive({{"null", "", AE_IFCHR}})), 422, "device"},
-           Case{"an escape", upload(port, alice, "bot.tgz", make_archive({{"../../bot.py", "x"}})), 422, "relative path"},
+           Case{"an escape", upload(port, alice, "bot.tgz", make_archive({{"../../bot.py", "x"}})), 422,
+                "relative path"},
            Case{"another field", upload(port, alice, "bot.py", "x", "upload"), 400, "unexpected field"},
            Case{"another kind", upload(port, alice, "bot.exe", "x"), 415, ".tar.gz"},
        }) {

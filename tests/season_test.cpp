@@ -26,10 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::ArchiveEntry;
+using test::make_archive;
 using test::read_file;
 using test::read_lines;
 using test::write_file;
-using test::make_archive;
 
 // --- the roster ---
 
@@ -47,7 +47,9 @@ TEST(SeasonRoster, RefusesAnInvalidNameNamingFileAndLine) {
   for (const Case& c : {Case{"alice\nbob smith\n", "AUTHORS.txt:2: the author name \"bob smith\" is not"},
                         Case{"alice\n../etc\n", "AUTHORS.txt:2: the author name \"../etc\""},
                         Case{"-rf\n", "AUTHORS.txt:1: the author name \"-rf\""},
-                        Case{"al\xc3\xaf" "ce\n", "AUTHORS.txt:1: the author name \"al\\xc3\\xafce\""},
+                        Case{"al\xc3\xaf"
+                             "ce\n",
+                             "AUTHORS.txt:1: the author name \"al\\xc3\\xafce\""},
                         Case{"a/b\n", "AUTHORS.txt:1: the author name \"a/b\""}}) {
     const Expected<std::vector<std::string>> names = parse_roster(c.text, "AUTHORS.txt");
     ASSERT_FALSE(names) << c.text;
@@ -60,7 +62,8 @@ TEST(SeasonRoster, RefusesAnInvalidNameNamingFileAndLine) {
 TEST(SeasonRoster, RefusesADuplicateIgnoringCase) {
   const Expected<std::vector<std::string>> names = parse_roster("alice\nbob\nAlice\n", "AUTHORS.txt");
   ASSERT_FALSE(names);
-  EXPECT_EQ(names.error(), "AUTHORS.txt:3: the author \"Alice\" is already on line 1 (names are compared ignoring case)");
+  EXPECT_EQ(names.error(),
+            "AUTHORS.txt:3: the author \"Alice\" is already on line 1 (names are compared ignoring case)");
 }
 
 TEST(SeasonRoster, RefusesAnEmptyRoster) {
@@ -182,17 +185,20 @@ TEST(SeasonConfigFile, RefusesAnUnknownKeyOrABadDeadlineAtItsPosition) {
   };
   const Expected<SeasonConfig> misspelt = with("pseudonyms = false", "pseudonym = false");
   ASSERT_FALSE(misspelt);
-  EXPECT_TRUE(misspelt.error().starts_with("season.toml:8:1: unknown key \"pseudonym\" in [season]")) << misspelt.error();
+  EXPECT_TRUE(misspelt.error().starts_with("season.toml:8:1: unknown key \"pseudonym\" in [season]"))
+      << misspelt.error();
   const Expected<SeasonConfig> local = with("# deadline = 2027-02-15T23:59:00Z", "deadline = 2027-02-15T23:59:00");
   ASSERT_FALSE(local);
   EXPECT_TRUE(local.error().starts_with("season.toml:7:12: season.deadline must be a date and time with its offset"))
       << local.error();
-  const Expected<SeasonConfig> dated = with("# deadline = 2027-02-15T23:59:00Z", "deadline = 2027-02-16T00:59:00+01:00");
+  const Expected<SeasonConfig> dated =
+      with("# deadline = 2027-02-15T23:59:00Z", "deadline = 2027-02-16T00:59:00+01:00");
   ASSERT_TRUE(dated) << dated.error();
   EXPECT_EQ(dated->deadline_text, "2027-02-15T23:59:00Z");
   const Expected<SeasonConfig> no_season = with("\n[season]\n", "\n[seasons]\n");
   ASSERT_FALSE(no_season);
-  EXPECT_EQ(no_season.error(), "season.toml:1:1: no [season] table: a season's config is what `arena season init` writes");
+  EXPECT_EQ(no_season.error(),
+            "season.toml:1:1: no [season] table: a season's config is what `arena season init` writes");
   const Expected<SeasonConfig> wrong = with("max_files = 100", "max_files = \"100\"");
   ASSERT_FALSE(wrong);
   EXPECT_EQ(wrong.error(), "season.toml:10:13: season.max_files must be an integer, not a string");
@@ -214,8 +220,8 @@ TEST(SeasonMultipart, ReadsTheFileFieldAsCurlSendsIt) {
   EXPECT_EQ(file->filename, "bot.py");
   EXPECT_EQ(file->content, "print(1)\r\n--X\r\n");
   // A quoted boundary, a preamble, a folder before the name, an epilogue.
-  const std::string quoted = "preamble\r\n" + part("form-data; name=file; filename=\"C:\\\\me\\\\bot.c\"", "x") +
-                             "--XyZ--\r\nepilogue";
+  const std::string quoted =
+      "preamble\r\n" + part("form-data; name=file; filename=\"C:\\\\me\\\\bot.c\"", "x") + "--XyZ--\r\nepilogue";
   const Expected<FormFile> other = parse_form_file("Multipart/Form-Data; boundary=\"XyZ\"", quoted);
   ASSERT_TRUE(other) << other.error();
   EXPECT_EQ(other->filename, "bot.c");
@@ -224,9 +230,9 @@ TEST(SeasonMultipart, ReadsTheFileFieldAsCurlSendsIt) {
 
 TEST(SeasonMultipart, RefusesABadBoundary) {
   const std::string body = part("form-data; name=\"file\"; filename=\"bot.py\"", "x") + "--XyZ--\r\n";
-  for (const char* type : {"multipart/form-data", "multipart/form-data; boundary=", "multipart/form-data; boundary=\"XyZ",
-                           "multipart/form-data; boundary=a<b", "multipart/mixed; boundary=XyZ", "text/plain",
-                           "application/x-www-form-urlencoded"})
+  for (const char* type : {"multipart/form-data", "multipart/form-data; boundary=",
+                           "multipart/form-data; boundary=\"XyZ", "multipart/form-data; boundary=a<b",
+                           "multipart/mixed; boundary=XyZ", "text/plain", "application/x-www-form-urlencoded"})
     EXPECT_FALSE(parse_form_file(type, body)) << type;
   EXPECT_FALSE(multipart_boundary("multipart/form-data; boundary=" + std::string(71, 'a')));
   EXPECT_TRUE(multipart_boundary("multipart/form-data; boundary=" + std::string(70, 'a')));
@@ -241,16 +247,24 @@ TEST(SeasonMultipart, RefusesAMissingOrExtraFieldOrAnUnclosedBody) {
   };
   const std::string file = part("form-data; name=\"file\"; filename=\"bot.py\"", "x");
   for (const Case& c : {
-           Case{part("form-data; name=\"other\"", "x") + "--XyZ--", "unexpected field \"other\": the form has one field, file"},
+           Case{part("form-data; name=\"other\"", "x") + "--XyZ--",
+                "unexpected field \"other\": the form has one field, file"},
            Case{"--XyZ--\r\n", "the form has no field file"},
            Case{file + file + "--XyZ--", "the field file is sent twice: an upload is one file"},
-           Case{part("form-data; name=\"file\"", "x") + "--XyZ--", "the field file has no file name (send a file: curl -F file=@bot.py)"},
-           Case{part("form-data; name=\"file\"; filename=\"\"", "x") + "--XyZ--", "the field file has no file name (send a file: curl -F file=@bot.py)"},
-           Case{part("attachment; name=\"file\"; filename=\"bot.py\"", "x") + "--XyZ--", "a part is not `Content-Disposition: form-data`"},
-           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.py\"\r\n\r\nx", "the body ends inside a part (no closing boundary)"},
-           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.py\"", "a part's headers do not end within 2048 bytes"},
-           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file\x01\"\r\n\r\nx\r\n--XyZ--", "a part's header holds a control byte"},
-           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file; filename=\"bot.py\"\r\n\r\nx\r\n--XyZ--", "a part's Content-Disposition cannot be read"},
+           Case{part("form-data; name=\"file\"", "x") + "--XyZ--",
+                "the field file has no file name (send a file: curl -F file=@bot.py)"},
+           Case{part("form-data; name=\"file\"; filename=\"\"", "x") + "--XyZ--",
+                "the field file has no file name (send a file: curl -F file=@bot.py)"},
+           Case{part("attachment; name=\"file\"; filename=\"bot.py\"", "x") + "--XyZ--",
+                "a part is not `Content-Disposition: form-data`"},
+           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.py\"\r\n\r\nx",
+                "the body ends inside a part (no closing boundary)"},
+           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.py\"",
+                "a part's headers do not end within 2048 bytes"},
+           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file\x01\"\r\n\r\nx\r\n--XyZ--",
+                "a part's header holds a control byte"},
+           Case{"--XyZ\r\nContent-Disposition: form-data; name=\"file; filename=\"bot.py\"\r\n\r\nx\r\n--XyZ--",
+                "a part's Content-Disposition cannot be read"},
            Case{"--XyZ", "a multipart boundary is not followed by a line break"},
            Case{"no boundary here", "the body does not hold the multipart boundary"},
            Case{"", "the body does not hold the multipart boundary"},
@@ -266,18 +280,21 @@ TEST(SeasonMultipart, BoundsThePartsAndEachPartsHeaders) {
   for (std::size_t i = 0; i <= kMaxParts; ++i) many += part("form-data; name=\"file\"; filename=\"bot.py\"", "x");
   const Expected<FormFile> parsed = parse_form_file(kType, many + "--XyZ--");
   ASSERT_FALSE(parsed);
-  const std::string long_header = "--XyZ\r\nX-Pad: " + std::string(kMaxPartHeaderBytes, 'a') +
-                                  "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.py\"\r\n\r\nx\r\n--XyZ--";
+  const std::string long_header =
+      "--XyZ\r\nX-Pad: " + std::string(kMaxPartHeaderBytes, 'a') +
+      "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.py\"\r\n\r\nx\r\n--XyZ--";
   const Expected<FormFile> oversized = parse_form_file(kType, long_header);
   ASSERT_FALSE(oversized);
   EXPECT_EQ(oversized.error(), "a part's headers do not end within 2048 bytes");
-  EXPECT_FALSE(parse_form_file(kType, part("form-data; name=\"file\"; filename=\"" + std::string(300, 'a') + ".py\"", "x") +
-                                          "--XyZ--"));
+  EXPECT_FALSE(parse_form_file(
+      kType, part("form-data; name=\"file\"; filename=\"" + std::string(300, 'a') + ".py\"", "x") + "--XyZ--"));
 }
 
 // --- what an upload may be ---
 
-UploadLimits small_limits() { return UploadLimits{.max_upload_bytes = 4096, .max_files = 4, .max_unpacked_bytes = 8192}; }
+UploadLimits small_limits() {
+  return UploadLimits{.max_upload_bytes = 4096, .max_files = 4, .max_unpacked_bytes = 8192};
+}
 
 std::optional<Refusal> inspect(const std::string& name, const std::string& content, UploadSummary* out = nullptr) {
   UploadSummary summary;
@@ -290,7 +307,8 @@ TEST(SeasonUpload, TakesASourceFileATarGzAndAZip) {
   UploadSummary summary;
   EXPECT_FALSE(inspect("bot.py", "print('hi')\n", &summary));
   EXPECT_EQ(summary.kind, UploadKind::Source);
-  const std::vector<ArchiveEntry> entries{{"bot", "", AE_IFDIR}, {"bot/bot.py", "import lib\n"}, {"bot/lib.py", "x = 1\n"}};
+  const std::vector<ArchiveEntry> entries{
+      {"bot", "", AE_IFDIR}, {"bot/bot.py", "import lib\n"}, {"bot/lib.py", "x = 1\n"}};
   EXPECT_FALSE(inspect("bot.tar.gz", make_archive(entries), &summary));
   EXPECT_EQ(summary.kind, UploadKind::TarGz);
   EXPECT_EQ(summary.files, 2u);
@@ -305,13 +323,12 @@ TEST(SeasonUpload, RefusesLinksSpecialFilesAndEscapingPaths) {
     ArchiveEntry entry;
     const char* says;
   };
-  for (const Case& c : {Case{{"bot.py", "", AE_IFLNK, "/etc/passwd"}, "is a symbolic link"},
-                        Case{{"bot.py", "", AE_IFREG, "lib.py", true}, "is a hard link"},
-                        Case{{"fifo", "", AE_IFIFO}, "is a FIFO"},
-                        Case{{"dev", "", AE_IFCHR}, "is a character device"},
-                        Case{{"../bot.py", "x"}, "is not a relative path"},
-                        Case{{"/tmp/bot.py", "x"}, "is not a relative path"},
-                        Case{{"a/../../bot.py", "x"}, "is not a relative path"}}) {
+  for (const Case& c :
+       {Case{{"bot.py", "", AE_IFLNK, "/etc/passwd"}, "is a symbolic link"},
+        Case{{"bot.py", "", AE_IFREG, "lib.py", true}, "is a hard link"}, Case{{"fifo", "", AE_IFIFO}, "is a FIFO"},
+        Case{{"dev", "", AE_IFCHR}, "is a character device"}, Case{{"../bot.py", "x"}, "is not a relative path"},
+        Case{{"/tmp/bot.py", "x"}, "is not a relative path"},
+        Case{{"a/../../bot.py", "x"}, "is not a relative path"}}) {
     for (bool zip : {false, true}) {
       if (zip && (c.entry.type == AE_IFIFO || c.entry.type == AE_IFCHR || c.entry.hard)) continue;  // not in a zip
       const std::optional<Refusal> refusal =
@@ -363,7 +380,8 @@ TEST(SeasonStore, KeepsEveryRevisionReadOnlyWithItsDigestAndRemovesAKilledWriter
     EXPECT_EQ(r->sha256, integrity::sha256_hex(content));
     const fs::path stored = temp.path() / "revisions" / "alice" / std::to_string(i) / "bot.py";
     EXPECT_EQ(read_file(stored), content);
-    EXPECT_EQ(fs::status(stored).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    EXPECT_EQ(fs::status(stored).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   }
   // What a server killed mid-write leaves: removed at the next open, and the numbering goes on.
   fs::create_directory(temp.path() / "revisions" / "alice" / ".incoming-4");

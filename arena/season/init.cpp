@@ -87,7 +87,8 @@ Expected<InitSummary> init_season(const fs::path& dir, const fs::path& roster_fi
   if (!authors) return Error{authors.error()};
   std::error_code ec;
   if (fs::symlink_status(dir, ec).type() != fs::file_type::not_found)
-    return Error{dir.string() + ": already exists; a season is made in a new folder (its tokens are never written over)"};
+    return Error{dir.string() +
+                 ": already exists; a season is made in a new folder (its tokens are never written over)"};
   std::string tokens = "# AUTHOR TOKEN: hand each author their line; the season keeps only tokens.sha256\n";
   std::vector<std::pair<std::string, std::string>> hashes;
   for (const std::string& author : *authors) {
@@ -99,7 +100,8 @@ Expected<InitSummary> init_season(const fs::path& dir, const fs::path& roster_fi
   const fs::path absolute = fs::absolute(dir).lexically_normal();
   for (char c : absolute.string())
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      return Error{dir.string() + ": a season's folder has no '\"', '\\' or control character in its path (season.toml names it)"};
+      return Error{dir.string() +
+                   ": a season's folder has no '\"', '\\' or control character in its path (season.toml names it)"};
   if (!fs::create_directory(dir, ec) || ec) return Error{system::system_error_text(dir, "cannot create")};
   for (const char* folder : {kSubmissionsFolder, kRevisionsFolder, kResultsFolder})
     if (auto error = system::make_own_folder(absolute / folder)) return Error{*error};

@@ -37,7 +37,8 @@ SeasonIntake::SeasonIntake(SeasonConfig config, system::DirectoryLock lock, Toke
 
 Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) {
   Expected<system::DirectoryLock> lock = system::DirectoryLock::acquire(config.dir);
-  if (!lock) return Error{"the season " + lock.error() + ": one server per season"};
+  // The lock's own advice is a results folder's; a season's is one server at a time.
+  if (!lock) return Error{"the season " + lock.error().substr(0, lock.error().find(';')) + ": one server per season"};
   Expected<TokenTable> tokens = TokenTable::read(config.dir / kTokenHashesFile);
   if (!tokens) return Error{tokens.error()};
   Expected<RevisionStore> store = RevisionStore::open(config.dir / kRevisionsFolder);
@@ -58,8 +59,8 @@ std::optional<Reply> SeasonIntake::authenticate(std::string_view authorization, 
   std::optional<std::string> found = token.empty() ? std::nullopt : tokens_.author_of(token);
   if (!found) {
     limiter_.fail(client, now);
-    return Reply{401, error_json(token.empty() ? "a token is required: `Authorization: Bearer TOKEN`"
-                                               : "unknown token")};
+    return Reply{401,
+                 error_json(token.empty() ? "a token is required: `Authorization: Bearer TOKEN`" : "unknown token")};
   }
   author = std::move(*found);
   return std::nullopt;
@@ -89,7 +90,8 @@ Reply SeasonIntake::submit(std::string_view authorization, std::string_view cont
     return Reply{refusal->status, error_json(refusal->reason)};
   Expected<Revision> stored = store_.add(author, form->filename, form->content, summary);
   if (!stored) return Reply{500, error_json("the upload could not be stored: " + stored.error())};
-  json::object o{{"author", author}, {"revision", stored->number}, {"status", stored->status}, {"sha256", stored->sha256}};
+  json::object o{
+      {"author", author}, {"revision", stored->number}, {"status", stored->status}, {"sha256", stored->sha256}};
   return Reply{201, json::serialize(o)};
 }
 

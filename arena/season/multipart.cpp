@@ -130,7 +130,8 @@ Expected<FormFile> parse_form_file(std::string_view content_type, std::string_vi
   if (!boundary) return Error{boundary.error()};
   const std::string delimiter = "\r\n--" + *boundary;
   // The first delimiter opens the body, or follows a preamble and its line break.
-  std::size_t at = body.starts_with(std::string_view(delimiter).substr(2)) ? delimiter.size() - 2 : body.find(delimiter);
+  std::size_t at =
+      body.starts_with(std::string_view(delimiter).substr(2)) ? delimiter.size() - 2 : body.find(delimiter);
   if (at == std::string_view::npos) return Error{"the body does not hold the multipart boundary"};
   if (at != delimiter.size() - 2) at += delimiter.size();
   std::optional<FormFile> file;
@@ -143,14 +144,16 @@ Expected<FormFile> parse_form_file(std::string_view content_type, std::string_vi
     rest.remove_prefix(2);
     const std::size_t head_end = rest.substr(0, kMaxPartHeaderBytes + 4).find("\r\n\r\n");
     std::size_t content_start = head_end + 4;
-    if (rest.starts_with("\r\n")) content_start = 2;  // a part without headers
+    if (rest.starts_with("\r\n"))
+      content_start = 2;  // a part without headers
     else if (head_end == std::string_view::npos)
       return Error{"a part's headers do not end within " + std::to_string(kMaxPartHeaderBytes) + " bytes"};
     Expected<PartHead> head = read_part_head(rest.substr(0, content_start == 2 ? 0 : head_end));
     if (!head) return Error{head.error()};
     const std::size_t content_end = rest.find(delimiter, content_start);
     if (content_end == std::string_view::npos) return Error{"the body ends inside a part (no closing boundary)"};
-    if (head->name != "file") return Error{"unexpected field \"" + head->name.substr(0, 64) + "\": the form has one field, file"};
+    if (head->name != "file")
+      return Error{"unexpected field \"" + head->name.substr(0, 64) + "\": the form has one field, file"};
     if (file) return Error{"the field file is sent twice: an upload is one file"};
     if (!head->filename || base_name(*head->filename).empty())
       return Error{"the field file has no file name (send a file: curl -F file=@bot.py)"};

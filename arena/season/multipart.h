@@ -10,10 +10,10 @@
 
 namespace kalah::season {
 
-inline constexpr std::size_t kMaxBoundaryLength = 70;      // RFC 2046
-inline constexpr std::size_t kMaxParts = 4;                // parts looked at before the body is refused
-inline constexpr std::size_t kMaxPartHeaderBytes = 2048;   // one part's header lines together
-inline constexpr std::size_t kMaxFileNameLength = 255;     // as sent, before upload.h's rule of a name
+inline constexpr std::size_t kMaxBoundaryLength = 70;     // RFC 2046
+inline constexpr std::size_t kMaxParts = 4;               // parts looked at before the body is refused
+inline constexpr std::size_t kMaxPartHeaderBytes = 2048;  // one part's header lines together
+inline constexpr std::size_t kMaxFileNameLength = 255;    // as sent, before upload.h's rule of a name
 
 // The boundary of a `multipart/form-data; boundary=...` Content-Type (a token or a quoted string, 1 to 70 of
 // RFC 2046's characters); an error text for any other Content-Type.

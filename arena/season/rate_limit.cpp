@@ -4,8 +4,7 @@ namespace kalah::season {
 
 bool FailureLimiter::blocked(const std::string& client, Clock::time_point now) const {
   const auto found = failures_.find(client);
-  return found != failures_.end() && now - found->second.since < kFailureWindow &&
-         found->second.count >= kMaxFailures;
+  return found != failures_.end() && now - found->second.since < kFailureWindow && found->second.count >= kMaxFailures;
 }
 
 void FailureLimiter::fail(const std::string& client, Clock::time_point now) {

@@ -66,7 +66,8 @@ Expected<std::vector<std::string>> parse_roster(std::string_view text, std::stri
                    " letters, digits, '.', '_' or '-' starting with a letter or a digit"};
     const auto [it, added] = seen.emplace(lower(line), number);
     if (!added)
-      return Error{at + "the author " + shown_name(line) + " is already on line " + std::to_string(it->second) + " (names are compared ignoring case)"};
+      return Error{at + "the author " + shown_name(line) + " is already on line " + std::to_string(it->second) +
+                   " (names are compared ignoring case)"};
     names.emplace_back(line);
   }
   if (names.empty()) return Error{where + ": no author names (one a line; '#' starts a comment)"};

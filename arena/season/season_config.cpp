@@ -34,8 +34,8 @@ void read_deadline(const Table& t, SeasonConfig& out) {
   const toml::date_time& at = value->get();
   using namespace std::chrono;
   const sys_days date = year_month_day{year{at.date.year}, month{at.date.month}, day{at.date.day}};
-  out.deadline = time_point_cast<system_clock::duration>(
-      date + hours{at.time.hour} + minutes{at.time.minute} + seconds{at.time.second} - minutes{at.offset->minutes});
+  out.deadline = time_point_cast<system_clock::duration>(date + hours{at.time.hour} + minutes{at.time.minute} +
+                                                         seconds{at.time.second} - minutes{at.offset->minutes});
   out.deadline_text = fmt::format("{:%FT%TZ}", time_point_cast<seconds>(*out.deadline));
 }
 
@@ -49,7 +49,8 @@ void read_season_table(const Locator& loc, const toml::table& root, SeasonConfig
           {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
-  if (auto kb = t.integer("max_upload_kb", 1, 1 << 20)) out.limits.max_upload_bytes = static_cast<std::uintmax_t>(*kb) << 10;
+  if (auto kb = t.integer("max_upload_kb", 1, 1 << 20))
+    out.limits.max_upload_bytes = static_cast<std::uintmax_t>(*kb) << 10;
   if (auto n = t.integer("max_files", 1, 100'000)) out.limits.max_files = static_cast<std::size_t>(*n);
   if (auto kb = t.integer("max_unpacked_kb", 1, 4 << 20))
     out.limits.max_unpacked_bytes = static_cast<std::uintmax_t>(*kb) << 10;

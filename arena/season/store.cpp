@@ -103,7 +103,8 @@ Expected<RevisionStore> RevisionStore::open(const fs::path& dir) {
     if (authors->symlink_status(ec).type() != fs::file_type::directory) continue;
     std::error_code inner;
     std::vector<fs::path> stale;
-    for (fs::directory_iterator it(authors->path(), inner); !inner && it != fs::directory_iterator(); it.increment(inner))
+    for (fs::directory_iterator it(authors->path(), inner); !inner && it != fs::directory_iterator();
+         it.increment(inner))
       if (it->path().filename().string().starts_with(kIncoming)) stale.push_back(it->path());
     for (const fs::path& p : stale)
       if (auto error = system::remove_tree(p)) return Error{*error};
@@ -120,8 +121,14 @@ Expected<Revision> RevisionStore::add(const std::string& author, const std::stri
   if (!existed)
     if (auto error = system::sync_directory(dir_)) return Error{*error};
   const std::vector<int> numbers = revision_numbers(author_dir);
-  Revision r{author, numbers.empty() ? 1 : numbers.back() + 1, file, content.size(), integrity::sha256_hex(content),
-             summary, system::utc_now_iso8601(), "queued"};
+  Revision r{author,
+             numbers.empty() ? 1 : numbers.back() + 1,
+             file,
+             content.size(),
+             integrity::sha256_hex(content),
+             summary,
+             system::utc_now_iso8601(),
+             "queued"};
   if (r.number > kMaxRevisions) return Error{author + " has " + std::to_string(kMaxRevisions) + " revisions already"};
   const fs::path incoming = author_dir / (std::string(kIncoming) + std::to_string(r.number));
   if (auto error = system::remove_tree(incoming)) return Error{*error};

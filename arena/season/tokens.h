@@ -14,9 +14,9 @@
 
 namespace kalah::season {
 
-inline constexpr const char* kTokensFile = "tokens.txt";       // AUTHOR TOKEN a line: the organiser's, to hand out
+inline constexpr const char* kTokensFile = "tokens.txt";          // AUTHOR TOKEN a line: the organiser's, to hand out
 inline constexpr const char* kTokenHashesFile = "tokens.sha256";  // AUTHOR SHA256 a line: what the season keeps
-inline constexpr std::size_t kTokenBytes = 32;                   // 256 random bits, 64 hex digits
+inline constexpr std::size_t kTokenBytes = 32;                    // 256 random bits, 64 hex digits
 
 // A new token: kTokenBytes from OpenSSL's RAND_bytes as lowercase hex. An error when the random source fails.
 Expected<std::string> new_token();

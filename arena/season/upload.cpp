@@ -140,14 +140,14 @@ std::optional<Refusal> inspect_upload(std::string_view filename, std::string_vie
                                       UploadSummary& summary) {
   summary = UploadSummary{};
   if (!valid_file_name(filename))
-    return Refusal{400, "the file's name must be 1 to 128 letters, digits, '.', '_', '+' or '-', starting with a "
-                        "letter or a digit"};
+    return Refusal{400,
+                   "the file's name must be 1 to 128 letters, digits, '.', '_', '+' or '-', starting with a "
+                   "letter or a digit"};
   const std::optional<UploadKind> kind = upload_kind(filename);
-  if (!kind)
-    return Refusal{415, "an upload is one source file (.py, .c, .cc, .cpp, .cxx), a .tar.gz (.tgz) or a .zip"};
+  if (!kind) return Refusal{415, "an upload is one source file (.py, .c, .cc, .cpp, .cxx), a .tar.gz (.tgz) or a .zip"};
   if (content.size() > limits.max_upload_bytes)
-    return Refusal{413, "the file is larger than " + std::to_string(limits.max_upload_bytes >> 10) +
-                            " KiB (max_upload_kb)"};
+    return Refusal{413,
+                   "the file is larger than " + std::to_string(limits.max_upload_bytes >> 10) + " KiB (max_upload_kb)"};
   if (content.empty()) return Refusal{422, "the file is empty"};
   summary.kind = *kind;
   if (*kind != UploadKind::Source) return inspect_archive(*kind, content, limits, summary);

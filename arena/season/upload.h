@@ -19,8 +19,8 @@ const char* to_string(UploadKind kind);  // "source", "tar.gz", "zip"
 
 struct UploadSummary {
   UploadKind kind = UploadKind::Source;
-  std::size_t files = 0;               // regular files (1 for a source file)
-  std::uintmax_t unpacked_bytes = 0;   // their sizes together
+  std::size_t files = 0;              // regular files (1 for a source file)
+  std::uintmax_t unpacked_bytes = 0;  // their sizes together
 };
 
 // Why an upload is refused, with the HTTP status that says so: 413 too large, 415 not a kind above, 422 an archive
