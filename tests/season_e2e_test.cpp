@@ -5,6 +5,10 @@
 // per season. Waits are bounded loops; no timing is asserted.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <set>
+
 #include <boost/json.hpp>
 
 #include "tests/e2e_util.h"
@@ -23,6 +27,7 @@ using test::make_archive;
 class SeasonE2E : public ::testing::Test {
  protected:
   void SetUp() override {
+    ::chmod(temp_.path().c_str(), 0711);  // sandboxed bots run as other users: let them through
     write_file(temp_.path() / "AUTHORS.txt", "alice\nbob\n");
     const RunResult init =
         run({kArena.string(), "season", "init", dir().string(), "--roster", (temp_.path() / "AUTHORS.txt").string()},
@@ -108,7 +113,9 @@ TEST_F(SeasonE2E, AnUploadIsStoredNumberedAndListedToItsAuthorOnly) {
   EXPECT_EQ(revisions[1].at("file"), "bot.tar.gz");
   EXPECT_EQ(revisions[1].at("kind"), "tar.gz");
   EXPECT_EQ(revisions[1].at("files"), 2);
-  EXPECT_EQ(revisions[1].at("status"), "queued");
+  // Its status moves on behind the answer (the next test follows it to its end).
+  const std::set<std::string> statuses{"queued", "building", "build-failed", "check-failed", "gate-failed", "entered"};
+  EXPECT_TRUE(statuses.contains(std::string(revisions[1].at("status").as_string()))) << mine.body;
   EXPECT_EQ(revisions[0].at("sha256"), json::parse(first.body).at("sha256"));
   // Another author's page with a valid token of one's own, or a page without a token.
   EXPECT_EQ(
@@ -215,6 +222,65 @@ TEST_F(SeasonE2E, TheDeadlineRefusesLaterUploads) {
   EXPECT_EQ(late.status, 403) << late.body;
   EXPECT_NE(late.body.find("2020-01-01T00:00:00Z, has passed"), std::string::npos) << late.body;
   EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+// The author's revision `number` once its status is final (bounded: the build, check and gate of a small bot).
+json::object finished(unsigned short port, const std::string& token, const std::string& author, int number) {
+  json::object last;
+  for (int i = 0; i < 900; ++i) {
+    const Response r =
+        request(port, "/api/submissions/" + author, http::verb::get, {{"Authorization", "Bearer " + token}});
+    const json::value page = json::parse(r.body);
+    for (const json::value& revision : page.at("revisions").as_array())
+      if (revision.at("revision") == number) last = revision.as_object();
+    const json::value* status = last.if_contains("status");
+    if (status && *status != "queued" && *status != "building") return last;
+    std::this_thread::sleep_for(200ms);
+  }
+  return last;
+}
+
+std::string source(const char* relative) { return read_file(fs::path(KALAH_SOURCE_DIR) / relative); }
+
+TEST_F(SeasonE2E, ARevisionIsBuiltCheckedGatedAndEnteredOrKeptOutWithItsLog) {
+  const unsigned short port = server_->port();
+  const std::string alice = bearer(tokens_["alice"]), bob = bearer(tokens_["bob"]);
+  // A single C file, built by the default command; a Python bot in an archive with the kit beside it.
+  ASSERT_EQ(upload(port, alice, "ada.c", source("configs/contest/submissions/ada/ada.c")).status, 201);
+  const std::string python = make_archive(
+      {{"bot.py", source("bots/python/example_bot.py")}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
+  ASSERT_EQ(upload(port, bob, "bot.tar.gz", python).status, 201);
+  // Each failure with its log: a build that fails, a Python file that speaks no KEP, an archive with nothing to run.
+  ASSERT_EQ(upload(port, alice, "bot.c", "int main(void) { return oops; }\n").status, 201);
+  ASSERT_EQ(upload(port, alice, "bot.py", "print('hello')\n").status, 201);
+  ASSERT_EQ(upload(port, alice, "bot.zip", make_archive({{"main.py", "print(1)\n"}}, true)).status, 201);
+
+  const json::object ada = finished(port, tokens_["alice"], "alice", 1);
+  EXPECT_EQ(ada.at("status"), "entered") << json::serialize(ada);
+  EXPECT_EQ(ada.at("bot"), "alice-r1");
+  EXPECT_NE(json::serialize(ada.at("logs").at("build.log")).find("cc -O2 -o bot bot.c -lm"), std::string::npos);
+  EXPECT_NE(json::serialize(ada.at("logs").at("gate.log")).find("kalah-random"), std::string::npos);
+  const json::object py = finished(port, tokens_["bob"], "bob", 1);
+  EXPECT_EQ(py.at("status"), "entered") << json::serialize(py);
+  const json::object broken = finished(port, tokens_["alice"], "alice", 2);
+  EXPECT_EQ(broken.at("status"), "build-failed") << json::serialize(broken);
+  EXPECT_NE(json::serialize(broken.at("logs").at("build.log")).find("oops"), std::string::npos);
+  const json::object mute = finished(port, tokens_["alice"], "alice", 3);
+  EXPECT_EQ(mute.at("status"), "check-failed") << json::serialize(mute);
+  EXPECT_TRUE(mute.at("logs").as_object().contains("check.log"));
+  const json::object nothing = finished(port, tokens_["alice"], "alice", 4);
+  EXPECT_EQ(nothing.at("status"), "build-failed") << json::serialize(nothing);
+  EXPECT_NE(json::serialize(nothing.at("reason")).find("no bot.toml"), std::string::npos);
+}
+
+TEST_F(SeasonE2E, ARevisionLeftBuildingByAKilledServerIsTakenUpAgain) {
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
+                .status,
+            201);
+  server_->kill_now();  // whatever it was doing: queued, building, checking or gating
+  start();
+  const json::object done = finished(server_->port(), tokens_["alice"], "alice", 1);
+  EXPECT_EQ(done.at("status"), "entered") << json::serialize(done);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // A season's submission endpoints behind `arena serve --season` (docs/SEASON.md, docs/SERVE.md): the authors'
 // tokens (their digests), the failed attempts per client, the upload checked whole and stored durably before it is
 // acknowledged, and each author's own revisions. Holds the season's lock (DIR/arena.lock) while it lives: a second
-// server on the same season is refused.
+// server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h).
 #pragma once
 
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "arena/season/pipeline.h"
 #include "arena/season/rate_limit.h"
 #include "arena/season/season_config.h"
 #include "arena/season/store.h"
@@ -50,6 +51,7 @@ class SeasonIntake final : public serve::Intake {
   TokenTable tokens_;
   RevisionStore store_;
   FailureLimiter limiter_;
+  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the store it reads goes
 };
 
 }  // namespace kalah::season

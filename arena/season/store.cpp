@@ -128,7 +128,9 @@ Expected<Revision> RevisionStore::add(const std::string& author, const std::stri
              integrity::sha256_hex(content),
              summary,
              system::utc_now_iso8601(),
-             "queued"};
+             "queued",
+             "",
+             ""};
   if (r.number > kMaxRevisions) return Error{author + " has " + std::to_string(kMaxRevisions) + " revisions already"};
   const fs::path incoming = author_dir / (std::string(kIncoming) + std::to_string(r.number));
   if (auto error = system::remove_tree(incoming)) return Error{*error};
@@ -147,12 +149,61 @@ Expected<Revision> RevisionStore::add(const std::string& author, const std::stri
   return r;
 }
 
+fs::path RevisionStore::folder(const std::string& author, int number) const {
+  return dir_ / author / std::to_string(number);
+}
+
+fs::path RevisionStore::status_file(const std::string& author, int number) const {
+  return dir_.parent_path() / "status" / author / (std::to_string(number) + ".json");
+}
+
+std::optional<std::string> RevisionStore::record_status(const std::string& author, int number,
+                                                        const StatusRecord& status) const {
+  const fs::path file = status_file(author, number);
+  for (const fs::path& folder : {file.parent_path().parent_path(), file.parent_path()})
+    if (auto error = system::make_own_folder(folder)) return error;
+  const json::object o{{"status", status.status}, {"reason", status.reason}, {"bot", status.bot}, {"at", status.at}};
+  return system::write_file_atomically(file, json::serialize(o) + "\n");
+}
+
 Expected<std::vector<Revision>> RevisionStore::list(const std::string& author) const {
   std::vector<Revision> out;
   for (int n : revision_numbers(dir_ / author)) {
-    Expected<Revision> r = read_revision(dir_ / author / std::to_string(n));
+    Expected<Revision> r = read_revision(folder(author, n));
     if (!r) return Error{r.error()};
+    Expected<std::string> status = system::read_regular_file(status_file(author, n), kMaxRevisionJson);
+    boost::system::error_code ec;
+    const json::value v = status ? json::parse(*status, ec) : json::value();
+    if (const json::object* o = status && !ec ? v.if_object() : nullptr) {
+      auto text = [o](const char* key) {
+        const json::value* x = o->if_contains(key);
+        return x && x->is_string() ? std::string(x->as_string()) : std::string();
+      };
+      Revision with = std::move(r).value();
+      if (!text("status").empty()) with.status = text("status");
+      with.reason = text("reason");
+      with.bot = text("bot");
+      out.push_back(std::move(with));
+      continue;
+    }
     out.push_back(std::move(r).value());
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, int>> RevisionStore::unfinished() const {
+  std::vector<std::pair<std::string, int>> out;
+  std::vector<std::string> authors;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir_, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    if (it->symlink_status(ec).type() == fs::file_type::directory && !it->path().filename().string().starts_with("."))
+      authors.push_back(it->path().filename().string());
+  std::sort(authors.begin(), authors.end());
+  for (const std::string& author : authors) {
+    const Expected<std::vector<Revision>> revisions = list(author);
+    if (!revisions) continue;
+    for (const Revision& r : *revisions)
+      if (r.status == "queued" || r.status == "building") out.emplace_back(author, r.number);
   }
   return out;
 }

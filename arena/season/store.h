@@ -27,7 +27,18 @@ struct Revision {
   std::string sha256;
   UploadSummary summary;
   std::string received_at;  // ISO 8601 UTC
+  // From DIR/status/AUTHOR/N.json (pipeline.h), "queued" until a first status is recorded.
   std::string status = "queued";
+  std::string reason;  // why it is not entered
+  std::string bot;     // the contest's name of the revision's bot, once it is prepared
+};
+
+// A revision's status as the pipeline records it: replaced atomically and durably at each step.
+struct StatusRecord {
+  std::string status;  // building, build-failed, check-failed, gate-failed, entered
+  std::string reason;
+  std::string bot;
+  std::string at;  // ISO 8601 UTC
 };
 
 class RevisionStore {
@@ -39,11 +50,17 @@ class RevisionStore {
   // Stores `content` as the author's next revision; returns it once it is durable.
   Expected<Revision> add(const std::string& author, const std::string& file, std::string_view content,
                          const UploadSummary& summary);
-  // The author's revisions, oldest first (none when they uploaded nothing).
+  // The author's revisions, oldest first (none when they uploaded nothing), each with its recorded status.
   Expected<std::vector<Revision>> list(const std::string& author) const;
+  // Every author's revisions still to process (queued, or building when a server stopped), oldest first per author.
+  std::vector<std::pair<std::string, int>> unfinished() const;
+  // Where revision N of `author` is (its folder) and its status is recorded.
+  std::filesystem::path folder(const std::string& author, int number) const;
+  std::optional<std::string> record_status(const std::string& author, int number, const StatusRecord& status) const;
 
  private:
   explicit RevisionStore(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  std::filesystem::path status_file(const std::string& author, int number) const;
   std::filesystem::path dir_;
 };
 

@@ -2,11 +2,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 
 #include <array>
 #include <filesystem>
 #include <memory>
 #include <set>
+
+#include "referee/system/files.h"
 
 namespace kalah::season {
 namespace {
@@ -56,8 +59,19 @@ const char* entry_kind(const archive_entry* entry) {
   }
 }
 
+// Creates the regular file `path` (new, never through a link), mode 0644 whatever the archive said.
+std::optional<std::string> create_file(const std::filesystem::path& path, system::FileHandle& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) return path.parent_path().string() + ": cannot create: " + ec.message();
+  out = system::FileHandle(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (!out.is_open()) return system::system_error_text(path, "cannot create");
+  return std::nullopt;
+}
+
+// Reads the archive through, checking every rule; with `into`, writes its folders and files there as well.
 std::optional<Refusal> inspect_archive(UploadKind kind, std::string_view content, const UploadLimits& limits,
-                                       UploadSummary& summary) {
+                                       UploadSummary& summary, const std::filesystem::path* into) {
   std::unique_ptr<struct archive, ReadFree> a(archive_read_new());
   if (kind == UploadKind::TarGz) {
     archive_read_support_filter_gzip(a.get());
@@ -91,14 +105,24 @@ std::optional<Refusal> inspect_archive(UploadKind kind, std::string_view content
     std::string key(path);
     while (key.ends_with('/')) key.pop_back();
     if (!paths.insert(key).second) return Refusal{422, "the archive holds " + shown_path(path) + " twice"};
+    std::error_code ec;
+    if (type == AE_IFDIR && into) std::filesystem::create_directories(*into / key, ec);
+    if (ec) return Refusal{500, (*into / key).string() + ": cannot create: " + ec.message()};
     if (type == AE_IFDIR) continue;
     ++summary.files;
+    system::FileHandle out;
+    if (into)
+      if (std::optional<std::string> error = create_file(*into / key, out)) return Refusal{500, *error};
     // The bytes are counted as they come: a declared size is never trusted.
     for (;;) {
       const la_ssize_t n = archive_read_data(a.get(), buffer.data(), buffer.size());
       if (n < 0) return unreadable("damaged data");
       if (n == 0) break;
       summary.unpacked_bytes += static_cast<std::uintmax_t>(n);
+      if (into)
+        if (auto error =
+                system::write_all(out.get(), std::string_view(buffer.data(), static_cast<std::size_t>(n)), *into / key))
+          return Refusal{500, *error};
       if (summary.unpacked_bytes > limits.max_unpacked_bytes)
         return Refusal{413, "the archive's files are larger than " + std::to_string(limits.max_unpacked_bytes >> 10) +
                                 " KiB together, unpacked (max_unpacked_kb)"};
@@ -138,6 +162,11 @@ bool valid_file_name(std::string_view name) {
 
 std::optional<Refusal> inspect_upload(std::string_view filename, std::string_view content, const UploadLimits& limits,
                                       UploadSummary& summary) {
+  return unpack_upload(filename, content, limits, summary, nullptr);
+}
+
+std::optional<Refusal> unpack_upload(std::string_view filename, std::string_view content, const UploadLimits& limits,
+                                     UploadSummary& summary, const std::filesystem::path* into) {
   summary = UploadSummary{};
   if (!valid_file_name(filename))
     return Refusal{400,
@@ -150,10 +179,15 @@ std::optional<Refusal> inspect_upload(std::string_view filename, std::string_vie
                    "the file is larger than " + std::to_string(limits.max_upload_bytes >> 10) + " KiB (max_upload_kb)"};
   if (content.empty()) return Refusal{422, "the file is empty"};
   summary.kind = *kind;
-  if (*kind != UploadKind::Source) return inspect_archive(*kind, content, limits, summary);
+  if (*kind != UploadKind::Source) return inspect_archive(*kind, content, limits, summary, into);
   if (content.find('\0') != std::string_view::npos) return Refusal{422, "a source file holds a NUL byte: not text"};
   summary.files = 1;
   summary.unpacked_bytes = content.size();
+  system::FileHandle out;
+  if (into) {
+    if (std::optional<std::string> error = create_file(*into / std::string(filename), out)) return Refusal{500, *error};
+    if (auto error = system::write_all(out.get(), content, *into / std::string(filename))) return Refusal{500, *error};
+  }
   return std::nullopt;
 }
 

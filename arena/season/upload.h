@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,5 +39,10 @@ bool valid_file_name(std::string_view filename);
 // Checks the upload `content` named `filename` against `limits`: its summary, or why it is refused.
 std::optional<Refusal> inspect_upload(std::string_view filename, std::string_view content, const UploadLimits& limits,
                                       UploadSummary& summary);
+// The same, and with `into` (an existing empty folder of the arena's) its files written there: a source file as it
+// is named, an archive's folders and regular files, every file 0644 and every folder 0755, whatever the archive
+// said. A failed write is a Refusal with status 500.
+std::optional<Refusal> unpack_upload(std::string_view filename, std::string_view content, const UploadLimits& limits,
+                                     UploadSummary& summary, const std::filesystem::path* into);
 
 }  // namespace kalah::season
