@@ -48,6 +48,9 @@ seeds = 4
 base_ms = 1000
 inc_ms = 10
 
+[openings]
+random_plies = 4         # each colour-swapped pair from a random start of its own: no game repeats another
+
 [submissions]
 dir = "submissions"      # in this folder
 build_timeout_s = 60
