@@ -364,6 +364,29 @@ TEST(SeasonUpload, RefusesWhatIsTooLargeTooManyOrNotAnArchive) {
   EXPECT_EQ(inspect("bot.py", std::string("a\0b", 3))->status, 422);
 }
 
+TEST(SeasonUpload, UnpacksRegularFilesAndFoldersWithoutTheArchivesModeBits) {
+  system::TempFolder temp("season-unpack");
+  // Every file of the archive is set-uid, set-gid and executable for all (season_archives.h).
+  const std::string archive = make_archive({{"bot", "", AE_IFDIR}, {"bot/bot.py", "print(1)\n"}, {"lib.py", "x"}});
+  UploadSummary summary;
+  const fs::path into = temp.path();
+  ASSERT_FALSE(unpack_upload("up.tar.gz", archive, small_limits(), summary, &into));
+  EXPECT_EQ(read_file(temp.path() / "bot" / "bot.py"), "print(1)\n");
+  for (const char* file : {"bot/bot.py", "lib.py"}) {
+    struct stat st {};
+    ASSERT_EQ(::lstat((temp.path() / file).c_str(), &st), 0) << file;
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_mode & 07000, 0u) << file;  // no set-uid, set-gid or sticky bit
+    EXPECT_EQ(st.st_mode & 0111, 0u) << file;   // and not executable
+  }
+  // A refused archive: nothing is followed out of the folder.
+  system::TempFolder other("season-unpack");
+  const fs::path out = other.path();
+  EXPECT_TRUE(
+      unpack_upload("up.tgz", make_archive({{"x.py", "", AE_IFLNK, "/etc/passwd"}}), small_limits(), summary, &out));
+  EXPECT_TRUE(fs::is_empty(other.path()));
+}
+
 // --- the revision store ---
 
 TEST(SeasonStore, KeepsEveryRevisionReadOnlyWithItsDigestAndRemovesAKilledWritersTemporary) {

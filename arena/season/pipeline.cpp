@@ -150,9 +150,11 @@ void Pipeline::process(const std::string& author, int number) {
   const Revision& r = *found;
   record("building", "");
   const arena::Config& contest = config_.contest;
-  if (std::optional<std::string> error =
-          prepare(r, store_.folder(author, number), contest.submissions->dir / bot, config_.limits))
+  const fs::path folder = contest.submissions->dir / bot;
+  if (std::optional<std::string> error = prepare(r, store_.folder(author, number), folder, config_.limits)) {
+    (void)system::remove_tree(folder);  // never a half-made submission for the contest's next build to find
     return record("build-failed", *error);
+  }
   // The season's log of every build: what `arena contest build` would print.
   const fs::path log = config_.dir / "season.log";
   Expected<arena::contest::BuildSummary> built = arena::contest::build_submissions(
