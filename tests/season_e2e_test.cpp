@@ -114,7 +114,7 @@ TEST_F(SeasonE2E, AnUploadIsStoredNumberedAndListedToItsAuthorOnly) {
   EXPECT_EQ(revisions[1].at("kind"), "tar.gz");
   EXPECT_EQ(revisions[1].at("files"), 2);
   // Its status moves on behind the answer (the next test follows it to its end).
-  const std::set<std::string> statuses{"queued", "building", "build-failed", "check-failed", "gate-failed", "entered"};
+  const std::set<std::string> statuses{"queued", "building", "build-failed", "check-failed", "gate-failed", "entered", "superseded"};
   EXPECT_TRUE(statuses.contains(std::string(revisions[1].at("status").as_string()))) << mine.body;
   EXPECT_EQ(revisions[0].at("sha256"), json::parse(first.body).at("sha256"));
   // Another author's page with a valid token of one's own, or a page without a token.
@@ -225,7 +225,9 @@ TEST_F(SeasonE2E, TheDeadlineRefusesLaterUploads) {
 }
 
 // The author's revision `number` once its status is final (bounded: the build, check and gate of a small bot).
-json::object finished(unsigned short port, const std::string& token, const std::string& author, int number) {
+// `pending`: the statuses to wait past.
+json::object finished(unsigned short port, const std::string& token, const std::string& author, int number,
+                      const std::set<std::string>& pending = {"queued", "building"}) {
   json::object last;
   for (int i = 0; i < 900; ++i) {
     const Response r =
@@ -234,7 +236,7 @@ json::object finished(unsigned short port, const std::string& token, const std::
     for (const json::value& revision : page.at("revisions").as_array())
       if (revision.at("revision") == number) last = revision.as_object();
     const json::value* status = last.if_contains("status");
-    if (status && *status != "queued" && *status != "building") return last;
+    if (status && !pending.contains(std::string(status->as_string()))) return last;
     std::this_thread::sleep_for(200ms);
   }
   return last;
@@ -271,6 +273,19 @@ TEST_F(SeasonE2E, ARevisionIsBuiltCheckedGatedAndEnteredOrKeptOutWithItsLog) {
   const json::object nothing = finished(port, tokens_["alice"], "alice", 4);
   EXPECT_EQ(nothing.at("status"), "build-failed") << json::serialize(nothing);
   EXPECT_NE(json::serialize(nothing.at("reason")).find("no bot.toml"), std::string::npos);
+}
+
+TEST_F(SeasonE2E, ANewEnteredRevisionSupersedesTheAuthorsEarlierOne) {
+  const std::string ada = source("configs/contest/submissions/ada/ada.c");
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada).status, 201);
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada + "/* again */\n").status, 201);
+  const json::object second = finished(server_->port(), tokens_["alice"], "alice", 2);
+  EXPECT_EQ(second.at("status"), "entered") << json::serialize(second);
+  // Superseded just after the next one entered.
+  const json::object first = finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"});
+  EXPECT_EQ(first.at("status"), "superseded") << json::serialize(first);
+  EXPECT_EQ(first.at("reason"), "superseded by alice-r2");
+  EXPECT_NE(read_file(dir() / "results" / "season" / "entries.json").find("withdrawn"), std::string::npos);
 }
 
 TEST_F(SeasonE2E, ARevisionLeftBuildingByAKilledServerIsTakenUpAgain) {

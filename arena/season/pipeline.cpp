@@ -9,6 +9,7 @@
 #include "arena/contest/contest.h"
 #include "arena/contest/entries.h"
 #include "arena/contest/manifest.h"
+#include "arena/report/report_service.h"
 #include "arena/season/upload.h"
 #include "referee/system/files.h"
 #include "referee/system/untrusted_files.h"
@@ -162,6 +163,30 @@ void Pipeline::process(const std::string& author, int number) {
   if (!built) return record("build-failed", "the arena could not build: " + built.error());
   const StatusRecord done = outcome(contest, bot);
   (void)store_.record_status(author, number, done);
+  if (done.status == "entered") supersede(author, number);
+}
+
+// The author's earlier entered revisions leave the contest (withdrawn: their finished games stay, by
+// [submissions] withdrawn) and are recorded `superseded`.
+void Pipeline::supersede(const std::string& author, int number) {
+  const Expected<std::vector<Revision>> revisions = store_.list(author);
+  if (!revisions) return;
+  const arena::Config& contest = config_.contest;
+  const arena::contest::WriteReports write_reports = [&](const fs::path& results) {
+    Expected<report::RewrittenReports> written =
+        report::rewrite_reports(results, {.event = contest.tournament.name, .publish = contest.tournament.publish});
+    return written ? std::nullopt : std::optional<std::string>(written.error());
+  };
+  const fs::path log = config_.dir / "season.log";
+  for (const Revision& r : *revisions) {
+    if (r.number >= number || r.status != "entered") continue;
+    const std::string reason = "superseded by " + revision_bot(author, number);
+    Expected<std::string> done =
+        arena::contest::change_status(contest, r.bot, arena::EntryStatus::Withdrawn, reason, write_reports);
+    (void)system::write_own_file(log, "  " + (done ? *done : r.bot + " not superseded: " + done.error()) + "\n",
+                                 /*append=*/true);
+    if (done) (void)store_.record_status(author, r.number, {"superseded", reason, r.bot, system::utc_now_iso8601()});
+  }
 }
 
 }  // namespace kalah::season

@@ -2,7 +2,8 @@
 // thread of its own: unpacked into the contest's submissions folder as the bot AUTHOR-rN (with the manifest the
 // upload brought, its name replaced, or a default one: bot.py runs as `python3 bot.py`, a single C or C++ file is
 // built by a stated command), then built, checked and gated by `arena contest build`'s code, each step's status
-// recorded durably beside the revision: queued -> building -> build-failed | check-failed | gate-failed | entered.
+// recorded durably beside the revision: queued -> building -> build-failed | check-failed | gate-failed | entered;
+// an entered revision's author's earlier entered ones are withdrawn from the contest and become superseded.
 // A revision a stopped server left queued or building is taken up again at the next start.
 #pragma once
 
@@ -39,6 +40,7 @@ class Pipeline {
  private:
   void loop();
   void process(const std::string& author, int number);
+  void supersede(const std::string& author, int number);
 
   const SeasonConfig& config_;
   const RevisionStore& store_;
