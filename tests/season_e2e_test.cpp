@@ -114,7 +114,8 @@ TEST_F(SeasonE2E, AnUploadIsStoredNumberedAndListedToItsAuthorOnly) {
   EXPECT_EQ(revisions[1].at("kind"), "tar.gz");
   EXPECT_EQ(revisions[1].at("files"), 2);
   // Its status moves on behind the answer (the next test follows it to its end).
-  const std::set<std::string> statuses{"queued", "building", "build-failed", "check-failed", "gate-failed", "entered", "superseded"};
+  const std::set<std::string> statuses{"queued",      "building", "build-failed", "check-failed",
+                                       "gate-failed", "entered",  "superseded"};
   EXPECT_TRUE(statuses.contains(std::string(revisions[1].at("status").as_string()))) << mine.body;
   EXPECT_EQ(revisions[0].at("sha256"), json::parse(first.body).at("sha256"));
   // Another author's page with a valid token of one's own, or a page without a token.
