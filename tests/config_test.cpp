@@ -88,7 +88,7 @@ const BadCase kBadCases[] = {
     {"unknown top-level table", "[tournment]\nname = \"t\"\n",
      "t.toml:1:2: unknown table or key \"tournment\" at the top level (did you mean \"tournament\"?); known: "
      "[tournament], "
-     "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [analysis], [[engine]]"},
+     "[variant], [time], [openings], [sprt], [rating], [ranking], [submissions], [analysis], [season], [[engine]]"},
     {"unknown key in [tournament]", "[tournament]\nname = \"t\"\nround = 2\n",
      "t.toml:3:1: unknown key \"round\" in [tournament] (did you mean \"rounds\"?); known keys: name, type, rounds, "
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "

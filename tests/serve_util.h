@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -84,7 +85,7 @@ class Server {
       const std::string out = fs::exists(out_) ? read_file(out_) : "";
       if (const std::size_t at = out.find(prefix); at != std::string::npos && out.find('\n', at) != std::string::npos)
         port_ = static_cast<unsigned short>(std::stoi(out.substr(at + prefix.size())));
-      else if (child_->poll())
+      else if ((exited_ = child_->poll()))
         break;
       else
         std::this_thread::sleep_for(50ms);
@@ -101,11 +102,26 @@ class Server {
 
   unsigned short port() const { return port_; }
   std::string err() const { return read_file(err_); }
+  std::string out() const { return read_file(out_); }
+  // kill -9, as a crash or an impatient operator stops it; reaped.
+  void kill_now() {
+    child_->signal(SIGKILL);
+    child_->wait(std::chrono::milliseconds(10000));
+  }
+  // Its end when it has stopped by itself (a refusal at start), waited for up to `limit`.
+  std::optional<ExitStatus> ended(std::chrono::milliseconds limit) {
+    for (auto waited = 0ms; waited < limit && !exited_; waited += 50ms) {
+      if ((exited_ = child_->poll())) break;
+      std::this_thread::sleep_for(50ms);
+    }
+    return exited_;
+  }
 
  private:
   fs::path out_, err_;
   std::unique_ptr<Child> child_;
   unsigned short port_ = 0;
+  std::optional<ExitStatus> exited_;
 };
 
 }  // namespace kalah::e2e::serve_util

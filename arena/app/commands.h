@@ -46,7 +46,9 @@ int report_folder(const std::string& dir);
 arena::FlowOptions prepare_engines(arena::Config& config, bool check_results, const std::string& other_name);
 // `arena analyse DIR...`: every ply of every game valued with perfect play, into DIR/analysis.jsonl.
 void add_analyse_command(cli::Commands& commands);
-// `arena serve DIR...`: the results folders over HTTP, read-only (docs/SERVE.md).
+// `arena serve DIR...`: the results folders over HTTP, read-only (docs/SERVE.md); with --season, a season's uploads.
 void add_serve_command(cli::Commands& commands);
+// `arena season init DIR --roster FILE`: a new season's folder (docs/SEASON.md).
+void add_season_command(cli::Commands& commands);
 
 }  // namespace kalah::arena_app

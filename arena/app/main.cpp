@@ -29,5 +29,6 @@ int main(int argc, char** argv) {
   kalah::arena_app::add_archive_command(commands);
   kalah::arena_app::add_analyse_command(commands);
   kalah::arena_app::add_serve_command(commands);
+  kalah::arena_app::add_season_command(commands);
   return commands.main(argc, argv);
 }

@@ -8,13 +8,16 @@
 #include <fmt/core.h>
 
 #include "arena/app/commands.h"
+#include "arena/season/intake.h"
 #include "arena/serve/server.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::arena_app {
 namespace {
 
 struct ServeArguments {
   std::vector<std::string> dirs;
+  std::string season;
   std::string listen = serve::kDefaultListen;
   std::string token_file;
   bool is_public = false;
@@ -36,6 +39,24 @@ int serve_folders(const ServeArguments& a) {
     throw UsageError(*refusal);
   options.dirs.assign(a.dirs.begin(), a.dirs.end());
   options.max_connections = a.max_connections;
+  std::unique_ptr<season::SeasonIntake> intake;
+  if (!a.season.empty()) {
+    Expected<season::SeasonConfig> config = season::load_season(a.season);
+    if (!config) throw UsageError(config.error());
+    // The season's own results are served when no DIR is named.
+    const std::filesystem::path output = config->contest.tournament.output;
+    Expected<std::unique_ptr<season::SeasonIntake>> opened = season::SeasonIntake::open(std::move(config).value());
+    if (!opened) throw UsageError(opened.error());
+    intake = std::move(opened).value();
+    if (options.dirs.empty()) {
+      if (std::optional<std::string> error = system::make_own_folder(output)) throw UsageError(*error);
+      options.dirs.push_back(output);
+    }
+    options.intake = intake.get();
+    fmt::print("arena serve: season {}: {} authors, uploads at POST /api/submissions\n", intake->config().dir.string(),
+               intake->authors());
+  }
+  if (options.dirs.empty()) throw UsageError("name a results folder to serve, or --season FILE");
   std::optional<std::string> error = serve::serve(options, [](const std::string& url) {
     fmt::print("arena serve: listening on {}\n", url);
     std::fflush(stdout);
@@ -51,7 +72,9 @@ void add_serve_command(cli::Commands& commands) {
                                "Serve results folders read-only over HTTP: a JSON API of the tournaments, "
                                "their standings and games (docs/SERVE.md)",
                                &serve_folders);
-  cmd->add_option("dirs", a->dirs, "A tournament's results folder, or a folder of them (e.g. results)")->required();
+  cmd->add_option("dirs", a->dirs, "A tournament's results folder, or a folder of them (e.g. results)");
+  cmd->add_option("--season", a->season,
+                  "A season's season.toml (docs/SEASON.md): authors upload with their tokens; one server per season");
   cmd->add_option("--listen", a->listen,
                   "ADDR:PORT to listen on (port 0: any free one); other than loopback needs --token-file or --public")
       ->default_val(std::string(serve::kDefaultListen));

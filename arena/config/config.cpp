@@ -176,9 +176,11 @@ namespace {
 
 using detail::Reader;
 
+// [season] is a season's own table (arena/season, docs/SEASON.md), read there: a season.toml is also the config of
+// the contest its authors play.
 void check_top_level(const Reader& r, const toml::table& root) {
-  static constexpr std::string_view known[] = {"tournament", "variant", "time",   "openings",    "sprt",
-                                               "rating",     "ranking", "engine", "submissions", "analysis"};
+  static constexpr std::string_view known[] = {"tournament", "variant", "time",        "openings", "sprt",  "rating",
+                                               "ranking",    "engine",  "submissions", "analysis", "season"};
   const toml::key* first_unknown = nullptr;
   for (auto&& [key, value] : root) {
     bool is_known = false;
@@ -188,11 +190,11 @@ void check_top_level(const Reader& r, const toml::table& root) {
   if (!first_unknown) return;
   const std::optional<std::string> meant =
       nearest_word(first_unknown->str(), std::vector<std::string>(std::begin(known), std::end(known)));
-  r.loc().fail(first_unknown->source(), "unknown table or key " + in_quotes(first_unknown->str()) +
-                                            " at the top level" +
-                                            (meant ? " (did you mean " + in_quotes(*meant) + "?)" : "") +
-                                            "; known: [tournament], [variant], [time], [openings], "
-                                            "[sprt], [rating], [ranking], [submissions], [analysis], [[engine]]");
+  r.loc().fail(first_unknown->source(),
+               "unknown table or key " + in_quotes(first_unknown->str()) + " at the top level" +
+                   (meant ? " (did you mean " + in_quotes(*meant) + "?)" : "") +
+                   "; known: [tournament], [variant], [time], [openings], "
+                   "[sprt], [rating], [ranking], [submissions], [analysis], [season], [[engine]]");
 }
 
 Config read_tables(const Reader& r, const toml::table& root) {

@@ -139,6 +139,10 @@ Target parse_target(std::string_view target, std::optional<std::string>& token) 
     return Route{Route::Kind::Page, segments[0], {}};
   for (const std::string& s : segments)
     if (s.empty()) return NotFound{};
+  if (segments.size() == 2 && segments[0] == "api" && segments[1] == "submissions")
+    return Route{Route::Kind::Submit, {}, {}};
+  if (segments.size() == 3 && segments[0] == "api" && segments[1] == "submissions")
+    return Route{Route::Kind::Revisions, segments[2], {}};
   if (segments.size() < 2 || segments[0] != "api" || segments[1] != "tournaments") return NotFound{};
   if (segments.size() == 2) return Route{Route::Kind::Tournaments, {}, {}};
   if (segments.size() == 4 && segments[3] == "standings") return Route{Route::Kind::Standings, segments[2], {}};

@@ -38,10 +38,12 @@ bool same_token(std::string_view given, std::string_view token);
 // What a request asks for. A name or id is the decoded text of one path segment: the server looks it up in
 // what it listed, never joins it to a path.
 struct Route {
-  enum class Kind { Tournaments, Standings, Game, Live, Page };
+  // Submit: /api/submissions (POST), Revisions: /api/submissions/AUTHOR (a season's, docs/SEASON.md).
+  enum class Kind { Tournaments, Standings, Game, Live, Page, Submit, Revisions };
   Kind kind = Kind::Tournaments;
-  std::string name;  // Standings, Game, Live; Page: "index.html" (for "/"), "app.js" or "app.css"
-  std::string id;    // Game
+  std::string
+      name;        // Standings, Game, Live; Revisions: the author; Page: "index.html" (for "/"), "app.js" or "app.css"
+  std::string id;  // Game
 };
 struct NotFound {};
 struct Malformed {

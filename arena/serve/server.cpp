@@ -85,7 +85,9 @@ struct Shared {
   const ServeOptions& options;
   asio::thread_pool& catalog_thread;
   Live& live;
+  asio::thread_pool& intake_thread;  // a season's uploads and pages, one at a time (ServeOptions::intake)
   std::size_t connections = 0;
+  std::size_t uploads = 0;  // bodies of POST /api/submissions being read or stored
 };
 
 // A client whose stream holds more events than this, not written, is dropped (it cannot keep up).
@@ -295,6 +297,8 @@ Reply answer(Shared& shared, const http::request<http::empty_body>& request, Ans
           return {200, ""};
         }
       return {404, error_json("no tournament of that name")};
+    case Route::Kind::Submit:
+    case Route::Kind::Revisions: return {404, error_json("not a season's server (arena serve --season)")};
   }
   return {404, error_json("not found")};
 }
@@ -356,6 +360,75 @@ asio::awaitable<void> stream_live(beast::tcp_stream& stream, Shared& shared,
   feed.clients.erase(client);
 }
 
+// The request's target as a route of a season's submissions, when the server has an intake and it is one.
+std::optional<Route> season_route(const Shared& shared, const http::request<http::empty_body>& request) {
+  if (!shared.options.intake) return std::nullopt;
+  std::optional<std::string> ignored;
+  const Target target = parse_target(std::string_view(request.target().data(), request.target().size()), ignored);
+  const Route* route = std::get_if<Route>(&target);
+  if (!route || (route->kind != Route::Kind::Submit && route->kind != Route::Kind::Revisions)) return std::nullopt;
+  return *route;
+}
+
+std::string field_text(const http::request<http::empty_body>& request, http::field name) {
+  const auto found = request.find(name);
+  return found == request.end() ? std::string() : std::string(found->value());
+}
+
+// `work` run on the intake's thread, its reply brought back to the connections' thread.
+asio::awaitable<Reply> on_intake_thread(Shared& shared, std::function<Reply()> work) {
+  const asio::any_io_executor connections = co_await asio::this_coro::executor;
+  co_await asio::post(asio::bind_executor(shared.intake_thread.get_executor(), asio::use_awaitable));
+  Reply reply = work();
+  co_await asio::post(asio::bind_executor(connections, asio::use_awaitable));
+  co_return reply;
+}
+
+// A request to a season's submission routes (docs/SEASON.md). An upload is admitted by its token before its
+// body is read (a `100 Continue` then, when the client waits for one), read up to the intake's bound and
+// stored on the intake's thread. `keep_alive` turns false when the body was not read.
+asio::awaitable<Reply> season_request(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                      http::request_parser<http::empty_body>& header, Shared& shared,
+                                      const Route& route, bool& keep_alive) {
+  Intake& intake = *shared.options.intake;
+  const http::request<http::empty_body>& request = header.get();
+  const std::string authorization = field_text(request, http::field::authorization);
+  beast::error_code ignored;
+  const std::string client = stream.socket().remote_endpoint(ignored).address().to_string();
+  if (route.kind == Route::Kind::Revisions) {
+    if (request.method() != http::verb::get && request.method() != http::verb::head)
+      co_return Reply{405, error_json("only GET and HEAD")};
+    co_return co_await on_intake_thread(shared, [&] { return intake.revisions(route.name, authorization, client); });
+  }
+  keep_alive = false;  // until the whole body is read
+  if (request.method() != http::verb::post) co_return Reply{405, error_json("an upload is a POST")};
+  const Reply admitted = co_await on_intake_thread(shared, [&] {
+    return intake.admit(authorization, client).value_or(Reply{0, ""});
+  });
+  if (admitted.status != 0) co_return admitted;
+  const std::string limit = fmt::format("the upload is larger than {} bytes", intake.max_body());
+  if (header.content_length() && *header.content_length() > intake.max_body()) co_return Reply{413, error_json(limit)};
+  if (shared.uploads >= kMaxUploadsInFlight) co_return Reply{503, error_json("too many uploads at once; try again")};
+  ++shared.uploads;
+  struct Done {
+    std::size_t& n;
+    ~Done() { --n; }
+  } done{shared.uploads};
+  if (beast::iequals(field_text(request, http::field::expect), "100-continue")) {
+    http::response<http::empty_body> proceed{http::status::continue_, request.version()};
+    if (auto [error, n] = co_await http::async_write(stream, proceed, kTuple); error) co_return Reply{400, ""};
+  }
+  http::request_parser<http::string_body> parser(std::move(header));
+  parser.body_limit(intake.max_body());
+  auto [error, n] = co_await http::async_read(stream, buffer, parser, kTuple);
+  if (error == http::error::body_limit) co_return Reply{413, error_json(limit)};
+  if (error) co_return Reply{400, error_json("the request's body did not arrive whole")};
+  keep_alive = parser.get().keep_alive();
+  const std::string content_type(parser.get()[http::field::content_type]);
+  const std::string body = parser.release().body();
+  co_return co_await on_intake_thread(shared, [&] { return intake.submit(authorization, content_type, body, client); });
+}
+
 // One connection: requests one after the other (keep-alive), each under the bounds; any error closes it.
 asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
   beast::flat_buffer buffer(2 * kMaxHeaderBytes);
@@ -370,19 +443,33 @@ asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
     stream.expires_after(shared.options.request_timeout);
     http::request_parser<http::empty_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(kMaxHeaderBytes));
-    parser.body_limit(0);
+    // Only a season's upload has a body; it is read in season_request.
+    parser.body_limit(shared.options.intake ? shared.options.intake->max_body() : 0);
     auto [error, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
     std::optional<Reply> refusal;
     if (error == http::error::header_limit || error == http::error::buffer_overflow)
       refusal = Reply{431, error_json("the request line and headers are longer than 8 KiB")};
     else if (error == http::error::body_limit)
-      refusal = Reply{413, error_json("a request to this server has no body")};
+      refusal = Reply{413, error_json(shared.options.intake ? fmt::format("the body is larger than {} bytes",
+                                                                          shared.options.intake->max_body())
+                                                            : "a request to this server has no body")};
     else if (error && error != beast::error::timeout && error != http::error::end_of_stream &&
              error != asio::error::eof && error != asio::error::connection_reset &&
              error != asio::error::operation_aborted)
       refusal = Reply{400, error_json("not an HTTP/1.1 request")};
     else if (error)
       break;
+    if (const std::optional<Route> route = refusal ? std::nullopt : season_route(shared, parser.get())) {
+      const http::request<http::empty_body> head = parser.get();
+      bool keep_alive = head.keep_alive();
+      http::response<http::string_body> response =
+          respond(head, co_await season_request(stream, buffer, parser, shared, *route, keep_alive));
+      response.keep_alive(keep_alive);
+      stream.expires_after(shared.options.request_timeout);
+      auto [write_error, written] = co_await http::async_write(stream, response, kTuple);
+      if (write_error || !keep_alive) break;
+      continue;
+    }
     http::request<http::empty_body> request = error ? http::request<http::empty_body>{} : parser.release();
     if (!refusal && request.method() != http::verb::get && request.method() != http::verb::head)
       refusal = Reply{405, error_json("read-only: only GET and HEAD")};
@@ -443,11 +530,12 @@ std::optional<std::string> serve(const ServeOptions& options,
   asio::io_context io(1);
   tcp::acceptor acceptor(io);
   asio::thread_pool catalog_thread(1);
+  asio::thread_pool intake_thread(1);
   Live live(io);
   const int inotify = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (inotify < 0) return fmt::format("cannot watch the results folders (inotify): {}", std::strerror(errno));
   live.inotify.assign(inotify);
-  Shared shared{std::move(catalog).value(), options, catalog_thread, live};
+  Shared shared{std::move(catalog).value(), options, catalog_thread, live, intake_thread};
   beast::error_code error;
   const tcp::endpoint endpoint(asio::ip::make_address(options.listen.address, error), options.listen.port);
   if (!error) acceptor.open(endpoint.protocol(), error);
@@ -469,6 +557,8 @@ std::optional<std::string> serve(const ServeOptions& options,
   // The catalog's work finishes before the connections' handlers, which its last answer may be posted to, go.
   catalog_thread.stop();
   catalog_thread.join();
+  // An upload being stored is finished (an acknowledged one is never half-written; one not yet answered may be).
+  intake_thread.join();
   return std::nullopt;
 }
 

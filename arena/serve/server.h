@@ -13,11 +13,33 @@
 #include <vector>
 
 #include "arena/serve/access.h"
+#include "arena/serve/catalog.h"
 
 namespace kalah::serve {
 
 inline constexpr std::size_t kMaxHeaderBytes = 8 * 1024;
 inline constexpr std::size_t kDefaultMaxConnections = 512;
+
+// A season's submission endpoints (docs/SEASON.md), which arena/season implements: the server only carries
+// requests to it. Every call runs on the intake's own thread, one at a time, never on the connections' thread
+// (a stored upload waits for fsync).
+class Intake {
+ public:
+  virtual ~Intake() = default;
+  // The largest body POST /api/submissions may have; a larger one is refused (413) before it is read.
+  virtual std::size_t max_body() const = 0;
+  // Before an upload's body is read: its refusal (401 without a known token, 429 for a client over its failed
+  // attempts, 403 after the deadline), or none.
+  virtual std::optional<Reply> admit(std::string_view authorization, const std::string& client) = 0;
+  // POST /api/submissions with its whole body.
+  virtual Reply submit(std::string_view authorization, std::string_view content_type, std::string_view body,
+                       const std::string& client) = 0;
+  // GET /api/submissions/AUTHOR.
+  virtual Reply revisions(const std::string& author, std::string_view authorization, const std::string& client) = 0;
+};
+
+// Upload bodies held in memory at once; a further upload is answered 503 until one is done.
+inline constexpr std::size_t kMaxUploadsInFlight = 8;
 
 struct ServeOptions {
   std::vector<std::filesystem::path> dirs;
@@ -30,6 +52,9 @@ struct ServeOptions {
   std::chrono::milliseconds idle_timeout{30'000};
   // A live stream without an event for this long is sent a comment, so that proxies keep it open.
   std::chrono::milliseconds live_keepalive{15'000};
+  // A season's submissions (arena serve --season); none: GET and HEAD only. Its routes are authorized by the
+  // authors' tokens, not by `token`.
+  Intake* intake = nullptr;
 };
 
 // Finds the tournaments, binds `listen`, tells `listening` the address it serves at

@@ -1,0 +1,57 @@
+// A season's submission endpoints behind `arena serve --season` (docs/SEASON.md, docs/SERVE.md): the authors'
+// tokens (their digests), the failed attempts per client, the upload checked whole and stored durably before it is
+// acknowledged, and each author's own revisions. Holds the season's lock (DIR/arena.lock) while it lives: a second
+// server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "arena/season/pipeline.h"
+#include "arena/season/rate_limit.h"
+#include "arena/season/season_config.h"
+#include "arena/season/store.h"
+#include "arena/season/tokens.h"
+#include "arena/serve/server.h"
+#include "referee/system/directory_lock.h"
+
+namespace kalah::season {
+
+// A multipart body's own bytes around the file: a bound of its headers and boundaries.
+inline constexpr std::size_t kMultipartOverhead = 16u << 10;
+
+class SeasonIntake final : public serve::Intake {
+ public:
+  // Locks the season's folder, reads its token digests and opens its revisions. Errors: the season in use by
+  // another process (naming it), an unreadable tokens.sha256, an unwritable revisions folder.
+  static Expected<std::unique_ptr<SeasonIntake>> open(SeasonConfig config);
+
+  std::size_t max_body() const override;
+  std::optional<serve::Reply> admit(std::string_view authorization, const std::string& client) override;
+  serve::Reply submit(std::string_view authorization, std::string_view content_type, std::string_view body,
+                      const std::string& client) override;
+  serve::Reply revisions(const std::string& author, std::string_view authorization, const std::string& client) override;
+
+  const SeasonConfig& config() const { return config_; }
+  std::size_t authors() const { return tokens_.size(); }
+
+ private:
+  SeasonIntake(SeasonConfig config, system::DirectoryLock lock, TokenTable tokens, RevisionStore store);
+  // The author of the request's `Authorization: Bearer TOKEN`, or its refusal (429 over the failures, 401).
+  std::optional<serve::Reply> authenticate(std::string_view authorization, const std::string& client,
+                                           std::string& author);
+  // authenticate(), then the deadline (403 once it has passed).
+  std::optional<serve::Reply> admit_as(std::string_view authorization, const std::string& client, std::string& author);
+
+  SeasonConfig config_;
+  system::DirectoryLock lock_;
+  TokenTable tokens_;
+  RevisionStore store_;
+  FailureLimiter limiter_;
+  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the store it reads goes
+};
+
+}  // namespace kalah::season

@@ -1,0 +1,46 @@
+// DIR/season.toml (docs/SEASON.md, docs/CONFIG.md "[season]"): the config of the contest the authors play (every
+// table of an arena config, read by load_config) and its [season] table: the deadline, pseudonyms, the upload
+// limits and the final's format. Strict like every config: unknown keys and wrong types are refused with
+// file:line:column.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "arena/config/config.h"
+#include "referee/rules/expected.h"
+
+namespace kalah::season {
+
+inline constexpr const char* kSeasonFile = "season.toml";
+
+// What an upload may be (docs/SECURITY.md): the bytes sent, and for an archive its files and their sizes unpacked.
+struct UploadLimits {
+  std::uintmax_t max_upload_bytes = 1u << 20;    // max_upload_kb = 1024
+  std::size_t max_files = 100;                   // max_files
+  std::uintmax_t max_unpacked_bytes = 8u << 20;  // max_unpacked_kb = 8192
+};
+
+enum class FinalFormat { RoundRobin };
+const char* to_string(FinalFormat f);  // "round-robin"
+
+struct SeasonConfig {
+  std::filesystem::path dir;  // the season's folder: season.toml's own, absolute
+  std::optional<std::chrono::system_clock::time_point> deadline;
+  std::string deadline_text;  // as an ISO 8601 UTC text, for messages; empty without a deadline
+  bool pseudonyms = false;    // the public pages show pseudonyms, not the authors' names
+  UploadLimits limits;
+  FinalFormat final_format = FinalFormat::RoundRobin;
+  arena::Config contest;  // the whole file read as an arena config
+};
+
+// Reads `file` (season.toml): the contest's config first, then [season], which must be there.
+Expected<SeasonConfig> load_season(const std::filesystem::path& file);
+// The same from text; `dir` is where the season's files are.
+Expected<SeasonConfig> parse_season(std::string_view text, std::string_view path_for_messages,
+                                    const std::filesystem::path& dir);
+
+}  // namespace kalah::season

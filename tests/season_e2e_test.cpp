@@ -1,0 +1,303 @@
+// A season end to end (docs/SEASON.md): `arena season init`, then `arena serve --season` on a free loopback port
+// with uploads over real HTTP connections: a revision acknowledged only once stored (and still there after kill -9),
+// numbered per author, listed to its author only; every refused upload (no token, unknown token, too large, too
+// many files, a bad archive, a link, a special file, a bad form) stores nothing; the failed-token limit; one server
+// per season. Waits are bounded loops; no timing is asserted.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <set>
+
+#include <boost/json.hpp>
+
+#include "tests/e2e_util.h"
+#include "tests/season_archives.h"
+#include "tests/serve_util.h"
+
+namespace kalah::e2e {
+namespace {
+
+namespace json = boost::json;
+using namespace serve_util;
+using test::ArchiveEntry;
+using test::make_archive;
+
+// A season of alice and bob in a folder of its own, with small upload limits, and its server.
+class SeasonE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::chmod(temp_.path().c_str(), 0711);  // sandboxed bots run as other users: let them through
+    write_file(temp_.path() / "AUTHORS.txt", "alice\nbob\n");
+    const RunResult init =
+        run({kArena.string(), "season", "init", dir().string(), "--roster", (temp_.path() / "AUTHORS.txt").string()},
+            temp_.path());
+    ASSERT_EQ(init.status.code, 0) << init.summary();
+    ASSERT_NE(init.out.find("season in " + dir().string() + ": 2 authors"), std::string::npos) << init.out;
+    std::string config = read_file(dir() / "season.toml");
+    for (auto [from, to] : {std::pair<std::string, std::string>{"max_upload_kb = 1024", "max_upload_kb = 8"},
+                            {"max_files = 100", "max_files = 3"}})
+      config.replace(config.find(from), from.size(), to);
+    write_file(dir() / "season.toml", config);
+    for (const std::string& line : read_lines(dir() / "tokens.txt"))
+      if (!line.starts_with("#")) tokens_[line.substr(0, line.find(' '))] = line.substr(line.find(' ') + 1);
+    ASSERT_EQ(tokens_.size(), 2u);
+    start();
+  }
+
+  void start() {
+    server_.reset();
+    server_ = std::make_unique<Server>(
+        temp_.path(),
+        std::vector<std::string>{"--season", (dir() / "season.toml").string(), "--listen", "127.0.0.1:0"});
+    ASSERT_NE(server_->port(), 0) << server_->err();
+  }
+
+  fs::path dir() const { return temp_.path() / "term"; }
+  // Every file under revisions/, with its size: what a refused upload must leave as it was.
+  std::map<std::string, std::uintmax_t> stored() const {
+    std::map<std::string, std::uintmax_t> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir() / "revisions"))
+      files[e.path().string()] = e.is_regular_file() ? e.file_size() : 0;
+    return files;
+  }
+
+  system::TempFolder temp_{"season-e2e"};
+  std::map<std::string, std::string> tokens_;
+  std::unique_ptr<Server> server_;
+};
+
+// POST /api/submissions as `curl -F file=@NAME` sends it, with `authorization` as the Authorization header.
+Response upload(unsigned short port, const std::string& authorization, const std::string& filename,
+                const std::string& content, const std::string& field = "file") {
+  const std::string boundary = "------------------------d74496d66958873e";
+  http::request<http::string_body> req{http::verb::post, "/api/submissions", 11};
+  req.set(http::field::host, "127.0.0.1");
+  if (!authorization.empty()) req.set(http::field::authorization, authorization);
+  req.set(http::field::content_type, "multipart/form-data; boundary=" + boundary);
+  req.body() = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\"" + filename +
+               "\"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n";
+  req.prepare_payload();
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, port);
+  http::write(socket, req);
+  return read_response(socket);
+}
+
+std::string bearer(const std::string& token) { return "Bearer " + token; }
+
+TEST_F(SeasonE2E, AnUploadIsStoredNumberedAndListedToItsAuthorOnly) {
+  const std::string bot = "import sys\nprint('bestmove 1')\n";
+  const Response first = upload(server_->port(), bearer(tokens_["alice"]), "bot.py", bot);
+  ASSERT_EQ(first.status, 201) << first.body;
+  const json::value answer = json::parse(first.body);
+  EXPECT_EQ(answer.at("author"), "alice");
+  EXPECT_EQ(answer.at("revision"), 1);
+  EXPECT_EQ(answer.at("status"), "queued");
+  EXPECT_EQ(read_file(dir() / "revisions" / "alice" / "1" / "bot.py"), bot);
+  const std::string archive = make_archive({{"bot", "", AE_IFDIR}, {"bot/bot.py", bot}, {"bot/lib.py", "x = 1\n"}});
+  const Response second = upload(server_->port(), bearer(tokens_["alice"]), "bot.tar.gz", archive);
+  ASSERT_EQ(second.status, 201) << second.body;
+  EXPECT_EQ(json::parse(second.body).at("revision"), 2);
+  EXPECT_EQ(read_file(dir() / "revisions" / "alice" / "2" / "bot.tar.gz"), archive);
+  const Response bobs = upload(server_->port(), bearer(tokens_["bob"]), "main.c", "int main(void) { return 0; }\n");
+  ASSERT_EQ(bobs.status, 201) << bobs.body;
+  EXPECT_EQ(json::parse(bobs.body).at("revision"), 1);
+
+  const Response mine = request(server_->port(), "/api/submissions/alice", http::verb::get,
+                                {{"Authorization", bearer(tokens_["alice"])}});
+  ASSERT_EQ(mine.status, 200) << mine.body;
+  const json::value page = json::parse(mine.body);
+  const json::array& revisions = page.at("revisions").as_array();
+  ASSERT_EQ(revisions.size(), 2u);
+  EXPECT_EQ(revisions[1].at("file"), "bot.tar.gz");
+  EXPECT_EQ(revisions[1].at("kind"), "tar.gz");
+  EXPECT_EQ(revisions[1].at("files"), 2);
+  // Its status moves on behind the answer (the next test follows it to its end).
+  const std::set<std::string> statuses{"queued",      "building", "build-failed", "check-failed",
+                                       "gate-failed", "entered",  "superseded"};
+  EXPECT_TRUE(statuses.contains(std::string(revisions[1].at("status").as_string()))) << mine.body;
+  EXPECT_EQ(revisions[0].at("sha256"), json::parse(first.body).at("sha256"));
+  // Another author's page with a valid token of one's own, or a page without a token.
+  EXPECT_EQ(
+      request(server_->port(), "/api/submissions/alice", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
+          .status,
+      404);
+  EXPECT_EQ(
+      request(server_->port(), "/api/submissions/carol", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}})
+          .status,
+      404);
+  EXPECT_EQ(request(server_->port(), "/api/submissions/alice").status, 401);
+}
+
+TEST_F(SeasonE2E, AnAcknowledgedUploadSurvivesKillMinus9) {
+  const Response done = upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "print(1)\n");
+  ASSERT_EQ(done.status, 201) << done.body;
+  server_->kill_now();
+  start();
+  const Response listed =
+      request(server_->port(), "/api/submissions/bob", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}});
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(json::parse(listed.body).at("revisions").as_array().size(), 1u);
+  EXPECT_EQ(json::parse(upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "print(2)\n").body).at("revision"),
+            2);
+}
+
+TEST_F(SeasonE2E, EveryRefusedUploadStoresNothing) {
+  const std::map<std::string, std::uintmax_t> before = stored();
+  const std::string alice = bearer(tokens_["alice"]);
+  std::vector<ArchiveEntry> many;
+  for (int i = 0; i < 4; ++i) many.push_back({"f" + std::to_string(i) + ".py", "x"});
+  struct Case {
+    const char* what;
+    Response response;
+    int status;
+    const char* says;
+  };
+  const unsigned short port = server_->port();
+  for (const Case& c : {
+           Case{"no token", upload(port, "", "bot.py", "x"), 401, "a token is required"},
+           Case{"unknown token", upload(port, bearer(std::string(64, 'a')), "bot.py", "x"), 401, "unknown token"},
+           Case{"not bearer", upload(port, "Basic " + tokens_["alice"], "bot.py", "x"), 401, "a token is required"},
+           Case{"too big", upload(port, alice, "bot.py", std::string(8 * 1024 + 1, 'x')), 413, "max_upload_kb"},
+           Case{"body over the bound", upload(port, alice, "bot.py", std::string(64 * 1024, 'x')), 413, "larger than"},
+           Case{"too many files", upload(port, alice, "bot.zip", make_archive(many, true)), 422, "max_files"},
+           Case{"bad archive", upload(port, alice, "bot.tar.gz", "not an archive"), 422, "cannot be read"},
+           Case{"a link", upload(port, alice, "bot.tgz", make_archive({{"bot.py", "", AE_IFLNK, "/etc/passwd"}})), 422,
+                "symbolic link"},
+           Case{"a FIFO", upload(port, alice, "bot.tgz", make_archive({{"bot.py", "x"}, {"pipe", "", AE_IFIFO}})), 422,
+                "FIFO"},
+           Case{"a device", upload(port, alice, "bot.tgz", make_archive({{"null", "", AE_IFCHR}})), 422, "device"},
+           Case{"an escape", upload(port, alice, "bot.tgz", make_archive({{"../../bot.py", "x"}})), 422,
+                "relative path"},
+           Case{"another field", upload(port, alice, "bot.py", "x", "upload"), 400, "unexpected field"},
+           Case{"another kind", upload(port, alice, "bot.exe", "x"), 415, ".tar.gz"},
+       }) {
+    EXPECT_EQ(c.response.status, c.status) << c.what << ": " << c.response.body;
+    EXPECT_NE(c.response.body.find(c.says), std::string::npos) << c.what << ": " << c.response.body;
+  }
+  EXPECT_EQ(stored(), before);
+}
+
+TEST_F(SeasonE2E, AnOversizedBodyIsRefusedBeforeItIsSent) {
+  // As curl sends a large file: the headers, then the body only after `100 Continue`.
+  asio::io_context io;
+  tcp::socket socket = connect_to(io, server_->port());
+  const std::string head = "POST /api/submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + tokens_["alice"] +
+                           "\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000000\r\n"
+                           "Expect: 100-continue\r\n\r\n";
+  asio::write(socket, asio::buffer(head));
+  const Response r = read_response(socket);
+  EXPECT_EQ(r.status, 413) << r.body;
+  EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+TEST_F(SeasonE2E, FailedTokensFromAnAddressAreLimited) {
+  for (int i = 0; i < 10; ++i)
+    ASSERT_EQ(upload(server_->port(), bearer("wrong-token-" + std::to_string(i)), "bot.py", "x").status, 401);
+  // Now even the right token waits.
+  const Response limited = upload(server_->port(), bearer(tokens_["alice"]), "bot.py", "x");
+  EXPECT_EQ(limited.status, 429) << limited.body;
+  EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+TEST_F(SeasonE2E, ASecondServerOnTheSameSeasonIsRefused) {
+  Server second(temp_.path(), {"--season", (dir() / "season.toml").string(), "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(second.port(), 0);
+  const std::optional<ExitStatus> ended = second.ended(std::chrono::milliseconds(10000));
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->code, 2);
+  EXPECT_NE(second.err().find("is in use by pid"), std::string::npos) << second.err();
+  // The first still answers.
+  EXPECT_EQ(upload(server_->port(), bearer(tokens_["bob"]), "bot.py", "x").status, 201);
+}
+
+TEST_F(SeasonE2E, TheDeadlineRefusesLaterUploads) {
+  server_.reset();
+  std::string config = read_file(dir() / "season.toml");
+  const std::string from = "# deadline = 2027-02-15T23:59:00Z";
+  config.replace(config.find(from), from.size(), "deadline = 2020-01-01T00:00:00Z");
+  write_file(dir() / "season.toml", config);
+  start();
+  const Response late = upload(server_->port(), bearer(tokens_["alice"]), "bot.py", "x");
+  EXPECT_EQ(late.status, 403) << late.body;
+  EXPECT_NE(late.body.find("2020-01-01T00:00:00Z, has passed"), std::string::npos) << late.body;
+  EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice"));
+}
+
+// The author's revision `number` once its status is final (bounded: the build, check and gate of a small bot).
+// `pending`: the statuses to wait past.
+json::object finished(unsigned short port, const std::string& token, const std::string& author, int number,
+                      const std::set<std::string>& pending = {"queued", "building"}) {
+  json::object last;
+  for (int i = 0; i < 900; ++i) {
+    const Response r =
+        request(port, "/api/submissions/" + author, http::verb::get, {{"Authorization", "Bearer " + token}});
+    const json::value page = json::parse(r.body);
+    for (const json::value& revision : page.at("revisions").as_array())
+      if (revision.at("revision") == number) last = revision.as_object();
+    const json::value* status = last.if_contains("status");
+    if (status && !pending.contains(std::string(status->as_string()))) return last;
+    std::this_thread::sleep_for(200ms);
+  }
+  return last;
+}
+
+std::string source(const char* relative) { return read_file(fs::path(KALAH_SOURCE_DIR) / relative); }
+
+TEST_F(SeasonE2E, ARevisionIsBuiltCheckedGatedAndEnteredOrKeptOutWithItsLog) {
+  const unsigned short port = server_->port();
+  const std::string alice = bearer(tokens_["alice"]), bob = bearer(tokens_["bob"]);
+  // A single C file, built by the default command; a Python bot in an archive with the kit beside it.
+  ASSERT_EQ(upload(port, alice, "ada.c", source("configs/contest/submissions/ada/ada.c")).status, 201);
+  const std::string python = make_archive(
+      {{"bot.py", source("bots/python/example_bot.py")}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
+  ASSERT_EQ(upload(port, bob, "bot.tar.gz", python).status, 201);
+  // Each failure with its log: a build that fails, a Python file that speaks no KEP, an archive with nothing to run.
+  ASSERT_EQ(upload(port, alice, "bot.c", "int main(void) { return oops; }\n").status, 201);
+  ASSERT_EQ(upload(port, alice, "bot.py", "print('hello')\n").status, 201);
+  ASSERT_EQ(upload(port, alice, "bot.zip", make_archive({{"main.py", "print(1)\n"}}, true)).status, 201);
+
+  const json::object ada = finished(port, tokens_["alice"], "alice", 1);
+  EXPECT_EQ(ada.at("status"), "entered") << json::serialize(ada);
+  EXPECT_EQ(ada.at("bot"), "alice-r1");
+  EXPECT_NE(json::serialize(ada.at("logs").at("build.log")).find("cc -O2 -o bot bot.c -lm"), std::string::npos);
+  EXPECT_NE(json::serialize(ada.at("logs").at("gate.log")).find("kalah-random"), std::string::npos);
+  const json::object py = finished(port, tokens_["bob"], "bob", 1);
+  EXPECT_EQ(py.at("status"), "entered") << json::serialize(py);
+  const json::object broken = finished(port, tokens_["alice"], "alice", 2);
+  EXPECT_EQ(broken.at("status"), "build-failed") << json::serialize(broken);
+  EXPECT_NE(json::serialize(broken.at("logs").at("build.log")).find("oops"), std::string::npos);
+  const json::object mute = finished(port, tokens_["alice"], "alice", 3);
+  EXPECT_EQ(mute.at("status"), "check-failed") << json::serialize(mute);
+  EXPECT_TRUE(mute.at("logs").as_object().contains("check.log"));
+  const json::object nothing = finished(port, tokens_["alice"], "alice", 4);
+  EXPECT_EQ(nothing.at("status"), "build-failed") << json::serialize(nothing);
+  EXPECT_NE(json::serialize(nothing.at("reason")).find("no bot.toml"), std::string::npos);
+}
+
+TEST_F(SeasonE2E, ANewEnteredRevisionSupersedesTheAuthorsEarlierOne) {
+  const std::string ada = source("configs/contest/submissions/ada/ada.c");
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada).status, 201);
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada + "/* again */\n").status, 201);
+  const json::object second = finished(server_->port(), tokens_["alice"], "alice", 2);
+  EXPECT_EQ(second.at("status"), "entered") << json::serialize(second);
+  // Superseded just after the next one entered.
+  const json::object first = finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"});
+  EXPECT_EQ(first.at("status"), "superseded") << json::serialize(first);
+  EXPECT_EQ(first.at("reason"), "superseded by alice-r2");
+  EXPECT_NE(read_file(dir() / "results" / "season" / "entries.json").find("withdrawn"), std::string::npos);
+}
+
+TEST_F(SeasonE2E, ARevisionLeftBuildingByAKilledServerIsTakenUpAgain) {
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
+                .status,
+            201);
+  server_->kill_now();  // whatever it was doing: queued, building, checking or gating
+  start();
+  const json::object done = finished(server_->port(), tokens_["alice"], "alice", 1);
+  EXPECT_EQ(done.at("status"), "entered") << json::serialize(done);
+}
+
+}  // namespace
+}  // namespace kalah::e2e
