@@ -38,10 +38,12 @@ bool same_token(std::string_view given, std::string_view token);
 // What a request asks for. A name or id is the decoded text of one path segment: the server looks it up in
 // what it listed, never joins it to a path.
 struct Route {
-  enum class Kind { Tournaments, Standings, Game, Live, Page };
+  enum class Kind { Tournaments, Standings, Game, Live, Page, GamePage };
   Kind kind = Kind::Tournaments;
-  std::string name;  // Standings, Game, Live; Page: "index.html" (for "/"), "app.js" or "app.css"
-  std::string id;    // Game
+  // Standings, Game, Live, GamePage: the tournament; Page: "index.html" (for "/"), "app.js", "app.css",
+  // "viewer.js" or "viewer.css"
+  std::string name;
+  std::string id;  // Game, GamePage
 };
 struct NotFound {};
 struct Malformed {
@@ -52,7 +54,8 @@ using Target = std::variant<Route, NotFound, Malformed>;
 // A request target is at most this long (path and query).
 inline constexpr std::size_t kMaxTargetLength = 2048;
 
-// Reads an origin-form request target ("/api/tournaments/quick/games/r1-p2-g1?token=..."). Malformed: over
+// Reads an origin-form request target ("/api/tournaments/quick/games/r1-p2-g1?token=..."; a game in the viewer:
+// "/tournaments/quick/games/r1-p2-g1"). Malformed: over
 // kMaxTargetLength, not starting with '/', a bad percent-encoding, a segment that decodes to "." or "..", or
 // to text holding '/', '\\' or a control character (NUL, ...). `token` receives the query's `token` value.
 Target parse_target(std::string_view target, std::optional<std::string>& token);
