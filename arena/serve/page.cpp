@@ -157,7 +157,8 @@ function showSprt(sprt) {
   mk('polyline', {id: 'sprt-course', points: points.map(([i, v]) => X(i) + ',' + Y(v)).join(' '), fill: 'none',
       stroke: '#4a7bd0', 'stroke-width': 2});
   mk('circle', {cx: X(course.length), cy: Y(sprt.llr), r: 4, fill: '#4a7bd0'});
-  mk('text', {x: left, y: H - 4, class: 'axis'}, 'pairs: ' + sprt.pairs + (sprt.params ? ' of at most ' + sprt.params.max_pairs : ''));
+  const most = sprt.params && sprt.params.max_pairs > 0 ? ' of at most ' + sprt.params.max_pairs : '';
+  mk('text', {x: left, y: H - 4, class: 'axis'}, 'pairs: ' + sprt.pairs + most);
 }
 
 function showAnalysis(standings) {
@@ -274,7 +275,7 @@ header { display: flex; align-items: baseline; gap: 1rem; }
 header a { color: inherit; text-decoration: none; }
 #status { color: #666; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid #ddd; }
+th, td { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid #ddd; white-space: nowrap; }
 #crosstable { width: auto; }
 #crosstable td { text-align: right; white-space: nowrap; }
 #crosstable td.self { background: #eee; }

@@ -65,6 +65,9 @@ async function main() {
     socket.onmessage = (m) => { const reply = JSON.parse(m.data); if (reply.id === mine) resolve(reply.result); };
     socket.send(JSON.stringify({ id: mine, method, params }));
   });
+  // The window's width as a phone's or a desktop's screen (a headless window is never narrower than ~500 px).
+  await send('Emulation.setDeviceMetricsOverride',
+             { width: Number(width), height: 900, deviceScaleFactor: 1, mobile: Number(width) < 600 });
   let last = '';
   while (Date.now() < deadline) {
     last = ((await send('Runtime.evaluate', { expression: state })).result.value) || '';
