@@ -1,9 +1,15 @@
 // `arena serve`'s page in a real browser (docs/SERVE.md, "The page"): Debian's chromium, headless, driven over
 // the DevTools protocol by tests/browser/serve_page.js on Node's own WebSocket. The server is started over an
 // empty results folder, then a real `arena run`; the page, opened at the tournament 360 pixels wide, shows the
-// stream as live, the standings, and a game in flight ply by ply. Skipped, with the reason, where chromium or a
-// node with --experimental-websocket is not installed. Every wait is bounded (60 s); nothing is timed.
+// stream as live, the standings, the crosstable with numbers and a game in flight ply by ply; a finished game
+// opens in report.html's viewer; an SPRT's page draws its gauge (the LLR over the pairs between its bounds).
+// Skipped, with the reason, where chromium or a node with --experimental-websocket is not installed. Every wait
+// is bounded (60 s); nothing is timed.
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <boost/json.hpp>
 
@@ -17,19 +23,56 @@ namespace {
 namespace json = boost::json;
 using namespace serve_util;
 
-TEST(ServeBrowser, ThePageShowsTheStandingsAndAGameInFlight) {
-  system::TempFolder temp("serve-browser");
-  const fs::path chromium = "/usr/bin/chromium", node = "/usr/bin/node";
-  if (!fs::exists(chromium)) GTEST_SKIP() << "chromium is not installed (apt-get install chromium)";
-  if (!fs::exists(node) ||
-      run({node.string(), "--experimental-websocket", "-e", "if (typeof WebSocket !== 'function') process.exit(1)"},
-          temp.path(), 30s)
+const fs::path kChromium = "/usr/bin/chromium", kNode = "/usr/bin/node";
+
+// Chromium and a Node with WebSocket, or why the test is skipped.
+std::optional<std::string> missing_browser(const fs::path& scratch) {
+  if (!fs::exists(kChromium)) return "chromium is not installed (apt-get install chromium)";
+  if (!fs::exists(kNode) ||
+      run({kNode.string(), "--experimental-websocket", "-e", "if (typeof WebSocket !== 'function') process.exit(1)"},
+          scratch, 30s)
               .status.code != 0)
-    GTEST_SKIP() << "no node with --experimental-websocket (Node 20.10 or later; apt-get install nodejs)";
+    return "no node with --experimental-websocket (Node 20.10 or later; apt-get install nodejs)";
+  return std::nullopt;
+}
+
+// tests/browser/serve_page.js opened at `url` until the page shows what `check` asks for; its state as JSON.
+json::value open_page(const fs::path& scratch, const std::string& url, const std::string& check, const Server& server) {
+  static int profiles = 0;
+  const RunResult page =
+      run({kNode.string(), "--experimental-websocket", KALAH_SOURCE_DIR "/tests/browser/serve_page.js",
+           kChromium.string(), (scratch / ("profile" + std::to_string(++profiles))).string(), url, check, "360"},
+          scratch, 120s);
+  EXPECT_EQ(page.status.code, 0) << check << ": " << page.summary() << server.err();
+  return page.status.code == 0 ? json::parse(page.out) : json::value();
+}
+
+// The server over an empty folder, then `arena run` of `config` into it, until the tournament `name` is listed.
+struct Watched {
+  Watched(const fs::path& scratch, const fs::path& results, const fs::path& config, const std::string& name)
+      : server(scratch, {results.string(), "--listen", "127.0.0.1:0"}),
+        arena({kArena.string(), "run", config.string()}, scratch / (name + ".out"), scratch / (name + ".err")) {
+    for (const Clock::time_point deadline = Clock::now() + 60s; !listed && Clock::now() < deadline;) {
+      listed = server.port() != 0 &&
+               get(server.port(), "/api/tournaments").body.find("\"" + name + "\"") != std::string::npos;
+      if (!listed) std::this_thread::sleep_for(50ms);
+    }
+  }
+  ~Watched() {
+    arena.signal(SIGINT);
+    arena.wait(60s);
+  }
+  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(server.port()) + path; }
+  Server server;
+  Child arena;
+  bool listed = false;
+};
+
+TEST(ServeBrowser, ThePageShowsTheStandingsCrosstableAGameInFlightAndAFinishedGameInTheViewer) {
+  system::TempFolder temp("serve-browser");
+  if (const std::optional<std::string> missing = missing_browser(temp.path())) GTEST_SKIP() << *missing;
   const fs::path results = temp.path() / "results";
   fs::create_directories(results);
-  Server server(temp.path(), {results.string(), "--listen", "127.0.0.1:0"});
-  ASSERT_NE(server.port(), 0) << server.err();
   const fs::path config = temp.path() / "shown.toml";
   write_file(config, test::TestConfig("shown")
                          .set("rounds", 20)
@@ -37,27 +80,55 @@ TEST(ServeBrowser, ThePageShowsTheStandingsAndAGameInFlight) {
                          .set("seed", 9)
                          .output(results)
                          .time("depth = 1")
-                         .engine("sleepy", kBadEngine, R"(args = ["--slow", "50"])")
+                         .engine("sleepy", kBadEngine, R"(args = ["--slow", "200"])")
                          .engine("greedy", kGreedy)
                          .text());
-  Child arena({kArena.string(), "run", config.string()}, temp.path() / "run.out", temp.path() / "run.err");
-  bool listed = false;
-  for (const Clock::time_point deadline = Clock::now() + 60s; !listed && Clock::now() < deadline;) {
-    listed = get(server.port(), "/api/tournaments").body.find("\"shown\"") != std::string::npos;
-    if (!listed) std::this_thread::sleep_for(50ms);
-  }
-  ASSERT_TRUE(listed) << "the tournament was not listed within 60 s: " << server.err();
-  const RunResult page = run(
-      {node.string(), "--experimental-websocket", KALAH_SOURCE_DIR "/tests/browser/serve_page.js", chromium.string(),
-       (temp.path() / "profile").string(), "http://127.0.0.1:" + std::to_string(server.port()) + "/#shown"},
-      temp.path(), 120s);
-  arena.signal(SIGINT);
-  arena.wait(60s);
-  ASSERT_EQ(page.status.code, 0) << page.summary() << server.err();
-  const json::value shown = json::parse(page.out);
-  EXPECT_EQ(shown.at("status").as_string(), "live") << page.out;
-  EXPECT_GE(shown.at("standings").as_int64(), 1) << page.out;
-  EXPECT_NE(std::string(shown.at("flight").as_string()).find(" moved"), std::string::npos) << page.out;
+  Watched watched(temp.path(), results, config, "shown");
+  ASSERT_TRUE(watched.listed) << "the tournament was not listed within 60 s: " << watched.server.err();
+  const json::value shown = open_page(temp.path(), watched.url("/#shown"), "flight", watched.server);
+  ASSERT_TRUE(shown.is_object());
+  EXPECT_EQ(shown.at("status").as_string(), "live") << shown;
+  EXPECT_GE(shown.at("standings").as_int64(), 1) << shown;
+  EXPECT_NE(std::string(shown.at("flight").as_string()).find(" moved"), std::string::npos) << shown;
+  // The crosstable: each engine's points / games against the other, the same numbers as the standings' games.
+  EXPECT_FALSE(shown.at("crosstable").as_array().empty()) << shown;
+  // A finished game in report.html's viewer, served as a page of its own.
+  const std::vector<std::string> lines = read_lines(results / "shown" / "games.jsonl");
+  ASSERT_FALSE(lines.empty());
+  const std::string id(json::parse(lines.front()).at("id").as_string());
+  const json::value viewer =
+      open_page(temp.path(), watched.url("/tournaments/shown/games/" + id + "#game-" + id), "viewer", watched.server);
+  ASSERT_TRUE(viewer.is_object());
+  EXPECT_NE(std::string(viewer.at("title").as_string()).find(id), std::string::npos) << viewer;
+  EXPECT_GE(viewer.at("board").as_int64(), 14) << "6 pits a side and 2 stores: " << viewer;
+}
+
+TEST(ServeBrowser, AnSprtShowsItsGaugeWithTheLlrBetweenItsBounds) {
+  system::TempFolder temp("serve-browser-sprt");
+  if (const std::optional<std::string> missing = missing_browser(temp.path())) GTEST_SKIP() << *missing;
+  const fs::path results = temp.path() / "results";
+  fs::create_directories(results);
+  const fs::path config = temp.path() / "tested.toml";
+  write_file(config, test::TestConfig("tested")
+                         .set("concurrency", 2)
+                         .set("seed", 5)
+                         .output(results)
+                         .time("depth = 1")
+                         .table("openings", "random_plies = 2")
+                         .table("sprt", "elo0 = 0\nelo1 = 50\nmax_pairs = 200")
+                         .engine("sleepy", kBadEngine, R"(args = ["--slow", "20"])")
+                         .engine("greedy", kGreedy)
+                         .text());
+  Watched watched(temp.path(), results, config, "tested");
+  ASSERT_TRUE(watched.listed) << "the SPRT was not listed within 60 s: " << watched.server.err();
+  const json::value shown = open_page(temp.path(), watched.url("/#tested"), "sprt", watched.server);
+  ASSERT_TRUE(shown.is_object());
+  // "sleepy vs greedy: LLR 0.57 in [-2.94, 2.94] after 2 pairs (4 games); running. ..." with the course drawn.
+  const std::string text(shown.at("sprt").as_string());
+  EXPECT_NE(text.find("sleepy vs greedy: LLR "), std::string::npos) << shown;
+  EXPECT_NE(text.find(" in [-2.94, 2.94] after "), std::string::npos) << shown;
+  EXPECT_GE(shown.at("sprt_points").as_int64(), 2) << shown;
+  EXPECT_FALSE(shown.at("crosstable").as_array().empty()) << shown;
 }
 
 }  // namespace

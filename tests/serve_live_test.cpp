@@ -151,6 +151,36 @@ TEST_F(LiveFeedTest, EachPlyOnceAndANewClientGetsTheGamesInFlight) {
             (std::vector<std::pair<std::string, int>>{{"r1-b", 0}, {"r1-b", 1}, {"r1-c", 0}, {"r1-c", 1}}));
 }
 
+TEST_F(LiveFeedTest, TheLastPliesOfAGameArriveWhenTheWorkersNextGameStartsBeforeTheyAreRead) {
+  live::Publisher one(dir(), std::nullopt, 0);
+  LiveFeed feed(dir(), 3);
+  feed.start();
+  GameRecord a = test::record_of("g-a", "alpha", "beta", {}), b = test::record_of("g-b", "beta", "alpha", {});
+  one.start(a.id, a.south, a.north);
+  play(one, a, 3);
+  EXPECT_EQ(plies_of(feed.look_live()).size(), 3u);
+  // The game's last plies, its end and the next game's first ply, all written before the server looks again.
+  play(one, a, 2);
+  one.end(true);
+  one.start(b.id, b.south, b.north);
+  play(one, b, 1);
+  EXPECT_EQ(plies_of(feed.look_live()), (std::vector<std::pair<std::string, int>>{{"g-a", 3}, {"g-a", 4}, {"g-b", 0}}));
+  EXPECT_EQ(feed.games_in_flight(), std::vector<std::string>{"g-b"});
+  // A file that holds kRewriteBytes is written anew at the next game: read from its start.
+  std::size_t plies = 1;
+  while (fs::file_size(dir() / "live" / "all-worker-0.jsonl") < live::kRewriteBytes) {
+    play(one, b, 100);
+    plies += 100;
+  }
+  EXPECT_EQ(plies_of(feed.look_live()).size(), plies - 1);
+  one.end(true);
+  GameRecord c = test::record_of("g-c", "gamma", "alpha", {});
+  one.start(c.id, c.south, c.north);
+  play(one, c, 2);
+  EXPECT_LT(fs::file_size(dir() / "live" / "all-worker-0.jsonl"), 1024u);
+  EXPECT_EQ(plies_of(feed.look_live()), (std::vector<std::pair<std::string, int>>{{"g-c", 0}, {"g-c", 1}}));
+}
+
 TEST_F(LiveFeedTest, AClientThatResumesMissesAndRepeatsNothing) {
   live::Publisher one(dir(), std::nullopt, 0), two(dir(), std::nullopt, 1);
   LiveFeed feed(dir(), 7);

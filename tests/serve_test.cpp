@@ -85,7 +85,7 @@ Route route_of(std::string_view target) {
   return std::holds_alternative<Route>(parsed) ? std::get<Route>(parsed) : Route{};
 }
 
-TEST(ServeTarget, ReadsTheThreeRoutesWithDecodedNamesAndIds) {
+TEST(ServeTarget, ReadsTheRoutesWithDecodedNamesAndIds) {
   EXPECT_EQ(route_of("/api/tournaments").kind, Route::Kind::Tournaments);
   const Route standings = route_of("/api/tournaments/my%20cup/standings");
   EXPECT_EQ(standings.kind, Route::Kind::Standings);
@@ -97,8 +97,16 @@ TEST(ServeTarget, ReadsTheThreeRoutesWithDecodedNamesAndIds) {
   const Route live = route_of("/api/tournaments/quick/live");
   EXPECT_EQ(live.kind, Route::Kind::Live);
   EXPECT_EQ(live.name, "quick");
-  for (const auto& [target, file] :
-       {std::pair{"/", "index.html"}, {"/?token=abc", "index.html"}, {"/app.js", "app.js"}, {"/app.css", "app.css"}}) {
+  const Route viewer = route_of("/tournaments/quick~2/games/r1-p2-g1?token=abc");
+  EXPECT_EQ(viewer.kind, Route::Kind::GamePage);
+  EXPECT_EQ(viewer.name, "quick~2");
+  EXPECT_EQ(viewer.id, "r1-p2-g1");
+  for (const auto& [target, file] : {std::pair{"/", "index.html"},
+                                     {"/?token=abc", "index.html"},
+                                     {"/app.js", "app.js"},
+                                     {"/app.css", "app.css"},
+                                     {"/viewer.js", "viewer.js"},
+                                     {"/viewer.css", "viewer.css"}}) {
     const Route page = route_of(target);
     EXPECT_EQ(page.kind, Route::Kind::Page) << target;
     EXPECT_EQ(page.name, file) << target;
@@ -117,7 +125,8 @@ TEST(ServeTarget, UnknownPathsAreNotFound) {
   for (const char* target :
        {"/index.html", "/app.js/", "/api", "/api/tournaments/", "/api/tournaments/quick",
         "/api/tournaments/quick/games", "/api/tournaments/quick/games/id/more", "/api/tournaments/quick/crosstable",
-        "/etc/passwd", "/api//tournaments", "/API/tournaments"}) {
+        "/etc/passwd", "/api//tournaments", "/API/tournaments", "/tournaments/quick", "/tournaments/quick/games",
+        "/tournaments/quick/games/id/more", "/tournaments/quick/games/", "/viewer.js/"}) {
     std::optional<std::string> token;
     EXPECT_TRUE(std::holds_alternative<NotFound>(parse_target(target, token))) << target;
   }
@@ -130,6 +139,7 @@ TEST(ServeTarget, PathTricksAreMalformed) {
            "/api/tournaments/a%5cb/standings", "/api/tournaments/a%00/standings", "/api/tournaments/q/games/%2e%2e%2fx",
            "/api/tournaments/q/games/..", "/api/tournaments/%zz/standings", "/api/tournaments/%4/standings",
            "/api/tournaments/q/standings?token=%", "api/tournaments", "", "/api/tournaments/q/games/a%0ab",
+           "/tournaments/q/games/..%2fgames.jsonl", "/tournaments/%2e%2e/games/x",
            "/api/tournaments/" + std::string(kMaxTargetLength, 'a') + "/standings"}) {
     std::optional<std::string> token;
     EXPECT_TRUE(std::holds_alternative<Malformed>(parse_target(target, token))) << target;

@@ -1,5 +1,7 @@
-// `arena serve DIR... [--listen ADDR:PORT] [--token-file FILE] [--public]`: the results folders over HTTP,
-// read-only (docs/SERVE.md). The listen policy is checked before anything is bound.
+// `arena serve DIR... [--listen ADDR:PORT] [--token-file FILE] [--public] [--max-connections N]
+// [--idle-timeout S]`: the results folders over HTTP, read-only (docs/SERVE.md). The listen policy is checked
+// before anything is bound.
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -22,6 +24,7 @@ struct ServeArguments {
   std::string token_file;
   bool is_public = false;
   std::size_t max_connections = serve::kDefaultMaxConnections;
+  int idle_timeout_s = 30;
 };
 
 int serve_folders(const ServeArguments& a) {
@@ -39,6 +42,7 @@ int serve_folders(const ServeArguments& a) {
     throw UsageError(*refusal);
   options.dirs.assign(a.dirs.begin(), a.dirs.end());
   options.max_connections = a.max_connections;
+  options.idle_timeout = std::chrono::seconds(a.idle_timeout_s);
   std::unique_ptr<season::SeasonIntake> intake;
   if (!a.season.empty()) {
     Expected<season::SeasonConfig> config = season::load_season(a.season);
@@ -84,6 +88,10 @@ void add_serve_command(cli::Commands& commands) {
   cmd->add_option("--max-connections", a->max_connections, "Connections at once; beyond them new ones are closed")
       ->default_val(serve::kDefaultMaxConnections)
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  cmd->add_option("--idle-timeout", a->idle_timeout_s,
+                  "Seconds a connection may stay open without a request (then it is closed)")
+      ->default_val(30)
+      ->check(CLI::Range(1, 3600));
 }
 
 }  // namespace kalah::arena_app

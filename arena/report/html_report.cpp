@@ -20,40 +20,6 @@
 namespace kalah::report {
 namespace {
 
-constexpr const char* kStyle = R"css(
-:root{--fg:#222;--bg:#fafafa;--card:#fff;--line:#ddd;--head:#f0f0f0;--muted:#555;--sel:#dbe7ff;--hover:#eef4ff;--grid:#e4e4e4}
-@media (prefers-color-scheme:dark){:root{--fg:#ddd;--bg:#161616;--card:#1f1f1f;--line:#444;--head:#2a2a2a;--muted:#aaa;--sel:#2d3f66;--hover:#263352;--grid:#333}}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
-@media (max-width:600px){body{padding:.5em .6em}}
-h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid var(--line)}
-table{border-collapse:collapse;margin:.5em 0;background:var(--card)}
-th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;white-space:nowrap}
-th{background:var(--head)}td.name,th.name{text-align:left}td.self{background:var(--head)}
-a{color:inherit}
-.scroll{max-width:100%;overflow-x:auto}.scroll td.name{white-space:normal}
-p.note{color:var(--muted);max-width:60em}p.warn{background:#fff3cd;color:#222;border:1px solid #e0c060;padding:.4em .6em;max-width:60em}
-svg{max-width:100%;height:auto}svg text{font-size:12px;fill:var(--fg)}
-dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;max-width:60em}dl.about dt{font-weight:bold}dl.about dd{margin:0;overflow-wrap:anywhere}
-@media (max-width:600px){dl.about{grid-template-columns:1fr}dl.about dd{margin-bottom:.4em}}
-details.about>summary{cursor:pointer;font-weight:bold;margin:1em 0 .4em}
-.chart-box{overflow-x:auto}@media (max-width:600px){.chart-box svg{max-width:none}}
-.elo-narrow{display:none}@media (max-width:600px){.elo-wide{display:none}.elo-narrow{display:block}}
-#games{max-height:24em;overflow:auto;max-width:100%;border:1px solid var(--line)}
-#games table{margin:0}#games tbody tr{cursor:pointer}#games tbody tr:hover{background:var(--hover)}
-#games th{cursor:pointer;position:sticky;top:0}#games tr.sel{background:var(--sel)}
-.board{display:inline-grid;gap:6px;padding:10px;background:#c49a6c;border-radius:14px;margin:.4em 0}
-.pit,.store{background:#8a5a2b;color:#fff;border-radius:50%;width:44px;height:44px;display:flex;align-items:center;justify-content:center;font-weight:bold;font-size:16px}
-@media (max-width:600px){.board{gap:3px;padding:6px}.pit,.store{width:30px;height:30px;font-size:13px}}
-.store{border-radius:22px;height:auto;grid-row:1/3}
-.pit.last{outline:3px solid #ffd700}
-.side{font-weight:bold}.side.tomove::after{content:"  \2190 to move";font-weight:normal;color:#c44}
-.controls button{font-size:14px;min-width:2.5em}
-#moves{max-width:60em}#moves span{display:inline-block;padding:0 4px;margin:1px;border-radius:3px;cursor:pointer}
-#moves span.cur{background:#ffd700;color:#222}#moves span.op{color:var(--muted)}
-#moves b.x{color:#2a8a2a}#moves b.c{color:#c44}
-@media print{#filter,.controls,#games{display:none}#viewer[hidden]{display:none}.scroll{overflow:visible}body{max-width:none}}
-)css";
-
 // Horizontal bars from 0 to each Elo with the 95% interval as whiskers. `narrow`: the layout for a phone (the page
 // shows one of the two by the screen's width), 360 wide, each engine's name and Elo on a line above its bar, so that
 // the bars on both sides of 0 show without scrolling; the wide one keeps the names on the left.
@@ -281,7 +247,8 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
                         const std::vector<std::optional<analysis::GameJudgement>>& judgements) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  out += "<title>" + html_escape(event) + " – Kalah Arena</title>\n<style>" + std::string(html_style()) +
+         "</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(event) + "</h1>\n";
   std::string notes_html;
   for (const Note& note : notes)
@@ -339,28 +306,7 @@ std::string report_html(const Standings& s, const std::vector<GameRecord>& games
         "is in <a href=\"games.pgn\">games.pgn</a> and, with every detail, in the journal (<a "
         "href=\"games.jsonl\">games.jsonl</a>), found by its id (docs/SCALE.md).</p>\n",
         games.size(), total_games);
-  out +=
-      R"html(<p><input type="text" id="filter" placeholder="filter: words of id, engines, result, termination" size="32"></p>
-<p id="missing" class="warn" hidden></p>
-<div id="games"><table><thead><tr><th>Id</th><th>Round</th><th>South</th><th>North</th><th>Result</th><th>Termination</th><th>Plies</th></tr></thead><tbody id="game-rows"></tbody></table></div>
-<section id="viewer" hidden>
-<h2 id="title"></h2>
-<p id="variant" class="note"></p>
-)html";
-  // With an analysis, the line that names the move that lost the game (kAnalysisScript).
-  if (quality) out += "<p id=\"verdict\" hidden></p>\n";
-  out += R"html(<div id="north" class="side"></div>
-<div id="board" class="board"></div>
-<div id="south" class="side"></div>
-<p class="controls"><button id="first" title="start (Home)">|&lt;</button> <button id="prev" title="back (Left)">&lt;</button> <input type="range" id="ply" min="0" max="0" value="0"> <button id="next" title="forward (Right)">&gt;</button> <button id="last" title="end (End)">&gt;|</button></p>
-<p id="info"></p>
-<div id="moves"></div>
-)html";
-  // With an analysis the graph has a strip under its plot for the captions, where no loss bar reaches.
-  out += quality ? "<svg id=\"graph\" viewBox=\"0 0 600 150\" width=\"600\" height=\"150\" role=\"img\" "
-                   "aria-label=\"score and loss per ply\"></svg>\n</section>\n"
-                 : "<svg id=\"graph\" viewBox=\"0 0 600 120\" width=\"600\" height=\"120\" role=\"img\" "
-                   "aria-label=\"score per ply\"></svg>\n</section>\n";
+  out += viewer_html(quality != nullptr);
   out += "<script type=\"application/json\" id=\"games-data\">" + viewer_games_json(games, judgements) + "</script>\n";
   out += "<script>" + viewer_script(quality != nullptr) + "</script>\n</body>\n</html>\n";
   return out;

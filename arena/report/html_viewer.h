@@ -5,12 +5,20 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/analysis/quality.h"
 #include "referee/record/record.h"
 
 namespace kalah::report {
+
+// The style sheet of report.html, the viewer's included (the game page of `arena serve` uses it too).
+std::string_view html_style();
+
+// The viewer's markup: the game list and its filter, the board, its controls and the graph, the elements the
+// viewer's script works on. `analysis`: with the line that names the move that lost the game.
+std::string viewer_html(bool analysis);
 
 // The viewer's script. `analysis`: with what it adds for a page with an analysis (each ply's loss, the move
 // that lost the game).

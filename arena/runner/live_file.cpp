@@ -176,6 +176,12 @@ void Publisher::put(const std::string& line) {
 void Publisher::start(const std::string& game, const std::string& south, const std::string& north) {
   if (fd_ < 0) return;
   key_ = fmt::format("{:016x}-{}", nonce_, ++games_);
+  // Appended after the last game, so that a reader that has not read its last plies yet still finds them; the
+  // file is written anew only once it holds kRewriteBytes, and at the first game (a previous run's file).
+  if (games_ > 1 && size_ < kRewriteBytes) {
+    put(to_line(Header{key_, game, south, north}));
+    return;
+  }
   size_ = 0;
   if (::ftruncate(fd_, 0) != 0) {
     fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(),

@@ -1,9 +1,11 @@
 // The live files (docs/SERVE.md, "The live files"): each worker of `arena run` publishes the plies of the game
 // it plays, as they are played, in a file of its own, `<results>/live/<shard>-worker-<N>.jsonl`, for `arena
 // serve` to push to browsers. One small write() per ply, on the worker's own thread; no fsync: the journal
-// stays the only record of a game, and a live file is never read back by the arena. A file holds one game: a
-// header line when it starts (the file truncated first), a line per ply, an end line. Every line carries the
-// game's key, new for each game a worker starts, so that a reader can tell one game's lines from the next's.
+// stays the only record of a game, and a live file is never read back by the arena. A file holds the worker's
+// games one after the other: per game a header line when it starts, a line per ply, an end line; it is written
+// anew (truncated first) at the worker's first game and at a game that starts once it holds kRewriteBytes. Every
+// line carries the game's key, new for each game a worker starts, so that a reader can tell one game's lines
+// from the next's, and a file written anew (its first line's key) from one it read.
 // The codec of the lines is here too, for both sides; the reader treats every line as hostile.
 #pragma once
 
@@ -25,6 +27,9 @@ inline constexpr const char* kFolder = "live";  // under the results folder
 // (the writer publishes no ply beyond it; 1000 plies take about 80 KiB).
 inline constexpr std::size_t kMaxLineBytes = 4096;
 inline constexpr std::uintmax_t kMaxFileBytes = 1u << 20;
+// A game that starts when the file holds this much writes it anew: so every game has at least kMaxFileBytes -
+// kRewriteBytes (about 6,000 plies) to itself.
+inline constexpr std::uintmax_t kRewriteBytes = kMaxFileBytes / 2;
 
 // "<shard>-worker-<N>.jsonl": "all" unsharded, "2-of-4" for shard 2 of 4 (several arenas write into one folder).
 std::string file_name(const std::optional<Shard>& shard, int worker);
@@ -71,7 +76,7 @@ class Publisher final : public PlyWatch {
   Publisher(const Publisher&) = delete;
   Publisher& operator=(const Publisher&) = delete;
 
-  // A new game: the file is truncated and its header written.
+  // A new game: its header appended, or written into the file truncated (the first game, or past kRewriteBytes).
   void start(const std::string& game, const std::string& south, const std::string& north);
   void ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) override;
   void end(bool played);

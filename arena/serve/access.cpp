@@ -135,7 +135,8 @@ Target parse_target(std::string_view target, std::optional<std::string>& token) 
   }
   // The page: "/", and its script and style sheet.
   if (segments.size() == 1 && segments[0].empty()) return Route{Route::Kind::Page, "index.html", {}};
-  if (segments.size() == 1 && (segments[0] == "app.js" || segments[0] == "app.css"))
+  if (segments.size() == 1 && (segments[0] == "app.js" || segments[0] == "app.css" || segments[0] == "viewer.js" ||
+                               segments[0] == "viewer.css"))
     return Route{Route::Kind::Page, segments[0], {}};
   for (const std::string& s : segments)
     if (s.empty()) return NotFound{};
@@ -143,6 +144,8 @@ Target parse_target(std::string_view target, std::optional<std::string>& token) 
     return Route{Route::Kind::Submit, {}, {}};
   if (segments.size() == 3 && segments[0] == "api" && segments[1] == "submissions")
     return Route{Route::Kind::Revisions, segments[2], {}};
+  if (segments.size() == 4 && segments[0] == "tournaments" && segments[2] == "games")
+    return Route{Route::Kind::GamePage, segments[1], segments[3]};
   if (segments.size() < 2 || segments[0] != "api" || segments[1] != "tournaments") return NotFound{};
   if (segments.size() == 2) return Route{Route::Kind::Tournaments, {}, {}};
   if (segments.size() == 4 && segments[3] == "standings") return Route{Route::Kind::Standings, segments[2], {}};

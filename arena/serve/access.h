@@ -39,11 +39,12 @@ bool same_token(std::string_view given, std::string_view token);
 // what it listed, never joins it to a path.
 struct Route {
   // Submit: /api/submissions (POST), Revisions: /api/submissions/AUTHOR (a season's, docs/SEASON.md).
-  enum class Kind { Tournaments, Standings, Game, Live, Page, Submit, Revisions };
+  enum class Kind { Tournaments, Standings, Game, Live, Page, GamePage, Submit, Revisions };
   Kind kind = Kind::Tournaments;
-  std::string
-      name;        // Standings, Game, Live; Revisions: the author; Page: "index.html" (for "/"), "app.js" or "app.css"
-  std::string id;  // Game
+  // Standings, Game, Live, GamePage: the tournament; Revisions: the author; Page: "index.html" (for "/"),
+  // "app.js", "app.css", "viewer.js" or "viewer.css"
+  std::string name;
+  std::string id;  // Game, GamePage
 };
 struct NotFound {};
 struct Malformed {
@@ -54,7 +55,8 @@ using Target = std::variant<Route, NotFound, Malformed>;
 // A request target is at most this long (path and query).
 inline constexpr std::size_t kMaxTargetLength = 2048;
 
-// Reads an origin-form request target ("/api/tournaments/quick/games/r1-p2-g1?token=..."). Malformed: over
+// Reads an origin-form request target ("/api/tournaments/quick/games/r1-p2-g1?token=..."; a game in the viewer:
+// "/tournaments/quick/games/r1-p2-g1"). Malformed: over
 // kMaxTargetLength, not starting with '/', a bad percent-encoding, a segment that decodes to "." or "..", or
 // to text holding '/', '\\' or a control character (NUL, ...). `token` receives the query's `token` value.
 Target parse_target(std::string_view target, std::optional<std::string>& token);

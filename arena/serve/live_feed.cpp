@@ -51,11 +51,13 @@ bool is_live_file_name(std::string_view name) {
          name.find("-worker-") != std::string_view::npos && name.front() != '.';
 }
 
+// The game a live file holds now: the last of its games read (a worker appends its games one after the other).
 struct LiveFeed::Game {
   std::string key, id, south, north;
   std::uintmax_t offset = 0;  // of the first line not read yet
   bool ended = false;
   std::vector<EventPtr> plies;
+  std::string file_key;  // the key of the file's first line: another one there, the file was written anew
 };
 
 struct LiveFeed::Journal {
@@ -172,16 +174,22 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
   const live::Header* header = std::get_if<live::Header>(&first);
   if (!header) return drop(name);
   std::shared_ptr<Game>& game = games_[name];
-  if (!game || game->key != header->key)
-    game =
-        std::make_shared<Game>(Game{header->key, header->game, header->south, header->north, newline + 1, false, {}});
-  if (game->ended || size <= game->offset) return;
+  if (!game || game->file_key != header->key)
+    game = std::make_shared<Game>(
+        Game{header->key, header->game, header->south, header->north, newline + 1, false, {}, header->key});
+  if (size <= game->offset) return;
   const std::optional<std::string> text =
       read_at(fd.get(), game->offset, static_cast<std::size_t>(size - game->offset));
   if (!text) return;
   std::size_t at = 0;
   for (std::size_t end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
     const live::Line line = live::parse_line(std::string_view(*text).substr(at, end - at));
+    // The worker's next game, appended after this one: read on into it.
+    if (const live::Header* next = std::get_if<live::Header>(&line); next && next->key != game->key) {
+      game = std::make_shared<Game>(Game{
+          next->key, next->game, next->south, next->north, game->offset + end + 1 - at, false, {}, game->file_key});
+      continue;
+    }
     const std::string* key = std::visit(
         [](const auto& l) -> const std::string* {
           if constexpr (std::is_same_v<std::decay_t<decltype(l)>, live::Invalid>)
@@ -190,18 +198,17 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
             return &l.key;
         },
         line);
-    // Another game's line: the file was truncated and rewritten under this read; the next look reads it.
+    // Another game's ply or end: the file was written anew under this read; the next look reads it.
     if (key && *key != game->key) break;
     game->offset += end + 1 - at;
     if (const live::Ply* ply = std::get_if<live::Ply>(&line);
-        ply && ply->ply == static_cast<int>(game->plies.size()) && !finished_.contains(game->id)) {
+        ply && !game->ended && ply->ply == static_cast<int>(game->plies.size()) && !finished_.contains(game->id)) {
       const std::string& mover = ply->mover == 0 ? game->south : game->north;
       game->plies.push_back(add("ply", ply_data(*ply, game->id, mover)));
       out.push_back(game->plies.back());
     } else if (std::holds_alternative<live::End>(line)) {
       game->ended = true;
       game->plies.clear();
-      break;
     }
   }
 }

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+
+#include "referee/record/record.h"
 
 namespace kalah::serve {
 
@@ -14,8 +17,14 @@ struct PageFile {
   std::string_view body;
 };
 
-// The file served at `name` ("index.html", "app.js", "app.css"); none for any other.
+// The file served at `name` ("index.html", "app.js", "app.css", and the game viewer's "viewer.js" and
+// "viewer.css": report.html's viewer, as files); none for any other.
 std::optional<PageFile> page_file(std::string_view name);
+
+// A finished game in the viewer of report.html (arena/report/html_viewer.h): its markup, the game's replay as a
+// JSON data block (computed by the rules library, as report.html embeds its games) and /viewer.js. `token`: the
+// one the page was asked with, for its link back to the tournament.
+std::string game_page(std::string_view tournament, const GameRecord& game, const std::optional<std::string>& token);
 
 // The policy every page file is sent with: this server's own script, style and API only.
 inline constexpr std::string_view kPagePolicy =

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <list>
 #include <map>
 #include <memory>
 #include <random>
@@ -37,6 +38,7 @@
 #include "arena/serve/catalog.h"
 #include "arena/serve/live_feed.h"
 #include "arena/serve/page.h"
+#include "referee/record/record_json.h"
 #include "referee/system/temp_folder.h"
 
 namespace kalah::serve {
@@ -78,6 +80,55 @@ struct Live {
   std::mt19937_64 epochs{std::random_device{}()};
 };
 
+class ConnectionGuard;
+
+// The connections open, and those of them idle (waiting for a request's first byte), the longest idle first.
+// At the limit a new connection takes the place of the longest idle one, so that idle connections never keep
+// a client with a request out; only connections that are busy (a request arriving or answered, a live stream)
+// do. Declared before the io_context in serve(), so that the guards of the sessions that the io_context
+// destroys at its end find it still there.
+struct Connections {
+  std::size_t open = 0;
+  std::list<ConnectionGuard*> idle;
+};
+
+// A session's place in Connections: counted while it lives (until it is evicted), listed while it is idle.
+class ConnectionGuard {
+ public:
+  ConnectionGuard(Connections& connections, beast::tcp_stream& stream) : connections_(connections), stream_(stream) {}
+  ~ConnectionGuard() {
+    busy();
+    if (!evicted_) --connections_.open;
+  }
+  ConnectionGuard(const ConnectionGuard&) = delete;
+  ConnectionGuard& operator=(const ConnectionGuard&) = delete;
+
+  void idle() {
+    if (!at_) at_ = connections_.idle.insert(connections_.idle.end(), this);
+  }
+  void busy() {
+    if (at_) connections_.idle.erase(*at_);
+    at_.reset();
+  }
+  // Closes the longest idle connection to make room for a new one; false when none is idle.
+  static bool evict_one(Connections& connections) {
+    if (connections.idle.empty()) return false;
+    ConnectionGuard& oldest = *connections.idle.front();
+    oldest.busy();
+    oldest.evicted_ = true;
+    --connections.open;
+    beast::error_code ignored;
+    oldest.stream_.socket().close(ignored);  // its pending read ends with operation_aborted
+    return true;
+  }
+
+ private:
+  Connections& connections_;
+  beast::tcp_stream& stream_;
+  std::optional<std::list<ConnectionGuard*>::iterator> at_;
+  bool evicted_ = false;
+};
+
 // What every connection shares. One thread runs the connections (`connections` and `live` are theirs); the
 // catalog is used on a thread of its own only, `catalog_thread`, so neither needs a lock.
 struct Shared {
@@ -85,9 +136,9 @@ struct Shared {
   const ServeOptions& options;
   asio::thread_pool& catalog_thread;
   Live& live;
+  Connections& connections;
   asio::thread_pool& intake_thread;  // a season's uploads and pages, one at a time (ServeOptions::intake)
-  std::size_t connections = 0;
-  std::size_t uploads = 0;  // bodies of POST /api/submissions being read or stored
+  std::size_t uploads = 0;           // bodies of POST /api/submissions being read or stored
 };
 
 // A client whose stream holds more events than this, not written, is dropped (it cannot keep up).
@@ -263,10 +314,27 @@ struct Answer {
   std::string name;
 };
 
+// A finished game in the viewer: its journal line (as GET .../games/ID answers it) read into a record, then the page.
+Reply viewer_page(Shared& shared, const Route& route, const std::optional<std::string>& token) {
+  Reply line = shared.catalog.game(route.name, route.id);
+  if (line.status != 200) return line;
+  const Expected<GameRecord> game = record_from_json(line.body);
+  if (!game) return {503, error_json("its journal line cannot be read now")};
+  return {200, game_page(route.name, *game, token), "text/html; charset=utf-8", std::string(kPagePolicy)};
+}
+
 Reply answer(Shared& shared, const http::request<http::empty_body>& request, Answer& out) {
   std::optional<std::string> query_token;
   const Target target = parse_target(std::string_view(request.target().data(), request.target().size()), query_token);
   if (const Malformed* malformed = std::get_if<Malformed>(&target)) return {400, error_json(malformed->reason)};
+  const Route* route = std::get_if<Route>(&target);
+  // The page's own files hold nothing of the results: they are sent without the token, which their page (opened
+  // as /?token=TOKEN) adds to every request for data.
+  if (route && route->kind == Route::Kind::Page) {
+    if (const std::optional<PageFile> file = page_file(route->name))
+      return {200, std::string(file->body), std::string(file->content_type), std::string(kPagePolicy)};
+    return {404, error_json("not found")};
+  }
   if (shared.options.token) {
     bool allowed = query_token && same_token(*query_token, *shared.options.token);
     const auto authorization = request.find(http::field::authorization);
@@ -278,16 +346,13 @@ Reply answer(Shared& shared, const http::request<http::empty_body>& request, Ans
     }
     if (!allowed) return {401, error_json("a token is required: `Authorization: Bearer TOKEN` or ?token=TOKEN")};
   }
-  const Route* route = std::get_if<Route>(&target);
   if (!route) return {404, error_json("not found")};
   switch (route->kind) {
     case Route::Kind::Tournaments: return shared.catalog.tournaments();
     case Route::Kind::Standings: return shared.catalog.standings(route->name);
     case Route::Kind::Game: return shared.catalog.game(route->name, route->id);
-    case Route::Kind::Page:
-      if (const std::optional<PageFile> file = page_file(route->name))
-        return {200, std::string(file->body), std::string(file->content_type), std::string(kPagePolicy)};
-      return {404, error_json("not found")};
+    case Route::Kind::GamePage: return viewer_page(shared, *route, query_token);
+    case Route::Kind::Page: break;  // answered above
     case Route::Kind::Live:
       shared.catalog.refresh();
       for (auto& [name, dir] : shared.catalog.names())
@@ -431,12 +496,15 @@ asio::awaitable<Reply> season_request(beast::tcp_stream& stream, beast::flat_buf
 
 // One connection: requests one after the other (keep-alive), each under the bounds; any error closes it.
 asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
+  ConnectionGuard guard(shared.connections, stream);
   beast::flat_buffer buffer(2 * kMaxHeaderBytes);
   for (;;) {
     if (buffer.size() == 0) {
-      // Idle until the next request's first byte.
+      // Idle until the next request's first byte; closed to make room for a new connection at the limit.
       stream.expires_after(shared.options.idle_timeout);
+      guard.idle();
       auto [error, n] = co_await stream.async_read_some(buffer.prepare(kMaxHeaderBytes), kTuple);
+      guard.busy();
       if (error) break;
       buffer.commit(n);
     }
@@ -505,14 +573,13 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, Shared& shared) {
       co_await pause.async_wait(kTuple);
       continue;
     }
-    if (shared.connections >= shared.options.max_connections) {
+    if (shared.connections.open >= shared.options.max_connections && !ConnectionGuard::evict_one(shared.connections)) {
       beast::error_code ignored;
       socket.close(ignored);
       continue;
     }
-    ++shared.connections;
-    asio::co_spawn(acceptor.get_executor(), session(beast::tcp_stream(std::move(socket)), shared),
-                   [&shared](const std::exception_ptr&) { --shared.connections; });
+    ++shared.connections.open;
+    asio::co_spawn(acceptor.get_executor(), session(beast::tcp_stream(std::move(socket)), shared), asio::detached);
   }
 }
 
@@ -527,6 +594,7 @@ std::optional<std::string> serve(const ServeOptions& options,
   if (!catalog) return catalog.error();
   // Declared in this order so that the catalog's thread, and the work left in it, go before the connections'
   // io_context, whose sockets that work holds.
+  Connections connections;
   asio::io_context io(1);
   tcp::acceptor acceptor(io);
   asio::thread_pool catalog_thread(1);
@@ -535,7 +603,7 @@ std::optional<std::string> serve(const ServeOptions& options,
   const int inotify = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (inotify < 0) return fmt::format("cannot watch the results folders (inotify): {}", std::strerror(errno));
   live.inotify.assign(inotify);
-  Shared shared{std::move(catalog).value(), options, catalog_thread, live, intake_thread};
+  Shared shared{std::move(catalog).value(), options, catalog_thread, live, connections, intake_thread};
   beast::error_code error;
   const tcp::endpoint endpoint(asio::ip::make_address(options.listen.address, error), options.listen.port);
   if (!error) acceptor.open(endpoint.protocol(), error);

@@ -1,26 +1,50 @@
-// Opens `arena serve`'s page in headless Chromium and waits until it shows a game in flight and the standings
-// (tests/serve_browser_test.cpp). Drives the browser over the DevTools protocol with Node's own WebSocket
-// (node --experimental-websocket): no npm package, no browser download.
-//   node --experimental-websocket serve_page.js CHROMIUM PROFILE_DIR URL
-// Prints the page's state as one JSON line; exit 0 once it shows both, 1 after 60 s without.
+// Opens a page of `arena serve` in headless Chromium and waits until it shows what CHECK asks for
+// (tests/serve_browser_test.cpp, tools/serve-screenshots.sh). Drives the browser over the DevTools protocol with
+// Node's own WebSocket (node --experimental-websocket): no npm package, no browser download.
+//   node --experimental-websocket serve_page.js CHROMIUM PROFILE_DIR URL [CHECK [WIDTH [SCREENSHOT.png]]]
+// CHECK: `flight` (default: the stream live, the standings, a game in flight and a crosstable cell with numbers),
+// `sprt` (the SPRT gauge drawn with an LLR and its bounds, and a crosstable cell) or `viewer` (a game shown on
+// the viewer's board). WIDTH: the window's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it.
+// Prints the page's state as one JSON line; exit 0 once it shows it, 1 after 60 s without.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const [chromium, profile, url] = process.argv.slice(2);
+const [chromium, profile, url, check = 'flight', width = '360', screenshot = ''] = process.argv.slice(2);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const deadline = Date.now() + 60000;
 const browser = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--remote-debugging-port=0',
-  '--user-data-dir=' + profile, '--window-size=360,800', url], { stdio: 'ignore' });
+  '--hide-scrollbars', '--user-data-dir=' + profile, '--window-size=' + width + ',900', url], { stdio: 'ignore' });
 
 // The page's state, or '' while it is not loaded yet.
-const state = `(() => { try { return JSON.stringify({
-  status: document.getElementById('status').textContent,
-  standings: document.getElementById('standings').rows.length,
-  flight: document.getElementById('flight').textContent,
-  finished: document.getElementById('finished').children.length,
-}); } catch (e) { return ''; } })()`;
+const state = `(() => { try {
+  const text = (id) => document.getElementById(id) ? document.getElementById(id).textContent : '';
+  const cross = [...document.querySelectorAll('#crosstable td')].map((td) => td.textContent).filter((t) => t);
+  const course = document.getElementById('sprt-course');
+  const finished = document.querySelector('#finished a');
+  return JSON.stringify({
+    status: text('status'),
+    standings: document.getElementById('standings') ? document.getElementById('standings').rows.length : 0,
+    flight: text('flight'),
+    finished: document.getElementById('finished') ? document.getElementById('finished').children.length : 0,
+    finished_link: finished ? finished.getAttribute('href') : '',
+    crosstable: cross,
+    sprt: text('sprt-text'),
+    sprt_points: course ? course.getAttribute('points').trim().split(' ').length : 0,
+    title: text('title'),
+    board: document.getElementById('board') ? document.getElementById('board').children.length : 0,
+    info: text('info'),
+  }); } catch (e) { return ''; } })()`;
+
+const numbers = /^\d+(\.\d+)?\/\d+$/;
+const shows = {
+  flight: (s) => s.status === 'live' && s.standings > 0 && s.flight.includes('moved') &&
+      s.crosstable.some((t) => numbers.test(t)),
+  sprt: (s) => s.status === 'live' && /LLR -?\d+\.\d\d in \[-?\d+\.\d\d, -?\d+\.\d\d\] after [1-9]/.test(s.sprt) &&
+      s.sprt_points >= 2 && s.crosstable.some((t) => numbers.test(t)),
+  viewer: (s) => s.title !== '' && s.board > 0 && s.info.startsWith('Ply '),
+};
 
 async function main() {
   let port = null;
@@ -36,16 +60,25 @@ async function main() {
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve) => { socket.onopen = resolve; });
   let id = 0;
-  const evaluate = (expression) => new Promise((resolve) => {
+  const send = (method, params) => new Promise((resolve) => {
     const mine = ++id;
-    socket.onmessage = (m) => { const reply = JSON.parse(m.data); if (reply.id === mine) resolve(reply.result.result.value); };
-    socket.send(JSON.stringify({ id: mine, method: 'Runtime.evaluate', params: { expression } }));
+    socket.onmessage = (m) => { const reply = JSON.parse(m.data); if (reply.id === mine) resolve(reply.result); };
+    socket.send(JSON.stringify({ id: mine, method, params }));
   });
+  // The window's width as a phone's or a desktop's screen (a headless window is never narrower than ~500 px).
+  await send('Emulation.setDeviceMetricsOverride',
+             { width: Number(width), height: 900, deviceScaleFactor: 1, mobile: Number(width) < 600 });
   let last = '';
   while (Date.now() < deadline) {
-    last = (await evaluate(state)) || '';
+    last = ((await send('Runtime.evaluate', { expression: state })).result.value) || '';
     const seen = last ? JSON.parse(last) : null;
-    if (seen && seen.status === 'live' && seen.standings > 0 && seen.flight.includes('moved')) {
+    if (seen && shows[check](seen)) {
+      if (screenshot) {
+        const size = (await send('Page.getLayoutMetrics', {})).cssContentSize;
+        const clip = { x: 0, y: 0, width: Number(width), height: Math.min(2400, Math.ceil(size.height)), scale: 1 };
+        const shot = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip });
+        fs.writeFileSync(screenshot, Buffer.from(shot.data, 'base64'));
+      }
       console.log(last);
       return 0;
     }
