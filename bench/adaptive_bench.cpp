@@ -60,8 +60,8 @@ std::vector<GameRecord> round_robin(const Contest& c, int cycles, std::uint64_t 
           const int south = g == 0 ? a : b, north = g == 0 ? b : a;
           const std::string id = "r" + std::to_string(k + 1) + "-" + std::to_string(south) + "v" +
                                  std::to_string(north) + "-p" + std::to_string(k) + "-g" + std::to_string(g);
-          games.push_back(record(
-              id, south, north, play(rng, strength(south, c.n, c.spread) - strength(north, c.n, c.spread) + 30)));
+          games.push_back(record(id, south, north,
+                                 play(rng, strength(south, c.n, c.spread) - strength(north, c.n, c.spread) + 30)));
         }
   return games;
 }

@@ -139,7 +139,8 @@ TEST_F(AdaptiveE2E, CutOffMidRoundResumesToTheSameTournament) {
   // The same standings: each engine's rank, interval and points.
   auto ranks = [](const fs::path& dir) {
     std::string out;
-    for (const json::value& e : json::parse(read_file(dir / "standings.json")).at("engines").as_array())
+    const json::value standings = json::parse(read_file(dir / "standings.json"));
+    for (const json::value& e : standings.at("engines").as_array())
       for (const char* key : {"name", "rank", "rank_low", "rank_high", "points", "elo"})
         out += json::serialize(e.at(key)) + (std::string(key) == "elo" ? "\n" : " ");
     return out;
@@ -149,7 +150,7 @@ TEST_F(AdaptiveE2E, CutOffMidRoundResumesToTheSameTournament) {
 
 TEST_F(AdaptiveE2E, PlanShowsRoundOneAndShardingIsRefused) {
   const fs::path config = write_config(config_text(tmp_.path() / "out", 12), "adaptive.toml");
-  const RunResult plan = arena({"plan", config.string()});
+  const RunResult plan = arena({"plan", config.string(), "--shards", "1"});
   ASSERT_EQ(plan.status.code, 0) << plan.summary();
   EXPECT_NE(plan.out.find("t: adaptive 4 engines, at most 12 games, paired round by round (not shardable)"),
             std::string::npos)

@@ -173,7 +173,8 @@ TEST(Adaptive, ACutRunReplaysIntoTheSameRounds) {
 TEST(Adaptive, StopsWhenTheOrderIsSettled) {
   // Two engines, one always wins: after a few pairs the order is no longer open.
   GameResults results;
-  const AdaptiveProgress p = play_out({2, 1000, 0, 1}, [](int s, int) { return s == 0 ? 1.0 : 0.0; }, results);
+  const AdaptiveProgress p = play_out(
+      {2, 1000, 0, 1}, [](int s, int) { return s == 0 ? 1.0 : 0.0; }, results);
   EXPECT_EQ(p.end, AdaptiveEnd::Settled);
   EXPECT_LT(p.games_paired, 1000);
   EXPECT_GE(p.games_paired, 4);
@@ -189,7 +190,6 @@ TEST(Adaptive, StopsAtTheTargetWidth) {
   results.clear();
   const AdaptiveProgress narrow = play_out({3, 40, 1, 3}, logistic({0, 0, 0}, 7), results);
   EXPECT_EQ(narrow.end, AdaptiveEnd::Budget);
-
 }
 
 // The config side: the games due, from a parsed config.

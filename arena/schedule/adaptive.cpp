@@ -153,7 +153,8 @@ AdaptiveRound later_round(const AdaptivePlan& plan, int round, const PairTally& 
     const double wrong = rating::los(fit, below, above);
     if (wrong <= kAdaptiveOpen) continue;
     const auto r = static_cast<std::uint64_t>(round);
-    open.push_back({static_cast<int>(std::floor(wrong * 20)), tally.games(above, below),
+    open.push_back({static_cast<int>(std::floor(wrong * 20)),
+                    tally.games(above, below),
                     mix(plan.seed, r, static_cast<std::uint64_t>(above), static_cast<std::uint64_t>(below)),
                     {above, below}});
   }
