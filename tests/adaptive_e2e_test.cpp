@@ -2,7 +2,8 @@
 // deterministic bundled bots (fresh processes for every game): the run plays its budget to the game, round
 // by round, each engine at most once a round, and ranks with rank intervals; a run cut off after any game
 // (its journal truncated there, as a kill leaves it) resumes to exactly the games and standings of the run
-// that was never interrupted; `arena plan` shows round 1 and sharding is refused.
+// that was never interrupted; one worker plays the games two do; `arena plan` shows round 1 and sharding is
+// refused.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,10 +25,10 @@ namespace json = boost::json;
 
 const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
 
-std::string config_text(const fs::path& output, int budget) {
+std::string config_text(const fs::path& output, int budget, int concurrency = 2) {
   test::TestConfig config("t");
   config.tournament("type = \"adaptive\"\nbudget_games = " + std::to_string(budget))
-      .set("concurrency", 2)
+      .set("concurrency", concurrency)
       .set("seed", 5)
       .output(output)
       .set("report_every", 0);
@@ -146,6 +147,18 @@ TEST_F(AdaptiveE2E, CutOffMidRoundResumesToTheSameTournament) {
     return out;
   };
   EXPECT_EQ(ranks(cut / "t"), ranks(one / "t"));
+}
+
+TEST_F(AdaptiveE2E, OneWorkerPlaysTheSameGamesAsTwo) {
+  const fs::path two = tmp_.path() / "two", one = tmp_.path() / "one";
+  const RunResult first = arena({"run", write_config(config_text(two, 10, 2), "two.toml").string()});
+  ASSERT_EQ(first.status.code, 0) << first.summary();
+  fs::create_directories(one / "t");
+  fs::copy_file(two / "t" / "seed-secret", one / "t" / "seed-secret");
+  const RunResult second = arena({"run", write_config(config_text(one, 10, 1), "one.toml").string()});
+  ASSERT_EQ(second.status.code, 0) << second.summary();
+  EXPECT_EQ(games_by_id(one / "t"), games_by_id(two / "t"));
+  EXPECT_EQ(games_by_id(one / "t").size(), 10u);
 }
 
 TEST_F(AdaptiveE2E, PlanShowsRoundOneAndShardingIsRefused) {
