@@ -208,11 +208,14 @@ AdaptiveProgress replay_adaptive(const AdaptivePlan& plan, const GameResults& re
     AdaptiveRound round;
     if (r == 1) {
       round = first_round(plan);
+      if (round.boards.size() > static_cast<std::size_t>(pairs_left))
+        round.boards.resize(static_cast<std::size_t>(pairs_left));  // a budget smaller than round 1
     } else {
       const rating::Rating fit = fit_of(plan.engines, tally.pairings());
       const std::vector<int> order = order_of(plan, fit.elo);
       round = later_round(plan, r, tally, fit, order);
       if (round.boards.empty()) return finish(AdaptiveEnd::Settled);
+      // The last round of the budget is cut to the pairs it has left, the most uncertain kept.
       if (round.boards.size() > static_cast<std::size_t>(pairs_left))
         round.boards.resize(static_cast<std::size_t>(pairs_left));
       // The bootstrap costs a thousand replays: a round with a game in the results was due when it was played
@@ -221,8 +224,6 @@ AdaptiveProgress replay_adaptive(const AdaptivePlan& plan, const GameResults& re
           widest_interval(plan, tally, fit, order) <= plan.target_width)
         return finish(AdaptiveEnd::Target);
     }
-    if (round.boards.size() > static_cast<std::size_t>(pairs_left))
-      round.boards.resize(static_cast<std::size_t>(pairs_left));
     out.games_paired += 2 * static_cast<int>(round.boards.size());
     const bool complete = tally.add(round, results);
     out.rounds.push_back(std::move(round));
