@@ -1,6 +1,7 @@
 // Adaptive pairing (arena/schedule/adaptive.h, docs/SCHEDULE.md "Adaptive"): round 1 pairs every engine once
 // in an order drawn from the seed; every later round pairs only engines adjacent in the fit's order whose
-// order is still open (checked against a fit made here from the same games), each engine at most once; the
+// order is still open (checked against a fit made here from the same games), each engine at most once, the
+// most uncertain first and the fewest games first among equals; the
 // budget is played exactly; the same seed and results give the same rounds, and a run cut anywhere replays
 // into the same rounds; the order settling or the target width ends a run early; the config's refusals name
 // file:line:column.
@@ -125,6 +126,22 @@ TEST(Adaptive, LaterRoundsPairOnlyAdjacentEnginesWhoseOrderIsOpen) {
       }
     }
   }
+}
+
+TEST(Adaptive, ChoosesTheMostUncertainThenTheFewestGamesEachEngineOnce) {
+  // Order 0 1 2 3 4 5: the five adjacent pairs, as a later round sees them.
+  const std::vector<AdaptiveCandidate> open = {
+      {0.39, 10, 1, {0, 1}},  // in the 35-40% step with 1-2
+      {0.36, 4, 2, {1, 2}},   // same step, fewer games: before 0-1
+      {0.10, 0, 3, {2, 3}},   // much less uncertain, however few its games
+      {0.46, 30, 4, {3, 4}},  // the most uncertain: first, whatever its games
+      {0.30, 2, 5, {4, 5}},   // 4 is taken by 3-4
+  };
+  EXPECT_EQ(choose_boards(open, 6), (std::vector<Pairing>{{3, 4}, {1, 2}}));
+  // Equal steps and games: the draw decides.
+  const std::vector<AdaptiveCandidate> level = {{0.3, 2, 9, {0, 1}}, {0.3, 2, 7, {1, 2}}, {0.3, 2, 8, {2, 3}}};
+  EXPECT_EQ(choose_boards(level, 4), (std::vector<Pairing>{{1, 2}}));
+  EXPECT_TRUE(choose_boards({}, 4).empty());
 }
 
 TEST(Adaptive, PlaysItsBudgetExactly) {

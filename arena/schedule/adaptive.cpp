@@ -136,41 +136,24 @@ int widest_interval(const AdaptivePlan& plan, const PairTally& tally, const rati
   return widest;
 }
 
-// A later round: the open adjacent pairs of the order, the most uncertain first (in steps of 5%), then the
-// fewest games between the two, then an order drawn from the seed; each taken unless one of its engines is
-// paired already. The better-ranked engine is South in the first game. Empty when no pair is open.
+// A later round: the open adjacent pairs of the order (choose_boards), the better-rated engine South in the
+// first game. Empty when no pair is open.
 AdaptiveRound later_round(const AdaptivePlan& plan, int round, const PairTally& tally, const rating::Rating& fit,
                           const std::vector<int>& order) {
-  struct Candidate {
-    int step;  // the chance of the wrong order, in 5% steps
-    int games;
-    std::uint64_t draw;
-    Pairing pair;
-  };
-  std::vector<Candidate> open;
+  std::vector<AdaptiveCandidate> open;
   for (std::size_t i = 0; i + 1 < order.size(); ++i) {
     const int above = order[i], below = order[i + 1];
     const double wrong = rating::los(fit, below, above);
     if (wrong <= kAdaptiveOpen) continue;
     const auto r = static_cast<std::uint64_t>(round);
-    open.push_back({static_cast<int>(std::floor(wrong * 20)),
+    open.push_back({wrong,
                     tally.games(above, below),
                     mix(plan.seed, r, static_cast<std::uint64_t>(above), static_cast<std::uint64_t>(below)),
                     {above, below}});
   }
-  std::sort(open.begin(), open.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(b.step, a.games, a.draw) < std::tie(a.step, b.games, b.draw);
-  });
   AdaptiveRound out;
   out.round = round;
-  std::vector<char> busy(static_cast<std::size_t>(plan.engines), 0);
-  for (const Candidate& c : open) {
-    char& first = busy[static_cast<std::size_t>(c.pair.first)];
-    char& second = busy[static_cast<std::size_t>(c.pair.second)];
-    if (first || second) continue;
-    first = second = 1;
-    out.boards.push_back(c.pair);
-  }
+  out.boards = choose_boards(std::move(open), plan.engines);
   return out;
 }
 
@@ -182,6 +165,24 @@ bool has_a_result(const AdaptiveRound& round, const GameResults& results) {
 }
 
 }  // namespace
+
+std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines) {
+  auto step = [](const AdaptiveCandidate& c) { return static_cast<int>(std::floor(c.wrong * 20)); };
+  std::sort(open.begin(), open.end(), [&](const AdaptiveCandidate& a, const AdaptiveCandidate& b) {
+    const int sa = step(a), sb = step(b);
+    return std::tie(sb, a.games, a.draw) < std::tie(sa, b.games, b.draw);
+  });
+  std::vector<Pairing> boards;
+  std::vector<char> busy(static_cast<std::size_t>(engines), 0);
+  for (const AdaptiveCandidate& c : open) {
+    char& first = busy[static_cast<std::size_t>(c.pair.first)];
+    char& second = busy[static_cast<std::size_t>(c.pair.second)];
+    if (first || second) continue;
+    first = second = 1;
+    boards.push_back(c.pair);
+  }
+  return boards;
+}
 
 const char* to_string(AdaptiveEnd end) {
   switch (end) {

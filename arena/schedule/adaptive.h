@@ -54,6 +54,19 @@ struct AdaptiveProgress {
 // complete. The last round is cut to the pairs the budget has left.
 AdaptiveProgress replay_adaptive(const AdaptivePlan& plan, const GameResults& results);
 
+// An open pair of adjacent engines, as a later round weighs it.
+struct AdaptiveCandidate {
+  double wrong = 0;        // the fit's chance that `pair.second` is in fact the stronger (above kAdaptiveOpen)
+  int games = 0;           // games played between the two so far
+  std::uint64_t draw = 0;  // drawn from the seed, the round and the pair: the last tie-break
+  Pairing pair;            // the better-rated engine first
+};
+
+// The boards of a later round from its candidates: the most uncertain first (`wrong` in steps of 5%), then the
+// fewest games between the two, then `draw`; a candidate is skipped when one of its engines is on a board
+// already. `engines`: the number of engines.
+std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines);
+
 // The ids of the two games of `board` in `round`, as a Swiss round names them (swiss_game_ids).
 inline std::array<std::string, 2> adaptive_game_ids(int round, const Pairing& board) {
   return swiss_game_ids(round, board);
