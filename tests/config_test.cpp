@@ -94,7 +94,7 @@ const BadCase kBadCases[] = {
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
      "keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
-     "tiebreak_pairs, pgnout, adjudicate, transcripts"},
+     "tiebreak_pairs, pgnout, adjudicate, transcripts, budget_games, target_width"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant] (did you mean \"pits\"?); known keys: pits, seeds, capture, "
      "ending, "
@@ -140,7 +140,8 @@ const BadCase kBadCases[] = {
     {"concurrency zero", "[tournament]\nname = \"t\"\nconcurrency = 0\n",
      "t.toml:3:15: tournament.concurrency must be from 1 to 256, not 0"},
     {"unknown tournament type", "[tournament]\nname = \"t\"\ntype = \"dutch\"\n",
-     "t.toml:3:8: tournament.type must be \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\", not \"dutch\""},
+     "t.toml:3:8: tournament.type must be \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"adaptive\", not "
+     "\"dutch\""},
     {"tiebreak_pairs in a Swiss tournament", "[tournament]\nname = \"t\"\ntype = \"swiss\"\ntiebreak_pairs = 2\n",
      "t.toml:4:18: tournament.tiebreak_pairs only applies to type = \"knockout\""},
     {"tiebreak_pairs out of range", "[tournament]\nname = \"t\"\ntype = \"knockout\"\ntiebreak_pairs = 101\n",

@@ -25,7 +25,7 @@ arena::Config load(const std::string& path, int shards, bool plan_only = false) 
   Expected<arena::Config> loaded = arena::load_with_entrants(path);
   if (!loaded) throw UsageError(loaded.error());
   for (const std::string& warning : loaded->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
-  if (plan_only && shards == 1 && arena::plays_by_rounds(loaded->tournament.type)) return std::move(loaded).value();
+  if (plan_only && shards == 1 && arena::paired_from_results(loaded->tournament.type)) return std::move(loaded).value();
   if (std::optional<std::string> problem = arena::shard_problem(*loaded, shards)) throw UsageError(*problem);
   return std::move(loaded).value();
 }
@@ -36,19 +36,28 @@ struct PlanOptions {
   bool ids = false;
 };
 
-// A Swiss or knockout tournament: what is known before it starts.
+// A Swiss, knockout or adaptive tournament: what is known before it starts.
 int plan_by_rounds(const arena::Config& config, bool ids) {
   const arena::TournamentConfig& t = config.tournament;
   const std::vector<arena::GameSpec> first = arena::first_games(config);
   const bool swiss = t.type == arena::TournamentType::Swiss;
-  fmt::print("{}: {} {} engines, {}{} games, paired round by round (not shardable)\n", t.name, arena::to_string(t.type),
-             config.engines.size(), swiss ? "" : "at least ", arena::least_games(config));
+  if (t.type == arena::TournamentType::Adaptive) {
+    fmt::print("{}: adaptive {} engines, at most {} games, paired round by round (not shardable)\n", t.name,
+               config.engines.size(), t.budget_games);
+    fmt::print(
+        "round 1 has {} games (below: the first of each pair; --ids: both), every later round pairs engines adjacent "
+        "in the Elo order whose order is still open, from the results of the rounds before it (docs/SCHEDULE.md)\n",
+        first.size());
+  } else {
+    fmt::print("{}: {} {} engines, {}{} games, paired round by round (not shardable)\n", t.name,
+               arena::to_string(t.type), config.engines.size(), swiss ? "" : "at least ", arena::least_games(config));
+  }
   if (swiss)
     fmt::print(
         "{} rounds of one colour-swapped game pair each; round 1 has {} games (below: the first of each pair; "
         "--ids: both), every later round is paired from the results of the rounds before it (docs/SCHEDULE.md)\n",
         t.rounds, first.size());
-  else
+  else if (t.type == arena::TournamentType::Knockout)
     fmt::print(
         "matches of {} colour-swapped game pair{} and up to {} tie-break pair{}; {} games are known before any "
         "result (below: the first of each pair; --ids: both; byes may bring a second-round match forward), the "
@@ -63,7 +72,7 @@ int plan_by_rounds(const arena::Config& config, bool ids) {
 
 int plan(const PlanOptions& o) {
   const arena::Config config = load(o.config, o.shards, true);
-  if (arena::plays_by_rounds(config.tournament.type)) return plan_by_rounds(config, o.ids);
+  if (arena::paired_from_results(config.tournament.type)) return plan_by_rounds(config, o.ids);
   if (config.sprt) {
     fmt::print("{}: SPRT '{}' (test) vs '{}' (base), open-ended, as {} streams\n", config.tournament.name,
                config.engines[1].name, config.engines[0].name, o.shards);

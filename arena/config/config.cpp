@@ -27,6 +27,7 @@ const char* to_string(TournamentType t) {
     case TournamentType::Gauntlet: return "gauntlet";
     case TournamentType::Swiss: return "swiss";
     case TournamentType::Knockout: return "knockout";
+    case TournamentType::Adaptive: return "adaptive";
   }
   return "?";
 }
@@ -214,7 +215,7 @@ Config read_tables(const Reader& r, const toml::table& root) {
   if (const toml::table* t = r.section(root, "rating")) read_rating(r, *t, c);
   if (const toml::table* t = r.section(root, "ranking")) read_ranking(r, *t, c);
   if (const toml::table* t = r.section(root, "analysis")) read_analysis(r, *t, c);
-  if (c.sprt && plays_by_rounds(c.tournament.type))
+  if (c.sprt && paired_from_results(c.tournament.type))
     r.loc().fail(root["sprt"].node()->source(),
                  std::string("[sprt] plays an open-ended match of two engines; it cannot be "
                              "combined with tournament.type = \"") +

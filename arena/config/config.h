@@ -28,10 +28,13 @@
 
 namespace kalah::arena {
 
-enum class TournamentType { RoundRobin, Gauntlet, Swiss, Knockout };
-const char* to_string(TournamentType t);  // "round-robin", "gauntlet", "swiss", "knockout"
+enum class TournamentType { RoundRobin, Gauntlet, Swiss, Knockout, Adaptive };
+const char* to_string(TournamentType t);  // "round-robin", "gauntlet", "swiss", "knockout", "adaptive"
 // Swiss and knockout pair each round from the results of the rounds before (docs/SCHEDULE.md).
 inline bool plays_by_rounds(TournamentType t) { return t == TournamentType::Swiss || t == TournamentType::Knockout; }
+// Adaptive pairing (docs/SCHEDULE.md, "Adaptive") pairs each round from the results too, but ranks by Elo:
+// it has no form of its own.
+inline bool paired_from_results(TournamentType t) { return plays_by_rounds(t) || t == TournamentType::Adaptive; }
 
 // [tournament] transcripts: which games leave a protocol transcript, with the engines' stderr tails, in
 // <results>/transcripts/ (docs/FORMATS.md, "Transcripts").
@@ -60,6 +63,8 @@ struct TournamentConfig {
   TournamentType type = TournamentType::RoundRobin;
   int rounds = 1;  // colour-swapped game pairs per pairing; Swiss: Swiss rounds (one pair each); knockout: per match
   int tiebreak_pairs = 3;  // knockout only: extra pairs, one at a time, while a match is tied
+  int budget_games = 0;    // adaptive only (required there): the most games, an even number
+  int target_width = 0;    // adaptive only: stop once every 95% rank interval is at most this wide; 0: none
   int concurrency = 1;     // games at once, 1..256
   std::uint64_t seed = 1;
   std::filesystem::path output = "results";  // as written (relative to the working directory)

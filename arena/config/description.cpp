@@ -408,8 +408,8 @@ Expected<TournamentDescription> description_from_settings(const Settings& s) {
       if (value == "sprt") {
         d.sprt_match = true;
       } else {
-        for (TournamentType t :
-             {TournamentType::RoundRobin, TournamentType::Gauntlet, TournamentType::Swiss, TournamentType::Knockout})
+        for (TournamentType t : {TournamentType::RoundRobin, TournamentType::Gauntlet, TournamentType::Swiss,
+                                 TournamentType::Knockout, TournamentType::Adaptive})
           if (value == to_string(t)) d.type = t;
         if (!d.type) error = quoted(key, value) + " is not a tournament type";
       }

@@ -67,6 +67,9 @@ std::string fingerprint(const Config& c) {
   line("max_plies", std::to_string(t.max_plies));
   // Only for a knockout, so that the fingerprints of the other forms (and their journals) stay as they were.
   if (t.type == TournamentType::Knockout) line("tiebreak_pairs", std::to_string(t.tiebreak_pairs));
+  if (t.type == TournamentType::Adaptive)
+    line("adaptive",
+         "budget_games=" + std::to_string(t.budget_games) + " target_width=" + std::to_string(t.target_width));
   // Only when set, so that the fingerprints of configs from before adjudication stay as they were.
   if (t.adjudicate.any()) line("adjudicate", t.adjudicate.describe());
   line("variant", to_string(c.variant) + (c.start ? " start=" + to_start_notation(c.variant, *c.start) : ""));

@@ -40,6 +40,25 @@ namespace {
 
 constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
 
+// budget_games and target_width: the keys of type = "adaptive" (docs/CONFIG.md), which plays no `rounds`.
+void read_adaptive_keys(const Table& t, TournamentConfig& out) {
+  const bool adaptive = out.type == TournamentType::Adaptive;
+  for (std::string_view key : {"budget_games", "target_width"})
+    if (t.has(key) && !adaptive) t.fail_at(key, t.key_name(key) + " only applies to type = \"adaptive\"");
+  if (!adaptive) return;
+  if (t.has("rounds"))
+    t.fail_at("rounds",
+              "tournament.rounds does not apply to type = \"adaptive\": its games are budget_games, paired round "
+              "by round where the order is still open");
+  const std::optional<std::int64_t> budget = t.integer("budget_games", 2, 10'000'000);
+  if (!budget) t.missing("budget_games");
+  if (*budget % 2 != 0)
+    t.fail_at("budget_games",
+              "tournament.budget_games must be even (colour-swapped game pairs), not " + std::to_string(*budget));
+  out.budget_games = static_cast<int>(*budget);
+  out.target_width = static_cast<int>(t.integer("target_width", 1, 10'000).value_or(out.target_width));
+}
+
 bool valid_tournament_name(std::string_view name) {
   for (char c : name) {
     const bool ok =
@@ -61,7 +80,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
            "sandbox",      "keep_sandbox",  "memory_mb",       "memory_enforcement",
            "max_file_mb",  "max_processes", "max_output_kb",   "restart",
            "pin",          "cpus",          "tiebreak_pairs",  "pgnout",
-           "adjudicate",   "transcripts"});
+           "adjudicate",   "transcripts",   "budget_games",    "target_width"});
   TournamentConfig& out = c.tournament;
   read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
   out.sandbox_given = t.has("sandbox");
@@ -84,7 +103,8 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   out.type = t.choice<TournamentType>("type", {{"round-robin", TournamentType::RoundRobin},
                                                {"gauntlet", TournamentType::Gauntlet},
                                                {"swiss", TournamentType::Swiss},
-                                               {"knockout", TournamentType::Knockout}})
+                                               {"knockout", TournamentType::Knockout},
+                                               {"adaptive", TournamentType::Adaptive}})
                  .value_or(out.type);
   out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(out.rounds));
   out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(out.concurrency));
@@ -106,6 +126,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(out.tiebreak_pairs));
   if (t.has("tiebreak_pairs") && out.type != TournamentType::Knockout)
     t.fail_at("tiebreak_pairs", "tournament.tiebreak_pairs only applies to type = \"knockout\"");
+  read_adaptive_keys(t, out);
 }
 
 void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {

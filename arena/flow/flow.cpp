@@ -107,6 +107,8 @@ std::optional<std::string> repeat_warning(const Config& config) {
   std::string games;
   if (config.sprt)
     games = "an SPRT plays one pairing game after game";
+  else if (type == TournamentType::Adaptive)
+    games = "an adaptive tournament pairs the engines whose order is open again and again";
   else if (type != TournamentType::Swiss && config.tournament.rounds > 1)
     games = fmt::format("each pairing plays {} games per colour (rounds = {})", config.tournament.rounds,
                         config.tournament.rounds);

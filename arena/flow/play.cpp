@@ -7,7 +7,7 @@ namespace kalah::arena {
 
 Expected<int> play(const Config& config, const FlowOptions& options, std::FILE* out) {
   if (config.sprt) return play_sprt(config, options, out);
-  if (plays_by_rounds(config.tournament.type)) return play_rounds(config, options, out);
+  if (paired_from_results(config.tournament.type)) return play_rounds(config, options, out);
   return play_schedule(config, options, out);
 }
 

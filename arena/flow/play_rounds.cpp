@@ -1,4 +1,4 @@
-// play_rounds: a Swiss or knockout tournament, paired round by round from its results.
+// play_rounds: a Swiss, knockout or adaptive tournament, paired round by round from its results.
 #include <optional>
 
 #include <fmt/core.h>
@@ -29,6 +29,11 @@ class RoundsListener : public RunListener {
     const std::string games =
         t.type == TournamentType::Swiss
             ? fmt::format("{} rounds of a game pair, {} games", t.rounds, least_games(config_))
+        : t.type == TournamentType::Adaptive
+            ? fmt::format("game pairs where the order is open, at most {} games{}", t.budget_games,
+                          t.target_width > 0
+                              ? fmt::format(" (until every rank interval spans at most {} more places)", t.target_width)
+                              : "")
             : fmt::format("matches of {} game pair{} (+ up to {} tie-break), at least {} games", t.rounds,
                           t.rounds == 1 ? "" : "s", t.tiebreak_pairs, least_games(config_));
     fmt::print(out_, "{}: {} {} engines, {} ({} done), {}, {}, concurrency {}\n", t.name, to_string(t.type),
@@ -47,8 +52,13 @@ class RoundsListener : public RunListener {
 
   void stopped(const RunResult&) override { progress_->finish(*all_); }
 
-  // The Swiss table or the bracket as the results now stand.
+  // The Swiss table or the bracket as the results now stand; for an adaptive tournament, how far it went.
   std::string form_text() const {
+    if (config_.tournament.type == TournamentType::Adaptive) {
+      const AdaptiveProgress p = replay_adaptive(adaptive_plan(config_), source_.results());
+      return fmt::format("adaptive pairing: {} rounds, {} of at most {} games; ended: {}\n", p.rounds.size(),
+                         p.games_paired, config_.tournament.budget_games, to_string(p.end));
+    }
     std::vector<std::string> names;
     for (const EngineSpec& e : config_.engines) names.push_back(e.name);
     std::optional<report::TournamentForm> form = report::tournament_form(description_, names, source_.results());

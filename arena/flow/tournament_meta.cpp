@@ -82,7 +82,8 @@ TournamentDescription describe_tournament(const Config& c) {
                              {git->test.ref, git->test.commit, git->test.build_seconds}};
   } else {
     d.type = c.tournament.type;
-    d.rounds = c.tournament.rounds;
+    // An adaptive tournament has no rounds to count in advance (its budget is in the fingerprint).
+    if (c.tournament.type != TournamentType::Adaptive) d.rounds = c.tournament.rounds;
     if (c.tournament.type == TournamentType::Knockout) d.tiebreak_pairs = c.tournament.tiebreak_pairs;
   }
   d.variant = to_string(c.variant);

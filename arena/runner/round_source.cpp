@@ -15,7 +15,9 @@ double south_points(const GameRecord& record) {
   return 0.5;
 }
 
-RoundSource::RoundSource(const Config& config) : config_(config) { assert(plays_by_rounds(config.tournament.type)); }
+RoundSource::RoundSource(const Config& config) : config_(config) {
+  assert(paired_from_results(config.tournament.type));
+}
 
 void RoundSource::add_journaled(const GameRecord& record) { results_.emplace(record.id, south_points(record)); }
 
@@ -29,8 +31,9 @@ std::optional<GameSpec> RoundSource::next() {
       return g;
     }
     if (pass == 1) break;
-    // A Swiss round changes only when all of its games have finished: no replay while one is in flight.
-    if (config_.tournament.type == TournamentType::Swiss && in_flight_ > 0) break;
+    // A Swiss or adaptive round changes only when all of its games have finished: no replay while one is in
+    // flight.
+    if (config_.tournament.type != TournamentType::Knockout && in_flight_ > 0) break;
     // Everything known is handed out: what is due now may have changed since it was computed.
     due_ = games_due(config_, results_);
     next_ = 0;
@@ -45,6 +48,8 @@ void RoundSource::finished(const GameSpec& spec, const GameRecord& record) {
   results_.emplace(spec.id, south_points(record));
 }
 
-int RoundSource::total() const { return config_.tournament.type == TournamentType::Swiss ? least_games(config_) : -1; }
+int RoundSource::total() const {
+  return config_.tournament.type == TournamentType::Knockout ? -1 : least_games(config_);
+}
 
 }  // namespace kalah::arena

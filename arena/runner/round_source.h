@@ -1,4 +1,4 @@
-// The games of a Swiss or knockout tournament, round by round: what games_due() says is due now,
+// The games of a Swiss, knockout or adaptive tournament, round by round: what games_due() says is due now,
 // less the games finished or handed out. When everything due is in flight, next() says nullopt and
 // more_later() true, and the runner waits for a game to finish: that may complete a round (a Swiss
 // round is paired, a knockout match decided or given a tie-break pair). The results come from the
@@ -17,7 +17,7 @@ namespace kalah::arena {
 
 class RoundSource : public GameSource {
  public:
-  // `config` is a Swiss or knockout tournament (asserted) and must outlive the source.
+  // `config` is a Swiss, knockout or adaptive tournament (asserted) and must outlive the source.
   explicit RoundSource(const Config& config);
   // A game already in the journal, before the first next(). A record whose engines are not those its
   // id names (a journal edited by hand) still counts, with its South engine's score.
@@ -26,7 +26,8 @@ class RoundSource : public GameSource {
   std::optional<GameSpec> next() override;
   void finished(const GameSpec& spec, const GameRecord& record) override;
   bool more_later() const override { return in_flight_ > 0; }
-  // Swiss: every game of every round; knockout: -1 (tie-breaks make it open), see least_games().
+  // Swiss: every game of every round; adaptive: its budget; knockout: -1 (tie-breaks make it open), see
+  // least_games().
   int total() const override;
 
   const GameResults& results() const { return results_; }

@@ -39,11 +39,19 @@ std::vector<GameSpec> games_of(const OpeningSource& openings, const std::vector<
 
 std::vector<GameSpec> games_due(const Config& config, const GameResults& results) {
   const TournamentConfig& t = config.tournament;
-  assert(plays_by_rounds(t.type));
+  assert(paired_from_results(t.type));
   const int n = static_cast<int>(config.engines.size());
   const OpeningSource openings(config);
   std::vector<DuePair> due;
-  if (t.type == TournamentType::Swiss) {
+  if (t.type == TournamentType::Adaptive) {
+    const AdaptiveProgress progress = replay_adaptive(adaptive_plan(config), results);
+    if (progress.complete) return {};
+    const AdaptiveRound& round = progress.rounds.back();
+    // As a Swiss round's: one opening per board, running on over the rounds (a round has at most n / 2).
+    const std::uint64_t base = static_cast<std::uint64_t>(round.round - 1) * static_cast<std::uint64_t>(n / 2);
+    for (std::size_t b = 0; b < round.boards.size(); ++b)
+      due.push_back({round.round, static_cast<int>(b), 0, round.boards[b], base + b});
+  } else if (t.type == TournamentType::Swiss) {
     const SwissProgress progress = replay_swiss(n, t.rounds, results);
     if (progress.complete) return {};
     const SwissRound& round = progress.rounds.back();
@@ -67,8 +75,14 @@ std::vector<GameSpec> games_due(const Config& config, const GameResults& results
   return games_of(openings, due);
 }
 
+AdaptivePlan adaptive_plan(const Config& config) {
+  const TournamentConfig& t = config.tournament;
+  return {static_cast<int>(config.engines.size()), t.budget_games, t.target_width, t.seed};
+}
+
 int least_games(const Config& config) {
   const int n = static_cast<int>(config.engines.size());
+  if (config.tournament.type == TournamentType::Adaptive) return config.tournament.budget_games;
   if (config.tournament.type == TournamentType::Swiss) return config.tournament.rounds * (n / 2) * 2;
   return (n - 1) * config.tournament.rounds * 2;
 }

@@ -102,7 +102,7 @@ std::vector<std::vector<Pairing>> berger_table(int players) {
 
 std::vector<Pairing> pairings(const Config& c) {
   std::vector<Pairing> out;
-  if (plays_by_rounds(c.tournament.type)) return out;
+  if (paired_from_results(c.tournament.type)) return out;
   const int n = static_cast<int>(c.engines.size());
   if (c.is_contest()) {
     // Column by column, (0,1), (0,2), (1,2), (0,3), ...: a late entrant's pairings come after all the
@@ -150,7 +150,7 @@ OpeningLine OpeningSource::for_pair(std::uint64_t k) const {
 }
 
 std::vector<GameSpec> make_schedule(const Config& c) {
-  if (plays_by_rounds(c.tournament.type)) return {};  // paired round by round: arena/schedule/rounds.h
+  if (paired_from_results(c.tournament.type)) return {};  // paired round by round: arena/schedule/rounds.h
   const std::vector<Pairing> all = pairings(c);
   const int count = static_cast<int>(all.size());
   const int n = static_cast<int>(c.engines.size());
@@ -254,8 +254,9 @@ int count_pairs(const std::vector<GameSpec>& schedule) {
 std::optional<std::string> shard_problem(const Config& config, int count) {
   if (count < 1) return "the number of shards must be at least 1";
   if (config.sprt) return std::nullopt;
-  if (plays_by_rounds(config.tournament.type))
-    return config.source + ": a " + to_string(config.tournament.type) +
+  if (paired_from_results(config.tournament.type))
+    return config.source + (config.tournament.type == TournamentType::Adaptive ? ": an " : ": a ") +
+           to_string(config.tournament.type) +
            " tournament cannot be sharded: each round is paired from the results of the rounds before, so its "
            "games are not known in advance; play it unsharded (arena run without --shard)";
   const int pairs = count_pairs(make_schedule(config));

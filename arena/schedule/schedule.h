@@ -42,7 +42,7 @@ struct Pairing {
 // rounds for even n, n rounds for odd n; every two players meet exactly once.
 std::vector<std::vector<Pairing>> berger_table(int players);
 
-// Every pairing of the tournament, indexed by GameSpec::pairing (none for Swiss and knockout, whose
+// Every pairing of the tournament, indexed by GameSpec::pairing (none for Swiss, knockout and adaptive, whose
 // pairings depend on results: arena/schedule/rounds.h; there GameSpec::pairing is the board or match).
 // Round robin: (i, j) for i < j in lexicographic order; a contest's ([submissions]) by column, (i, j)
 // for j = 1, 2, ... and i < j, so that a late entrant adds pairings at the end. Gauntlet: for each seed engine in the
@@ -68,7 +68,7 @@ class OpeningSource {
 // workers start on different pairings (and in a round robin on disjoint engines). Pair k of the
 // openings is cycle * pairings + pairing. A contest plays one cycle per round, its pairings in
 // pairings() order, leaving out those of entrants that no longer play; pair k is cycle * 10^6 + pairing. Games:
-// pairings x rounds x 2. Empty for Swiss and knockout.
+// pairings x rounds x 2. Empty for Swiss, knockout and adaptive.
 std::vector<GameSpec> make_schedule(const Config& config);
 
 // The games of one shard of `schedule` (make_schedule's list), in schedule order. The schedule's
@@ -81,7 +81,7 @@ std::vector<GameSpec> shard_games(const std::vector<GameSpec>& schedule, const S
 // The number of colour-swapped game pairs in `schedule`.
 int count_pairs(const std::vector<GameSpec>& schedule);
 // Why `config` cannot be played as `count` shards, or nullopt: a schedule with fewer game pairs
-// than shards (an empty shard is a mistake, not a task), or a Swiss or knockout tournament (its later
+// than shards (an empty shard is a mistake, not a task), or a Swiss, knockout or adaptive tournament (its later
 // rounds depend on results). An SPRT splits into any number of streams.
 std::optional<std::string> shard_problem(const Config& config, int count);
 

@@ -45,7 +45,7 @@ struct Computed {
   std::string signature;
   std::string standings;  // standings.json's text; empty with an error
   std::string error;      // why its standings cannot be computed (for the server's log, never a client)
-  std::string kind;       // "round-robin", "gauntlet", "swiss", "knockout", "sprt"; empty when unknown
+  std::string kind;       // "round-robin", "gauntlet", "swiss", "knockout", "adaptive", "sprt"; empty when unknown
   std::size_t games = 0;
   std::optional<std::size_t> planned;
   std::optional<std::string> leader;

@@ -1,0 +1,75 @@
+// Adaptive pairing (docs/SCHEDULE.md, "Adaptive"): a tournament that spends a budget of games where the
+// order is still open. Each round is paired from the results of the rounds before it: the engines are
+// ordered by a Bradley–Terry fit, and colour-swapped pairs go to engines that are adjacent in that order and
+// not yet told apart (the chance that the two are the other way round is above 2.5%); the most uncertain
+// first, the pairs with the fewest games between them first among equals, each engine at most once a round.
+// Pure and deterministic: the same results and seed give the same rounds, so a resumed run replays its
+// journal into the same pairings and game ids.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arena/schedule/schedule.h"
+#include "arena/schedule/swiss.h"
+
+namespace kalah::arena {
+
+// Above this chance that two adjacent engines are in the wrong order, their order is open: they are
+// paired again. At or below it, the fit's one-sided 97.5% bound separates them.
+inline constexpr double kAdaptiveOpen = 0.025;
+
+struct AdaptivePlan {
+  int engines = 0;
+  int budget_games = 0;  // the most games, even (whole pairs), >= 2
+  int target_width = 0;  // 0: none; else stop once every 95% rank interval spans at most this many places more
+  std::uint64_t seed = 1;
+};
+
+struct AdaptiveRound {
+  int round = 0;                // 1-based
+  std::vector<Pairing> boards;  // `first` is South in game 0; in the order they were chosen
+};
+
+// Why an adaptive tournament ended.
+enum class AdaptiveEnd {
+  Running,
+  Budget,   // every game of the budget is played
+  Settled,  // no two adjacent engines are still open
+  Target,   // every rank interval is at most target_width wide
+};
+const char* to_string(AdaptiveEnd end);  // "running", "budget", "settled", "target"
+
+struct AdaptiveProgress {
+  std::vector<AdaptiveRound> rounds;  // paired so far; all but the last are complete
+  int games_paired = 0;               // the games of every round paired so far
+  bool complete = false;              // the last round is played and nothing more is due
+  AdaptiveEnd end = AdaptiveEnd::Running;
+};
+
+// The tournament as far as `results` go: round 1 pairs the engines in an order shuffled by the seed
+// (consecutive engines meet), every later round is paired as described above once the round before it is
+// complete. The last round is cut to the pairs the budget has left.
+AdaptiveProgress replay_adaptive(const AdaptivePlan& plan, const GameResults& results);
+
+// An open pair of adjacent engines, as a later round weighs it.
+struct AdaptiveCandidate {
+  double wrong = 0;        // the fit's chance that `pair.second` is in fact the stronger (above kAdaptiveOpen)
+  int games = 0;           // games played between the two so far
+  std::uint64_t draw = 0;  // drawn from the seed, the round and the pair: the last tie-break
+  Pairing pair;            // the better-rated engine first
+};
+
+// The boards of a later round from its candidates: the most uncertain first (`wrong` in steps of 5%), then the
+// fewest games between the two, then `draw`; a candidate is skipped when one of its engines is on a board
+// already. `engines`: the number of engines.
+std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines);
+
+// The ids of the two games of `board` in `round`, as a Swiss round names them (swiss_game_ids).
+inline std::array<std::string, 2> adaptive_game_ids(int round, const Pairing& board) {
+  return swiss_game_ids(round, board);
+}
+
+}  // namespace kalah::arena
