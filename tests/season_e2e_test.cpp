@@ -35,8 +35,15 @@ class SeasonE2E : public ::testing::Test {
     ASSERT_EQ(init.status.code, 0) << init.summary();
     ASSERT_NE(init.out.find("season in " + dir().string() + ": 2 authors"), std::string::npos) << init.out;
     std::string config = read_file(dir() / "season.toml");
+    // The bundled bots by their paths in a folder the sandbox's users can reach (a clone under /root is mode
+    // 0700, and the arena finds its bundled bots beside itself).
+    const std::string random = "\"" + reachable(kRandom).string() + "\"",
+                      greedy = "\"" + reachable(kGreedy).string() + "\"";
     for (auto [from, to] : {std::pair<std::string, std::string>{"max_upload_kb = 1024", "max_upload_kb = 8"},
-                            {"max_files = 100", "max_files = 3"}})
+                            {"max_files = 100", "max_files = 3"},
+                            {"opponent = \"kalah-random\"", "opponent = " + random},
+                            {"cmd = \"kalah-random\"", "cmd = " + random},
+                            {"cmd = \"kalah-greedy\"", "cmd = " + greedy}})
       config.replace(config.find(from), from.size(), to);
     write_file(dir() / "season.toml", config);
     for (const std::string& line : read_lines(dir() / "tokens.txt"))

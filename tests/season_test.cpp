@@ -19,6 +19,7 @@
 #include "arena/season/tokens.h"
 #include "arena/season/upload.h"
 #include "referee/system/temp_folder.h"
+#include "tests/e2e_util.h"
 #include "tests/files.h"
 #include "tests/season_archives.h"
 
@@ -115,10 +116,11 @@ TEST(SeasonTokens, TheDigestFileReadsBackAndABadLineIsNamed) {
 
 // --- init and season.toml ---
 
-// The bundled bots are found on PATH, as an installed arena finds them.
+// The bundled bots are found on PATH, as an installed arena finds them: a copy that the sandbox's users can
+// reach wherever the checkout lives (a clone under /root is mode 0700, and season.toml sandboxes every bot).
 void bundled_bots_on_path() {
   const char* path = std::getenv("PATH");
-  const std::string bots = KALAH_BINARY_DIR "/bots";
+  const std::string bots = e2e::reachable(KALAH_BINARY_DIR "/bots").string();
   if (!path || !std::string(path).starts_with(bots)) ::setenv("PATH", (bots + ":" + (path ? path : "")).c_str(), 1);
 }
 

@@ -5,13 +5,15 @@
 // files passed over.
 #include "arena/serve/live_feed.h"
 
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -30,6 +32,9 @@ namespace json = boost::json;
 namespace live = arena::live;
 using test::read_file;
 using test::write_file;
+
+// The tests below read the files right after each line is published: written at once, without a batch.
+constexpr std::chrono::milliseconds kAtOnce{0};
 
 TEST(LiveFile, LinesReadBackAsWritten) {
   const live::Line header = live::parse_line(live::to_line(live::Header{"k1", "r1-g0", "alpha \"a\"", "beta"}));
@@ -113,7 +118,7 @@ class LiveFeedTest : public ::testing::Test {
 };
 
 TEST_F(LiveFeedTest, EachPlyOnceAndANewClientGetsTheGamesInFlight) {
-  live::Publisher one(dir(), std::nullopt, 0), two(dir(), std::nullopt, 1);
+  live::Publisher one(dir(), std::nullopt, 0, kAtOnce), two(dir(), std::nullopt, 1, kAtOnce);
   GameRecord a = test::record_of("r1-a", "alpha", "beta", {}), b = test::record_of("r1-b", "gamma", "delta", {});
   one.start(a.id, a.south, a.north);
   play(one, a, 3);
@@ -152,7 +157,7 @@ TEST_F(LiveFeedTest, EachPlyOnceAndANewClientGetsTheGamesInFlight) {
 }
 
 TEST_F(LiveFeedTest, TheLastPliesOfAGameArriveWhenTheWorkersNextGameStartsBeforeTheyAreRead) {
-  live::Publisher one(dir(), std::nullopt, 0);
+  live::Publisher one(dir(), std::nullopt, 0, kAtOnce);
   LiveFeed feed(dir(), 3);
   feed.start();
   GameRecord a = test::record_of("g-a", "alpha", "beta", {}), b = test::record_of("g-b", "beta", "alpha", {});
@@ -182,7 +187,7 @@ TEST_F(LiveFeedTest, TheLastPliesOfAGameArriveWhenTheWorkersNextGameStartsBefore
 }
 
 TEST_F(LiveFeedTest, AClientThatResumesMissesAndRepeatsNothing) {
-  live::Publisher one(dir(), std::nullopt, 0), two(dir(), std::nullopt, 1);
+  live::Publisher one(dir(), std::nullopt, 0, kAtOnce), two(dir(), std::nullopt, 1, kAtOnce);
   LiveFeed feed(dir(), 7);
   feed.start();
   GameRecord a = test::record_of("g-a", "alpha", "beta", {}), b = test::record_of("g-b", "beta", "alpha", {});
@@ -225,6 +230,51 @@ TEST_F(LiveFeedTest, AClientThatResumesMissesAndRepeatsNothing) {
   ASSERT_FALSE(fresh.empty());
   EXPECT_EQ(fresh.back()->kind, "standings");
   EXPECT_EQ(fresh.back()->data, "{\"games\":1}");
+}
+
+// As a worker of `arena run` publishes: lines gather for up to live::kBatch and are written by the publisher's
+// own thread, in order, without a flush; a rewrite (the worker's first game) drops nothing it should keep; the
+// destructor writes what is left. Every wait is bounded (10 s); nothing is timed.
+TEST_F(LiveFeedTest, BatchedLinesReachTheFileInOrderWithoutAFlushAndTheLastAtTheEnd) {
+  LiveFeed feed(dir(), 5);
+  feed.start();
+  std::vector<std::pair<std::string, int>> heard;
+  const auto hear_until = [&](std::size_t count) {
+    for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         heard.size() < count && std::chrono::steady_clock::now() < deadline;) {
+      for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  };
+  GameRecord a = test::record_of("g-a", "alpha", "beta", {}), b = test::record_of("g-b", "beta", "alpha", {});
+  {
+    live::Publisher one(dir(), std::nullopt, 0);
+    one.start(a.id, a.south, a.north);
+    play(one, a, 50);
+    hear_until(50);
+    ASSERT_EQ(heard.size(), 50u) << "the batch was not written by the publisher's thread";
+    one.end(true);
+    one.start(b.id, b.south, b.north);
+    play(one, b, 3);
+  }
+  // The publisher is gone: its destructor wrote the last batch.
+  for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);
+  std::vector<std::pair<std::string, int>> expected;
+  for (int i = 0; i < 50; ++i) expected.emplace_back("g-a", i);
+  for (int i = 0; i < 3; ++i) expected.emplace_back("g-b", i);
+  EXPECT_EQ(heard, expected);
+  const std::string text = read_file(dir() / "live" / "all-worker-0.jsonl");
+  EXPECT_NE(text.find("\"end\":\"played\""), std::string::npos) << text;
+  // A new publisher of the same worker (a resumed run) writes the file anew at its first game, however many
+  // lines the last one left, and flush() writes at once.
+  live::Publisher again(dir(), std::nullopt, 0);
+  GameRecord c = test::record_of("g-c", "gamma", "alpha", {});
+  again.start(c.id, c.south, c.north);
+  play(again, c, 2);
+  again.flush();
+  const std::string fresh = read_file(dir() / "live" / "all-worker-0.jsonl");
+  EXPECT_EQ(fresh.find("g-a"), std::string::npos) << fresh;
+  EXPECT_EQ(std::count(fresh.begin(), fresh.end(), '\n'), 3) << fresh;
 }
 
 TEST_F(LiveFeedTest, LinksSpecialFilesAndOversizedFilesAreNotRead) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include <boost/json.hpp>
 #include <fmt/core.h>
@@ -136,8 +137,9 @@ Line parse_line(std::string_view text) {
   return parse_ply(o, std::move(*key));
 }
 
-Publisher::Publisher(const fs::path& results_dir, const std::optional<Shard>& shard, int worker)
-    : path_(results_dir / kFolder / file_name(shard, worker)) {
+Publisher::Publisher(const fs::path& results_dir, const std::optional<Shard>& shard, int worker,
+                     std::chrono::milliseconds batch)
+    : path_(results_dir / kFolder / file_name(shard, worker)), batch_(batch) {
   nonce_ = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   if (std::optional<std::string> error = system::make_own_folder(path_.parent_path())) {
     fmt::print(stderr, "arena: the plies of games in flight are not published: {}\n", *error);
@@ -151,50 +153,103 @@ Publisher::Publisher(const fs::path& results_dir, const std::optional<Shard>& sh
     fd_ = -1;
     errno = EINVAL;
   }
-  if (fd_ < 0)
+  if (fd_ < 0) {
     fmt::print(stderr, "arena: the plies of games in flight are not published: {}: {}\n", path_.string(),
                std::strerror(errno));
+    return;
+  }
+  failed_ = false;
+  if (batch_.count() > 0) writer_ = std::thread([this] { write_batches(); });
 }
 
 Publisher::~Publisher() {
+  if (writer_.joinable()) {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    writer_.join();  // it writes what the buffer holds before it ends
+  }
   if (fd_ >= 0) ::close(fd_);
 }
 
-void Publisher::put(const std::string& line) {
-  if (fd_ < 0 || size_ + line.size() > kMaxFileBytes) return;
-  const ssize_t n = ::write(fd_, line.data(), line.size());
-  if (n == static_cast<ssize_t>(line.size())) {
-    size_ += line.size();
-    return;
+bool Publisher::write_out(const std::string& text, bool rewrite) {
+  if (fd_ < 0) return false;
+  const char* error = nullptr;
+  if (rewrite && ::ftruncate(fd_, 0) != 0) error = std::strerror(errno);
+  if (!error && !text.empty()) {
+    const ssize_t n = ::write(fd_, text.data(), text.size());
+    if (n != static_cast<ssize_t>(text.size())) error = n < 0 ? std::strerror(errno) : "a short write";
   }
-  fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(),
-             n < 0 ? std::strerror(errno) : "a short write");
+  if (!error) return true;
+  fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(), error);
   ::close(fd_);
   fd_ = -1;
+  failed_ = true;
+  return false;
+}
+
+void Publisher::write_batches() {
+  for (;;) {
+    bool stop = false;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return armed_ || stopping_; });
+      // The lines of the next kBatch gather behind the first (a stop writes them at once).
+      wake_.wait_for(lock, batch_, [this] { return stopping_; });
+      stop = stopping_;
+    }
+    flush();
+    if (stop) return;
+  }
+}
+
+void Publisher::flush() {
+  if (batch_.count() == 0) return;
+  // One writer at a time, in the order the lines were taken (the writing thread, or a caller of flush()).
+  std::lock_guard writing(write_mutex_);
+  std::string text;
+  bool rewrite = false;
+  {
+    std::lock_guard lock(mutex_);
+    text.swap(pending_);
+    rewrite = std::exchange(rewrite_, false);
+    armed_ = false;
+  }
+  if (!text.empty() || rewrite) write_out(text, rewrite);
+}
+
+void Publisher::put(const std::string& line, bool rewrite) {
+  if (failed_ || (!rewrite && size_ + line.size() > kMaxFileBytes)) return;
+  size_ = (rewrite ? 0 : size_) + line.size();
+  if (batch_.count() == 0) {
+    write_out(line, rewrite);
+    return;
+  }
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (rewrite) {
+      pending_.clear();  // what it held would be cut off by the rewrite anyway
+      rewrite_ = true;
+    }
+    pending_ += line;
+    wake = !std::exchange(armed_, true);
+  }
+  if (wake) wake_.notify_one();
 }
 
 void Publisher::start(const std::string& game, const std::string& south, const std::string& north) {
-  if (fd_ < 0) return;
+  if (failed_) return;
   key_ = fmt::format("{:016x}-{}", nonce_, ++games_);
   // Appended after the last game, so that a reader that has not read its last plies yet still finds them; the
   // file is written anew only once it holds kRewriteBytes, and at the first game (a previous run's file).
-  if (games_ > 1 && size_ < kRewriteBytes) {
-    put(to_line(Header{key_, game, south, north}));
-    return;
-  }
-  size_ = 0;
-  if (::ftruncate(fd_, 0) != 0) {
-    fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(),
-               std::strerror(errno));
-    ::close(fd_);
-    fd_ = -1;
-    return;
-  }
-  put(to_line(Header{key_, game, south, north}));
+  put(to_line(Header{key_, game, south, north}), games_ == 1 || size_ >= kRewriteBytes);
 }
 
 void Publisher::ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) {
-  if (fd_ < 0 || so_far.moves.empty()) return;
+  if (failed_ || so_far.moves.empty()) return;
   Ply p;
   p.key = key_;
   p.ply = static_cast<int>(so_far.moves.size()) - 1;
@@ -209,7 +264,7 @@ void Publisher::ply(const GameRecord& so_far, int mover, const std::array<std::o
 }
 
 void Publisher::end(bool played) {
-  if (fd_ >= 0 && !key_.empty()) put(to_line(End{key_, played}));
+  if (!failed_ && !key_.empty()) put(to_line(End{key_, played}));
 }
 
 void remove_stale(const fs::path& results_dir, const std::optional<Shard>& shard) {

@@ -1,7 +1,9 @@
 // The live files (docs/SERVE.md, "The live files"): each worker of `arena run` publishes the plies of the game
 // it plays, as they are played, in a file of its own, `<results>/live/<shard>-worker-<N>.jsonl`, for `arena
-// serve` to push to browsers. One small write() per ply, on the worker's own thread; no fsync: the journal
-// stays the only record of a game, and a live file is never read back by the arena. A file holds the worker's
+// serve` to push to browsers. The worker's thread only adds a ply's line to a buffer; a thread of the publisher
+// writes what the buffer holds at most kBatch after its first line came, with one write() (docs/SERVE.md, "The
+// live files"); no fsync: the journal stays the only record of a game, and a live file is never read back by
+// the arena. A file holds the worker's
 // games one after the other: per game a header line when it starts, a line per ply, an end line; it is written
 // anew (truncated first) at the worker's first game and at a game that starts once it holds kRewriteBytes. Every
 // line carries the game's key, new for each game a worker starts, so that a reader can tell one game's lines
@@ -10,11 +12,16 @@
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <variant>
 
 #include "arena/config/config.h"
@@ -69,9 +76,16 @@ Line parse_line(std::string_view text);
 
 // One worker's live file. Publishing is best effort: a file that cannot be written publishes nothing more
 // (said once on stderr), and the games go on.
+// The longest a published line waits in the buffer: a viewer sees a ply at most this much later, and a worker
+// whose engines answer in microseconds makes one write() per kBatch instead of one per ply.
+inline constexpr std::chrono::milliseconds kBatch{20};
+
 class Publisher final : public PlyWatch {
  public:
-  Publisher(const std::filesystem::path& results_dir, const std::optional<Shard>& shard, int worker);
+  // `batch`: how long lines gather before they are written; zero writes each line at once on the caller's
+  // thread (no thread of the publisher's own).
+  Publisher(const std::filesystem::path& results_dir, const std::optional<Shard>& shard, int worker,
+            std::chrono::milliseconds batch = kBatch);
   ~Publisher() override;
   Publisher(const Publisher&) = delete;
   Publisher& operator=(const Publisher&) = delete;
@@ -80,15 +94,30 @@ class Publisher final : public PlyWatch {
   void start(const std::string& game, const std::string& south, const std::string& north);
   void ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) override;
   void end(bool played);
+  // Writes what the buffer holds now (the destructor does too).
+  void flush();
 
  private:
-  void put(const std::string& line);
+  void put(const std::string& line, bool rewrite = false);
+  // The buffer's text into the file (truncated first for `rewrite`); false, and the file closed, on an error.
+  bool write_out(const std::string& text, bool rewrite);
+  void write_batches();  // the writing thread
   std::filesystem::path path_;
-  int fd_ = -1;
+  std::chrono::milliseconds batch_;
+  int fd_ = -1;                     // written under write_mutex_ (by the caller alone with no batch)
+  std::atomic<bool> failed_{true};  // no file, or a write failed: nothing more is published
   std::string key_;
   std::uint64_t nonce_ = 0;
   std::uint64_t games_ = 0;
-  std::uintmax_t size_ = 0;
+  std::uintmax_t size_ = 0;  // what the file holds once the buffer is written
+  std::mutex write_mutex_;   // held from taking the buffer's text to having written it
+  std::mutex mutex_;         // guards the five below
+  std::condition_variable wake_;
+  std::string pending_;
+  bool rewrite_ = false;  // truncate the file before pending_ is written
+  bool armed_ = false;    // the writing thread was woken for pending_ and writes it within kBatch
+  bool stopping_ = false;
+  std::thread writer_;
 };
 
 // Removes the live files a previous run of this shard left (its workers may have been more than this run's).
