@@ -9,6 +9,12 @@
 // wall time until the last game is in its journal (the start-up and engine starts in, as for the referee,
 // the reports written after the games out), and the whole run's too.
 //
+// Each referee and the arena also play a run of 2 games right before their long run, and the difference of
+// the two is divided by the difference of their plies: the cost of one more ply, with what a run pays
+// once (loading the executable, reading the config, creating the results folder and syncing it, starting the
+// engines, the last game's sync) taken out. Both figures are printed: the whole command's and the per-ply
+// path's ("marginal").
+//
 //   match_bench [--games N] [--trips N] [--rounds N] [--bot PATH] [--movetime MS] [--arena PATH|none]
 //               [REFEREE...]
 //
@@ -139,11 +145,11 @@ MatchRun run_timed(const std::vector<std::string>& args, const std::string& jour
   return r;
 }
 
-MatchRun run_match(const Options& o, const std::string& referee) {
+MatchRun run_match(const Options& o, const std::string& referee, int games) {
   const std::string journal = fmt::format("/tmp/match_bench.{}.jsonl", getpid());
   std::remove(journal.c_str());
   const MatchRun r = run_timed({referee, "match", "--engine", "cmd=" + o.bot, "name=a", "--engine", "cmd=" + o.bot,
-                                "name=b", "--variant", "pits=6 seeds=4", "--games", std::to_string(o.games),
+                                "name=b", "--variant", "pits=6 seeds=4", "--games", std::to_string(games),
                                 "--movetime", std::to_string(o.movetime), "--out", journal},
                                journal);
   std::remove(journal.c_str());
@@ -247,6 +253,15 @@ double bare_us_per_ply(const Options& o) {
   return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(plies);
 }
 
+// The cost of a ply with the run's fixed costs taken out: the long run less the short one, per ply more.
+constexpr int kShortGames = 2;  // the short run whose cost is subtracted from the long one's
+
+double marginal_us(const MatchRun& whole, const MatchRun& brief, double MatchRun::*wall) {
+  const long long plies = whole.plies - brief.plies;
+  if (plies <= 0) fail("the short run played as many plies as the long one: use more --games");
+  return (whole.*wall - brief.*wall) / static_cast<double>(plies);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -284,6 +299,7 @@ Options parse(int argc, char** argv) {
   }
   if (o.referees.empty()) o.referees.push_back(KALAH_BINARY_DIR "/referee");
   if (o.games < 1 || o.trips < 1 || o.rounds < 1 || o.movetime < 1) fail("counts must be positive");
+  if (o.games < kShortGames * 4) fail("--games must be at least 8: the marginal figure subtracts a run of 2 games");
   if (!o.arena.empty() && (o.games < 4 || o.games % 2 != 0))
     fail("--games must be even and at least 4 to time the arena (or give --arena none)");
   return o;
@@ -295,42 +311,42 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::size_t n = o.referees.size();
   const bool with_arena = !o.arena.empty();
-  std::vector<double> pipe, bare, arena;
-  std::vector<std::vector<MatchRun>> runs(n);
-  std::vector<MatchRun> arena_runs;
+  std::vector<double> pipe, bare;
+  // Per contender (the referees, then the arena), per round: the long run and the short one before it.
+  const std::size_t contenders = n + (with_arena ? 1 : 0);
+  std::vector<std::vector<MatchRun>> runs(contenders), briefs(contenders);
+  // The figure a contender is judged by: the referee's whole command, the arena's until its journal's last write.
+  const auto wall_of = [&](std::size_t i) { return i < n ? &MatchRun::wall_us : &MatchRun::play_wall_us; };
+  const auto name_of = [&](std::size_t i) { return i < n ? fmt::format("[{}]", i) : std::string("arena"); };
   fmt::print("{} games of kalah-random against itself, --movetime {}; pipe ping-pong of {} round trips\n", o.games,
              o.movetime, o.trips);
   for (std::size_t i = 0; i < n; ++i) fmt::print("  [{}] {}\n", i, o.referees[i]);
   if (with_arena) fmt::print("  arena: {} match, until the last game is in the journal\n", o.arena);
+  fmt::print("  marginal: (the run of {} games - a run of {}) / (its plies - theirs), start-up and end out\n", o.games,
+             kShortGames);
   for (int round = 0; round < o.rounds; ++round) {
     pipe.push_back(kalah::bench::ping_pong_us(o.trips));
     bare.push_back(bare_us_per_ply(o));
     std::string line =
         fmt::format("round {}: pipe {:6.2f} us/trip, bare {:6.2f} us/ply", round + 1, pipe.back(), bare.back());
-    // Each round starts with a different referee (the arena being the last of them), so that none
+    // Each round starts with a different contender (the arena being the last of them), so that none
     // always runs right after the ping-pong.
-    const std::size_t contenders = n + (with_arena ? 1 : 0);
     for (std::size_t k = 0; k < contenders; ++k) {
       const std::size_t i = (k + static_cast<std::size_t>(round)) % contenders;
-      if (i < n) {
-        runs[i].push_back(run_match(o, o.referees[i]));
-      } else {
-        arena_runs.push_back(run_arena(o, o.games));
-        arena.push_back(arena_runs.back().play_wall_us / static_cast<double>(arena_runs.back().plies));
-      }
+      const auto play = [&](int games) { return i < n ? run_match(o, o.referees[i], games) : run_arena(o, games); };
+      briefs[i].push_back(play(kShortGames));
+      runs[i].push_back(play(o.games));
     }
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < contenders; ++i) {
       const MatchRun& r = runs[i].back();
       const double plies = static_cast<double>(r.plies);
-      line += fmt::format(" | [{}] {:6.2f} us/ply ({:.2f}x pipe; cpu referee {:5.2f}, engines {:5.2f})", i,
-                          r.wall_us / plies, r.wall_us / plies / pipe.back(), r.referee_cpu_us / plies,
-                          r.engines_cpu_us / plies);
-    }
-    if (with_arena) {
-      const MatchRun& r = arena_runs.back();
-      line += fmt::format(" | arena {:6.2f} us/ply ({:.2f}x pipe; whole run {:6.2f} us/ply, cpu arena {:5.2f})",
-                          arena.back(), arena.back() / pipe.back(), r.wall_us / static_cast<double>(r.plies),
-                          r.referee_cpu_us / static_cast<double>(r.plies));
+      const double us = r.*wall_of(i) / plies;
+      const double marginal = marginal_us(r, briefs[i].back(), wall_of(i));
+      line += fmt::format(" | {} {:6.2f} us/ply ({:.2f}x pipe), marginal {:6.2f} ({:.2f}x); cpu {} {:5.2f}",
+                          name_of(i), us, us / pipe.back(), marginal, marginal / pipe.back(),
+                          i < n ? "referee" : "arena", r.referee_cpu_us / plies);
+      if (i < n) line += fmt::format(", engines {:5.2f}", r.engines_cpu_us / plies);
+      if (i == n) line += fmt::format(", whole run {:6.2f} us/ply", r.wall_us / plies);
     }
     fmt::print("{}\n", line);
     std::fflush(stdout);
@@ -340,40 +356,30 @@ int main(int argc, char** argv) {
   for (int round = 0; round < o.rounds; ++round) bare_ratio.push_back(bare[at(round)] / pipe[at(round)]);
   fmt::print("median of {} rounds: pipe {:.2f} us/trip; bare {:.2f} us/ply, {:.2f}x the pipe round trip\n", o.rounds,
              median(pipe), median(bare), median(bare_ratio));
-  for (std::size_t i = 0; i < n; ++i) {
-    std::vector<double> per_ply, ratio, versus_bare, cpu, versus_first;
+  for (std::size_t i = 0; i < contenders; ++i) {
+    std::vector<double> per_ply, ratio, versus_bare, cpu, versus_first, marginal, marginal_ratio, whole;
     for (int round = 0; round < o.rounds; ++round) {
       const MatchRun& r = runs[i][at(round)];
-      const double us = r.wall_us / static_cast<double>(r.plies);
+      const double us = r.*wall_of(i) / static_cast<double>(r.plies);
       per_ply.push_back(us);
       ratio.push_back(us / pipe[at(round)]);
       versus_bare.push_back(us / bare[at(round)]);
       cpu.push_back(r.referee_cpu_us / static_cast<double>(r.plies));
-      const MatchRun& first = runs[0][at(round)];
-      versus_first.push_back(us / (first.wall_us / static_cast<double>(first.plies)));
-    }
-    std::string line = fmt::format(
-        "  [{}] {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare, referee cpu {:.2f} us/ply", i,
-        median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare), median(cpu));
-    if (i > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
-    fmt::print("{}\n", line);
-  }
-  if (with_arena) {
-    std::vector<double> ratio, versus_bare, versus_first, whole;
-    for (int round = 0; round < o.rounds; ++round) {
-      ratio.push_back(arena[at(round)] / pipe[at(round)]);
-      versus_bare.push_back(arena[at(round)] / bare[at(round)]);
+      marginal.push_back(marginal_us(r, briefs[i][at(round)], wall_of(i)));
+      marginal_ratio.push_back(marginal.back() / pipe[at(round)]);
+      whole.push_back(r.wall_us / static_cast<double>(r.plies));
       if (n > 0) {
         const MatchRun& first = runs[0][at(round)];
-        versus_first.push_back(arena[at(round)] / (first.wall_us / static_cast<double>(first.plies)));
+        versus_first.push_back(us / (first.wall_us / static_cast<double>(first.plies)));
       }
-      const MatchRun& r = arena_runs[at(round)];
-      whole.push_back(r.wall_us / static_cast<double>(r.plies));
     }
-    std::string line = fmt::format(
-        "  arena {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare; whole run {:.2f} us/ply",
-        median(arena), arena_runs.back().plies, median(ratio), median(versus_bare), median(whole));
-    if (n > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
+    std::string line =
+        fmt::format("  {} {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare; marginal {:.2f} us/ply, "
+                    "{:.2f}x the pipe round trip; {} cpu {:.2f} us/ply",
+                    name_of(i), median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare),
+                    median(marginal), median(marginal_ratio), i < n ? "referee" : "arena", median(cpu));
+    if (i == n) line += fmt::format("; whole run {:.2f} us/ply", median(whole));
+    if (i > 0 && n > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
     fmt::print("{}\n", line);
   }
   return 0;
