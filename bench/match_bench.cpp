@@ -148,10 +148,10 @@ MatchRun run_timed(const std::vector<std::string>& args, const std::string& jour
 MatchRun run_match(const Options& o, const std::string& referee, int games) {
   const std::string journal = fmt::format("/tmp/match_bench.{}.jsonl", getpid());
   std::remove(journal.c_str());
-  const MatchRun r = run_timed({referee, "match", "--engine", "cmd=" + o.bot, "name=a", "--engine", "cmd=" + o.bot,
-                                "name=b", "--variant", "pits=6 seeds=4", "--games", std::to_string(games),
-                                "--movetime", std::to_string(o.movetime), "--out", journal},
-                               journal);
+  const MatchRun r = run_timed(
+      {referee, "match", "--engine", "cmd=" + o.bot, "name=a", "--engine", "cmd=" + o.bot, "name=b", "--variant",
+       "pits=6 seeds=4", "--games", std::to_string(games), "--movetime", std::to_string(o.movetime), "--out", journal},
+      journal);
   std::remove(journal.c_str());
   return r;
 }
@@ -342,9 +342,9 @@ int main(int argc, char** argv) {
       const double plies = static_cast<double>(r.plies);
       const double us = r.*wall_of(i) / plies;
       const double marginal = marginal_us(r, briefs[i].back(), wall_of(i));
-      line += fmt::format(" | {} {:6.2f} us/ply ({:.2f}x pipe), marginal {:6.2f} ({:.2f}x); cpu {} {:5.2f}",
-                          name_of(i), us, us / pipe.back(), marginal, marginal / pipe.back(),
-                          i < n ? "referee" : "arena", r.referee_cpu_us / plies);
+      line += fmt::format(" | {} {:6.2f} us/ply ({:.2f}x pipe), marginal {:6.2f} ({:.2f}x); cpu {} {:5.2f}", name_of(i),
+                          us, us / pipe.back(), marginal, marginal / pipe.back(), i < n ? "referee" : "arena",
+                          r.referee_cpu_us / plies);
       if (i < n) line += fmt::format(", engines {:5.2f}", r.engines_cpu_us / plies);
       if (i == n) line += fmt::format(", whole run {:6.2f} us/ply", r.wall_us / plies);
     }
@@ -373,11 +373,11 @@ int main(int argc, char** argv) {
         versus_first.push_back(us / (first.wall_us / static_cast<double>(first.plies)));
       }
     }
-    std::string line =
-        fmt::format("  {} {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare; marginal {:.2f} us/ply, "
-                    "{:.2f}x the pipe round trip; {} cpu {:.2f} us/ply",
-                    name_of(i), median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare),
-                    median(marginal), median(marginal_ratio), i < n ? "referee" : "arena", median(cpu));
+    std::string line = fmt::format(
+        "  {} {:.2f} us/ply ({} plies), {:.2f}x the pipe round trip, {:.2f}x bare; marginal {:.2f} us/ply, "
+        "{:.2f}x the pipe round trip; {} cpu {:.2f} us/ply",
+        name_of(i), median(per_ply), runs[i].back().plies, median(ratio), median(versus_bare), median(marginal),
+        median(marginal_ratio), i < n ? "referee" : "arena", median(cpu));
     if (i == n) line += fmt::format("; whole run {:.2f} us/ply", median(whole));
     if (i > 0 && n > 0) line += fmt::format(", {:.2f}x [0]", median(versus_first));
     fmt::print("{}\n", line);
