@@ -80,8 +80,8 @@ std::optional<std::string> exposure_refusal(const ListenAddress& listen, bool ha
 Expected<std::string> read_token_file(const std::filesystem::path& file) {
   Expected<std::string> text = system::read_regular_file(file, kMaxTokenFileBytes);
   if (!text) return Error{"--token-file: " + text.error()};
-  std::string token = text->substr(0, text->find('\n'));
-  if (!token.empty() && token.back() == '\r') token.pop_back();
+  std::string_view token = std::string_view(*text).substr(0, text->find('\n'));
+  if (token.ends_with('\r')) token.remove_suffix(1);
   for (char c : token)
     if (c <= ' ' || c >= 0x7f)
       return Error{"--token-file " + file.string() +
@@ -90,7 +90,7 @@ Expected<std::string> read_token_file(const std::filesystem::path& file) {
   if (token.size() < kMinTokenLength)
     return Error{"--token-file " + file.string() + ": the token (its first line) is shorter than " +
                  std::to_string(kMinTokenLength) + " characters; e.g. `openssl rand -hex 24 > " + file.string() + "`"};
-  return token;
+  return std::string(token);
 }
 
 bool same_token(std::string_view given, std::string_view token) {
