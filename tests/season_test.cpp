@@ -418,6 +418,30 @@ TEST(SeasonUpload, UnpacksRegularFilesAndFoldersWithoutTheArchivesModeBits) {
   EXPECT_TRUE(fs::is_empty(other.path()));
 }
 
+// An archive whose entry would be a file and a folder at once passed the check and then failed to unpack with a
+// server error (found by fuzz_upload): it is refused with its path before anything is stored.
+TEST(SeasonUpload, RefusesAPathThatIsBothAFileAndAFolder) {
+  for (bool zip : {false, true}) {
+    for (const std::vector<ArchiveEntry>& entries : {std::vector<ArchiveEntry>{{"bot", "x"}, {"bot/bot.py", "y"}},
+                                                     std::vector<ArchiveEntry>{{"bot/bot.py", "y"}, {"bot", "x"}},
+                                                     std::vector<ArchiveEntry>{{"a/b", "x"}, {"a/b/c/d.py", "y"}}}) {
+      const std::optional<Refusal> refusal = inspect(zip ? "bot.zip" : "bot.tgz", make_archive(entries, zip));
+      ASSERT_TRUE(refusal) << entries[0].path << " then " << entries[1].path;
+      EXPECT_EQ(refusal->status, 422);
+      EXPECT_NE(refusal->reason.find("is both a file and a folder"), std::string::npos) << refusal->reason;
+      system::TempFolder temp("season-unpack");
+      const fs::path into = temp.path();
+      UploadSummary summary;
+      const std::optional<Refusal> unpacked =
+          unpack_upload(zip ? "bot.zip" : "bot.tgz", make_archive(entries, zip), small_limits(), summary, &into);
+      ASSERT_TRUE(unpacked);
+      EXPECT_EQ(unpacked->status, 422) << unpacked->reason;  // not a server error
+    }
+  }
+  // A folder's entry after a file below it, and files side by side, are fine.
+  EXPECT_FALSE(inspect("bot.tgz", make_archive({{"bot/bot.py", "y"}, {"bot", "", AE_IFDIR}, {"bot.py", "z"}})));
+}
+
 // --- the revision store ---
 
 TEST(SeasonStore, KeepsEveryRevisionReadOnlyWithItsDigestAndRemovesAKilledWritersTemporary) {

@@ -6,8 +6,10 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <memory>
-#include <set>
+#include <optional>
+#include <string>
 
 #include "referee/system/files.h"
 
@@ -69,6 +71,18 @@ std::optional<std::string> create_file(const std::filesystem::path& path, system
   return std::nullopt;
 }
 
+// A path of the archive that would be a file and a folder at once if `key` (a folder or not) were added to `paths`
+// (each earlier entry: is it a folder): a file among its parents, or, for a file, an earlier entry below it.
+std::optional<std::string> file_folder_clash(const std::map<std::string, bool>& paths, const std::string& key,
+                                             bool folder) {
+  for (std::size_t slash = key.find('/'); slash != std::string::npos; slash = key.find('/', slash + 1))
+    if (auto parent = paths.find(key.substr(0, slash)); parent != paths.end() && !parent->second) return parent->first;
+  if (!folder)
+    if (auto below = paths.lower_bound(key + '/'); below != paths.end() && below->first.starts_with(key + '/'))
+      return key;
+  return std::nullopt;
+}
+
 // Reads the archive through, checking every rule; with `into`, writes its folders and files there as well.
 std::optional<Refusal> inspect_archive(UploadKind kind, std::string_view content, const UploadLimits& limits,
                                        UploadSummary& summary, const std::filesystem::path* into) {
@@ -85,7 +99,7 @@ std::optional<Refusal> inspect_archive(UploadKind kind, std::string_view content
   };
   if (archive_read_open_memory(a.get(), content.data(), content.size()) != ARCHIVE_OK)
     return unreadable("not an archive of its kind");
-  std::set<std::string> paths;
+  std::map<std::string, bool> paths;  // every entry so far: is it a folder
   std::array<char, 1 << 16> buffer;
   for (std::size_t entries = 0;; ++entries) {
     archive_entry* entry = nullptr;
@@ -104,7 +118,10 @@ std::optional<Refusal> inspect_archive(UploadKind kind, std::string_view content
                               ": only regular files and folders are taken"};
     std::string key(path);
     while (key.ends_with('/')) key.pop_back();
-    if (!paths.insert(key).second) return Refusal{422, "the archive holds " + shown_path(path) + " twice"};
+    if (paths.contains(key)) return Refusal{422, "the archive holds " + shown_path(path) + " twice"};
+    if (std::optional<std::string> clash = file_folder_clash(paths, key, type == AE_IFDIR))
+      return Refusal{422, "the archive's " + shown_path(clash->c_str()) + " is both a file and a folder"};
+    paths.emplace(key, type == AE_IFDIR);
     std::error_code ec;
     if (type == AE_IFDIR && into) std::filesystem::create_directories(*into / key, ec);
     if (ec) return Refusal{500, (*into / key).string() + ": cannot create: " + ec.message()};
