@@ -77,15 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       break;
     }
-    case 1:
-      unpack("bot.tar.gz", rest);
-      break;
-    case 2:
-      unpack("bot.zip", rest);
-      break;
-    default:
-      unpack("bot.py", rest);
-      break;
+    case 1: unpack("bot.tar.gz", rest); break;
+    case 2: unpack("bot.zip", rest); break;
+    default: unpack("bot.py", rest); break;
   }
   return 0;
 }
