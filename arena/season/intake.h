@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "arena/season/ladder.h"
 #include "arena/season/pipeline.h"
 #include "arena/season/rate_limit.h"
 #include "arena/season/season_config.h"
@@ -51,7 +52,8 @@ class SeasonIntake final : public serve::Intake {
   TokenTable tokens_;
   RevisionStore store_;
   FailureLimiter limiter_;
-  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the store it reads goes
+  Ladder ladder_;      // plays all term; told by the pipeline when a revision entered
+  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the ladder and the store it uses go
 };
 
 }  // namespace kalah::season
