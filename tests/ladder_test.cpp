@@ -16,7 +16,9 @@
 namespace kalah::arena {
 namespace {
 
-std::vector<LadderEngine> entrants(int n) { return std::vector<LadderEngine>(static_cast<std::size_t>(n), {true, true}); }
+std::vector<LadderEngine> entrants(int n) {
+  return std::vector<LadderEngine>(static_cast<std::size_t>(n), {true, true});
+}
 
 // `games` games between a and b, each drawn.
 void draws(LadderTally& tally, int a, int b, int games) {
@@ -32,7 +34,9 @@ void wins(LadderTally& tally, int winner, int loser, int games) {
       tally.add(loser, winner, 0.0);
 }
 
-bool same_pair(const Pairing& p, int a, int b) { return (p.first == a && p.second == b) || (p.first == b && p.second == a); }
+bool same_pair(const Pairing& p, int a, int b) {
+  return (p.first == a && p.second == b) || (p.first == b && p.second == a);
+}
 
 TEST(LadderPair, TheEngineWithTheFewestGamesPlaysFirst) {
   LadderTally tally(4);

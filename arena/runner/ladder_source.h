@@ -58,9 +58,9 @@ class LadderSource : public GameSource {
   OpeningSource openings_;
   LadderTally tally_;
   std::vector<LadderEngine> engines_;
-  std::vector<int> busy_;         // per engine: its games due or in flight
-  std::map<int, Half> halves_;    // by pair number, until the first next()
-  std::deque<GameSpec> due_;      // handed out before a new pair is chosen
+  std::vector<int> busy_;       // per engine: its games due or in flight
+  std::map<int, Half> halves_;  // by pair number, until the first next()
+  std::deque<GameSpec> due_;    // handed out before a new pair is chosen
   int next_pair_ = 0;
   int in_flight_ = 0;
   bool resumed_ = false;

@@ -71,8 +71,8 @@ std::optional<Pairing> choose_ladder_pair(const std::vector<LadderEngine>& engin
     const Pairing ordered = first_above ? p : Pairing{p.second, p.first};
     const std::string key = std::to_string(seed) + " " + std::to_string(pair_number) + " " +
                             std::to_string(ordered.first) + " " + std::to_string(ordered.second);
-    candidates.push_back({rating::los(fit, ordered.second, ordered.first), tally.games_between(p.first, p.second),
-                          fnv1a(key), ordered});
+    candidates.push_back(
+        {rating::los(fit, ordered.second, ordered.first), tally.games_between(p.first, p.second), fnv1a(key), ordered});
   }
   // The adaptive kind's order of candidates: most uncertain first, then fewest games between, then the draw.
   return choose_boards(std::move(candidates), tally.engines()).front();

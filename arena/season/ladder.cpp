@@ -67,7 +67,9 @@ Ladder::~Ladder() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Ladder::start() { thread_ = std::thread([this] { loop(); }); }
+void Ladder::start() {
+  thread_ = std::thread([this] { loop(); });
+}
 
 void Ladder::entrants_changed() {
   {

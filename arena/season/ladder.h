@@ -56,9 +56,9 @@ class Ladder {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
-  std::uint64_t generation_ = 1;               // counts the changes of entrants; the loop plays the last one
-  arena::LadderSource* source_ = nullptr;      // of the run in play
-  arena::Runner* runner_ = nullptr;            // of the run in play, while its games are played
+  std::uint64_t generation_ = 1;           // counts the changes of entrants; the loop plays the last one
+  arena::LadderSource* source_ = nullptr;  // of the run in play
+  arena::Runner* runner_ = nullptr;        // of the run in play, while its games are played
   std::thread thread_;
 };
 
