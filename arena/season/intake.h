@@ -1,7 +1,8 @@
 // A season's submission endpoints behind `arena serve --season` (docs/SEASON.md, docs/SERVE.md): the authors'
 // tokens (their digests), the failed attempts per client, the upload checked whole and stored durably before it is
 // acknowledged, and each author's own revisions. Holds the season's lock (DIR/arena.lock) while it lives: a second
-// server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h).
+// server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h), and the entered
+// ones play on the season's ladder (ladder.h), started here with the season and stopped with it.
 #pragma once
 
 #include <filesystem>
