@@ -7,3 +7,6 @@ kalah_add_test(adaptive_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_test.c
 kalah_add_test(adaptive_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_e2e_test.cpp
                LIBS kalah_rules Boost::json)
 add_dependencies(adaptive_e2e_test arena kalah-random kalah-greedy kalah-alphabeta)
+# A season's ladder: the pair choice with entrants who join and leave, and its game source resumed from a journal.
+kalah_add_test(ladder_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ladder_test.cpp
+               LIBS kalah_runner kalah_schedule kalah_config)

@@ -2,11 +2,15 @@
 // with uploads over real HTTP connections: a revision acknowledged only once stored (and still there after kill -9),
 // numbered per author, listed to its author only; every refused upload (no token, unknown token, too large, too
 // many files, a bad archive, a link, a special file, a bad form) stores nothing; the failed-token limit; one server
-// per season. Waits are bounded loops; no timing is asserted.
+// per season; the ladder: entered revisions play all term, a superseded one leaves the ranking, a restart after kill -9
+// replays no game. Waits are bounded loops; no timing is asserted.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <functional>
+#include <map>
 #include <set>
 
 #include <boost/json.hpp>
@@ -304,6 +308,109 @@ TEST_F(SeasonE2E, ARevisionLeftBuildingByAKilledServerIsTakenUpAgain) {
   start();
   const json::object done = finished(server_->port(), tokens_["alice"], "alice", 1);
   EXPECT_EQ(done.at("status"), "entered") << json::serialize(done);
+}
+
+// The ladder's journal, DIR/results/ladder/games.jsonl: each game's id, South and North.
+struct LadderGame {
+  std::string id, south, north;
+};
+std::vector<LadderGame> ladder_games(const fs::path& season) {
+  std::vector<LadderGame> games;
+  const fs::path journal = season / "results" / "ladder" / "games.jsonl";
+  if (!fs::exists(journal)) return games;
+  for (const std::string& line : read_lines(journal)) {
+    boost::system::error_code ec;
+    const json::value game = json::parse(line, ec);
+    if (ec || !game.is_object()) continue;  // a line being written
+    games.push_back({std::string(game.at("id").as_string()), std::string(game.at("south").as_string()),
+                     std::string(game.at("north").as_string())});
+  }
+  return games;
+}
+
+bool plays_in(const std::vector<LadderGame>& games, const std::string& bot) {
+  return std::any_of(games.begin(), games.end(), [&](const LadderGame& g) { return g.south == bot || g.north == bot; });
+}
+
+// The ladder's games once `done` says they are enough (bounded: a few games of small bots).
+std::vector<LadderGame> ladder_until(const fs::path& season,
+                                     const std::function<bool(const std::vector<LadderGame>&)>& done) {
+  std::vector<LadderGame> games;
+  for (int i = 0; i < 1500 && !done(games = ladder_games(season)); ++i) std::this_thread::sleep_for(200ms);
+  return games;
+}
+
+// The ladder's standings as `arena serve` computes them (the report service's standings.json), by engine name.
+std::map<std::string, json::object> ladder_standings(unsigned short port) {
+  std::map<std::string, json::object> rows;
+  const Response r = request(port, "/api/tournaments/ladder/standings");
+  if (r.status != 200) return rows;
+  const json::value standings = json::parse(r.body);
+  for (const json::value& e : standings.at("engines").as_array())
+    rows[std::string(e.at("name").as_string())] = e.as_object();
+  return rows;
+}
+
+TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMinus9) {
+  const std::string alice = bearer(tokens_["alice"]), bob = bearer(tokens_["bob"]);
+  const std::string ada = source("configs/contest/submissions/ada/ada.c");
+  ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada).status, 201);
+  ASSERT_EQ(upload(server_->port(), bob, "bot.py", source("bots/python/example_bot.py")).status, 201);
+  // The Python bot needs the kit beside it: the single file fails its check, the archive enters.
+  const std::string python = make_archive(
+      {{"bot.py", source("bots/python/example_bot.py")}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
+  ASSERT_EQ(upload(server_->port(), bob, "bot.tar.gz", python).status, 201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
+  ASSERT_EQ(finished(server_->port(), tokens_["bob"], "bob", 2).at("status"), "entered");
+  // Both play on the ladder, against each other or the sparring partners.
+  std::vector<LadderGame> games = ladder_until(
+      dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r1") && plays_in(g, "bob-r2"); });
+  ASSERT_TRUE(plays_in(games, "alice-r1") && plays_in(games, "bob-r2")) << read_file(dir() / "season.log");
+  EXPECT_FALSE(plays_in(games, "bob-r1"));  // never entered
+  for (const LadderGame& g : games)         // the sparring partners never meet each other
+    EXPECT_TRUE(g.south.find("-r") != std::string::npos || g.north.find("-r") != std::string::npos) << g.id;
+  const json::value listed = json::parse(request(server_->port(), "/api/tournaments").body);
+  EXPECT_NE(json::serialize(listed).find("\"name\":\"ladder\""), std::string::npos) << json::serialize(listed);
+
+  // A second revision of alice's enters: the first leaves the ranking, its games stay.
+  ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada + "/* again */\n").status, 201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"}).at("status"),
+            "superseded");
+  games = ladder_until(dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r2"); });
+  ASSERT_TRUE(plays_in(games, "alice-r2")) << read_file(dir() / "season.log");
+  // The ladder's next run records it as the contest's entries.json has it: withdrawn, superseded by alice-r2; it plays
+  // no more, and its games stay in the standings the server computes.
+  const fs::path settings = dir() / "results" / "ladder" / "tournament.json";
+  for (int i = 0; i < 300 && read_file(settings).find("superseded by alice-r2") == std::string::npos; ++i)
+    std::this_thread::sleep_for(200ms);
+  EXPECT_NE(read_file(settings).find("superseded by alice-r2"), std::string::npos) << read_file(settings);
+  EXPECT_NE(read_file(settings).find("\"entry.alice-r1.status\": \"withdrawn\""), std::string::npos);
+  std::map<std::string, json::object> rows;
+  for (int i = 0; i < 300 && !rows.contains("alice-r2"); ++i) {
+    rows = ladder_standings(server_->port());
+    if (!rows.contains("alice-r2")) std::this_thread::sleep_for(200ms);
+  }
+  ASSERT_TRUE(rows.contains("alice-r1") && rows.contains("alice-r2")) << rows.size();
+  EXPECT_GT(rows["alice-r1"].at("games").to_number<int>(), 0);
+
+  // kill -9 at any moment: the finished games stay, none is played again, the ladder goes on.
+  const std::size_t before = ladder_games(dir()).size();
+  server_->kill_now();
+  const std::size_t kept = ladder_games(dir()).size();
+  EXPECT_GE(kept, before);
+  start();
+  games = ladder_until(dir(), [kept](const std::vector<LadderGame>& g) { return g.size() >= kept + 4; });
+  ASSERT_GE(games.size(), kept + 4) << read_file(dir() / "season.log");
+  std::set<std::string> ids;
+  for (const LadderGame& g : games) EXPECT_TRUE(ids.insert(g.id).second) << "played twice: " << g.id;
+  for (std::size_t i = kept; i < games.size(); ++i) {
+    EXPECT_NE(games[i].south, "alice-r1");
+    EXPECT_NE(games[i].north, "alice-r1");
+  }
+  EXPECT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
+  EXPECT_EQ(read_file(dir() / "season.log").find("ladder: stopped"), std::string::npos)
+      << read_file(dir() / "season.log");
 }
 
 }  // namespace

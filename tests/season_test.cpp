@@ -11,6 +11,7 @@
 
 #include "arena/integrity/sha256.h"
 #include "arena/season/init.h"
+#include "arena/season/ladder.h"
 #include "arena/season/multipart.h"
 #include "arena/season/rate_limit.h"
 #include "arena/season/roster.h"
@@ -147,6 +148,16 @@ TEST(SeasonInit, MakesAFolderWhoseConfigPlaysAsItIs) {
   EXPECT_FALSE(config->pseudonyms);
   EXPECT_EQ(config->limits.max_upload_bytes, 1024u << 10);
   EXPECT_EQ(config->final_format, FinalFormat::RoundRobin);
+  EXPECT_EQ(config->ladder_concurrency, 1);
+  // The ladder plays the season's contest in results/ladder, one game at a time, ranked by Elo.
+  const Expected<arena::Config> ladder = ladder_config(*config);
+  ASSERT_TRUE(ladder) << ladder.error();
+  EXPECT_EQ(ladder->results_dir(), made->dir / kResultsFolder / kLadderName);
+  EXPECT_EQ(ladder->tournament.type, arena::TournamentType::Adaptive);
+  EXPECT_EQ(ladder->tournament.concurrency, 1);
+  EXPECT_EQ(ladder->engines.size(), 2u);
+  EXPECT_EQ(ladder->house_engines, 2);
+  EXPECT_EQ(ladder->time, config->contest.time);
 
   // tokens.txt: each author and a token whose digest is what the season keeps; only its owner may read it.
   const std::vector<std::string> lines = read_lines(made->dir / kTokensFile);
@@ -205,6 +216,12 @@ TEST(SeasonConfigFile, RefusesAnUnknownKeyOrABadDeadlineAtItsPosition) {
   const Expected<SeasonConfig> wrong = with("max_files = 100", "max_files = \"100\"");
   ASSERT_FALSE(wrong);
   EXPECT_EQ(wrong.error(), "season.toml:10:13: season.max_files must be an integer, not a string");
+  const Expected<SeasonConfig> none = with("ladder_concurrency = 1", "ladder_concurrency = 0");
+  ASSERT_FALSE(none);
+  EXPECT_TRUE(none.error().starts_with("season.toml:13:22: season.ladder_concurrency must be")) << none.error();
+  const Expected<SeasonConfig> two = with("ladder_concurrency = 1", "ladder_concurrency = 2");
+  ASSERT_TRUE(two) << two.error();
+  EXPECT_EQ(two->ladder_concurrency, 2);
 }
 
 // --- multipart/form-data ---

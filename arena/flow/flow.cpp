@@ -404,7 +404,9 @@ Expected<FlowResult> run_tournament(const Config& config, RunListener& listener,
   runner.set_seed_secret(*seed_secret);
   runner.set_game_limit(options.max_games);
   interrupts.attach(&runner);
+  if (options.runner_attached) options.runner_attached(&runner);
   out.run = runner.run(config.tournament.concurrency);
+  if (options.runner_attached) options.runner_attached(nullptr);
   interrupts.attach(nullptr);
   out.interrupt_signal = interrupts.finish();  // from here on Ctrl-C has its default effect again
   if (live) live->stop();                      // the final reports below replace the live ones

@@ -55,6 +55,9 @@ struct FlowOptions {
   // Called once the results folder is locked and holds this run's journal, before the listener starts: the
   // layers above put their files about the run there (a git SPRT's build logs, arena/git's copy_build_logs).
   std::function<void(const Config&)> results_opened;
+  // Called with the run's runner once it exists and with nullptr once it has stopped: an owner that stops the run
+  // from another thread (a season's ladder, when its server stops) calls Runner::interrupt on it meanwhile.
+  std::function<void(Runner*)> runner_attached;
 };
 
 struct FlowResult {

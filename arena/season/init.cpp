@@ -27,6 +27,7 @@ max_upload_kb = 1024     # the uploaded file: one source file, a .tar.gz or a .z
 max_files = 100          # files in an archive
 max_unpacked_kb = 8192   # an archive's files together, unpacked
 final = "round-robin"    # the final's format (not yet played: docs/SEASON.md)
+ladder_concurrency = 1   # the ladder's games at once; the builds and gates of new revisions share the machine
 
 [tournament]
 name = "season"

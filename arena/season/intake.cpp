@@ -67,7 +67,8 @@ SeasonIntake::SeasonIntake(SeasonConfig config, system::DirectoryLock lock, Toke
       lock_(std::move(lock)),
       tokens_(std::move(tokens)),
       store_(std::move(store)),
-      pipeline_(config_, store_) {}
+      ladder_(config_),
+      pipeline_(config_, store_, [this] { ladder_.entrants_changed(); }) {}
 
 Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) {
   Expected<system::DirectoryLock> lock = system::DirectoryLock::acquire(config.dir);
@@ -79,6 +80,8 @@ Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) 
   if (!store) return Error{store.error()};
   std::unique_ptr<SeasonIntake> intake(new SeasonIntake(std::move(config), std::move(lock).value(),
                                                         std::move(tokens).value(), std::move(store).value()));
+  // The ladder resumes from its journal with the revisions entered so far.
+  intake->ladder_.start();
   // What a stopped server left queued or building goes first, in the order it came.
   intake->pipeline_.start(intake->store_.unfinished());
   return intake;

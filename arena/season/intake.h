@@ -1,7 +1,8 @@
 // A season's submission endpoints behind `arena serve --season` (docs/SEASON.md, docs/SERVE.md): the authors'
 // tokens (their digests), the failed attempts per client, the upload checked whole and stored durably before it is
 // acknowledged, and each author's own revisions. Holds the season's lock (DIR/arena.lock) while it lives: a second
-// server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h).
+// server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h), and the entered
+// ones play on the season's ladder (ladder.h), started here with the season and stopped with it.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "arena/season/ladder.h"
 #include "arena/season/pipeline.h"
 #include "arena/season/rate_limit.h"
 #include "arena/season/season_config.h"
@@ -51,7 +53,8 @@ class SeasonIntake final : public serve::Intake {
   TokenTable tokens_;
   RevisionStore store_;
   FailureLimiter limiter_;
-  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the store it reads goes
+  Ladder ladder_;      // plays all term; told by the pipeline when a revision entered
+  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the ladder and the store it uses go
 };
 
 }  // namespace kalah::season

@@ -97,7 +97,8 @@ StatusRecord outcome(const arena::Config& contest, const std::string& bot) {
 
 }  // namespace
 
-Pipeline::Pipeline(const SeasonConfig& config, const RevisionStore& store) : config_(config), store_(store) {}
+Pipeline::Pipeline(const SeasonConfig& config, const RevisionStore& store, std::function<void()> entered)
+    : config_(config), store_(store), entered_(std::move(entered)) {}
 
 Pipeline::~Pipeline() {
   {
@@ -163,7 +164,9 @@ void Pipeline::process(const std::string& author, int number) {
   if (!built) return record("build-failed", "the arena could not build: " + built.error());
   const StatusRecord done = outcome(contest, bot);
   (void)store_.record_status(author, number, done);
-  if (done.status == "entered") supersede(author, number);
+  if (done.status != "entered") return;
+  supersede(author, number);
+  if (entered_) entered_();
 }
 
 // The author's earlier entered revisions leave the contest (withdrawn: their finished games stay, by

@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,7 +30,9 @@ std::string revision_bot(const std::string& author, int number);
 
 class Pipeline {
  public:
-  Pipeline(const SeasonConfig& config, const RevisionStore& store);
+  // `entered` (if given) is called on the pipeline's thread each time a revision entered, after its author's earlier
+  // ones were superseded.
+  Pipeline(const SeasonConfig& config, const RevisionStore& store, std::function<void()> entered = {});
   ~Pipeline();  // the revision in work is finished first (its build is bounded by build_timeout_s)
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
@@ -44,6 +47,7 @@ class Pipeline {
 
   const SeasonConfig& config_;
   const RevisionStore& store_;
+  std::function<void()> entered_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::pair<std::string, int>> queue_;

@@ -46,7 +46,7 @@ void read_season_table(const Locator& loc, const toml::table& root, SeasonConfig
   const toml::table* table = node->as_table();
   if (!table) loc.fail(node->source(), "season must be a table, [season]");
   Table t(loc, *table, "season", "[season]",
-          {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final"});
+          {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "ladder_concurrency"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
   if (auto kb = t.integer("max_upload_kb", 1, 1 << 20))
@@ -55,6 +55,7 @@ void read_season_table(const Locator& loc, const toml::table& root, SeasonConfig
   if (auto kb = t.integer("max_unpacked_kb", 1, 4 << 20))
     out.limits.max_unpacked_bytes = static_cast<std::uintmax_t>(*kb) << 10;
   if (auto f = t.choice<FinalFormat>("final", {{"round-robin", FinalFormat::RoundRobin}})) out.final_format = *f;
+  if (auto n = t.integer("ladder_concurrency", 1, 256)) out.ladder_concurrency = static_cast<int>(*n);
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ struct SeasonConfig {
   bool pseudonyms = false;    // the public pages show pseudonyms, not the authors' names
   UploadLimits limits;
   FinalFormat final_format = FinalFormat::RoundRobin;
-  arena::Config contest;  // the whole file read as an arena config
+  int ladder_concurrency = 1;  // the ladder's games at once (docs/SEASON.md, "The ladder")
+  arena::Config contest;       // the whole file read as an arena config
 };
 
 // Reads `file` (season.toml): the contest's config first, then [season], which must be there.

@@ -1,0 +1,135 @@
+#include "arena/season/ladder.h"
+
+#include <fmt/core.h>
+
+#include "arena/contest/entries.h"
+#include "arena/flow/flow.h"
+#include "arena/runner/ladder_source.h"
+#include "referee/system/untrusted_files.h"
+#include "referee/system/utc_time.h"
+
+namespace kalah::season {
+
+Expected<arena::Config> ladder_config(const SeasonConfig& season) {
+  arena::Config config = season.contest;
+  Expected<arena::Entries> entries = arena::read_entries(config.entries_file());
+  if (!entries) return Error{entries.error()};
+  if (std::optional<std::string> error = arena::add_entrants(config, *entries)) return Error{*error};
+  arena::TournamentConfig& t = config.tournament;
+  t.name = kLadderName;
+  t.type = arena::TournamentType::Adaptive;
+  t.budget_games = 0;  // none: the ladder plays until the server stops
+  t.target_width = 0;
+  t.concurrency = season.ladder_concurrency;
+  t.pgnout.clear();
+  config.ranking = {};  // by Elo: the entrants meet unlike opponents unequally often (docs/RANKING.md)
+  config.analysis.reset();
+  return config;
+}
+
+namespace {
+
+// The flow's listener: the ladder's source, and nothing printed (the server's output is its own).
+class LadderListener : public arena::RunListener {
+ public:
+  explicit LadderListener(const arena::Config& config) : source_(config) {}
+  void resumed(const GameRecord& record) override { source_.add_journaled(record); }
+  arena::GameSource& start(const journal::Journal&, const arena::TournamentDescription&,
+                           const rating::StandingsBuilder&) override {
+    return source_;
+  }
+  void game_done(const GameRecord&, const rating::StandingsBuilder&) override {}
+  arena::LadderSource& source() { return source_; }
+
+ private:
+  arena::LadderSource source_;
+};
+
+// Whether an entrant plays: the sparring partners never meet each other.
+bool has_entrant(const arena::Config& config) {
+  for (int i = config.house_engines; i < static_cast<int>(config.engines.size()); ++i)
+    if (config.plays(i)) return true;
+  return false;
+}
+
+}  // namespace
+
+Ladder::Ladder(const SeasonConfig& season) : season_(season) {}
+
+Ladder::~Ladder() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+    if (source_) source_->close();
+    if (runner_) runner_->interrupt();
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Ladder::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void Ladder::entrants_changed() {
+  {
+    const std::lock_guard lock(mutex_);
+    ++generation_;
+    if (source_) source_->close();
+  }
+  wake_.notify_all();
+}
+
+void Ladder::loop() {
+  std::uint64_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+    }
+    Expected<arena::Config> config = ladder_config(season_);
+    if (!config) {
+      log("ladder: cannot play: " + config.error());
+      continue;
+    }
+    if (has_entrant(*config)) play(*config, seen);
+  }
+}
+
+void Ladder::play(const arena::Config& config, std::uint64_t generation) {
+  LadderListener listener(config);
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_ || generation_ != generation) return;
+    source_ = &listener.source();
+  }
+  arena::FlowOptions options;
+  options.watch_signals = false;  // the server's own
+  options.runner_attached = [this](arena::Runner* runner) {
+    const std::lock_guard lock(mutex_);
+    runner_ = runner;
+    if (runner_ && stopping_) runner_->interrupt();
+  };
+  int entrants = 0;
+  for (int i = config.house_engines; i < static_cast<int>(config.engines.size()); ++i) entrants += config.plays(i);
+  log(fmt::format("ladder: playing with {} entrant{} and {} sparring partner{}, {} game{} at a time", entrants,
+                  entrants == 1 ? "" : "s", config.house_engines, config.house_engines == 1 ? "" : "s",
+                  config.tournament.concurrency, config.tournament.concurrency == 1 ? "" : "s"));
+  Expected<arena::FlowResult> run = arena::run_tournament(config, listener, options);
+  {
+    const std::lock_guard lock(mutex_);
+    source_ = nullptr;
+  }
+  if (!run) return log("ladder: stopped: " + run.error());
+  log(fmt::format("ladder: {} game{} played, {} in {}", run->run.played, run->run.played == 1 ? "" : "s", run->games,
+                  run->journal.string()));
+}
+
+void Ladder::log(const std::string& line) const {
+  (void)system::write_own_file(season_.dir / "season.log", system::utc_now_iso8601() + " " + line + "\n",
+                               /*append=*/true);
+}
+
+}  // namespace kalah::season
