@@ -89,7 +89,8 @@ asio::awaitable<Reply> season_request(beast::tcp_stream& stream, beast::flat_buf
   keep_alive = parser.get().keep_alive();
   const std::string content_type(parser.get()[http::field::content_type]);
   const std::string body = parser.release().body();
-  co_return co_await on_intake_thread(uploads, [&] { return intake.submit(authorization, content_type, body, client); });
+  co_return co_await on_intake_thread(uploads,
+                                      [&] { return intake.submit(authorization, content_type, body, client); });
 }
 
 }  // namespace kalah::serve
