@@ -2,7 +2,8 @@
 // the DevTools protocol by tests/browser/serve_page.js on Node's own WebSocket. The server is started over an
 // empty results folder, then a real `arena run`; the page, opened at the tournament 360 pixels wide, shows the
 // stream as live, the standings, the crosstable with numbers and a game in flight ply by ply; a finished game
-// opens in report.html's viewer; an SPRT's page draws its gauge (the LLR over the pairs between its bounds).
+// opens in report.html's viewer, and the games already in the journals are listed, each a link to it; an SPRT's
+// page draws its gauge (the LLR over the pairs between its bounds).
 // Skipped, with the reason, where chromium or a node with --experimental-websocket is not installed. Every wait
 // is bounded (60 s); nothing is timed.
 #include <gtest/gtest.h>
@@ -101,6 +102,11 @@ TEST(ServeBrowser, ThePageShowsTheStandingsCrosstableAGameInFlightAndAFinishedGa
   ASSERT_TRUE(viewer.is_object());
   EXPECT_NE(std::string(viewer.at("title").as_string()).find(id), std::string::npos) << viewer;
   EXPECT_GE(viewer.at("board").as_int64(), 14) << "6 pits a side and 2 stores: " << viewer;
+  // The games already in the journals (GET .../games), the first of them first, each a link to the viewer.
+  const json::value past = open_page(temp.path(), watched.url("/#shown"), "past", watched.server);
+  ASSERT_TRUE(past.is_object());
+  EXPECT_EQ(past.at("past_link").as_string(), "/tournaments/shown/games/" + id + "#game-" + id) << past;
+  EXPECT_TRUE(std::string(past.at("past_text").as_string()).starts_with(id + ": ")) << past;
 }
 
 TEST(ServeBrowser, AnSprtShowsItsGaugeWithTheLlrBetweenItsBounds) {

@@ -143,6 +143,7 @@ TEST_F(ServeE2E, TheDocumentsFollowTheirSchemas) {
       {"tournaments.schema.json", "/api/tournaments"},
       {"standings.schema.json", "/api/tournaments/sharded/standings"},
       {"games.schema.json", "/api/tournaments/alpha/games/" + id},
+      {"games-list.schema.json", "/api/tournaments/sharded/games?limit=3"},
   };
   for (const auto& [schema, target] : documents) {
     const Response r = get(server().port(), target);
@@ -219,6 +220,56 @@ TEST_F(ServeE2E, AFinishedGameOpensInTheViewerOfReportHtmlServedAsFiles) {
   EXPECT_EQ(get(server().port(), "/tournaments/alpha/games/no-such-game").status, 404);
   EXPECT_EQ(get(server().port(), "/tournaments/nope/games/" + id).status, 404);
   EXPECT_EQ(get(server().port(), "/tournaments/alpha/games/..%2fgames.jsonl").status, 400);
+}
+
+// The finished games of a tournament (here a sharded one: its shards' journals in order), a page at a time: every
+// game once, in journal order, with what its journal line says; bad pages refused, an unknown name not found.
+TEST_F(ServeE2E, TheFinishedGamesAreListedInJournalOrderAPageAtATime) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  std::vector<json::value> journal;
+  for (const char* shard : {"1-of-2", "2-of-2"})
+    for (const std::string& line : read_lines(results() / "sharded" / "shards" / shard / "games.jsonl"))
+      journal.push_back(json::parse(line));
+  ASSERT_EQ(journal.size(), 4u);
+  const Response whole = get(server().port(), "/api/tournaments/sharded/games");
+  ASSERT_EQ(whole.status, 200) << whole.body;
+  EXPECT_EQ(whole.header("Content-Type"), "application/json");
+  const json::value all = json::parse(whole.body);
+  EXPECT_EQ(all.at("tournament"), "sharded");
+  EXPECT_EQ(all.at("total"), 4);
+  EXPECT_TRUE(all.at("next").is_null()) << whole.body;
+  const json::array& listed_games = all.at("games").as_array();
+  ASSERT_EQ(listed_games.size(), journal.size()) << whole.body;
+  for (std::size_t i = 0; i < journal.size(); ++i)
+    for (const char* field : {"id", "round", "south", "north", "result", "termination"})
+      EXPECT_EQ(listed_games[i].at(field), journal[i].at(field)) << i << " " << field;
+  // A page of one game at a time, each page's `next` the following one's `after`: the same games, in order.
+  std::vector<json::value> paged;
+  std::string target = "/api/tournaments/sharded/games?limit=1";
+  for (int page = 0; page < 10 && !target.empty(); ++page) {
+    const Response r = get(server().port(), target);
+    ASSERT_EQ(r.status, 200) << target << ": " << r.body;
+    const json::value v = json::parse(r.body);
+    for (const json::value& g : v.at("games").as_array()) paged.push_back(g);
+    target = v.at("next").is_null()
+                 ? ""
+                 : "/api/tournaments/sharded/games?limit=1&after=" + std::string(v.at("next").as_string());
+  }
+  EXPECT_TRUE(target.empty()) << "the list did not end within 10 pages";
+  EXPECT_EQ(json::value(json::array(paged.begin(), paged.end())), json::value(listed_games));
+  const std::string last(journal.back().at("id").as_string());
+  const json::value after_last = json::parse(get(server().port(), "/api/tournaments/sharded/games?after=" + last).body);
+  EXPECT_TRUE(after_last.at("games").as_array().empty()) << after_last;
+  EXPECT_TRUE(after_last.at("next").is_null()) << after_last;
+  EXPECT_EQ(get(server().port(), "/api/tournaments/sharded/games?limit=500").status, 200);
+  for (const char* bad : {"limit=0", "limit=501", "limit=abc", "limit=-1", "limit=", "limit=1e2", "limit=%2B5",
+                          "after=", "after=no-such-game", "after=..%2fgames.jsonl"}) {
+    const Response r = get(server().port(), std::string("/api/tournaments/sharded/games?") + bad);
+    EXPECT_EQ(r.status, 400) << bad << ": " << r.body;
+    EXPECT_EQ(r.header("Content-Type"), "application/json") << bad;
+  }
+  EXPECT_EQ(get(server().port(), "/api/tournaments/nope/games").status, 404);
+  EXPECT_EQ(get(server().port(), "/api/tournaments/%2e%2e/games").status, 400);
 }
 
 TEST_F(ServeE2E, StandingsAreTheStandingsJsonOfArenaReportByteForByte) {

@@ -126,7 +126,8 @@ TEST(ServeShardsE2E, AShardedRunIsStreamedListedAndServedAsOneTournament) {
       const json::array& moves = record.at("moves").as_array();
       std::string indices;
       for (const json::value& ply : plies->second) indices += " " + json::serialize(ply.at("ply"));
-      ASSERT_EQ(plies->second.size(), moves.size()) << "shard " << i << ", game " << id << ": the plies streamed:" << indices;
+      ASSERT_EQ(plies->second.size(), moves.size())
+          << "shard " << i << ", game " << id << ": the plies streamed:" << indices;
       for (std::size_t p = 0; p < moves.size(); ++p) {
         EXPECT_EQ(plies->second[p].at("ply").as_int64(), static_cast<std::int64_t>(p)) << id;
         EXPECT_EQ(plies->second[p].at("move"), moves[p]) << id << " ply " << p;

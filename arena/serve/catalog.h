@@ -48,8 +48,11 @@ class Catalog {
   // Looks at the folders again when the last look is kRescanInterval old or older (or `now` is true).
   void refresh(bool now = false);
 
-  Reply tournaments();                                         // GET /api/tournaments
-  Reply standings(const std::string& name);                    // GET /api/tournaments/NAME/standings
+  Reply tournaments();                       // GET /api/tournaments
+  Reply standings(const std::string& name);  // GET /api/tournaments/NAME/standings
+  // GET /api/tournaments/NAME/games?after=ID&limit=N: the finished games in journal order, from after the game
+  // `after` (from the first without it), at most `limit`.
+  Reply games(const std::string& name, const std::optional<std::string>& after, std::size_t limit);
   Reply game(const std::string& name, const std::string& id);  // GET /api/tournaments/NAME/games/ID
   // The names listed now, with their folders, in the order of the list.
   std::vector<std::pair<std::string, std::filesystem::path>> names() const;

@@ -47,6 +47,14 @@ std::optional<Route> season_route(const Uploads& uploads, const http::request<ht
   return *route;
 }
 
+// GCC 12 takes the coroutine's frame, which Asio's operator new gets from aligned_alloc and its operator delete
+// gives back with free, for a mismatched pair when it inlines both (-Wmismatched-new-delete, a false positive
+// that comes and goes with the frame's size).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 // A request to a season's submission routes (docs/SEASON.md). An upload is admitted by its token before its
 // body is read (a `100 Continue` then, when the client waits for one), read up to the intake's bound and
 // stored on the intake's thread. `keep_alive` turns false when the body was not read.
@@ -92,5 +100,9 @@ asio::awaitable<Reply> season_request(beast::tcp_stream& stream, beast::flat_buf
   co_return co_await on_intake_thread(uploads,
                                       [&] { return intake.submit(authorization, content_type, body, client); });
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 }  // namespace kalah::serve

@@ -3,8 +3,8 @@
 // Node's own WebSocket (node --experimental-websocket): no npm package, no browser download.
 //   node --experimental-websocket serve_page.js CHROMIUM PROFILE_DIR URL [CHECK [WIDTH [SCREENSHOT.png]]]
 // CHECK: `flight` (default: the stream live, the standings, a game in flight and a crosstable cell with numbers),
-// `sprt` (the SPRT gauge drawn with an LLR and its bounds, and a crosstable cell) or `viewer` (a game shown on
-// the viewer's board). WIDTH: the window's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it.
+// `sprt` (the SPRT gauge drawn with an LLR and its bounds, and a crosstable cell), `viewer` (a game shown on
+// the viewer's board) or `past` (the list of the games in the journals, each a link to the viewer). WIDTH: the window's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it.
 // Prints the page's state as one JSON line; exit 0 once it shows it, 1 after 60 s without.
 'use strict';
 const { spawn } = require('child_process');
@@ -23,12 +23,16 @@ const state = `(() => { try {
   const cross = [...document.querySelectorAll('#crosstable td')].map((td) => td.textContent).filter((t) => t);
   const course = document.getElementById('sprt-course');
   const finished = document.querySelector('#finished a');
+  const past = document.querySelector('#past a');
   return JSON.stringify({
     status: text('status'),
     standings: document.getElementById('standings') ? document.getElementById('standings').rows.length : 0,
     flight: text('flight'),
     finished: document.getElementById('finished') ? document.getElementById('finished').children.length : 0,
     finished_link: finished ? finished.getAttribute('href') : '',
+    past: document.getElementById('past') ? document.getElementById('past').children.length : 0,
+    past_link: past ? past.getAttribute('href') : '',
+    past_text: past ? past.parentElement.textContent : '',
     crosstable: cross,
     sprt: text('sprt-text'),
     sprt_points: course ? course.getAttribute('points').trim().split(' ').length : 0,
@@ -44,6 +48,7 @@ const shows = {
   sprt: (s) => s.status === 'live' && /LLR -?\d+\.\d\d in \[-?\d+\.\d\d, -?\d+\.\d\d\] after [1-9]/.test(s.sprt) &&
       s.sprt_points >= 2 && s.crosstable.some((t) => numbers.test(t)),
   viewer: (s) => s.title !== '' && s.board > 0 && s.info.startsWith('Ply '),
+  past: (s) => s.past > 0 && s.past_link.startsWith('/tournaments/'),
 };
 
 async function main() {
