@@ -123,6 +123,7 @@ TEST(ServeTarget, ReadsTheListOfGamesWithItsPage) {
   EXPECT_EQ(page.after, "r1-p2-g1");
   EXPECT_EQ(page.limit, 500u);
   EXPECT_EQ(route_of("/api/tournaments/quick/games?limit=007").limit, 7u);
+  EXPECT_EQ(route_of("/viewer-analysis.js").name, "viewer-analysis.js");
   for (const char* bad : {"limit=0", "limit=501", "limit=1000", "limit=", "limit=x", "limit=-1", "limit=+5", "limit=5x",
                           "limit=0x10", "after=", "after=%zz"}) {
     std::optional<std::string> token;

@@ -42,7 +42,7 @@ struct Route {
   enum class Kind { Tournaments, Standings, Games, Game, Live, Page, GamePage, Submit, Revisions };
   Kind kind = Kind::Tournaments;
   // Standings, Games, Game, Live, GamePage: the tournament; Revisions: the author; Page: "index.html" (for "/"),
-  // "app.js", "app.css", "viewer.js" or "viewer.css"
+  // "app.js", "app.css", "viewer.js", "viewer-analysis.js" or "viewer.css"
   std::string name;
   std::string id;  // Game, GamePage
   // Games: the list from after the game of this id (?after=ID), at most `limit` games (?limit=N).

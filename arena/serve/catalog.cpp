@@ -493,4 +493,20 @@ Reply Catalog::game(const std::string& name, const std::string& id) {
   return {200, std::move(line).value() + "\n"};
 }
 
+std::optional<analysis::GameJudgement> Catalog::judgement(const std::string& name, const GameRecord& game) {
+  Tournament* t = state_->find(name);
+  if (!t) return std::nullopt;
+  const analysis::JournalPlies plies{{game.id, game.moves.size()}};
+  Expected<analysis::AnalysisFile> read = analysis::read_analysis(t->dir / analysis::kAnalysisFile, plies);
+  if (!read) {
+    fmt::print(stderr, "arena serve: {}: cannot read its analysis: {}\n", t->name, read.error());
+    return std::nullopt;
+  }
+  const auto found = read->games.find(game.id);
+  if (found == read->games.end()) return std::nullopt;
+  Expected<analysis::GameJudgement> judged = analysis::judge_game(game, found->second);
+  if (!judged) return std::nullopt;
+  return std::move(judged).value();
+}
+
 }  // namespace kalah::serve

@@ -341,25 +341,32 @@ std::string url_encoded(std::string_view text) {
 std::optional<PageFile> page_file(std::string_view name) {
   static const std::string script = std::string(kStandingsScript) + std::string(kStreamScript);
   static const std::string viewer_script = report::viewer_script(false);
+  static const std::string analysis_script = report::viewer_script(true);
   if (name == "index.html") return PageFile{"text/html; charset=utf-8", kIndex};
   if (name == "app.js") return PageFile{"text/javascript; charset=utf-8", script};
   if (name == "app.css") return PageFile{"text/css; charset=utf-8", kStyle};
   if (name == "viewer.js") return PageFile{"text/javascript; charset=utf-8", viewer_script};
+  if (name == "viewer-analysis.js") return PageFile{"text/javascript; charset=utf-8", analysis_script};
   if (name == "viewer.css") return PageFile{"text/css; charset=utf-8", report::html_style()};
   return std::nullopt;
 }
 
-std::string game_page(std::string_view tournament, const GameRecord& game, const std::optional<std::string>& token) {
+std::string game_page(std::string_view tournament, const GameRecord& game,
+                      const std::optional<analysis::GameJudgement>& judgement,
+                      const std::optional<std::string>& token) {
   const std::string back = "/" + (token ? "?token=" + url_encoded(*token) : "") + "#" + url_encoded(tournament);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + report::html_escape(game.id) + " – " + report::html_escape(tournament) + "</title>\n";
   out += "<link rel=\"stylesheet\" href=\"/viewer.css\">\n</head>\n<body>\n";
   out += "<p><a href=\"" + report::html_escape(back) + "\">" + report::html_escape(tournament) + "</a></p>\n";
-  out += report::viewer_html(false);
+  // With the game's analysis, the viewer of a report.html with one: each ply's loss, the move that lost.
+  const bool analysed = judgement.has_value();
+  out += report::viewer_html(analysed);
   // Data, not script: a JSON block runs nothing, and its text cannot close the element (html_safe).
-  out += "<script type=\"application/json\" id=\"games-data\">" + report::viewer_games_json({game}, {}) +
-         "</script>\n<script src=\"/viewer.js\"></script>\n</body>\n</html>\n";
+  out += "<script type=\"application/json\" id=\"games-data\">" + report::viewer_games_json({game}, {judgement}) +
+         "</script>\n<script src=\"/" + (analysed ? "viewer-analysis.js" : "viewer.js") +
+         "\"></script>\n</body>\n</html>\n";
   return out;
 }
 

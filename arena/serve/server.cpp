@@ -314,13 +314,15 @@ struct Answer {
   std::string name;
 };
 
-// A finished game in the viewer: its journal line (as GET .../games/ID answers it) read into a record, then the page.
+// A finished game in the viewer: its journal line (as GET .../games/ID answers it) read into a record, then the page,
+// with the game's analysis when the tournament has one.
 Reply viewer_page(Shared& shared, const Route& route, const std::optional<std::string>& token) {
   Reply line = shared.catalog.game(route.name, route.id);
   if (line.status != 200) return line;
   const Expected<GameRecord> game = record_from_json(line.body);
   if (!game) return {503, error_json("its journal line cannot be read now")};
-  return {200, game_page(route.name, *game, token), "text/html; charset=utf-8", std::string(kPagePolicy)};
+  return {200, game_page(route.name, *game, shared.catalog.judgement(route.name, *game), token),
+          "text/html; charset=utf-8", std::string(kPagePolicy)};
 }
 
 Reply answer(Shared& shared, const http::request<http::empty_body>& request, Answer& out) {
