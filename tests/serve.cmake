@@ -13,4 +13,8 @@ add_dependencies(serve_live_e2e_test arena kalah-greedy bad_engine)
 # The page in headless Chromium, driven by tests/browser/serve_page.js (skipped without chromium or node).
 kalah_add_test(serve_browser_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/serve_browser_test.cpp
                LIBS Boost::headers Boost::json)
-add_dependencies(serve_browser_test arena kalah-greedy bad_engine)
+add_dependencies(serve_browser_test arena kalah-greedy kalah-mcts bad_engine)
+# A sharded run (two `arena run --shard I/2` into one folder) listed, streamed and served as one tournament.
+kalah_add_test(serve_shards_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/serve_shards_e2e_test.cpp
+               LIBS Boost::headers Boost::json)
+add_dependencies(serve_shards_e2e_test arena kalah-random kalah-greedy kalah-mcts)

@@ -2,12 +2,14 @@
 // the DevTools protocol by tests/browser/serve_page.js on Node's own WebSocket. The server is started over an
 // empty results folder, then a real `arena run`; the page, opened at the tournament 360 pixels wide, shows the
 // stream as live, the standings, the crosstable with numbers and a game in flight ply by ply; a finished game
-// opens in report.html's viewer; an SPRT's page draws its gauge (the LLR over the pairs between its bounds).
+// opens in report.html's viewer, and the games already in the journals are listed, each a link to it; an SPRT's
+// page draws its gauge (the LLR over the pairs between its bounds).
 // Skipped, with the reason, where chromium or a node with --experimental-websocket is not installed. Every wait
 // is bounded (60 s); nothing is timed.
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 #include "tests/serve_util.h"
+#include "tests/support/text_match.h"
 
 namespace kalah::e2e {
 namespace {
@@ -101,6 +104,11 @@ TEST(ServeBrowser, ThePageShowsTheStandingsCrosstableAGameInFlightAndAFinishedGa
   ASSERT_TRUE(viewer.is_object());
   EXPECT_NE(std::string(viewer.at("title").as_string()).find(id), std::string::npos) << viewer;
   EXPECT_GE(viewer.at("board").as_int64(), 14) << "6 pits a side and 2 stores: " << viewer;
+  // The games already in the journals (GET .../games), the first of them first, each a link to the viewer.
+  const json::value past = open_page(temp.path(), watched.url("/#shown"), "past", watched.server);
+  ASSERT_TRUE(past.is_object());
+  EXPECT_EQ(past.at("past_link").as_string(), "/tournaments/shown/games/" + id + "#game-" + id) << past;
+  EXPECT_TRUE(std::string(past.at("past_text").as_string()).starts_with(id + ": ")) << past;
 }
 
 TEST(ServeBrowser, AnSprtShowsItsGaugeWithTheLlrBetweenItsBounds) {
@@ -129,6 +137,57 @@ TEST(ServeBrowser, AnSprtShowsItsGaugeWithTheLlrBetweenItsBounds) {
   EXPECT_NE(text.find(" in [-2.94, 2.94] after "), std::string::npos) << shown;
   EXPECT_GE(shown.at("sprt_points").as_int64(), 2) << shown;
   EXPECT_FALSE(shown.at("crosstable").as_array().empty()) << shown;
+}
+
+// The page's stream cut mid-game (every connection of a proxy between the browser and the server closed, as a
+// network or proxy drops them): the browser's EventSource reconnects by itself with Last-Event-ID, and the
+// server resumes after it. Every game in flight at the cut arrives ply by ply exactly once, none missing, part of
+// it over each connection, and the page showed all its moves, the journal's, when it ended.
+TEST(ServeBrowser, ThePageReconnectsAfterItsStreamIsCutAndShowsEveryPlyOnce) {
+  system::TempFolder temp("serve-browser-reconnect");
+  if (const std::optional<std::string> missing = missing_browser(temp.path())) GTEST_SKIP() << *missing;
+  const fs::path results = temp.path() / "results";
+  fs::create_directories(results);
+  // Games of about two seconds played to their end: MCTS searches its whole 40 ms a move (legal moves only), so a
+  // game in flight at the cut goes on after the reconnect.
+  const fs::path config = temp.path() / "cut.toml";
+  write_file(config, test::TestConfig("cut")
+                         .set("rounds", 20)
+                         .set("concurrency", 2)
+                         .set("seed", 7)
+                         .output(results)
+                         .time("movetime_ms = 40")
+                         .engine("mcts", reachable(kMcts))
+                         .engine("mcts2", reachable(kMcts))
+                         .text());
+  Watched watched(temp.path(), results, config, "cut");
+  ASSERT_TRUE(watched.listed) << "the tournament was not listed within 60 s: " << watched.server.err();
+  const json::value seen = open_page(temp.path(), watched.url("/#cut"), "reconnect", watched.server);
+  ASSERT_TRUE(seen.is_object());
+  EXPECT_GE(seen.at("opens").as_int64(), 2) << seen;
+  EXPECT_EQ(seen.at("status").as_string(), "live") << seen;
+  // The browser sent back the last id it had, one of this server's ("EPOCH-SEQ").
+  const json::array& sent = seen.at("last_event_ids").as_array();
+  ASSERT_FALSE(sent.empty()) << "no request with Last-Event-ID: " << seen;
+  EXPECT_TRUE(test::full_match(std::string(sent.front().as_string()), "[0-9a-f]{16}-[0-9]+")) << seen;
+  const json::array& games = seen.at("games").as_array();
+  ASSERT_FALSE(games.empty()) << seen;
+  for (const json::value& game : games) {
+    const json::array& moves = game.at("moves").as_array();
+    const json::array& plies = game.at("plies").as_array();
+    ASSERT_EQ(plies.size(), moves.size()) << "each ply once: " << game;
+    std::set<std::int64_t> connections;
+    for (std::size_t i = 0; i < plies.size(); ++i) {
+      EXPECT_EQ(plies[i].at(0).as_int64(), static_cast<std::int64_t>(i)) << game;
+      connections.insert(plies[i].at(1).as_int64());
+    }
+    EXPECT_GE(connections.size(), 2u) << "the game's plies came before and after the cut: " << game;
+    // What the page showed of it, "ID: M1 M2 ...  (ENGINE moved...)": the journal's moves, each once.
+    std::string shown(game.at("shown").is_string() ? game.at("shown").as_string() : "");
+    std::string expected = std::string(game.at("id").as_string()) + ":";
+    for (const json::value& move : moves) expected += " " + json::serialize(move);
+    EXPECT_EQ(shown.substr(0, shown.find("  (")), expected) << game;
+  }
 }
 
 }  // namespace

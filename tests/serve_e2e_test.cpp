@@ -143,6 +143,7 @@ TEST_F(ServeE2E, TheDocumentsFollowTheirSchemas) {
       {"tournaments.schema.json", "/api/tournaments"},
       {"standings.schema.json", "/api/tournaments/sharded/standings"},
       {"games.schema.json", "/api/tournaments/alpha/games/" + id},
+      {"games-list.schema.json", "/api/tournaments/sharded/games?limit=3"},
   };
   for (const auto& [schema, target] : documents) {
     const Response r = get(server().port(), target);
@@ -219,6 +220,120 @@ TEST_F(ServeE2E, AFinishedGameOpensInTheViewerOfReportHtmlServedAsFiles) {
   EXPECT_EQ(get(server().port(), "/tournaments/alpha/games/no-such-game").status, 404);
   EXPECT_EQ(get(server().port(), "/tournaments/nope/games/" + id).status, 404);
   EXPECT_EQ(get(server().port(), "/tournaments/alpha/games/..%2fgames.jsonl").status, 400);
+}
+
+// The finished games of a tournament (here a sharded one: its shards' journals in order), a page at a time: every
+// game once, in journal order, with what its journal line says; bad pages refused, an unknown name not found.
+TEST_F(ServeE2E, TheFinishedGamesAreListedInJournalOrderAPageAtATime) {
+  ASSERT_NE(server().port(), 0) << server().err();
+  std::vector<json::value> journal;
+  for (const char* shard : {"1-of-2", "2-of-2"})
+    for (const std::string& line : read_lines(results() / "sharded" / "shards" / shard / "games.jsonl"))
+      journal.push_back(json::parse(line));
+  ASSERT_EQ(journal.size(), 4u);
+  const Response whole = get(server().port(), "/api/tournaments/sharded/games");
+  ASSERT_EQ(whole.status, 200) << whole.body;
+  EXPECT_EQ(whole.header("Content-Type"), "application/json");
+  const json::value all = json::parse(whole.body);
+  EXPECT_EQ(all.at("tournament"), "sharded");
+  EXPECT_EQ(all.at("total"), 4);
+  EXPECT_TRUE(all.at("next").is_null()) << whole.body;
+  const json::array& listed_games = all.at("games").as_array();
+  ASSERT_EQ(listed_games.size(), journal.size()) << whole.body;
+  for (std::size_t i = 0; i < journal.size(); ++i)
+    for (const char* field : {"id", "round", "south", "north", "result", "termination"})
+      EXPECT_EQ(listed_games[i].at(field), journal[i].at(field)) << i << " " << field;
+  // A page of one game at a time, each page's `next` the following one's `after`: the same games, in order.
+  std::vector<json::value> paged;
+  std::string target = "/api/tournaments/sharded/games?limit=1";
+  for (int page = 0; page < 10 && !target.empty(); ++page) {
+    const Response r = get(server().port(), target);
+    ASSERT_EQ(r.status, 200) << target << ": " << r.body;
+    const json::value v = json::parse(r.body);
+    for (const json::value& g : v.at("games").as_array()) paged.push_back(g);
+    target = v.at("next").is_null()
+                 ? ""
+                 : "/api/tournaments/sharded/games?limit=1&after=" + std::string(v.at("next").as_string());
+  }
+  EXPECT_TRUE(target.empty()) << "the list did not end within 10 pages";
+  EXPECT_EQ(json::value(json::array(paged.begin(), paged.end())), json::value(listed_games));
+  const std::string last(journal.back().at("id").as_string());
+  const json::value after_last = json::parse(get(server().port(), "/api/tournaments/sharded/games?after=" + last).body);
+  EXPECT_TRUE(after_last.at("games").as_array().empty()) << after_last;
+  EXPECT_TRUE(after_last.at("next").is_null()) << after_last;
+  EXPECT_EQ(get(server().port(), "/api/tournaments/sharded/games?limit=500").status, 200);
+  for (const char* bad : {"limit=0", "limit=501", "limit=abc", "limit=-1", "limit=", "limit=1e2", "limit=%2B5",
+                          "after=", "after=no-such-game", "after=..%2fgames.jsonl"}) {
+    const Response r = get(server().port(), std::string("/api/tournaments/sharded/games?") + bad);
+    EXPECT_EQ(r.status, 400) << bad << ": " << r.body;
+    EXPECT_EQ(r.header("Content-Type"), "application/json") << bad;
+  }
+  EXPECT_EQ(get(server().port(), "/api/tournaments/nope/games").status, 404);
+  EXPECT_EQ(get(server().port(), "/api/tournaments/%2e%2e/games").status, 400);
+}
+
+// The game's data block of a viewer page (report.html or the served one): the games it embeds.
+json::value viewer_games(const std::string& page) {
+  const std::string data = "<script type=\"application/json\" id=\"games-data\">";
+  const std::size_t at = page.find(data);
+  if (at == std::string::npos) return json::value();
+  const std::size_t end = page.find("</script>", at);
+  return json::parse(page.substr(at + data.size(), end - at - data.size()));
+}
+
+// A game of an analysed tournament in the viewer: each ply's value and loss and the move that lost, as report.html's
+// viewer embeds them (the same object for the game), shown by the viewer's script with what an analysis adds; a
+// game the analysis has no line for, as before.
+TEST_F(ServeE2E, AnAnalysedGameShowsItsPerPlyLossesInTheViewerAsReportHtmlDoes) {
+  const fs::path analysed = root() / "analysed";
+  fs::create_directories(analysed);
+  fs::copy(results() / "alpha", analysed / "alpha", fs::copy_options::recursive);
+  const std::vector<std::string> lines = read_lines(analysed / "alpha" / "games.jsonl");
+  ASSERT_GE(lines.size(), 2u);
+  const json::value game = json::parse(lines.front()), other = json::parse(lines.back());
+  const std::string id(game.at("id").as_string()), other_id(other.at("id").as_string());
+  // A made-up analysis of the first game (only its figures are shown): value 0, a loss of 0, 1 or 2 a ply.
+  json::array value, loss;
+  for (std::size_t k = 0; k < game.at("moves").as_array().size(); ++k) {
+    value.emplace_back(0);
+    loss.emplace_back(static_cast<int>(k % 3));
+  }
+  write_file(analysed / "alpha" / "analysis.jsonl",
+             json::serialize(json::object{{"id", id}, {"value", value}, {"loss", loss}}) + "\n");
+  const RunResult report = run({kArena.string(), "report", (analysed / "alpha").string()}, root());
+  ASSERT_EQ(report.status.code, 0) << report.summary();
+  Server served(root(), {analysed.string(), "--listen", "127.0.0.1:0"});
+  ASSERT_NE(served.port(), 0) << served.err();
+
+  const Response page = get(served.port(), "/tournaments/alpha/games/" + id);
+  ASSERT_EQ(page.status, 200) << page.body;
+  const json::value embedded = viewer_games(page.body);
+  ASSERT_TRUE(embedded.is_array()) << page.body;
+  ASSERT_EQ(embedded.as_array().size(), 1u);
+  EXPECT_EQ(embedded.at(0).at("loss"), json::value(loss)) << embedded;
+  // The same object as report.html's viewer holds for this game.
+  const json::value in_report = viewer_games(read_file(analysed / "alpha" / "report.html"));
+  ASSERT_TRUE(in_report.is_array());
+  bool compared = false;
+  for (const json::value& g : in_report.as_array())
+    if (g.at("id") == game.at("id")) {
+      EXPECT_EQ(g, embedded.at(0));
+      compared = true;
+    }
+  EXPECT_TRUE(compared) << "report.html's viewer has no game " << id;
+  EXPECT_NE(page.body.find("<script src=\"/viewer-analysis.js\"></script>"), std::string::npos) << page.body;
+  EXPECT_NE(page.body.find("id=\"verdict\""), std::string::npos) << page.body;
+  const Response script = get(served.port(), "/viewer-analysis.js");
+  ASSERT_EQ(script.status, 200);
+  EXPECT_EQ(script.header("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_NE(script.body.find("verdict"), std::string::npos);
+  EXPECT_EQ(get(served.port(), "/viewer.js").body.find("verdict"), std::string::npos);
+
+  // A game without a line in the analysis: the viewer without losses.
+  const Response plain = get(served.port(), "/tournaments/alpha/games/" + other_id);
+  ASSERT_EQ(plain.status, 200) << plain.body;
+  EXPECT_FALSE(viewer_games(plain.body).at(0).as_object().contains("loss")) << plain.body;
+  EXPECT_NE(plain.body.find("<script src=\"/viewer.js\"></script>"), std::string::npos) << plain.body;
 }
 
 TEST_F(ServeE2E, StandingsAreTheStandingsJsonOfArenaReportByteForByte) {

@@ -5,9 +5,6 @@
 // Every wait is bounded (60 s); nothing is timed.
 #include <gtest/gtest.h>
 
-#include <poll.h>
-#include <sys/socket.h>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -24,79 +21,6 @@ namespace {
 
 namespace json = boost::json;
 using namespace serve_util;
-
-struct SseEvent {
-  std::string id, kind, data;
-};
-
-// A client of an SSE stream over a plain socket: the request by hand, the response's header checked, then
-// the events one by one, each read before a deadline.
-class SseClient {
- public:
-  SseClient(unsigned short port, const std::string& target, const std::string& last_event_id = "")
-      : socket_(connect_to(io_, port)) {
-    std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n";
-    if (!last_event_id.empty()) request += "Last-Event-ID: " + last_event_id + "\r\n";
-    asio::write(socket_, asio::buffer(request + "\r\n"));
-  }
-
-  // The response's header (status line included), or none before the deadline.
-  std::optional<std::string> header(Clock::time_point deadline) {
-    while (buffer_.find("\r\n\r\n") == std::string::npos)
-      if (!fill(deadline)) return std::nullopt;
-    const std::size_t end = buffer_.find("\r\n\r\n") + 4;
-    std::string text = buffer_.substr(0, end);
-    buffer_.erase(0, end);
-    return text;
-  }
-
-  // The next event (comments and the retry field passed over), or none before the deadline or at the end.
-  std::optional<SseEvent> next(Clock::time_point deadline) {
-    for (;;) {
-      const std::size_t end = buffer_.find("\n\n");
-      if (end == std::string::npos) {
-        if (!fill(deadline)) return std::nullopt;
-        continue;
-      }
-      const std::string block = buffer_.substr(0, end);
-      buffer_.erase(0, end + 2);
-      SseEvent event;
-      for (const std::string& line : lines_of(block)) {
-        if (line.starts_with("id: ")) event.id = line.substr(4);
-        if (line.starts_with("event: ")) event.kind = line.substr(7);
-        if (line.starts_with("data: ")) event.data = line.substr(6);
-      }
-      if (!event.kind.empty()) return event;
-    }
-  }
-
- private:
-  static std::vector<std::string> lines_of(const std::string& block) {
-    std::vector<std::string> lines;
-    for (std::size_t at = 0; at <= block.size();) {
-      const std::size_t end = std::min(block.find('\n', at), block.size());
-      lines.push_back(block.substr(at, end - at));
-      at = end + 1;
-    }
-    return lines;
-  }
-  // Reads what arrived, waiting until the deadline; false at the deadline or the end of the stream.
-  bool fill(Clock::time_point deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{socket_.native_handle(), POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000))) <= 0) return Clock::now() < deadline;
-    char chunk[16384];
-    const ssize_t n = ::recv(socket_.native_handle(), chunk, sizeof chunk, 0);
-    if (n <= 0) return false;
-    buffer_.append(chunk, static_cast<std::size_t>(n));
-    return true;
-  }
-
-  asio::io_context io_;
-  tcp::socket socket_;
-  std::string buffer_;
-};
 
 TEST(ServeLiveE2E, PliesOfARealRunArriveAndAReconnectMissesAndRepeatsNothing) {
   system::TempFolder temp("serve-live-e2e");

@@ -113,6 +113,27 @@ TEST(ServeTarget, ReadsTheRoutesWithDecodedNamesAndIds) {
   }
 }
 
+TEST(ServeTarget, ReadsTheListOfGamesWithItsPage) {
+  const Route first = route_of("/api/tournaments/quick/games");
+  EXPECT_EQ(first.kind, Route::Kind::Games);
+  EXPECT_EQ(first.name, "quick");
+  EXPECT_EQ(first.after, std::nullopt);
+  EXPECT_EQ(first.limit, kDefaultGamesLimit);
+  const Route page = route_of("/api/tournaments/quick/games?after=r1-p2%2Dg1&limit=500&token=abc");
+  EXPECT_EQ(page.after, "r1-p2-g1");
+  EXPECT_EQ(page.limit, 500u);
+  EXPECT_EQ(route_of("/api/tournaments/quick/games?limit=007").limit, 7u);
+  EXPECT_EQ(route_of("/viewer-analysis.js").name, "viewer-analysis.js");
+  for (const char* bad : {"limit=0", "limit=501", "limit=1000", "limit=", "limit=x", "limit=-1", "limit=+5", "limit=5x",
+                          "limit=0x10", "after=", "after=%zz"}) {
+    std::optional<std::string> token;
+    const std::string target = std::string("/api/tournaments/quick/games?") + bad;
+    EXPECT_TRUE(std::holds_alternative<Malformed>(parse_target(target, token))) << target;
+  }
+  // Another route's query is not read as a page.
+  EXPECT_EQ(route_of("/api/tournaments/quick/standings?limit=0").kind, Route::Kind::Standings);
+}
+
 TEST(ServeTarget, TakesTheTokenFromTheQuery) {
   std::optional<std::string> token;
   EXPECT_TRUE(std::holds_alternative<Route>(parse_target("/api/tournaments?a=b&token=ab%2Bc+d", token)));
@@ -124,7 +145,7 @@ TEST(ServeTarget, TakesTheTokenFromTheQuery) {
 TEST(ServeTarget, UnknownPathsAreNotFound) {
   for (const char* target :
        {"/index.html", "/app.js/", "/api", "/api/tournaments/", "/api/tournaments/quick",
-        "/api/tournaments/quick/games", "/api/tournaments/quick/games/id/more", "/api/tournaments/quick/crosstable",
+        "/api/tournaments/quick/games/", "/api/tournaments/quick/games/id/more", "/api/tournaments/quick/crosstable",
         "/etc/passwd", "/api//tournaments", "/API/tournaments", "/tournaments/quick", "/tournaments/quick/games",
         "/tournaments/quick/games/id/more", "/tournaments/quick/games/", "/viewer.js/"}) {
     std::optional<std::string> token;

@@ -133,6 +133,10 @@ void Runner::work(int slot) {
     GameRecord record = play_game(south, north, settings);
     settings.watch = nullptr;
     live.end(!stop_);
+    // The game's last plies and its end reach the live file before its line reaches the journal: a server that
+    // reads the journal line has its plies (it sends no ply of a game after the game), which a batch written up to
+    // kBatch later would not be (docs/SERVE.md, "The live files"). One write a game.
+    live.flush();
     if (transcripts != TranscriptMode::None) {
       south.attach(nullptr);
       north.attach(nullptr);

@@ -80,8 +80,11 @@ std::optional<std::string> exposure_refusal(const ListenAddress& listen, bool ha
 Expected<std::string> read_token_file(const std::filesystem::path& file) {
   Expected<std::string> text = system::read_regular_file(file, kMaxTokenFileBytes);
   if (!text) return Error{"--token-file: " + text.error()};
-  std::string_view token = std::string_view(*text).substr(0, text->find('\n'));
-  if (token.ends_with('\r')) token.remove_suffix(1);
+  // The first line, without a trailing '\r', read as a view: GCC 12 takes a string shortened in place by pop_back()
+  // for one that overflows its inline buffer when it is moved (-Warray-bounds, a false positive).
+  std::string_view token(*text);
+  token = token.substr(0, token.find('\n'));
+  if (!token.empty() && token.back() == '\r') token.remove_suffix(1);
   for (char c : token)
     if (c <= ' ' || c >= 0x7f)
       return Error{"--token-file " + file.string() +
@@ -101,42 +104,36 @@ bool same_token(std::string_view given, std::string_view token) {
   return diff == 0;
 }
 
-Target parse_target(std::string_view target, std::optional<std::string>& token) {
-  token.reset();
-  if (target.size() > kMaxTargetLength) return Malformed{"the request target is too long"};
-  if (target.empty() || target.front() != '/') return Malformed{"the request target does not start with '/'"};
-  const std::size_t question = target.find('?');
-  const std::string_view path = target.substr(0, question);
-  if (question != std::string_view::npos) {
-    std::string_view query = target.substr(question + 1);
-    while (!query.empty()) {
-      const std::size_t amp = query.find('&');
-      const std::string_view pair = query.substr(0, amp);
-      query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-      const std::size_t eq = pair.find('=');
-      const std::optional<std::string> key = percent_decode(pair.substr(0, eq), true);
-      const std::optional<std::string> value =
-          percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
-      if (!key || !value) return Malformed{"a bad percent-encoding in the query"};
-      if (*key == "token") token = *value;
-    }
+namespace {
+
+// The query's values this server reads: `token`, and the list of games' `after` and `limit`; false on a bad
+// percent-encoding.
+struct Query {
+  std::optional<std::string> token, after, limit;
+};
+bool read_query(std::string_view query, Query& out) {
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    const std::size_t eq = pair.find('=');
+    const std::optional<std::string> key = percent_decode(pair.substr(0, eq), true);
+    std::optional<std::string> value =
+        percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+    if (!key || !value) return false;
+    if (*key == "token") out.token = std::move(value);
+    if (*key == "after") out.after = std::move(value);
+    if (*key == "limit") out.limit = std::move(value);
   }
-  std::vector<std::string> segments;
-  std::string_view rest = path.substr(1);
-  for (;;) {
-    const std::size_t slash = rest.find('/');
-    std::optional<std::string> segment = percent_decode(rest.substr(0, slash), false);
-    if (!segment) return Malformed{"a bad percent-encoding in the path"};
-    if (bad_segment(*segment))
-      return Malformed{"a path segment that is '.', '..', or holds '/', '\\' or a control byte"};
-    segments.push_back(std::move(*segment));
-    if (slash == std::string_view::npos) break;
-    rest = rest.substr(slash + 1);
-  }
+  return true;
+}
+
+// The route of decoded path segments, or a 404.
+Target route_of(const std::vector<std::string>& segments) {
   // The page: "/", and its script and style sheet.
   if (segments.size() == 1 && segments[0].empty()) return Route{Route::Kind::Page, "index.html", {}};
   if (segments.size() == 1 && (segments[0] == "app.js" || segments[0] == "app.css" || segments[0] == "viewer.js" ||
-                               segments[0] == "viewer.css"))
+                               segments[0] == "viewer-analysis.js" || segments[0] == "viewer.css"))
     return Route{Route::Kind::Page, segments[0], {}};
   for (const std::string& s : segments)
     if (s.empty()) return NotFound{};
@@ -149,9 +146,58 @@ Target parse_target(std::string_view target, std::optional<std::string>& token) 
   if (segments.size() < 2 || segments[0] != "api" || segments[1] != "tournaments") return NotFound{};
   if (segments.size() == 2) return Route{Route::Kind::Tournaments, {}, {}};
   if (segments.size() == 4 && segments[3] == "standings") return Route{Route::Kind::Standings, segments[2], {}};
+  if (segments.size() == 4 && segments[3] == "games") return Route{Route::Kind::Games, segments[2], {}};
   if (segments.size() == 4 && segments[3] == "live") return Route{Route::Kind::Live, segments[2], {}};
   if (segments.size() == 5 && segments[3] == "games") return Route{Route::Kind::Game, segments[2], segments[4]};
   return NotFound{};
+}
+
+// The list of games' page: `limit` a number from 1 to kMaxGamesLimit (kDefaultGamesLimit when not given), `after`
+// not empty; a reason otherwise.
+std::optional<std::string> read_page(const Query& query, Route& route) {
+  route.limit = kDefaultGamesLimit;
+  if (query.limit) {
+    const std::string& text = *query.limit;
+    std::size_t n = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || text.size() > 3 || error != std::errc() || end != text.data() + text.size() || n < 1 ||
+        n > kMaxGamesLimit)
+      return "limit: a number of games from 1 to " + std::to_string(kMaxGamesLimit);
+    route.limit = n;
+  }
+  if (query.after && query.after->empty()) return std::string("after: the id of a game of the list");
+  route.after = query.after;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Target parse_target(std::string_view target, std::optional<std::string>& token) {
+  token.reset();
+  if (target.size() > kMaxTargetLength) return Malformed{"the request target is too long"};
+  if (target.empty() || target.front() != '/') return Malformed{"the request target does not start with '/'"};
+  const std::size_t question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  Query query;
+  if (question != std::string_view::npos && !read_query(target.substr(question + 1), query))
+    return Malformed{"a bad percent-encoding in the query"};
+  token = query.token;
+  std::vector<std::string> segments;
+  std::string_view rest = path.substr(1);
+  for (;;) {
+    const std::size_t slash = rest.find('/');
+    std::optional<std::string> segment = percent_decode(rest.substr(0, slash), false);
+    if (!segment) return Malformed{"a bad percent-encoding in the path"};
+    if (bad_segment(*segment))
+      return Malformed{"a path segment that is '.', '..', or holds '/', '\\' or a control byte"};
+    segments.push_back(std::move(*segment));
+    if (slash == std::string_view::npos) break;
+    rest = rest.substr(slash + 1);
+  }
+  Target routed = route_of(segments);
+  if (Route* route = std::get_if<Route>(&routed); route && route->kind == Route::Kind::Games)
+    if (std::optional<std::string> bad = read_page(query, *route)) return Malformed{std::move(*bad)};
+  return routed;
 }
 
 }  // namespace kalah::serve

@@ -39,12 +39,15 @@ bool same_token(std::string_view given, std::string_view token);
 // what it listed, never joins it to a path.
 struct Route {
   // Submit: /api/submissions (POST), Revisions: /api/submissions/AUTHOR (a season's, docs/SEASON.md).
-  enum class Kind { Tournaments, Standings, Game, Live, Page, GamePage, Submit, Revisions };
+  enum class Kind { Tournaments, Standings, Games, Game, Live, Page, GamePage, Submit, Revisions };
   Kind kind = Kind::Tournaments;
-  // Standings, Game, Live, GamePage: the tournament; Revisions: the author; Page: "index.html" (for "/"),
-  // "app.js", "app.css", "viewer.js" or "viewer.css"
+  // Standings, Games, Game, Live, GamePage: the tournament; Revisions: the author; Page: "index.html" (for "/"),
+  // "app.js", "app.css", "viewer.js", "viewer-analysis.js" or "viewer.css"
   std::string name;
   std::string id;  // Game, GamePage
+  // Games: the list from after the game of this id (?after=ID), at most `limit` games (?limit=N).
+  std::optional<std::string> after = {};
+  std::size_t limit = {};
 };
 struct NotFound {};
 struct Malformed {
@@ -52,13 +55,18 @@ struct Malformed {
 };
 using Target = std::variant<Route, NotFound, Malformed>;
 
+// GET /api/tournaments/NAME/games: the games a page of the list holds when ?limit= is not given, and at most.
+inline constexpr std::size_t kDefaultGamesLimit = 100;
+inline constexpr std::size_t kMaxGamesLimit = 500;
+
 // A request target is at most this long (path and query).
 inline constexpr std::size_t kMaxTargetLength = 2048;
 
 // Reads an origin-form request target ("/api/tournaments/quick/games/r1-p2-g1?token=..."; a game in the viewer:
 // "/tournaments/quick/games/r1-p2-g1"). Malformed: over
 // kMaxTargetLength, not starting with '/', a bad percent-encoding, a segment that decodes to "." or "..", or
-// to text holding '/', '\\' or a control character (NUL, ...). `token` receives the query's `token` value.
+// to text holding '/', '\\' or a control character (NUL, ...); for the list of games, a `limit` that is not a
+// number from 1 to kMaxGamesLimit or an empty `after`. `token` receives the query's `token` value.
 Target parse_target(std::string_view target, std::optional<std::string>& token);
 
 }  // namespace kalah::serve

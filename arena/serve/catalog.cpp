@@ -33,11 +33,17 @@ std::string error_json(std::string_view message) {
 // The server's state of one tournament: named, not anonymous, since Catalog::State holds it.
 namespace detail {
 
-// Where a game's line is: the journal (by its index in the tournament's journals), its offset and length.
+// Where a game's line is: the journal (by its index in the tournament's journals), its offset and length; and
+// what the list of games says of it (its engines by their index in GameIndex::engines).
 struct GameLine {
   std::size_t journal = 0;
   std::uintmax_t offset = 0;
   std::size_t length = 0;
+  std::size_t position = 0;  // in GameIndex::order
+  int round = 0;
+  std::uint32_t south = 0, north = 0;
+  Outcome result = Outcome::Ongoing;
+  Termination termination = Termination::Normal;
 };
 
 // What a tournament's reports say, computed for one signature of its files.
@@ -55,7 +61,28 @@ struct GameIndex {
   std::string signature;
   std::vector<fs::path> journals;
   std::unordered_map<std::string, GameLine> lines;
+  // The games in journal order (the map's elements, which stay where they are when it grows or is moved).
+  std::vector<const std::pair<const std::string, GameLine>*> order;
+  std::vector<std::string> engines;
+  std::unordered_map<std::string, std::uint32_t> engine_ids;
   std::string error;
+
+  std::uint32_t engine_id(const std::string& name) {
+    const auto [at, added] = engine_ids.emplace(name, static_cast<std::uint32_t>(engines.size()));
+    if (added) engines.push_back(name);
+    return at->second;
+  }
+  void add(GameRecord&& record, const GameLine& where) {
+    GameLine line = where;
+    line.position = order.size();
+    line.round = record.round;
+    line.south = engine_id(record.south);
+    line.north = engine_id(record.north);
+    line.result = record.result;
+    line.termination = record.termination;
+    const auto [at, added] = lines.emplace(std::move(record.id), line);
+    if (added) order.push_back(&*at);
+  }
 };
 
 struct Tournament {
@@ -223,7 +250,7 @@ GameIndex index_games(const fs::path& dir, std::string signature) {
         journal::read_journal_lines(j.games, [&](std::string_view text, bool terminated) {
           if (terminated && !text.empty()) {
             if (Expected<GameRecord> record = record_from_json(text))
-              index.lines.emplace(record->id, GameLine{number, offset, text.size()});
+              index.add(std::move(record).value(), GameLine{number, offset, text.size()});
           }
           offset += text.size() + (terminated ? 1 : 0);
           return true;
@@ -422,6 +449,35 @@ Reply Catalog::standings(const std::string& name) {
   return {200, c.standings};
 }
 
+Reply Catalog::games(const std::string& name, const std::optional<std::string>& after, std::size_t limit) {
+  refresh();
+  Tournament* t = state_->find(name);
+  if (!t) return {404, error_json("no tournament of that name")};
+  const GameIndex& index = state_->index(*t);
+  if (!index.error.empty()) return {503, error_json("its journals cannot be read now")};
+  std::size_t first = 0;
+  if (after) {
+    const auto found = index.lines.find(*after);
+    if (found == index.lines.end()) return {400, error_json("after: no game of that id in this tournament")};
+    first = found->second.position + 1;
+  }
+  json::array games;
+  const std::size_t end = std::min(index.order.size(), first + limit);
+  for (std::size_t i = first; i < end; ++i) {
+    const auto& [id, line] = *index.order[i];
+    games.push_back(json::object{{"id", id},
+                                 {"round", line.round},
+                                 {"south", index.engines[line.south]},
+                                 {"north", index.engines[line.north]},
+                                 {"result", to_string(line.result)},
+                                 {"termination", to_string(line.termination)}});
+  }
+  json::object out{{"tournament", t->name}, {"total", index.order.size()}, {"games", std::move(games)}};
+  out["next"] =
+      end < index.order.size() && end > first ? json::value(index.order[end - 1]->first) : json::value(nullptr);
+  return {200, json::serialize(out) + "\n"};
+}
+
 Reply Catalog::game(const std::string& name, const std::string& id) {
   refresh();
   Tournament* t = state_->find(name);
@@ -435,6 +491,22 @@ Reply Catalog::game(const std::string& name, const std::string& id) {
     return {503, error_json("its journal changed; ask again")};
   }
   return {200, std::move(line).value() + "\n"};
+}
+
+std::optional<analysis::GameJudgement> Catalog::judgement(const std::string& name, const GameRecord& game) {
+  Tournament* t = state_->find(name);
+  if (!t) return std::nullopt;
+  const analysis::JournalPlies plies{{game.id, game.moves.size()}};
+  Expected<analysis::AnalysisFile> read = analysis::read_analysis(t->dir / analysis::kAnalysisFile, plies);
+  if (!read) {
+    fmt::print(stderr, "arena serve: {}: cannot read its analysis: {}\n", t->name, read.error());
+    return std::nullopt;
+  }
+  const auto found = read->games.find(game.id);
+  if (found == read->games.end()) return std::nullopt;
+  Expected<analysis::GameJudgement> judged = analysis::judge_game(game, found->second);
+  if (!judged) return std::nullopt;
+  return std::move(judged).value();
 }
 
 }  // namespace kalah::serve

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "arena/analysis/quality.h"
+#include "referee/record/record.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::serve {
@@ -48,9 +50,15 @@ class Catalog {
   // Looks at the folders again when the last look is kRescanInterval old or older (or `now` is true).
   void refresh(bool now = false);
 
-  Reply tournaments();                                         // GET /api/tournaments
-  Reply standings(const std::string& name);                    // GET /api/tournaments/NAME/standings
+  Reply tournaments();                       // GET /api/tournaments
+  Reply standings(const std::string& name);  // GET /api/tournaments/NAME/standings
+  // GET /api/tournaments/NAME/games?after=ID&limit=N: the finished games in journal order, from after the game
+  // `after` (from the first without it), at most `limit`.
+  Reply games(const std::string& name, const std::optional<std::string>& after, std::size_t limit);
   Reply game(const std::string& name, const std::string& id);  // GET /api/tournaments/NAME/games/ID
+  // The tournament's analysis of `game` (its folder's analysis.jsonl, read as `arena report` reads it: the first
+  // line of the game's id with one entry per ply) joined with it; none without one, or when it does not fit.
+  std::optional<analysis::GameJudgement> judgement(const std::string& name, const GameRecord& game);
   // The names listed now, with their folders, in the order of the list.
   std::vector<std::pair<std::string, std::filesystem::path>> names() const;
 

@@ -46,6 +46,10 @@ constexpr std::string_view kIndex = R"KALAH(<!DOCTYPE html>
 <div id="flight"></div>
 <h3>Finished</h3>
 <ol id="finished" reversed></ol>
+<h3>All games</h3>
+<p id="past-note" class="note"></p>
+<ol id="past"></ol>
+<p><button id="past-more" type="button" hidden>More games</button></p>
 <h3>Crosstable</h3>
 <p class="note">Points of the row engine against the column engine / games; W-D-L on hover.</p>
 <div class="scroll"><table id="crosstable"></table></div>
@@ -67,6 +71,11 @@ constexpr std::string_view kStandingsScript = R"KALAH('use strict';
 // Server-Sent Events. Every string from the server is set as text, never as markup.
 const token = new URLSearchParams(location.search).get('token');
 const withToken = (path) => token ? path + '?token=' + encodeURIComponent(token) : path;
+const withQuery = (path, params) => {
+  const query = new URLSearchParams(params);
+  if (token) query.set('token', token);
+  return path + '?' + query.toString();
+};
 const $ = (id) => document.getElementById(id);
 const cell = (row, text, title) => {
   const td = document.createElement('td'); td.textContent = text ?? ''; if (title) td.title = title;
@@ -191,7 +200,7 @@ function showStandings(standings) {
 )KALAH";
 
 constexpr std::string_view kStreamScript = R"KALAH(
-let source = null, shown = '';
+let source = null, shown = '', pastNext = null;
 const games = new Map();  // game id -> {element, plies}
 
 async function showList() {
@@ -228,18 +237,37 @@ function showPly(ply) {
       (clocks.trim() === '/' ? '' : '; clocks ' + clocks) + ')';
 }
 
-// A finished game: a link to it in the viewer (the viewer of report.html, served as a page of its own).
-function showGame(record) {
-  const game = games.get(record.id);
-  if (game) { game.element.remove(); games.delete(record.id); }
+// A finished game as an item of a list: a link to it in the viewer (the viewer of report.html, served as a page of
+// its own), its engines and result.
+function gameItem(record) {
   const item = document.createElement('li');
   const link = document.createElement('a');
   link.href = withToken('/tournaments/' + encodeURIComponent(shown) + '/games/' + encodeURIComponent(record.id)) +
       '#game-' + encodeURIComponent(record.id);
   link.textContent = record.id;
   item.append(link, ': ' + record.south + ' - ' + record.north + ' ' + record.result + ' (' + record.termination + ')');
-  $('finished').prepend(item);
+  return item;
+}
+
+function showGame(record) {
+  const game = games.get(record.id);
+  if (game) { game.element.remove(); games.delete(record.id); }
+  $('finished').prepend(gameItem(record));
   while ($('finished').children.length > 50) $('finished').lastChild.remove();
+}
+
+// The games already in the journals, in their order, a page of 100 at a time (GET .../games).
+async function showPast(name, after) {
+  const params = {limit: '100'};
+  if (after) params.after = after;
+  const answer = await fetch(withQuery('/api/tournaments/' + encodeURIComponent(name) + '/games', params));
+  if (!answer.ok || name !== shown) return;
+  const page = await answer.json();
+  if (name !== shown) return;
+  for (const record of page.games) $('past').appendChild(gameItem(record));
+  $('past-note').textContent = page.total + ' games in the journals; ' + $('past').children.length + ' shown.';
+  pastNext = page.next;
+  $('past-more').hidden = !pastNext;
 }
 
 function showTournament(name) {
@@ -248,7 +276,10 @@ function showTournament(name) {
   $('name').textContent = name;
   shown = name;
   games.clear();
-  for (const id of ['flight', 'finished', 'standings', 'crosstable', 'ranking', 'analysis']) $(id).replaceChildren();
+  for (const id of ['flight', 'finished', 'past', 'standings', 'crosstable', 'ranking', 'analysis'])
+    $(id).replaceChildren();
+  $('past-more').hidden = true;
+  showPast(name, null);
   source = new EventSource(withToken('/api/tournaments/' + encodeURIComponent(name) + '/live'));
   source.addEventListener('ply', (e) => showPly(JSON.parse(e.data)));
   source.addEventListener('game', (e) => showGame(JSON.parse(e.data)));
@@ -265,6 +296,12 @@ function route() {
   else { $('tournament').hidden = true; $('list').hidden = false; showList(); }
 }
 
+$('past-more').addEventListener('click', () => {
+  const after = pastNext;
+  pastNext = null;
+  $('past-more').hidden = true;  // until the next page is there: a second click asks for nothing
+  if (after) showPast(shown, after);
+});
 window.addEventListener('hashchange', route);
 route();
 )KALAH";
@@ -304,25 +341,32 @@ std::string url_encoded(std::string_view text) {
 std::optional<PageFile> page_file(std::string_view name) {
   static const std::string script = std::string(kStandingsScript) + std::string(kStreamScript);
   static const std::string viewer_script = report::viewer_script(false);
+  static const std::string analysis_script = report::viewer_script(true);
   if (name == "index.html") return PageFile{"text/html; charset=utf-8", kIndex};
   if (name == "app.js") return PageFile{"text/javascript; charset=utf-8", script};
   if (name == "app.css") return PageFile{"text/css; charset=utf-8", kStyle};
   if (name == "viewer.js") return PageFile{"text/javascript; charset=utf-8", viewer_script};
+  if (name == "viewer-analysis.js") return PageFile{"text/javascript; charset=utf-8", analysis_script};
   if (name == "viewer.css") return PageFile{"text/css; charset=utf-8", report::html_style()};
   return std::nullopt;
 }
 
-std::string game_page(std::string_view tournament, const GameRecord& game, const std::optional<std::string>& token) {
+std::string game_page(std::string_view tournament, const GameRecord& game,
+                      const std::optional<analysis::GameJudgement>& judgement,
+                      const std::optional<std::string>& token) {
   const std::string back = "/" + (token ? "?token=" + url_encoded(*token) : "") + "#" + url_encoded(tournament);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + report::html_escape(game.id) + " – " + report::html_escape(tournament) + "</title>\n";
   out += "<link rel=\"stylesheet\" href=\"/viewer.css\">\n</head>\n<body>\n";
   out += "<p><a href=\"" + report::html_escape(back) + "\">" + report::html_escape(tournament) + "</a></p>\n";
-  out += report::viewer_html(false);
+  // With the game's analysis, the viewer of a report.html with one: each ply's loss, the move that lost.
+  const bool analysed = judgement.has_value();
+  out += report::viewer_html(analysed);
   // Data, not script: a JSON block runs nothing, and its text cannot close the element (html_safe).
-  out += "<script type=\"application/json\" id=\"games-data\">" + report::viewer_games_json({game}, {}) +
-         "</script>\n<script src=\"/viewer.js\"></script>\n</body>\n</html>\n";
+  out += "<script type=\"application/json\" id=\"games-data\">" + report::viewer_games_json({game}, {judgement}) +
+         "</script>\n<script src=\"/" + (analysed ? "viewer-analysis.js" : "viewer.js") +
+         "\"></script>\n</body>\n</html>\n";
   return out;
 }
 

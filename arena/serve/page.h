@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "arena/analysis/quality.h"
 #include "referee/record/record.h"
 
 namespace kalah::serve {
@@ -17,14 +18,18 @@ struct PageFile {
   std::string_view body;
 };
 
-// The file served at `name` ("index.html", "app.js", "app.css", and the game viewer's "viewer.js" and
-// "viewer.css": report.html's viewer, as files); none for any other.
+// The file served at `name` ("index.html", "app.js", "app.css", and the game viewer's "viewer.js",
+// "viewer-analysis.js" (with what a game's analysis adds) and "viewer.css": report.html's viewer, as files); none
+// for any other.
 std::optional<PageFile> page_file(std::string_view name);
 
 // A finished game in the viewer of report.html (arena/report/html_viewer.h): its markup, the game's replay as a
-// JSON data block (computed by the rules library, as report.html embeds its games) and /viewer.js. `token`: the
-// one the page was asked with, for its link back to the tournament.
-std::string game_page(std::string_view tournament, const GameRecord& game, const std::optional<std::string>& token);
+// JSON data block (computed by the rules library, as report.html embeds its games) and /viewer.js; with its
+// `judgement` (the tournament's analysis), each ply's value and loss and the move that lost, shown by
+// /viewer-analysis.js, as report.html shows them. `token`: the one the page was asked with, for its link back to
+// the tournament.
+std::string game_page(std::string_view tournament, const GameRecord& game,
+                      const std::optional<analysis::GameJudgement>& judgement, const std::optional<std::string>& token);
 
 // The policy every page file is sent with: this server's own script, style and API only.
 inline constexpr std::string_view kPagePolicy =

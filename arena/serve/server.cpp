@@ -38,6 +38,7 @@
 #include "arena/serve/catalog.h"
 #include "arena/serve/live_feed.h"
 #include "arena/serve/page.h"
+#include "arena/serve/submissions.h"
 #include "referee/record/record_json.h"
 #include "referee/system/temp_folder.h"
 
@@ -137,8 +138,7 @@ struct Shared {
   asio::thread_pool& catalog_thread;
   Live& live;
   Connections& connections;
-  asio::thread_pool& intake_thread;  // a season's uploads and pages, one at a time (ServeOptions::intake)
-  std::size_t uploads = 0;           // bodies of POST /api/submissions being read or stored
+  Uploads uploads;  // a season's submissions (ServeOptions::intake)
 };
 
 // A client whose stream holds more events than this, not written, is dropped (it cannot keep up).
@@ -314,13 +314,15 @@ struct Answer {
   std::string name;
 };
 
-// A finished game in the viewer: its journal line (as GET .../games/ID answers it) read into a record, then the page.
+// A finished game in the viewer: its journal line (as GET .../games/ID answers it) read into a record, then the page,
+// with the game's analysis when the tournament has one.
 Reply viewer_page(Shared& shared, const Route& route, const std::optional<std::string>& token) {
   Reply line = shared.catalog.game(route.name, route.id);
   if (line.status != 200) return line;
   const Expected<GameRecord> game = record_from_json(line.body);
   if (!game) return {503, error_json("its journal line cannot be read now")};
-  return {200, game_page(route.name, *game, token), "text/html; charset=utf-8", std::string(kPagePolicy)};
+  return {200, game_page(route.name, *game, shared.catalog.judgement(route.name, *game), token),
+          "text/html; charset=utf-8", std::string(kPagePolicy)};
 }
 
 Reply answer(Shared& shared, const http::request<http::empty_body>& request, Answer& out) {
@@ -350,6 +352,7 @@ Reply answer(Shared& shared, const http::request<http::empty_body>& request, Ans
   switch (route->kind) {
     case Route::Kind::Tournaments: return shared.catalog.tournaments();
     case Route::Kind::Standings: return shared.catalog.standings(route->name);
+    case Route::Kind::Games: return shared.catalog.games(route->name, route->after, route->limit);
     case Route::Kind::Game: return shared.catalog.game(route->name, route->id);
     case Route::Kind::GamePage: return viewer_page(shared, *route, query_token);
     case Route::Kind::Page: break;  // answered above
@@ -425,75 +428,6 @@ asio::awaitable<void> stream_live(beast::tcp_stream& stream, Shared& shared,
   feed.clients.erase(client);
 }
 
-// The request's target as a route of a season's submissions, when the server has an intake and it is one.
-std::optional<Route> season_route(const Shared& shared, const http::request<http::empty_body>& request) {
-  if (!shared.options.intake) return std::nullopt;
-  std::optional<std::string> ignored;
-  const Target target = parse_target(std::string_view(request.target().data(), request.target().size()), ignored);
-  const Route* route = std::get_if<Route>(&target);
-  if (!route || (route->kind != Route::Kind::Submit && route->kind != Route::Kind::Revisions)) return std::nullopt;
-  return *route;
-}
-
-std::string field_text(const http::request<http::empty_body>& request, http::field name) {
-  const auto found = request.find(name);
-  return found == request.end() ? std::string() : std::string(found->value());
-}
-
-// `work` run on the intake's thread, its reply brought back to the connections' thread.
-asio::awaitable<Reply> on_intake_thread(Shared& shared, std::function<Reply()> work) {
-  const asio::any_io_executor connections = co_await asio::this_coro::executor;
-  co_await asio::post(asio::bind_executor(shared.intake_thread.get_executor(), asio::use_awaitable));
-  Reply reply = work();
-  co_await asio::post(asio::bind_executor(connections, asio::use_awaitable));
-  co_return reply;
-}
-
-// A request to a season's submission routes (docs/SEASON.md). An upload is admitted by its token before its
-// body is read (a `100 Continue` then, when the client waits for one), read up to the intake's bound and
-// stored on the intake's thread. `keep_alive` turns false when the body was not read.
-asio::awaitable<Reply> season_request(beast::tcp_stream& stream, beast::flat_buffer& buffer,
-                                      http::request_parser<http::empty_body>& header, Shared& shared,
-                                      const Route& route, bool& keep_alive) {
-  Intake& intake = *shared.options.intake;
-  const http::request<http::empty_body>& request = header.get();
-  const std::string authorization = field_text(request, http::field::authorization);
-  beast::error_code ignored;
-  const std::string client = stream.socket().remote_endpoint(ignored).address().to_string();
-  if (route.kind == Route::Kind::Revisions) {
-    if (request.method() != http::verb::get && request.method() != http::verb::head)
-      co_return Reply{405, error_json("only GET and HEAD")};
-    co_return co_await on_intake_thread(shared, [&] { return intake.revisions(route.name, authorization, client); });
-  }
-  keep_alive = false;  // until the whole body is read
-  if (request.method() != http::verb::post) co_return Reply{405, error_json("an upload is a POST")};
-  const Reply admitted = co_await on_intake_thread(shared, [&] {
-    return intake.admit(authorization, client).value_or(Reply{0, ""});
-  });
-  if (admitted.status != 0) co_return admitted;
-  const std::string limit = fmt::format("the upload is larger than {} bytes", intake.max_body());
-  if (header.content_length() && *header.content_length() > intake.max_body()) co_return Reply{413, error_json(limit)};
-  if (shared.uploads >= kMaxUploadsInFlight) co_return Reply{503, error_json("too many uploads at once; try again")};
-  ++shared.uploads;
-  struct Done {
-    std::size_t& n;
-    ~Done() { --n; }
-  } done{shared.uploads};
-  if (beast::iequals(field_text(request, http::field::expect), "100-continue")) {
-    http::response<http::empty_body> proceed{http::status::continue_, request.version()};
-    if (auto [error, n] = co_await http::async_write(stream, proceed, kTuple); error) co_return Reply{400, ""};
-  }
-  http::request_parser<http::string_body> parser(std::move(header));
-  parser.body_limit(intake.max_body());
-  auto [error, n] = co_await http::async_read(stream, buffer, parser, kTuple);
-  if (error == http::error::body_limit) co_return Reply{413, error_json(limit)};
-  if (error) co_return Reply{400, error_json("the request's body did not arrive whole")};
-  keep_alive = parser.get().keep_alive();
-  const std::string content_type(parser.get()[http::field::content_type]);
-  const std::string body = parser.release().body();
-  co_return co_await on_intake_thread(shared, [&] { return intake.submit(authorization, content_type, body, client); });
-}
-
 // One connection: requests one after the other (keep-alive), each under the bounds; any error closes it.
 asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
   ConnectionGuard guard(shared.connections, stream);
@@ -527,11 +461,11 @@ asio::awaitable<void> session(beast::tcp_stream stream, Shared& shared) {
       refusal = Reply{400, error_json("not an HTTP/1.1 request")};
     else if (error)
       break;
-    if (const std::optional<Route> route = refusal ? std::nullopt : season_route(shared, parser.get())) {
+    if (const std::optional<Route> route = refusal ? std::nullopt : season_route(shared.uploads, parser.get())) {
       const http::request<http::empty_body> head = parser.get();
       bool keep_alive = head.keep_alive();
       http::response<http::string_body> response =
-          respond(head, co_await season_request(stream, buffer, parser, shared, *route, keep_alive));
+          respond(head, co_await season_request(stream, buffer, parser, shared.uploads, *route, keep_alive));
       response.keep_alive(keep_alive);
       stream.expires_after(shared.options.request_timeout);
       auto [write_error, written] = co_await http::async_write(stream, response, kTuple);
@@ -603,7 +537,8 @@ std::optional<std::string> serve(const ServeOptions& options,
   const int inotify = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (inotify < 0) return fmt::format("cannot watch the results folders (inotify): {}", std::strerror(errno));
   live.inotify.assign(inotify);
-  Shared shared{std::move(catalog).value(), options, catalog_thread, live, connections, intake_thread};
+  Shared shared{std::move(catalog).value(),     options, catalog_thread, live, connections,
+                {options.intake, intake_thread}};
   beast::error_code error;
   const tcp::endpoint endpoint(asio::ip::make_address(options.listen.address, error), options.listen.port);
   if (!error) acceptor.open(endpoint.protocol(), error);

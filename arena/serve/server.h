@@ -1,7 +1,8 @@
 // `arena serve`'s HTTP server (docs/SERVE.md): read-only, GET and HEAD on the JSON API of catalog.h, over
 // Boost.Beast: the connections on one Asio thread, the catalog on another. Every Beast and Asio header stays
-// in server.cpp. Bounds: the request line and headers (kMaxHeaderBytes), no body, the connections at once,
-// the time a request may take to arrive (slowloris) and an idle keep-alive connection may stay.
+// in server.cpp (and submissions.h, a season's uploads, which server.cpp only includes). Bounds: the request
+// line and headers (kMaxHeaderBytes), no body, the connections at once, the time a request may take to arrive
+// (slowloris) and an idle keep-alive connection may stay.
 #pragma once
 
 #include <chrono>
