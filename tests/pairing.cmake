@@ -7,3 +7,7 @@ kalah_add_test(adaptive_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_test.c
 kalah_add_test(adaptive_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_e2e_test.cpp
                LIBS kalah_rules Boost::json)
 add_dependencies(adaptive_e2e_test arena kalah-random kalah-greedy kalah-alphabeta)
+# Finals that stop themselves: the stopping rule on hand-built fields, and finals played in memory.
+kalah_add_test(final_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/final_test.cpp LIBS kalah_schedule kalah_rating)
+kalah_add_test(final_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/final_e2e_test.cpp LIBS kalah_rules Boost::json)
+add_dependencies(final_e2e_test arena kalah-random kalah-greedy kalah-alphabeta)
