@@ -23,24 +23,24 @@ const fs::path kAlphaBeta = KALAH_BINARY_DIR "/bots/kalah-alphabeta";
 
 std::string config_text(const fs::path& output) {
   test::TestConfig config("t");
-  config.tournament("type = \"adaptive\"\nbudget_games = 80\nboundaries = [1, 3]")
+  config.tournament("type = \"adaptive\"\nbudget_games = 80\nboundaries = [1, 2]")
       .set("concurrency", 2)
       .set("seed", 3)
       .output(output)
       .set("report_every", 0);
   config.time("depth = 6").table("openings", "random_plies = 2");
   config.engine("alphabeta6", kAlphaBeta, "args = [\"--depth\", \"6\"]\nrestart = \"always\"");
-  config.engine("alphabeta1", kAlphaBeta, "args = [\"--depth\", \"1\"]\nrestart = \"always\"");
   config.engine("greedy", kGreedy, "restart = \"always\"");
   config.engine("random7", kRandom, "args = [\"--seed\", \"7\"]\nrestart = \"always\"");
   config.engine("random9", kRandom, "args = [\"--seed\", \"9\"]\nrestart = \"always\"");
   return config.text();
 }
 
-// The final's last lines: from "final: " to the line of the entrants still straddling.
+// The final's last lines: from the line "final: ..." to the line of the entrants still straddling.
 std::string final_lines(const std::string& out) {
-  const std::size_t from = out.find("final: ");
+  std::size_t from = out.find("\nfinal: ");
   if (from == std::string::npos) return "";
+  ++from;
   const std::size_t open = out.find("still straddling a boundary: ", from);
   return open == std::string::npos ? out.substr(from) : out.substr(from, out.find('\n', open) - from);
 }
@@ -51,13 +51,13 @@ TEST_F(FinalE2E, EndsAndNamesItsBoundaryDecisions) {
   const fs::path out = tmp_.path() / "out";
   const RunResult r = arena({"run", write_config(config_text(out), "final.toml").string()});
   ASSERT_EQ(r.status.code, 0) << r.summary();
-  EXPECT_NE(r.out.find("a final: game pairs among the engines whose rank interval straddles a boundary (1, 3)"),
+  EXPECT_NE(r.out.find("a final: game pairs among the engines whose rank interval straddles a boundary (1, 2)"),
             std::string::npos)
       << r.out;
   const std::string lines = final_lines(r.out);
   const std::optional<test::Groups> end = test::search_groups(
       lines, R"(final: (\d+) rounds, (\d+) of at most 80 games; ended: (decided \(no rank interval straddles a )"
-             R"(boundary: 1, 3\)|budget \(the budget is spent\)))");
+             R"(boundary: 1, 2\)|budget \(the budget is spent\)))");
   ASSERT_TRUE(end) << r.out;
   const int games = std::stoi((*end)[2]);
   EXPECT_EQ(journal_of(out / "t").size(), static_cast<std::size_t>(games));
@@ -112,7 +112,7 @@ TEST_F(FinalE2E, PlanNamesTheBoundariesAndShardingIsRefused) {
   const fs::path config = write_config(config_text(tmp_.path() / "out"), "final.toml");
   const RunResult plan = arena({"plan", config.string(), "--shards", "1"});
   ASSERT_EQ(plan.status.code, 0) << plan.summary();
-  EXPECT_NE(plan.out.find("t: adaptive final 5 engines, boundaries 1, 3, at most 80 games, paired round by round "
+  EXPECT_NE(plan.out.find("t: adaptive final 4 engines, boundaries 1, 2, at most 80 games, paired round by round "
                           "(not shardable)"),
             std::string::npos)
       << plan.out;

@@ -1,9 +1,12 @@
 // Finals that stop themselves (arena/schedule/final_cut.h, docs/SCHEDULE.md "Finals that stop themselves"):
 // the stopping rule on hand-built fields (an interval straddles a boundary only with places on both sides of
-// it; the entrants straddling a boundary are paired with each other, one alone with the engine just across it,
-// and an entrant clear of every boundary is not paired), then whole finals played in memory: an entrant
-// clearly first stops while a pair straddling a cut plays on to the budget, a field whose boundaries are all
-// decided ends early, and a final cut after any game replays into the same rounds and the same stops.
+// it; the entrants straddling a boundary are paired across it, those all on one side with the engine just across,
+// those left idle by more uncertain pairs with each other, and an entrant clear of every boundary is not paired), then
+// whole finals played in memory: an entrant clearly first stops while a pair straddling a cut plays on to the budget, a
+// field whose boundaries are all decided ends early, and a final cut after any game replays into the same rounds and
+// the same stops.
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,7 +53,7 @@ TEST(FinalCut, AnEntrantClearlyFirstIsNotPairedAndThePairAtTheCutIs) {
   EXPECT_TRUE(final_pairs(first_to_last(6), settled, {1, 3}).empty());
 }
 
-TEST(FinalCut, StraddlersOfABoundaryMeetTheirNeighboursAmongThemOnce) {
+TEST(FinalCut, StraddlersOfABoundaryMeetAcrossItOnce) {
   // The order is not the engines' numbers: 3 is first, then 0, 2, 1, 4.
   const std::vector<int> order = {3, 0, 2, 1, 4};
   std::vector<RankSpan> spans(5);
@@ -59,8 +62,12 @@ TEST(FinalCut, StraddlersOfABoundaryMeetTheirNeighboursAmongThemOnce) {
   spans[2] = {2, 4};  // straddles 3
   spans[1] = {3, 5};  // straddles 3
   spans[4] = {5, 5};
-  // Boundary 1: 3-0. Boundary 3: 0-2, 2-1. Each pair once, the better placed engine first.
-  EXPECT_EQ(final_pairs(order, spans, {1, 3}), (std::vector<Pairing>{{3, 0}, {0, 2}, {2, 1}}));
+  // Boundary 1: 3 (place 1) against 0 (place 2). Boundary 3: 0 and 2 (places 2 and 3) against 1 (place 4); 0
+  // and 2 are on the same side of it and do not meet. Each pair once, the better placed engine first.
+  EXPECT_EQ(final_pairs(order, spans, {1, 3}), (std::vector<Pairing>{{3, 0}, {0, 1}, {2, 1}}));
+  // Three ways of one boundary: every one above against every one below.
+  EXPECT_EQ(final_pairs(first_to_last(4), {{1, 3}, {1, 3}, {2, 4}, {4, 4}}, {2}),
+            (std::vector<Pairing>{{0, 2}, {1, 2}}));
 }
 
 TEST(FinalCut, AnEntrantStraddlingAloneMeetsTheEngineJustAcrossTheBoundary) {
@@ -70,17 +77,33 @@ TEST(FinalCut, AnEntrantStraddlingAloneMeetsTheEngineJustAcrossTheBoundary) {
   EXPECT_EQ(final_pairs(first_to_last(4), {{1, 1}, {1, 2}, {2, 3}, {4, 4}}, {2}), (std::vector<Pairing>{{1, 2}}));
 }
 
-// Engine 0 beats everyone, 1 and 2 always draw, 3 loses to everyone.
-double fixed_field(int south, int north) {
-  if (south == 0 || north == 3) return 1.0;
-  if (north == 0 || south == 3) return 0.0;
-  return 0.5;
+TEST(FinalCut, StraddlersLeftIdleByMoreUncertainPairsMeetEachOther) {
+  // All four could finish anywhere; the round took 1-2 (the most uncertain), so 0 and 3 meet each other.
+  const std::vector<RankSpan> open(4, RankSpan{1, 4});
+  std::vector<Pairing> boards = {{1, 2}};
+  pair_idle(first_to_last(4), open, {2}, boards);
+  EXPECT_EQ(boards, (std::vector<Pairing>{{1, 2}, {0, 3}}));
+  // An idle entrant clear of every boundary is left alone, and one without a partner waits.
+  boards = {{1, 2}};
+  pair_idle(first_to_last(5), {{1, 1}, {2, 4}, {2, 4}, {2, 4}, {5, 5}}, {1, 3}, boards);
+  EXPECT_EQ(boards, (std::vector<Pairing>{{1, 2}}));
+}
+
+// Engine 0 beats everyone and 3 loses to everyone, but every fourth game of each pairing is a draw (so that the
+// fit's ratings are finite); 1 and 2 always draw.
+test::PlayFn fixed_field() {
+  auto met = std::make_shared<std::map<std::pair<int, int>, int>>();
+  return [met](int south, int north) {
+    const int meeting = (*met)[{std::min(south, north), std::max(south, north)}]++;
+    if ((south == 1 && north == 2) || (south == 2 && north == 1) || meeting % 4 == 3) return 0.5;
+    return south == 0 || north == 3 ? 1.0 : 0.0;
+  };
 }
 
 TEST(Final, AnEntrantClearlyFirstStopsWhileAPairStraddlingTheCutPlaysOn) {
   // The cut after place 2 falls between two engines that cannot be told apart: they play to the budget.
   GameResults results;
-  const AdaptiveProgress p = play_out({4, 80, 0, 3, {2}}, fixed_field, results);
+  const AdaptiveProgress p = play_out({4, 80, 0, 3, {2}}, fixed_field(), results);
   EXPECT_EQ(p.end, AdaptiveEnd::Budget);
   EXPECT_EQ(p.games_paired, 80);
   ASSERT_EQ(p.entrants.size(), 4u);
@@ -114,7 +137,7 @@ TEST(Final, AnEntrantClearlyFirstStopsWhileAPairStraddlingTheCutPlaysOn) {
 TEST(Final, EndsOnceNoIntervalStraddlesABoundary) {
   // The cuts after places 1 and 3 are both clear of the level pair: decided long before the budget.
   GameResults results;
-  const AdaptiveProgress p = play_out({4, 1000, 0, 3, {1, 3}}, fixed_field, results);
+  const AdaptiveProgress p = play_out({4, 1000, 0, 3, {1, 3}}, fixed_field(), results);
   EXPECT_EQ(p.end, AdaptiveEnd::Decided);
   EXPECT_LT(p.games_paired, 1000);
   for (const FinalEntrant& e : p.entrants) {

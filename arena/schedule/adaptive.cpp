@@ -200,10 +200,11 @@ bool has_a_result(const AdaptiveRound& round, const GameResults& results) {
 
 }  // namespace
 
-std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines) {
+std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines, Weigh weigh) {
   auto step = [](const AdaptiveCandidate& c) { return static_cast<int>(std::floor(c.wrong * 20)); };
   std::sort(open.begin(), open.end(), [&](const AdaptiveCandidate& a, const AdaptiveCandidate& b) {
     const int sa = step(a), sb = step(b);
+    if (weigh == Weigh::Games) return std::tie(a.games, sb, a.draw) < std::tie(b.games, sa, b.draw);
     return std::tie(sb, a.games, a.draw) < std::tie(sa, b.games, b.draw);
   });
   std::vector<Pairing> boards;
@@ -272,7 +273,8 @@ struct AdaptiveReplay::State {
                        p});
     AdaptiveRound out;
     out.round = round;
-    out.boards = choose_boards(std::move(pairs), plan.engines);
+    out.boards = choose_boards(std::move(pairs), plan.engines, Weigh::Games);
+    pair_idle(order, spans, plan.boundaries, out.boards);
     return out;
   }
 

@@ -95,10 +95,15 @@ struct AdaptiveCandidate {
   Pairing pair;            // the better-rated engine first
 };
 
+// How a round weighs its candidates: the adaptive kind's most uncertain first, or a final's fewest games first
+// (every pair across an open boundary has its turn, so that no pair that never settles, two equal engines,
+// takes every round from the others).
+enum class Weigh { Uncertainty, Games };
+
 // The boards of a later round from its candidates: the most uncertain first (`wrong` in steps of 5%), then the
-// fewest games between the two, then `draw`; a candidate is skipped when one of its engines is on a board
-// already. `engines`: the number of engines.
-std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines);
+// fewest games between the two (Weigh::Games: the fewest games first, then the most uncertain), then `draw`; a
+// candidate is skipped when one of its engines is on a board already. `engines`: the number of engines.
+std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines, Weigh weigh = Weigh::Uncertainty);
 
 // The ids of the two games of `board` in `round`, as a Swiss round names them (swiss_game_ids).
 inline std::array<std::string, 2> adaptive_game_ids(int round, const Pairing& board) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <set>
+#include <utility>
 
 namespace kalah::arena {
 
@@ -14,30 +16,45 @@ std::vector<Pairing> final_pairs(const std::vector<int>& order, const std::vecto
   assert(order.size() == spans.size());
   const int n = static_cast<int>(order.size());
   std::vector<Pairing> out;
-  auto add = [&out](int above, int below) {
-    const bool known = std::any_of(out.begin(), out.end(), [&](const Pairing& p) {
-      return (p.first == above && p.second == below) || (p.first == below && p.second == above);
-    });
-    if (!known) out.push_back({above, below});
-  };
+  std::set<std::pair<int, int>> known;  // by the lower engine index first
   for (int k : boundaries) {
     if (k < 1 || k >= n) continue;  // nobody on one side: nothing to decide
-    std::vector<int> at;            // the places (0-based) of the engines straddling k, best first
-    for (int place = 0; place < n; ++place) {
-      const RankSpan& s = spans[static_cast<std::size_t>(order[static_cast<std::size_t>(place)])];
-      if (s.low <= k && k < s.high) at.push_back(place);
+    std::vector<int> above, below;  // the engines straddling k, placed above it and below it now, best first
+    for (int place = 1; place <= n; ++place) {
+      const int e = order[static_cast<std::size_t>(place - 1)];
+      const RankSpan& s = spans[static_cast<std::size_t>(e)];
+      if (s.low <= k && k < s.high) (place <= k ? above : below).push_back(e);
     }
-    if (at.size() == 1) {
-      // Alone: against the engine just across the boundary (0-based place k is place k + 1).
-      const int place = at[0], across = place < k ? k : k - 1;
-      add(order[static_cast<std::size_t>(std::min(place, across))],
-          order[static_cast<std::size_t>(std::max(place, across))]);
-      continue;
-    }
-    for (std::size_t i = 0; i + 1 < at.size(); ++i)
-      add(order[static_cast<std::size_t>(at[i])], order[static_cast<std::size_t>(at[i + 1])]);
+    if (above.empty() && below.empty()) continue;
+    // All on one side: the other side is the engine just across the boundary (at place k or k + 1).
+    if (above.empty()) above.push_back(order[static_cast<std::size_t>(k - 1)]);
+    if (below.empty()) below.push_back(order[static_cast<std::size_t>(k)]);
+    for (int a : above)
+      for (int b : below)
+        if (known.insert({std::min(a, b), std::max(a, b)}).second) out.push_back({a, b});
   }
   return out;
+}
+
+void pair_idle(const std::vector<int>& order, const std::vector<RankSpan>& spans, const std::vector<int>& boundaries,
+               std::vector<Pairing>& boards) {
+  std::vector<char> busy(order.size(), 0);
+  for (const Pairing& b : boards)
+    busy[static_cast<std::size_t>(b.first)] = busy[static_cast<std::size_t>(b.second)] = 1;
+  for (int k : boundaries) {
+    int waiting = -1;  // an idle straddler of k without a partner yet
+    for (int e : order) {
+      const RankSpan& s = spans[static_cast<std::size_t>(e)];
+      if (busy[static_cast<std::size_t>(e)] || !(s.low <= k && k < s.high)) continue;
+      if (waiting < 0) {
+        waiting = e;
+        continue;
+      }
+      boards.push_back({waiting, e});
+      busy[static_cast<std::size_t>(waiting)] = busy[static_cast<std::size_t>(e)] = 1;
+      waiting = -1;
+    }
+  }
 }
 
 }  // namespace kalah::arena

@@ -19,12 +19,20 @@ struct RankSpan {
 // holds places on both sides, low <= k < high. `boundaries` ascending.
 bool straddles(const RankSpan& span, const std::vector<int>& boundaries);
 
-// The pairs a final weighs for its next round, each once, the engine higher in `order` first. For each
-// boundary, the engines straddling it, in `order`, are paired with their neighbours among them; an engine that
-// straddles a boundary alone is paired with the engine just across it (the one at place k + 1 for an engine at
-// or above place k, else the one at place k): the only games that can settle it, so that engine plays although
-// its own interval is clear. `order`: every engine, best first (place = index + 1); `spans`: by engine index.
+// The pairs a final weighs for its next round, each once, the engine higher in `order` first: for each
+// boundary k, every engine straddling it now placed above it (place <= k) against every one placed below it,
+// the games that decide who is on which side. When all of them are on one side, the other side is the engine
+// just across the boundary (the one at place k + 1, or at place k): the only games that can settle them, so
+// that engine plays although its own interval may be clear. `order`: every engine, best first (place =
+// index + 1); `spans`: by engine index.
 std::vector<Pairing> final_pairs(const std::vector<int>& order, const std::vector<RankSpan>& spans,
                                  const std::vector<int>& boundaries);
+
+// Appends to `boards` (a round's boards, chosen from final_pairs) the entrants that straddle a boundary but
+// found no board, because more uncertain pairs took their neighbours: for each boundary in turn, those of them
+// that straddle it, in `order`, the first with the second, the third with the fourth, ... So every entrant with
+// a decision open plays each round but at most one.
+void pair_idle(const std::vector<int>& order, const std::vector<RankSpan>& spans, const std::vector<int>& boundaries,
+               std::vector<Pairing>& boards);
 
 }  // namespace kalah::arena
