@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <string>
@@ -150,10 +151,10 @@ BENCHMARK(BM_AdaptiveCoverage)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benc
 
 // --- Finals ---------------------------------------------------------------------------------------------------
 
-// A final's field: `n` strengths drawn from a normal distribution (mean 0, sd 200 Elo), engine 0 the strongest.
-std::vector<double> field(int n, std::uint64_t seed) {
+// A final's field: `n` strengths drawn from a normal distribution (mean 0, `sd` Elo), engine 0 the strongest.
+std::vector<double> field(int n, double sd, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::normal_distribution<double> elo(0, 200);
+  std::normal_distribution<double> elo(0, sd);
   std::vector<double> out;
   for (int i = 0; i < n; ++i) out.push_back(elo(rng));
   std::sort(out.rbegin(), out.rend());
@@ -249,8 +250,8 @@ struct FinalTally {
 // One contest: the double round robin of `n` engines and the final with boundaries 1, 3 and 10 and a budget of
 // 40% of the round robin's games, on the same games where both play them. Their decisions (the top 1, 3 and
 // 10 by the fit of each one's games) are compared with each other and with the truth (the top k by strength).
-void final_contest(int n, std::uint64_t seed, FinalTally& t) {
-  const std::vector<double> elo = field(n, seed);
+void final_contest(int n, double sd, std::uint64_t seed, FinalTally& t) {
+  const std::vector<double> elo = field(n, sd, seed);
   const std::vector<int> boundaries(std::begin(FinalTally::kFinalBoundaries), std::end(FinalTally::kFinalBoundaries));
   Played round_robin;
   for (int a = 0; a < n; ++a)
@@ -291,17 +292,28 @@ void final_contest(int n, std::uint64_t seed, FinalTally& t) {
   t.max_final_games = std::max(t.max_final_games, static_cast<long long>(in_final.count()));
 }
 
-// range(0): engines; range(1): contests (seeds 9000, 9001, ...).
+// range(0): engines; range(1): contests (seeds 9000, 9001, ...), or the environment's KALAH_FINAL_CONTESTS;
+// range(2): the spread of their strengths (the sd of the normal distribution they are drawn from, Elo).
 void BM_FinalGames(benchmark::State& state) {
+  const char* asked = std::getenv("KALAH_FINAL_CONTESTS");
+  const long contests = asked ? std::max(1L, std::atol(asked)) : static_cast<long>(state.range(1));
   FinalTally t;
   for (auto _ : state) {
     t = {};
-    for (int k = 0; k < state.range(1); ++k) final_contest(static_cast<int>(state.range(0)), 9000 + k, t);
+    for (long k = 0; k < contests; ++k)
+      final_contest(static_cast<int>(state.range(0)), static_cast<double>(state.range(2)),
+                    9000 + static_cast<std::uint64_t>(k), t);
   }
   t.report(state);
 }
-// The default run: 200 engines, 2 contests; more with --benchmark_filter and a build of other Args.
-BENCHMARK(BM_FinalGames)->Args({200, 2})->Iterations(1)->Unit(benchmark::kSecond)->ArgNames({"engines", "contests"});
+// The default run: 200 engines in one contest (about 3 CPU-minutes), and 50 engines in 20 (KALAH_FINAL_CONTESTS=N
+// for N contests of each).
+BENCHMARK(BM_FinalGames)
+    ->Args({200, 1, 400})
+    ->Args({50, 20, 400})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->ArgNames({"engines", "contests", "sd"});
 
 }  // namespace
 
