@@ -11,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -19,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "arena/rating/rank_interval.h"
 #include "arena/rating/rating.h"
 #include "arena/rating/standings.h"
 #include "arena/schedule/adaptive.h"
@@ -186,32 +188,58 @@ class Played {
  public:
   // Plays the next game of `south` against `north`; South's points.
   double play(const std::vector<double>& elo, std::uint64_t seed, int south, int north) {
-    std::pair<double, double>& g = games_[{south, north}];
-    const double points = south_points(game(elo, seed, south, north, static_cast<int>(g.first)));
-    g.first += 1;
-    g.second += points;
+    std::array<int, 3>& g = games_[{south, north}];  // South's losses, draws, wins
+    const Outcome o = game(elo, seed, south, north, g[0] + g[1] + g[2]);
+    ++g[o == Outcome::FirstWins ? 2 : o == Outcome::Draw ? 1 : 0];
     ++count_;
-    return points;
+    return south_points(o);
   }
   int count() const { return count_; }
 
-  // The engines best first by the reports' fit (Bradley–Terry with a first-mover term).
-  std::vector<int> order(int n) const {
+  // The reports' fit (Bradley–Terry with a first-mover term) and the engines best first by it.
+  rating::Rating fit(int n) const {
     std::vector<rating::PairResult> results;
-    for (const auto& [pair, g] : games_) results.push_back({pair.first, pair.second, g.first, g.second});
+    for (const auto& [pair, g] : games_)
+      results.push_back({pair.first, pair.second, static_cast<double>(g[0] + g[1] + g[2]), g[2] + 0.5 * g[1]});
     rating::FitOptions options;
     options.first_mover = true;
-    const rating::Rating fit = rating::fit(n, results, options);
-    std::vector<int> out(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = i;
+    return rating::fit(n, results, options);
+  }
+  static std::vector<int> order(const rating::Rating& fit) {
+    std::vector<int> out(fit.elo.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<int>(i);
     std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
       return fit.elo[static_cast<std::size_t>(a)] > fit.elo[static_cast<std::size_t>(b)];
     });
     return out;
   }
 
+  // Which boundaries the reports' 95% rank intervals decide for these games: no interval straddles them.
+  std::vector<char> decided(int n, const rating::Rating& fit, const std::vector<int>& boundaries) const {
+    rating::RankProblem p;
+    p.engines = n;
+    for (const auto& [pair, g] : games_) {
+      rating::PairingGames games;
+      games.a = pair.first;
+      games.b = pair.second;
+      games.singles[0] = g;  // each game on its own (the intervals need no pairs), by South's result
+      p.pairings.push_back(games);
+    }
+    p.by = rating::OrderBy::Elo;
+    rating::set_model(p, fit);
+    const std::vector<int> best_first = order(fit);
+    p.rank.assign(static_cast<std::size_t>(n), 0);
+    for (int r = 0; r < n; ++r) p.rank[static_cast<std::size_t>(best_first[static_cast<std::size_t>(r)])] = r + 1;
+    const rating::RankUncertainty u = rating::rank_intervals(p);
+    std::vector<char> out;
+    for (int k : boundaries)
+      out.push_back(std::none_of(u.engines.begin(), u.engines.end(),
+                                 [k](const rating::EngineInterval& e) { return e.low <= k && k < e.high; }));
+    return out;
+  }
+
  private:
-  std::map<std::pair<int, int>, std::pair<double, double>> games_;
+  std::map<std::pair<int, int>, std::array<int, 3>> games_;
   int count_ = 0;
 };
 
@@ -229,7 +257,8 @@ std::vector<std::vector<int>> decisions(std::vector<int> order, const std::vecto
 struct FinalTally {
   long long contests = 0, decided = 0, final_games = 0, round_robin_games = 0, max_final_games = 0;
   long long agree = 0, final_true = 0, round_robin_true = 0;
-  std::vector<long long> agree_at;  // per boundary
+  long long rr_settled = 0, agree_settled = 0;  // boundaries the round robin's intervals decide; the final agrees
+  std::vector<long long> agree_at;              // per boundary
 
   void report(benchmark::State& state) const {
     const auto pct = [](long long part, long long all) { return 100.0 * static_cast<double>(part) / all; };
@@ -242,6 +271,8 @@ struct FinalTally {
       state.counters["agree_top" + std::to_string(kFinalBoundaries[b]) + "_pct"] = pct(agree_at[b], contests);
     state.counters["final_true_pct"] = pct(final_true, contests);
     state.counters["rr_true_pct"] = pct(round_robin_true, contests);
+    state.counters["rr_settled"] = static_cast<double>(rr_settled);
+    state.counters["agree_settled"] = static_cast<double>(agree_settled);
   }
 
   static constexpr int kFinalBoundaries[] = {1, 3, 10};
@@ -278,11 +309,18 @@ void final_contest(int n, double sd, std::uint64_t seed, FinalTally& t) {
   }
   std::vector<int> truth(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) truth[static_cast<std::size_t>(i)] = i;
-  const auto by_final = decisions(in_final.order(n), boundaries),
-             by_round_robin = decisions(round_robin.order(n), boundaries);
+  const rating::Rating final_fit = in_final.fit(n), round_robin_fit = round_robin.fit(n);
+  const auto by_final = decisions(Played::order(final_fit), boundaries);
+  const auto by_round_robin = decisions(Played::order(round_robin_fit), boundaries);
+  // The boundaries the round robin's own intervals decide: there, does the final decide the same?
+  const std::vector<char> settled = round_robin.decided(n, round_robin_fit, boundaries);
   const auto by_truth = decisions(truth, boundaries);
   t.agree_at.resize(boundaries.size());
-  for (std::size_t b = 0; b < boundaries.size(); ++b) t.agree_at[b] += by_final[b] == by_round_robin[b];
+  for (std::size_t b = 0; b < boundaries.size(); ++b) {
+    t.agree_at[b] += by_final[b] == by_round_robin[b];
+    t.rr_settled += settled[b];
+    t.agree_settled += settled[b] && by_final[b] == by_round_robin[b];
+  }
   t.agree += by_final == by_round_robin;
   t.final_true += by_final == by_truth;
   t.round_robin_true += by_round_robin == by_truth;
@@ -306,11 +344,12 @@ void BM_FinalGames(benchmark::State& state) {
   }
   t.report(state);
 }
-// The default run: 200 engines in one contest (about 3 CPU-minutes), and 50 engines in 20 (KALAH_FINAL_CONTESTS=N
-// for N contests of each).
+// The default run: 200 engines in one contest (about 3 CPU-minutes), and 50 engines in 20, at two spreads
+// (KALAH_FINAL_CONTESTS=N for N contests of each).
 BENCHMARK(BM_FinalGames)
     ->Args({200, 1, 400})
     ->Args({50, 20, 400})
+    ->Args({50, 20, 1000})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->ArgNames({"engines", "contests", "sd"});

@@ -64,6 +64,10 @@ TEST_F(FinalE2E, EndsAndNamesItsBoundaryDecisions) {
   // Decided: nobody still straddles; the budget: somebody does.
   const bool decided = (*end)[3].starts_with("decided");
   EXPECT_EQ(lines.find("still straddling a boundary: none") != std::string::npos, decided) << lines;
+  // Each boundary's decision: the engines surely above it, or open.
+  EXPECT_TRUE(test::search(lines, decided ? R"(\ndecisions: top 1: alphabeta6; top 2: [a-z0-9]+, [a-z0-9]+\n)"
+                                          : R"(\ndecisions: top 1: .*; top 2: .*\n)"))
+      << lines;
   // The engine clearly first stops, with its interval, and plays no game after that round.
   const std::optional<test::Groups> stop =
       test::search_groups(lines, R"(stopped \(interval clear of every boundary\): .*alphabeta6 after round (\d+) )"

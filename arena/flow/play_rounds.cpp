@@ -24,6 +24,26 @@ std::string interval_text(const FinalEntrant& e) {
   return e.low == e.high ? report::ordinal(e.low) : report::ordinal(e.low) + "–" + report::ordinal(e.high);
 }
 
+// Each boundary's decision: the entrants whose interval lies wholly above it, or "open" while one straddles it.
+std::string decisions_text(const Config& config, const AdaptiveProgress& p) {
+  std::vector<std::string> parts;
+  for (int k : config.tournament.boundaries) {
+    std::vector<std::tuple<int, int, std::string>> above;  // best place first
+    int straddling = 0;
+    for (std::size_t e = 0; e < p.entrants.size(); ++e) {
+      const FinalEntrant& f = p.entrants[e];
+      if (f.low <= k && k < f.high) ++straddling;
+      if (f.high >= 1 && f.high <= k) above.emplace_back(f.low, f.high, config.engines[e].name);
+    }
+    std::sort(above.begin(), above.end());
+    std::vector<std::string> top;
+    for (const auto& [low, high, name] : above) top.push_back(name);
+    parts.push_back(straddling > 0 ? fmt::format("top {}: open ({} straddle it)", k, straddling)
+                                   : fmt::format("top {}: {}", k, fmt::join(top, ", ")));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 // A final's last lines (docs/SCHEDULE.md, "Finals that stop themselves"): why it ended, which entrants stopped
 // and when, and which are still open.
 std::string final_text(const Config& config, const AdaptiveProgress& p) {
@@ -34,6 +54,7 @@ std::string final_text(const Config& config, const AdaptiveProgress& p) {
     out += fmt::format(" (no rank interval straddles a boundary: {})", places_text(t.boundaries));
   else if (p.end == AdaptiveEnd::Budget)
     out += " (the budget is spent)";
+  out += "\ndecisions: " + decisions_text(config, p);
   std::vector<int> stopped, open;
   for (std::size_t e = 0; e < p.entrants.size(); ++e)
     (p.entrants[e].clear_after > 0 ? stopped : open).push_back(static_cast<int>(e));
