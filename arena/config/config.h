@@ -65,7 +65,7 @@ struct TournamentConfig {
   int tiebreak_pairs = 3;       // knockout only: extra pairs, one at a time, while a match is tied
   int budget_games = 0;         // adaptive only (required there): the most games, an even number
   int target_width = 0;         // adaptive only: stop once every 95% rank interval is at most this wide; 0: none
-  std::vector<int> boundaries;  // adaptive only: a final's places, ascending (docs/SCHEDULE.md); empty: none
+  std::vector<int> boundaries{};  // adaptive only: a final's places, ascending (docs/SCHEDULE.md); empty: none
   int concurrency = 1;          // games at once, 1..256
   std::uint64_t seed = 1;
   std::filesystem::path output = "results";  // as written (relative to the working directory)
