@@ -17,6 +17,7 @@
 
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/journal_games.h"
 
 namespace kalah::e2e {
 namespace {
@@ -40,60 +41,19 @@ std::string config_text(const fs::path& output, int budget, int concurrency = 2)
   return config.text();
 }
 
-struct Game {
-  std::string id;
-  int round = 0;
-  std::string south, north, line;
-};
-
-std::vector<Game> journal_of(const fs::path& dir) {
-  std::vector<Game> out;
-  for (const std::string& line : read_lines(dir / "games.jsonl")) {
-    const json::object o = json::parse(line).as_object();
-    Game g;
-    g.id = std::string(o.at("id").as_string());
-    g.round = static_cast<int>(o.at("round").as_int64());
-    g.south = std::string(o.at("south").as_string());
-    g.north = std::string(o.at("north").as_string());
-    g.line = g.south + " " + g.north + " " + json::serialize(o.at("moves")) + " " + json::serialize(o.at("result"));
-    out.push_back(std::move(g));
-  }
-  return out;
-}
-
-std::map<std::string, std::string> games_by_id(const fs::path& dir) {
-  std::map<std::string, std::string> out;
-  for (const Game& g : journal_of(dir)) out[g.id] = g.line;
-  return out;
-}
-
-class AdaptiveE2E : public ::testing::Test {
- protected:
-  RunResult arena(std::vector<std::string> args) {
-    args.insert(args.begin(), kArena.string());
-    return run(args, tmp_.path(), std::chrono::milliseconds(180000));
-  }
-
-  fs::path write_config(const std::string& text, const std::string& file) {
-    const fs::path path = tmp_.path() / file;
-    write_file(path, text);
-    return path;
-  }
-
-  system::TempFolder tmp_{"kalah-e2e"};
-};
+class AdaptiveE2E : public ArenaRunTest {};
 
 TEST_F(AdaptiveE2E, PlaysItsBudgetRoundByRound) {
   const fs::path out = tmp_.path() / "out";
   const fs::path config = write_config(config_text(out, 12), "adaptive.toml");
   const RunResult r = arena({"run", config.string()});
   ASSERT_EQ(r.status.code, 0) << r.summary();
-  const std::vector<Game> games = journal_of(out / "t");
+  const std::vector<JournalGame> games = journal_of(out / "t");
   ASSERT_EQ(games.size(), 12u) << r.out;
   std::map<int, std::set<std::string>> playing;
   std::map<int, int> per_round;
   int round = 1;
-  for (const Game& g : games) {
+  for (const JournalGame& g : games) {
     EXPECT_GE(g.round, round) << "a game of round " << g.round << " after one of round " << round;
     round = g.round;
     ++per_round[g.round];
@@ -126,27 +86,15 @@ TEST_F(AdaptiveE2E, CutOffMidRoundResumesToTheSameTournament) {
   const RunResult first = arena({"run", cut_config.string()});
   ASSERT_EQ(first.status.code, 0) << first.summary();
   // 5 games: round 1 (4 games) and one game of round 2.
-  std::vector<std::string> lines = read_lines(cut / "t" / "games.jsonl");
-  ASSERT_EQ(lines.size(), 14u);
-  lines.resize(5);
-  std::string kept;
-  for (const std::string& l : lines) kept += l + "\n";
-  write_file(cut / "t" / "games.jsonl", kept);
+  ASSERT_EQ(read_lines(cut / "t" / "games.jsonl").size(), 14u);
+  cut_journal(cut / "t", 5);
 
   const RunResult resumed = arena({"run", cut_config.string()});
   ASSERT_EQ(resumed.status.code, 0) << resumed.summary();
   EXPECT_NE(resumed.out.find("(5 done)"), std::string::npos) << resumed.out;
   EXPECT_EQ(games_by_id(cut / "t"), games_by_id(one / "t"));
   // The same standings: each engine's rank, interval and points.
-  auto ranks = [](const fs::path& dir) {
-    std::string out;
-    const json::value standings = json::parse(read_file(dir / "standings.json"));
-    for (const json::value& e : standings.at("engines").as_array())
-      for (const char* key : {"name", "rank", "rank_low", "rank_high", "points", "elo"})
-        out += json::serialize(e.at(key)) + (std::string(key) == "elo" ? "\n" : " ");
-    return out;
-  };
-  EXPECT_EQ(ranks(cut / "t"), ranks(one / "t"));
+  EXPECT_EQ(ranks_of(cut / "t"), ranks_of(one / "t"));
 }
 
 TEST_F(AdaptiveE2E, OneWorkerPlaysTheSameGamesAsTwo) {

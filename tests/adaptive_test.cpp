@@ -23,45 +23,14 @@
 #include "arena/schedule/rounds.h"
 #include "referee/system/temp_folder.h"
 #include "tests/files.h"
+#include "tests/support/adaptive_play.h"
 
 namespace kalah::arena {
 namespace {
 
-// The South engine's score of one game between `south` and `north`.
-using PlayFn = std::function<double(int south, int north)>;
-
-// Plays an adaptive tournament to its end with `outcome`: every due game, round after round.
-AdaptiveProgress play_out(const AdaptivePlan& plan, const PlayFn& outcome, GameResults& results) {
-  for (int step = 0; step < 100'000; ++step) {
-    const AdaptiveProgress p = replay_adaptive(plan, results);
-    if (p.complete) return p;
-    const AdaptiveRound& round = p.rounds.back();
-    for (const Pairing& b : round.boards) {
-      const std::array<std::string, 2> ids = adaptive_game_ids(round.round, b);
-      results.emplace(ids[0], outcome(b.first, b.second));
-      results.emplace(ids[1], outcome(b.second, b.first));
-    }
-  }
-  ADD_FAILURE() << "the tournament did not end";
-  return {};
-}
-
-// Seeded games of engines of known strength (Elo), draws a quarter of the games between equals.
-PlayFn logistic(std::vector<double> elo, std::uint64_t seed) {
-  auto rng = std::make_shared<std::mt19937_64>(seed);
-  return [elo = std::move(elo), rng](int s, int n) {
-    const double e = 1.0 / (1.0 + std::pow(10.0, -(elo[s] - elo[n]) / 400.0));
-    const double d = 0.25 * 2 * std::min(e, 1 - e);
-    const double u = std::uniform_real_distribution<double>(0, 1)(*rng);
-    return u < e - d / 2 ? 1.0 : u < e + d / 2 ? 0.5 : 0.0;
-  };
-}
-
-std::vector<double> spread(int n, double elo) {
-  std::vector<double> out;
-  for (int i = 0; i < n; ++i) out.push_back(elo / 2 - elo * i / std::max(1, n - 1));
-  return out;
-}
+using test::logistic;
+using test::play_out;
+using test::spread;
 
 // Every game between two engines, in both colours, as the fit takes them.
 std::vector<rating::PairResult> fit_input(const std::vector<AdaptiveRound>& rounds, const GameResults& results) {
@@ -82,7 +51,7 @@ int games_in(const AdaptiveProgress& p) {
 }
 
 TEST(Adaptive, FirstRoundPairsEveryEngineOnceInASeededOrder) {
-  const AdaptiveProgress p = replay_adaptive({7, 100, 0, 42}, {});
+  const AdaptiveProgress p = replay_adaptive({7, 100, 0, 42, {}}, {});
   ASSERT_EQ(p.rounds.size(), 1u);
   EXPECT_FALSE(p.complete);
   EXPECT_EQ(p.rounds[0].round, 1);
@@ -92,15 +61,15 @@ TEST(Adaptive, FirstRoundPairsEveryEngineOnceInASeededOrder) {
     EXPECT_TRUE(seen.insert(b.first).second);
     EXPECT_TRUE(seen.insert(b.second).second);
   }
-  EXPECT_EQ(replay_adaptive({7, 100, 0, 42}, {}).rounds[0].boards, p.rounds[0].boards);
+  EXPECT_EQ(replay_adaptive({7, 100, 0, 42, {}}, {}).rounds[0].boards, p.rounds[0].boards);
   // Another seed, another draw (these two differ).
-  EXPECT_NE(replay_adaptive({7, 100, 0, 43}, {}).rounds[0].boards, p.rounds[0].boards);
+  EXPECT_NE(replay_adaptive({7, 100, 0, 43, {}}, {}).rounds[0].boards, p.rounds[0].boards);
 }
 
 TEST(Adaptive, LaterRoundsPairOnlyAdjacentEnginesWhoseOrderIsOpen) {
   for (std::uint64_t seed : {1, 2, 3}) {
     SCOPED_TRACE(seed);
-    const AdaptivePlan plan{10, 120, 0, seed};
+    const AdaptivePlan plan{10, 120, 0, seed, {}};
     GameResults results;
     const AdaptiveProgress p = play_out(plan, logistic(spread(10, 600), seed), results);
     ASSERT_GE(p.rounds.size(), 3u);
@@ -149,7 +118,7 @@ TEST(Adaptive, PlaysItsBudgetExactly) {
   for (int budget : {2, 4, 10, 14, 38, 60}) {
     SCOPED_TRACE(budget);
     GameResults results;
-    const AdaptiveProgress p = play_out({6, budget, 0, 9}, logistic(spread(6, 0), 5), results);
+    const AdaptiveProgress p = play_out({6, budget, 0, 9, {}}, logistic(spread(6, 0), 5), results);
     EXPECT_EQ(p.end, AdaptiveEnd::Budget);
     EXPECT_EQ(p.games_paired, budget);
     EXPECT_EQ(games_in(p), budget);
@@ -159,15 +128,15 @@ TEST(Adaptive, PlaysItsBudgetExactly) {
 
 TEST(Adaptive, SameSeedAndResultsGiveTheSameRounds) {
   GameResults a, b;
-  const AdaptiveProgress one = play_out({8, 80, 0, 5}, logistic(spread(8, 400), 11), a);
-  const AdaptiveProgress two = play_out({8, 80, 0, 5}, logistic(spread(8, 400), 11), b);
+  const AdaptiveProgress one = play_out({8, 80, 0, 5, {}}, logistic(spread(8, 400), 11), a);
+  const AdaptiveProgress two = play_out({8, 80, 0, 5, {}}, logistic(spread(8, 400), 11), b);
   ASSERT_EQ(one.rounds.size(), two.rounds.size());
   for (std::size_t r = 0; r < one.rounds.size(); ++r) EXPECT_EQ(one.rounds[r].boards, two.rounds[r].boards);
   EXPECT_EQ(a, b);
 }
 
 TEST(Adaptive, ACutRunReplaysIntoTheSameRounds) {
-  const AdaptivePlan plan{9, 90, 0, 17};
+  const AdaptivePlan plan{9, 90, 0, 17, {}};
   GameResults all;
   const AdaptiveProgress full = play_out(plan, logistic(spread(9, 500), 23), all);
   // Every prefix of the games in the order they were played: the rounds paired are the full run's.
@@ -191,7 +160,7 @@ TEST(Adaptive, StopsWhenTheOrderIsSettled) {
   // Two engines, one always wins: after a few pairs the order is no longer open.
   GameResults results;
   const AdaptiveProgress p = play_out(
-      {2, 1000, 0, 1}, [](int s, int) { return s == 0 ? 1.0 : 0.0; }, results);
+      {2, 1000, 0, 1, {}}, [](int s, int) { return s == 0 ? 1.0 : 0.0; }, results);
   EXPECT_EQ(p.end, AdaptiveEnd::Settled);
   EXPECT_LT(p.games_paired, 1000);
   EXPECT_GE(p.games_paired, 4);
@@ -201,11 +170,11 @@ TEST(Adaptive, StopsAtTheTargetWidth) {
   // Three equal engines: the order never settles. A width of 2 (every interval within 1st-3rd) is met as soon
   // as every engine has played, after round 2; a width of 1 is not met before this budget.
   GameResults results;
-  const AdaptiveProgress wide = play_out({3, 400, 2, 3}, logistic({0, 0, 0}, 7), results);
+  const AdaptiveProgress wide = play_out({3, 400, 2, 3, {}}, logistic({0, 0, 0}, 7), results);
   EXPECT_EQ(wide.end, AdaptiveEnd::Target);
   EXPECT_EQ(wide.rounds.size(), 2u);
   results.clear();
-  const AdaptiveProgress narrow = play_out({3, 40, 1, 3}, logistic({0, 0, 0}, 7), results);
+  const AdaptiveProgress narrow = play_out({3, 40, 1, 3, {}}, logistic({0, 0, 0}, 7), results);
   EXPECT_EQ(narrow.end, AdaptiveEnd::Budget);
 }
 
@@ -277,6 +246,43 @@ TEST_F(AdaptiveConfig, RefusalsNameFileLineAndColumn) {
                  "tournament pairs engines of unlike strength unequally often, so points are not comparable: it "
                  "ranks by Elo (docs/RANKING.md)",
                  "[ranking]\nby = \"points\"\n");
+}
+
+TEST_F(AdaptiveConfig, AFinalReadsItsBoundaries) {
+  const Expected<Config> c = parse("type = \"adaptive\"\nbudget_games = 40\nboundaries = [1, 2]\n");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->tournament.boundaries, (std::vector<int>{1, 2}));
+  EXPECT_EQ(adaptive_plan(*c).boundaries, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(shard_problem(*c, 2).has_value());
+  // The boundaries are in the fingerprint; a plain adaptive tournament's fingerprint does not mention them.
+  const Expected<Config> plain = parse("type = \"adaptive\"\nbudget_games = 40\n");
+  const Expected<Config> other = parse("type = \"adaptive\"\nbudget_games = 40\nboundaries = [1]\n");
+  ASSERT_TRUE(plain.ok() && other.ok());
+  EXPECT_NE(fingerprint(*c), fingerprint(*other));
+  EXPECT_NE(fingerprint(*c).find("budget_games=40 target_width=0 boundaries=1,2\n"), std::string::npos);
+  EXPECT_EQ(fingerprint(*plain).find("boundaries"), std::string::npos);
+}
+
+TEST_F(AdaptiveConfig, AFinalsRefusalsNameFileLineAndColumn) {
+  expect_refused("type = \"swiss\"\nboundaries = [1]\n",
+                 "t.toml:4:14: tournament.boundaries only applies to type = \"adaptive\"");
+  expect_refused("type = \"adaptive\"\nbudget_games = 10\nboundaries = []\n",
+                 "t.toml:5:14: tournament.boundaries must name at least one place (e.g. boundaries = [1, 3, 10])");
+  expect_refused("type = \"adaptive\"\nbudget_games = 10\nboundaries = 1\n",
+                 "t.toml:5:14: tournament.boundaries must be an array of whole numbers, not an integer");
+  expect_refused("type = \"adaptive\"\nbudget_games = 10\nboundaries = [0]\n",
+                 "t.toml:5:15: tournament.boundaries[0] = 0: a boundary is a number of places from the top, 1 to "
+                 "1000000");
+  expect_refused("type = \"adaptive\"\nbudget_games = 10\nboundaries = [2, 1]\n",
+                 "t.toml:5:18: tournament.boundaries[1] = 1: the boundaries must be listed in ascending order, each "
+                 "once (after 2)");
+  expect_refused("type = \"adaptive\"\nbudget_games = 10\nboundaries = [1, 3]\n",
+                 "t.toml:5:18: tournament.boundaries[1] = 3: a boundary lies between two places, so it is less than "
+                 "the number of engines (3)");
+  expect_refused("type = \"adaptive\"\nbudget_games = 10\nboundaries = [1]\ntarget_width = 2\n",
+                 "t.toml:6:16: tournament.target_width does not apply to a final (tournament.boundaries): it ends "
+                 "when no rank interval straddles a boundary, or at budget_games");
+  expect_refused("type = \"adaptive\"\nboundaries = [1]\n", "t.toml:1:1: missing key \"budget_games\" in [tournament]");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "arena/app/commands.h"
 #include "arena/cluster/slurm.h"
@@ -41,7 +42,15 @@ int plan_by_rounds(const arena::Config& config, bool ids) {
   const arena::TournamentConfig& t = config.tournament;
   const std::vector<arena::GameSpec> first = arena::first_games(config);
   const bool swiss = t.type == arena::TournamentType::Swiss;
-  if (t.type == arena::TournamentType::Adaptive) {
+  if (t.type == arena::TournamentType::Adaptive && !t.boundaries.empty()) {
+    fmt::print(
+        "{}: adaptive final {} engines, boundaries {}, at most {} games, paired round by round (not shardable)\n",
+        t.name, config.engines.size(), fmt::join(t.boundaries, ", "), t.budget_games);
+    fmt::print(
+        "round 1 has {} games (below: the first of each pair; --ids: both), every later round pairs the engines whose "
+        "95% rank interval straddles a boundary, from the results of the rounds before it (docs/SCHEDULE.md)\n",
+        first.size());
+  } else if (t.type == arena::TournamentType::Adaptive) {
     fmt::print("{}: adaptive {} engines, at most {} games, paired round by round (not shardable)\n", t.name,
                config.engines.size(), t.budget_games);
     fmt::print(

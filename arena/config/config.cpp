@@ -212,6 +212,7 @@ Config read_tables(const Reader& r, const toml::table& root) {
   if (const toml::table* t = r.section(root, "submissions")) read_submissions(r, *t, root, c);
   read_engines(r, root, c);
   read_seed_engines(r, root, c);
+  check_boundaries(r, root, c);
   if (const toml::table* t = r.section(root, "rating")) read_rating(r, *t, c);
   if (const toml::table* t = r.section(root, "ranking")) read_ranking(r, *t, c);
   if (const toml::table* t = r.section(root, "analysis")) read_analysis(r, *t, c);

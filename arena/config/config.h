@@ -62,10 +62,11 @@ struct TournamentConfig {
   std::string name;  // [A-Za-z0-9._-]+, not "." or ".."; the results go to <output>/<name>/
   TournamentType type = TournamentType::RoundRobin;
   int rounds = 1;  // colour-swapped game pairs per pairing; Swiss: Swiss rounds (one pair each); knockout: per match
-  int tiebreak_pairs = 3;  // knockout only: extra pairs, one at a time, while a match is tied
-  int budget_games = 0;    // adaptive only (required there): the most games, an even number
-  int target_width = 0;    // adaptive only: stop once every 95% rank interval is at most this wide; 0: none
-  int concurrency = 1;     // games at once, 1..256
+  int tiebreak_pairs = 3;         // knockout only: extra pairs, one at a time, while a match is tied
+  int budget_games = 0;           // adaptive only (required there): the most games, an even number
+  int target_width = 0;           // adaptive only: stop once every 95% rank interval is at most this wide; 0: none
+  std::vector<int> boundaries{};  // adaptive only: a final's places, ascending (docs/SCHEDULE.md); empty: none
+  int concurrency = 1;            // games at once, 1..256
   std::uint64_t seed = 1;
   std::filesystem::path output = "results";  // as written (relative to the working directory)
   int rating_interval = 0;                   // games between standings prints; 0 = only at the end

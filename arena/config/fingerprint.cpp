@@ -23,6 +23,14 @@ std::string hex(std::uint64_t value) {
 
 namespace {
 
+// A final's boundaries (" boundaries=1,3,10"), only when there are any: a plain adaptive tournament's line stays
+// as it was.
+std::string boundaries_text(const std::vector<int>& places) {
+  std::string s;
+  for (int k : places) s += (s.empty() ? " boundaries=" : ",") + std::to_string(k);
+  return s;
+}
+
 std::string moves_text(const std::vector<Move>& moves) {
   std::string s;
   for (Move m : moves) s += (s.empty() ? "" : " ") + to_string(m);
@@ -68,8 +76,8 @@ std::string fingerprint(const Config& c) {
   // Only for a knockout, so that the fingerprints of the other forms (and their journals) stay as they were.
   if (t.type == TournamentType::Knockout) line("tiebreak_pairs", std::to_string(t.tiebreak_pairs));
   if (t.type == TournamentType::Adaptive)
-    line("adaptive",
-         "budget_games=" + std::to_string(t.budget_games) + " target_width=" + std::to_string(t.target_width));
+    line("adaptive", "budget_games=" + std::to_string(t.budget_games) +
+                         " target_width=" + std::to_string(t.target_width) + boundaries_text(t.boundaries));
   // Only when set, so that the fingerprints of configs from before adjudication stay as they were.
   if (t.adjudicate.any()) line("adjudicate", t.adjudicate.describe());
   line("variant", to_string(c.variant) + (c.start ? " start=" + to_start_notation(c.variant, *c.start) : ""));

@@ -5,31 +5,30 @@
 
 namespace kalah::arena::detail {
 
-namespace {
-
-// ranking.cuts = [1, 3, 10]: the top k whose chance and fragility the reports give; with any `by` and any kind
-// of tournament. Whole numbers from 1 on, ascending, each once.
-void read_cuts(const Reader& r, const Table& t, std::vector<int>& cuts) {
-  const toml::node* node = t.find("cuts");
+// ranking.cuts = [1, 3, 10] (the top k whose chance and fragility the reports give; with any `by` and any kind of
+// tournament) and tournament.boundaries (a final's places).
+void read_places(const Reader& r, const Table& t, std::string_view key, std::string_view one, std::string_view many,
+                 std::vector<int>& out) {
+  const toml::node* node = t.find(key);
   if (!node) return;
+  const std::string name = t.key_name(key);
   const toml::array* list = node->as_array();
-  if (!list) t.fail_at("cuts", "ranking.cuts must be an array of whole numbers, not " + detail::describe(node->type()));
+  if (!list) t.fail_at(key, name + " must be an array of whole numbers, not " + detail::describe(node->type()));
   for (std::size_t i = 0; i < list->size(); ++i) {
     const toml::node& element = *list->get(i);
-    const std::string where = "ranking.cuts[" + std::to_string(i) + "]";
+    const std::string where = name + "[" + std::to_string(i) + "]";
     const auto* k = element.as_integer();
     if (!k) r.loc().fail(element.source(), where + " must be a whole number, not " + detail::describe(element.type()));
     if (k->get() < 1 || k->get() > 1'000'000)
-      r.loc().fail(element.source(), where + " = " + std::to_string(k->get()) +
-                                         ": a cut is a number of places from the top, 1 to 1000000");
-    if (!cuts.empty() && k->get() <= cuts.back())
-      r.loc().fail(element.source(), where + " = " + std::to_string(k->get()) + ": the cuts must be listed in " +
-                                         "ascending order, each once (after " + std::to_string(cuts.back()) + ")");
-    cuts.push_back(static_cast<int>(k->get()));
+      r.loc().fail(element.source(), where + " = " + std::to_string(k->get()) + ": a " + std::string(one) +
+                                         " is a number of places from the top, 1 to 1000000");
+    if (!out.empty() && k->get() <= out.back())
+      r.loc().fail(element.source(), where + " = " + std::to_string(k->get()) + ": the " + std::string(many) +
+                                         " must be listed in ascending order, each once (after " +
+                                         std::to_string(out.back()) + ")");
+    out.push_back(static_cast<int>(k->get()));
   }
 }
-
-}  // namespace
 
 // [ranking]: how the standings rank (docs/RANKING.md); read after [tournament] and [sprt].
 void read_ranking(const Reader& r, const toml::table& table, Config& c) {
@@ -37,7 +36,7 @@ void read_ranking(const Reader& r, const toml::table& table, Config& c) {
   rating::RankingRules& out = c.ranking;
   out.by = t.choice<rating::RankBy>("by", {{"elo", rating::RankBy::Elo}, {"points", rating::RankBy::Points}})
                .value_or(rating::RankBy::Elo);
-  read_cuts(r, t, out.cuts);
+  read_places(r, t, "cuts", "cut", "cuts", out.cuts);
   if (out.by == rating::RankBy::Elo) {
     for (std::string_view key : {"tiebreaks", "points"})
       if (t.has(key)) t.fail_at(key, t.key_name(key) + " applies only with ranking.by = \"points\"");

@@ -40,10 +40,11 @@ namespace {
 
 constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
 
-// budget_games and target_width: the keys of type = "adaptive" (docs/CONFIG.md), which plays no `rounds`.
-void read_adaptive_keys(const Table& t, TournamentConfig& out) {
+// budget_games, target_width and boundaries: the keys of type = "adaptive" (docs/CONFIG.md), which plays no
+// `rounds`.
+void read_adaptive_keys(const Reader& r, const Table& t, TournamentConfig& out) {
   const bool adaptive = out.type == TournamentType::Adaptive;
-  for (std::string_view key : {"budget_games", "target_width"})
+  for (std::string_view key : {"budget_games", "target_width", "boundaries"})
     if (t.has(key) && !adaptive) t.fail_at(key, t.key_name(key) + " only applies to type = \"adaptive\"");
   if (!adaptive) return;
   if (t.has("rounds"))
@@ -57,6 +58,13 @@ void read_adaptive_keys(const Table& t, TournamentConfig& out) {
               "tournament.budget_games must be even (colour-swapped game pairs), not " + std::to_string(*budget));
   out.budget_games = static_cast<int>(*budget);
   out.target_width = static_cast<int>(t.integer("target_width", 1, 10'000).value_or(out.target_width));
+  read_places(r, t, "boundaries", "boundary", "boundaries", out.boundaries);
+  if (t.has("boundaries") && out.boundaries.empty())
+    t.fail_at("boundaries", "tournament.boundaries must name at least one place (e.g. boundaries = [1, 3, 10])");
+  if (t.has("boundaries") && t.has("target_width"))
+    t.fail_at("target_width",
+              "tournament.target_width does not apply to a final (tournament.boundaries): it ends when no rank "
+              "interval straddles a boundary, or at budget_games");
 }
 
 bool valid_tournament_name(std::string_view name) {
@@ -80,7 +88,8 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
            "sandbox",      "keep_sandbox",  "memory_mb",       "memory_enforcement",
            "max_file_mb",  "max_processes", "max_output_kb",   "restart",
            "pin",          "cpus",          "tiebreak_pairs",  "pgnout",
-           "adjudicate",   "transcripts",   "budget_games",    "target_width"});
+           "adjudicate",   "transcripts",   "budget_games",    "target_width",
+           "boundaries"});
   TournamentConfig& out = c.tournament;
   read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
   out.sandbox_given = t.has("sandbox");
@@ -126,7 +135,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(out.tiebreak_pairs));
   if (t.has("tiebreak_pairs") && out.type != TournamentType::Knockout)
     t.fail_at("tiebreak_pairs", "tournament.tiebreak_pairs only applies to type = \"knockout\"");
-  read_adaptive_keys(t, out);
+  read_adaptive_keys(r, t, out);
 }
 
 void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {
@@ -197,6 +206,17 @@ void read_seed_engines(const Reader& r, const toml::table& root, Config& c) {
   }
   if (seeds.size() == c.engines.size())
     r.loc().fail(node->source(), "tournament.seed_engines names every engine; a gauntlet needs at least one other");
+}
+
+void check_boundaries(const Reader& r, const toml::table& root, const Config& c) {
+  const std::vector<int>& places = c.tournament.boundaries;
+  const std::size_t engines = c.engines.size();
+  for (std::size_t i = 0; i < places.size(); ++i)
+    if (static_cast<std::size_t>(places[i]) >= engines)
+      r.loc().fail(root["tournament"]["boundaries"][i].node()->source(),
+                   "tournament.boundaries[" + std::to_string(i) + "] = " + std::to_string(places[i]) +
+                       ": a boundary lies between two places, so it is less than the number of engines (" +
+                       std::to_string(engines) + ")");
 }
 
 // restart: in [tournament] for every engine, in [[engine]] for one.

@@ -26,6 +26,12 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c);
 void read_adjudicate(const Reader& r, const toml::table& root, Config& c);
 // tournament.seed_engines; read after the engines it names.
 void read_seed_engines(const Reader& r, const toml::table& root, Config& c);
+// tournament.boundaries checked against the number of engines, once they are read.
+void check_boundaries(const Reader& r, const toml::table& root, const Config& c);
+// A list of places from the top (ranking.cuts, tournament.boundaries): whole numbers from 1 on, ascending, each
+// once. `one` and `many` name an element in the messages ("cut", "cuts").
+void read_places(const Reader& r, const Table& t, std::string_view key, std::string_view one, std::string_view many,
+                 std::vector<int>& out);
 // restart: in [tournament] for every engine, in [[engine]] for one.
 std::optional<RestartPolicy> read_restart(const Table& t);
 // sandbox, keep_sandbox and the limits: in [tournament] for every engine, in [[engine]] for one.

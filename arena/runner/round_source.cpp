@@ -17,6 +17,7 @@ double south_points(const GameRecord& record) {
 
 RoundSource::RoundSource(const Config& config) : config_(config) {
   assert(paired_from_results(config.tournament.type));
+  if (config.tournament.type == TournamentType::Adaptive) adaptive_.emplace(adaptive_plan(config));
 }
 
 void RoundSource::add_journaled(const GameRecord& record) { results_.emplace(record.id, south_points(record)); }
@@ -35,7 +36,7 @@ std::optional<GameSpec> RoundSource::next() {
     // flight.
     if (config_.tournament.type != TournamentType::Knockout && in_flight_ > 0) break;
     // Everything known is handed out: what is due now may have changed since it was computed.
-    due_ = games_due(config_, results_);
+    due_ = adaptive_ ? adaptive_games_due(config_, *adaptive_, results_) : games_due(config_, results_);
     next_ = 0;
   }
   return std::nullopt;
@@ -46,6 +47,11 @@ void RoundSource::finished(const GameSpec& spec, const GameRecord& record) {
   --in_flight_;
   handed_out_.erase(spec.id);
   results_.emplace(spec.id, south_points(record));
+}
+
+const AdaptiveProgress& RoundSource::adaptive_progress() {
+  assert(adaptive_);
+  return adaptive_->update(results_);
 }
 
 int RoundSource::total() const {

@@ -31,6 +31,9 @@ class RoundSource : public GameSource {
   int total() const override;
 
   const GameResults& results() const { return results_; }
+  // An adaptive tournament's rounds as far as the results go (asserted adaptive): kept between calls, so asking
+  // at the end of a run costs no replay of the journal.
+  const AdaptiveProgress& adaptive_progress();
 
  private:
   const Config& config_;
@@ -38,6 +41,7 @@ class RoundSource : public GameSource {
   std::unordered_set<std::string> handed_out_;  // ids of games in flight
   std::vector<GameSpec> due_;                   // the games due, as last computed
   std::size_t next_ = 0;                        // the next of due_ to look at
+  std::optional<AdaptiveReplay> adaptive_;      // an adaptive tournament's rounds, kept between replays
   int in_flight_ = 0;
 };
 

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <utility>
 
 #include "arena/rating/rank_interval.h"
 #include "arena/rating/rating.h"
+#include "arena/schedule/final_cut.h"
 
 namespace kalah::arena {
 namespace {
@@ -69,6 +71,14 @@ class PairTally {
     return out;
   }
 
+  // Games played by one engine.
+  int games_of(int a) const {
+    int total = 0;
+    for (int b = 0; b < n_; ++b)
+      if (b != a) total += games(a, b);
+    return total;
+  }
+
   // Games played between two engines (either order).
   int games(int a, int b) const {
     const std::array<int, 9>& k = kinds_[index(std::min(a, b), std::max(a, b))];
@@ -113,10 +123,10 @@ AdaptiveRound first_round(const AdaptivePlan& plan) {
   return out;
 }
 
-// The widest 95% rank interval (high - low) of the fit's order, by the reports' bootstrap; an engine without a
-// game counts as unbounded.
-int widest_interval(const AdaptivePlan& plan, const PairTally& tally, const rating::Rating& fit,
-                    const std::vector<int>& order) {
+// Each engine's 95% rank interval in the fit's order, by the reports' bootstrap; an engine without a game gets
+// every place (1 to n). `everyone_played`: whether each engine has a game.
+std::vector<RankSpan> rank_spans(const AdaptivePlan& plan, const PairTally& tally, const rating::Rating& fit,
+                                 const std::vector<int>& order, bool& everyone_played) {
   rating::RankProblem p;
   p.engines = plan.engines;
   p.pairings = tally.pairings();
@@ -126,13 +136,30 @@ int widest_interval(const AdaptivePlan& plan, const PairTally& tally, const rati
   std::vector<char> played(static_cast<std::size_t>(plan.engines), 0);
   for (const rating::PairingGames& g : p.pairings)
     played[static_cast<std::size_t>(g.a)] = played[static_cast<std::size_t>(g.b)] = 1;
+  everyone_played = true;
   for (std::size_t r = 0; r < order.size(); ++r) {
-    if (!played[static_cast<std::size_t>(order[r])]) return std::numeric_limits<int>::max();
-    p.rank[static_cast<std::size_t>(order[r])] = static_cast<int>(r) + 1;
+    // An engine without a game stays outside the bootstrap's order (rank 0) and is given every place below.
+    if (played[static_cast<std::size_t>(order[r])])
+      p.rank[static_cast<std::size_t>(order[r])] = static_cast<int>(r) + 1;
+    everyone_played = everyone_played && played[static_cast<std::size_t>(order[r])];
   }
   const rating::RankUncertainty u = rating::rank_intervals(p);
+  std::vector<RankSpan> out(static_cast<std::size_t>(plan.engines), RankSpan{1, plan.engines});
+  for (int e = 0; e < plan.engines; ++e)
+    if (played[static_cast<std::size_t>(e)])
+      out[static_cast<std::size_t>(e)] = {u.engines[static_cast<std::size_t>(e)].low,
+                                          u.engines[static_cast<std::size_t>(e)].high};
+  return out;
+}
+
+// The widest 95% rank interval (high - low) of the fit's order; an engine without a game counts as unbounded.
+int widest_interval(const AdaptivePlan& plan, const PairTally& tally, const rating::Rating& fit,
+                    const std::vector<int>& order) {
+  bool everyone_played = false;
+  const std::vector<RankSpan> spans = rank_spans(plan, tally, fit, order, everyone_played);
+  if (!everyone_played) return std::numeric_limits<int>::max();
   int widest = 0;
-  for (const rating::EngineInterval& e : u.engines) widest = std::max(widest, e.high - e.low);
+  for (const RankSpan& s : spans) widest = std::max(widest, s.high - s.low);
   return widest;
 }
 
@@ -157,6 +184,13 @@ AdaptiveRound later_round(const AdaptivePlan& plan, int round, const PairTally& 
   return out;
 }
 
+bool is_complete(const AdaptiveRound& round, const GameResults& results) {
+  for (const Pairing& b : round.boards)
+    for (const std::string& id : adaptive_game_ids(round.round, b))
+      if (!results.contains(id)) return false;
+  return true;
+}
+
 bool has_a_result(const AdaptiveRound& round, const GameResults& results) {
   for (const Pairing& b : round.boards)
     for (const std::string& id : adaptive_game_ids(round.round, b))
@@ -166,10 +200,11 @@ bool has_a_result(const AdaptiveRound& round, const GameResults& results) {
 
 }  // namespace
 
-std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines) {
+std::vector<Pairing> choose_boards(std::vector<AdaptiveCandidate> open, int engines, Weigh weigh) {
   auto step = [](const AdaptiveCandidate& c) { return static_cast<int>(std::floor(c.wrong * 20)); };
   std::sort(open.begin(), open.end(), [&](const AdaptiveCandidate& a, const AdaptiveCandidate& b) {
     const int sa = step(a), sb = step(b);
+    if (weigh == Weigh::Games) return std::tie(a.games, sb, a.draw) < std::tie(b.games, sa, b.draw);
     return std::tie(sb, a.games, a.draw) < std::tie(sa, b.games, b.draw);
   });
   std::vector<Pairing> boards;
@@ -190,46 +225,139 @@ const char* to_string(AdaptiveEnd end) {
     case AdaptiveEnd::Budget: return "budget";
     case AdaptiveEnd::Settled: return "settled";
     case AdaptiveEnd::Target: return "target";
+    case AdaptiveEnd::Decided: return "decided";
   }
   return "running";
 }
 
-AdaptiveProgress replay_adaptive(const AdaptivePlan& plan, const GameResults& results) {
-  assert(plan.engines >= 2 && plan.budget_games >= 2 && plan.budget_games % 2 == 0);
-  AdaptiveProgress out;
-  PairTally tally(plan.engines);
-  for (int r = 1;; ++r) {
-    const int pairs_left = (plan.budget_games - out.games_paired) / 2;
-    auto finish = [&out](AdaptiveEnd end) {
-      out.complete = true;
-      out.end = end;
-      return out;
-    };
-    if (pairs_left <= 0) return finish(AdaptiveEnd::Budget);
-    AdaptiveRound round;
+struct AdaptiveReplay::State {
+  explicit State(AdaptivePlan p) : plan(std::move(p)), tally(plan.engines) {
+    if (!plan.boundaries.empty()) progress.entrants.assign(static_cast<std::size_t>(plan.engines), FinalEntrant{});
+  }
+
+  const AdaptiveProgress& finish(AdaptiveEnd end) {
+    progress.complete = true;
+    progress.end = end;
+    return progress;
+  }
+
+  // A final's check before round `round` (or after the last, when the budget is spent): each engine's interval
+  // and whether it is clear of every boundary. True when some interval still straddles one.
+  bool check(int round, const rating::Rating& fit, const std::vector<int>& order, std::vector<RankSpan>& spans) {
+    bool everyone_played = false;
+    spans = rank_spans(plan, tally, fit, order, everyone_played);
+    bool open = false;
+    for (std::size_t e = 0; e < spans.size(); ++e) {
+      FinalEntrant& entrant = progress.entrants[e];
+      entrant.low = spans[e].low;
+      entrant.high = spans[e].high;
+      if (straddles(spans[e], plan.boundaries)) {
+        entrant.clear_after = 0;
+        open = true;
+      } else if (entrant.clear_after == 0) {
+        entrant.clear_after = round - 1;
+        entrant.games = tally.games_of(static_cast<int>(e));
+      }
+    }
+    return open;
+  }
+
+  // A final's later round: the pairs final_pairs() names, weighed and chosen as an adaptive round's.
+  AdaptiveRound final_round(int round, const rating::Rating& fit, const std::vector<int>& order,
+                            const std::vector<RankSpan>& spans) const {
+    std::vector<AdaptiveCandidate> pairs;
+    const auto r = static_cast<std::uint64_t>(round);
+    for (const Pairing& p : final_pairs(order, spans, plan.boundaries))
+      pairs.push_back({rating::los(fit, p.second, p.first), tally.games(p.first, p.second),
+                       mix(plan.seed, r, static_cast<std::uint64_t>(p.first), static_cast<std::uint64_t>(p.second)),
+                       p});
+    AdaptiveRound out;
+    out.round = round;
+    out.boards = choose_boards(std::move(pairs), plan.engines, Weigh::Games);
+    pair_idle(order, spans, plan.boundaries, out.boards);
+    return out;
+  }
+
+  // The next round after the complete ones, or the end (progress.complete).
+  void pair_next(const GameResults& results) {
+    const int r = static_cast<int>(progress.rounds.size()) + 1;
+    const int pairs_left = (plan.budget_games - progress.games_paired) / 2;
+    const bool is_final = !plan.boundaries.empty();
     if (r == 1) {
-      round = first_round(plan);
+      if (pairs_left <= 0) {
+        finish(AdaptiveEnd::Budget);
+        return;
+      }
+      AdaptiveRound round = first_round(plan);
       if (round.boards.size() > static_cast<std::size_t>(pairs_left))
         round.boards.resize(static_cast<std::size_t>(pairs_left));  // a budget smaller than round 1
-    } else {
-      const rating::Rating fit = fit_of(plan.engines, tally.pairings());
-      const std::vector<int> order = order_of(plan, fit.elo);
-      round = later_round(plan, r, tally, fit, order);
-      if (round.boards.empty()) return finish(AdaptiveEnd::Settled);
-      // The last round of the budget is cut to the pairs it has left, the most uncertain kept.
-      if (round.boards.size() > static_cast<std::size_t>(pairs_left))
-        round.boards.resize(static_cast<std::size_t>(pairs_left));
-      // The bootstrap costs a thousand replays: a round with a game in the results was due when it was played
-      // (the same rules on the same results), so the target is only checked before the first round without any.
-      if (plan.target_width > 0 && !has_a_result(round, results) &&
-          widest_interval(plan, tally, fit, order) <= plan.target_width)
-        return finish(AdaptiveEnd::Target);
+      push(std::move(round));
+      return;
     }
-    out.games_paired += 2 * static_cast<int>(round.boards.size());
-    const bool complete = tally.add(round, results);
-    out.rounds.push_back(std::move(round));
-    if (!complete) return out;
+    const rating::Rating fit = fit_of(plan.engines, tally.pairings());
+    const std::vector<int> order = order_of(plan, fit.elo);
+    std::vector<RankSpan> spans;
+    if (is_final && !check(r, fit, order, spans)) {
+      finish(AdaptiveEnd::Decided);
+      return;
+    }
+    if (pairs_left <= 0) {
+      finish(AdaptiveEnd::Budget);
+      return;
+    }
+    AdaptiveRound round = is_final ? final_round(r, fit, order, spans) : later_round(plan, r, tally, fit, order);
+    if (round.boards.empty()) {
+      finish(AdaptiveEnd::Settled);
+      return;
+    }
+    // The last round of the budget is cut to the pairs it has left, the most uncertain kept.
+    if (round.boards.size() > static_cast<std::size_t>(pairs_left))
+      round.boards.resize(static_cast<std::size_t>(pairs_left));
+    // The bootstrap costs a thousand replays: a round with a game in the results was due when it was played
+    // (the same rules on the same results), so the target is only checked before the first round without any.
+    if (plan.target_width > 0 && !has_a_result(round, results) &&
+        widest_interval(plan, tally, fit, order) <= plan.target_width) {
+      finish(AdaptiveEnd::Target);
+      return;
+    }
+    push(std::move(round));
   }
+
+  void push(AdaptiveRound round) {
+    progress.games_paired += 2 * static_cast<int>(round.boards.size());
+    progress.rounds.push_back(std::move(round));
+  }
+
+  AdaptivePlan plan;
+  PairTally tally;  // the games of the rounds counted so far
+  AdaptiveProgress progress;
+  std::size_t counted = 0;  // rounds in the tally
+};
+
+AdaptiveReplay::AdaptiveReplay(AdaptivePlan plan) : state_(std::make_unique<State>(std::move(plan))) {
+  assert(state_->plan.engines >= 2 && state_->plan.budget_games >= 2 && state_->plan.budget_games % 2 == 0);
+}
+AdaptiveReplay::~AdaptiveReplay() = default;
+AdaptiveReplay::AdaptiveReplay(AdaptiveReplay&&) noexcept = default;
+AdaptiveReplay& AdaptiveReplay::operator=(AdaptiveReplay&&) noexcept = default;
+
+const AdaptiveProgress& AdaptiveReplay::update(const GameResults& results) {
+  State& s = *state_;
+  // Every round adds a pair of the budget, so the budget bounds the rounds.
+  for (int step = 0; step <= s.plan.budget_games && !s.progress.complete; ++step) {
+    if (s.counted < s.progress.rounds.size()) {
+      const AdaptiveRound& last = s.progress.rounds.back();
+      if (!is_complete(last, results)) break;
+      s.tally.add(last, results);
+      ++s.counted;
+    }
+    s.pair_next(results);
+  }
+  return s.progress;
+}
+
+AdaptiveProgress replay_adaptive(const AdaptivePlan& plan, const GameResults& results) {
+  return AdaptiveReplay(plan).update(results);
 }
 
 }  // namespace kalah::arena

@@ -35,7 +35,25 @@ std::vector<GameSpec> games_of(const OpeningSource& openings, const std::vector<
   return games;
 }
 
+// An adaptive tournament's current round, as a Swiss round's: one opening per board, running on over the rounds
+// (a round has at most n / 2).
+std::vector<DuePair> adaptive_due(const Config& config, const AdaptiveProgress& progress) {
+  if (progress.complete) return {};
+  const int n = static_cast<int>(config.engines.size());
+  const AdaptiveRound& round = progress.rounds.back();
+  const std::uint64_t base = static_cast<std::uint64_t>(round.round - 1) * static_cast<std::uint64_t>(n / 2);
+  std::vector<DuePair> due;
+  for (std::size_t b = 0; b < round.boards.size(); ++b)
+    due.push_back({round.round, static_cast<int>(b), 0, round.boards[b], base + b});
+  return due;
+}
+
 }  // namespace
+
+std::vector<GameSpec> adaptive_games_due(const Config& config, AdaptiveReplay& replay, const GameResults& results) {
+  assert(config.tournament.type == TournamentType::Adaptive);
+  return games_of(OpeningSource(config), adaptive_due(config, replay.update(results)));
+}
 
 std::vector<GameSpec> games_due(const Config& config, const GameResults& results) {
   const TournamentConfig& t = config.tournament;
@@ -44,13 +62,7 @@ std::vector<GameSpec> games_due(const Config& config, const GameResults& results
   const OpeningSource openings(config);
   std::vector<DuePair> due;
   if (t.type == TournamentType::Adaptive) {
-    const AdaptiveProgress progress = replay_adaptive(adaptive_plan(config), results);
-    if (progress.complete) return {};
-    const AdaptiveRound& round = progress.rounds.back();
-    // As a Swiss round's: one opening per board, running on over the rounds (a round has at most n / 2).
-    const std::uint64_t base = static_cast<std::uint64_t>(round.round - 1) * static_cast<std::uint64_t>(n / 2);
-    for (std::size_t b = 0; b < round.boards.size(); ++b)
-      due.push_back({round.round, static_cast<int>(b), 0, round.boards[b], base + b});
+    due = adaptive_due(config, replay_adaptive(adaptive_plan(config), results));
   } else if (t.type == TournamentType::Swiss) {
     const SwissProgress progress = replay_swiss(n, t.rounds, results);
     if (progress.complete) return {};
@@ -77,7 +89,7 @@ std::vector<GameSpec> games_due(const Config& config, const GameResults& results
 
 AdaptivePlan adaptive_plan(const Config& config) {
   const TournamentConfig& t = config.tournament;
-  return {static_cast<int>(config.engines.size()), t.budget_games, t.target_width, t.seed};
+  return {static_cast<int>(config.engines.size()), t.budget_games, t.target_width, t.seed, t.boundaries};
 }
 
 int least_games(const Config& config) {

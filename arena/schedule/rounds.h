@@ -21,6 +21,9 @@ namespace kalah::arena {
 // before the second games, as in make_schedule, so that parallel workers start on different engines.
 std::vector<GameSpec> games_due(const Config& config, const GameResults& results);
 
+// games_due for an adaptive tournament, with its rounds kept in `replay` between calls (`results` only growing).
+std::vector<GameSpec> adaptive_games_due(const Config& config, AdaptiveReplay& replay, const GameResults& results);
+
 // The games of a tournament that are known before any is played: a Swiss tournament's first round,
 // a knockout's first-round matches (their `rounds` pairs, no tie-breaks).
 inline std::vector<GameSpec> first_games(const Config& config) { return games_due(config, {}); }
