@@ -310,6 +310,29 @@ TEST_F(SeasonE2E, ARevisionLeftBuildingByAKilledServerIsTakenUpAgain) {
   EXPECT_EQ(done.at("status"), "entered") << json::serialize(done);
 }
 
+// A server killed after the contest withdrew an author's earlier revision but before the store recorded it
+// superseded (its status file still says entered): the next start finishes the supersession.
+TEST_F(SeasonE2E, ASupersessionAKilledServerLeftHalfDoneIsFinishedAtTheNextStart) {
+  const std::string alice = bearer(tokens_["alice"]);
+  const std::string ada = source("configs/contest/submissions/ada/ada.c");
+  ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada).status, 201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
+  ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada + "/* again */\n").status, 201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"}).at("status"),
+            "superseded")
+      << read_file(dir() / "season.log");
+  server_->kill_now();
+  const fs::path status = dir() / "status" / "alice" / "1.json";
+  std::string text = read_file(status);
+  text.replace(text.find("\"superseded\""), std::string("\"superseded\"").size(), "\"entered\"");
+  write_file(status, text);
+  start();
+  const json::object first = finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"});
+  EXPECT_EQ(first.at("status"), "superseded") << json::serialize(first) << read_file(dir() / "season.log");
+  EXPECT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
+}
+
 // The ladder's journal, DIR/results/ladder/games.jsonl: each game's id, South and North.
 struct LadderGame {
   std::string id, south, north;
@@ -360,8 +383,10 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   const std::string python = make_archive(
       {{"bot.py", source("bots/python/example_bot.py")}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
   ASSERT_EQ(upload(server_->port(), bob, "bot.tar.gz", python).status, 201);
-  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
-  ASSERT_EQ(finished(server_->port(), tokens_["bob"], "bob", 2).at("status"), "entered");
+  const json::object ada_r1 = finished(server_->port(), tokens_["alice"], "alice", 1);
+  ASSERT_EQ(ada_r1.at("status"), "entered") << json::serialize(ada_r1);
+  const json::object python_r2 = finished(server_->port(), tokens_["bob"], "bob", 2);
+  ASSERT_EQ(python_r2.at("status"), "entered") << json::serialize(python_r2);
   // Both play on the ladder, against each other or the sparring partners.
   std::vector<LadderGame> games = ladder_until(
       dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r1") && plays_in(g, "bob-r2"); });
@@ -376,7 +401,8 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada + "/* again */\n").status, 201);
   ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
   ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"}).at("status"),
-            "superseded");
+            "superseded")
+      << read_file(dir() / "season.log");
   games = ladder_until(dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r2"); });
   ASSERT_TRUE(plays_in(games, "alice-r2")) << read_file(dir() / "season.log");
   // The ladder's next run records it as the contest's entries.json has it: withdrawn, superseded by alice-r2; it plays
