@@ -419,6 +419,11 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   }
   ASSERT_TRUE(rows.contains("alice-r1") && rows.contains("alice-r2")) << rows.size();
   EXPECT_GT(rows["alice-r1"].at("games").to_number<int>(), 0);
+  // Superseded: listed with its games, not ranked (issue 40: "leaves the ranking").
+  EXPECT_TRUE(rows["alice-r1"].at("rank").is_null()) << json::serialize(rows["alice-r1"]);
+  EXPECT_EQ(rows["alice-r1"].at("status"), "withdrawn");
+  EXPECT_TRUE(rows["alice-r2"].at("rank").is_int64()) << json::serialize(rows["alice-r2"]);
+  EXPECT_FALSE(rows["alice-r2"].contains("status"));
 
   // kill -9 at any moment: the finished games stay, none is played again, the ladder goes on.
   const std::size_t before = ladder_games(dir()).size();

@@ -95,7 +95,7 @@ function showEngines(standings) {
   body.replaceChildren();
   for (const e of standings.engines) {
     const row = document.createElement('tr');
-    cell(row, e.rank); cell(row, e.name); cell(row, e.points); cell(row, e.games); cell(row, wdl(e));
+    cell(row, typeof e.rank === 'number' ? e.rank : (e.status || '')); cell(row, e.name); cell(row, e.points); cell(row, e.games); cell(row, wdl(e));
     cell(row, typeof e.elo === 'number' ? (e.elo >= 0 ? '+' : '') + e.elo.toFixed(0) + ' ± ' + fixed(e.ci95, 0) : '');
     cell(row, rankInterval(e));
     body.appendChild(row);
