@@ -287,6 +287,33 @@ TEST_F(SeasonE2E, ARevisionIsBuiltCheckedGatedAndEnteredOrKeptOutWithItsLog) {
   EXPECT_NE(json::serialize(nothing.at("reason")).find("no bot.toml"), std::string::npos);
 }
 
+// A bot that speaks KEP and plays legal moves but chooses the worst one it sees (the kit's example with max turned
+// into min) builds and passes its check, then scores far below the gate's min_score against kalah-random.
+TEST_F(SeasonE2E, ABotThatLosesToRandomIsGateFailedWithItsFiguresAndItsLog) {
+  std::string worst = source("bots/python/example_bot.py");
+  const std::string best_move = "return max(position.legal_moves()";
+  ASSERT_NE(worst.find(best_move), std::string::npos) << "the kit's example changed: choose its worst move otherwise";
+  worst.replace(worst.find(best_move), best_move.size(), "return min(position.legal_moves()");
+  const std::string archive =
+      make_archive({{"bot.py", worst}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["bob"]), "bot.tar.gz", archive).status, 201);
+  const json::object gated = finished(server_->port(), tokens_["bob"], "bob", 1);
+  EXPECT_EQ(gated.at("status"), "gate-failed") << json::serialize(gated);
+  const std::string reason(gated.at("reason").as_string());
+  EXPECT_TRUE(reason.starts_with("gate: scored ") && reason.ends_with("needs 60%")) << reason;
+  ASSERT_TRUE(gated.at("logs").as_object().contains("gate.log")) << json::serialize(gated);
+  EXPECT_NE(json::serialize(gated.at("logs").at("gate.log")).find("kalah-random"), std::string::npos);
+  // Not entered in the contest, so never on the ladder.
+  const json::value entries = json::parse(read_file(dir() / "results" / "season" / "entries.json"));
+  bool listed = false;
+  for (const json::value& e : entries.at("submissions").as_array())
+    if (e.at("folder") == "bob-r1") {
+      listed = true;
+      EXPECT_NE(e.at("status"), "entered") << json::serialize(e);
+    }
+  EXPECT_TRUE(listed) << json::serialize(entries);
+}
+
 TEST_F(SeasonE2E, ANewEnteredRevisionSupersedesTheAuthorsEarlierOne) {
   const std::string ada = source("configs/contest/submissions/ada/ada.c");
   ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada).status, 201);
