@@ -15,6 +15,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/browser_util.h"
 #include "tests/e2e_util.h"
 #include "tests/season_archives.h"
 #include "tests/serve_util.h"
@@ -469,6 +470,40 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   EXPECT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
   EXPECT_EQ(read_file(dir() / "season.log").find("ladder: stopped"), std::string::npos)
       << read_file(dir() / "season.log");
+}
+
+// The author's page in a real browser: opened with the name and token in the link's fragment, it shows the
+// revisions with their statuses and logs, the revision's row on the ladder and its games, each a link to the viewer;
+// the token leaves the address bar. Skipped, with the reason, without chromium or a Node with WebSocket.
+TEST_F(SeasonE2E, TheAuthorsPageShowsTheRevisionsLogsLadderRowAndGames) {
+  if (const std::optional<std::string> missing = browser::missing_browser(temp_.path())) GTEST_SKIP() << *missing;
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
+                .status,
+            201);
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "bot.c", "int main(void) { return oops; }\n").status,
+            201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "build-failed");
+  const std::vector<LadderGame> games =
+      ladder_until(dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r1"); });
+  ASSERT_TRUE(plays_in(games, "alice-r1")) << read_file(dir() / "season.log");
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(server_->port()) + "/author.html#author=alice&token=" + tokens_["alice"];
+  const json::value shown = browser::open_page(temp_.path(), url, "author", server_->err());
+  ASSERT_TRUE(shown.is_object());
+  const std::string revisions = json::serialize(shown.at("revisions"));
+  EXPECT_NE(revisions.find("r1entered"), std::string::npos) << revisions;
+  EXPECT_NE(revisions.find("r2build-failed"), std::string::npos) << revisions;
+  EXPECT_NE(shown.at("logs").as_string().find("oops"), std::string::npos) << shown;
+  EXPECT_NE(json::serialize(shown.at("ladder")).find("alice-r1"), std::string::npos) << shown;
+  EXPECT_TRUE(shown.at("author_link").as_string().starts_with("/tournaments/ladder/games/")) << shown;
+  EXPECT_EQ(shown.at("address").as_string().find(tokens_["alice"]), std::string::npos) << shown;
+  // Another author's token shows nothing of alice's.
+  const std::string wrong =
+      "http://127.0.0.1:" + std::to_string(server_->port()) + "/author.html#author=alice&token=" + tokens_["bob"];
+  const json::value refused = browser::open_page(temp_.path(), wrong, "author-refused", server_->err());
+  ASSERT_TRUE(refused.is_object());
+  EXPECT_EQ(refused.at("message"), "Your submissions could not be read: not found") << refused;
+  EXPECT_TRUE(refused.at("revisions").as_array().empty()) << refused;
 }
 
 }  // namespace
