@@ -23,7 +23,9 @@ EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_
   // A bare name ("python3") is looked up again by the host, on the PATH it has: in a sandbox the system's,
   // where the arena's own PATH may lead elsewhere (a ~/.pyenv shim the sandbox does not show).
   const bool bare = agent.cmd_as_written.find('/') == std::string::npos;
-  args.push_back(bare ? agent.cmd_as_written : agent.cmd.string());
+  const std::string command = bare ? agent.cmd_as_written : agent.cmd.string();
+  agent.kgp = KgpAgent{command, agent.args, no_move == KgpNoMove::Random};
+  args.push_back(command);
   args.insert(args.end(), agent.args.begin(), agent.args.end());
   agent.args = std::move(args);
   agent.cmd = host;
