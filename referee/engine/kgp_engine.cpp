@@ -32,6 +32,9 @@ EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_
   // As a bundled bot's name: the same in a config's fingerprint wherever the arena is installed.
   agent.cmd_as_written = "referee";
   agent.protocol = Protocol::Kep;
+  // A host, its server and its agent for each game alone (the agent may keep what it likes between states
+  // of one game, never between games); a config's `restart` may keep them across games instead.
+  agent.restart = RestartPolicy::Always;
   return agent;
 }
 

@@ -14,6 +14,8 @@ in its own store (an extra turn counts one more).
     --mute     never moves nor yields (answers ping): every state ends at the stop without a move
     --eval     asks for the eval mode and answers each state with `eval` (the seeds of South's store and row
                less North's, a row's seeds counting a quarter) and `yield`
+
+With KGP_AGENT_STARTS set, the agent appends its process id to that file when it connects.
 """
 import os
 import re
@@ -62,6 +64,9 @@ def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
     host = os.environ.get("KGP_HOST", host)
     port = int(os.environ.get("KGP_PORT", port))
     sock = socket.create_connection((host, port))
+    if os.environ.get("KGP_AGENT_STARTS"):
+        with open(os.environ["KGP_AGENT_STARTS"], "a", encoding="utf-8") as starts:
+            starts.write("%d\n" % os.getpid())
     # `move` and `yield` are two small writes: without this the second waits for the first's delayed ACK.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     stream = sock.makefile("rw", encoding="utf-8", newline="")
