@@ -20,16 +20,17 @@ struct Checked {
   int count(const std::string& prefix) const { return static_cast<int>(e2e::lines_starting(run.out, prefix).size()); }
 };
 
-// `referee check` of the agent run with `flag` (none when empty), and `more` words of --engine.
-Checked check(const std::string& flag, const std::vector<std::string>& more = {},
-              const std::vector<std::string>& options = {}) {
+// `referee check` of the agent run with `flag` (none when empty), and `more` words of --engine. The states
+// last long enough for a Python agent on a busy machine (`movetime`, and `stop_after` for anytime and ping).
+Checked check(const std::string& flag, const std::vector<std::string>& more = {}, const char* movetime = "500",
+              const char* stop_after = "300") {
   std::vector<std::string> argv = {e2e::kReferee.string(), "check",      "--engine",    "cmd=python3",
                                    "arg=" + kAgent,        "name=pykgp", "protocol=kgp"};
   if (!flag.empty()) argv.push_back("arg=" + flag);
   argv.insert(argv.end(), more.begin(), more.end());
   // Short deadlines for the pings and a small clock, so that the failures come quickly.
-  for (const char* o : {"--ping-ms", "800", "--stop-after-ms", "300", "--tc", "2+0.02"}) argv.push_back(o);
-  argv.insert(argv.end(), options.begin(), options.end());
+  for (const char* o : {"--ping-ms", "800", "--tc", "2+0.02", "--movetime", movetime, "--stop-after-ms", stop_after})
+    argv.push_back(o);
   system::TempFolder scratch{"kalah-e2e"};
   return Checked{e2e::run(argv, scratch.path(), std::chrono::milliseconds(120000))};
 }
@@ -59,7 +60,8 @@ TEST(KgpCheckE2E, AnAgentThatThinksUntilStopPassesEveryKgpCheck) {
 }
 
 TEST(KgpCheckE2E, AnAgentThatAnswersAtOnceRevisesNothingAndIsPingedBetweenStates) {
-  const Checked c = check("");
+  // The ping is due a third into a state of 3 s: long after the agent has answered it.
+  const Checked c = check("", {}, "500", "3000");
   EXPECT_EQ(c.run.status.code, 0) << c.run.summary();
   EXPECT_NE(c.line("PASS", "anytime: 2 moves (").find("then yield after"), std::string::npos) << c.run.out;
   EXPECT_NE(c.line("PASS", "ping").find("between states"), std::string::npos) << c.run.out;
@@ -86,15 +88,15 @@ TEST(KgpCheckE2E, GarbageIsAProtocolFailureOfEveryMove) {
 }
 
 TEST(KgpCheckE2E, NoMoveIsATimeFailureUnlessKgpNoMoveIsRandom) {
-  const Checked mute = check("--mute");
+  const Checked mute = check("--mute", {}, "100");
   EXPECT_EQ(mute.run.status.code, 1) << mute.run.summary();
   EXPECT_NE(mute.line("FAIL", "move kalah(6,4) start: time: no move before the stop after 100 ms"), "") << mute.run.out;
   EXPECT_NE(mute.line("FAIL", "anytime: time: no move before the stop after 300 ms"), "") << mute.run.out;
   // Yielding without a move is the same failure.
-  const Checked silent = check("--silent");
+  const Checked silent = check("--silent", {}, "100");
   EXPECT_NE(silent.line("FAIL", "move kalah(6,4) start: time: yielded without a move"), "") << silent.run.out;
   // With kgp_no_move = "random" a game gets a random move: still a failure, but no forfeit.
-  const Checked random = check("--mute", {"kgp_no_move=random"});
+  const Checked random = check("--mute", {"kgp_no_move=random"}, "100");
   EXPECT_EQ(random.run.status.code, 1) << random.run.summary();
   const std::string line = random.line("FAIL", "move kalah(6,4) start: no move before the stop");
   EXPECT_NE(line.find("kgp_no_move = \"random\": a game gets a random move"), std::string::npos) << random.run.out;

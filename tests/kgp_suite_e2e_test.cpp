@@ -35,12 +35,13 @@ class KgpSuiteE2E : public ::testing::Test {
     json::object report;
   };
 
-  // `referee suite` of the agent run with `flag` (none when empty).
-  static Graded suite(const std::string& flag) {
+  // `referee suite` of the agent run with `flag` (none when empty), each state lasting `movetime` ms at
+  // most (an agent that answers yields long before, even on a busy machine).
+  static Graded suite(const std::string& flag, const char* movetime = "2000") {
     const e2e::fs::path report = dir_->path() / ("suite" + flag + ".json");
     std::vector<std::string> argv = {e2e::kReferee.string(), "suite",       "--variant",   "pits=4 seeds=3",
                                      "--positions",          "6",           "--db-mb",     "16",
-                                     "--movetime-ms",        "200",         "--verbose",   "--json",
+                                     "--movetime-ms",        movetime,      "--verbose",   "--json",
                                      report.string(),        "--engine",    "cmd=python3", "arg=" + kAgent,
                                      "name=pykgp",           "protocol=kgp"};
     if (!flag.empty()) argv.push_back("arg=" + flag);
@@ -89,7 +90,7 @@ TEST_F(KgpSuiteE2E, AnEvalAgentIsGradedByTheMovesItsEvalsChooseAndScoredByThem) 
 }
 
 TEST_F(KgpSuiteE2E, AnAgentThatNeverMovesFailsEveryPositionWithItsReason) {
-  const Graded g = suite("--mute");
+  const Graded g = suite("--mute", "200");
   EXPECT_EQ(g.run.status.code, 0) << g.run.summary();  // no --min-perfect
   EXPECT_EQ(static_cast<int>(e2e::lines_starting(g.run.out, "FAIL #").size()), 6) << g.run.out;
   EXPECT_NE(g.run.out.find(": time: no move before the stop after 200 ms"), std::string::npos) << g.run.out;
