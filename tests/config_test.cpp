@@ -450,6 +450,17 @@ TEST_F(ConfigTest, AKgpAgentRunsThroughRefereeKgpHost) {
   EXPECT_EQ(e.cmd.filename(), "referee");
   EXPECT_EQ(e.cmd_as_written, "referee");
   EXPECT_EQ(e.args, (std::vector<std::string>{"kgp-host", "--no-move", "random", "--", "/bin/true", "x"}));
+  // The agent's own command, for the commands that speak KGP to it; a host for each game.
+  ASSERT_TRUE(e.kgp.has_value());
+  EXPECT_EQ(e.kgp->cmd, "/bin/true");
+  EXPECT_EQ(e.kgp->args, std::vector<std::string>{"x"});
+  EXPECT_TRUE(e.kgp->random_no_move);
+  EXPECT_EQ(e.restart, RestartPolicy::Always);
+  std::string kept = text;
+  kept.replace(kept.find("protocol = \"kgp\"\n"), 17, "protocol = \"kgp\"\nrestart = \"on-crash\"\n");
+  Expected<Config> across_games = parse(kept);
+  ASSERT_TRUE(across_games.ok()) << across_games.error();
+  EXPECT_EQ(across_games->engines[0].restart, RestartPolicy::OnCrash);
   // A bare name is found again by the host, on its own PATH (a sandbox's is the system's).
   text.replace(text.find("cmd = \"/bin/true\""), 17, "cmd = \"true\"");
   Expected<Config> bare = parse(text);

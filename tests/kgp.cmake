@@ -5,3 +5,9 @@ add_dependencies(kgp_client_e2e_test referee kalah-greedy kalah-random kalah-mct
 kalah_add_test(kgp_host_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_host_e2e_test.cpp
   LIBS kalah_rules kalah_record_json)
 add_dependencies(kgp_host_e2e_test referee arena kalah-greedy kalah-random)
+# `referee check` of KGP agents: tests/engines/kgp_agent.py in each of its ways.
+kalah_add_test(kgp_check_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_check_e2e_test.cpp LIBS kalah_rules)
+add_dependencies(kgp_check_e2e_test referee)
+# `referee suite` of KGP agents: by their moves (freeplay) or their evals (eval).
+kalah_add_test(kgp_suite_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_suite_e2e_test.cpp LIBS Boost::json)
+add_dependencies(kgp_suite_e2e_test referee)

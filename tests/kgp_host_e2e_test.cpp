@@ -3,6 +3,8 @@
 // fail is recorded as the forfeit it is.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "referee/record/record_json.h"
 #include "tests/e2e_util.h"
 
@@ -74,6 +76,23 @@ TEST(KgpHostE2E, GarbageIsAProtocolForfeitAndAChattyAgentDoesNotBlock) {
   const std::vector<GameRecord> chatty = match({}, {"--chatty"}, 1);
   ASSERT_EQ(chatty.size(), 1u);
   EXPECT_FALSE(chatty[0].forfeit.has_value()) << chatty[0].forfeit->detail;
+}
+
+TEST(KgpHostE2E, EachGameHasAHostAndAnAgentOfItsOwn) {
+  // protocol=kgp starts `referee kgp-host` afresh for every game: two games, two agents connected.
+  system::TempFolder scratch{"kalah-e2e"};
+  const e2e::fs::path starts = scratch.path() / "starts.txt";
+  ::setenv("KGP_AGENT_STARTS", starts.c_str(), 1);
+  const e2e::RunResult r = e2e::run(
+      {e2e::kReferee.string(), "match", "--engine", "cmd=python3", "arg=" + kAgent, "name=kgp-py", "protocol=kgp",
+       "--engine", "cmd=kalah-greedy", "--games", "2", "--movetime", "1000", "--variant", "pits=6 seeds=4 majority=on"},
+      scratch.path(), std::chrono::milliseconds(120000));
+  ::unsetenv("KGP_AGENT_STARTS");
+  ASSERT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_EQ(e2e::lines_starting(r.out, "{").size(), 2u) << r.summary();
+  const std::vector<std::string> pids = e2e::lines_starting(test::read_file(starts), "");
+  ASSERT_EQ(pids.size(), 2u) << test::read_file(starts);
+  EXPECT_NE(pids[0], pids[1]);
 }
 
 TEST(KgpHostE2E, AnArenaConfigPlaysAKgpAgentInARoundRobin) {

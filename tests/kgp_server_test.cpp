@@ -149,6 +149,55 @@ TEST(KgpServer, PingIsAnsweredByPong) {
   session.goodbye(in(kPatience));
 }
 
+// A client that waits for the server's `ping` during a state before it answers: the ping is sent while the
+// state is open, and its pong (when `pong`) is seen; the moves come in order and the evals of the eval mode
+// are kept.
+ServerSession::Answer ping_during_state(bool pong, const std::string& mode, const std::vector<std::string>& answers) {
+  Served server;
+  Client client(server.listener.port(), [&](LineSocket& s) {
+    EXPECT_EQ(next(s).name, "kgp");
+    say(s, "mode " + mode);
+    const Command state = next(s);
+    ASSERT_EQ(state.name, "state");
+    const std::string ref = "@" + std::to_string(state.id.value_or(0));
+    const Command ping = next(s);
+    ASSERT_EQ(ping.name, "ping");
+    if (pong) say(s, "@" + std::to_string(ping.id.value_or(0)) + " pong");
+    for (const std::string& a : answers) say(s, ref + " " + a);
+    say(s, ref + " yield");
+    EXPECT_EQ(next(s).name, "stop");
+    EXPECT_EQ(next(s).name, "goodbye");
+  });
+  ServerSession session = server.accept();
+  EXPECT_EQ(session.handshake(in(kPatience), {"freeplay", "eval"}), std::nullopt);
+  EXPECT_EQ(session.mode(), mode);
+  // Without a pong the wait for it ends at pong_by, after the stop: a bound, not a measurement.
+  const ServerSession::PingDuring ping{in(milliseconds(20)), in(pong ? kPatience : milliseconds(300))};
+  const ServerSession::Answer a = session.ask(Board{3, 0, 0, {3, 3, 3}, {3, 3, 3}}, {}, in(kPatience), ping);
+  session.goodbye(in(kPatience));
+  return a;
+}
+
+TEST(KgpServer, APingDuringAStateIsAnsweredAndEvalsAreKept) {
+  const ServerSession::Answer a = ping_during_state(true, "eval", {"eval 1.5", "eval -.25"});
+  EXPECT_FALSE(a.fault.has_value());
+  EXPECT_TRUE(a.ping_sent_ms.has_value());
+  EXPECT_TRUE(a.pong_ms.has_value());
+  EXPECT_EQ(a.eval, -0.25);
+  EXPECT_FALSE(a.move.has_value());
+  EXPECT_TRUE(a.yielded);
+}
+
+TEST(KgpServer, APingWithoutPongIsSeenAndTheMovesAreKeptInOrder) {
+  const ServerSession::Answer a = ping_during_state(false, "freeplay", {"move 1", "move 3", "move 2"});
+  EXPECT_FALSE(a.fault.has_value());
+  EXPECT_TRUE(a.ping_sent_ms.has_value());
+  EXPECT_FALSE(a.pong_ms.has_value());
+  EXPECT_EQ(a.history, (std::vector<long long>{1, 3, 2}));
+  EXPECT_EQ(a.move, 2);
+  EXPECT_EQ(a.moves, 3);
+}
+
 // What a client that answers a state with `reply` (then closes) gives the server.
 ServerSession::Answer answer_to(const std::string& reply) {
   Served server;

@@ -142,7 +142,8 @@ void read_engine(const Reader& r, const toml::table& table, Config& c, std::vect
                    .value_or(Protocol::Kep);
   if (e.protocol == Protocol::Mankalah) check_mankalah(t, c, e.name);
   read_kgp(t, c, e);
-  e.restart = read_restart(t).value_or(c.tournament.restart);
+  // A KGP agent's host is started for each game (kgp_host_engine) unless its own `restart` says otherwise.
+  e.restart = read_restart(t).value_or(e.kgp ? e.restart : c.tournament.restart);
   if (auto log = t.string("stderr")) {
     e.stderr_file = absolute_from(r.work_dir(), *log);
     if (auto problem = stderr_problem(e.stderr_file)) t.fail_at("stderr", "engine.stderr: " + *problem);

@@ -11,6 +11,7 @@
 #include "referee/app/commands.h"
 #include "referee/app/engine_args.h"
 #include "referee/check/conformance.h"
+#include "referee/engine/kgp_engine.h"
 #include "referee/process/engine_process.h"
 #include "referee/record/json_text.h"
 
@@ -67,6 +68,9 @@ struct Tally {
   }
 };
 
+// The protocol the checks speak: a KGP agent's own, not that of the host it plays through.
+const char* protocol_text(const EngineSpec& e) { return e.kgp ? kKgpProtocol : to_string(e.protocol); }
+
 std::string result_line(const check::Result& r) {
   std::string line = std::string(check::to_string(r.verdict)) + " " + r.check;
   if (r.verdict == check::Verdict::Fail && r.forfeit) return line + ": " + to_string(*r.forfeit) + ": " + r.detail;
@@ -97,7 +101,7 @@ boost::json::object json_of(const EngineSpec& e, const std::vector<check::Result
   for (const std::string& f : t.forfeits) forfeits.push_back(boost::json::value(f));
   return boost::json::object{{"engine", e.name},
                              {"command", command_text(e)},
-                             {"protocol", to_string(e.protocol)},
+                             {"protocol", protocol_text(e)},
                              {"passed", t.passed},
                              {"failed", t.failed},
                              {"skipped", t.skipped},
@@ -120,7 +124,7 @@ int run_check(const CheckOptions& o) {
   for (const EngineSpec& e : engines) {
     if (!o.json)
       fmt::print("checking '{}' ({}, protocol {}): positions on go movetime {} (+ margin {} ms), clock {}\n", e.name,
-                 command_text(e), to_string(e.protocol), settings.movetime_ms, o.margin, settings.clock.describe());
+                 command_text(e), protocol_text(e), settings.movetime_ms, o.margin, settings.clock.describe());
     std::fflush(stdout);
     const std::vector<check::Result> results = check::run_checks(e, settings, [&](const check::Result& r) {
       if (o.json) return;

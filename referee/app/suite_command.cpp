@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 #include <boost/json.hpp>
 #include <fmt/core.h>
@@ -17,6 +18,7 @@
 #include "referee/process/engine_process.h"
 #include "referee/record/json_text.h"
 #include "referee/suite/grading.h"
+#include "referee/suite/kgp_run.h"
 #include "referee/suite/labels.h"
 #include "referee/suite/run.h"
 #include "referee/system/files.h"
@@ -85,6 +87,13 @@ boost::json::object tally_json(const std::string& phase, const suite::Tally& t) 
                              {"failed", t.failed}};
 }
 
+// A KEP engine's score is a whole number, and stays one in the file; a KGP agent's eval is a real.
+boost::json::value score_json(const std::optional<double>& score) {
+  if (!score) return nullptr;
+  if (std::abs(*score) < 1e15 && *score == std::floor(*score)) return static_cast<std::int64_t>(*score);
+  return *score;
+}
+
 boost::json::object result_json(std::size_t i, const suite::LabelledPosition& p, const suite::Answer& a) {
   boost::json::object values;
   for (const solver::MoveValue& mv : p.values) values[to_string(mv.move)] = mv.margin;
@@ -105,7 +114,7 @@ boost::json::object result_json(std::size_t i, const suite::LabelledPosition& p,
                              {"kept", g.kept ? boost::json::value(*g.kept) : boost::json::value(nullptr)},
                              {"failure", std::move(failure)},
                              {"elapsed_ms", std::round(a.elapsed_ms * 10) / 10},
-                             {"score", optional_int(a.score)}};
+                             {"score", score_json(a.score)}};
 }
 
 std::string labels_line(const suite::Labelling& l, const suite::LabelSettings& s) {
@@ -180,6 +189,52 @@ void write_suite_json(const SuiteOptions& o, const EngineSpec& engine, const Var
     throw UsageError("--json: " + *failed);
 }
 
+// Prints a failed position as soon as it is known (every one with --verbose).
+std::function<void(std::size_t, const suite::Answer&)> position_printer(
+    const SuiteOptions& o, const std::vector<suite::LabelledPosition>& positions) {
+  return [&o, &positions](std::size_t i, const suite::Answer& a) {
+    if (o.verbose || !a.move) {
+      fmt::print("{}\n", position_line(i, positions[i], a));
+      std::fflush(stdout);
+    }
+  };
+}
+
+// A KGP agent's answers, with this process as its server (docs/KGP.md, "Grading a KGP agent").
+std::vector<suite::Answer> play_kgp_positions(const SuiteOptions& o, const EngineSpec& engine, const Variant& v,
+                                              const std::vector<suite::LabelledPosition>& positions,
+                                              const suite::RunSettings& rs) {
+  fmt::print("KGP agent '{}' ({}): each state {} ms or until it yields, in the mode it asks for\n", engine.name,
+             command_text(engine), o.movetime);
+  std::fflush(stdout);
+  const kgp::AgentCommand agent{engine.kgp->cmd, engine.kgp->args, engine.dir.string(), engine.stderr_file.string()};
+  suite::KgpRun run = suite::run_kgp_positions(agent, v, positions, rs, position_printer(o, positions));
+  if (run.mode == "eval")
+    fmt::print("mode eval: each move is the one whose board the agent values best, each score its eval\n");
+  else if (run.mode == "freeplay")
+    fmt::print("mode freeplay: each move is its last before yield or the stop (freeplay has no score)\n");
+  return std::move(run.answers);
+}
+
+// The engine's answers to the positions, each failed one printed as soon as it is known.
+std::vector<suite::Answer> play_positions(const SuiteOptions& o, const EngineSpec& engine, const Variant& v,
+                                          const std::vector<suite::LabelledPosition>& positions,
+                                          const suite::RunSettings& rs) {
+  process::become_subreaper();
+  if (engine.kgp) return play_kgp_positions(o, engine, v, positions, rs);
+  fmt::print("engine '{}' ({}): go movetime {} (+ margin {} ms){}\n", engine.name, command_text(engine), o.movetime,
+             o.margin, rs.time.clock == ClockKind::Cpu ? ", on the CPU clock" : "");
+  std::fflush(stdout);
+  EnginePlayer player(engine);
+  // An option the engine does not take as given is the operator's mistake, as in `referee match`.
+  if (!engine.options.empty() && !player.start(std::chrono::milliseconds(o.startup_ms)))
+    if (const std::vector<std::string> problems = player.option_problems(); !problems.empty())
+      throw UsageError(fmt::format("engine '{}': {}", engine.name, fmt::join(problems, "; ")));
+  std::vector<suite::Answer> answers = suite::run_positions(player, v, positions, rs, position_printer(o, positions));
+  player.stop();
+  return answers;
+}
+
 int run_suite(const SuiteOptions& o) {
   if (o.engine.size() != 1) throw UsageError("--engine: the suite grades one engine; give --engine once");
   std::vector<std::string> words = o.engine.front();
@@ -193,6 +248,9 @@ int run_suite(const SuiteOptions& o) {
   if (!variant) throw UsageError("--variant: " + variant.error());
   if (!solver::ExactSolver::supports(*variant))
     throw UsageError("--variant: the exact solver takes at most 255 seeds: " + to_string(*variant));
+  if (engine.kgp && variant->pie) throw UsageError("--variant: a KGP agent cannot play the pie rule: KGP has no swap");
+  if (engine.kgp && o.clock == "cpu")
+    throw UsageError("--clock cpu: a KGP agent's states last a time on the wall clock; grade it with --clock wall");
 
   const suite::SuiteKey key{*variant, o.seed, o.positions};
   suite::LabelSettings ls;
@@ -233,25 +291,8 @@ int run_suite(const SuiteOptions& o) {
   rs.time.startup_ms = o.startup_ms;
   rs.time.ping_ms = o.ping_ms;
   rs.seed = o.seed;
-  fmt::print("engine '{}' ({}): go movetime {} (+ margin {} ms){}\n", engine.name, command_text(engine), o.movetime,
-             o.margin, rs.time.clock == ClockKind::Cpu ? ", on the CPU clock" : "");
-  std::fflush(stdout);
-
-  process::become_subreaper();
-  EnginePlayer player(engine);
-  // An option the engine does not take as given is the operator's mistake, as in `referee match`.
-  if (!engine.options.empty() && !player.start(std::chrono::milliseconds(o.startup_ms)))
-    if (const std::vector<std::string> problems = player.option_problems(); !problems.empty())
-      throw UsageError(fmt::format("engine '{}': {}", engine.name, fmt::join(problems, "; ")));
   const auto started = std::chrono::steady_clock::now();
-  const std::vector<suite::Answer> answers =
-      suite::run_positions(player, *variant, positions, rs, [&](std::size_t i, const suite::Answer& a) {
-        if (o.verbose || !a.move) {
-          fmt::print("{}\n", position_line(i, positions[i], a));
-          std::fflush(stdout);
-        }
-      });
-  player.stop();
+  const std::vector<suite::Answer> answers = play_positions(o, engine, *variant, positions, rs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   const suite::Report report = suite::make_report(positions, answers);

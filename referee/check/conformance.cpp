@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "referee/check/check_detail.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
 #include "referee/protocol/options.h"
@@ -38,16 +39,10 @@ std::string legal_text(const Variant& v, const Position& p) {
   return text;
 }
 
-Result pass(std::string check, std::string detail) {
-  return Result{std::move(check), Verdict::Pass, std::nullopt, std::move(detail)};
-}
-Result fail(std::string check, const Fault& f) { return Result{std::move(check), Verdict::Fail, f.kind, f.detail}; }
-Result fail_tolerated(std::string check, std::string detail) {
-  return Result{std::move(check), Verdict::Fail, std::nullopt, std::move(detail)};
-}
-Result skip(std::string check, std::string why) {
-  return Result{std::move(check), Verdict::Skip, std::nullopt, std::move(why)};
-}
+using detail::fail;
+using detail::fail_tolerated;
+using detail::pass;
+using detail::skip;
 
 // The run for one engine: one player kept between checks as a tournament keeps it between games, and
 // restarted (with newgame) after a failure, as after a forfeit.
@@ -335,30 +330,11 @@ class Checker {
     }
   }
 
-  // A whole game against a second copy of itself under the clock: the game loop's own accounting.
+  // A whole game against a second copy of itself under the clock.
   void clock(const Variant& v) {
-    const std::string check = "clock";
-    if (skipped_as_unusable(check)) return;
-    EngineSpec twin_spec = engine_;
-    twin_spec.name += "-2";
-    std::unique_ptr<ProcessPlayer> twin = make_player(twin_spec);
+    if (skipped_as_unusable("clock")) return;
     if (engine_.protocol == Protocol::Kep) broken_ = true;  // the game starts with a newgame of its own
-    GameSettings game;
-    game.id = "check";
-    game.variant = v;
-    game.time = s_.clock;
-    const GameRecord r = play_game(*player_, *twin, game);
-    const std::string what = fmt::format("a game against itself in {} under {}", short_name(v), s_.clock.describe());
-    if (r.forfeit) {
-      add(fail(check, Fault{r.forfeit->reason, fmt::format("{}: the {} engine after {} plies: {}", what,
-                                                           r.forfeit->engine == engine_.name ? "first" : "second",
-                                                           r.moves.size(), r.forfeit->detail)}));
-      return;
-    }
-    double slowest = 0;
-    for (const MoveInfo& m : r.move_info) slowest = std::max(slowest, m.time_ms);
-    add(pass(check, fmt::format("{}: {} plies, {}, slowest move {:.0f} ms", what, r.moves.size(), to_string(r.result),
-                                slowest)));
+    add(detail::clock_game(*player_, engine_, s_, v));
   }
 
   void stop() {
@@ -415,6 +391,26 @@ class Checker {
 };
 
 }  // namespace
+
+Result detail::clock_game(ProcessPlayer& first, const EngineSpec& engine, const Settings& s, const Variant& v) {
+  EngineSpec twin_spec = engine;
+  twin_spec.name += "-2";
+  std::unique_ptr<ProcessPlayer> twin = make_player(twin_spec);
+  GameSettings game;
+  game.id = "check";
+  game.variant = v;
+  game.time = s.clock;
+  const GameRecord r = play_game(first, *twin, game);
+  const std::string what = fmt::format("a game against itself in {} under {}", short_name(v), s.clock.describe());
+  if (r.forfeit)
+    return fail("clock", Fault{r.forfeit->reason, fmt::format("{}: the {} engine after {} plies: {}", what,
+                                                              r.forfeit->engine == engine.name ? "first" : "second",
+                                                              r.moves.size(), r.forfeit->detail)});
+  double slowest = 0;
+  for (const MoveInfo& m : r.move_info) slowest = std::max(slowest, m.time_ms);
+  return pass("clock", fmt::format("{}: {} plies, {}, slowest move {:.0f} ms", what, r.moves.size(),
+                                   to_string(r.result), slowest));
+}
 
 const char* to_string(Verdict v) {
   switch (v) {
@@ -488,6 +484,9 @@ std::vector<Probe> probes(const Variant& v, std::uint64_t seed) {
 
 std::vector<Result> run_checks(const EngineSpec& engine, const Settings& settings,
                                const std::function<void(const Result&)>& report) {
+  // A KGP agent is checked on its own protocol, with this process as its server. A sandboxed one (none that
+  // `referee check` starts) reaches nothing outside its sandbox: it is checked as the KEP engine its host is.
+  if (engine.kgp && engine.sandbox == SandboxMode::None) return detail::run_kgp_checks(engine, settings, report);
   return Checker(engine, settings, report).run();
 }
 

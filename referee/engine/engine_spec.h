@@ -60,6 +60,15 @@ inline constexpr const char* kEngineNameRule =
     "1 to 64 characters without control characters (bidi and zero-width ones too), quotes, backslashes or "
     "spaces at either end";
 
+// A KGP agent (protocol = "kgp", docs/KGP.md): what `referee kgp-host` runs for it. The EngineSpec of such an
+// engine is the host (cmd, args); this is kept beside it for the commands that speak KGP to the agent
+// themselves, as its server (`referee check`, `referee suite`).
+struct KgpAgent {
+  std::string cmd;  // a path, or a bare name found on PATH
+  std::vector<std::string> args;
+  bool random_no_move = false;  // kgp_no_move = "random": a turn without a move gets a random one
+};
+
 struct EngineSpec {
   std::string name;            // unique among the engines of a tournament or match
   std::string cmd_as_written;  // the command as the operator wrote it
@@ -84,6 +93,7 @@ struct EngineSpec {
   EngineLimits limits;
   std::vector<int> cpus;  // the CPUs its processes may run on; empty: the arena's (set per game slot by pinning)
   std::optional<TimeControl> time;  // its own time control (time odds); none: the tournament's or match's
+  std::optional<KgpAgent> kgp;      // set for a KGP agent, whose host cmd and args start
 };
 
 }  // namespace kalah

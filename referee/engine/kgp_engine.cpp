@@ -23,13 +23,18 @@ EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_
   // A bare name ("python3") is looked up again by the host, on the PATH it has: in a sandbox the system's,
   // where the arena's own PATH may lead elsewhere (a ~/.pyenv shim the sandbox does not show).
   const bool bare = agent.cmd_as_written.find('/') == std::string::npos;
-  args.push_back(bare ? agent.cmd_as_written : agent.cmd.string());
+  const std::string command = bare ? agent.cmd_as_written : agent.cmd.string();
+  agent.kgp = KgpAgent{command, agent.args, no_move == KgpNoMove::Random};
+  args.push_back(command);
   args.insert(args.end(), agent.args.begin(), agent.args.end());
   agent.args = std::move(args);
   agent.cmd = host;
   // As a bundled bot's name: the same in a config's fingerprint wherever the arena is installed.
   agent.cmd_as_written = "referee";
   agent.protocol = Protocol::Kep;
+  // A host, its server and its agent for each game alone (the agent may keep what it likes between states
+  // of one game, never between games); a config's `restart` may keep them across games instead.
+  agent.restart = RestartPolicy::Always;
   return agent;
 }
 

@@ -21,7 +21,8 @@ enum class KgpNoMove { Forfeit, Random };
 Expected<std::filesystem::path> find_kgp_host();
 
 // `agent` (its command already found) as the engine that runs it: `host kgp-host [--no-move random] --
-// <agent's command> <agent's args>`, the rest of the spec as it is. The agent's command is the path found,
+// <agent's command> <agent's args>`, started afresh for every game (RestartPolicy::Always), the rest of
+// the spec as it is. The agent's command is the path found,
 // or a bare name as written, which the host finds on its own PATH.
 EngineSpec kgp_host_engine(EngineSpec agent, const std::filesystem::path& host, KgpNoMove no_move);
 

@@ -287,6 +287,13 @@ std::optional<long long> int_arg(const Command& c, std::size_t index) {
   return std::nullopt;
 }
 
+std::optional<double> real_arg(const Command& c, std::size_t index) {
+  if (index >= c.args.size()) return std::nullopt;
+  if (const auto* r = std::get_if<double>(&c.args[index])) return *r;
+  if (const auto* n = std::get_if<long long>(&c.args[index])) return static_cast<double>(*n);
+  return std::nullopt;
+}
+
 const Board* board_arg(const Command& c, std::size_t index) {
   if (index >= c.args.size()) return nullptr;
   return std::get_if<Board>(&c.args[index]);

@@ -61,6 +61,8 @@ std::string format(const Command& c);
 std::optional<std::string> text_arg(const Command& c, std::size_t index);
 // The integer argument at `index`, or none.
 std::optional<long long> int_arg(const Command& c, std::size_t index);
+// The real argument at `index` (an integer is a real too), or none.
+std::optional<double> real_arg(const Command& c, std::size_t index);
 // The board argument at `index`, or none.
 const Board* board_arg(const Command& c, std::size_t index);
 

@@ -73,7 +73,8 @@ std::optional<Fault> ServerSession::handshake(Deadline deadline, const std::vect
   }
 }
 
-ServerSession::Answer ServerSession::ask(const Board& board, const Hints& hints, Deadline deadline) {
+ServerSession::Answer ServerSession::ask(const Board& board, const Hints& hints, Deadline deadline,
+                                         const std::optional<PingDuring>& ping) {
   Answer answer;
   const auto start = SteadyClock::now();
   std::string hint_lines;
@@ -86,35 +87,80 @@ ServerSession::Answer ServerSession::ask(const Board& board, const Hints& hints,
     answer.fault = Fault{Termination::Crash, "the connection failed (sending a state)"};
     return answer;
   }
+  std::optional<std::uint64_t> ping_id;
   while (true) {
-    Read r = read(deadline);
+    const bool ping_due = ping && !ping_id;
+    Read r = read(ping_due ? std::min(deadline, ping->at) : deadline);
+    if (r.timeout && ping_due && SteadyClock::now() < deadline) {
+      ping_id = next_id();
+      answer.ping_sent_ms = ms_since(start);
+      if (!send(make_command("ping", {}, *ping_id), deadline)) {
+        answer.fault = Fault{Termination::Crash, "the connection failed (sending a ping)"};
+        return answer;
+      }
+      continue;
+    }
     if (r.timeout) break;
     if (r.fault) {
       answer.fault = r.fault;
       return answer;
     }
-    const Command& c = *r.command;
-    const bool ours = !c.ref || *c.ref == id;  // a `move` for an earlier state comes after its `stop`
-    if (c.name == "move" && ours) {
-      const std::optional<long long> pit = int_arg(c, 0);
-      if (!pit) {
-        answer.fault = Fault{Termination::Protocol, "a move without a pit number: " + shorten(line_)};
-        return answer;
-      }
-      answer.move = *pit;
-      ++answer.moves;
-      answer.elapsed_ms = ms_since(start);
-    } else if (c.name == "yield" && ours) {
-      answer.yielded = true;
-      answer.elapsed_ms = ms_since(start);
-      break;
-    } else {
-      note(c);
-    }
+    if (!take(*r.command, id, ping_id, answer, start)) break;
   }
-  if (!answer.yielded) answer.elapsed_ms = answer.move ? answer.elapsed_ms : ms_since(start);
+  if (answer.fault) return answer;
+  if (!answer.yielded) answer.elapsed_ms = answer.move || answer.eval ? answer.elapsed_ms : ms_since(start);
   send(make_command("stop", {}, next_id(), id), write_deadline(deadline));
+  if (ping_id && !answer.pong_ms) await_pong(*ping_id, ping->pong_by, answer, start);
   return answer;
+}
+
+bool ServerSession::take(const Command& c, std::uint64_t state, std::optional<std::uint64_t> ping, Answer& answer,
+                         Deadline start) {
+  const bool ours = !c.ref || *c.ref == state;  // a `move` for an earlier state comes after its `stop`
+  if (c.name == "move" && ours) {
+    const std::optional<long long> pit = int_arg(c, 0);
+    if (!pit) {
+      answer.fault = Fault{Termination::Protocol, "a move without a pit number: " + shorten(line_)};
+      return false;
+    }
+    answer.move = *pit;
+    ++answer.moves;
+    if (answer.history.size() < kMaxHistory) answer.history.push_back(*pit);
+    answer.elapsed_ms = ms_since(start);
+  } else if (c.name == "eval" && ours) {
+    const std::optional<double> value = real_arg(c, 0);
+    if (!value) {
+      answer.fault = Fault{Termination::Protocol, "an eval without a number: " + shorten(line_)};
+      return false;
+    }
+    answer.eval = *value;
+    answer.elapsed_ms = ms_since(start);
+  } else if (c.name == "yield" && ours) {
+    answer.yielded = true;
+    answer.elapsed_ms = ms_since(start);
+    return false;
+  } else if (c.name == "pong" && ping && c.ref == *ping) {
+    answer.pong_ms = ms_since(start) - answer.ping_sent_ms.value_or(0);
+  } else {
+    note(c);
+  }
+  return true;
+}
+
+void ServerSession::await_pong(std::uint64_t ping, Deadline until, Answer& answer, Deadline start) {
+  while (true) {
+    Read r = read(until);
+    if (r.timeout) return;
+    if (r.fault) {
+      answer.fault = r.fault;
+      return;
+    }
+    if (r.command->name == "pong" && r.command->ref == ping) {
+      answer.pong_ms = ms_since(start) - answer.ping_sent_ms.value_or(0);
+      return;
+    }
+    note(*r.command);  // moves after the stop are ignored
+  }
 }
 
 bool ServerSession::ping(Deadline deadline) {

@@ -37,9 +37,15 @@ class ServerSession {
     std::optional<long long> move;  // the last `move` before `yield` or the deadline (a pit, 1-based, unchecked)
     std::optional<Fault> fault;     // the connection failed or the client sent garbage
     bool yielded = false;
-    int moves = 0;          // how many `move`s it sent (anytime revisions)
-    double elapsed_ms = 0;  // from sending the state to its last move or its yield
+    int moves = 0;                   // how many `move`s it sent (anytime revisions)
+    std::vector<long long> history;  // those moves in order, the first kMaxHistory of them
+    std::optional<double> eval;      // the last `eval` (the eval mode's answer)
+    double elapsed_ms = 0;           // from sending the state to its last move or its yield
+    // With a ping during the state: when it went out (from the state) and how long its pong took.
+    std::optional<double> ping_sent_ms;
+    std::optional<double> pong_ms;
   };
+  static constexpr std::size_t kMaxHistory = 32;
   // The hints a state is sent with: `set time:mode`, `time:clock` and `time:opclock` (seconds, rounded up),
   // `game:id`. Empty ones are not sent.
   struct Hints {
@@ -48,8 +54,16 @@ class ServerSession {
     std::optional<std::int64_t> opclock_ms;
     std::string game_id;
   };
-  // Sends the hints and `ID state <board>`, reads `move`s until `yield` or `deadline`, then sends `stop`.
-  Answer ask(const Board& board, const Hints& hints, Deadline deadline);
+  // A `ping` sent while the client works on a state: at `at` unless it has yielded by then; its `pong` is
+  // awaited until `pong_by`, after the stop if need be.
+  struct PingDuring {
+    Deadline at;
+    Deadline pong_by;
+  };
+  // Sends the hints and `ID state <board>`, reads `move`s (or `eval`s) until `yield` or `deadline`, then
+  // sends `stop`.
+  Answer ask(const Board& board, const Hints& hints, Deadline deadline,
+             const std::optional<PingDuring>& ping = std::nullopt);
 
   // `ping`: true when the `pong` comes before the deadline (other lines meanwhile are handled as in ask()).
   bool ping(Deadline deadline);
@@ -75,6 +89,11 @@ class ServerSession {
   Read read(Deadline deadline);
   // Handles what any command may be: `set` (info kept), `pong`, `ok`, `error`, and unknown ones (ignored).
   void note(const Command& c);
+  // One line of the client's during a state: a move, an eval, a yield or a pong are entered in `answer`.
+  // False when the state is over (yield) or the line is a fault.
+  bool take(const Command& c, std::uint64_t state, std::optional<std::uint64_t> ping, Answer& answer, Deadline start);
+  // After the stop: the pong of `ping` awaited until `until`.
+  void await_pong(std::uint64_t ping, Deadline until, Answer& answer, Deadline start);
   std::uint64_t next_id() { return next_id_ += 2; }
   bool send(const Command& c, Deadline deadline) { return socket_.write(format(c), deadline); }
 

@@ -22,7 +22,8 @@ struct Answer {
   std::optional<Move> move;    // its legal move; none when it failed
   std::optional<Fault> fault;  // why it failed: a forfeit reason (illegal, time, crash, protocol, ...) and detail
   double elapsed_ms = 0;
-  std::optional<int> score;  // the score of its last `info` line, from the mover's view
+  // Its score from the mover's view: a KEP engine's last `info ... score`, a KGP agent's `eval` (kgp_run.h).
+  std::optional<double> score;
 };
 
 // One position graded.

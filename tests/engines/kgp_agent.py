@@ -5,10 +5,17 @@ yields 0-based pit indexes, each revising its choice ("anytime"), and the librar
 generator ends. The agent here yields the first legal pit, then the pit whose sowing puts the most seeds
 in its own store (an extra turn counts one more).
 
-  kgp_agent.py [--silent | --chatty | --garbage]
-    --silent   never moves (answers ping): every turn ends at the stop without a move
+  kgp_agent.py [--silent | --chatty | --garbage | --think | --no-pong | --mute | --eval]
+    --silent   never moves (answers ping): yields every state without a move
     --chatty   writes 64 KiB to stdout and to stderr per state: the host must drain both
     --garbage  answers the first state with a line that is not KGP
+    --think    sends its moves but no yield: it searches until told `stop`, answering `ping` meanwhile
+    --no-pong  as --think, but never answers `ping`
+    --mute     never moves nor yields (answers ping): every state ends at the stop without a move
+    --eval     asks for the eval mode and answers each state with `eval` (the seeds of South's store and row
+               less North's, a row's seeds counting a quarter) and `yield`
+
+With KGP_AGENT_STARTS set, the agent appends its process id to that file when it connects.
 """
 import os
 import re
@@ -25,6 +32,9 @@ class Board:
         self.south_store, self.north_store = numbers[1], numbers[2]
         self.south = numbers[3:3 + self.size]
         self.north = numbers[3 + self.size:3 + 2 * self.size]
+
+    def value(self):
+        return self.south_store - self.north_store + (sum(self.south) - sum(self.north)) / 4
 
     def legal(self):
         return [i for i in range(self.size) if self.south[i] > 0]
@@ -54,6 +64,9 @@ def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
     host = os.environ.get("KGP_HOST", host)
     port = int(os.environ.get("KGP_PORT", port))
     sock = socket.create_connection((host, port))
+    if os.environ.get("KGP_AGENT_STARTS"):
+        with open(os.environ["KGP_AGENT_STARTS"], "a", encoding="utf-8") as starts:
+            starts.write("%d\n" % os.getpid())
     # `move` and `yield` are two small writes: without this the second waits for the first's delayed ACK.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     stream = sock.makefile("rw", encoding="utf-8", newline="")
@@ -75,9 +88,10 @@ def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
                 send('set info:name "%s"' % name)
             if authors:
                 send('set info:authors "%s"' % ", ".join(authors))
-            send("mode freeplay")
+            send("mode eval" if mode == "--eval" else "mode freeplay")
         elif command == "ping":
-            send("pong", cid or None)
+            if mode != "--no-pong":
+                send("pong", cid or None)
         elif command == "state":
             if mode == "--chatty":
                 sys.stdout.write("x" * 65535 + "\n")
@@ -87,9 +101,16 @@ def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
             if mode == "--garbage":
                 send("move <<not kgp")
                 continue
+            if mode == "--mute":
+                continue
+            if mode == "--eval":
+                send("eval %g" % Board(args.split()[0]).value(), cid)
+                send("yield", cid)
+                continue
             for pit in agent(Board(args.split()[0])):
                 send("move %d" % (pit + 1), cid)
-            send("yield", cid)
+            if mode not in ("--think", "--no-pong"):
+                send("yield", cid)
         elif command == "goodbye":
             break
 
