@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "referee/kgp/board.h"
+#include "referee/suite/run.h"
 
 namespace kalah::suite {
 
@@ -13,12 +14,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using KgpAnswer = kgp::ServerSession::Answer;
-
-std::string legal_text(const Variant& v, const Position& p) {
-  std::string text;
-  for (Move m : legal_moves(v, p)) text += (text.empty() ? "" : " ") + to_string(m);
-  return text;
-}
 
 class KgpGrader {
  public:

@@ -9,15 +9,11 @@
 
 namespace kalah::suite {
 
-namespace {
-
 std::string legal_text(const Variant& v, const Position& p) {
   std::string text;
   for (Move m : legal_moves(v, p)) text += (text.empty() ? "" : " ") + to_string(m);
   return text;
 }
-
-}  // namespace
 
 std::vector<Answer> run_positions(EnginePlayer& player, const Variant& v,
                                   const std::vector<LabelledPosition>& positions, const RunSettings& settings,

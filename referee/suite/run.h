@@ -37,6 +37,9 @@ struct RunSettings {
 // readyok), the rest are failed without being sent: each would fail the same way.
 inline constexpr int kMaxUnreadyInARow = 2;
 
+// The legal moves of `p`, as the failure details name them: "1 3 4".
+std::string legal_text(const Variant& v, const Position& p);
+
 // Plays the positions in order with `player` and returns one answer each, handing each to `report` as soon
 // as it is known.
 std::vector<Answer> run_positions(EnginePlayer& player, const Variant& v,
