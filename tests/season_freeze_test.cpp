@@ -122,6 +122,30 @@ TEST_F(SeasonFreeze, RecordsEachAuthorsLastEnteredRevisionOnceAndReadsBack) {
   EXPECT_EQ(freeze_to_text(**read), text);
 }
 
+TEST_F(SeasonFreeze, SaysWhetherItCameBeforeTheDeadline) {
+  edit("# deadline = 2027-02-15T23:59:00Z", "deadline = 2199-01-01T00:00:00Z");
+  const Expected<Freeze> early = freeze_season(season());
+  ASSERT_TRUE(early) << early.error();
+  EXPECT_EQ(early->record.deadline, "2199-01-01T00:00:00Z");
+  EXPECT_TRUE(early->record.before_deadline);
+  fs::remove(dir() / kFreezeFile);
+  edit("deadline = 2199-01-01T00:00:00Z", "deadline = 2020-01-01T00:00:00Z");
+  const Expected<Freeze> late = freeze_season(season());
+  ASSERT_TRUE(late) << late.error();
+  EXPECT_EQ(late->record.deadline, "2020-01-01T00:00:00Z");
+  EXPECT_FALSE(late->record.before_deadline);
+  EXPECT_NE(read_file(dir() / kFreezeFile).find("\"deadline\":\"2020-01-01T00:00:00Z\",\"before_deadline\":false"),
+            std::string::npos);
+  // A year the clock cannot hold would wrap round into the past: refused at its place.
+  edit("deadline = 2020-01-01T00:00:00Z", "deadline = 2999-01-01T00:00:00Z");
+  const Expected<SeasonConfig> far = load_season(dir() / kSeasonFile);
+  ASSERT_FALSE(far);
+  EXPECT_NE(far.error().find("season.toml:7:12: season.deadline must be a date between the years 1970 and 2200, not "
+                             "in 2999"),
+            std::string::npos)
+      << far.error();
+}
+
 TEST_F(SeasonFreeze, ASecondFreezeKeepsTheRecordOfTheSameFinalAndRefusesAnother) {
   ASSERT_TRUE(freeze_season(season()));
   const std::string first = read_file(dir() / kFreezeFile);

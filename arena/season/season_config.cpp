@@ -45,6 +45,10 @@ void read_deadline(const Table& t, SeasonConfig& out) {
               "2027-02-15T23:59:00+01:00, not " +
                   (value ? std::string("a local date and time") : arena::detail::describe(node->type())));
   const toml::date_time& at = value->get();
+  // The system clock counts nanoseconds in 64 bits: a later year would wrap round into the past.
+  if (at.date.year < 1970 || at.date.year > 2200)
+    t.fail_at("deadline",
+              "season.deadline must be a date between the years 1970 and 2200, not in " + std::to_string(at.date.year));
   using namespace std::chrono;
   const sys_days date = year_month_day{year{at.date.year}, month{at.date.month}, day{at.date.day}};
   out.deadline = time_point_cast<system_clock::duration>(date + hours{at.time.hour} + minutes{at.time.minute} +
