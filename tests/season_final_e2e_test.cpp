@@ -1,8 +1,13 @@
 // A season's end, end to end (docs/SEASON.md, "Deadline and final"): a C and a Python revision entered through
 // `arena serve --season`, then `arena season freeze` (refused while the server runs), an upload after a restart
 // refused as frozen, `arena season final` playing a round robin of exactly the frozen revisions into
-// DIR/results/final (refused before the freeze, resumed to nothing more once done), and `arena verify` on it.
+// DIR/results/final (refused before the freeze, killed half-way and resumed from its journal, then resumed to
+// nothing more once done), and `arena verify` on it.
 #include <gtest/gtest.h>
+
+#include <csignal>
+#include <optional>
+#include <set>
 
 #include <boost/json.hpp>
 
@@ -34,10 +39,10 @@ class SeasonFinalE2E : public SeasonE2E {
 };
 
 TEST_F(SeasonFinalE2E, AFrozenSeasonRefusesUploadsAndItsFinalPlaysTheFrozenRevisionsVerifiably) {
-  // A short season: two gate games, one colour-swapped pair per pairing.
+  // A short season: two gate games; ten colour-swapped pairs in the final, so that it can be killed half-way.
   server_.reset();
   edit("games = 20, min_score = 0.6", "games = 2, min_score = 0");
-  edit("rounds = 2", "rounds = 1");
+  edit("rounds = 2", "rounds = 10");
   start();
   const std::string ada = source("configs/contest/submissions/ada/ada.c");
   ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada).status, 201);
@@ -75,22 +80,41 @@ TEST_F(SeasonFinalE2E, AFrozenSeasonRefusesUploadsAndItsFinalPlaysTheFrozenRevis
   EXPECT_FALSE(fs::exists(dir() / "revisions" / "alice" / "2"));
   server_.reset();
 
+  // The final killed (kill -9) after its first games, then resumed from its journal by the same command.
+  const fs::path results = dir() / "results" / "final";
+  const auto journaled = [&] {
+    return fs::exists(results / "games.jsonl") ? read_lines(results / "games.jsonl").size() : 0;
+  };
+  {
+    Child first({kArena.string(), "season", "final", (dir() / "season.toml").string()}, temp_.path() / "final.out",
+                temp_.path() / "final.err");
+    std::optional<ExitStatus> ended;
+    for (int i = 0; i < 1200 && journaled() < 2 && !(ended = first.poll()); ++i) std::this_thread::sleep_for(25ms);
+    if (!ended) {
+      first.signal(SIGKILL);
+      first.wait(10s);
+    }
+  }
+  const std::size_t kept = journaled();
+  EXPECT_GE(kept, 2u);
+  EXPECT_LT(kept, 20u);  // not all: the resume below has games to play
   const RunResult played = season_command("final");
   ASSERT_EQ(played.status.code, 0) << played.summary();
   EXPECT_NE(played.out.find("round-robin, 2 engines: alice-r1, bob-r1"), std::string::npos) << played.out;
-  const fs::path results = dir() / "results" / "final";
   const std::vector<std::string> games = read_lines(results / "games.jsonl");
-  ASSERT_EQ(games.size(), 2u);
+  ASSERT_EQ(games.size(), 20u);
+  std::set<std::string> ids;
   for (const std::string& line : games) {
     const json::value game = json::parse(line);
+    EXPECT_TRUE(ids.insert(std::string(game.at("id").as_string())).second) << "played twice: " << line;
     const std::set<std::string> sides{std::string(game.at("south").as_string()),
                                       std::string(game.at("north").as_string())};
     EXPECT_EQ(sides, (std::set<std::string>{"alice-r1", "bob-r1"})) << line;
   }
-  // Played to its end: the same command again resumes to nothing more.
+  // Played to its end: the same command again plays nothing more.
   const RunResult resumed = season_command("final");
   ASSERT_EQ(resumed.status.code, 0) << resumed.summary();
-  EXPECT_EQ(read_lines(results / "games.jsonl").size(), 2u);
+  EXPECT_EQ(read_lines(results / "games.jsonl").size(), 20u);
 
   const RunResult verified = run({kArena.string(), "verify", results.string()}, temp_.path(), 120s);
   EXPECT_EQ(verified.status.code, 0) << verified.summary();
