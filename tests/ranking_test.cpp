@@ -236,6 +236,32 @@ TEST(Ranking, StandingsCarryTheRankingWithElo) {
   EXPECT_FALSE(by_elo.standings().ranking);
 }
 
+// Ordered by Elo (a season's ladder), a withdrawn entrant (a superseded revision) keeps its games, for its opponents
+// and in its row, but is listed after the active ones, unranked, with its status; a disqualified one likewise.
+TEST(Ranking, AnOrderByEloListsWithdrawnEntrantsLastAndUnranked) {
+  // w beats everyone and would lead the fit.
+  std::vector<GameRecord> games = {game("w", "a", "1-0"), game("a", "w", "0-1"), game("w", "b", "1-0"),
+                                   game("a", "b", "1-0"), game("b", "a", "0-1"), game("d", "b", "1-0")};
+  for (std::size_t i = 0; i < games.size(); ++i) games[i].id = "g" + std::to_string(i);
+  StandingsBuilder builder({"a", "b", "w", "d"});
+  builder.set_ranking({{},
+                       {{"w", {EntryStatus::Withdrawn, "superseded by w2", false}},
+                        {"d", {EntryStatus::Disqualified, "copied code", false}}}});
+  for (const GameRecord& g : games) builder.add(g);
+  const Standings s = builder.standings();
+  EXPECT_FALSE(s.ranking);
+  std::vector<std::string> rows;
+  for (const EngineStanding& e : s.engines)
+    rows.push_back(e.name + " " + std::to_string(e.rank) + " " + to_string(e.status));
+  EXPECT_EQ(rows, (std::vector<std::string>{"a 1 active", "b 2 active", "w 0 withdrawn", "d 0 disqualified"}));
+  EXPECT_EQ(s.engines[2].games, 3);  // its games stay
+  EXPECT_EQ(s.games, 6);
+  // Without statuses the same games rank w first.
+  StandingsBuilder plain({"a", "b", "w", "d"});
+  for (const GameRecord& g : games) plain.add(g);
+  EXPECT_EQ(plain.standings().engines.front().name, "w");
+}
+
 TEST(Ranking, EveryTableFollowsTheRankingNotASecondEloOrder) {
   // a beat c four times; b beat a once. Points: a 4, b 1, c 0; the Elo fit puts b above a (it never lost).
   std::vector<GameRecord> games = {game("a", "c", "1-0"), game("c", "a", "0-1"), game("a", "c", "1-0"),

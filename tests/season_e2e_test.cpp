@@ -15,6 +15,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/browser_util.h"
 #include "tests/e2e_util.h"
 #include "tests/season_archives.h"
 #include "tests/season_util.h"
@@ -199,6 +200,33 @@ TEST_F(SeasonE2E, ARevisionIsBuiltCheckedGatedAndEnteredOrKeptOutWithItsLog) {
   EXPECT_NE(json::serialize(nothing.at("reason")).find("no bot.toml"), std::string::npos);
 }
 
+// A bot that speaks KEP and plays legal moves but chooses the worst one it sees (the kit's example with max turned
+// into min) builds and passes its check, then scores far below the gate's min_score against kalah-random.
+TEST_F(SeasonE2E, ABotThatLosesToRandomIsGateFailedWithItsFiguresAndItsLog) {
+  std::string worst = source("bots/python/example_bot.py");
+  const std::string best_move = "return max(position.legal_moves()";
+  ASSERT_NE(worst.find(best_move), std::string::npos) << "the kit's example changed: choose its worst move otherwise";
+  worst.replace(worst.find(best_move), best_move.size(), "return min(position.legal_moves()");
+  const std::string archive =
+      make_archive({{"bot.py", worst}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["bob"]), "bot.tar.gz", archive).status, 201);
+  const json::object gated = finished(server_->port(), tokens_["bob"], "bob", 1);
+  EXPECT_EQ(gated.at("status"), "gate-failed") << json::serialize(gated);
+  const std::string reason(gated.at("reason").as_string());
+  EXPECT_TRUE(reason.starts_with("gate: scored ") && reason.ends_with("needs 60%")) << reason;
+  ASSERT_TRUE(gated.at("logs").as_object().contains("gate.log")) << json::serialize(gated);
+  EXPECT_NE(json::serialize(gated.at("logs").at("gate.log")).find("kalah-random"), std::string::npos);
+  // Not entered in the contest, so never on the ladder.
+  const json::value entries = json::parse(read_file(dir() / "results" / "season" / "entries.json"));
+  bool listed = false;
+  for (const json::value& e : entries.at("submissions").as_array())
+    if (e.at("folder") == "bob-r1") {
+      listed = true;
+      EXPECT_NE(e.at("status"), "entered") << json::serialize(e);
+    }
+  EXPECT_TRUE(listed) << json::serialize(entries);
+}
+
 TEST_F(SeasonE2E, ANewEnteredRevisionSupersedesTheAuthorsEarlierOne) {
   const std::string ada = source("configs/contest/submissions/ada/ada.c");
   ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada).status, 201);
@@ -220,6 +248,29 @@ TEST_F(SeasonE2E, ARevisionLeftBuildingByAKilledServerIsTakenUpAgain) {
   start();
   const json::object done = finished(server_->port(), tokens_["alice"], "alice", 1);
   EXPECT_EQ(done.at("status"), "entered") << json::serialize(done);
+}
+
+// A server killed after the contest withdrew an author's earlier revision but before the store recorded it
+// superseded (its status file still says entered): the next start finishes the supersession.
+TEST_F(SeasonE2E, ASupersessionAKilledServerLeftHalfDoneIsFinishedAtTheNextStart) {
+  const std::string alice = bearer(tokens_["alice"]);
+  const std::string ada = source("configs/contest/submissions/ada/ada.c");
+  ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada).status, 201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
+  ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada + "/* again */\n").status, 201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"}).at("status"),
+            "superseded")
+      << read_file(dir() / "season.log");
+  server_->kill_now();
+  const fs::path status = dir() / "status" / "alice" / "1.json";
+  std::string text = read_file(status);
+  text.replace(text.find("\"superseded\""), std::string("\"superseded\"").size(), "\"entered\"");
+  write_file(status, text);
+  start();
+  const json::object first = finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"});
+  EXPECT_EQ(first.at("status"), "superseded") << json::serialize(first) << read_file(dir() / "season.log");
+  EXPECT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
 }
 
 // The ladder's journal, DIR/results/ladder/games.jsonl: each game's id, South and North.
@@ -272,8 +323,10 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   const std::string python = make_archive(
       {{"bot.py", source("bots/python/example_bot.py")}, {"kalah_engine.py", source("bots/python/kalah_engine.py")}});
   ASSERT_EQ(upload(server_->port(), bob, "bot.tar.gz", python).status, 201);
-  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
-  ASSERT_EQ(finished(server_->port(), tokens_["bob"], "bob", 2).at("status"), "entered");
+  const json::object ada_r1 = finished(server_->port(), tokens_["alice"], "alice", 1);
+  ASSERT_EQ(ada_r1.at("status"), "entered") << json::serialize(ada_r1);
+  const json::object python_r2 = finished(server_->port(), tokens_["bob"], "bob", 2);
+  ASSERT_EQ(python_r2.at("status"), "entered") << json::serialize(python_r2);
   // Both play on the ladder, against each other or the sparring partners.
   std::vector<LadderGame> games = ladder_until(
       dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r1") && plays_in(g, "bob-r2"); });
@@ -288,7 +341,8 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   ASSERT_EQ(upload(server_->port(), alice, "ada.c", ada + "/* again */\n").status, 201);
   ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
   ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1, {"queued", "building", "entered"}).at("status"),
-            "superseded");
+            "superseded")
+      << read_file(dir() / "season.log");
   games = ladder_until(dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r2"); });
   ASSERT_TRUE(plays_in(games, "alice-r2")) << read_file(dir() / "season.log");
   // The ladder's next run records it as the contest's entries.json has it: withdrawn, superseded by alice-r2; it plays
@@ -305,6 +359,11 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   }
   ASSERT_TRUE(rows.contains("alice-r1") && rows.contains("alice-r2")) << rows.size();
   EXPECT_GT(rows["alice-r1"].at("games").to_number<int>(), 0);
+  // Superseded: listed with its games, not ranked (issue 40: "leaves the ranking").
+  EXPECT_TRUE(rows["alice-r1"].at("rank").is_null()) << json::serialize(rows["alice-r1"]);
+  EXPECT_EQ(rows["alice-r1"].at("status"), "withdrawn");
+  EXPECT_TRUE(rows["alice-r2"].at("rank").is_int64()) << json::serialize(rows["alice-r2"]);
+  EXPECT_FALSE(rows["alice-r2"].contains("status"));
 
   // kill -9 at any moment: the finished games stay, none is played again, the ladder goes on.
   const std::size_t before = ladder_games(dir()).size();
@@ -323,6 +382,40 @@ TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMi
   EXPECT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
   EXPECT_EQ(read_file(dir() / "season.log").find("ladder: stopped"), std::string::npos)
       << read_file(dir() / "season.log");
+}
+
+// The author's page in a real browser: opened with the name and token in the link's fragment, it shows the
+// revisions with their statuses and logs, the revision's row on the ladder and its games, each a link to the viewer;
+// the token leaves the address bar. Skipped, with the reason, without chromium or a Node with WebSocket.
+TEST_F(SeasonE2E, TheAuthorsPageShowsTheRevisionsLogsLadderRowAndGames) {
+  if (const std::optional<std::string> missing = browser::missing_browser(temp_.path())) GTEST_SKIP() << *missing;
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
+                .status,
+            201);
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "bot.c", "int main(void) { return oops; }\n").status,
+            201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "build-failed");
+  const std::vector<LadderGame> games =
+      ladder_until(dir(), [](const std::vector<LadderGame>& g) { return plays_in(g, "alice-r1"); });
+  ASSERT_TRUE(plays_in(games, "alice-r1")) << read_file(dir() / "season.log");
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(server_->port()) + "/author.html#author=alice&token=" + tokens_["alice"];
+  const json::value shown = browser::open_page(temp_.path(), url, "author", server_->err());
+  ASSERT_TRUE(shown.is_object());
+  const std::string revisions = json::serialize(shown.at("revisions"));
+  EXPECT_NE(revisions.find("r1entered"), std::string::npos) << revisions;
+  EXPECT_NE(revisions.find("r2build-failed"), std::string::npos) << revisions;
+  EXPECT_NE(shown.at("logs").as_string().find("oops"), std::string::npos) << shown;
+  EXPECT_NE(json::serialize(shown.at("ladder")).find("alice-r1"), std::string::npos) << shown;
+  EXPECT_TRUE(shown.at("author_link").as_string().starts_with("/tournaments/ladder/games/")) << shown;
+  EXPECT_EQ(shown.at("address").as_string().find(tokens_["alice"]), std::string::npos) << shown;
+  // Another author's token shows nothing of alice's.
+  const std::string wrong =
+      "http://127.0.0.1:" + std::to_string(server_->port()) + "/author.html#author=alice&token=" + tokens_["bob"];
+  const json::value refused = browser::open_page(temp_.path(), wrong, "author-refused", server_->err());
+  ASSERT_TRUE(refused.is_object());
+  EXPECT_EQ(refused.at("message"), "Your submissions could not be read: not found") << refused;
+  EXPECT_TRUE(refused.at("revisions").as_array().empty()) << refused;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <boost/json.hpp>
 
+#include "tests/browser_util.h"
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 #include "tests/serve_util.h"
@@ -26,28 +27,11 @@ namespace {
 namespace json = boost::json;
 using namespace serve_util;
 
-const fs::path kChromium = "/usr/bin/chromium", kNode = "/usr/bin/node";
-
-// Chromium and a Node with WebSocket, or why the test is skipped.
-std::optional<std::string> missing_browser(const fs::path& scratch) {
-  if (!fs::exists(kChromium)) return "chromium is not installed (apt-get install chromium)";
-  if (!fs::exists(kNode) ||
-      run({kNode.string(), "--experimental-websocket", "-e", "if (typeof WebSocket !== 'function') process.exit(1)"},
-          scratch, 30s)
-              .status.code != 0)
-    return "no node with --experimental-websocket (Node 20.10 or later; apt-get install nodejs)";
-  return std::nullopt;
-}
+using browser::missing_browser;
 
 // tests/browser/serve_page.js opened at `url` until the page shows what `check` asks for; its state as JSON.
 json::value open_page(const fs::path& scratch, const std::string& url, const std::string& check, const Server& server) {
-  static int profiles = 0;
-  const RunResult page =
-      run({kNode.string(), "--experimental-websocket", KALAH_SOURCE_DIR "/tests/browser/serve_page.js",
-           kChromium.string(), (scratch / ("profile" + std::to_string(++profiles))).string(), url, check, "360"},
-          scratch, 120s);
-  EXPECT_EQ(page.status.code, 0) << check << ": " << page.summary() << server.err();
-  return page.status.code == 0 ? json::parse(page.out) : json::value();
+  return browser::open_page(scratch, url, check, server.err());
 }
 
 // The server over an empty folder, then `arena run` of `config` into it, until the tournament `name` is listed.

@@ -329,6 +329,17 @@ TEST_F(ServeE2E, AnAnalysedGameShowsItsPerPlyLossesInTheViewerAsReportHtmlDoes) 
   EXPECT_NE(script.body.find("verdict"), std::string::npos);
   EXPECT_EQ(get(served.port(), "/viewer.js").body.find("verdict"), std::string::npos);
 
+  // The API's answer: the journal line as it is, with the game's line of analysis.jsonl added; without one, the line.
+  const Response api = get(served.port(), "/api/tournaments/alpha/games/" + id);
+  ASSERT_EQ(api.status, 200) << api.body;
+  json::object answered = json::parse(api.body).as_object();
+  ASSERT_TRUE(answered.contains("analysis")) << api.body;
+  EXPECT_EQ(answered.at("analysis"), json::parse(read_lines(analysed / "alpha" / "analysis.jsonl").front()));
+  EXPECT_EQ(api.body.substr(0, lines.front().rfind('}')), lines.front().substr(0, lines.front().rfind('}')));
+  answered.erase("analysis");
+  EXPECT_EQ(json::value(answered), game);
+  EXPECT_EQ(get(served.port(), "/api/tournaments/alpha/games/" + other_id).body, lines.back() + "\n");
+
   // A game without a line in the analysis: the viewer without losses.
   const Response plain = get(served.port(), "/tournaments/alpha/games/" + other_id);
   ASSERT_EQ(plain.status, 200) << plain.body;

@@ -178,6 +178,32 @@ TEST_F(SystemTest, ADirectoryLockDiesWithAKilledHolder) {
   EXPECT_TRUE(DirectoryLock::acquire(dir_).ok()) << "the kernel dropped the killed holder's lock";
 }
 
+// A server's ladder forks an engine while a build holds a contest's lock: the child holds a copy of the lock's open
+// file until its exec. The build's release and the next acquire in the same process must not fail on that copy.
+TEST_F(SystemTest, ADirectoryLockReleasedWhileAForkedChildHoldsItsCopyIsTakenOnceTheChildExecs) {
+  Expected<DirectoryLock> first = DirectoryLock::acquire(dir_);
+  ASSERT_TRUE(first.ok()) << first.error();
+  int go[2];
+  ASSERT_EQ(::pipe(go), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // between fork and exec, holding the copy
+    char c = 0;
+    if (::read(go[0], &c, 1) != 1) ::_exit(1);
+    ::usleep(100'000);
+    ::execl("/bin/true", "true", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(go[0]);
+  first = Error{"released"};
+  ASSERT_EQ(::write(go[1], "x", 1), 1);
+  ::close(go[1]);
+  Expected<DirectoryLock> again = DirectoryLock::acquire(dir_);
+  EXPECT_TRUE(again.ok()) << again.error();
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+}
+
 TEST_F(SystemTest, AtomicFileStreamsLargeContentAndCommitsOnce) {
   const fs::path target = dir_ / "big.txt";
   make_file(target, "old", fs::perms::owner_read | fs::perms::owner_write);

@@ -131,9 +131,12 @@ int StandingsBuilder::index_of(const std::string& name) {
 void StandingsBuilder::set_ranking(const RankingSetup& setup) {
   assert(counted_ + ignored_ + voided_ == 0);
   void_.clear();
+  inactive_.clear();
   cuts_ = setup.rules.cuts;
-  for (const auto& [name, entry] : setup.entries)
+  for (const auto& [name, entry] : setup.entries) {
     if (entry.games_void) void_.insert(name);
+    if (entry.status != EntryStatus::Active) inactive_[name] = entry.status;
+  }
   if (setup.rules.by == RankBy::Points)
     ranking_.emplace(setup.rules, setup.entries);
   else
@@ -266,10 +269,11 @@ int place_in(const std::unordered_map<std::string, int>& place, const EngineStan
   return it == place.end() ? unplaced : it->second;
 }
 
-// The rows' order (indexes into `engines`): by place, then engines with games first, by Elo, then points,
-// then name.
+// The rows' order (indexes into `engines`): by place, then active entrants first (`inactive`: the withdrawn and
+// disqualified ones), then engines with games first, by Elo, then points, then name.
 std::vector<int> rank_order(const std::vector<EngineStanding>& engines,
-                            const std::unordered_map<std::string, int>& place) {
+                            const std::unordered_map<std::string, int>& place,
+                            const std::map<std::string, EntryStatus>& inactive) {
   const int n = static_cast<int>(engines.size());
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -277,6 +281,7 @@ std::vector<int> rank_order(const std::vector<EngineStanding>& engines,
     const EngineStanding& a = engines[x];
     const EngineStanding& b = engines[y];
     if (place_in(place, a, n) != place_in(place, b, n)) return place_in(place, a, n) < place_in(place, b, n);
+    if (inactive.contains(a.name) != inactive.contains(b.name)) return !inactive.contains(a.name);
     if ((a.games > 0) != (b.games > 0)) return a.games > 0;
     if (a.elo != b.elo) return a.elo > b.elo;
     if (a.points != b.points) return a.points > b.points;
@@ -356,10 +361,17 @@ Standings StandingsBuilder::standings(Intervals intervals) const {
   if (form_ && !ranking_) s.form = form_(results_);
   const std::unordered_map<std::string, int> place = own_places(s);
   auto place_of = [&](const EngineStanding& e) { return place_in(place, e, n); };
-  const std::vector<int> order = rank_order(engines, place);
+  const std::vector<int> order = rank_order(engines, place, inactive_);
+  // Ordered by Elo, a withdrawn or disqualified entrant (a season's superseded revision) is listed after the
+  // active ones, unranked, with its status: a ranking by points or a form says so in its own rows.
+  const bool by_elo = !s.ranking && !s.form;
   for (int r = 0; r < n; ++r) {
     EngineStanding e = engines[order[r]];
     e.rank = r + 1;
+    if (const auto it = inactive_.find(e.name); by_elo && it != inactive_.end()) {
+      e.rank = 0;
+      e.status = it->second;
+    }
     if (const int p = place_of(e); s.form && p < n) {
       const FormPlace& form_place = s.form->places[static_cast<std::size_t>(p)];
       e.rank = form_place.rank;

@@ -22,10 +22,11 @@ namespace kalah::rating {
 
 struct EngineStanding {
   std::string name;
-  int rank = 0;              // 1 = best
-  bool rank_shared = false;  // another engine has the same rank (engines out in one knockout round)
-  double elo = 0;            // Bradley–Terry MLE, mean 0 over all engines
-  double ci95 = 0;           // +- half-width of the 95% interval
+  int rank = 0;  // 1 = best; 0: not ranked (a withdrawn or disqualified entrant in an order by Elo)
+  EntryStatus status = EntryStatus::Active;  // set in an order by Elo (a ranking by points has its own rows)
+  bool rank_shared = false;                  // another engine has the same rank (engines out in one knockout round)
+  double elo = 0;                            // Bradley–Terry MLE, mean 0 over all engines
+  double ci95 = 0;                           // +- half-width of the 95% interval
   int games = 0;
   double points = 0;      // a win 1, a draw 1/2, plus bye_points
   double bye_points = 0;  // a Swiss tournament's byes (docs/SCHEDULE.md): points without a game
@@ -210,7 +211,8 @@ class StandingsBuilder {
   int counted_ = 0;
   int ignored_ = 0;
   int voided_ = 0;
-  std::unordered_set<std::string> void_;  // engines whose games are void
+  std::unordered_set<std::string> void_;         // engines whose games are void
+  std::map<std::string, EntryStatus> inactive_;  // withdrawn and disqualified entrants
   std::optional<Anchor> anchor_;
   std::optional<RankingTally> ranking_;
   FormRanker form_;

@@ -21,9 +21,9 @@ std::string standings_csv(const Standings& s, const MoveQuality* quality) {
   out += ",los_next,diff_next,diff_next_ci95" + rank_intervals_csv_header(s);
   out += (quality ? move_quality_csv_header() : "") + "\n";
   for (const EngineStanding& e : s.engines) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank, csv_field(e.name),
-                       e.games > 0 ? fixed(e.elo, 1) : "", ci95_text(e, ""), e.games, fixed(e.points, 1),
-                       fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits);
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", e.rank > 0 ? std::to_string(e.rank) : std::string(),
+                       csv_field(e.name), e.games > 0 ? fixed(e.elo, 1) : "", ci95_text(e, ""), e.games,
+                       fixed(e.points, 1), fixed(e.score_pct, 1), e.wins, e.draws, e.losses, e.forfeits);
     for (int count : e.forfeits_by_reason) out += "," + std::to_string(count);
     out += "," + (e.los_next ? fixed(*e.los_next, 4) : std::string());
     out += "," + (e.diff_next ? fixed(*e.diff_next, 1) : std::string());

@@ -31,7 +31,8 @@ json::object engine_json(const EngineStanding& e, const Standings& s, bool cpu_c
   for (std::size_t r = 0; r < kForfeitReasons.size(); ++r)
     reasons[to_string(kForfeitReasons[r])] = e.forfeits_by_reason[r];
   json::object o;
-  o["rank"] = e.rank;
+  o["rank"] = e.rank > 0 ? json::value(e.rank) : json::value(nullptr);
+  if (e.status != rating::EntryStatus::Active) o["status"] = rating::to_string(e.status);
   if (s.form) o["rank_shared"] = e.rank_shared;
   add_rank_interval_json(e, s, o);
   o["name"] = e.name;

@@ -103,7 +103,10 @@ std::string normalisation_text(const rating::Standings& s) {
   return s.anchor->engine + " held at " + fmt::format("{:g}", s.anchor->elo) + " (± relative to it)";
 }
 
-std::string rank_text(const rating::EngineStanding& e) { return std::to_string(e.rank) + (e.rank_shared ? "=" : ""); }
+std::string rank_text(const rating::EngineStanding& e) {
+  if (e.rank == 0) return e.status != rating::EntryStatus::Active ? rating::to_string(e.status) : "–";
+  return std::to_string(e.rank) + (e.rank_shared ? "=" : "");
+}
 
 std::string elo_text(const rating::EngineStanding& e, std::string_view none) {
   return e.games > 0 ? signed_fixed(e.elo, 1) : std::string(none);

@@ -95,6 +95,15 @@ StatusRecord outcome(const arena::Config& contest, const std::string& bot) {
   return out;
 }
 
+// Whether the contest's entries.json records `bot` as withdrawn.
+bool withdrawn_from(const arena::Config& contest, const std::string& bot) {
+  Expected<arena::Entries> entries = arena::read_entries(contest.entries_file());
+  if (!entries) return false;
+  return std::any_of(entries->submissions.begin(), entries->submissions.end(), [&](const arena::Submission& s) {
+    return s.folder == bot && s.status == arena::SubmissionStatus::Withdrawn;
+  });
+}
+
 }  // namespace
 
 Pipeline::Pipeline(const SeasonConfig& config, const RevisionStore& store, std::function<void()> entered)
@@ -126,6 +135,7 @@ void Pipeline::enqueue(const std::string& author, int number) {
 }
 
 void Pipeline::loop() {
+  reconcile();
   for (;;) {
     std::pair<std::string, int> next;
     {
@@ -186,9 +196,28 @@ void Pipeline::supersede(const std::string& author, int number) {
     const std::string reason = "superseded by " + revision_bot(author, number);
     Expected<std::string> done =
         arena::contest::change_status(contest, r.bot, arena::EntryStatus::Withdrawn, reason, write_reports);
+    // Withdrawn already: a server killed between the contest's record and the store's finishes the second.
+    const bool withdrawn = done || withdrawn_from(contest, r.bot);
     (void)system::write_own_file(log, "  " + (done ? *done : r.bot + " not superseded: " + done.error()) + "\n",
                                  /*append=*/true);
-    if (done) (void)store_.record_status(author, r.number, {"superseded", reason, r.bot, system::utc_now_iso8601()});
+    if (withdrawn)
+      (void)store_.record_status(author, r.number, {"superseded", reason, r.bot, system::utc_now_iso8601()});
+  }
+}
+
+void Pipeline::reconcile() {
+  for (const std::string& author : store_.authors()) {
+    const Expected<std::vector<Revision>> revisions = store_.list(author);
+    if (!revisions) continue;
+    const auto latest =
+        std::find_if(revisions->rbegin(), revisions->rend(), [](const Revision& r) { return r.status == "entered"; });
+    if (latest == revisions->rend()) continue;
+    const bool undone = std::any_of(revisions->begin(), revisions->end(), [&](const Revision& r) {
+      return r.number < latest->number && r.status == "entered";
+    });
+    if (!undone) continue;
+    supersede(author, latest->number);
+    if (entered_) entered_();
   }
 }
 

@@ -4,7 +4,8 @@
 // built by a stated command), then built, checked and gated by `arena contest build`'s code, each step's status
 // recorded durably beside the revision: queued -> building -> build-failed | check-failed | gate-failed | entered;
 // an entered revision's author's earlier entered ones are withdrawn from the contest and become superseded.
-// A revision a stopped server left queued or building is taken up again at the next start.
+// A revision a stopped server left queued or building is taken up again at the next start, after the supersessions a
+// stopped server left undone.
 #pragma once
 
 #include <condition_variable>
@@ -44,6 +45,9 @@ class Pipeline {
   void loop();
   void process(const std::string& author, int number);
   void supersede(const std::string& author, int number);
+  // Each author's entered revisions below their latest entered one superseded: what a server killed between the two
+  // records (or a supersession that failed) left undone.
+  void reconcile();
 
   const SeasonConfig& config_;
   const RevisionStore& store_;

@@ -191,15 +191,19 @@ Expected<std::vector<Revision>> RevisionStore::list(const std::string& author) c
   return out;
 }
 
-std::vector<std::pair<std::string, int>> RevisionStore::unfinished() const {
-  std::vector<std::pair<std::string, int>> out;
+std::vector<std::string> RevisionStore::authors() const {
   std::vector<std::string> authors;
   std::error_code ec;
   for (fs::directory_iterator it(dir_, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
     if (it->symlink_status(ec).type() == fs::file_type::directory && !it->path().filename().string().starts_with("."))
       authors.push_back(it->path().filename().string());
   std::sort(authors.begin(), authors.end());
-  for (const std::string& author : authors) {
+  return authors;
+}
+
+std::vector<std::pair<std::string, int>> RevisionStore::unfinished() const {
+  std::vector<std::pair<std::string, int>> out;
+  for (const std::string& author : authors()) {
     const Expected<std::vector<Revision>> revisions = list(author);
     if (!revisions) continue;
     for (const Revision& r : *revisions)

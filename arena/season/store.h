@@ -52,6 +52,8 @@ class RevisionStore {
                          const UploadSummary& summary);
   // The author's revisions, oldest first (none when they uploaded nothing), each with its recorded status.
   Expected<std::vector<Revision>> list(const std::string& author) const;
+  // The authors who uploaded anything, in name order.
+  std::vector<std::string> authors() const;
   // Every author's revisions still to process (queued, or building when a server stopped), oldest first per author.
   std::vector<std::pair<std::string, int>> unfinished() const;
   // Where revision N of `author` is (its folder) and its status is recorded.

@@ -133,7 +133,8 @@ Target route_of(const std::vector<std::string>& segments) {
   // The page: "/", and its script and style sheet.
   if (segments.size() == 1 && segments[0].empty()) return Route{Route::Kind::Page, "index.html", {}};
   if (segments.size() == 1 && (segments[0] == "app.js" || segments[0] == "app.css" || segments[0] == "viewer.js" ||
-                               segments[0] == "viewer-analysis.js" || segments[0] == "viewer.css"))
+                               segments[0] == "viewer-analysis.js" || segments[0] == "viewer.css" ||
+                               segments[0] == "author.html" || segments[0] == "author.js"))
     return Route{Route::Kind::Page, segments[0], {}};
   for (const std::string& s : segments)
     if (s.empty()) return NotFound{};

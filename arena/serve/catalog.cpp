@@ -493,7 +493,24 @@ Reply Catalog::game(const std::string& name, const std::string& id) {
   return {200, std::move(line).value() + "\n"};
 }
 
-std::optional<analysis::GameJudgement> Catalog::judgement(const std::string& name, const GameRecord& game) {
+Reply Catalog::analysed_game(const std::string& name, const std::string& id) {
+  Reply line = game(name, id);
+  if (line.status != 200) return line;
+  const Expected<GameRecord> record = record_from_json(line.body);
+  if (!record) return line;
+  const std::optional<analysis::GameAnalysis> analysed = analysis_of(name, *record);
+  if (!analysed) return line;
+  // Spliced into the line as it is in the journal (its figures as written, not as a second serialiser would).
+  std::string text = std::move(line.body);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (text.empty() || text.back() != '}') return {200, text + "\n"};
+  std::string analysis = analysis::to_line(*analysed);
+  if (!analysis.empty() && analysis.back() == '\n') analysis.pop_back();
+  text.pop_back();
+  return {200, text + ",\"analysis\":" + analysis + "}\n"};
+}
+
+std::optional<analysis::GameAnalysis> Catalog::analysis_of(const std::string& name, const GameRecord& game) {
   Tournament* t = state_->find(name);
   if (!t) return std::nullopt;
   const analysis::JournalPlies plies{{game.id, game.moves.size()}};
@@ -504,7 +521,13 @@ std::optional<analysis::GameJudgement> Catalog::judgement(const std::string& nam
   }
   const auto found = read->games.find(game.id);
   if (found == read->games.end()) return std::nullopt;
-  Expected<analysis::GameJudgement> judged = analysis::judge_game(game, found->second);
+  return found->second;
+}
+
+std::optional<analysis::GameJudgement> Catalog::judgement(const std::string& name, const GameRecord& game) {
+  const std::optional<analysis::GameAnalysis> analysed = analysis_of(name, game);
+  if (!analysed) return std::nullopt;
+  Expected<analysis::GameJudgement> judged = analysis::judge_game(game, *analysed);
   if (!judged) return std::nullopt;
   return std::move(judged).value();
 }

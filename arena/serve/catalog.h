@@ -55,7 +55,10 @@ class Catalog {
   // GET /api/tournaments/NAME/games?after=ID&limit=N: the finished games in journal order, from after the game
   // `after` (from the first without it), at most `limit`.
   Reply games(const std::string& name, const std::optional<std::string>& after, std::size_t limit);
-  Reply game(const std::string& name, const std::string& id);  // GET /api/tournaments/NAME/games/ID
+  Reply game(const std::string& name, const std::string& id);  // the game's journal line
+  // GET /api/tournaments/NAME/games/ID: the journal line, with `"analysis"` (the game's line of analysis.jsonl) added
+  // when the tournament's analysis has one.
+  Reply analysed_game(const std::string& name, const std::string& id);
   // The tournament's analysis of `game` (its folder's analysis.jsonl, read as `arena report` reads it: the first
   // line of the game's id with one entry per ply) joined with it; none without one, or when it does not fit.
   std::optional<analysis::GameJudgement> judgement(const std::string& name, const GameRecord& game);
@@ -63,6 +66,8 @@ class Catalog {
   std::vector<std::pair<std::string, std::filesystem::path>> names() const;
 
  private:
+  // The game's line of the tournament's analysis.jsonl, if it has one that fits the game.
+  std::optional<analysis::GameAnalysis> analysis_of(const std::string& name, const GameRecord& game);
   struct State;
   explicit Catalog(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

@@ -7,6 +7,7 @@
 
 #include "arena/report/html_viewer.h"
 #include "arena/report/text_util.h"
+#include "arena/serve/author_page.h"
 
 namespace kalah::serve {
 
@@ -95,7 +96,7 @@ function showEngines(standings) {
   body.replaceChildren();
   for (const e of standings.engines) {
     const row = document.createElement('tr');
-    cell(row, e.rank); cell(row, e.name); cell(row, e.points); cell(row, e.games); cell(row, wdl(e));
+    cell(row, typeof e.rank === 'number' ? e.rank : (e.status || '')); cell(row, e.name); cell(row, e.points); cell(row, e.games); cell(row, wdl(e));
     cell(row, typeof e.elo === 'number' ? (e.elo >= 0 ? '+' : '') + e.elo.toFixed(0) + ' ± ' + fixed(e.ci95, 0) : '');
     cell(row, rankInterval(e));
     body.appendChild(row);
@@ -348,6 +349,8 @@ std::optional<PageFile> page_file(std::string_view name) {
   if (name == "viewer.js") return PageFile{"text/javascript; charset=utf-8", viewer_script};
   if (name == "viewer-analysis.js") return PageFile{"text/javascript; charset=utf-8", analysis_script};
   if (name == "viewer.css") return PageFile{"text/css; charset=utf-8", report::html_style()};
+  if (name == "author.html") return PageFile{"text/html; charset=utf-8", author_html()};
+  if (name == "author.js") return PageFile{"text/javascript; charset=utf-8", author_script()};
   return std::nullopt;
 }
 

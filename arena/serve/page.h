@@ -19,8 +19,8 @@ struct PageFile {
 };
 
 // The file served at `name` ("index.html", "app.js", "app.css", and the game viewer's "viewer.js",
-// "viewer-analysis.js" (with what a game's analysis adds) and "viewer.css": report.html's viewer, as files); none
-// for any other.
+// "viewer-analysis.js" (with what a game's analysis adds) and "viewer.css": report.html's viewer, as files; a
+// season's author page, "author.html" and "author.js": author_page.h); none for any other.
 std::optional<PageFile> page_file(std::string_view name);
 
 // A finished game in the viewer of report.html (arena/report/html_viewer.h): its markup, the game's replay as a

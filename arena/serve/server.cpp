@@ -353,7 +353,7 @@ Reply answer(Shared& shared, const http::request<http::empty_body>& request, Ans
     case Route::Kind::Tournaments: return shared.catalog.tournaments();
     case Route::Kind::Standings: return shared.catalog.standings(route->name);
     case Route::Kind::Games: return shared.catalog.games(route->name, route->after, route->limit);
-    case Route::Kind::Game: return shared.catalog.game(route->name, route->id);
+    case Route::Kind::Game: return shared.catalog.analysed_game(route->name, route->id);
     case Route::Kind::GamePage: return viewer_page(shared, *route, query_token);
     case Route::Kind::Page: break;  // answered above
     case Route::Kind::Live:

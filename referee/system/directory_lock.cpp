@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 namespace kalah::system {
 namespace {
@@ -41,8 +42,13 @@ Expected<DirectoryLock> DirectoryLock::acquire(const std::filesystem::path& dir)
   const std::filesystem::path path = dir / kLockFile;
   FileHandle fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
   if (!fd.is_open()) return Error{system_error_text(path, "cannot open the lock file")};
+  const auto give_up = std::chrono::steady_clock::now() + kPatience;
   while (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     if (errno == EINTR) continue;
+    if (errno == EWOULDBLOCK && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
     if (errno == EWOULDBLOCK) {
       std::string holder;
       read_file(path, holder);

@@ -4,6 +4,7 @@
 // holder only to name it in the refusal.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -16,7 +17,10 @@ inline constexpr const char* kLockFile = "arena.lock";
 
 class DirectoryLock {
  public:
-  // Takes the lock of `dir` (which must exist) without waiting. Errors:
+  // Takes the lock of `dir` (which must exist), waiting at most kPatience while it is held. A flock(2) belongs to
+  // the open file, and a fork copies it: a process that released the lock can still hold it through a child
+  // forked by another of its threads that has not yet reached exec (where the close-on-exec descriptor goes), as
+  // a server's ladder starting an engine while its builds take and release a contest's lock. Errors:
   // - held by another process: "<dir> is in use by pid N on host H";
   // - a filesystem that cannot lock (some NFS or Lustre mounts): says so, naming the reason;
   //   never a silent run without the lock.
@@ -24,6 +28,8 @@ class DirectoryLock {
   // The same, but waits (in the kernel, no polling) while another process holds it: for work that
   // the first holder does for everybody, such as a build that a second process then finds done.
   static Expected<DirectoryLock> acquire_waiting(const std::filesystem::path& dir);
+
+  static constexpr std::chrono::milliseconds kPatience{2000};
 
   DirectoryLock(DirectoryLock&&) noexcept = default;
   DirectoryLock& operator=(DirectoryLock&&) noexcept = default;

@@ -4,8 +4,9 @@
 //   node --experimental-websocket serve_page.js CHROMIUM PROFILE_DIR URL [CHECK [WIDTH [SCREENSHOT.png]]]
 // CHECK: `flight` (default: the stream live, the standings, a game in flight and a crosstable cell with numbers),
 // `sprt` (the SPRT gauge drawn with an LLR and its bounds, and a crosstable cell), `viewer` (a game shown on
-// the viewer's board), `past` (the list of the games in the journals, each a link to the viewer) or `reconnect`
-// (below). WIDTH: the window's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it. Prints the
+// the viewer's board), `past` (the list of the games in the journals, each a link to the viewer), `author` (a
+// season's author page with the revisions, the author's ladder rows and games), `author-refused` (that
+// page saying it could not read them) or `reconnect` (below). WIDTH: the window's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it. Prints the
 // page's state as one JSON line; exit 0 once it shows it, 1 after 60 s without.
 // `reconnect`: the page is opened through a TCP proxy of this script's own (loopback), with a recorder of its
 // stream's events set before its own script runs; once a game in flight shows 3 plies, every connection through
@@ -48,6 +49,13 @@ const state = `(() => { try {
     title: text('title'),
     board: document.getElementById('board') ? document.getElementById('board').children.length : 0,
     info: text('info'),
+    revisions: [...document.querySelectorAll('#revisions tr')].map((tr) => tr.textContent),
+    logs: [...document.querySelectorAll('#logs pre')].map((pre) => pre.textContent).join(' '),
+    ladder: [...document.querySelectorAll('#ladder tr')].map((tr) => tr.textContent),
+    author_games: document.getElementById('author-games') ? document.getElementById('author-games').children.length : 0,
+    author_link: document.querySelector('#author-games a') ? document.querySelector('#author-games a').getAttribute('href') : '',
+    message: text('message'),
+    address: location.href,
   }); } catch (e) { return ''; } })()`;
 
 const numbers = /^\d+(\.\d+)?\/\d+$/;
@@ -58,6 +66,8 @@ const shows = {
       s.sprt_points >= 2 && s.crosstable.some((t) => numbers.test(t)),
   viewer: (s) => s.title !== '' && s.board > 0 && s.info.startsWith('Ply '),
   past: (s) => s.past > 0 && s.past_link.startsWith('/tournaments/'),
+  author: (s) => s.status === 'shown' && s.revisions.length > 0 && s.ladder.length > 0 && s.author_games > 0,
+  'author-refused': (s) => s.status === 'error',
 };
 
 // Set in the page before its own script (reconnect): each EventSource made records the stream's events before the
