@@ -7,3 +7,11 @@ add_dependencies(season_test kalah-random kalah-greedy)
 kalah_add_test(season_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_e2e_test.cpp
                LIBS Boost::headers Boost::json LibArchive::LibArchive)
 add_dependencies(season_e2e_test arena kalah-random kalah-greedy)
+# The season's end: the freeze record and the final's config on their own (season_freeze_test), and freeze, a
+# refused upload and a verified final through the real server and commands (season_final_e2e_test).
+kalah_add_test(season_freeze_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_freeze_test.cpp
+               LIBS kalah_season kalah_contest)
+add_dependencies(season_freeze_test kalah-random kalah-greedy)
+kalah_add_test(season_final_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_final_e2e_test.cpp
+               LIBS Boost::headers Boost::json LibArchive::LibArchive)
+add_dependencies(season_final_e2e_test arena kalah-random kalah-greedy)

@@ -59,6 +59,9 @@ int serve_folders(const ServeArguments& a) {
     options.intake = intake.get();
     fmt::print("arena serve: season {}: {} authors, uploads at POST /api/submissions\n", intake->config().dir.string(),
                intake->authors());
+    if (intake->frozen())
+      fmt::print("arena serve: the season is frozen since {} (arena season freeze): uploads are refused\n",
+                 intake->frozen()->frozen_at);
   }
   if (options.dirs.empty()) throw UsageError("name a results folder to serve, or --season FILE");
   std::optional<std::string> error = serve::serve(options, [](const std::string& url) {

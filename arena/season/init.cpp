@@ -21,12 +21,12 @@ std::string season_toml(const fs::path& dir) {
 # Every table but [season] is an ordinary arena config (docs/CONFIG.md): the contest the entrants play.
 
 [season]
-# deadline = 2027-02-15T23:59:00Z  # after it, uploads are refused (a date and time with its offset)
+# deadline = 2027-02-15T23:59:00Z  # after it (or `arena season freeze`), uploads are refused
 pseudonyms = false       # true: the public pages show pseudonyms instead of the authors' names
 max_upload_kb = 1024     # the uploaded file: one source file, a .tar.gz or a .zip
 max_files = 100          # files in an archive
 max_unpacked_kb = 8192   # an archive's files together, unpacked
-final = "round-robin"    # the final's format (not yet played: docs/SEASON.md)
+final = "round-robin"    # or "adaptive" with final_boundaries and final_budget_games: `arena season final`
 ladder_concurrency = 1   # the ladder's games at once; the builds and gates of new revisions share the machine
 
 [tournament]

@@ -62,10 +62,12 @@ json::object revision_object(const Revision& r, const arena::Config& contest) {
 
 }  // namespace
 
-SeasonIntake::SeasonIntake(SeasonConfig config, system::DirectoryLock lock, TokenTable tokens, RevisionStore store)
+SeasonIntake::SeasonIntake(SeasonConfig config, system::DirectoryLock lock, TokenTable tokens, RevisionStore store,
+                           std::optional<FreezeRecord> frozen)
     : config_(std::move(config)),
       lock_(std::move(lock)),
       tokens_(std::move(tokens)),
+      frozen_(std::move(frozen)),
       store_(std::move(store)),
       ladder_(config_),
       pipeline_(config_, store_, [this] { ladder_.entrants_changed(); }) {}
@@ -76,10 +78,13 @@ Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) 
   if (!lock) return Error{"the season " + lock.error().substr(0, lock.error().find(';')) + ": one server per season"};
   Expected<TokenTable> tokens = TokenTable::read(config.dir / kTokenHashesFile);
   if (!tokens) return Error{tokens.error()};
+  Expected<std::optional<FreezeRecord>> frozen = read_freeze(config.dir);
+  if (!frozen) return Error{frozen.error()};
   Expected<RevisionStore> store = RevisionStore::open(config.dir / kRevisionsFolder);
   if (!store) return Error{store.error()};
   std::unique_ptr<SeasonIntake> intake(new SeasonIntake(std::move(config), std::move(lock).value(),
-                                                        std::move(tokens).value(), std::move(store).value()));
+                                                        std::move(tokens).value(), std::move(store).value(),
+                                                        std::move(frozen).value()));
   // The ladder resumes from its journal with the revisions entered so far.
   intake->ladder_.start();
   // What a stopped server left queued or building goes first, in the order it came.
@@ -114,6 +119,10 @@ std::optional<Reply> SeasonIntake::admit(std::string_view authorization, const s
 std::optional<Reply> SeasonIntake::admit_as(std::string_view authorization, const std::string& client,
                                             std::string& author) {
   if (std::optional<Reply> refusal = authenticate(authorization, client, author)) return refusal;
+  if (frozen_)
+    return Reply{403, error_json("the season is frozen since " + frozen_->frozen_at +
+                                 " (arena season freeze): uploads are closed; the final plays the revisions entered "
+                                 "by then")};
   if (config_.deadline && std::chrono::system_clock::now() >= *config_.deadline)
     return Reply{403, error_json("the season's deadline, " + config_.deadline_text + ", has passed")};
   return std::nullopt;

@@ -2,7 +2,8 @@
 // tokens (their digests), the failed attempts per client, the upload checked whole and stored durably before it is
 // acknowledged, and each author's own revisions. Holds the season's lock (DIR/arena.lock) while it lives: a second
 // server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h), and the entered
-// ones play on the season's ladder (ladder.h), started here with the season and stopped with it.
+// ones play on the season's ladder (ladder.h), started here with the season and stopped with it. A frozen season
+// (freeze.h: DIR/freeze.json, read at the start; no freeze is made while a server holds the lock) refuses uploads.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "arena/season/freeze.h"
 #include "arena/season/ladder.h"
 #include "arena/season/pipeline.h"
 #include "arena/season/rate_limit.h"
@@ -27,8 +29,9 @@ inline constexpr std::size_t kMultipartOverhead = 16u << 10;
 
 class SeasonIntake final : public serve::Intake {
  public:
-  // Locks the season's folder, reads its token digests and opens its revisions. Errors: the season in use by
-  // another process (naming it), an unreadable tokens.sha256, an unwritable revisions folder.
+  // Locks the season's folder, reads its token digests, its freeze record if any, and opens its revisions. Errors:
+  // the season in use by another process (naming it), an unreadable tokens.sha256 or freeze.json, an unwritable
+  // revisions folder.
   static Expected<std::unique_ptr<SeasonIntake>> open(SeasonConfig config);
 
   std::size_t max_body() const override;
@@ -39,18 +42,21 @@ class SeasonIntake final : public serve::Intake {
 
   const SeasonConfig& config() const { return config_; }
   std::size_t authors() const { return tokens_.size(); }
+  const std::optional<FreezeRecord>& frozen() const { return frozen_; }
 
  private:
-  SeasonIntake(SeasonConfig config, system::DirectoryLock lock, TokenTable tokens, RevisionStore store);
+  SeasonIntake(SeasonConfig config, system::DirectoryLock lock, TokenTable tokens, RevisionStore store,
+               std::optional<FreezeRecord> frozen);
   // The author of the request's `Authorization: Bearer TOKEN`, or its refusal (429 over the failures, 401).
   std::optional<serve::Reply> authenticate(std::string_view authorization, const std::string& client,
                                            std::string& author);
-  // authenticate(), then the deadline (403 once it has passed).
+  // authenticate(), then the freeze and the deadline (403 once the season is frozen or the deadline has passed).
   std::optional<serve::Reply> admit_as(std::string_view authorization, const std::string& client, std::string& author);
 
   SeasonConfig config_;
   system::DirectoryLock lock_;
   TokenTable tokens_;
+  std::optional<FreezeRecord> frozen_;
   RevisionStore store_;
   FailureLimiter limiter_;
   Ladder ladder_;      // plays all term; told by the pipeline when a revision entered

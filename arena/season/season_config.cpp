@@ -2,6 +2,7 @@
 
 #include <fmt/chrono.h>
 
+#include "arena/config/readers.h"
 #include "arena/config/toml_table.h"
 #include "referee/system/untrusted_files.h"
 
@@ -11,14 +12,26 @@ namespace fs = std::filesystem;
 const char* to_string(FinalFormat f) {
   switch (f) {
     case FinalFormat::RoundRobin: return "round-robin";
+    case FinalFormat::Adaptive: return "adaptive";
   }
   return "?";
+}
+
+std::string describe_final(const SeasonConfig& season) {
+  std::string out = to_string(season.final_format);
+  if (season.final_format == FinalFormat::Adaptive) {
+    std::string places;
+    for (int k : season.final_boundaries) places += (places.empty() ? "" : ",") + std::to_string(k);
+    out += fmt::format(" boundaries={} budget_games={}", places, season.final_budget_games);
+  }
+  return out + (season.final_sparring ? " sparring" : "");
 }
 
 namespace {
 
 using arena::detail::ConfigFailure;
 using arena::detail::Locator;
+using arena::detail::Reader;
 using arena::detail::Table;
 
 // deadline = 2027-02-15T23:59:00Z: a TOML date and time with its offset (a local time would be ambiguous).
@@ -32,6 +45,10 @@ void read_deadline(const Table& t, SeasonConfig& out) {
               "2027-02-15T23:59:00+01:00, not " +
                   (value ? std::string("a local date and time") : arena::detail::describe(node->type())));
   const toml::date_time& at = value->get();
+  // The system clock counts nanoseconds in 64 bits: a later year would wrap round into the past.
+  if (at.date.year < 1970 || at.date.year > 2200)
+    t.fail_at("deadline",
+              "season.deadline must be a date between the years 1970 and 2200, not in " + std::to_string(at.date.year));
   using namespace std::chrono;
   const sys_days date = year_month_day{year{at.date.year}, month{at.date.month}, day{at.date.day}};
   out.deadline = time_point_cast<system_clock::duration>(date + hours{at.time.hour} + minutes{at.time.minute} +
@@ -39,14 +56,41 @@ void read_deadline(const Table& t, SeasonConfig& out) {
   out.deadline_text = fmt::format("{:%FT%TZ}", time_point_cast<seconds>(*out.deadline));
 }
 
-void read_season_table(const Locator& loc, const toml::table& root, SeasonConfig& out) {
+// final, final_boundaries, final_budget_games, final_sparring: the final's format and its keys (docs/CONFIG.md).
+void read_final(const Reader& r, const Table& t, SeasonConfig& out) {
+  out.final_format =
+      t.choice<FinalFormat>("final", {{"round-robin", FinalFormat::RoundRobin}, {"adaptive", FinalFormat::Adaptive}})
+          .value_or(out.final_format);
+  out.final_sparring = t.on_off("final_sparring").value_or(false);
+  const bool adaptive = out.final_format == FinalFormat::Adaptive;
+  for (std::string_view key : {"final_boundaries", "final_budget_games"})
+    if (t.has(key) && !adaptive) t.fail_at(key, t.key_name(key) + " only applies to final = \"adaptive\"");
+  if (!adaptive) return;
+  for (std::string_view key : {"final_boundaries", "final_budget_games"})
+    if (!t.has(key))
+      t.fail_at("final", "final = \"adaptive\" (a progressive cutoff) needs " + t.key_name(key) +
+                             " (e.g. final_boundaries = [1, 3] and final_budget_games = 200)");
+  arena::detail::read_places(r, t, "final_boundaries", "boundary", "boundaries", out.final_boundaries);
+  if (out.final_boundaries.empty())
+    t.fail_at("final_boundaries", "season.final_boundaries must name at least one place (e.g. [1, 3])");
+  out.final_boundaries_at = r.loc().at(t.find("final_boundaries")->source());
+  const std::int64_t budget = *t.integer("final_budget_games", 2, 10'000'000);
+  if (budget % 2 != 0)
+    t.fail_at("final_budget_games",
+              "season.final_budget_games must be even (colour-swapped game pairs), not " + std::to_string(budget));
+  out.final_budget_games = static_cast<int>(budget);
+}
+
+void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& out) {
+  const Locator& loc = r.loc();
   const toml::node* node = root.get("season");
   if (!node)
     throw ConfigFailure{loc.at(1, 1) + "no [season] table: a season's config is what `arena season init` writes"};
   const toml::table* table = node->as_table();
   if (!table) loc.fail(node->source(), "season must be a table, [season]");
   Table t(loc, *table, "season", "[season]",
-          {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "ladder_concurrency"});
+          {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "final_boundaries",
+           "final_budget_games", "final_sparring", "ladder_concurrency"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
   if (auto kb = t.integer("max_upload_kb", 1, 1 << 20))
@@ -54,7 +98,7 @@ void read_season_table(const Locator& loc, const toml::table& root, SeasonConfig
   if (auto n = t.integer("max_files", 1, 100'000)) out.limits.max_files = static_cast<std::size_t>(*n);
   if (auto kb = t.integer("max_unpacked_kb", 1, 4 << 20))
     out.limits.max_unpacked_bytes = static_cast<std::uintmax_t>(*kb) << 10;
-  if (auto f = t.choice<FinalFormat>("final", {{"round-robin", FinalFormat::RoundRobin}})) out.final_format = *f;
+  read_final(r, t, out);
   if (auto n = t.integer("ladder_concurrency", 1, 256)) out.ladder_concurrency = static_cast<int>(*n);
 }
 
@@ -66,7 +110,7 @@ Expected<SeasonConfig> parse_season(std::string_view text, std::string_view path
   out.dir = fs::absolute(dir).lexically_normal();
   try {
     const toml::table root = toml::parse(text, std::string_view(path));
-    read_season_table(Locator(path), root, out);
+    read_season_table(Reader(path, fs::current_path(), out.dir), root, out);
   } catch (const toml::parse_error& e) {
     return Error{Locator(path).at(e.source()) + std::string(e.description())};
   } catch (const ConfigFailure& e) {

@@ -1,7 +1,7 @@
 // DIR/season.toml (docs/SEASON.md, docs/CONFIG.md "[season]"): the config of the contest the authors play (every
 // table of an arena config, read by load_config) and its [season] table: the deadline, pseudonyms, the upload
-// limits and the final's format. Strict like every config: unknown keys and wrong types are refused with
-// file:line:column.
+// limits and the final's format (docs/SEASON.md, "Deadline and final"). Strict like every config: unknown keys and
+// wrong types are refused with file:line:column.
 #pragma once
 
 #include <chrono>
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "arena/config/config.h"
 #include "referee/rules/expected.h"
@@ -24,8 +25,10 @@ struct UploadLimits {
   std::uintmax_t max_unpacked_bytes = 8u << 20;  // max_unpacked_kb = 8192
 };
 
-enum class FinalFormat { RoundRobin };
-const char* to_string(FinalFormat f);  // "round-robin"
+// The final's format: a round robin of the frozen revisions, or T's progressive cutoff (the adaptive kind with
+// boundaries: game pairs only where a declared place is still open, docs/SCHEDULE.md "Finals that stop themselves").
+enum class FinalFormat { RoundRobin, Adaptive };
+const char* to_string(FinalFormat f);  // "round-robin", "adaptive"
 
 struct SeasonConfig {
   std::filesystem::path dir;  // the season's folder: season.toml's own, absolute
@@ -34,9 +37,17 @@ struct SeasonConfig {
   bool pseudonyms = false;    // the public pages show pseudonyms, not the authors' names
   UploadLimits limits;
   FinalFormat final_format = FinalFormat::RoundRobin;
-  int ladder_concurrency = 1;  // the ladder's games at once (docs/SEASON.md, "The ladder")
-  arena::Config contest;       // the whole file read as an arena config
+  std::vector<int> final_boundaries;  // adaptive: ascending places
+  int final_budget_games = 0;         // adaptive: the most games, even
+  bool final_sparring = false;        // the [[engine]] tables play in the final too
+  std::string final_boundaries_at;    // "season.toml:9:20: ", where final_boundaries is written
+  int ladder_concurrency = 1;         // the ladder's games at once (docs/SEASON.md, "The ladder")
+  arena::Config contest;              // the whole file read as an arena config
 };
+
+// The final as declared, one line: "round-robin", "adaptive boundaries=1,3 budget_games=200", with " sparring" when
+// the sparring partners play. A freeze records it: the final is declared before the revisions are fixed.
+std::string describe_final(const SeasonConfig& season);
 
 // Reads `file` (season.toml): the contest's config first, then [season], which must be there.
 Expected<SeasonConfig> load_season(const std::filesystem::path& file);

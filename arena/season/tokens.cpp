@@ -68,4 +68,10 @@ bool TokenTable::has_author(std::string_view author) const {
   return false;
 }
 
+std::vector<std::string> TokenTable::authors() const {
+  std::vector<std::string> out;
+  for (const auto& entry : hashes_) out.push_back(entry.first);
+  return out;
+}
+
 }  // namespace kalah::season

@@ -34,6 +34,7 @@ class TokenTable {
   // The author whose token `token` is, comparing its digest with every author's in constant time each.
   std::optional<std::string> author_of(std::string_view token) const;
   bool has_author(std::string_view author) const;
+  std::vector<std::string> authors() const;  // in the file's order (the roster's)
   std::size_t size() const { return hashes_.size(); }
 
  private:
