@@ -213,7 +213,7 @@ TEST_F(SeasonE2E, ABotThatLosesToRandomIsGateFailedWithItsFiguresAndItsLog) {
   const json::object gated = finished(server_->port(), tokens_["bob"], "bob", 1);
   EXPECT_EQ(gated.at("status"), "gate-failed") << json::serialize(gated);
   const std::string reason(gated.at("reason").as_string());
-  EXPECT_TRUE(reason.starts_with("gate: scored ") && reason.ends_with("needs 60%")) << reason;
+  EXPECT_TRUE(reason.starts_with("gate: scored ") && reason.ends_with("needs 30%")) << reason;
   ASSERT_TRUE(gated.at("logs").as_object().contains("gate.log")) << json::serialize(gated);
   EXPECT_NE(json::serialize(gated.at("logs").at("gate.log")).find("kalah-random"), std::string::npos);
   // Not entered in the contest, so never on the ladder.

@@ -41,7 +41,7 @@ class SeasonFinalE2E : public SeasonE2E {
 TEST_F(SeasonFinalE2E, AFrozenSeasonRefusesUploadsAndItsFinalPlaysTheFrozenRevisionsVerifiably) {
   // A short season: two gate games; ten colour-swapped pairs in the final, so that it can be killed half-way.
   server_.reset();
-  edit("games = 20, min_score = 0.6", "games = 2, min_score = 0");
+  edit("games = 20, min_score = 0.3", "games = 2, min_score = 0");
   edit("rounds = 2", "rounds = 10");
   start();
   const std::string ada = source("configs/contest/submissions/ada/ada.c");
