@@ -88,6 +88,33 @@ TEST(ShippedDrawBooks, EveryLineIsACertifiedDrawOfItsVariantAndTheLinesAreDistin
   }
 }
 
+// The bundled configs of standard Kalah(6,4) play a book whose every line carries a draw certificate (ladder.toml
+// keeps its 800-line balanced book: its 800 pairs would replay a shorter book's games).
+TEST(ShippedDrawBooks, TheBundledKalah64ConfigsPlayOnlyProvenDraws) {
+  const Variant v = V("pits=6 seeds=4");
+  for (const char* name : {"quick.toml", "gauntlet.toml", "swiss.toml", "knockout.toml", "contest.toml",
+                           "adaptive.toml", "final.toml", "contest/contest.toml", "contest/gated.toml"}) {
+    SCOPED_TRACE(name);
+    const std::filesystem::path config = kConfigs / name;
+    const std::string text = read_text(config);
+    // Standard Kalah(6,4): the default variant, or said so.
+    EXPECT_EQ(text.find("capture = \"empty\""), std::string::npos);
+    EXPECT_TRUE(text.find("\npits = ") == std::string::npos || text.find("\npits = 6") != std::string::npos);
+    EXPECT_TRUE(text.find("\nseeds = ") == std::string::npos || text.find("\nseeds = 4") != std::string::npos);
+    std::string file;
+    for (const std::string& line : lines_of(text))
+      if (line.rfind("file = \"", 0) == 0) file = line.substr(8, line.find('"', 8) - 8);
+    ASSERT_FALSE(file.empty());
+    arena::OpeningsConfig o;
+    o.file = config.parent_path() / file;
+    const auto book = arena::parse_book(read_text(o.file), o.file.string(), v, start_position(v));
+    ASSERT_TRUE(book) << book.error();
+    o.book = *book;
+    EXPECT_NE(arena::describe_openings(o).find("; every opening is a proven draw"), std::string::npos)
+        << arena::describe_openings(o);
+  }
+}
+
 // The sample: the three lines whose positions hold the fewest seeds (ties: the earlier line), so that the
 // exact search proves each in well under a second with a small endgame database. `kalah-solver book --check`
 // re-proves a whole book (docs/SOLVER.md gives the command and its time).
