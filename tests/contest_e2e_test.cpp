@@ -554,11 +554,11 @@ TEST(ContestSchedule, ALateEntrantOnlyAddsGamesAndAWithdrawnOneOnlyRemovesItsOwn
 }
 
 TEST(ContestSchedule, WithABookEveryPairOfAPairingHasAnOpeningOfItsOwn) {
-  // The example contest's book (800 lines): each round of a pairing used to get the same line.
+  // The example contest's book (120 lines): each round of a pairing used to get the same line.
   const std::string text =
       "[tournament]\nname = \"c\"\nrounds = 3\nseed = 5\n[time]\nmovetime_ms = 10\n[openings]\n"
       "file = \"" KALAH_SOURCE_DIR
-      "/configs/ladder-book.txt\"\n"
+      "/configs/draw-book.txt\"\n"
       "[submissions]\ndir = \".\"\nbuild_sandbox = \"none\"\n";
   Expected<Config> parsed = parse_config(text, "c.toml", fs::current_path());
   ASSERT_TRUE(parsed) << parsed.error();

@@ -21,7 +21,7 @@ TEST(CopiedConfig, QuickTomlCopiedIntoAnotherFolderPlaysWithoutForfeits) {
   system::TempFolder dir{"kalah-e2e"};
   const fs::path mine = dir / "mine";
   fs::create_directories(mine);
-  for (const char* file : {"quick.toml", "ladder-book.txt"})
+  for (const char* file : {"quick.toml", "draw-book.txt"})
     fs::copy_file(fs::path(KALAH_SOURCE_DIR) / "configs" / file, mine / file);
 
   e2e::RunResult r;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "referee/rules/certificate.h"
+
 namespace kalah::arena {
 namespace {
 
@@ -17,6 +19,12 @@ std::string legal_list(const Variant& v, const Position& p) {
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Whether a line's comment certifies that the position it reaches is an exact draw.
+bool certifies_draw(const Variant& v, const Position& reached, std::string_view comment) {
+  const std::optional<BookClaim> claim = parse_claim(comment);
+  return claim && claim->south == 0 && certificate_names(v, reached, *claim);
+}
 
 }  // namespace
 
@@ -33,12 +41,21 @@ Expected<std::vector<OpeningLine>> parse_book(std::string_view text, std::string
                                               const Position& start, BookFormat format) {
   std::vector<OpeningLine> book;
   int line_number = 0;
+  bool certified_here = false;  // a certificate header for this variant came before
   while (!text.empty()) {
     ++line_number;
     const size_t newline = text.find('\n');
     std::string_view line = text.substr(0, newline);
     text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
-    if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (const std::optional<std::string> named = certificate_variant(line)) {
+      const Expected<Variant> theirs = parse_variant(*named);
+      certified_here = theirs && to_string(*theirs) == to_string(v);
+    }
+    std::string_view comment;
+    if (const size_t hash = line.find('#'); hash != std::string_view::npos) {
+      comment = line.substr(hash);
+      line = line.substr(0, hash);
+    }
 
     OpeningLine opening;
     Position p = start;
@@ -85,6 +102,7 @@ Expected<std::vector<OpeningLine>> parse_book(std::string_view text, std::string
                      "; an opening must leave the game running"};
       i = j;
     }
+    opening.proven_draw = certified_here && certifies_draw(v, p, comment);
     if (opening.start || !opening.moves.empty()) book.push_back(std::move(opening));
   }
   return book;

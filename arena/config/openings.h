@@ -21,6 +21,9 @@ using kalah::Opening;
 struct OpeningLine {
   std::optional<Position> start;
   Opening moves;
+  // Its comment carries a solver's certificate (referee/rules/certificate.h) of an exact draw at the position the
+  // line reaches, under the variant the book's certificate header names, which is the tournament's.
+  bool proven_draw = false;
   friend bool operator==(const OpeningLine&, const OpeningLine&) = default;
 };
 
@@ -33,7 +36,7 @@ const char* to_string(BookFormat f);  // "auto", "moves", "positions"
 // in the notation of parse_start() followed by moves, if any ("4,0,5/4,4,4 1-0 N 2 3"). Moves are
 // replayed from the line's position, else from `start` (the tournament's start), and must be legal
 // and leave the game running. Errors read "path:line:column: message", the column pointing at the
-// offending word.
+// offending word. A line whose comment certifies an exact draw (certificate.h) is marked proven_draw.
 Expected<std::vector<OpeningLine>> parse_book(std::string_view text, std::string_view path_for_messages,
                                               const Variant& variant, const Position& start,
                                               BookFormat format = BookFormat::Auto);

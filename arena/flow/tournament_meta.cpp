@@ -1,5 +1,7 @@
 #include "arena/flow/tournament_meta.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "arena/journal/journal.h"
@@ -9,12 +11,24 @@
 #include "referee/system/build_info.h"
 
 namespace kalah::arena {
+namespace {
+
+// What the book's certificates prove of its lines; empty when none is a certified draw.
+std::string proven_draws(const OpeningsConfig& o) {
+  const auto draws = std::count_if(o.book.begin(), o.book.end(), [](const OpeningLine& l) { return l.proven_draw; });
+  if (draws == 0) return "";
+  if (static_cast<std::size_t>(draws) == o.book.size())
+    return "; every opening is a proven draw (each line carries the solver's certificate of an exact draw)";
+  return fmt::format("; {} of the {} openings are proven draws (solver certificates)", draws, o.book.size());
+}
+
+}  // namespace
 
 std::string describe_openings(const OpeningsConfig& o) {
   if (!o.book.empty())
     return fmt::format("book {} ({} line{}, {})", o.file.filename().string(), o.book.size(),
                        o.book.size() == 1 ? "" : "s", o.order == OpeningOrder::Random ? "random order" : "in order") +
-           (o.has_positions() ? ", with start positions" : "");
+           (o.has_positions() ? ", with start positions" : "") + proven_draws(o);
   if (o.random_plies > 0)
     return fmt::format("a random opening of {} pl{} per game pair, played with both colours", o.random_plies,
                        o.random_plies == 1 ? "y" : "ies");

@@ -3,11 +3,11 @@
 #include <cstdlib>
 #include <set>
 
+#include "referee/rules/certificate.h"
+
 namespace kalah::solver {
 
 namespace {
-
-std::string signed_number(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
 
 // Every row of `pits` pits holding `pits * seeds` seeds in all with exactly `moved` seeds away from their
 // pit (the excess over `seeds`, summed over the pits).
@@ -30,18 +30,6 @@ std::vector<std::vector<int>> rows(const Variant& v, int moved) {
   std::vector<int> row;
   rows_with_moved(v.pits, v.seeds, moved, row, 0, 0, out);
   return out;
-}
-
-// "South +2" in a comment: the claimed margin.
-std::optional<int> claimed_margin(std::string_view comment) {
-  const std::size_t at = comment.find("South ");
-  if (at == std::string_view::npos) return std::nullopt;
-  const std::string number(comment.substr(at + 6, comment.find_first_of(" ;", at + 6) - (at + 6)));
-  if (number.empty() || (number[0] != '+' && number[0] != '-' && number != "0")) return std::nullopt;
-  char* end = nullptr;
-  const long value = std::strtol(number.c_str(), &end, 10);
-  if (*end != '\0' || value < -10000 || value > 10000) return std::nullopt;
-  return static_cast<int>(value);
 }
 
 struct Word {
@@ -92,12 +80,17 @@ Expected<CheckedLine> read_line(const Variant& v, std::string_view line, BookLin
     if (p.over) return Error{std::to_string(words[w].column) + ": the game is over after this move"};
     out.moves.push_back(*m);
   }
-  const std::optional<int> claim = claimed_margin(comment);
+  const std::optional<BookClaim> claim = parse_claim(comment);
   if (!claim)
     return Error{std::to_string(hash == std::string_view::npos ? line.size() + 1 : hash + 1) +
                  ": no certified value (a comment \"# South +N\")"};
-  checked.claimed = *claim;
-  out.south_margin = *claim;
+  checked.claimed = claim->south;
+  // A certificate that names another position, or another value there, is a false claim about this line.
+  if (claim->position && !certificate_names(v, p, *claim))
+    checked.problem = "the certificate names " + *claim->position + " (gives " +
+                      (claim->mover ? std::to_string(*claim->mover) : std::string("?")) + "), the line reaches " +
+                      to_notation(v, p);
+  out.south_margin = claim->south;
   return checked;
 }
 
@@ -132,10 +125,7 @@ Position line_position(const Variant& v, const BookLine& line) {
 std::string book_line_text(const Variant& v, const BookLine& line) {
   std::string text = line.start ? to_start_notation(v, *line.start) : std::string();
   for (Move m : line.moves) text += (text.empty() ? "" : " ") + to_string(m);
-  const Position p = line_position(v, line);
-  const int mover = p.to_move == Side::South ? line.south_margin : -line.south_margin;
-  return text + "  # South " + signed_number(line.south_margin) + "; certificate: solve --position \"" +
-         to_notation(v, p) + "\" gives " + signed_number(mover);
+  return text + "  " + claim_comment(v, line_position(v, line), line.south_margin);
 }
 
 Expected<std::vector<CheckedLine>> check_book(ExactSolver& solver, std::string_view text, std::string_view path,
@@ -152,6 +142,13 @@ Expected<std::vector<CheckedLine>> check_book(ExactSolver& solver, std::string_v
     begin = end + 1;
     ++number;
     const std::size_t first = line.find_first_not_of(" \t\r");
+    if (const std::optional<std::string> named = certificate_variant(line)) {
+      // Claims proved for another variant say nothing about this one.
+      const Expected<Variant> theirs = parse_variant(*named);
+      if (!theirs || to_string(*theirs) != to_string(v))
+        return Error{std::string(path) + ":" + std::to_string(number) + ":1: the book's certificates are for \"" +
+                     *named + "\", not \"" + to_string(v) + "\" (--variant)"};
+    }
     if (first == std::string_view::npos || line[first] == '#') continue;
     BookLine book_line;
     Expected<CheckedLine> checked = read_line(v, line, book_line);

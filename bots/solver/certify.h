@@ -34,12 +34,15 @@ struct CheckedLine {
   std::string text;        // the line as written
   int claimed = 0;         // South's margin in the comment
   std::optional<int> got;  // South's exact margin, nullopt if the search was stopped
-  bool ok() const { return got && *got == claimed; }
+  std::string problem;     // the certificate does not describe this line (what it names instead); empty if it does
+  bool ok() const { return problem.empty() && got && *got == claimed; }
 };
 
 // Re-solves every line of a book (the text of a file, `path` for messages) and compares South's exact margin
-// with the one its comment claims (each search given `per_line` at most, if set). A line the rules or the format reject
-// is an operator's mistake: an error "path:line:column: message". `on_line` hears of each line as it is checked.
+// with the one its comment claims (each search given `per_line` at most, if set); a certificate that names another
+// position or value fails its line. A line the rules or the format reject, or a header whose certificates are for
+// another variant, is an operator's mistake: an error "path:line:column: message". `on_line` hears of each line as
+// it is checked.
 Expected<std::vector<CheckedLine>> check_book(ExactSolver& solver, std::string_view text, std::string_view path,
                                               std::optional<std::chrono::milliseconds> per_line,
                                               const std::function<void(const CheckedLine&)>& on_line = {});

@@ -16,6 +16,7 @@
 #include "bots/solver/book.h"
 #include "bots/solver/certify.h"
 #include "bots/solver/engine.h"
+#include "referee/rules/certificate.h"
 #include "referee/system/files.h"
 
 namespace {
@@ -197,8 +198,9 @@ int check_book_file(ExactSolver& solver, const BookCommand& bc) {
   const auto checked = check_book(solver, text, bc.check, per_line, [&](const CheckedLine& line) {
     if (!line.ok()) ++failed;
     const std::string got = line.got ? signed_number(*line.got) : "not proved in time";
-    std::printf("%s line %d: claims South %s, exact %s\n", line.ok() ? "ok" : "FAIL", line.line_number,
-                signed_number(line.claimed).c_str(), got.c_str());
+    const std::string problem = line.problem.empty() ? "" : "; " + line.problem;
+    std::printf("%s line %d: claims South %s, exact %s%s\n", line.ok() ? "ok" : "FAIL", line.line_number,
+                signed_number(line.claimed).c_str(), got.c_str(), problem.c_str());
     std::fflush(stdout);
   });
   if (!checked) {
@@ -235,10 +237,7 @@ int book(const BookCommand& bc, const EngineOptions& eo) {
   else
     std::printf("# %s: %d-ply openings whose exact margin is within %d (South's view), seed %llu\n",
                 to_string(*v).c_str(), o.plies, o.max_margin, static_cast<unsigned long long>(o.seed));
-  std::printf(
-      "# certificate: kalah-solver solve --variant \"%s\" --position \"...\" prints the margin of the side to "
-      "move; kalah-solver book --check FILE --variant ... re-checks every line\n",
-      to_string(*v).c_str());
+  std::printf("%s\n", certificate_header(*v).c_str());
   std::fflush(stdout);
   BookStats stats;
   const std::vector<BookLine> lines = make_book(solver, o, stats, [&](const BookLine& line) {
