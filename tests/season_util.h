@@ -39,7 +39,7 @@ class SeasonE2E : public ::testing::Test {
     std::string config = read_file(dir() / "season.toml");
     // The bundled bots by their paths in a folder the sandbox's users can reach (a clone under /root is mode
     // 0700, and the arena finds its bundled bots beside itself). The gate at 0.3: ada (the rightmost pit) scores
-    // about 60% against kalah-random, and the gate's games differ from run to run: 20 once gave it 45%.
+    // about 60% against kalah-random, and each season draws its gate games from its own seed secret: 20 once gave 45%.
     const std::string random = "\"" + reachable(kRandom).string() + "\"",
                       greedy = "\"" + reachable(kGreedy).string() + "\"";
     for (auto [from, to] : {std::pair<std::string, std::string>{"max_upload_kb = 1024", "max_upload_kb = 8"},
