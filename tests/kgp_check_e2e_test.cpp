@@ -3,6 +3,8 @@
 // forfeit reason a game through `referee kgp-host` would record and what the agent did.
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "tests/e2e_util.h"
 
 namespace kalah {
@@ -88,15 +90,19 @@ TEST(KgpCheckE2E, GarbageIsAProtocolFailureOfEveryMove) {
 }
 
 TEST(KgpCheckE2E, NoMoveIsATimeFailureUnlessKgpNoMoveIsRandom) {
-  const Checked mute = check("--mute", {}, "100");
+  // The three checks at once: each waits out its deadlines and restarts its agent after every failed position.
+  auto mute_run = std::async(std::launch::async, [] { return check("--mute", {}, "100"); });
+  auto silent_run = std::async(std::launch::async, [] { return check("--silent", {}, "100"); });
+  auto random_run = std::async(std::launch::async, [] { return check("--mute", {"kgp_no_move=random"}, "100"); });
+  const Checked mute = mute_run.get();
   EXPECT_EQ(mute.run.status.code, 1) << mute.run.summary();
   EXPECT_NE(mute.line("FAIL", "move kalah(6,4) start: time: no move before the stop after 100 ms"), "") << mute.run.out;
   EXPECT_NE(mute.line("FAIL", "anytime: time: no move before the stop after 300 ms"), "") << mute.run.out;
   // Yielding without a move is the same failure.
-  const Checked silent = check("--silent", {}, "100");
+  const Checked silent = silent_run.get();
   EXPECT_NE(silent.line("FAIL", "move kalah(6,4) start: time: yielded without a move"), "") << silent.run.out;
   // With kgp_no_move = "random" a game gets a random move: still a failure, but no forfeit.
-  const Checked random = check("--mute", {"kgp_no_move=random"}, "100");
+  const Checked random = random_run.get();
   EXPECT_EQ(random.run.status.code, 1) << random.run.summary();
   const std::string line = random.line("FAIL", "move kalah(6,4) start: no move before the stop");
   EXPECT_NE(line.find("kgp_no_move = \"random\": a game gets a random move"), std::string::npos) << random.run.out;
