@@ -42,6 +42,8 @@ Expected<DirectoryLock> DirectoryLock::acquire(const std::filesystem::path& dir)
   const std::filesystem::path path = dir / kLockFile;
   FileHandle fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
   if (!fd.is_open()) return Error{system_error_text(path, "cannot open the lock file")};
+  // flock(2) has no timed wait (only blocking, or none at all), and blocking would wait for a real holder for
+  // ever: so look again every 10 ms, at most kPatience (200 looks), for the copy a fork left to go at its exec.
   const auto give_up = std::chrono::steady_clock::now() + kPatience;
   while (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     if (errno == EINTR) continue;
