@@ -1,5 +1,6 @@
 #include "referee/kgp/agent_connection.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "referee/process/engine_process.h"
@@ -54,11 +55,24 @@ std::variant<AgentConnection, Fault> AgentConnection::open(const AgentCommand& c
   auto spawned = process::EngineProcess::spawn(spec);
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return startup_fault(error->message);
   std::unique_ptr<process::EngineProcess> agent = std::move(std::get<0>(spawned));
-  std::optional<LineSocket> socket = listener.accept(until);
-  if (!socket) {
-    const std::optional<process::ExitInfo> exit = agent->exit_status();
-    return startup_fault("did not connect to KGP_HOST:KGP_PORT within " + std::to_string(startup.count()) + " ms" +
-                         (exit ? " (it " + exit->describe() + ")" : ""));
+  // Waits in slices so that an agent that dies before connecting is reported at once, with how it ended, and
+  // not only when the startup time runs out (under load its exit may not be seen before that).
+  std::optional<LineSocket> socket;
+  std::optional<process::ExitInfo> exit;
+  while (!socket) {
+    socket = listener.accept(std::min(until, SteadyClock::now() + std::chrono::milliseconds(25)));
+    if (socket) break;
+    exit = agent->exit_status();
+    if (exit) {
+      // It may have connected just before it ended: take a connection already queued.
+      socket = listener.accept(SteadyClock::now());
+      if (!socket)
+        return startup_fault("exited before it connected to KGP_HOST:KGP_PORT (it " + exit->describe() + ")");
+      break;
+    }
+    if (SteadyClock::now() >= until) {
+      return startup_fault("did not connect to KGP_HOST:KGP_PORT within " + std::to_string(startup.count()) + " ms");
+    }
   }
   auto session = std::make_unique<ServerSession>(std::move(*socket));
   if (std::optional<Fault> f = session->handshake(until, modes)) return startup_fault(f->detail);
