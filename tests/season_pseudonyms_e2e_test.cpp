@@ -1,8 +1,9 @@
 // A season with pseudonyms end to end (docs/SEASON.md, "Pseudonyms"): `[season] pseudonyms = true`, a revision of
 // alice's uploaded through `arena serve --season`, entered and played on the ladder, then frozen and played in the
 // final. Nothing public holds her name: no file of DIR/results (the ladder's and the final's journals, standings,
-// reports, settings, the contest's entries and logs) and no answer of the server's public routes (the list of
-// tournaments, standings, games, each game, live plies, the game pages). Her own page (GET /api/submissions/alice
+// reports, settings, the live plies' files, the contest's entries and logs) and no answer of the server's public
+// routes (the list of tournaments, standings, games, each game, the game pages; the live stream sends what the
+// live files and the journal hold, and never ends, so it is not asked). Her own page (GET /api/submissions/alice
 // with her token, and /author.html in a browser) shows her pseudonym and finds her revision on the ladder by it;
 // DIR/pseudonyms.txt (0600) maps it back to her for the organiser. A server started with the key turned off
 // mid-season is refused at the key's place. Waits are bounded loops; no timing is asserted.
@@ -65,7 +66,6 @@ std::string leaks_served(unsigned short port, const std::string& name) {
   for (const json::value& t : list.at("tournaments").as_array()) {
     const std::string tournament(t.at("name").as_string());
     fetch("/api/tournaments/" + tournament + "/standings");
-    fetch("/api/tournaments/" + tournament + "/live");
     const json::value games = json::parse(fetch("/api/tournaments/" + tournament + "/games?limit=500").body);
     if (!games.is_object() || !games.as_object().contains("games")) continue;
     int shown = 0;
