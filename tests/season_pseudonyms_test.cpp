@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <cstdlib>
+#include <regex>
 #include <set>
 
 #include "arena/season/init.h"
@@ -182,8 +182,9 @@ TEST(SeasonPseudonyms, TurningThemOnMidSeasonIsRefusedAtTheKey) {
   season.name_revision("alice-r1");
   const Expected<std::map<std::string, std::string>> names = open_public_names(season.config, {"alice"}, season.store);
   ASSERT_FALSE(names);
-  EXPECT_TRUE(names.error().starts_with("season.toml:8:14: season.pseudonyms = true, but this season named its "
-                                        "revisions by their authors before (alice's revision 1 is alice-r1)"))
+  EXPECT_TRUE(
+      names.error().starts_with("season.toml:8:14: season.pseudonyms = true, but this season named its "
+                                "revisions by their authors before (alice's revision 1 is alice-r1)"))
       << names.error();
   EXPECT_FALSE(fs::exists(season.temp.path() / kPseudonymsFile));  // nothing made for a season that cannot start
 }
@@ -196,9 +197,10 @@ TEST(SeasonPseudonyms, TurningThemOffMidSeasonIsRefusedAtTheKey) {
   season.config.pseudonyms = false;
   const Expected<std::map<std::string, std::string>> off = open_public_names(season.config, {"alice"}, season.store);
   ASSERT_FALSE(off);
-  EXPECT_TRUE(off.error().starts_with("season.toml:8:14: season.pseudonyms = false, but this season named its "
-                                      "revisions by pseudonyms before (alice's revision 1 is " +
-                                      names->at("alice") + "-r1, not alice-r1)"))
+  EXPECT_TRUE(
+      off.error().starts_with("season.toml:8:14: season.pseudonyms = false, but this season named its "
+                              "revisions by pseudonyms before (alice's revision 1 is " +
+                              names->at("alice") + "-r1, not alice-r1)"))
       << off.error();
 }
 
@@ -240,8 +242,9 @@ TEST(SeasonPseudonyms, AFinalFrozenUnderOtherNamesIsRefused) {
   frozen.authors[0].engine = "alice-r1";
   const std::optional<std::string> error = check_frozen_names(season.config, frozen);
   ASSERT_TRUE(error);
-  EXPECT_TRUE(error->starts_with("season.toml:8:14: season.pseudonyms = true, but this season named its revisions by "
-                                 "their authors before (alice's revision 1 is alice-r1)"))
+  EXPECT_TRUE(
+      error->starts_with("season.toml:8:14: season.pseudonyms = true, but this season named its revisions by "
+                         "their authors before (alice's revision 1 is alice-r1)"))
       << *error;
   season.config.pseudonyms = false;
   EXPECT_FALSE(check_frozen_names(season.config, frozen));

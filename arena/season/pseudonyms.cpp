@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 
 #include <fmt/core.h>
 
@@ -21,19 +21,19 @@ namespace {
 
 // 64 of each: with the 90 numbers, 368,640 pseudonyms. No word is a person's name.
 const std::vector<std::string_view> kAdjectives = {
-    "amber",  "azure",   "bold",   "brave",  "brisk",  "calm",    "clever", "coral",  "cosmic", "crisp",  "dapper",
-    "dusky",  "eager",   "fancy",  "fleet",  "frosty", "gentle",  "golden", "happy",  "hardy",  "humble", "icy",
-    "jolly",  "keen",    "lively", "lucky",  "mellow", "merry",   "misty",  "nimble", "noble",  "ochre",  "patient",
-    "plucky", "polar",   "proud",  "quick",  "quiet",  "rapid",   "rustic", "sandy",  "scarlet", "shy",   "silver",
-    "sleek",  "smooth",  "snowy",  "solar",  "spry",   "steady",  "stormy", "sunny",  "swift",  "tawny",  "tidy",
-    "velvet", "vivid",   "warm",   "wild",   "windy",  "wise",    "witty",  "zesty",  "lunar"};
+    "amber",  "azure",  "bold",   "brave", "brisk",  "calm",   "clever", "coral",  "cosmic",  "crisp",  "dapper",
+    "dusky",  "eager",  "fancy",  "fleet", "frosty", "gentle", "golden", "happy",  "hardy",   "humble", "icy",
+    "jolly",  "keen",   "lively", "lucky", "mellow", "merry",  "misty",  "nimble", "noble",   "ochre",  "patient",
+    "plucky", "polar",  "proud",  "quick", "quiet",  "rapid",  "rustic", "sandy",  "scarlet", "shy",    "silver",
+    "sleek",  "smooth", "snowy",  "solar", "spry",   "steady", "stormy", "sunny",  "swift",   "tawny",  "tidy",
+    "velvet", "vivid",  "warm",   "wild",  "windy",  "wise",   "witty",  "zesty",  "lunar"};
 const std::vector<std::string_view> kNouns = {
-    "otter",  "badger",  "beaver",  "bison",   "crane",  "falcon",  "ferret", "finch",   "fox",    "gecko",  "heron",
-    "ibis",   "jackal",  "koala",   "lemur",   "lynx",   "magpie",  "marten", "mink",    "moose",  "newt",   "ocelot",
-    "osprey", "owl",     "panda",   "pelican", "puffin", "quail",   "raven",  "bittern", "salmon", "seal",   "shrew",
-    "stoat",  "swan",    "tapir",   "tern",    "toad",   "trout",   "turtle", "viper",   "walrus", "weasel", "wombat",
-    "wren",   "yak",     "zebra",   "bear",    "condor", "dingo",   "eagle",  "egret",   "gazelle", "hare",  "hornet",
-    "impala", "kestrel", "llama",   "mole",    "orca",   "parrot",  "plover", "sparrow", "starling"};
+    "otter",  "badger",  "beaver", "bison",   "crane",  "falcon", "ferret", "finch",   "fox",     "gecko",  "heron",
+    "ibis",   "jackal",  "koala",  "lemur",   "lynx",   "magpie", "marten", "mink",    "moose",   "newt",   "ocelot",
+    "osprey", "owl",     "panda",  "pelican", "puffin", "quail",  "raven",  "bittern", "salmon",  "seal",   "shrew",
+    "stoat",  "swan",    "tapir",  "tern",    "toad",   "trout",  "turtle", "viper",   "walrus",  "weasel", "wombat",
+    "wren",   "yak",     "zebra",  "bear",    "condor", "dingo",  "eagle",  "egret",   "gazelle", "hare",   "hornet",
+    "impala", "kestrel", "llama",  "mole",    "orca",   "parrot", "plover", "sparrow", "starling"};
 
 constexpr std::uint64_t kNumbers = 90;  // 10..99: two digits, so no pseudonym is the start of another's bot name
 constexpr std::size_t kMaxPseudonymsBytes = 4u << 20;
@@ -121,7 +121,8 @@ Expected<PseudonymTable> pseudonyms_from_text(std::string_view text, const std::
     const std::string_view second = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
     if (!key) {
       Expected<SeedSecret> secret = first == "key" ? SeedSecret::from_hex(second) : Error{"no `key HEX` line"};
-      if (!secret) return Error{at + "not `key HEX` (64 lowercase hex digits) before the pseudonyms: " + secret.error()};
+      if (!secret)
+        return Error{at + "not `key HEX` (64 lowercase hex digits) before the pseudonyms: " + secret.error()};
       key = *secret;
       continue;
     }
@@ -155,8 +156,7 @@ std::optional<std::string> write_pseudonyms(const fs::path& dir, const Pseudonym
   // system::write_file_atomically makes its files 0644: the secret is written 0600 from its first byte instead,
   // into a temporary of its own that the season's lock keeps to one writer (a killed one's is removed here).
   const fs::path file = dir / kPseudonymsFile, temporary = dir / ".pseudonyms.txt.new";
-  if (::unlink(temporary.c_str()) != 0 && errno != ENOENT)
-    return system::system_error_text(temporary, "cannot remove");
+  if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) return system::system_error_text(temporary, "cannot remove");
   {
     system::FileHandle fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!fd.is_open()) return system::system_error_text(temporary, "cannot create");
@@ -172,20 +172,23 @@ std::string naming_changed(const SeasonConfig& season, bool had_file, const std:
   const std::string revision = fmt::format("{}'s revision {} is {}", author, number, bot);
   if (season.pseudonyms && bot == revision_bot(author, number))
     return season.pseudonyms_at +
-           fmt::format("season.pseudonyms = true, but this season named its revisions by their authors before ({}): "
-                       "a season's engine names are fixed by the first revision it names; set pseudonyms = false "
-                       "again, or begin a new season (arena season init)",
-                       revision);
+           fmt::format(
+               "season.pseudonyms = true, but this season named its revisions by their authors before ({}): "
+               "a season's engine names are fixed by the first revision it names; set pseudonyms = false "
+               "again, or begin a new season (arena season init)",
+               revision);
   if (!season.pseudonyms)
     return season.pseudonyms_at +
-           fmt::format("season.pseudonyms = false, but this season named its revisions by pseudonyms before ({}, "
-                       "not {}): a season's engine names are fixed by the first revision it names; set pseudonyms = "
-                       "true again, or begin a new season (arena season init)",
-                       revision, now);
+           fmt::format(
+               "season.pseudonyms = false, but this season named its revisions by pseudonyms before ({}, "
+               "not {}): a season's engine names are fixed by the first revision it names; set pseudonyms = "
+               "true again, or begin a new season (arena season init)",
+               revision, now);
   const fs::path file = season.dir / kPseudonymsFile;
-  return fmt::format("{}: {}, but the file {}: its key or its lines changed since the revision was named; put back "
-                     "the file the season was played with (a season's engine names never change)",
-                     file.string(), revision, had_file ? "now names it " + now : std::string("is missing"));
+  return fmt::format(
+      "{}: {}, but the file {}: its key or its lines changed since the revision was named; put back "
+      "the file the season was played with (a season's engine names never change)",
+      file.string(), revision, had_file ? "now names it " + now : std::string("is missing"));
 }
 
 std::optional<std::string> check_frozen_names(const SeasonConfig& season, const FreezeRecord& frozen) {
