@@ -21,5 +21,5 @@ add_dependencies(season_final_e2e_test arena kalah-random kalah-greedy)
 kalah_add_test(season_inbox_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_inbox_test.cpp
                LIBS kalah_season kalah_integrity LibArchive::LibArchive)
 kalah_add_test(season_inbox_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_inbox_e2e_test.cpp
-               LIBS Boost::headers Boost::json LibArchive::LibArchive)
+               LIBS kalah_integrity Boost::headers Boost::json)
 add_dependencies(season_inbox_e2e_test arena kalah-random kalah-greedy)
