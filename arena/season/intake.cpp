@@ -178,9 +178,8 @@ Reply SeasonIntake::submit(std::string_view authorization, std::string_view cont
   if (!form) return Reply{400, error_json(form.error())};
   std::variant<Revision, Refusal> taken = take(author, form->filename, form->content, "upload");
   if (const Refusal* refusal = std::get_if<Refusal>(&taken)) return Reply{refusal->status, error_json(refusal->reason)};
-  const Revision* stored = &std::get<Revision>(taken);
-  json::object o{
-      {"author", author}, {"revision", stored->number}, {"status", stored->status}, {"sha256", stored->sha256}};
+  const Revision& stored = std::get<Revision>(taken);
+  json::object o{{"author", author}, {"revision", stored.number}, {"status", stored.status}, {"sha256", stored.sha256}};
   return Reply{201, json::serialize(o)};
 }
 
