@@ -42,7 +42,10 @@ struct SeasonConfig {
   bool final_sparring = false;        // the [[engine]] tables play in the final too
   std::string final_boundaries_at;    // "season.toml:9:20: ", where final_boundaries is written
   int ladder_concurrency = 1;         // the ladder's games at once (docs/SEASON.md, "The ladder")
-  arena::Config contest;              // the whole file read as an arena config
+  // The watched submissions folder (docs/SEASON.md, "A watched folder"): absolute, from `watch` (relative to `dir`);
+  // empty when the season watches none.
+  std::filesystem::path watch;
+  arena::Config contest;  // the whole file read as an arena config
 };
 
 // The final as declared, one line: "round-robin", "adaptive boundaries=1,3 budget_games=200", with " sparring" when
