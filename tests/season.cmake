@@ -15,6 +15,14 @@ add_dependencies(season_freeze_test kalah-random kalah-greedy)
 kalah_add_test(season_final_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_final_e2e_test.cpp
                LIBS Boost::headers Boost::json LibArchive::LibArchive)
 add_dependencies(season_final_e2e_test arena kalah-random kalah-greedy)
+# The watched submissions folder (docs/SEASON.md, "A watched folder"): its looks and the watcher over a real store
+# (season_inbox_test), and the server taking files in, refusing hostile ones and never twice after kill -9
+# (season_inbox_e2e_test).
+kalah_add_test(season_inbox_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_inbox_test.cpp
+               LIBS kalah_season kalah_integrity LibArchive::LibArchive)
+kalah_add_test(season_inbox_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_inbox_e2e_test.cpp
+               LIBS kalah_integrity Boost::headers Boost::json)
+add_dependencies(season_inbox_e2e_test arena kalah-random kalah-greedy)
 # A season's pseudonyms (season_pseudonyms_test): the derivation, DIR/pseudonyms.txt, a key changed mid-season.
 kalah_add_test(season_pseudonyms_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_pseudonyms_test.cpp
                LIBS kalah_season)

@@ -2,7 +2,7 @@
 // `arena serve --season`, then `arena season freeze` (refused while the server runs), an upload after a restart
 // refused as frozen, `arena season final` playing a round robin of exactly the frozen revisions into
 // DIR/results/final (refused before the freeze, killed half-way and resumed from its journal, then resumed to
-// nothing more once done), and `arena verify` on it.
+// nothing more once done), and `arena verify` on it; and a final that stops itself (final = "adaptive").
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -115,6 +115,52 @@ TEST_F(SeasonFinalE2E, AFrozenSeasonRefusesUploadsAndItsFinalPlaysTheFrozenRevis
   const RunResult resumed = season_command("final");
   ASSERT_EQ(resumed.status.code, 0) << resumed.summary();
   EXPECT_EQ(read_lines(results / "games.jsonl").size(), 20u);
+
+  const RunResult verified = run({kArena.string(), "verify", results.string()}, temp_.path(), 120s);
+  EXPECT_EQ(verified.status.code, 0) << verified.summary();
+  EXPECT_NE(verified.out.find("arena verify: OK"), std::string::npos) << verified.out;
+}
+
+// final = "adaptive": a progressive cutoff over the frozen revisions and the sparring partners (final_sparring),
+// its places declared by final_boundaries. It plays colour-swapped pairs only while a declared place is open and
+// stops on its own, inside its budget; it says why it stopped and is verifiable like any tournament.
+TEST_F(SeasonFinalE2E, AnAdaptiveFinalStopsOnItsBoundariesInsideItsBudgetAndIsVerifiable) {
+  server_.reset();
+  edit("games = 20, min_score = 0.3", "games = 2, min_score = 0");
+  edit("final = \"round-robin\"",
+       "final = \"adaptive\"\nfinal_boundaries = [1]\nfinal_budget_games = 400\nfinal_sparring = true");
+  start();
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
+                .status,
+            201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
+  server_.reset();
+  const RunResult frozen = season_command("freeze");
+  ASSERT_EQ(frozen.status.code, 0) << frozen.summary();
+
+  const RunResult played = season_command("final");
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  EXPECT_NE(played.out.find("adaptive"), std::string::npos) << played.out;
+  EXPECT_NE(played.out.find("stopped (interval clear of every boundary)"), std::string::npos) << played.out;
+  const fs::path results = dir() / "results" / "final";
+  const std::vector<std::string> games = read_lines(results / "games.jsonl");
+  EXPECT_GE(games.size(), 2u);
+  EXPECT_LT(games.size(), 400u) << "it stopped on its boundary, not at its budget";
+  EXPECT_EQ(games.size() % 2, 0u) << "colour-swapped pairs";
+  std::set<std::string> engines;
+  for (const std::string& line : games) {
+    const json::value game = json::parse(line);
+    engines.insert(std::string(game.at("south").as_string()));
+    engines.insert(std::string(game.at("north").as_string()));
+  }
+  EXPECT_TRUE(engines.contains("alice-r1")) << "the frozen revision plays";
+  // The declared place, in the standings: each engine's chance of first place.
+  const json::value standings = json::parse(read_file(results / "standings.json"));
+  EXPECT_NE(json::serialize(standings).find("\"cuts\""), std::string::npos) << standings;
+  // Decided: the same command again plays nothing more.
+  const RunResult again = season_command("final");
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_EQ(read_lines(results / "games.jsonl").size(), games.size());
 
   const RunResult verified = run({kArena.string(), "verify", results.string()}, temp_.path(), 120s);
   EXPECT_EQ(verified.status.code, 0) << verified.summary();

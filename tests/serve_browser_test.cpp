@@ -1,11 +1,11 @@
-// `arena serve`'s page in a real browser (docs/SERVE.md, "The page"): Debian's chromium, headless, driven over
-// the DevTools protocol by tests/browser/serve_page.js on Node's own WebSocket. The server is started over an
+// `arena serve`'s page in a real browser (docs/SERVE.md, "The page"): Debian's chromium, headless, driven by
+// tests/browser/serve_page.js with the npm package playwright-core. The server is started over an
 // empty results folder, then a real `arena run`; the page, opened at the tournament 360 pixels wide, shows the
 // stream as live, the standings, the crosstable with numbers and a game in flight ply by ply; a finished game
 // opens in report.html's viewer, and the games already in the journals are listed, each a link to it; an SPRT's
 // page draws its gauge (the LLR over the pairs between its bounds).
-// Skipped, with the reason, where chromium or a node with --experimental-websocket is not installed. Every wait
-// is bounded (60 s); nothing is timed.
+// Skipped, with the reason, where chromium, node or playwright-core (npm ci --prefix tests/browser) is not installed.
+// Every wait is bounded (60 s); nothing is timed.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -72,13 +72,38 @@ TEST(ServeBrowser, ThePageShowsTheStandingsCrosstableAGameInFlightAndAFinishedGa
                          .text());
   Watched watched(temp.path(), results, config, "shown");
   ASSERT_TRUE(watched.listed) << "the tournament was not listed within 60 s: " << watched.server.err();
-  const json::value shown = open_page(temp.path(), watched.url("/#shown"), "flight", watched.server);
-  ASSERT_TRUE(shown.is_object());
-  EXPECT_EQ(shown.at("status").as_string(), "live") << shown;
-  EXPECT_GE(shown.at("standings").as_int64(), 1) << shown;
-  EXPECT_NE(std::string(shown.at("flight").as_string()).find(" moved"), std::string::npos) << shown;
+  // The index, then the tournament opened by a click on its link, watched until a ply arrives and the standings
+  // change; its layout at 360 and 1280 pixels.
+  const json::value watch = open_page(temp.path(), watched.url("/"), "watch", watched.server);
+  ASSERT_TRUE(watch.is_object());
+  const json::array& index = watch.at("index").at("cells").as_array();
+  ASSERT_EQ(index.size(), 4u) << watch;
+  EXPECT_EQ(index[0].as_string(), "shown") << watch;
+  EXPECT_EQ(index[1].as_string(), "round-robin") << watch;
+  EXPECT_NE(std::string(index[2].as_string()).find("(running)"), std::string::npos) << watch;
+  const json::object& shown = watch.at("before").as_object();
+  EXPECT_EQ(shown.at("status").as_string(), "live") << watch;
+  EXPECT_GE(shown.at("standings").as_int64(), 1) << watch;
+  EXPECT_NE(std::string(shown.at("flight").as_string()).find(" moved"), std::string::npos) << watch;
   // The crosstable: each engine's points / games against the other, the same numbers as the standings' games.
-  EXPECT_FALSE(shown.at("crosstable").as_array().empty()) << shown;
+  EXPECT_FALSE(shown.at("crosstable").as_array().empty()) << watch;
+  // Live: a ply arrived and the standings changed on the page, with no reload.
+  const json::object& after = watch.at("after").as_object();
+  EXPECT_GT(after.at("games").as_int64(), shown.at("games").as_int64()) << watch;
+  EXPECT_NE(after.at("games_in_flight"), shown.at("games_in_flight")) << watch;
+  // Readable on a phone and on a desktop: nothing wider than the screen, who leads first (the summary line
+  // naming the leader, then the standings with the leader's row on the first screen, before the games).
+  for (const char* width : {"360", "1280"}) {
+    const json::object& l = watch.at("layout").at(width).as_object();
+    EXPECT_EQ(l.at("width").as_int64(), std::stoi(width)) << watch;
+    EXPECT_LE(l.at("page_width").as_int64(), std::stoi(width)) << width << ": " << watch;
+    EXPECT_LT(l.at("summary_top").to_number<double>(), l.at("standings_top").to_number<double>()) << watch;
+    EXPECT_LT(l.at("standings_top").to_number<double>(), l.at("flight_top").to_number<double>()) << watch;
+    EXPECT_LT(l.at("flight_top").to_number<double>(), l.at("crosstable_top").to_number<double>()) << watch;
+    EXPECT_LE(l.at("leader_row_bottom").to_number<double>(), l.at("screen_height").to_number<double>())
+        << width << ": the leader's row is on the first screen: " << watch;
+  }
+  EXPECT_NE(std::string(after.at("summary").as_string()).find("leading: "), std::string::npos) << watch;
   // A finished game in report.html's viewer, served as a page of its own.
   const std::vector<std::string> lines = read_lines(results / "shown" / "games.jsonl");
   ASSERT_FALSE(lines.empty());

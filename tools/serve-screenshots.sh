@@ -2,7 +2,8 @@
 # The screenshots of `arena serve` in docs/SERVE.md, taken of real runs: configs/quick.toml played into a scratch
 # folder and an SPRT (greedy against alphabeta) beside it, `arena serve` over both, and headless Chromium opened
 # at the pages by tests/browser/serve_page.js (the driver of the browser test), which saves a PNG once the page
-# shows what it waits for. Needs the bundled bots built, Debian's chromium and Node 20.10 or later.
+# shows what it waits for. Needs the bundled bots built, Debian's chromium, Node 20 and playwright-core
+# (npm ci --prefix tests/browser).
 #   tools/serve-screenshots.sh [BUILD_DIR (build)] [OUT_DIR (docs)]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -57,7 +58,7 @@ pids+=($!)
 sleep 15  # some games played and some in flight; the SPRT some pairs in
 
 shot() {  # URL CHECK WIDTH FILE
-  if node --experimental-websocket "$root/tests/browser/serve_page.js" /usr/bin/chromium "$scratch/profile-$4" "$1" "$2" \
+  if node "$root/tests/browser/serve_page.js" /usr/bin/chromium "$scratch/profile-$4" "$1" "$2" \
     "$3" "$out/$4" > "$scratch/page.out"; then
     echo "wrote $out/$4"
   else

@@ -60,8 +60,12 @@ int serve_folders(const ServeArguments& a) {
     fmt::print("arena serve: season {}: {} authors, uploads at POST /api/submissions\n", intake->config().dir.string(),
                intake->authors());
     if (intake->frozen())
-      fmt::print("arena serve: the season is frozen since {} (arena season freeze): uploads are refused\n",
-                 intake->frozen()->frozen_at);
+      fmt::print("arena serve: the season is frozen since {} (arena season freeze): uploads are refused{}\n",
+                 intake->frozen()->frozen_at,
+                 intake->config().watch.empty() ? "" : ", the watched folder is not taken in");
+    if (intake->watching())
+      fmt::print("arena serve: watching {}: a file dropped as AUTHOR/FILE there is taken in as an upload\n",
+                 intake->config().watch.string());
   }
   if (options.dirs.empty()) throw UsageError("name a results folder to serve, or --season FILE");
   std::optional<std::string> error = serve::serve(options, [](const std::string& url) {

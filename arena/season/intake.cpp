@@ -11,6 +11,7 @@
 #include "referee/system/clean_text.h"
 #include "referee/system/files.h"
 #include "referee/system/untrusted_files.h"
+#include "referee/system/utc_time.h"
 
 namespace kalah::season {
 namespace json = boost::json;
@@ -58,6 +59,7 @@ json::object revision_object(const Revision& r, const arena::Config& contest) {
                       {"status", r.status},
                       {"reason", r.reason},
                       {"bot", r.bot},
+                      {"via", r.via},
                       {"logs", logs_of(contest, r.bot)}};
 }
 
@@ -94,7 +96,32 @@ Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) 
   intake->ladder_.start();
   // What a stopped server left queued or building goes first, in the order it came.
   intake->pipeline_.start(intake->store_.unfinished());
+  if (std::optional<std::string> error = intake->watch()) return Error{*error};
   return intake;
+}
+
+std::optional<std::string> SeasonIntake::watch() {
+  const SeasonConfig& c = config_;
+  if (c.watch.empty()) return std::nullopt;
+  if (frozen_) {
+    (void)system::write_own_file(c.dir / "season.log",
+                                 system::utc_now_iso8601() + " inbox: the season is frozen since " +
+                                     frozen_->frozen_at + " (arena season freeze): " + c.watch.string() +
+                                     " is not taken in\n",
+                                 /*append=*/true);
+    return std::nullopt;
+  }
+  const std::vector<std::string> roster = tokens_.authors();
+  Expected<Inbox> inbox = Inbox::open(c.watch, std::set<std::string>(roster.begin(), roster.end()));
+  if (!inbox) return inbox.error();
+  InboxTaker taker{
+      .closed = [this] { return closed(); },
+      .take = [this](const std::string& author, const std::string& file,
+                     std::string_view content) { return take(author, file, content, "inbox"); },
+  };
+  watcher_ = std::make_unique<InboxWatcher>(config_, store_, std::move(inbox).value(), std::move(taker));
+  watcher_->start();
+  return std::nullopt;
 }
 
 std::size_t SeasonIntake::max_body() const { return config_.limits.max_upload_bytes + kMultipartOverhead; }
@@ -124,13 +151,28 @@ std::optional<Reply> SeasonIntake::admit(std::string_view authorization, const s
 std::optional<Reply> SeasonIntake::admit_as(std::string_view authorization, const std::string& client,
                                             std::string& author) {
   if (std::optional<Reply> refusal = authenticate(authorization, client, author)) return refusal;
-  if (frozen_)
-    return Reply{403, error_json("the season is frozen since " + frozen_->frozen_at +
-                                 " (arena season freeze): uploads are closed; the final plays the revisions entered "
-                                 "by then")};
-  if (config_.deadline && std::chrono::system_clock::now() >= *config_.deadline)
-    return Reply{403, error_json("the season's deadline, " + config_.deadline_text + ", has passed")};
+  if (std::optional<std::string> why = closed()) return Reply{403, error_json(*why)};
   return std::nullopt;
+}
+
+std::optional<std::string> SeasonIntake::closed() const {
+  if (frozen_)
+    return "the season is frozen since " + frozen_->frozen_at +
+           " (arena season freeze): uploads are closed; the final plays the revisions entered by then";
+  if (config_.deadline && std::chrono::system_clock::now() >= *config_.deadline)
+    return "the season's deadline, " + config_.deadline_text + ", has passed";
+  return std::nullopt;
+}
+
+std::variant<Revision, Refusal> SeasonIntake::take(const std::string& author, const std::string& file,
+                                                   std::string_view content, const std::string& via) {
+  UploadSummary summary;
+  if (std::optional<Refusal> refusal = inspect_upload(file, content, config_.limits, summary)) return *refusal;
+  const std::lock_guard lock(taking_);
+  Expected<Revision> stored = store_.add(author, file, content, summary, via);
+  if (!stored) return Refusal{500, "the upload could not be stored: " + stored.error()};
+  pipeline_.enqueue(author, stored->number);
+  return std::move(stored).value();
 }
 
 Reply SeasonIntake::submit(std::string_view authorization, std::string_view content_type, std::string_view body,
@@ -139,14 +181,10 @@ Reply SeasonIntake::submit(std::string_view authorization, std::string_view cont
   if (std::optional<Reply> refusal = admit_as(authorization, client, author)) return *refusal;
   Expected<FormFile> form = parse_form_file(content_type, body);
   if (!form) return Reply{400, error_json(form.error())};
-  UploadSummary summary;
-  if (std::optional<Refusal> refusal = inspect_upload(form->filename, form->content, config_.limits, summary))
-    return Reply{refusal->status, error_json(refusal->reason)};
-  Expected<Revision> stored = store_.add(author, form->filename, form->content, summary);
-  if (!stored) return Reply{500, error_json("the upload could not be stored: " + stored.error())};
-  pipeline_.enqueue(author, stored->number);
-  json::object o{
-      {"author", author}, {"revision", stored->number}, {"status", stored->status}, {"sha256", stored->sha256}};
+  std::variant<Revision, Refusal> taken = take(author, form->filename, form->content, "upload");
+  if (const Refusal* refusal = std::get_if<Refusal>(&taken)) return Reply{refusal->status, error_json(refusal->reason)};
+  const Revision& stored = std::get<Revision>(taken);
+  json::object o{{"author", author}, {"revision", stored.number}, {"status", stored.status}, {"sha256", stored.sha256}};
   return Reply{201, json::serialize(o)};
 }
 

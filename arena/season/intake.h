@@ -4,13 +4,16 @@
 // server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h), and the entered
 // ones play on the season's ladder (ladder.h), started here with the season and stopped with it. A frozen season
 // (freeze.h: DIR/freeze.json, read at the start; no freeze is made while a server holds the lock) refuses uploads.
+// With [season] watch, the watched folder's files are taken in by the same code as an upload (watcher.h).
 #pragma once
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "arena/season/freeze.h"
 #include "arena/season/ladder.h"
@@ -19,6 +22,7 @@
 #include "arena/season/season_config.h"
 #include "arena/season/store.h"
 #include "arena/season/tokens.h"
+#include "arena/season/watcher.h"
 #include "arena/serve/server.h"
 #include "referee/system/directory_lock.h"
 
@@ -43,6 +47,16 @@ class SeasonIntake final : public serve::Intake {
   const SeasonConfig& config() const { return config_; }
   std::size_t authors() const { return tokens_.size(); }
   const std::optional<FreezeRecord>& frozen() const { return frozen_; }
+  // Whether the watched folder is taken in (config().watch, not frozen).
+  bool watching() const { return watcher_ != nullptr; }
+
+  // A file of `author` as an upload and the watched folder both take it in: checked whole (inspect_upload), stored
+  // durably as the author's next revision, come `via` "upload" or "inbox", and queued for the pipeline. Its
+  // refusal with the HTTP status that says why, or the revision.
+  std::variant<Revision, Refusal> take(const std::string& author, const std::string& file, std::string_view content,
+                                       const std::string& via);
+  // Why nothing is taken in now: the season is frozen, or its deadline has passed.
+  std::optional<std::string> closed() const;
 
  private:
   SeasonIntake(SeasonConfig config, system::DirectoryLock lock, TokenTable tokens, RevisionStore store,
@@ -50,6 +64,9 @@ class SeasonIntake final : public serve::Intake {
   // The author of the request's `Authorization: Bearer TOKEN`, or its refusal (429 over the failures, 401).
   std::optional<serve::Reply> authenticate(std::string_view authorization, const std::string& client,
                                            std::string& author);
+  // Starts the watcher of config().watch unless the season is frozen (said in season.log); an error when the
+  // watched folder cannot be made or opened.
+  std::optional<std::string> watch();
   // authenticate(), then the freeze and the deadline (403 once the season is frozen or the deadline has passed).
   std::optional<serve::Reply> admit_as(std::string_view authorization, const std::string& client, std::string& author);
 
@@ -60,7 +77,9 @@ class SeasonIntake final : public serve::Intake {
   RevisionStore store_;
   FailureLimiter limiter_;
   Ladder ladder_;      // plays all term; told by the pipeline when a revision entered
-  Pipeline pipeline_;  // last: it stops (finishing the revision in work) before the ladder and the store it uses go
+  Pipeline pipeline_;  // it stops (finishing the revision in work) before the ladder and the store it uses go
+  std::mutex taking_;  // one revision stored at a time: an upload's and the watched folder's take turns
+  std::unique_ptr<InboxWatcher> watcher_;  // last: it stops (finishing the file in work) before what it feeds
 };
 
 }  // namespace kalah::season

@@ -1,5 +1,6 @@
 #include "arena/season/season_config.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include <fmt/chrono.h>
@@ -90,6 +91,31 @@ void read_final(const Reader& r, const Table& t, SeasonConfig& out) {
   out.final_budget_games = static_cast<int>(budget);
 }
 
+// Whether `inner` is `outer` or lies below it, by their absolute, normal paths.
+bool within(fs::path inner, fs::path outer) {
+  for (fs::path* p : {&inner, &outer})
+    if (!p->has_filename() && p->has_relative_path()) *p = p->parent_path();  // "inbox/" is "inbox"
+  const auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return o == outer.end();
+}
+
+// watch = "inbox": the watched submissions folder, relative to the season's; never the season's folder, one of the
+// folders the arena writes, or a folder holding the season.
+void read_watch(const Table& t, SeasonConfig& out) {
+  const std::optional<std::string> watch = t.string("watch");
+  if (!watch) return;
+  out.watch = (out.dir / *watch).lexically_normal();  // an absolute `watch` stays as it is
+  if (within(out.dir, out.watch))
+    t.fail_at("watch",
+              "season.watch must be a folder of its own inside or beside the season's, such as \"inbox\", "
+              "not " +
+                  out.watch.string() + ", which holds the season");
+  for (const char* own : {"revisions", "status"})
+    if (within(out.watch, out.dir / own))
+      t.fail_at("watch", "season.watch must be a folder of its own, such as \"inbox\", not " + out.watch.string() +
+                             ", which is in the season's " + own + "/ (the arena's own)");
+}
+
 void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& out) {
   const Locator& loc = r.loc();
   const toml::node* node = root.get("season");
@@ -99,7 +125,7 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
   if (!table) loc.fail(node->source(), "season must be a table, [season]");
   Table t(loc, *table, "season", "[season]",
           {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "final_boundaries",
-           "final_budget_games", "final_sparring", "ladder_concurrency"});
+           "final_budget_games", "final_sparring", "ladder_concurrency", "watch"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
   const toml::node* pseudonyms = t.find("pseudonyms");
@@ -111,6 +137,7 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
     out.limits.max_unpacked_bytes = static_cast<std::uintmax_t>(*kb) << 10;
   read_final(r, t, out);
   if (auto n = t.integer("ladder_concurrency", 1, 256)) out.ladder_concurrency = static_cast<int>(*n);
+  read_watch(t, out);
 }
 
 }  // namespace
@@ -133,6 +160,11 @@ Expected<SeasonConfig> parse_season(std::string_view text, std::string_view path
   out.contest = std::move(contest).value();
   if (!out.contest.submissions)
     return Error{path + ": a season needs [submissions]: the folder its revisions are built from"};
+  for (fs::path own : {out.contest.submissions->dir, out.contest.tournament.output})
+    if (own = fs::absolute(own).lexically_normal();
+        !out.watch.empty() && (within(out.watch, own) || within(own, out.watch)))
+      return Error{path + ": season.watch must be a folder of its own, not " + out.watch.string() +
+                   ", which is or holds " + own.string() + " (the arena writes there)"};
   return out;
 }
 

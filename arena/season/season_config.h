@@ -46,7 +46,10 @@ struct SeasonConfig {
   bool final_sparring = false;        // the [[engine]] tables play in the final too
   std::string final_boundaries_at;    // "season.toml:9:20: ", where final_boundaries is written
   int ladder_concurrency = 1;         // the ladder's games at once (docs/SEASON.md, "The ladder")
-  arena::Config contest;              // the whole file read as an arena config
+  // The watched submissions folder (docs/SEASON.md, "A watched folder"): absolute, from `watch` (relative to `dir`);
+  // empty when the season watches none.
+  std::filesystem::path watch;
+  arena::Config contest;  // the whole file read as an arena config
 
   // The name the public pages know `author` by: their pseudonym, or their own name without pseudonyms.
   const std::string& public_name(const std::string& author) const;

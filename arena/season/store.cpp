@@ -66,6 +66,7 @@ std::string revision_json(const Revision& r) {
   o["files"] = r.summary.files;
   o["unpacked_bytes"] = r.summary.unpacked_bytes;
   o["received_at"] = r.received_at;
+  o["via"] = r.via;
   return json::serialize(o) + "\n";
 }
 
@@ -88,6 +89,8 @@ Expected<Revision> read_revision(const fs::path& folder) {
     r.summary.files = json::value_to<std::size_t>(o->at("files"));
     r.summary.unpacked_bytes = json::value_to<std::uintmax_t>(o->at("unpacked_bytes"));
     r.received_at = json::value_to<std::string>(o->at("received_at"));
+    // A revision stored before the watched folder came through an upload.
+    if (const json::value* via = o->if_contains("via")) r.via = json::value_to<std::string>(*via);
   } catch (const std::exception&) {
     return Error{(folder / kRevisionFile).string() + ": not a revision's record"};
   }
@@ -113,7 +116,7 @@ Expected<RevisionStore> RevisionStore::open(const fs::path& dir) {
 }
 
 Expected<Revision> RevisionStore::add(const std::string& author, const std::string& file, std::string_view content,
-                                      const UploadSummary& summary) {
+                                      const UploadSummary& summary, const std::string& via) {
   const fs::path author_dir = dir_ / author;
   std::error_code ec;
   const bool existed = fs::symlink_status(author_dir, ec).type() == fs::file_type::directory;
@@ -130,7 +133,8 @@ Expected<Revision> RevisionStore::add(const std::string& author, const std::stri
              system::utc_now_iso8601(),
              "queued",
              "",
-             ""};
+             "",
+             via};
   if (r.number > kMaxRevisions) return Error{author + " has " + std::to_string(kMaxRevisions) + " revisions already"};
   const fs::path incoming = author_dir / (std::string(kIncoming) + std::to_string(r.number));
   if (auto error = system::remove_tree(incoming)) return Error{*error};

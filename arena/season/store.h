@@ -29,8 +29,9 @@ struct Revision {
   std::string received_at;  // ISO 8601 UTC
   // From DIR/status/AUTHOR/N.json (pipeline.h), "queued" until a first status is recorded.
   std::string status = "queued";
-  std::string reason;  // why it is not entered
-  std::string bot;     // the contest's name of the revision's bot, once it is prepared
+  std::string reason;          // why it is not entered
+  std::string bot;             // the contest's name of the revision's bot, once it is prepared
+  std::string via = "upload";  // how it came: "upload" (POST /api/submissions) or "inbox" (the watched folder)
 };
 
 // A revision's status as the pipeline records it: replaced atomically and durably at each step.
@@ -47,9 +48,9 @@ class RevisionStore {
   // process may use it at a time (the season's lock).
   static Expected<RevisionStore> open(const std::filesystem::path& dir);
 
-  // Stores `content` as the author's next revision; returns it once it is durable.
+  // Stores `content` as the author's next revision, come `via` "upload" or "inbox"; returns it once it is durable.
   Expected<Revision> add(const std::string& author, const std::string& file, std::string_view content,
-                         const UploadSummary& summary);
+                         const UploadSummary& summary, const std::string& via = "upload");
   // The author's revisions, oldest first (none when they uploaded nothing), each with its recorded status.
   Expected<std::vector<Revision>> list(const std::string& author) const;
   // The authors who uploaded anything, in name order.

@@ -10,7 +10,9 @@
 #include <string_view>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
+#include "referee/engine/sandbox_orphans.h"
 #include "referee/system/executable.h"
 #include "referee/system/path_walk.h"
 #include "referee/system/untrusted_files.h"
@@ -27,6 +29,14 @@ class UidPool {
  public:
   std::optional<unsigned> take() {
     std::lock_guard lock(mutex_);
+    // Once, before the first: what a killed arena's sandboxes left (their uids may come round to us).
+    if (!swept_) {
+      swept_ = true;
+      const std::vector<pid_t> killed = kill_orphaned_sandboxes();
+      if (!killed.empty())
+        fmt::print(stderr, "sandbox: killed {} sandboxed process(es) a killed arena left behind (pid {})\n",
+                   killed.size(), fmt::join(killed, ", "));
+    }
     for (unsigned i = 0; i < kSandboxUids; ++i) {
       const unsigned uid = kSandboxFirstUid + (next_ + i) % kSandboxUids;
       if (used_.insert(uid).second) {
@@ -45,6 +55,7 @@ class UidPool {
   std::mutex mutex_;
   std::set<unsigned> used_;
   unsigned next_ = 0;
+  bool swept_ = false;
 };
 
 UidPool& uids() {

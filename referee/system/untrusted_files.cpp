@@ -257,6 +257,38 @@ Expected<std::string> read_regular_file(const fs::path& path, std::uintmax_t max
   return content;
 }
 
+std::optional<std::string> list_folder(int dirfd, const std::string& where, std::vector<std::string>& names,
+                                       std::size_t max_names) {
+  return list_names(dirfd, where, names, max_names);
+}
+
+Expected<int> open_folder_at(int dirfd, const std::string& name, const std::string& where) {
+  FileHandle fd(::openat(dirfd, name.c_str(), kOpenDir));
+  if (!fd.is_open()) {
+    if (errno == ELOOP || errno == ENOTDIR) return Error{where + ": not a folder (a link is never followed)"};
+    return Error{errno_text(where, "cannot open")};
+  }
+  return fd.release();
+}
+
+Expected<int> open_listed_file_at(int dirfd, const std::string& name, const struct stat& listed,
+                                  const std::string& where) {
+  if (!S_ISREG(listed.st_mode)) return Error{where + ": not a regular file (never opened)"};
+  FileHandle fd(::openat(dirfd, name.c_str(), kOpenFile));
+  if (!fd.is_open()) {
+    if (errno == ELOOP) return Error{where + ": a symbolic link (never followed here)"};
+    return Error{errno_text(where, "cannot open")};
+  }
+  struct stat opened {};
+  if (::fstat(fd.get(), &opened) != 0 || !S_ISREG(opened.st_mode) || opened.st_ino != listed.st_ino ||
+      opened.st_dev != listed.st_dev)
+    return Error{where + ": changed while it was opened (not the regular file listed)"};
+  if (pseudo_file_system(fd.get())) return Error{where + ": a file of a pseudo file system (/proc, /sys)"};
+  // Reads may block only on FIFOs and devices, which are refused above; plain blocking reads from here.
+  ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
+  return fd.release();
+}
+
 Expected<CopyReport> copy_untrusted_tree(const fs::path& from, const fs::path& to, const CopyOptions& options) {
   CopyReport report;
   if (::mkdir(to.c_str(), 0700) != 0) return Error{errno_text(to.string(), "cannot create")};

@@ -6,6 +6,7 @@
 // the look and the open is caught. Errors come back as text naming the path.
 #pragma once
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -67,6 +68,21 @@ Expected<std::pair<int, std::uintmax_t>> open_regular_file(const std::filesystem
 // The whole of a regular file of at most `max_bytes`, opened as open_regular_file does.
 Expected<std::string> read_regular_file(const std::filesystem::path& path, std::uintmax_t max_bytes,
                                         bool follow_link = false);
+
+// A folder's names, sorted ("." and ".." left out), from its open fd `dirfd`; at most `max_names` + 1 of them (more
+// than `max_names` says there were more). An error text naming `where` when it cannot be listed.
+std::optional<std::string> list_folder(int dirfd, const std::string& where, std::vector<std::string>& names,
+                                       std::size_t max_names);
+
+// Opens the folder `name` in the open folder `dirfd` (where it is `where`), never through a link; the fd (the caller
+// closes it), or an error text: a link, not a folder, missing.
+Expected<int> open_folder_at(int dirfd, const std::string& name, const std::string& where);
+
+// Opens the regular file `name` in the open folder `dirfd` for reading, when it is still the file `listed` (the
+// device and inode that fstatat without following a link gave): never a link, a FIFO, a device or a socket, never
+// blocking. The fd (the caller closes it), or an error text naming `where`.
+Expected<int> open_listed_file_at(int dirfd, const std::string& name, const struct stat& listed,
+                                  const std::string& where);
 
 struct CopyOptions {
   TreeBounds bounds;

@@ -1,32 +1,30 @@
 // Opens a page of `arena serve` in headless Chromium and waits until it shows what CHECK asks for
-// (tests/serve_browser_test.cpp, tools/serve-screenshots.sh). Drives the browser over the DevTools protocol with
-// Node's own WebSocket (node --experimental-websocket): no npm package, no browser download.
-//   node --experimental-websocket serve_page.js CHROMIUM PROFILE_DIR URL [CHECK [WIDTH [SCREENSHOT.png]]]
+// (tests/serve_browser_test.cpp, tests/season_e2e_test.cpp, tools/serve-screenshots.sh). Drives Debian's chromium
+// with the npm package playwright-core (tests/browser/package.json, installed by `npm ci --prefix tests/browser`;
+// it downloads no browser).
+//   node serve_page.js CHROMIUM PROFILE_DIR URL [CHECK [WIDTH [SCREENSHOT.png]]]
 // CHECK: `flight` (default: the stream live, the standings, a game in flight and a crosstable cell with numbers),
 // `sprt` (the SPRT gauge drawn with an LLR and its bounds, and a crosstable cell), `viewer` (a game shown on
 // the viewer's board), `past` (the list of the games in the journals, each a link to the viewer), `author` (a
 // season's author page with the revisions, the author's ladder rows and games), `author-refused` (that
-// page saying it could not read them) or `reconnect` (below). WIDTH: the window's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it. Prints the
+// page saying it could not read them), `watch` or `reconnect` (below). WIDTH: the viewport's width in pixels (360). SCREENSHOT: a PNG of the page once it shows it. Prints the
 // page's state as one JSON line; exit 0 once it shows it, 1 after 60 s without.
+// `watch`: URL is the index; the first tournament listed is opened by a click on its link, and the page is watched
+// until a ply arrives in a game in flight and the standings change (more games in them); then the layout is
+// measured at WIDTH and again at 1280 pixels. Prints what it saw at each step.
 // `reconnect`: the page is opened through a TCP proxy of this script's own (loopback), with a recorder of its
 // stream's events set before its own script runs; once a game in flight shows 3 plies, every connection through
 // the proxy is cut. The page's EventSource reconnects by itself (with Last-Event-ID, which the proxy notes); when
 // each game that was in flight at the cut has ended, prints per game the plies the stream delivered (their
 // indices, in order), the game's moves and what the page showed of it just before it ended.
 'use strict';
-const { spawn } = require('child_process');
-const fs = require('fs');
 const net = require('net');
-const path = require('path');
+const { chromium: playwright } = require('playwright-core');
 
 const [chromium, profile, url, check = 'flight', width = '360', screenshot = ''] = process.argv.slice(2);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const deadline = Date.now() + 60000;
 const reconnect = check === 'reconnect';
-const browser = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--remote-debugging-port=0',
-  '--hide-scrollbars', '--user-data-dir=' + profile, '--window-size=' + width + ',900', reconnect ? 'about:blank' : url],
-{ stdio: 'ignore' });
-
 // The page's state, or '' while it is not loaded yet.
 const state = `(() => { try {
   const text = (id) => document.getElementById(id) ? document.getElementById(id).textContent : '';
@@ -122,16 +120,18 @@ function startProxy(target) {
 }
 
 // The `reconnect` check (above): 0 when the page reconnected and every game in flight at the cut has ended.
-async function reconnectCheck(send) {
+async function reconnectCheck(page) {
   const proxy = await startProxy(new URL(url));
   const proxied = new URL(url);
   proxied.port = String(proxy.port);
-  await send('Page.enable', {});
-  await send('Page.addScriptToEvaluateOnNewDocument', { source: recorder });
-  await send('Page.navigate', { url: proxied.href });
-  const read = async () => JSON.parse((await send('Runtime.evaluate', {
-    expression: 'JSON.stringify({log: window.__live || null, status: (document.getElementById("status") || {}).textContent})',
-  })).result.value || '{}');
+  await page.addInitScript(recorder);
+  await page.goto(proxied.href, { waitUntil: 'commit' });
+  const read = async () => {
+    try {
+      return JSON.parse(await page.evaluate(
+          'JSON.stringify({log: window.__live || null, status: (document.getElementById("status") || {}).textContent})'));
+    } catch { return {}; }  // between documents
+  };
   const inFlight = (log) => Object.keys(log.plies).filter((id) => !(id in log.ended));
   let seen = {}, cut = null;
   while (!cut && Date.now() < deadline) {
@@ -156,39 +156,74 @@ async function reconnectCheck(send) {
   return cut && done(seen) ? 0 : 1;
 }
 
-async function main() {
-  let port = null;
-  while (!port && Date.now() < deadline) {
-    await sleep(100);
-    try { port = fs.readFileSync(path.join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0]; } catch {}
+// The page's state now, or '' while it is not loaded yet (or between two documents).
+async function current(page) {
+  try { return (await page.evaluate(state)) || ''; } catch { return ''; }
+}
+
+// The `watch` check (above): 0 once the index listed the tournament, its page showed a ply arrive and the standings
+// change, and its layout was measured at both widths.
+async function watchCheck(page) {
+  await page.goto(url, { waitUntil: 'commit', timeout: Math.max(1, deadline - Date.now()) });
+  const evaluate = async (expression) => { try { return await page.evaluate(expression); } catch { return null; } };
+  const until = async (expression) => {
+    for (let v = await evaluate(expression); Date.now() < deadline; v = await evaluate(expression)) {
+      if (v) return v;
+      await sleep(100);
+    }
+    return null;
+  };
+  const out = { index: null, before: null, after: null, layout: {} };
+  out.index = await until(`(() => { const rows = [...document.querySelectorAll('#tournaments tr')];
+    return rows.length ? { rows: rows.length, first: rows[0].textContent,
+                           cells: [...rows[0].children].map((td) => td.textContent) } : null; })()`);
+  if (!out.index) { console.log(JSON.stringify(out)); return 1; }
+  await page.click('#tournaments a');
+  // A game in flight's plies, the standings' games (from the summary line "N games; leading: X").
+  const snapshot = `(() => { const s = JSON.parse(${state}); const g = /^(\\d+) games/.exec(document.getElementById('summary').textContent);
+    const flight = [...document.querySelectorAll('#flight .game')].map((e) => e.textContent);
+    return s.status === 'live' && g && s.standings > 0 && flight.length ?
+        { ...s, games: Number(g[1]), summary: document.getElementById('summary').textContent, games_in_flight: flight } : null; })()`;
+  out.before = await until(snapshot);
+  if (!out.before) { console.log(JSON.stringify(out)); return 1; }
+  // A ply arrives: a game in flight at the first look shows more moves (or has ended, and another is in flight);
+  // the standings change: more games in them.
+  const before = out.before;
+  const moved = (after) => after.games_in_flight.some((text) => !before.games_in_flight.includes(text));
+  for (let after = await evaluate(snapshot); Date.now() < deadline; after = await evaluate(snapshot)) {
+    if (after) out.after = after;
+    if (after && moved(after) && after.games > before.games) break;
+    await sleep(200);
   }
-  let target = null;
-  while (!target && Date.now() < deadline) {
-    try { target = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()).find((t) => t.type === 'page'); } catch {}
-    if (!target) await sleep(100);
-  }
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve) => { socket.onopen = resolve; });
-  let id = 0;
-  const send = (method, params) => new Promise((resolve) => {
-    const mine = ++id;
-    socket.onmessage = (m) => { const reply = JSON.parse(m.data); if (reply.id === mine) resolve(reply.result); };
-    socket.send(JSON.stringify({ id: mine, method, params }));
-  });
-  // The window's width as a phone's or a desktop's screen (a headless window is never narrower than ~500 px).
-  await send('Emulation.setDeviceMetricsOverride',
-             { width: Number(width), height: 900, deviceScaleFactor: 1, mobile: Number(width) < 600 });
-  if (reconnect) return reconnectCheck(send);
+  const layout = `(() => { const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+    const first = document.querySelector('#standings tr');
+    return { width: window.innerWidth, page_width: document.documentElement.scrollWidth,
+             summary_top: top('summary'), standings_top: top('standings'), flight_top: top('flight'),
+             crosstable_top: top('crosstable'), leader_row_bottom: first ? first.getBoundingClientRect().bottom : null,
+             leader: first ? first.children[1].textContent : null, screen_height: window.innerHeight }; })()`;
+  out.layout[width] = await evaluate(layout);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  out.layout['1280'] = await evaluate(layout);
+  console.log(JSON.stringify(out));
+  return out.after && moved(out.after) && out.after.games > before.games ? 0 : 1;
+}
+
+async function main(context) {
+  const page = context.pages()[0] || await context.newPage();
+  if (reconnect) return reconnectCheck(page);
+  if (check === 'watch') return watchCheck(page);
+  await page.goto(url, { waitUntil: 'commit', timeout: Math.max(1, deadline - Date.now()) });
   let last = '';
   while (Date.now() < deadline) {
-    last = ((await send('Runtime.evaluate', { expression: state })).result.value) || '';
+    last = await current(page);
     const seen = last ? JSON.parse(last) : null;
     if (seen && shows[check](seen)) {
       if (screenshot) {
-        const size = (await send('Page.getLayoutMetrics', {})).cssContentSize;
-        const clip = { x: 0, y: 0, width: Number(width), height: Math.min(2400, Math.ceil(size.height)), scale: 1 };
-        const shot = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip });
-        fs.writeFileSync(screenshot, Buffer.from(shot.data, 'base64'));
+        const height = await page.evaluate('document.documentElement.scrollHeight');
+        // At most 2400 pixels of the page, from its top: the viewport made that tall for the shot.
+        const clip = { x: 0, y: 0, width: Number(width), height: Math.min(2400, Math.ceil(height)) };
+        await page.setViewportSize({ width: clip.width, height: Math.max(900, clip.height) });
+        await page.screenshot({ path: screenshot, clip });
       }
       console.log(last);
       return 0;
@@ -199,5 +234,14 @@ async function main() {
   return 1;
 }
 
-main().then((code) => { browser.kill(); process.exit(code); },
-            (error) => { console.log(String(error)); browser.kill(); process.exit(1); });
+// Chromium as the probe of this machine starts it (no background connections: the network is closed), with a
+// profile folder of the caller's and the viewport's width as a phone's or a desktop's screen.
+playwright.launchPersistentContext(profile, {
+  executablePath: chromium, headless: true, chromiumSandbox: false,
+  viewport: { width: Number(width), height: 900 }, deviceScaleFactor: 1, isMobile: Number(width) < 600,
+  args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync', '--hide-scrollbars'],
+}).then((context) => main(context).then(
+  async (code) => { await context.close(); process.exit(code); },
+  async (error) => { console.log(String(error)); await context.close(); process.exit(1); }),
+(error) => { console.log(String(error)); process.exit(1); });
