@@ -23,3 +23,10 @@ kalah_add_test(season_inbox_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_inbo
 kalah_add_test(season_inbox_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_inbox_e2e_test.cpp
                LIBS kalah_integrity Boost::headers Boost::json)
 add_dependencies(season_inbox_e2e_test arena kalah-random kalah-greedy)
+# A season's pseudonyms (season_pseudonyms_test): the derivation, DIR/pseudonyms.txt, a key changed mid-season.
+kalah_add_test(season_pseudonyms_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_pseudonyms_test.cpp
+               LIBS kalah_season)
+add_dependencies(season_pseudonyms_test kalah-random kalah-greedy)
+kalah_add_test(season_pseudonyms_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_pseudonyms_e2e_test.cpp
+               LIBS Boost::headers Boost::json)
+add_dependencies(season_pseudonyms_e2e_test arena kalah-random kalah-greedy)

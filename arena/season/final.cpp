@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "arena/contest/entries.h"
+#include "arena/season/pseudonyms.h"
 
 namespace kalah::season {
 
@@ -68,6 +69,7 @@ Expected<arena::Config> final_config(const SeasonConfig& season, const FreezeRec
                     "is the one declared when the season was frozen",
                     (season.dir / kSeasonFile).string(), describe_final(season), frozen.final,
                     (season.dir / kFreezeFile).string())};
+  if (std::optional<std::string> error = check_frozen_names(season, frozen)) return Error{*error};
   arena::Config config = season.contest;
   Expected<arena::Entries> entries = frozen_entries(config, frozen);
   if (!entries) return Error{entries.error()};

@@ -7,6 +7,7 @@
 
 #include "arena/season/init.h"
 #include "arena/season/multipart.h"
+#include "arena/season/pseudonyms.h"
 #include "referee/system/clean_text.h"
 #include "referee/system/files.h"
 #include "referee/system/untrusted_files.h"
@@ -84,6 +85,10 @@ Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) 
   if (!frozen) return Error{frozen.error()};
   Expected<RevisionStore> store = RevisionStore::open(config.dir / kRevisionsFolder);
   if (!store) return Error{store.error()};
+  // Every author's public name before any revision is named (pseudonyms.h); a key changed mid-season is refused.
+  Expected<std::map<std::string, std::string>> names = open_public_names(config, tokens->authors(), *store);
+  if (!names) return Error{names.error()};
+  config.pseudonym_of = std::move(names).value();
   std::unique_ptr<SeasonIntake> intake(new SeasonIntake(std::move(config), std::move(lock).value(),
                                                         std::move(tokens).value(), std::move(store).value(),
                                                         std::move(frozen).value()));
@@ -192,7 +197,11 @@ Reply SeasonIntake::revisions(const std::string& author, std::string_view author
   if (!list) return Reply{500, error_json(list.error())};
   json::array revisions;
   for (const Revision& r : *list) revisions.push_back(revision_object(r, config_.contest));
-  return Reply{200, json::serialize(json::object{{"author", author}, {"revisions", std::move(revisions)}})};
+  json::object page{{"author", author}};
+  // The name the public pages show the author by, for them to find themselves there.
+  if (config_.pseudonyms) page["pseudonym"] = config_.public_name(author);
+  page["revisions"] = std::move(revisions);
+  return Reply{200, json::serialize(page)};
 }
 
 }  // namespace kalah::season

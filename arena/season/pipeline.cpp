@@ -57,9 +57,10 @@ Expected<std::string> manifest_text(const fs::path& folder, const std::string& b
   return out.str();
 }
 
-// The revision unpacked into `folder` (made anew) with its bot.toml. A single source file is named bot.EXT.
+// The revision unpacked into `folder` (made anew) with its bot.toml, naming the bot `bot` and its author `author`
+// (the public name: a pseudonym when the season has them). A single source file is named bot.EXT.
 std::optional<std::string> prepare(const Revision& r, const fs::path& revision, const fs::path& folder,
-                                   const UploadLimits& limits) {
+                                   const UploadLimits& limits, const std::string& bot, const std::string& author) {
   if (auto error = system::remove_tree(folder)) return error;
   std::error_code ec;
   if (!fs::create_directory(folder, ec) || ec) return system::system_error_text(folder, "cannot create");
@@ -70,7 +71,7 @@ std::optional<std::string> prepare(const Revision& r, const fs::path& revision, 
   if (name == "bot.cc" || name == "bot.cxx") name = "bot.cpp";
   UploadSummary summary;
   if (std::optional<Refusal> refused = unpack_upload(name, *content, limits, summary, &folder)) return refused->reason;
-  Expected<std::string> manifest = manifest_text(folder, revision_bot(r.author, r.number), r.author);
+  Expected<std::string> manifest = manifest_text(folder, bot, author);
   if (!manifest) return manifest.error();
   return system::write_own_file(folder / arena::kManifestFile, *manifest);
 }
@@ -150,7 +151,8 @@ void Pipeline::loop() {
 }
 
 void Pipeline::process(const std::string& author, int number) {
-  const std::string bot = revision_bot(author, number);
+  const std::string& shown = config_.public_name(author);
+  const std::string bot = revision_bot(shown, number);
   const auto record = [&](const std::string& status, const std::string& reason) {
     (void)store_.record_status(author, number, {status, reason, bot, system::utc_now_iso8601()});
   };
@@ -163,7 +165,8 @@ void Pipeline::process(const std::string& author, int number) {
   record("building", "");
   const arena::Config& contest = config_.contest;
   const fs::path folder = contest.submissions->dir / bot;
-  if (std::optional<std::string> error = prepare(r, store_.folder(author, number), folder, config_.limits)) {
+  if (std::optional<std::string> error =
+          prepare(r, store_.folder(author, number), folder, config_.limits, bot, shown)) {
     (void)system::remove_tree(folder);  // never a half-made submission for the contest's next build to find
     return record("build-failed", *error);
   }
@@ -193,7 +196,7 @@ void Pipeline::supersede(const std::string& author, int number) {
   const fs::path log = config_.dir / "season.log";
   for (const Revision& r : *revisions) {
     if (r.number >= number || r.status != "entered") continue;
-    const std::string reason = "superseded by " + revision_bot(author, number);
+    const std::string reason = "superseded by " + revision_bot(config_.public_name(author), number);
     Expected<std::string> done =
         arena::contest::change_status(contest, r.bot, arena::EntryStatus::Withdrawn, reason, write_reports);
     // Withdrawn already: a server killed between the contest's record and the store's finishes the second.

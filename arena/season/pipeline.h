@@ -26,7 +26,8 @@ namespace kalah::season {
 inline constexpr const char* kDefaultCBuild = "cc -O2 -o bot bot.c -lm";
 inline constexpr const char* kDefaultCxxBuild = "c++ -O2 -std=c++20 -o bot bot.cpp";
 
-// The contest's bot of revision `number`: "alice-r3".
+// The contest's bot of revision `number` of the author known publicly as `name` (SeasonConfig::public_name):
+// "alice-r3", or "swift-otter-42-r3" in a season with pseudonyms.
 std::string revision_bot(const std::string& author, int number);
 
 class Pipeline {

@@ -1,6 +1,7 @@
 #include "arena/season/season_config.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include <fmt/chrono.h>
 
@@ -17,6 +18,13 @@ const char* to_string(FinalFormat f) {
     case FinalFormat::Adaptive: return "adaptive";
   }
   return "?";
+}
+
+const std::string& SeasonConfig::public_name(const std::string& author) const {
+  const auto found = pseudonym_of.find(author);
+  // The server names every author of its roster before any revision of theirs is named.
+  assert(!pseudonyms || found != pseudonym_of.end());
+  return found == pseudonym_of.end() ? author : found->second;
 }
 
 std::string describe_final(const SeasonConfig& season) {
@@ -120,6 +128,8 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
            "final_budget_games", "final_sparring", "ladder_concurrency", "watch"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
+  const toml::node* pseudonyms = t.find("pseudonyms");
+  out.pseudonyms_at = loc.at(pseudonyms ? pseudonyms->source() : table->source());
   if (auto kb = t.integer("max_upload_kb", 1, 1 << 20))
     out.limits.max_upload_bytes = static_cast<std::uintmax_t>(*kb) << 10;
   if (auto n = t.integer("max_files", 1, 100'000)) out.limits.max_files = static_cast<std::size_t>(*n);

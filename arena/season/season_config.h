@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,10 @@ struct SeasonConfig {
   std::filesystem::path dir;  // the season's folder: season.toml's own, absolute
   std::optional<std::chrono::system_clock::time_point> deadline;
   std::string deadline_text;  // as an ISO 8601 UTC text, for messages; empty without a deadline
-  bool pseudonyms = false;    // the public pages show pseudonyms, not the authors' names
+  bool pseudonyms = false;    // the public pages show pseudonyms, not the authors' names (pseudonyms.h)
+  std::string pseudonyms_at;  // "season.toml:8:14: ", where pseudonyms is written (or the [season] table's place)
+  // Each author's pseudonym, filled by the server from open_public_names (pseudonyms.h); empty without pseudonyms.
+  std::map<std::string, std::string> pseudonym_of;
   UploadLimits limits;
   FinalFormat final_format = FinalFormat::RoundRobin;
   std::vector<int> final_boundaries;  // adaptive: ascending places
@@ -46,6 +50,9 @@ struct SeasonConfig {
   // empty when the season watches none.
   std::filesystem::path watch;
   arena::Config contest;  // the whole file read as an arena config
+
+  // The name the public pages know `author` by: their pseudonym, or their own name without pseudonyms.
+  const std::string& public_name(const std::string& author) const;
 };
 
 // The final as declared, one line: "round-robin", "adaptive boundaries=1,3 budget_games=200", with " sparring" when

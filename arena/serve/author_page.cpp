@@ -22,6 +22,7 @@ constexpr std::string_view kHtml = R"KALAH(<!DOCTYPE html>
 <button type="submit">Show</button>
 </form>
 <p id="message" class="note"></p>
+<p id="public-name" class="note"></p>
 <div class="scroll"><table><thead><tr><th>revision</th><th>status</th><th>received</th><th>file</th><th>why</th></tr></thead><tbody id="revisions"></tbody></table></div>
 <div id="logs"></div>
 <h3>On the ladder</h3>
@@ -135,19 +136,27 @@ async function showGames(author) {
 async function show(author, token) {
   $('status').textContent = 'loading';
   say('');
+  $('public-name').textContent = '';
+  let shown = author;  // the name the ladder knows the author by
   try {
     const page = await json('/api/submissions/' + encodeURIComponent(author),
         { headers: { Authorization: 'Bearer ' + token } });
     showRevisions(page);
     if (page.revisions.length === 0) say('No revision yet: upload one (docs/SEASON.md).');
+    // In a season with pseudonyms the public pages know the author by theirs alone.
+    if (typeof page.pseudonym === 'string') {
+      shown = page.pseudonym;
+      $('public-name').textContent = 'On the public pages you are ' + shown + ' (your revisions: ' + shown +
+          '-r1, ' + shown + '-r2, ...); nobody else sees who that is.';
+    }
   } catch (e) {
     $('status').textContent = 'error';
     say('Your submissions could not be read: ' + e.message);
     return;
   }
   try {
-    showLadder(author, await json(withToken('/api/tournaments/ladder/standings')));
-    await showGames(author);
+    showLadder(shown, await json(withToken('/api/tournaments/ladder/standings')));
+    await showGames(shown);
   } catch (e) {
     $('games-note').textContent = 'The ladder could not be read: ' + e.message;
   }

@@ -53,6 +53,7 @@ const state = `(() => { try {
     author_games: document.getElementById('author-games') ? document.getElementById('author-games').children.length : 0,
     author_link: document.querySelector('#author-games a') ? document.querySelector('#author-games a').getAttribute('href') : '',
     message: text('message'),
+    public_name: text('public-name'),
     address: location.href,
   }); } catch (e) { return ''; } })()`;
 
