@@ -290,6 +290,26 @@ std::vector<int> rank_order(const std::vector<EngineStanding>& engines,
   return order;
 }
 
+// An engine's figures once every game is counted: its fitted Elo, its score and its means.
+void finish_engine(EngineStanding& e, const Rating& fit, int i) {
+  e.elo = finite_or(fit.elo[i], 0.0);
+  e.ci95 = finite_or(fit.ci95[i], 0.0);
+  e.score_pct = e.games > 0 ? 100.0 * e.points / e.games : 0.0;
+  e.mean_move_ms = e.moves_timed > 0 ? e.mean_move_ms / e.moves_timed : 0.0;
+  e.mean_wall_ms = e.moves_wall_timed > 0 ? e.mean_wall_ms / e.moves_wall_timed : 0.0;
+  e.mean_depth = e.moves_with_depth > 0 ? e.mean_depth / e.moves_with_depth : 0.0;
+}
+
+// A ranking by points shows each engine's Elo too.
+void copy_elo_into_ranking(Standings& s) {
+  for (RankingRow& row : s.ranking->rows)
+    for (const EngineStanding& e : s.engines)
+      if (e.name == row.name) {
+        row.elo = e.elo;
+        row.ci95 = e.ci95;
+      }
+}
+
 }  // namespace
 
 Standings compute_standings(const std::vector<GameRecord>& games, const std::vector<std::string>& engine_names,
@@ -340,15 +360,7 @@ Standings StandingsBuilder::standings(Intervals intervals) const {
     }
   const Rating fit = rating::fit(n, results, options);
   s.prior_used = fit.prior_used;
-  for (int i = 0; i < n; ++i) {
-    EngineStanding& e = engines[i];
-    e.elo = finite_or(fit.elo[i], 0.0);
-    e.ci95 = finite_or(fit.ci95[i], 0.0);
-    e.score_pct = e.games > 0 ? 100.0 * e.points / e.games : 0.0;
-    e.mean_move_ms = e.moves_timed > 0 ? e.mean_move_ms / e.moves_timed : 0.0;
-    e.mean_wall_ms = e.moves_wall_timed > 0 ? e.mean_wall_ms / e.moves_wall_timed : 0.0;
-    e.mean_depth = e.moves_with_depth > 0 ? e.mean_depth / e.moves_with_depth : 0.0;
-  }
+  for (int i = 0; i < n; ++i) finish_engine(engines[i], fit, i);
 
   // Rank order: the tournament's own (one order in every table, Elo a column: docs/RANKING.md,
   // docs/SCHEDULE.md), which is a contest's ranking by points or a Swiss or knockout tournament's order;
@@ -392,14 +404,7 @@ Standings StandingsBuilder::standings(Intervals intervals) const {
     for (int c = 0; c < n; ++c) s.crosstable[r][c] = cross[order[r]][order[c]];
 
   s.first_mover = first_mover(south_games, s.games, fit);
-  if (s.ranking) {
-    for (RankingRow& row : s.ranking->rows)
-      for (const EngineStanding& e : s.engines)
-        if (e.name == row.name) {
-          row.elo = e.elo;
-          row.ci95 = e.ci95;
-        }
-  }
+  if (s.ranking) copy_elo_into_ranking(s);
   if (intervals == Intervals::With) add_intervals(s, fit, order);
   return s;
 }
