@@ -310,6 +310,15 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
      "kgp_no_move = \"random\"\n",
      "t.toml:8:15: engine.kgp_no_move applies to protocol = \"kgp\" only"},
+    {"kgp server placeholder in a kep engine's args",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "args = [\":{kgp_port}\"]\n",
+     "t.toml:8:9: engine.args[0]: {kgp_host} and {kgp_port} name the server of a KGP agent, and this engine is none "
+     "(protocol = \"kgp\")"},
+    {"misspelt kgp server placeholder",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "args = [\"-v\", \"{kgp_host}:{kgp_prt}\"]\nprotocol = \"kgp\"\n",
+     "t.toml:8:15: engine.args[1]: '{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}"},
     {"unknown seed engine",
      "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"z\"]\n[time]\nbase_ms = 100\n"
      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",

@@ -69,6 +69,17 @@ TEST(KgpCheckE2E, AnAgentThatAnswersAtOnceRevisesNothingAndIsPingedBetweenStates
   EXPECT_NE(c.line("PASS", "ping").find("between states"), std::string::npos) << c.run.out;
 }
 
+// The course's Go client kgpc takes its server as its first argument (`kgpc :PORT AGENT...`, a TCP address
+// without a host being this machine) and reads no KGP_HOST or KGP_PORT: `{kgp_port}` in an agent's arguments
+// names its server's port, in the referee's own checks and in the game through `referee kgp-host`.
+TEST(KgpCheckE2E, AnAgentThatTakesItsServerAsAnArgumentPassesEveryKgpCheck) {
+  const Checked c = check("", {"arg=--server", "arg=:{kgp_port}"});
+  EXPECT_EQ(c.run.status.code, 0) << c.run.summary();
+  EXPECT_EQ(c.count("FAIL"), 0) << c.run.out;
+  EXPECT_NE(c.line("PASS", "handshake: 'pykgp-style greedy'"), "") << c.run.out;
+  EXPECT_NE(c.line("PASS", "clock: a game against itself"), "") << c.run.out;
+}
+
 TEST(KgpCheckE2E, NoPongFailsThePingCheckWithoutAForfeit) {
   const Checked c = check("--no-pong");
   EXPECT_EQ(c.run.status.code, 1) << c.run.summary();
