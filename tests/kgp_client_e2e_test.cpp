@@ -3,6 +3,8 @@
 // hostile WebSocket servers (tests/engines/kgp_ws_server.py) end the client cleanly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "referee/kgp/host.h"
@@ -189,6 +191,32 @@ TEST(KgpClientE2E, AServerThatNeverAnswersTheUpgradeTimesOut) {
   EXPECT_EQ(r.status.code, 1) << r.summary();
   EXPECT_FALSE(r.status.timed_out);
   EXPECT_NE(r.err.find("no WebSocket upgrade from ws://127.0.0.1:"), std::string::npos) << r.summary();
+}
+
+// Several lines in one message and a message without a line break (as a server writing a byte stream into
+// messages may send them) are lines all the same; each line of the client's is a message of its own.
+TEST(KgpClientE2E, AWebSocketMessageHoldsAsManyLinesAsItsLineBreaksSay) {
+  ChildProcess server({"/usr/bin/env", "python3", KALAH_SOURCE_DIR "/tests/engines/kgp_ws_server.py", "lines"});
+  const std::optional<std::string> port = server.read_line(kPatience);
+  ASSERT_TRUE(port.has_value());
+  system::TempFolder scratch{"kalah-e2e"};
+  const e2e::RunResult r = e2e::run({e2e::kReferee.string(), "kgp-client", "--server", "ws://127.0.0.1:" + *port + "/",
+                                     "--margin-ms", "4000", "--engine", "cmd=" + e2e::kRandom.string()},
+                                    scratch.path(), kPatience);
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("1 states, 1 moves, 1 pings answered, 0 without a move; the connection ended: goodbye"),
+            std::string::npos)
+      << r.summary();
+  std::vector<std::string> messages;
+  while (std::optional<std::string> line = server.read_line(kPatience)) messages.push_back(*line);
+  ASSERT_FALSE(messages.empty()) << r.summary();
+  EXPECT_EQ(messages.front(), "'set info:name kalah-random\\r\\n'");
+  EXPECT_NE(std::find(messages.begin(), messages.end(), "'@4 pong\\r\\n'"), messages.end());
+  // `move` and `yield`, written at once, are two messages.
+  const auto yield = std::find(messages.begin(), messages.end(), "'@2 yield\\r\\n'");
+  ASSERT_NE(yield, messages.end());
+  ASSERT_NE(yield, messages.begin());
+  EXPECT_EQ(std::prev(yield)->rfind("'@2 move ", 0), 0u) << *std::prev(yield);
 }
 
 TEST(KgpClientE2E, AWssServerIsRefusedWithTheReason) {
