@@ -445,6 +445,17 @@ const BadCase kBadCases[] = {
      "knockout tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)"},
 };
 
+// `{kgp_port}` reaches `referee kgp-host` written out (after its `--`) as it is: the host replaces it.
+TEST_F(ConfigTest, AServerPlaceholderAfterAnExplicitKgpHostIsKept) {
+  std::string text = kMinimal;
+  text.replace(text.find("cmd = \"/bin/true\"\n"), 18,
+               "cmd = \"/bin/true\"\nargs = [\"kgp-host\", \"--\", \"kgpc\", \":{kgp_port}\", \"{dir}/x\"]\n");
+  Expected<Config> c = parse(text);
+  ASSERT_TRUE(c.ok()) << c.error();
+  ASSERT_EQ(c->engines[0].args.size(), 5u);
+  EXPECT_EQ(c->engines[0].args[3], ":{kgp_port}");
+}
+
 TEST_F(ConfigTest, AKgpAgentRunsThroughRefereeKgpHost) {
   // The referee beside the arena; beside this test it is one folder up, on PATH for the test.
   const char* path = std::getenv("PATH");

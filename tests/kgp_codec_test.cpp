@@ -228,6 +228,11 @@ TEST(KgpAddress, ThePlaceholdersOfAnAgentsArgumentsNameTheServer) {
   EXPECT_TRUE(names_server_address("x{kgp_host}"));
   EXPECT_FALSE(names_server_address("{kgp_hosts"));
   EXPECT_EQ(address_placeholder_problem(":{kgp_port}"), std::nullopt);
+  // `referee kgp-host` written out: its agent's arguments come after `--`.
+  const std::vector<std::string> host = {"kgp-host", "--no-move", "random", "--", "kgpc", ":{kgp_port}"};
+  EXPECT_TRUE(after_kgp_host(host, 5));
+  EXPECT_FALSE(after_kgp_host(host, 2));
+  EXPECT_FALSE(after_kgp_host({"--", "kgp-host", ":{kgp_port}"}, 2));
   EXPECT_EQ(address_placeholder_problem(":{kgp_prt}"),
             "'{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}");
 }

@@ -100,6 +100,15 @@ bool names_server_address(std::string_view arg) {
   return arg.find(kHostPlaceholder) != std::string_view::npos || arg.find(kPortPlaceholder) != std::string_view::npos;
 }
 
+bool after_kgp_host(const std::vector<std::string>& args, std::size_t i) {
+  bool host = false;
+  for (std::size_t j = 0; j < i && j < args.size(); ++j) {
+    if (args[j] == "kgp-host") host = true;
+    if (host && args[j] == "--") return true;
+  }
+  return false;
+}
+
 std::optional<std::string> address_placeholder_problem(std::string_view arg) {
   for (std::size_t at = arg.find("{kgp_"); at != std::string_view::npos; at = arg.find("{kgp_", at + 1)) {
     const std::string_view from = arg.substr(at);

@@ -36,6 +36,10 @@ std::vector<std::string> with_server_address(std::vector<std::string> args, cons
                                              std::uint16_t port);
 // True when `arg` holds `{kgp_host}` or `{kgp_port}`.
 bool names_server_address(std::string_view arg);
+// True when `args[i]` goes to an agent through `referee kgp-host` written out: an earlier argument is
+// `kgp-host` and a later one of those, but before `i`, is `--` (`cmd = "referee", args = ["kgp-host", "--",
+// "kgpc", ":{kgp_port}", ...]`, the explicit form of protocol = "kgp").
+bool after_kgp_host(const std::vector<std::string>& args, std::size_t i);
 // What is wrong with a `{kgp_...}` in `arg` that is neither placeholder (a misspelt one would reach the
 // agent as it is); empty when nothing is.
 std::optional<std::string> address_placeholder_problem(std::string_view arg);
