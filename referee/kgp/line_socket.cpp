@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <algorithm>
 #include <deque>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -32,6 +33,9 @@ namespace {
 
 // A WebSocket close handshake gets this long before the TCP connection is closed anyway.
 constexpr auto kCloseGrace = std::chrono::milliseconds(200);
+// An accepted connection gets this long to ask for its upgrade to a WebSocket: one that dawdles is dropped,
+// and the listener waits for the next rather than for it.
+constexpr auto kUpgradeTime = std::chrono::seconds(5);
 
 // Splits `text` (whole lines, each ending in LF) into its lines, each keeping its line break.
 std::deque<std::string> lines_of(std::string_view text) {
@@ -374,7 +378,8 @@ std::optional<LineSocket> LineListener::accept(Deadline deadline) {
   while (true) {
     std::optional<LineSocket> socket = impl_->accept_tcp(deadline);
     if (!socket || impl_->transport == Transport::Tcp) return socket;
-    if (Impl::upgrade(*socket->impl_, deadline)) return socket;
+    if (Impl::upgrade(*socket->impl_, std::min(deadline, std::chrono::steady_clock::now() + kUpgradeTime)))
+      return socket;
   }
 }
 

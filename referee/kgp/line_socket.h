@@ -78,7 +78,7 @@ class LineListener {
 
   std::uint16_t port() const;
   // The next connection, or none when none came before `deadline`. A WebSocket listener drops a connection
-  // whose upgrade fails and waits for the next.
+  // whose upgrade fails or takes over 5 s, and waits for the next.
   std::optional<LineSocket> accept(Deadline deadline);
 
  private:
