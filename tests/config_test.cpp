@@ -310,6 +310,15 @@ const BadCase kBadCases[] = {
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
      "kgp_no_move = \"random\"\n",
      "t.toml:8:15: engine.kgp_no_move applies to protocol = \"kgp\" only"},
+    {"kgp server placeholder in a kep engine's args",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "args = [\":{kgp_port}\"]\n",
+     "t.toml:8:9: engine.args[0]: {kgp_host} and {kgp_port} name the server of a KGP agent, and this engine is none "
+     "(protocol = \"kgp\")"},
+    {"misspelt kgp server placeholder",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "args = [\"-v\", \"{kgp_host}:{kgp_prt}\"]\nprotocol = \"kgp\"\n",
+     "t.toml:8:15: engine.args[1]: '{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}"},
     {"unknown seed engine",
      "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"z\"]\n[time]\nbase_ms = 100\n"
      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
@@ -435,6 +444,17 @@ const BadCase kBadCases[] = {
      "t.toml:13:6: ranking.by = \"points\" applies to round-robin and gauntlet tournaments; a "
      "knockout tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)"},
 };
+
+// `{kgp_port}` reaches `referee kgp-host` written out (after its `--`) as it is: the host replaces it.
+TEST_F(ConfigTest, AServerPlaceholderAfterAnExplicitKgpHostIsKept) {
+  std::string text = kMinimal;
+  text.replace(text.find("cmd = \"/bin/true\"\n"), 18,
+               "cmd = \"/bin/true\"\nargs = [\"kgp-host\", \"--\", \"kgpc\", \":{kgp_port}\", \"{dir}/x\"]\n");
+  Expected<Config> c = parse(text);
+  ASSERT_TRUE(c.ok()) << c.error();
+  ASSERT_EQ(c->engines[0].args.size(), 5u);
+  EXPECT_EQ(c->engines[0].args[3], ":{kgp_port}");
+}
 
 TEST_F(ConfigTest, AKgpAgentRunsThroughRefereeKgpHost) {
   // The referee beside the arena; beside this test it is one folder up, on PATH for the test.

@@ -69,6 +69,31 @@ TEST(KgpCheckE2E, AnAgentThatAnswersAtOnceRevisesNothingAndIsPingedBetweenStates
   EXPECT_NE(c.line("PASS", "ping").find("between states"), std::string::npos) << c.run.out;
 }
 
+// The course's Go client kgpc takes its server as its first argument (`kgpc :PORT AGENT...`, a TCP address
+// without a host being this machine) and reads no KGP_HOST or KGP_PORT: `{kgp_port}` in an agent's arguments
+// names its server's port, in the referee's own checks and in the game through `referee kgp-host`.
+TEST(KgpCheckE2E, AnAgentThatTakesItsServerAsAnArgumentPassesEveryKgpCheck) {
+  const Checked c = check("", {"arg=--server", "arg=:{kgp_port}"});
+  EXPECT_EQ(c.run.status.code, 0) << c.run.summary();
+  EXPECT_EQ(c.count("FAIL"), 0) << c.run.out;
+  EXPECT_NE(c.line("PASS", "handshake: 'pykgp-style greedy'"), "") << c.run.out;
+  EXPECT_NE(c.line("PASS", "clock: a game against itself"), "") << c.run.out;
+}
+
+TEST(KgpCheckE2E, AMisspeltOrMisplacedServerPlaceholderIsAUsageError) {
+  system::TempFolder scratch{"kalah-e2e"};
+  const e2e::RunResult misspelt = e2e::run({e2e::kReferee.string(), "check", "--engine", "cmd=python3", "arg=" + kAgent,
+                                            "arg=--server", "arg=:{kgp_prt}", "protocol=kgp"},
+                                           scratch.path());
+  EXPECT_EQ(misspelt.status.code, 2) << misspelt.summary();
+  EXPECT_NE(misspelt.err.find("arg=:{kgp_prt}: '{kgp_prt}' is no placeholder"), std::string::npos)
+      << misspelt.summary();
+  const e2e::RunResult kep = e2e::run(
+      {e2e::kReferee.string(), "check", "--engine", "cmd=python3", "arg=" + kAgent, "arg=:{kgp_port}"}, scratch.path());
+  EXPECT_EQ(kep.status.code, 2) << kep.summary();
+  EXPECT_NE(kep.err.find("name the server of a KGP agent (protocol=kgp)"), std::string::npos) << kep.summary();
+}
+
 TEST(KgpCheckE2E, NoPongFailsThePingCheckWithoutAForfeit) {
   const Checked c = check("--no-pong");
   EXPECT_EQ(c.run.status.code, 1) << c.run.summary();

@@ -1,10 +1,14 @@
 // `referee kgp-client` end to end: two bundled bots, each behind its own kgp-client process, play a whole
-// game on the project's KGP server (kgp::host_game) over loopback.
+// game on the project's KGP server (kgp::host_game, and `referee kgp-server --websocket`) over loopback; and
+// hostile WebSocket servers (tests/engines/kgp_ws_server.py) end the client cleanly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "referee/kgp/host.h"
+#include "referee/system/temp_folder.h"
 #include "tests/child_process.h"
 #include "tests/e2e_util.h"
 
@@ -103,6 +107,126 @@ TEST(KgpClientE2E, PingIsAnsweredWhileTheEngineThinks) {
             std::string::npos)
       << printed.back();
   EXPECT_EQ(mcts.wait_exit(), 0);
+}
+
+// The port in kgp-server's first line, "kgp-server: listening on ws://127.0.0.1:PORT/, ...".
+std::optional<std::string> listening_port(ChildProcess& server) {
+  const std::optional<std::string> line = server.wait_for("kgp-server: listening on ", kPatience);
+  if (!line) return std::nullopt;
+  const std::size_t colon = line->find(':', line->find("127.0.0.1"));
+  const std::size_t end = line->find('/', colon);
+  if (colon == std::string::npos || end == std::string::npos) return std::nullopt;
+  return line->substr(colon + 1, end - colon - 1);
+}
+
+TEST(KgpClientE2E, TwoBundledBotsPlayAWholeGameOverAWebSocket) {
+  ChildProcess server(
+      {e2e::kReferee.string(), "kgp-server", "--websocket", "--port", "0", "--movetime", "5000", "--wait-ms", "20000"});
+  ASSERT_TRUE(server.started());
+  const std::optional<std::string> port = listening_port(server);
+  ASSERT_TRUE(port.has_value());
+  const std::string url = "ws://127.0.0.1:" + *port + "/kgp";
+  ChildProcess greedy({e2e::kReferee.string(), "kgp-client", "--server", url, "--margin-ms", "4000", "--engine",
+                       "cmd=" + e2e::kGreedy.string()});
+  ChildProcess random({e2e::kReferee.string(), "kgp-client", "--server", url, "--margin-ms", "4000", "--engine",
+                       "cmd=" + e2e::kRandom.string()});
+  ASSERT_TRUE(greedy.started() && random.started());
+  const std::optional<std::string> game = server.wait_for("game kgp-1: ", kPatience);
+  ASSERT_TRUE(game.has_value());
+  EXPECT_NE(game->find("kalah-greedy"), std::string::npos) << *game;
+  EXPECT_NE(game->find("kalah-random"), std::string::npos) << *game;
+  EXPECT_EQ(game->find("forfeits"), std::string::npos) << *game;
+  EXPECT_EQ(server.wait_exit(), 0);
+  for (ChildProcess* client : {&greedy, &random}) {
+    const std::vector<std::string> lines = rest_of(*client);
+    ASSERT_GE(lines.size(), 3u);
+    EXPECT_EQ(lines.front(), "kgp-client: '" + std::string(client == &greedy ? "kalah-greedy" : "kalah-random") +
+                                 "' (" + (client == &greedy ? e2e::kGreedy : e2e::kRandom).string() + ") on " + url +
+                                 " as '" + (client == &greedy ? "kalah-greedy" : "kalah-random") + "'");
+    EXPECT_EQ(lines[1], "server: kgp 1 0 0");
+    EXPECT_NE(lines.back().find("0 without a move; the connection ended: goodbye"), std::string::npos) << lines.back();
+    EXPECT_EQ(client->wait_exit(), 0);
+  }
+}
+
+// kgp-client against tests/engines/kgp_ws_server.py misbehaving in `mode`: what it printed and how it ended.
+e2e::RunResult against_hostile_server(const std::string& mode) {
+  ChildProcess server({"/usr/bin/env", "python3", KALAH_SOURCE_DIR "/tests/engines/kgp_ws_server.py", mode});
+  e2e::RunResult r;
+  const std::optional<std::string> port = server.read_line(kPatience);
+  if (!port) {
+    r.status.code = -100;
+    return r;
+  }
+  system::TempFolder scratch{"kalah-e2e"};
+  return e2e::run({e2e::kReferee.string(), "kgp-client", "--server", "ws://127.0.0.1:" + *port + "/", "--startup-ms",
+                   "1000", "--engine", "cmd=" + e2e::kRandom.string()},
+                  scratch.path(), kPatience);
+}
+
+TEST(KgpClientE2E, AWebSocketMessageOverTheLineLimitEndsTheClient) {
+  const e2e::RunResult r = against_hostile_server("oversized");
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_FALSE(r.status.timed_out);
+  EXPECT_NE(r.out.find("the connection ended: the server sent a line over 16384 characters"), std::string::npos)
+      << r.summary();
+}
+
+TEST(KgpClientE2E, ABinaryWebSocketMessageEndsTheClient) {
+  const e2e::RunResult r = against_hostile_server("binary");
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_FALSE(r.status.timed_out);
+  EXPECT_NE(r.out.find("the connection ended: the server sent a binary WebSocket message"), std::string::npos)
+      << r.summary();
+}
+
+TEST(KgpClientE2E, AServerThatDoesNotUpgradeIsNamedWithItsAnswer) {
+  const e2e::RunResult r = against_hostile_server("no-upgrade");
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_NE(r.err.find("did not upgrade to a WebSocket: it answered HTTP 200 OK"), std::string::npos) << r.summary();
+}
+
+TEST(KgpClientE2E, AServerThatNeverAnswersTheUpgradeTimesOut) {
+  const e2e::RunResult r = against_hostile_server("mute");
+  EXPECT_EQ(r.status.code, 1) << r.summary();
+  EXPECT_FALSE(r.status.timed_out);
+  EXPECT_NE(r.err.find("no WebSocket upgrade from ws://127.0.0.1:"), std::string::npos) << r.summary();
+}
+
+// Several lines in one message and a message without a line break (as a server writing a byte stream into
+// messages may send them) are lines all the same; each line of the client's is a message of its own.
+TEST(KgpClientE2E, AWebSocketMessageHoldsAsManyLinesAsItsLineBreaksSay) {
+  ChildProcess server({"/usr/bin/env", "python3", KALAH_SOURCE_DIR "/tests/engines/kgp_ws_server.py", "lines"});
+  const std::optional<std::string> port = server.read_line(kPatience);
+  ASSERT_TRUE(port.has_value());
+  system::TempFolder scratch{"kalah-e2e"};
+  const e2e::RunResult r = e2e::run({e2e::kReferee.string(), "kgp-client", "--server", "ws://127.0.0.1:" + *port + "/",
+                                     "--margin-ms", "4000", "--engine", "cmd=" + e2e::kRandom.string()},
+                                    scratch.path(), kPatience);
+  EXPECT_EQ(r.status.code, 0) << r.summary();
+  EXPECT_NE(r.out.find("1 states, 1 moves, 1 pings answered, 0 without a move; the connection ended: goodbye"),
+            std::string::npos)
+      << r.summary();
+  std::vector<std::string> messages;
+  while (std::optional<std::string> line = server.read_line(kPatience)) messages.push_back(*line);
+  ASSERT_FALSE(messages.empty()) << r.summary();
+  EXPECT_EQ(messages.front(), "'set info:name kalah-random\\r\\n'");
+  EXPECT_NE(std::find(messages.begin(), messages.end(), "'@4 pong\\r\\n'"), messages.end());
+  // `move` and `yield`, written at once, are two messages.
+  const auto yield = std::find(messages.begin(), messages.end(), "'@2 yield\\r\\n'");
+  ASSERT_NE(yield, messages.end());
+  ASSERT_NE(yield, messages.begin());
+  EXPECT_EQ(std::prev(yield)->rfind("'@2 move ", 0), 0u) << *std::prev(yield);
+}
+
+TEST(KgpClientE2E, AWssServerIsRefusedWithTheReason) {
+  system::TempFolder scratch{"kalah-e2e"};
+  const e2e::RunResult r = e2e::run({e2e::kReferee.string(), "kgp-client", "--server", "wss://kalah.example/socket",
+                                     "--engine", "cmd=" + e2e::kRandom.string()},
+                                    scratch.path(), kPatience);
+  EXPECT_EQ(r.status.code, 2) << r.summary();
+  EXPECT_NE(r.err.find("a WebSocket over TLS (wss://), which kgp-client does not speak"), std::string::npos)
+      << r.summary();
 }
 
 }  // namespace

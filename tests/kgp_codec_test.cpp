@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "referee/kgp/address.h"
 #include "referee/kgp/board.h"
 #include "referee/kgp/codec.h"
 
@@ -173,6 +174,67 @@ TEST(KgpBoard, EachMoverSeesItsOwnRowAsSouths) {
   apply(v, p, Move::at(1));  // South sows 3 from pit 1 into pits 2 and 3 and its store
   EXPECT_EQ(board_for(v, p, Side::South), (Board{3, 1, 0, {0, 4, 4}, {3, 3, 3}}));
   EXPECT_EQ(board_for(v, p, Side::North), (Board{3, 0, 1, {3, 3, 3}, {0, 4, 4}}));
+}
+
+}  // namespace
+}  // namespace kalah::kgp
+
+// Where a server is (referee/kgp/address.h): WebSocket URLs and the placeholders of an agent's arguments.
+namespace kalah::kgp {
+namespace {
+
+TEST(KgpAddress, AWebSocketUrlIsTakenApart) {
+  Expected<WebSocketUrl> plain = parse_websocket_url("ws://localhost:8080/socket?x=1");
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  EXPECT_FALSE(plain->secure);
+  EXPECT_EQ(plain->host, "localhost");
+  EXPECT_EQ(plain->port, 8080);
+  EXPECT_EQ(plain->target, "/socket?x=1");
+  Expected<WebSocketUrl> bare = parse_websocket_url("WS://127.0.0.1");
+  ASSERT_TRUE(bare.ok()) << bare.error();
+  EXPECT_EQ(bare->port, 80);
+  EXPECT_EQ(bare->target, "/");
+  EXPECT_EQ(to_string(*bare), "ws://127.0.0.1:80/");
+  Expected<WebSocketUrl> v6 = parse_websocket_url("ws://[::1]:2671");
+  ASSERT_TRUE(v6.ok()) << v6.error();
+  EXPECT_EQ(v6->host, "::1");
+  EXPECT_EQ(to_string(*v6), "ws://[::1]:2671/");
+  Expected<WebSocketUrl> secure = parse_websocket_url("wss://kalah.kwarc.info/socket");
+  ASSERT_TRUE(secure.ok()) << secure.error();
+  EXPECT_TRUE(secure->secure);
+  EXPECT_EQ(secure->port, 443);
+  EXPECT_TRUE(is_websocket_url("wss://x") && is_websocket_url("Ws://x") && !is_websocket_url("localhost:2671"));
+}
+
+TEST(KgpAddress, AMalformedWebSocketUrlIsAnErrorNamingWhatIsWrong) {
+  const auto error_of = [](std::string_view text) {
+    Expected<WebSocketUrl> url = parse_websocket_url(text);
+    return url ? std::string("(parsed)") : url.error();
+  };
+  EXPECT_EQ(error_of("http://x/"), "'http://x/' is not a ws:// or wss:// URL");
+  EXPECT_EQ(error_of("ws:///path"), "the URL 'ws:///path' has no host");
+  EXPECT_EQ(error_of("ws://host:/"), "the URL 'ws://host:/' has an empty port");
+  EXPECT_EQ(error_of("ws://host:70000/"),
+            "the URL 'ws://host:70000/' has a port '70000' that is not a number from 1 to 65535");
+  EXPECT_EQ(error_of("ws://[::1/"), "the URL 'ws://[::1/' has an IPv6 address without its closing ]");
+  EXPECT_EQ(error_of("ws://user@host/"), "the URL 'ws://user@host/' has a host with a space or an @ in it");
+  EXPECT_EQ(error_of("ws://host/a b"), "the URL 'ws://host/a b' holds a space or a control character");
+}
+
+TEST(KgpAddress, ThePlaceholdersOfAnAgentsArgumentsNameTheServer) {
+  const std::vector<std::string> args =
+      with_server_address({":{kgp_port}", "--to={kgp_host}:{kgp_port}", "{dir}/agent"}, "127.0.0.1", 40123);
+  EXPECT_EQ(args, (std::vector<std::string>{":40123", "--to=127.0.0.1:40123", "{dir}/agent"}));
+  EXPECT_TRUE(names_server_address("x{kgp_host}"));
+  EXPECT_FALSE(names_server_address("{kgp_hosts"));
+  EXPECT_EQ(address_placeholder_problem(":{kgp_port}"), std::nullopt);
+  // `referee kgp-host` written out: its agent's arguments come after `--`.
+  const std::vector<std::string> host = {"kgp-host", "--no-move", "random", "--", "kgpc", ":{kgp_port}"};
+  EXPECT_TRUE(after_kgp_host(host, 5));
+  EXPECT_FALSE(after_kgp_host(host, 2));
+  EXPECT_FALSE(after_kgp_host({"--", "kgp-host", ":{kgp_port}"}, 2));
+  EXPECT_EQ(address_placeholder_problem(":{kgp_prt}"),
+            "'{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}");
 }
 
 }  // namespace

@@ -53,6 +53,15 @@ TEST(KgpHostE2E, AKgpAgentPlaysBothSidesWithoutForfeits) {
   EXPECT_EQ(games[1].north, "kgp-py");
 }
 
+// An agent that takes its server as an argument, as the course's Go client kgpc does (`:PORT`), is told it
+// by `{kgp_port}` in its arguments.
+TEST(KgpHostE2E, AnAgentGivenItsServerAsAnArgumentPlaysWithoutForfeits) {
+  const std::vector<GameRecord> games = match({}, {"--server", ":{kgp_port}"}, 1);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_FALSE(games[0].forfeit.has_value()) << games[0].forfeit->engine << ": " << games[0].forfeit->detail;
+  EXPECT_EQ(games[0].south, "kgp-py");
+}
+
 TEST(KgpHostE2E, NoMoveIsATimeForfeitOrARandomMove) {
   const std::vector<GameRecord> forfeit = match({}, {"--silent"}, 1);
   ASSERT_EQ(forfeit.size(), 1u);

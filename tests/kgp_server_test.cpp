@@ -357,5 +357,46 @@ TEST(KgpServer, VerifyChecksThousandsOfPositionsAndNamesAMistake) {
   }
 }
 
+// Over a WebSocket (Transport::WebSocket): a connection that does not ask for the upgrade (a plain KGP
+// client, speaking first) is dropped and the next one served; each line goes as a text message both ways, so
+// `move` and `yield` written at once arrive as two lines.
+TEST(KgpServer, AWebSocketListenerDropsAConnectionThatDoesNotUpgradeAndServesTheNext) {
+  Expected<LineListener> listening = LineListener::listen("127.0.0.1", 0, Transport::WebSocket);
+  ASSERT_TRUE(listening.ok()) << listening.error();
+  LineListener listener = std::move(listening).value();
+  Expected<LineSocket> connected = LineSocket::connect("127.0.0.1", listener.port(), in(kPatience));
+  ASSERT_TRUE(connected.ok()) << connected.error();
+  LineSocket plain = std::move(connected).value();
+  ASSERT_TRUE(plain.write("mode freeplay\r\n\r\n", in(kPatience)));
+  std::thread client([port = listener.port()] {
+    Expected<LineSocket> s =
+        LineSocket::connect_websocket(WebSocketUrl{false, "127.0.0.1", port, "/kgp"}, in(kPatience));
+    ASSERT_TRUE(s.ok()) << s.error();
+    LineSocket socket = std::move(s).value();
+    greet(socket, "ws-client");
+    const Command state = next(socket);
+    ASSERT_EQ(state.name, "state");
+    ASSERT_TRUE(state.id.has_value());
+    const std::string ref = "@" + std::to_string(*state.id);
+    ASSERT_TRUE(socket.write(ref + " move 3\r\n" + ref + " yield\r\n", in(kPatience)));
+    EXPECT_EQ(next(socket).name, "stop");
+    EXPECT_EQ(next(socket).name, "goodbye");
+  });
+  std::optional<LineSocket> accepted = listener.accept(in(kPatience));
+  ASSERT_TRUE(accepted.has_value());
+  ServerSession session(std::move(*accepted));
+  EXPECT_EQ(session.handshake(in(kPatience)), std::nullopt);
+  EXPECT_EQ(session.info().name, "ws-client");
+  const ServerSession::Answer a = session.ask(Board{3, 0, 0, {3, 3, 3}, {3, 3, 3}}, {}, in(kPatience));
+  EXPECT_EQ(a.fault, std::nullopt);
+  EXPECT_EQ(a.move, 3);
+  EXPECT_TRUE(a.yielded);
+  session.goodbye(in(kPatience));
+  client.join();
+  // The plain client was dropped: its connection is closed without a line.
+  std::string line;
+  EXPECT_EQ(plain.read(line, in(kPatience)), LineSocket::Status::Closed);
+}
+
 }  // namespace
 }  // namespace kalah::kgp

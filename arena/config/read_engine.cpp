@@ -7,6 +7,7 @@
 #include "arena/config/paths.h"
 #include "referee/engine/kgp_engine.h"
 #include "referee/engine/sandbox.h"
+#include "referee/kgp/address.h"
 #include "referee/system/confusables.h"
 #include "referee/system/executable.h"
 
@@ -63,6 +64,20 @@ void check_mankalah(const Table& t, const Config& c, const std::string& name) {
                             what + ": remove that, or play this engine in a tournament without openings");
 }
 
+// `{kgp_host}` and `{kgp_port}` in an argument name a KGP agent's server (its host replaces them as it starts
+// the agent, docs/KGP.md): an engine of another protocol has none (unless it is `referee kgp-host` written
+// out, its agent's arguments after `--`), and a misspelt one would reach the agent as it is written.
+void check_address_placeholders(const Reader& r, const Table& t, const toml::source_region& where,
+                                const std::vector<std::string>& args, std::size_t i) {
+  const std::string& arg = args[i];
+  const std::string key = "engine.args[" + std::to_string(i) + "]: ";
+  if (std::optional<std::string> problem = kgp::address_placeholder_problem(arg)) r.loc().fail(where, key + *problem);
+  if (kgp::names_server_address(arg) && t.string("protocol") != std::optional<std::string>(kKgpProtocol) &&
+      !kgp::after_kgp_host(args, i))
+    r.loc().fail(where, key + std::string(kgp::kHostPlaceholder) + " and " + std::string(kgp::kPortPlaceholder) +
+                            " name the server of a KGP agent, and this engine is none (protocol = \"kgp\")");
+}
+
 // `protocol = "kgp"` (docs/KGP.md): the agent runs through `referee kgp-host`, a KEP engine from here on.
 void read_kgp(const Table& t, const Config& c, EngineSpec& e) {
   const bool kgp = t.string("protocol") == std::optional<std::string>(kKgpProtocol);
@@ -114,6 +129,7 @@ void read_engine(const Reader& r, const toml::table& table, Config& c, std::vect
         r.loc().fail(arg.source(),
                      "engine.args[" + std::to_string(i) + "] must be a string, not " + detail::describe(arg.type()));
       e.args.push_back(arg.as_string()->get());
+      check_address_placeholders(r, t, arg.source(), e.args, i);
     }
   }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "referee/engine/kgp_engine.h"
+#include "referee/kgp/address.h"
 #include "referee/rules/spelling.h"
 #include "referee/system/executable.h"
 
@@ -76,6 +77,15 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
   e.cmd = *found;
   e.comm_log = comm_log;
   if (no_move && !kgp) throw UsageError("--engine: kgp_no_move applies to protocol=kgp only");
+  // `{kgp_host}` and `{kgp_port}` name a KGP agent's server (docs/KGP.md): as the config's checks say.
+  for (std::size_t i = 0; i < e.args.size(); ++i) {
+    const std::string& arg = e.args[i];
+    if (std::optional<std::string> problem = kgp::address_placeholder_problem(arg))
+      throw UsageError("--engine: arg=" + arg + ": " + *problem);
+    if (!kgp && kgp::names_server_address(arg) && !kgp::after_kgp_host(e.args, i))
+      throw UsageError("--engine: arg=" + arg +
+                       ": {kgp_host} and {kgp_port} name the server of a KGP agent (protocol=kgp)");
+  }
   if (kgp) {
     // A KGP agent runs through `referee kgp-host` (docs/KGP.md).
     Expected<std::filesystem::path> host = find_kgp_host();

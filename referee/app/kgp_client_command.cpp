@@ -1,12 +1,15 @@
 // `referee kgp-client`: a KEP engine plays freeplay on a KGP server (docs/KGP.md).
 #include <charconv>
 #include <cstdio>
+#include <optional>
+#include <tuple>
 
 #include <fmt/core.h>
 
 #include "referee/app/commands.h"
 #include "referee/app/engine_args.h"
 #include "referee/engine/engine_player.h"
+#include "referee/kgp/address.h"
 #include "referee/kgp/client.h"
 #include "referee/process/engine_process.h"
 
@@ -44,6 +47,37 @@ std::pair<std::string, std::uint16_t> host_and_port(const std::string& text) {
   return {host, static_cast<std::uint16_t>(port)};
 }
 
+// The server of --server: HOST:PORT over TCP, or a ws:// URL (wss:// is refused: this build speaks no TLS).
+struct Server {
+  std::optional<kgp::WebSocketUrl> websocket;
+  std::string host;
+  std::uint16_t port = 0;
+  std::string text() const { return websocket ? to_string(*websocket) : host + ":" + std::to_string(port); }
+};
+
+Server server_of(const std::string& text) {
+  Server server;
+  if (!kgp::is_websocket_url(text)) {
+    std::tie(server.host, server.port) = host_and_port(text);
+    return server;
+  }
+  Expected<kgp::WebSocketUrl> url = kgp::parse_websocket_url(text);
+  if (!url) throw UsageError("--server: " + url.error());
+  if (url->secure)
+    throw UsageError("--server: '" + text +
+                     "' is a WebSocket over TLS (wss://), which kgp-client does not speak; give the server's "
+                     "ws:// URL or its TCP HOST:PORT (the course's server listens on TCP port 2671)");
+  server.websocket = *url;
+  server.host = url->host;
+  server.port = url->port;
+  return server;
+}
+
+Expected<kgp::LineSocket> connect_to(const Server& server, kgp::Deadline deadline) {
+  if (server.websocket) return kgp::LineSocket::connect_websocket(*server.websocket, deadline);
+  return kgp::LineSocket::connect(server.host, server.port, deadline);
+}
+
 kgp::ClientSettings settings_of(const KgpClientOptions& o) {
   kgp::ClientSettings s;
   Expected<Variant> rules = parse_variant(o.rules);
@@ -59,7 +93,7 @@ kgp::ClientSettings settings_of(const KgpClientOptions& o) {
 }
 
 int run_kgp_client(const KgpClientOptions& o) {
-  const auto [host, port] = host_and_port(o.server);
+  const Server server = server_of(o.server);
   kgp::ClientSettings settings = settings_of(o);
   if (o.engines.size() != 1) throw UsageError("--engine: give exactly one engine");
   EngineSpec spec = parse_engine(o.engines.front(), o.comm_log);
@@ -72,13 +106,12 @@ int run_kgp_client(const KgpClientOptions& o) {
   }
   settings.name = !o.name.empty() ? o.name : !player.engine_id_name().empty() ? player.engine_id_name() : spec.name;
   settings.authors = !o.authors.empty() ? o.authors : player.engine_id_author();
-  Expected<kgp::LineSocket> socket =
-      kgp::LineSocket::connect(host, port, std::chrono::steady_clock::now() + settings.startup);
+  Expected<kgp::LineSocket> socket = connect_to(server, std::chrono::steady_clock::now() + settings.startup);
   if (!socket) {
     fmt::print(stderr, "referee kgp-client: {}\n", socket.error());
     return 1;
   }
-  fmt::print("kgp-client: '{}' ({}) on {}:{} as '{}'\n", spec.name, command_text(spec), host, port, settings.name);
+  fmt::print("kgp-client: '{}' ({}) on {} as '{}'\n", spec.name, command_text(spec), server.text(), settings.name);
   std::fflush(stdout);
   kgp::LineSocket connection = std::move(socket).value();
   const kgp::ClientReport r = kgp::play_on_server(connection, player, settings, [](std::string_view line) {
@@ -95,7 +128,8 @@ int run_kgp_client(const KgpClientOptions& o) {
 void add_kgp_client_command(cli::Commands& commands) {
   auto [cmd, o] = commands.add<KgpClientOptions>(
       "kgp-client", "Play freeplay on a KGP server (the Kalah Game Protocol) with a KEP engine", run_kgp_client);
-  cmd->add_option("--server", o->server, "The KGP server, HOST:PORT (TCP)")->required();
+  cmd->add_option("--server", o->server, "The KGP server: HOST:PORT (TCP) or ws://HOST[:PORT][/PATH] (a WebSocket)")
+      ->required();
   cmd->add_option("--token", o->token, "Sent as set auth:token: the server knows the agent again by it")
       ->check(cli::non_empty());
   add_engine_option(cmd, o->engines, "once");
@@ -114,7 +148,8 @@ void add_kgp_client_command(cli::Commands& commands) {
       "Exit code: 0 the server said goodbye (or closed after playing) and every state got a move, 1 otherwise,\n"
       "2 a usage error.\n"
       "Example:\n"
-      "  referee kgp-client --server localhost:2671 --engine cmd=kalah-alphabeta\n");
+      "  referee kgp-client --server localhost:2671 --engine cmd=kalah-alphabeta\n"
+      "  referee kgp-client --server ws://localhost:8080/socket --engine cmd=kalah-alphabeta\n");
 }
 
 }  // namespace kalah::referee_app

@@ -1,8 +1,9 @@
 // `referee kgp-host -- AGENT ARGS...`: a KGP agent as a KEP engine (docs/KGP.md). The host listens on a free
-// loopback port, starts the agent with KGP_HOST and KGP_PORT naming it (inside an engine's sandbox that is
-// the sandbox's own loopback: the agent still has no network), greets it, and then relays: KEP with the
-// arena on stdin/stdout, KGP with the agent. The agent's stdout and stderr both go to the host's stderr,
-// which the arena drains like any engine's, so a chatty agent never blocks a game.
+// loopback port, starts the agent with KGP_HOST and KGP_PORT naming it, and `{kgp_host}` and `{kgp_port}` in
+// its arguments replaced by the same (the Go client kgpc takes its server as an argument; inside an engine's sandbox
+// that is the sandbox's own loopback: the agent still has no network), greets it, and then relays: KEP with the arena
+// on stdin/stdout, KGP with the agent. The agent's stdout and stderr both go to the host's stderr, which the arena
+// drains like any engine's, so a chatty agent never blocks a game.
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -16,9 +17,9 @@
 #include <fmt/core.h>
 
 #include "referee/app/commands.h"
+#include "referee/kgp/address.h"
+#include "referee/kgp/agent_connection.h"
 #include "referee/kgp/agent_host.h"
-
-extern char** environ;
 
 namespace kalah::referee_app {
 
@@ -33,19 +34,16 @@ struct KgpHostOptions {
   long long margin_ms = 20;
 };
 
-// The agent's process: started with the host's environment and KGP_HOST/KGP_PORT, its stdin on /dev/null,
+// The agent's process: started with the host's environment and KGP_HOST/KGP_PORT (and the placeholders of
+// its arguments replaced), its stdin on /dev/null,
 // its stdout and stderr on the host's stderr. Killed and reaped when the host is done with it.
 class Agent {
  public:
-  Agent(const std::vector<std::string>& argv, std::uint16_t port) {
-    std::vector<std::string> env;
-    for (char** e = environ; *e != nullptr; ++e)
-      if (std::string_view(*e).rfind("KGP_HOST=", 0) != 0 && std::string_view(*e).rfind("KGP_PORT=", 0) != 0)
-        env.emplace_back(*e);
-    env.push_back("KGP_HOST=127.0.0.1");
-    env.push_back("KGP_PORT=" + std::to_string(port));
+  Agent(const std::vector<std::string>& command, std::uint16_t port) {
+    std::vector<std::string> env = kgp::agent_environment(port);
+    std::vector<std::string> argv = kgp::with_server_address(command, "127.0.0.1", port);
     std::vector<char*> args, envp;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (std::string& a : argv) args.push_back(a.data());
     args.push_back(nullptr);
     for (std::string& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
@@ -124,7 +122,10 @@ void add_kgp_host_command(cli::Commands& commands) {
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--margin-ms", o->margin_ms, "Kept back from each move's time for the answer to the arena")
       ->check(CLI::Range(0LL, 60000LL));
-  cmd->add_option("agent", o->agent, "The agent's command and arguments, after --")->expected(-1);
+  cmd->add_option("agent", o->agent,
+                  "The agent's command and arguments, after --; {kgp_host} and {kgp_port} in them name the "
+                  "host's KGP server")
+      ->expected(-1);
   cmd->footer(
       "Exit code: 0 after quit or the end of input, 1 when the agent could not start or was lost, 2 a usage "
       "error.\n"

@@ -23,6 +23,7 @@ struct KgpServerOptions {
   std::string no_move = "forfeit";
   int verify = 0;
   unsigned seed = 1;
+  bool websocket = false;
 };
 
 std::string result_line(const GameRecord& r) {
@@ -81,10 +82,14 @@ int run_kgp_server(const KgpServerOptions& o) {
   if (v->pie) throw UsageError("--variant: KGP has no pie rule (no swap move): leave out pie=on");
   if (o.no_move != "forfeit" && o.no_move != "random")
     throw UsageError("--no-move: '" + o.no_move + "' is neither forfeit nor random");
-  Expected<kgp::LineListener> listener = kgp::LineListener::listen(o.address, static_cast<std::uint16_t>(o.port));
+  const kgp::Transport transport = o.websocket ? kgp::Transport::WebSocket : kgp::Transport::Tcp;
+  Expected<kgp::LineListener> listener =
+      kgp::LineListener::listen(o.address, static_cast<std::uint16_t>(o.port), transport);
   if (!listener) throw UsageError("--listen: " + listener.error());
   kgp::LineListener listening = std::move(listener).value();
-  fmt::print("kgp-server: listening on {}:{}, {}\n", o.address, listening.port(),
+  const std::string where = o.address.find(':') != std::string::npos ? "[" + o.address + "]" : o.address;
+  fmt::print("kgp-server: listening on {}{}:{}{}, {}\n", o.websocket ? "ws://" : "", where, listening.port(),
+             o.websocket ? "/" : "",
              o.verify > 0 ? fmt::format("{} verify problems for one client", o.verify)
                           : fmt::format("{} game(s) of {}, {} ms a move", o.games, to_string(*v), o.movetime));
   std::fflush(stdout);
@@ -100,6 +105,8 @@ void add_kgp_server_command(cli::Commands& commands) {
   cmd->add_option("--address", o->address, "The address to listen on (default 127.0.0.1: this machine only)");
   cmd->add_option("--port", o->port, "The TCP port (default 2671, the course server's; 0: any free one)")
       ->check(CLI::Range(0, 65535));
+  cmd->add_flag("--websocket", o->websocket,
+                "Clients connect with a WebSocket (ws://ADDRESS:PORT/, any path), each line one text message");
   cmd->add_option("--variant", o->variant, "The rules, as `referee match --variant` (default \"majority=on\")");
   cmd->add_option("--movetime", o->movetime, "Time per move before stop, ms (sent as time:clock, rounded up)")
       ->check(CLI::Range(1LL, 3600000LL));

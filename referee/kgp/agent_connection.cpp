@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "referee/kgp/address.h"
 #include "referee/process/engine_process.h"
 
 extern char** environ;
@@ -13,7 +14,10 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// Ours, with KGP_HOST and KGP_PORT naming the port the agent is to connect to.
+Fault startup_fault(std::string detail) { return Fault{Termination::Startup, std::move(detail)}; }
+
+}  // namespace
+
 std::vector<std::string> agent_environment(std::uint16_t port) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
@@ -24,10 +28,6 @@ std::vector<std::string> agent_environment(std::uint16_t port) {
   env.push_back("KGP_PORT=" + std::to_string(port));
   return env;
 }
-
-Fault startup_fault(std::string detail) { return Fault{Termination::Startup, std::move(detail)}; }
-
-}  // namespace
 
 AgentConnection::AgentConnection(std::unique_ptr<process::EngineProcess> process,
                                  std::unique_ptr<ServerSession> session, double startup_ms)
@@ -48,7 +48,7 @@ std::variant<AgentConnection, Fault> AgentConnection::open(const AgentCommand& c
   LineListener listener = std::move(listening).value();
   process::SpawnSpec spec;
   spec.command = command.cmd;
-  spec.args = command.args;
+  spec.args = with_server_address(command.args, "127.0.0.1", listener.port());
   spec.working_dir = command.dir;
   spec.stderr_log_path = command.stderr_file;
   spec.environment = agent_environment(listener.port());

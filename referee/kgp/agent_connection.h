@@ -1,7 +1,8 @@
 // A KGP agent started by this process, which is its server: `referee check` and `referee suite` speak KGP
 // to an agent themselves (docs/KGP.md). The agent is an engine process (referee/process: its own process
 // group, killed and reaped) started with KGP_HOST and KGP_PORT naming a free port of 127.0.0.1 that this
-// process listens on; the connection it makes there is the session.
+// process listens on, and `{kgp_host}` and `{kgp_port}` in its arguments replaced by the same (address.h);
+// the connection it makes there is the session.
 #pragma once
 
 #include <chrono>
@@ -19,11 +20,15 @@ class EngineProcess;
 
 namespace kalah::kgp {
 
+// This process's environment with KGP_HOST=127.0.0.1 and KGP_PORT=`port` (any of theirs replaced): where
+// the course's Python and Java client libraries read their server from (docs/KGP.md).
+std::vector<std::string> agent_environment(std::uint16_t port);
+
 struct AgentCommand {
-  std::string cmd;  // a path, or a bare name found on PATH
-  std::vector<std::string> args;
-  std::string dir;          // its working directory; empty: ours
-  std::string stderr_file;  // its stderr appended here; empty: discarded (its stdout is read and dropped)
+  std::string cmd;                // a path, or a bare name found on PATH
+  std::vector<std::string> args;  // `{kgp_host}` and `{kgp_port}` in them name the server
+  std::string dir;                // its working directory; empty: ours
+  std::string stderr_file;        // its stderr appended here; empty: discarded (its stdout is read and dropped)
 };
 
 class AgentConnection {

@@ -60,9 +60,11 @@ class Client {
   bool handshake() {
     std::string line;
     const Deadline deadline = SteadyClock::now() + settings_.startup;
-    if (socket_.read(line, deadline) != LineSocket::Status::Line) {
-      report_.end = "no `kgp` greeting from the server";
-      return false;
+    switch (socket_.read(line, deadline)) {
+      case LineSocket::Status::Line: break;
+      case LineSocket::Status::TooLong: report_.end = "the server's greeting is over 16384 characters"; return false;
+      case LineSocket::Status::Binary: report_.end = "the server sent a binary WebSocket message"; return false;
+      default: report_.end = "no `kgp` greeting from the server"; return false;
     }
     Expected<Command> c = parse_line(line);
     if (!c || c->name != "kgp" || int_arg(*c, 0) != 1) {
@@ -88,6 +90,7 @@ class Client {
         case LineSocket::Status::Line: break;
         case LineSocket::Status::Closed: report_.end = "closed"; return;
         case LineSocket::Status::TooLong: report_.end = "the server sent a line over 16384 characters"; return;
+        case LineSocket::Status::Binary: report_.end = "the server sent a binary WebSocket message"; return;
         case LineSocket::Status::Timeout: report_.end = "the server was silent for an hour"; return;
       }
       if (line.find_first_not_of(" \t") == std::string::npos) continue;

@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <algorithm>
 #include <deque>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -11,19 +12,52 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/field.hpp>
+#include <boost/beast/websocket/error.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <boost/beast/websocket/stream.hpp>
 
 #include "referee/kgp/codec.h"
 
 namespace kalah::kgp {
 
 namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = boost::beast::websocket;
 using asio::ip::tcp;
 using boost::system::error_code;
+
+namespace {
+
+// A WebSocket close handshake gets this long before the TCP connection is closed anyway.
+constexpr auto kCloseGrace = std::chrono::milliseconds(200);
+// An accepted connection gets this long to ask for its upgrade to a WebSocket: one that dawdles is dropped,
+// and the listener waits for the next rather than for it.
+constexpr auto kUpgradeTime = std::chrono::seconds(5);
+
+// Splits `text` (whole lines, each ending in LF) into its lines, each keeping its line break.
+std::deque<std::string> lines_of(std::string_view text) {
+  std::deque<std::string> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::size_t n = end == std::string_view::npos ? text.size() : end + 1;
+    lines.emplace_back(text.substr(0, n));
+    text.remove_prefix(n);
+  }
+  return lines;
+}
+
+}  // namespace
 
 struct LineSocket::Impl {
   asio::io_context io;
   tcp::socket socket{io};
-  std::string in;  // what came and is not yet handed out as lines
+  // Set for a WebSocket: the frames go through it, over `socket` (declared after it, destroyed before it).
+  std::unique_ptr<websocket::stream<tcp::socket&>> ws;
+  beast::flat_buffer message;  // a WebSocket message being read
+  std::string in;              // what came and is not yet handed out as lines
   bool reading = false;
   bool read_done = false;
   error_code read_ec;
@@ -31,6 +65,14 @@ struct LineSocket::Impl {
   std::deque<std::string> out;  // lines to write; the front one is being written
   bool writing = false;
   bool write_failed = false;
+  bool close_done = false;
+
+  void make_websocket() {
+    ws = std::make_unique<websocket::stream<tcp::socket&>>(socket);
+    ws->read_message_max(kMaxLineChars);
+    ws->auto_fragment(false);
+    ws->text(true);
+  }
 
   void start_read() {
     reading = true;
@@ -40,19 +82,26 @@ struct LineSocket::Impl {
     // mode by itself, so it is asked for before every read.
     const int on = 1;
     ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_QUICKACK, &on, sizeof on);
-    asio::async_read_until(socket, asio::dynamic_buffer(in, kMaxLineChars), '\n',
-                           [this](const error_code& e, std::size_t n) {
-                             reading = false;
-                             read_done = true;
-                             read_ec = e;
-                             read_n = n;
-                             io.stop();  // the owner waits in run_until: hand it the line now
-                           });
+    auto done = [this](const error_code& e, std::size_t n) {
+      reading = false;
+      read_done = true;
+      read_ec = e;
+      read_n = n;
+      io.stop();  // the owner waits in run_until: hand it the line now
+    };
+    if (ws)
+      ws->async_read(message, done);
+    else
+      asio::async_read_until(socket, asio::dynamic_buffer(in, kMaxLineChars), '\n', done);
   }
 
   void enqueue(std::string text) {
     if (write_failed) return;
-    out.push_back(std::move(text));
+    if (ws) {
+      for (std::string& line : lines_of(text)) out.push_back(std::move(line));
+    } else {
+      out.push_back(std::move(text));
+    }
     if (!writing) write_next();
   }
 
@@ -63,7 +112,7 @@ struct LineSocket::Impl {
       return;
     }
     writing = true;
-    asio::async_write(socket, asio::buffer(out.front()), [this](const error_code& e, std::size_t) {
+    auto done = [this](const error_code& e, std::size_t) {
       if (e) {
         write_failed = true;
         writing = false;
@@ -73,7 +122,11 @@ struct LineSocket::Impl {
       }
       out.pop_front();
       write_next();
-    });
+    };
+    if (ws)
+      ws->async_write(asio::buffer(out.front()), done);
+    else
+      asio::async_write(socket, asio::buffer(out.front()), done);
   }
 
   // Runs the event loop until `done()` or the deadline.
@@ -86,6 +139,51 @@ struct LineSocket::Impl {
     }
     return true;
   }
+
+  // Runs the handlers of operations that were cancelled by closing the socket, which may refer to a frame.
+  void drain_cancelled() {
+    error_code ignored;
+    socket.close(ignored);
+    io.restart();
+    io.run();
+  }
+
+  Status read_tcp(std::string& line) {
+    if (read_ec == asio::error::not_found) return Status::TooLong;
+    if (read_ec) return Status::Closed;
+    line.assign(in, 0, read_n);
+    in.erase(0, read_n);
+    return Status::Line;
+  }
+
+  // A WebSocket message read: its text joins `in`, and its end ends a line.
+  Status take_message() {
+    if (read_ec == websocket::error::message_too_big) return Status::TooLong;
+    if (read_ec) return Status::Closed;
+    if (!ws->got_text()) return Status::Binary;
+    in += beast::buffers_to_string(message.data());
+    message.consume(message.size());
+    if (in.empty() || in.back() != '\n') in += '\n';
+    return Status::Line;
+  }
+
+  Status read(std::string& line, Deadline deadline) {
+    if (!socket.is_open()) return Status::Closed;
+    while (true) {
+      if (ws) {
+        if (const std::size_t end = in.find('\n'); end != std::string::npos) {
+          line.assign(in, 0, end + 1);
+          in.erase(0, end + 1);
+          return Status::Line;
+        }
+      }
+      if (!reading && !read_done) start_read();
+      if (!run_until(deadline, [&] { return read_done; })) return Status::Timeout;
+      read_done = false;
+      if (!ws) return read_tcp(line);
+      if (const Status s = take_message(); s != Status::Line) return s;
+    }
+  }
 };
 
 LineSocket::LineSocket(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -97,8 +195,11 @@ LineSocket::~LineSocket() {
   impl_->socket.close(ignored);
 }
 
-Expected<LineSocket> LineSocket::connect(const std::string& host, std::uint16_t port, Deadline deadline) {
-  auto impl = std::make_unique<Impl>();
+namespace {
+
+// A TCP connection to HOST:PORT made before the deadline, in a new Impl.
+Expected<std::unique_ptr<LineSocket::Impl>> open_tcp(const std::string& host, std::uint16_t port, Deadline deadline) {
+  auto impl = std::make_unique<LineSocket::Impl>();
   tcp::resolver resolver(impl->io);
   error_code ec;
   bool done = false;
@@ -116,29 +217,60 @@ Expected<LineSocket> LineSocket::connect(const std::string& host, std::uint16_t 
   impl->io.run_until(deadline);
   if (!done) {
     resolver.cancel();
-    impl->socket.close(ec);
-    impl->io.restart();
-    impl->io.run();  // the cancelled handlers, which refer to this frame
+    impl->drain_cancelled();
     return Error{"no connection to " + host + ":" + std::to_string(port) + " before the deadline"};
   }
   if (ec) return Error{"cannot connect to " + host + ":" + std::to_string(port) + ": " + ec.message()};
   impl->socket.set_option(tcp::no_delay(true), ec);
+  return impl;
+}
+
+}  // namespace
+
+Expected<LineSocket> LineSocket::connect(const std::string& host, std::uint16_t port, Deadline deadline) {
+  Expected<std::unique_ptr<Impl>> impl = open_tcp(host, port, deadline);
+  if (!impl) return Error{impl.error()};
+  return LineSocket(std::move(impl).value());
+}
+
+Expected<LineSocket> LineSocket::connect_websocket(const WebSocketUrl& url, Deadline deadline) {
+  const std::string where = to_string(url);
+  if (url.secure) return Error{"cannot connect to " + where + ": wss:// (WebSocket over TLS) is not supported"};
+  Expected<std::unique_ptr<Impl>> opened = open_tcp(url.host, url.port, deadline);
+  if (!opened) return Error{opened.error()};
+  std::unique_ptr<Impl> impl = std::move(opened).value();
+  impl->make_websocket();
+  impl->ws->set_option(websocket::stream_base::decorator([](websocket::request_type& request) {
+    request.set(beast::http::field::user_agent, "kalah-arena referee kgp-client");
+  }));
+  websocket::response_type response;
+  error_code ec;
+  bool done = false;
+  const bool v6 = url.host.find(':') != std::string::npos;
+  const std::string host_field = (v6 ? "[" + url.host + "]" : url.host) + ":" + std::to_string(url.port);
+  impl->ws->async_handshake(response, host_field, url.target, [&](const error_code& e) {
+    ec = e;
+    done = true;
+  });
+  impl->io.restart();
+  impl->io.run_until(deadline);
+  if (!done) {
+    impl->drain_cancelled();
+    return Error{"no WebSocket upgrade from " + where + " before the deadline"};
+  }
+  if (ec == websocket::error::upgrade_declined)
+    return Error{"the server at " + where + " did not upgrade to a WebSocket: it answered HTTP " +
+                 std::to_string(response.result_int()) + " " + std::string(response.reason())};
+  if (ec) return Error{"the WebSocket handshake with " + where + " failed: " + ec.message()};
   return LineSocket(std::move(impl));
 }
 
 LineSocket::Status LineSocket::read(std::string& line, Deadline deadline) {
-  Impl& s = *impl_;
-  if (!s.socket.is_open()) return Status::Closed;
-  if (!s.reading && !s.read_done) s.start_read();
-  if (!s.run_until(deadline, [&] { return s.read_done; })) return Status::Timeout;
-  s.read_done = false;
-  if (s.read_ec == asio::error::not_found) return Status::TooLong;
-  if (s.read_ec) return Status::Closed;
-  line.assign(s.in, 0, s.read_n);
-  s.in.erase(0, s.read_n);
+  const Status s = impl_->read(line, deadline);
+  if (s != Status::Line) return s;
   if (!line.empty() && line.back() == '\n') line.pop_back();
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  return Status::Line;
+  return s;
 }
 
 bool LineSocket::write(std::string_view text, Deadline deadline) {
@@ -154,9 +286,18 @@ void LineSocket::send_soon(std::string text) {
 }
 
 void LineSocket::close() {
+  Impl& s = *impl_;
+  if (s.ws && s.ws->is_open() && s.socket.is_open() && !s.writing) {
+    s.close_done = false;
+    s.ws->async_close(websocket::close_code::normal, [&s](const error_code&) {
+      s.close_done = true;
+      s.io.stop();
+    });
+    s.run_until(std::chrono::steady_clock::now() + kCloseGrace, [&] { return s.close_done; });
+  }
   error_code ignored;
-  impl_->socket.shutdown(tcp::socket::shutdown_both, ignored);
-  impl_->socket.close(ignored);
+  s.socket.shutdown(tcp::socket::shutdown_both, ignored);
+  s.drain_cancelled();
 }
 
 std::string LineSocket::peer() const {
@@ -169,6 +310,42 @@ std::string LineSocket::peer() const {
 struct LineListener::Impl {
   asio::io_context io;
   tcp::acceptor acceptor{io};
+  Transport transport = Transport::Tcp;
+
+  // Upgrades an accepted connection to a WebSocket before the deadline; false when it does not.
+  static bool upgrade(LineSocket::Impl& peer, Deadline deadline) {
+    peer.make_websocket();
+    bool done = false;
+    error_code ec;
+    peer.ws->async_accept([&](const error_code& e) {
+      ec = e;
+      done = true;
+    });
+    peer.io.run_until(deadline);
+    if (!done) peer.drain_cancelled();
+    return done && !ec;
+  }
+
+  std::optional<LineSocket> accept_tcp(Deadline deadline) {
+    auto peer = std::make_unique<LineSocket::Impl>();
+    bool done = false;
+    error_code ec;
+    acceptor.async_accept(peer->socket, [&](const error_code& e) {
+      ec = e;
+      done = true;
+    });
+    io.restart();
+    io.run_until(deadline);
+    if (!done) {
+      acceptor.cancel(ec);
+      io.restart();
+      io.run();  // the cancelled handler, which refers to this frame
+      return std::nullopt;
+    }
+    if (ec) return std::nullopt;
+    peer->socket.set_option(tcp::no_delay(true), ec);
+    return LineSocket(std::move(peer));
+  }
 };
 
 LineListener::LineListener(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -176,8 +353,9 @@ LineListener::LineListener(LineListener&&) noexcept = default;
 LineListener& LineListener::operator=(LineListener&&) noexcept = default;
 LineListener::~LineListener() = default;
 
-Expected<LineListener> LineListener::listen(const std::string& address, std::uint16_t port) {
+Expected<LineListener> LineListener::listen(const std::string& address, std::uint16_t port, Transport transport) {
   auto impl = std::make_unique<Impl>();
+  impl->transport = transport;
   error_code ec;
   const asio::ip::address a = asio::ip::make_address(address, ec);
   if (ec) return Error{"not an IP address: " + address};
@@ -196,24 +374,13 @@ std::uint16_t LineListener::port() const {
 }
 
 std::optional<LineSocket> LineListener::accept(Deadline deadline) {
-  auto peer = std::make_unique<LineSocket::Impl>();
-  bool done = false;
-  error_code ec;
-  impl_->acceptor.async_accept(peer->socket, [&](const error_code& e) {
-    ec = e;
-    done = true;
-  });
-  impl_->io.restart();
-  impl_->io.run_until(deadline);
-  if (!done) {
-    impl_->acceptor.cancel(ec);
-    impl_->io.restart();
-    impl_->io.run();  // the cancelled handler, which refers to this frame
-    return std::nullopt;
+  // Bounded by the deadline: each connection that fails its upgrade is dropped, and the wait goes on.
+  while (true) {
+    std::optional<LineSocket> socket = impl_->accept_tcp(deadline);
+    if (!socket || impl_->transport == Transport::Tcp) return socket;
+    if (Impl::upgrade(*socket->impl_, std::min(deadline, std::chrono::steady_clock::now() + kUpgradeTime)))
+      return socket;
   }
-  if (ec) return std::nullopt;
-  peer->socket.set_option(tcp::no_delay(true), ec);
-  return LineSocket(std::move(peer));
 }
 
 }  // namespace kalah::kgp

@@ -1,6 +1,7 @@
-// KGP's transport: lines over a TCP connection, read and written before deadlines (Boost.Asio behind a
-// pimpl). One thread reads and writes; another thread may only queue lines with send_soon(), which go out
-// while the owner waits in read() (so a client answers `ping` while its engine thinks on that other thread).
+// KGP's transport: lines over a TCP connection, or over a WebSocket (each line one text message), read and
+// written before deadlines (Boost.Asio and Boost.Beast behind a pimpl). One thread reads and writes; another thread may
+// only queue lines with send_soon(), which go out while the owner waits in read() (so a client answers `ping` while its
+// engine thinks on that other thread).
 #pragma once
 
 #include <chrono>
@@ -10,11 +11,17 @@
 #include <string>
 #include <string_view>
 
+#include "referee/kgp/address.h"
 #include "referee/rules/expected.h"
 
 namespace kalah::kgp {
 
 using Deadline = std::chrono::steady_clock::time_point;
+
+// How lines travel: in a TCP byte stream, each ending in CR LF; or one to a text message of a WebSocket
+// (RFC 6455) over TCP, as the KGP course's clients send them. A message holds at most kMaxLineChars bytes;
+// its end ends a line, and a line break inside it starts another.
+enum class Transport { Tcp, WebSocket };
 
 class LineSocket {
  public:
@@ -22,7 +29,8 @@ class LineSocket {
     Line,     // a line was read (without its CR LF)
     Timeout,  // none before the deadline; the read goes on in the next read()
     Closed,   // the other side closed the connection, or it failed
-    TooLong,  // a line longer than kMaxLineChars: the connection is of no further use
+    TooLong,  // a line (or a WebSocket message) longer than kMaxLineChars: the connection is of no further use
+    Binary,   // a binary WebSocket message, which holds no KGP line: the connection is of no further use
   };
   struct Impl;
 
@@ -33,6 +41,9 @@ class LineSocket {
 
   // Connects to HOST:PORT before `deadline`; an error names what failed.
   static Expected<LineSocket> connect(const std::string& host, std::uint16_t port, Deadline deadline);
+  // Connects to `url` (ws:// only: wss:// is an error) and upgrades the connection to a WebSocket before
+  // `deadline`; an error names what failed, a server that answers without upgrading by its HTTP status.
+  static Expected<LineSocket> connect_websocket(const WebSocketUrl& url, Deadline deadline);
 
   // Reads one line into `line` (its CR LF removed).
   Status read(std::string& line, Deadline deadline);
@@ -41,28 +52,33 @@ class LineSocket {
   bool write(std::string_view text, Deadline deadline);
   // Queues `text` from any thread; it goes out while the owning thread waits in read() or write().
   void send_soon(std::string text);
-  // Closes the connection; reads then come back Closed.
+  // Closes the connection (a WebSocket's with a close message first, if it goes out at once); reads then
+  // come back Closed.
   void close();
   // "127.0.0.1:40123": the other side's address.
   std::string peer() const;
 
  private:
+  friend class LineListener;  // upgrades an accepted connection to a WebSocket
   std::unique_ptr<Impl> impl_;
 };
 
-// A listening TCP socket on 127.0.0.1 (or the given address) whose connections become LineSockets.
+// A listening TCP socket on 127.0.0.1 (or the given address) whose connections become LineSockets; with
+// Transport::WebSocket each connection must upgrade to a WebSocket (any path) to be accepted.
 class LineListener {
  public:
   struct Impl;
   // Listens on `address`:`port` (0: a free port, see port()). An error when it cannot bind.
-  static Expected<LineListener> listen(const std::string& address, std::uint16_t port);
+  static Expected<LineListener> listen(const std::string& address, std::uint16_t port,
+                                       Transport transport = Transport::Tcp);
   explicit LineListener(std::unique_ptr<Impl> impl);
   LineListener(LineListener&&) noexcept;
   LineListener& operator=(LineListener&&) noexcept;
   ~LineListener();
 
   std::uint16_t port() const;
-  // The next connection, or none when none came before `deadline`.
+  // The next connection, or none when none came before `deadline`. A WebSocket listener drops a connection
+  // whose upgrade fails or takes over 5 s, and waits for the next.
   std::optional<LineSocket> accept(Deadline deadline);
 
  private:

@@ -29,6 +29,8 @@ ServerSession::Read ServerSession::read(Deadline deadline) {
         return Read{std::nullopt,
                     Fault{Termination::Protocol, "a line over " + std::to_string(kMaxLineChars) + " characters"},
                     false};
+      case LineSocket::Status::Binary:
+        return Read{std::nullopt, Fault{Termination::Protocol, "a binary WebSocket message, not a line"}, false};
       case LineSocket::Status::Line: break;
     }
     if (line_.find_first_not_of(" \t") == std::string::npos) continue;  // an empty line says nothing

@@ -5,7 +5,9 @@ yields 0-based pit indexes, each revising its choice ("anytime"), and the librar
 generator ends. The agent here yields the first legal pit, then the pit whose sowing puts the most seeds
 in its own store (an extra turn counts one more).
 
-  kgp_agent.py [--silent | --chatty | --garbage | --think | --no-pong | --mute | --eval]
+  kgp_agent.py [--server ADDRESS] [--silent | --chatty | --garbage | --think | --no-pong | --mute | --eval]
+    --server   the server as the course's Go client kgpc takes it, its first argument: `:PORT` (this
+               machine) or `HOST:PORT`; KGP_HOST and KGP_PORT are then ignored
     --silent   never moves (answers ping): yields every state without a move
     --chatty   writes 64 KiB to stdout and to stderr per state: the host must drain both
     --garbage  answers the first state with a line that is not KGP
@@ -60,9 +62,13 @@ def silent_agent(board):
     yield
 
 
-def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
-    host = os.environ.get("KGP_HOST", host)
-    port = int(os.environ.get("KGP_PORT", port))
+def connect(agent, host="localhost", port=2671, name=None, authors=(), mode="", server=None):
+    if server is not None:
+        named, _, number = server.rpartition(":")
+        host, port = named or "127.0.0.1", int(number)
+    else:
+        host = os.environ.get("KGP_HOST", host)
+        port = int(os.environ.get("KGP_PORT", port))
     sock = socket.create_connection((host, port))
     if os.environ.get("KGP_AGENT_STARTS"):
         with open(os.environ["KGP_AGENT_STARTS"], "a", encoding="utf-8") as starts:
@@ -116,6 +122,10 @@ def connect(agent, host="localhost", port=2671, name=None, authors=(), mode=""):
 
 
 if __name__ == "__main__":
-    chosen = sys.argv[1] if len(sys.argv) > 1 else ""
+    words = sys.argv[1:]
+    address = None
+    if words[:1] == ["--server"]:
+        address, words = words[1], words[2:]
+    chosen = words[0] if words else ""
     connect(silent_agent if chosen == "--silent" else greedy_agent, name="pykgp-style greedy",
-            authors=["Kalah Arena tests"], mode=chosen)
+            authors=["Kalah Arena tests"], mode=chosen, server=address)

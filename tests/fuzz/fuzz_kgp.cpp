@@ -1,16 +1,23 @@
 // The KGP codec on arbitrary lines (docs/KGP.md): parsing never crashes, what parses formats back to a line
 // that parses and formats to the same text again, and every board that parses is either played by our
-// rules or refused with an error.
+// rules or refused with an error. The same bytes as a server's address (referee/kgp/address.h): a WebSocket
+// URL and an agent's argument with placeholders are taken apart without a crash.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
+#include "referee/kgp/address.h"
 #include "referee/kgp/board.h"
 #include "referee/kgp/codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);
+  if (kalah::Expected<kalah::kgp::WebSocketUrl> url = kalah::kgp::parse_websocket_url(line))
+    if (url->host.empty() || url->target.empty() || url->target.front() != '/' || url->port == 0) std::abort();
+  (void)kalah::kgp::address_placeholder_problem(line);
+  (void)kalah::kgp::with_server_address({std::string(line)}, "127.0.0.1", 2671);
   kalah::Expected<kalah::kgp::Command> command = kalah::kgp::parse_line(line);
   if (!command) return 0;
   const std::string text = kalah::kgp::format(*command);
