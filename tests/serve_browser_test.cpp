@@ -182,7 +182,10 @@ TEST(ServeBrowser, ThePageReconnectsAfterItsStreamIsCutAndShowsEveryPlyOnce) {
   EXPECT_TRUE(test::full_match(std::string(sent.front().as_string()), "[0-9a-f]{16}-[0-9]+")) << seen;
   const json::array& games = seen.at("games").as_array();
   ASSERT_FALSE(games.empty()) << seen;
-  int spanning = 0;  // games with plies after the cut
+  // Games with plies over both connections: before the cut and, resumed, after it. (A game's count at the cut is
+  // what the page had read when it decided to cut; plies already on their way then may still come over the first
+  // connection, so that count says nothing about the connection of each later ply.)
+  int spanning = 0;
   for (const json::value& game : games) {
     const json::array& moves = game.at("moves").as_array();
     const json::array& plies = game.at("plies").as_array();
@@ -192,10 +195,7 @@ TEST(ServeBrowser, ThePageReconnectsAfterItsStreamIsCutAndShowsEveryPlyOnce) {
       EXPECT_EQ(plies[i].at(0).as_int64(), static_cast<std::int64_t>(i)) << game;
       connections.insert(plies[i].at(1).as_int64());
     }
-    if (static_cast<std::int64_t>(moves.size()) > game.at("at_cut").as_int64()) {
-      ++spanning;
-      EXPECT_GE(connections.size(), 2u) << "the game's plies came before and after the cut: " << game;
-    }
+    if (connections.size() >= 2) ++spanning;
     // What the page showed of it, "ID: M1 M2 ...  (ENGINE moved...)": the journal's moves, each once.
     std::string shown(game.at("shown").is_string() ? game.at("shown").as_string() : "");
     std::string expected = std::string(game.at("id").as_string()) + ":";

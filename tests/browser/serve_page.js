@@ -13,7 +13,7 @@
 // until a ply arrives in a game in flight and the standings change (more games in them); then the layout is
 // measured at WIDTH and again at 1280 pixels. Prints what it saw at each step.
 // `reconnect`: the page is opened through a TCP proxy of this script's own (loopback), with a recorder of its
-// stream's events set before its own script runs; once a game in flight shows 3 plies, every connection through
+// stream's events set before its own script runs; once a game in flight shows 3 to 10 plies, every connection through
 // the proxy is cut. The page's EventSource reconnects by itself (with Last-Event-ID, which the proxy notes); when
 // each game that was in flight at the cut has ended, prints per game the plies the stream delivered (their
 // indices, in order), the game's moves and what the page showed of it just before it ended.
@@ -137,7 +137,10 @@ async function reconnectCheck(page) {
   while (!cut && Date.now() < deadline) {
     seen = await read();
     const log = seen.log;
-    if (seen.status === 'live' && log && inFlight(log).some((id) => log.plies[id].length >= 3))
+    // Early in a game (3 to 10 plies): one seen first near its end (a page that loaded late gets a game's plies so
+    // far at once) could end before the cut, and nothing of it would come after; a later game is waited for.
+    const early = (id) => log.plies[id].length >= 3 && log.plies[id].length <= 10;
+    if (seen.status === 'live' && log && inFlight(log).some(early))
       cut = Object.fromEntries(inFlight(log).map((id) => [id, log.plies[id].length]));
     else await sleep(100);
   }
