@@ -110,7 +110,8 @@ class Runner {
   std::condition_variable written_changed_;  // a game was written, or the workers are done: the committer looks
   std::deque<Written> written_;              // written, in the journal's order, not yet synced and reported
   bool workers_done_ = false;
-  bool failed_ = false;  // the journal could not be written or synced
+  bool committer_idle_ = false;  // the committer waits for a first game to sync: a worker that writes one wakes it
+  bool failed_ = false;          // the journal could not be written or synced
   std::atomic<bool> stop_{false};
   std::set<Player*> active_;  // players in a running game, for interrupt()
   RunResult result_;
