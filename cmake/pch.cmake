@@ -38,6 +38,20 @@ function(kalah_pch_std)
   endforeach()
 endfunction()
 
+# -O0 for <target>..., with a precompiled header made at -O0 (the sanitizer trees, top-level CMakeLists.txt).
+function(kalah_compile_at_o0)
+  if(KALAH_PCH AND NOT TARGET kalah_pch_std_o0)
+    kalah_pch_owner(kalah_pch_std_o0 ${KALAH_PCH_STD_HEADERS})
+    target_compile_options(kalah_pch_std_o0 PRIVATE -O0)
+  endif()
+  foreach(target ${ARGN})
+    target_compile_options(${target} PRIVATE -O0)
+    if(KALAH_PCH)
+      set_target_properties(${target} PROPERTIES PRECOMPILE_HEADERS_REUSE_FROM kalah_pch_std_o0)
+    endif()
+  endforeach()
+endfunction()
+
 # Every target created so far in this directory (and the directories below) that compiles C++ of ours:
 # executables and static libraries, without the owners themselves. For applying a group after the
 # module folders have declared their targets, so that a new module gets it without a line of its own.
