@@ -20,6 +20,7 @@
 #include "tests/season_archives.h"
 #include "tests/season_util.h"
 #include "tests/serve_util.h"
+#include "tests/serve_util_asio.h"
 
 namespace kalah::e2e {
 namespace {

@@ -82,17 +82,12 @@ class SeasonE2E : public ::testing::Test {
 inline Response upload(unsigned short port, const std::string& authorization, const std::string& filename,
                        const std::string& content, const std::string& field = "file") {
   const std::string boundary = "------------------------d74496d66958873e";
-  http::request<http::string_body> req{http::verb::post, "/api/submissions", 11};
-  req.set(http::field::host, "127.0.0.1");
-  if (!authorization.empty()) req.set(http::field::authorization, authorization);
-  req.set(http::field::content_type, "multipart/form-data; boundary=" + boundary);
-  req.body() = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\"" + filename +
-               "\"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n";
-  req.prepare_payload();
-  asio::io_context io;
-  tcp::socket socket = connect_to(io, port);
-  http::write(socket, req);
-  return read_response(socket);
+  test::HttpHeaders headers{{"Content-Type", "multipart/form-data; boundary=" + boundary}};
+  if (!authorization.empty()) headers.emplace_back("Authorization", authorization);
+  const std::string body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\"" +
+                           filename + "\"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + "\r\n--" +
+                           boundary + "--\r\n";
+  return test::http_request(port, "/api/submissions", http::verb::post, headers, body);
 }
 
 inline std::string bearer(const std::string& token) { return "Bearer " + token; }

@@ -25,6 +25,7 @@
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
 #include "tests/serve_util.h"
+#include "tests/serve_util_asio.h"
 
 namespace kalah::e2e {
 namespace {

@@ -6,70 +6,33 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
+#include <boost/beast/http/verb.hpp>
 
 #include "tests/e2e_util.h"
+#include "tests/support/http_client.h"
 
 namespace kalah::e2e::serve_util {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = asio::ip::tcp;
+namespace http = boost::beast::http;
 
-struct Response {
-  int status = 0;
-  std::string body;
-  std::map<std::string, std::string> headers;
-  std::string header(const std::string& name) const {
-    const auto found = headers.find(name);
-    return found == headers.end() ? "" : found->second;
-  }
-};
+using Response = test::HttpResponse;
 
-inline tcp::socket connect_to(asio::io_context& io, unsigned short port) {
-  tcp::socket socket(io);
-  socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  return socket;
-}
-
-inline Response read_response(tcp::socket& socket, bool head = false) {
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(64u << 20);
-  parser.skip(head);
-  http::read(socket, buffer, parser);
-  Response r;
-  r.status = static_cast<int>(parser.get().result_int());
-  r.body = parser.get().body();
-  for (const auto& field : parser.get()) r.headers[std::string(field.name_string())] = std::string(field.value());
-  return r;
-}
-
-// One request on a connection of its own.
+// One request on a connection of its own (tests/support/http_client.h).
 inline Response request(unsigned short port, const std::string& target, http::verb verb = http::verb::get,
-                        const std::vector<std::pair<std::string, std::string>>& headers = {}) {
-  asio::io_context io;
-  tcp::socket socket = connect_to(io, port);
-  http::request<http::empty_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  for (const auto& [name, value] : headers) req.set(name, value);
-  http::write(socket, req);
-  return read_response(socket, verb == http::verb::head);
+                        const test::HttpHeaders& headers = {}) {
+  return test::http_request(port, target, verb, headers);
 }
 
 inline Response get(unsigned short port, const std::string& target) { return request(port, target); }
@@ -137,11 +100,20 @@ struct SseEvent {
 class SseClient {
  public:
   SseClient(unsigned short port, const std::string& target, const std::string& last_event_id = "")
-      : socket_(connect_to(io_, port)) {
+      : socket_(test::connect_loopback(port)) {
+    if (socket_ < 0) throw std::runtime_error("cannot connect to 127.0.0.1:" + std::to_string(port));
     std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n";
     if (!last_event_id.empty()) request += "Last-Event-ID: " + last_event_id + "\r\n";
-    asio::write(socket_, asio::buffer(request + "\r\n"));
+    request += "\r\n";
+    for (std::size_t sent = 0; sent < request.size();) {
+      const ssize_t n = ::send(socket_, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) throw std::runtime_error("cannot send the request to 127.0.0.1:" + std::to_string(port));
+      sent += static_cast<std::size_t>(n);
+    }
   }
+  ~SseClient() { ::close(socket_); }
+  SseClient(const SseClient&) = delete;
+  SseClient& operator=(const SseClient&) = delete;
 
   // The response's header (status line included), or none before the deadline.
   std::optional<std::string> header(Clock::time_point deadline) {
@@ -187,17 +159,16 @@ class SseClient {
   bool fill(Clock::time_point deadline) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return false;
-    pollfd p{socket_.native_handle(), POLLIN, 0};
+    pollfd p{socket_, POLLIN, 0};
     if (::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000))) <= 0) return Clock::now() < deadline;
     char chunk[16384];
-    const ssize_t n = ::recv(socket_.native_handle(), chunk, sizeof chunk, 0);
+    const ssize_t n = ::recv(socket_, chunk, sizeof chunk, 0);
     if (n <= 0) return false;
     buffer_.append(chunk, static_cast<std::size_t>(n));
     return true;
   }
 
-  asio::io_context io_;
-  tcp::socket socket_;
+  int socket_;
   std::string buffer_;
 };
 
