@@ -1,22 +1,33 @@
 #include "referee/game/transcript.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <fmt/core.h>
 
 namespace kalah {
 
+namespace {
+constexpr std::string_view kLineFormat = "{:>7} {} {} {}\n";
+}  // namespace
+
 std::string Transcript::format_line(std::chrono::milliseconds since, std::string_view engine, char direction,
                                     std::string_view text) {
-  return fmt::format("{:>7} {} {} {}\n", since.count(), engine, direction, text);
+  return fmt::format(kLineFormat, since.count(), engine, direction, text);
 }
 
 void Transcript::add(std::string_view engine, char direction, std::string_view text) {
   const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - epoch_);
-  std::string line = format_line(since, engine, direction, text);
-  if (tail_.empty() && head_.size() + line.size() <= kHeadBytes) {
-    head_ += line;
-    return;
+  std::string line;
+  if (tail_.empty()) {
+    // Formatted in place: a game's lines are on the path of every ply, and nearly every game fits in the head.
+    const std::size_t before = head_.size();
+    fmt::format_to(std::back_inserter(head_), kLineFormat, since.count(), engine, direction, text);
+    if (head_.size() <= kHeadBytes) return;
+    line = head_.substr(before);
+    head_.resize(before);
+  } else {
+    line = format_line(since, engine, direction, text);
   }
   tail_bytes_ += line.size();
   tail_.push_back(std::move(line));
