@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <utility>
 
@@ -92,17 +93,23 @@ std::string to_line(const Header& h) {
   return out + "}\n";
 }
 
-std::string to_line(const Ply& p) {
-  std::string out;
-  out.reserve(128);
+void append_line(std::string& out, const Ply& p) {
   append_key(out, p.key);
-  out += fmt::format(",\"ply\":{},\"move\":{},\"mover\":{},\"clocks_ms\":[", p.ply, p.move, p.mover);
+  fmt::format_to(std::back_inserter(out), ",\"ply\":{},\"move\":{},\"mover\":{},\"clocks_ms\":[", p.ply, p.move,
+                 p.mover);
   append_optional(out, p.clocks_ms[0]);
   out += ',';
   append_optional(out, p.clocks_ms[1]);
   out += "],\"elapsed_ms\":";
   append_optional(out, p.elapsed_ms);
-  return out + "}\n";
+  out += "}\n";
+}
+
+std::string to_line(const Ply& p) {
+  std::string out;
+  out.reserve(128);
+  append_line(out, p);
+  return out;
 }
 
 std::string to_line(const End& e) {
@@ -243,6 +250,7 @@ void Publisher::put(const std::string& line, bool rewrite) {
 void Publisher::start(const std::string& game, const std::string& south, const std::string& north) {
   if (failed_) return;
   key_ = fmt::format("{:016x}-{}", nonce_, ++games_);
+  ply_.key = key_;
   // Appended after the last game, so that a reader that has not read its last plies yet still finds them; the
   // file is written anew only once it holds kRewriteBytes, and at the first game (a previous run's file).
   put(to_line(Header{key_, game, south, north}), games_ == 1 || size_ >= kRewriteBytes);
@@ -250,8 +258,8 @@ void Publisher::start(const std::string& game, const std::string& south, const s
 
 void Publisher::ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) {
   if (failed_ || so_far.moves.empty()) return;
-  Ply p;
-  p.key = key_;
+  // On the path of every ply: the game's key is set once (start()), the line formatted into a buffer kept.
+  Ply& p = ply_;
   p.ply = static_cast<int>(so_far.moves.size()) - 1;
   p.move = so_far.moves.back().pit;
   p.mover = mover;
@@ -260,7 +268,11 @@ void Publisher::ply(const GameRecord& so_far, int mover, const std::array<std::o
   const std::size_t engine_moves = so_far.moves.size() - so_far.opening.size();
   if (so_far.moves.size() > so_far.opening.size() && so_far.move_info.size() == engine_moves)
     p.elapsed_ms = so_far.move_info.back().time_ms;
-  put(to_line(p));
+  else
+    p.elapsed_ms.reset();
+  line_.clear();
+  append_line(line_, p);
+  put(line_);
 }
 
 void Publisher::end(bool played) {

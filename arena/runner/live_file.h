@@ -69,6 +69,7 @@ using Line = std::variant<Invalid, Header, Ply, End>;
 
 std::string to_line(const Header& header);  // each with its '\n'
 std::string to_line(const Ply& ply);
+void append_line(std::string& out, const Ply& ply);  // the same line, appended to `out`
 std::string to_line(const End& end);
 // One line as read from a file (without its '\n'): Invalid for anything longer than kMaxLineBytes, not
 // JSON, or without the fields and types above.
@@ -113,6 +114,8 @@ class Publisher final : public PlyWatch {
   std::mutex write_mutex_;   // held from taking the buffer's text to having written it
   std::mutex mutex_;         // guards the five below
   std::condition_variable wake_;
+  Ply ply_;           // the game in flight's key and its last ply (ply())
+  std::string line_;  // ply()'s line, its buffer kept from ply to ply
   std::string pending_;
   bool rewrite_ = false;  // truncate the file before pending_ is written
   bool armed_ = false;    // the writing thread was woken for pending_ and writes it within kBatch
