@@ -368,6 +368,7 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   Database loaded(DbKey::of(v), 12);
   ASSERT_TRUE(loaded.load(file)) << loaded.stats().note;
   EXPECT_EQ(loaded.ready(), 12);
+  EXPECT_TRUE(loaded.mapped());  // every level wanted: the file itself, not a copy
   EXPECT_TRUE(same_values(loaded));
   // Read and checked by several threads: the same values.
   Database threaded(DbKey::of(v), 12);
@@ -383,6 +384,7 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   bigger.load_or_build(dir.path(), 1);
   EXPECT_EQ(bigger.stats().loaded_levels, 12);
   EXPECT_EQ(bigger.ready(), 14);
+  EXPECT_FALSE(bigger.mapped());  // copied, then extended
   EXPECT_TRUE(same_values(bigger));
 
   // Another variant's file is not this one.
@@ -429,6 +431,34 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   { std::ofstream(file, std::ios::binary | std::ios::trunc) << "not a database"; }
   Database garbage(DbKey::of(v), 14);
   EXPECT_FALSE(garbage.load(file));
+}
+
+TEST(SolverDatabase, CacheFileThroughALinkIsRefusedAndReplaced) {
+  system::TempFolder dir{"kalah-solver-test"};
+  const Variant v = V("pits=4 seeds=3 capture=empty");
+  Database built(DbKey::of(v), 10);
+  built.build(1);
+  // A valid database elsewhere, and a symbolic link to it where the cache file belongs.
+  const std::filesystem::path elsewhere = dir.path() / "elsewhere.bin";
+  ASSERT_TRUE(built.save(elsewhere));
+  const std::filesystem::path cache = dir.path() / "cache";
+  std::filesystem::create_directories(cache);
+  const std::filesystem::path file = built.file_in(cache);
+  std::filesystem::create_symlink(elsewhere, file);
+  const auto target_size = std::filesystem::file_size(elsewhere);
+
+  Database linked(DbKey::of(v), 10);
+  EXPECT_FALSE(linked.load(file));
+  EXPECT_NE(linked.stats().note.find("symbolic link"), std::string::npos) << linked.stats().note;
+  EXPECT_EQ(linked.ready(), -1);
+  // load_or_build builds it and saves a regular file in the link's place; the link's target is untouched.
+  linked.load_or_build(cache, 1);
+  EXPECT_EQ(linked.stats().loaded_levels, -1);
+  EXPECT_TRUE(linked.stats().saved);
+  EXPECT_FALSE(std::filesystem::is_symlink(file));
+  EXPECT_EQ(std::filesystem::file_size(elsewhere), target_size);
+  Database again(DbKey::of(v), 10);
+  EXPECT_TRUE(again.load(file)) << again.stats().note;
 }
 
 // ---- the database as alpha-beta's oracle -----------------------------------------

@@ -1,17 +1,18 @@
 #include "referee/endgame/database.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <thread>
 #include <vector>
 
 #include "referee/endgame/board.h"
 #include "referee/endgame/dispatch.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::endgame {
 namespace {
@@ -259,7 +260,8 @@ Database::Database(DbKey key, int target)
     : key_(key),
       target_(std::clamp(target, 0, kMaxLevels)),
       index_(2 * key.pits, target_),
-      data_(LargeArray<std::uint8_t>::make(index_.size())) {  // zero: all unknown
+      data_(LargeArray<std::uint8_t>::make(index_.size())),  // zero: all unknown
+      values_(data_.get()) {
   stats_.entries = index_.size();
 }
 
@@ -303,37 +305,16 @@ void Database::build(int threads, const std::atomic<bool>* cancel, const OnLevel
   stats_.build_seconds += seconds_since(start);
 }
 
-// The values of a cache file, `bytes` from `offset`, read by `threads` threads at once: the time goes
-// to the kernel clearing fresh pages and copying, which two cores do in half the time.
-bool Database::read_levels(const std::filesystem::path& file, std::uint64_t offset, std::uint64_t bytes, int threads) {
-  const int n = bytes < (std::uint64_t{64} << 10) ? 1 : std::max(1, threads);
-  const std::uint64_t chunk = (bytes / static_cast<std::uint64_t>(n) + 4095) / 4096 * 4096;
-  std::atomic<bool> ok{true};
-  auto work = [&](int t) {
-    const std::uint64_t a = std::min(bytes, chunk * static_cast<std::uint64_t>(t));
-    const std::uint64_t b = std::min(bytes, a + chunk);
-    std::ifstream in(file, std::ios::binary);
-    if (a == b) return;
-    if (!in.seekg(static_cast<std::streamoff>(offset + a)) ||
-        !in.read(reinterpret_cast<char*>(data_.get() + a), static_cast<std::streamsize>(b - a)))
-      ok = false;
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < n; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (std::thread& t : pool) t.join();
-  read_ok_ = ok;
-  return ok;
-}
-
-// Whether levels 0..levels match their checksums, the levels shared among `threads` threads (largest first).
-bool Database::levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads) {
+// Whether levels 0..levels of `values` match their checksums, the levels shared among `threads` threads (largest
+// first).
+bool Database::levels_match(const std::uint8_t* values, int levels, const std::vector<std::uint64_t>& sums,
+                            int threads) {
   std::atomic<int> next{levels};
   std::atomic<int> bad{-1};
   auto work = [&] {
     for (int k = next.fetch_sub(1); k >= 0; k = next.fetch_sub(1)) {
       const std::uint64_t a = index_.offset(k), b = index_.offset(k + 1);
-      if (checksum(data_.get() + a, b - a) != sums[k]) bad = k;
+      if (checksum(values + a, b - a) != sums[k]) bad = k;
     }
   };
   std::vector<std::thread> pool;
@@ -346,8 +327,8 @@ bool Database::levels_match(int levels, const std::vector<std::uint64_t>& sums, 
 
 bool Database::load(const std::filesystem::path& file, int threads) {
   const auto start = Clock::now();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
     stats_.note = "no cache file";
     return false;
   }
@@ -355,28 +336,40 @@ bool Database::load(const std::filesystem::path& file, int threads) {
     stats_.note = "cache file " + file.string() + " " + why + ": ignored";
     return false;
   };
+  // Never through a link, never a FIFO or a device: the file is read as untrusted bytes.
+  auto opened = system::open_regular_file(file, false);
+  if (!opened) return fail("cannot be used (" + opened.error() + ")");
+  const system::FileHandle fd(opened->first);
+  const std::uint64_t size = opened->second;
   FileHeader h{};
-  if (!in.read(reinterpret_cast<char*>(&h), sizeof h)) return fail("truncated (header)");
+  if (::pread(fd.get(), &h, sizeof h, 0) != static_cast<ssize_t>(sizeof h)) return fail("truncated (header)");
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kVersion) return fail("has a bad header");
   if (h.pits != static_cast<std::uint32_t>(key_.pits) || h.capture != static_cast<std::uint32_t>(key_.capture) ||
       h.ending != static_cast<std::uint32_t>(key_.ending) || h.remainder != static_cast<std::uint32_t>(key_.remainder))
     return fail("is for another variant");
   if (h.levels > kMaxLevels) return fail("has a bad header");
   const CompositionIndex file_index(2 * key_.pits, static_cast<int>(h.levels));
-  if (h.entries != file_index.size()) return fail("has a bad header");
+  if (!file_index.fits() || h.entries != file_index.size()) return fail("has a bad header");
   std::vector<std::uint64_t> sums(h.levels + 1);
-  if (!in.read(reinterpret_cast<char*>(sums.data()), static_cast<std::streamsize>(sums.size() * 8)))
+  const std::uint64_t sums_bytes = sums.size() * 8;
+  if (::pread(fd.get(), sums.data(), sums_bytes, sizeof h) != static_cast<ssize_t>(sums_bytes))
     return fail("truncated (checksums)");
-  const std::uint64_t expected_size = sizeof h + sums.size() * 8 + h.entries;
-  std::error_code ec;
-  if (std::filesystem::file_size(file, ec) != expected_size || ec) return fail("truncated or too long");
+  // Every index the search reads is below the entries of the levels it uses, and those are in the file.
+  const std::uint64_t offset = sizeof h + sums_bytes;
+  if (size != offset + h.entries) return fail("truncated or too long");
 
   const int levels = std::min(target_, static_cast<int>(h.levels));
   const std::uint64_t bytes = index_.offset(levels + 1);
-  in.close();
-  if (!read_levels(file, sizeof h + sums.size() * 8, bytes, threads) || !levels_match(levels, sums, threads)) {
-    std::fill_n(data_.get(), bytes, 0);
-    return fail(!read_ok_ ? "truncated" : "corrupt (checksum of level " + std::to_string(bad_level_) + ")");
+  std::unique_ptr<void, LargeFree> map = map_file(fd.get(), offset + bytes);
+  if (!map) return fail("cannot be mapped");
+  const std::uint8_t* values = static_cast<const std::uint8_t*>(map.get()) + offset;
+  if (!levels_match(values, levels, sums, threads))
+    return fail("corrupt (checksum of level " + std::to_string(bad_level_) + ")");
+  if (levels == target_) {
+    mapped_ = std::move(map);
+    values_ = values;
+  } else {
+    std::memcpy(data_.get(), values, bytes);  // the build writes the levels above
   }
   ready_.store(levels, std::memory_order_release);
   stats_.levels = stats_.loaded_levels = levels;
@@ -402,12 +395,12 @@ bool Database::save(const std::filesystem::path& file) const {
   h.entries = index_.offset(levels + 1);
   std::vector<std::uint64_t> sums(levels + 1);
   for (int k = 0; k <= levels; ++k)
-    sums[k] = checksum(data_.get() + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
+    sums[k] = checksum(values_ + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
   // Beside the target and renamed, so that a reader (another solver process) never sees half a file.
   const std::string_view parts[] = {
       {reinterpret_cast<const char*>(&h), sizeof h},
       {reinterpret_cast<const char*>(sums.data()), sums.size() * 8},
-      {reinterpret_cast<const char*>(data_.get()), static_cast<std::size_t>(h.entries)},
+      {reinterpret_cast<const char*>(values_), static_cast<std::size_t>(h.entries)},
   };
   // No fsync: a database lost to a power cut is rebuilt (and a damaged one fails its checksums).
   return !system::write_file_atomically(file, parts, system::Durability::Rebuildable);

@@ -75,13 +75,14 @@ class Database {
   // The value of a position with at most ready() seeds, by its index.
   // Bytes hold value ^ 0x80, so that fresh (zero) memory reads as kUnknown and
   // a database needs no filling before it is built.
-  int value(std::uint64_t index) const { return static_cast<std::int8_t>(data_[index] ^ 0x80); }
-  const std::uint8_t* data() const { return data_.get(); }
+  int value(std::uint64_t index) const { return static_cast<std::int8_t>(values_[index] ^ 0x80); }
+  const std::uint8_t* data() const { return values_; }
+  // Whether the values are the cache file itself, mapped read-only (it held every level wanted).
+  bool mapped() const { return mapped_ != nullptr; }
 
-  // Loads what a valid cache file in `dir` holds (up to target), builds the
-  // rest with `threads` threads and saves the result when it built anything.
-  // An empty dir means no cache. A file that is truncated, has the wrong
-  // header or a bad checksum is ignored (and replaced). Returns early, with
+  // Loads what a valid cache file in `dir` holds (mapped, not read, when it holds every level wanted) (up to target),
+  // builds the rest with `threads` threads and saves the result when it built anything. An empty dir means no cache. A
+  // file that is truncated, has the wrong header or a bad checksum is ignored (and replaced). Returns early, with
   // ready() < target, when *cancel becomes true. `on_level`, when set, hears
   // of a build as it goes: once before it starts, with ready() (the levels
   // loaded, -1 for none), then after each level built, with that level.
@@ -91,9 +92,12 @@ class Database {
                      const OnLevel& on_level = {}, int load_threads = 0);
 
   // The pieces of load_or_build, for tests.
-  // Reads levels 0..min(target, file levels) from `file`; false (with a
-  // reason in stats().note) if the file is missing or not a valid database.
-  // `threads` read and check it.
+  // Levels 0..min(target, file levels) of `file`; false (with a reason in
+  // stats().note) if the file is missing, a link, or not a valid database
+  // (header, keys, size, a checksum per level: every byte is checked on
+  // every load, by `threads` threads). A file with every level wanted is
+  // mapped read-only and used in place; one with fewer is copied, so that
+  // build() can extend it.
   bool load(const std::filesystem::path& file, int threads = 1);
   void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
@@ -103,12 +107,12 @@ class Database {
   DbKey key_;
   int target_;
   CompositionIndex index_;
-  bool read_levels(const std::filesystem::path& file, std::uint64_t offset, std::uint64_t bytes, int threads);
-  bool levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads);
+  bool levels_match(const std::uint8_t* values, int levels, const std::vector<std::uint64_t>& sums, int threads);
 
-  LargeArray<std::uint8_t> data_;
-  bool read_ok_ = true;  // the last load's read and first bad level, for its note
-  int bad_level_ = -1;
+  LargeArray<std::uint8_t> data_;            // levels built here (or copied from a file that has fewer)
+  std::unique_ptr<void, LargeFree> mapped_;  // or the cache file, mapped read-only
+  const std::uint8_t* values_ = nullptr;     // data_, or the values within mapped_
+  int bad_level_ = -1;                       // the last load's first bad level, for its note
   std::atomic<int> ready_{-1};
   DbStats stats_;
 };
