@@ -370,6 +370,11 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   EXPECT_EQ(loaded.ready(), 12);
   EXPECT_TRUE(loaded.mapped());  // every level wanted: the file itself, not a copy
   EXPECT_TRUE(same_values(loaded));
+  Database later(DbKey::of(v), 12);
+  ASSERT_TRUE(later.load(file, 1, Database::Check::Later)) << later.stats().note;
+  EXPECT_TRUE(later.check_values(2));
+  EXPECT_EQ(later.ready(), 12);
+  EXPECT_TRUE(same_values(later));
   // Read and checked by several threads: the same values.
   Database threaded(DbKey::of(v), 12);
   ASSERT_TRUE(threaded.load(file, 3)) << threaded.stats().note;
@@ -411,6 +416,13 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   EXPECT_FALSE(corrupt_threaded.load(file, 2));
   EXPECT_NE(corrupt_threaded.stats().note.find("checksum"), std::string::npos) << corrupt_threaded.stats().note;
   EXPECT_EQ(corrupt_threaded.ready(), -1);
+  // Checked later (the values used meanwhile): the mapping is made, the check finds the damage and leaves nothing.
+  Database corrupt_later(DbKey::of(v), 14);
+  ASSERT_TRUE(corrupt_later.load(file, 1, Database::Check::Later)) << corrupt_later.stats().note;
+  EXPECT_TRUE(corrupt_later.mapped());
+  EXPECT_FALSE(corrupt_later.check_values(2));
+  EXPECT_NE(corrupt_later.stats().note.find("checksum"), std::string::npos) << corrupt_later.stats().note;
+  EXPECT_EQ(corrupt_later.ready(), -1);
   Database rebuilt(DbKey::of(v), 14);
   rebuilt.load_or_build(dir.path(), 2);
   EXPECT_EQ(rebuilt.stats().loaded_levels, -1);
@@ -698,6 +710,25 @@ TEST(SolverExecutable, SolvePrintsTheMarginAndBadArgumentsExitWith2) {
     ASSERT_TRUE(solve.started());
     EXPECT_EQ(solve.read_line(30000ms).value_or(""), "+8");
     EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");
+    EXPECT_EQ(solve.wait_exit(), 0);
+  }
+  // The cache file damaged: every value of its upper half reads 0. `solve` searches on the mapped file while it
+  // checks the checksums, finds the damage, keeps nothing of that search and solves again on a rebuilt file.
+  {
+    const std::filesystem::path file = dir.path() / "kalah-db-p4-empty-side-empty-owner.bin";
+    const auto size = std::filesystem::file_size(file);
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size / 2));
+    const std::string zeros(size - size / 2, '\x80');
+    f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  {
+    Child solve({kSolver, "solve", "--variant", "pits=4 seeds=3 capture=empty", "--cache-dir", dir.path().string()});
+    ASSERT_TRUE(solve.started());
+    EXPECT_EQ(solve.read_line(60000ms).value_or(""), "+8");
+    EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");
+    const std::string note = solve.wait_for("database note:", 5000ms).value_or("");
+    EXPECT_NE(note.find("corrupt (checksum of level"), std::string::npos) << note;
     EXPECT_EQ(solve.wait_exit(), 0);
   }
   {

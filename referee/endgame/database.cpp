@@ -325,7 +325,7 @@ bool Database::levels_match(const std::uint8_t* values, int levels, const std::v
   return bad < 0;
 }
 
-bool Database::load(const std::filesystem::path& file, int threads) {
+bool Database::load(const std::filesystem::path& file, int threads, Check check) {
   const auto start = Clock::now();
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
@@ -363,11 +363,15 @@ bool Database::load(const std::filesystem::path& file, int threads) {
   std::unique_ptr<void, LargeFree> map = map_file(fd.get(), offset + bytes);
   if (!map) return fail("cannot be mapped");
   const std::uint8_t* values = static_cast<const std::uint8_t*>(map.get()) + offset;
-  if (!levels_match(values, levels, sums, threads))
+  const bool later = check == Check::Later && levels == target_;
+  const auto check_start = Clock::now();
+  if (!later && !levels_match(values, levels, sums, threads))
     return fail("corrupt (checksum of level " + std::to_string(bad_level_) + ")");
+  if (!later) stats_.check_seconds = seconds_since(check_start);
   if (levels == target_) {
     mapped_ = std::move(map);
     values_ = values;
+    if (later) unchecked_ = std::move(sums);
   } else {
     std::memcpy(data_.get(), values, bytes);  // the build writes the levels above
   }
@@ -406,11 +410,25 @@ bool Database::save(const std::filesystem::path& file) const {
   return !system::write_file_atomically(file, parts, system::Durability::Rebuildable);
 }
 
+bool Database::check_values(int threads) {
+  if (unchecked_.empty()) return true;
+  const auto start = Clock::now();
+  const bool ok = levels_match(values_, ready(), unchecked_, threads);
+  stats_.check_seconds = seconds_since(start);
+  unchecked_.clear();
+  if (!ok) {
+    ready_.store(-1, std::memory_order_release);  // nothing of it is to be used
+    stats_.levels = stats_.loaded_levels = -1;
+    stats_.note = "cache file " + stats_.file + " corrupt (checksum of level " + std::to_string(bad_level_) + ")";
+  }
+  return ok;
+}
+
 void Database::load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel,
-                             const OnLevel& on_level, int load_threads) {
+                             const OnLevel& on_level, int load_threads, Check check) {
   const std::filesystem::path file = dir.empty() ? std::filesystem::path() : file_in(dir);
   if (!dir.empty()) system::remove_stale_temporaries(dir);  // left by a solver killed while saving
-  if (!file.empty()) load(file, load_threads > 0 ? load_threads : threads);
+  if (!file.empty()) load(file, load_threads > 0 ? load_threads : threads, check);
   if (ready() >= target_) return;
   if (on_level) on_level(ready());
   build(threads, cancel, on_level);

@@ -51,6 +51,7 @@ struct DbStats {
   int loaded_levels = -1;  // of which read from the cache file
   std::uint64_t entries = 0;
   double load_seconds = 0;
+  double check_seconds = 0;  // the checksums of a loaded file (within load_seconds unless checked later)
   double build_seconds = 0;
   bool saved = false;
   std::string file;  // the cache file, if any
@@ -87,9 +88,16 @@ class Database {
   // of a build as it goes: once before it starts, with ready() (the levels
   // loaded, -1 for none), then after each level built, with that level.
   using OnLevel = std::function<void(int level)>;
-  // `load_threads` (0: `threads`) read the file.
+  // When a loaded file's checksums are checked: before load() returns, or later by check_values(), for a
+  // caller that uses the values meanwhile (a file mapped in place only; one that is copied to be extended is
+  // always checked at once) and throws away whatever it computed from them if the check fails.
+  enum class Check { Now, Later };
+  // `load_threads` (0: `threads`) check the file.
   void load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel = nullptr,
-                     const OnLevel& on_level = {}, int load_threads = 0);
+                     const OnLevel& on_level = {}, int load_threads = 0, Check check = Check::Now);
+  // After a load with Check::Later: whether every level's checksum matches (true when nothing is left to
+  // check). False, with the reason in stats().note, when one does not: the values are then not to be used.
+  bool check_values(int threads = 1);
 
   // The pieces of load_or_build, for tests.
   // Levels 0..min(target, file levels) of `file`; false (with a reason in
@@ -98,7 +106,7 @@ class Database {
   // every load, by `threads` threads). A file with every level wanted is
   // mapped read-only and used in place; one with fewer is copied, so that
   // build() can extend it.
-  bool load(const std::filesystem::path& file, int threads = 1);
+  bool load(const std::filesystem::path& file, int threads = 1, Check check = Check::Now);
   void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
   std::filesystem::path file_in(const std::filesystem::path& dir) const;
@@ -113,6 +121,7 @@ class Database {
   std::unique_ptr<void, LargeFree> mapped_;  // or the cache file, mapped read-only
   const std::uint8_t* values_ = nullptr;     // data_, or the values within mapped_
   int bad_level_ = -1;                       // the last load's first bad level, for its note
+  std::vector<std::uint64_t> unchecked_;     // the checksums a load with Check::Later left to check_values()
   std::atomic<int> ready_{-1};
   DbStats stats_;
 };
