@@ -368,11 +368,15 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   Database loaded(DbKey::of(v), 12);
   ASSERT_TRUE(loaded.load(file)) << loaded.stats().note;
   EXPECT_EQ(loaded.ready(), 12);
-  EXPECT_TRUE(loaded.mapped());  // every level wanted: the file itself, not a copy
+  EXPECT_FALSE(loaded.mapped());  // checked and copied
   EXPECT_TRUE(same_values(loaded));
+  // Checked later: the file itself until then, the same values before and after.
   Database later(DbKey::of(v), 12);
   ASSERT_TRUE(later.load(file, 1, Database::Check::Later)) << later.stats().note;
+  EXPECT_TRUE(later.mapped());
+  EXPECT_TRUE(same_values(later));
   EXPECT_TRUE(later.check_values(2));
+  EXPECT_FALSE(later.mapped());
   EXPECT_EQ(later.ready(), 12);
   EXPECT_TRUE(same_values(later));
   // Read and checked by several threads: the same values.

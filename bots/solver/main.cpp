@@ -63,7 +63,7 @@ void print_database(const Database* db, const Variant& v) {
   std::printf("database: %d seeds, %llu positions (%s); ", d.levels, static_cast<unsigned long long>(d.entries),
               human_bytes(static_cast<double>(d.entries)).c_str());
   if (d.loaded_levels >= 0) std::printf("levels 0-%d loaded from the cache in %.3f s", d.loaded_levels, d.load_seconds);
-  if (d.loaded_levels >= 0 && db->mapped()) std::printf(" (mapped; checksums checked in %.3f s)", d.check_seconds);
+  if (d.loaded_levels >= 0) std::printf(" (checked and copied in %.3f s)", d.check_seconds);
   if (d.loaded_levels < d.levels)
     std::printf("%sbuilt in %.3f s", d.loaded_levels >= 0 ? ", the rest " : "", d.build_seconds);
   if (d.saved) std::printf(", saved to %s", d.file.c_str());

@@ -1,5 +1,6 @@
 #include "referee/endgame/database.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -306,15 +307,18 @@ void Database::build(int threads, const std::atomic<bool>* cancel, const OnLevel
 }
 
 // Whether levels 0..levels of `values` match their checksums, the levels shared among `threads` threads (largest
-// first).
-bool Database::levels_match(const std::uint8_t* values, int levels, const std::vector<std::uint64_t>& sums,
-                            int threads) {
+// first); each level that does is copied to `copy_to`.
+bool Database::levels_match(const std::uint8_t* values, int levels, const std::vector<std::uint64_t>& sums, int threads,
+                            std::uint8_t* copy_to) {
   std::atomic<int> next{levels};
   std::atomic<int> bad{-1};
   auto work = [&] {
     for (int k = next.fetch_sub(1); k >= 0; k = next.fetch_sub(1)) {
       const std::uint64_t a = index_.offset(k), b = index_.offset(k + 1);
-      if (checksum(values + a, b - a) != sums[k]) bad = k;
+      if (checksum(values + a, b - a) != sums[k])
+        bad = k;
+      else
+        std::memcpy(copy_to + a, values + a, b - a);
     }
   };
   std::vector<std::thread> pool;
@@ -365,15 +369,16 @@ bool Database::load(const std::filesystem::path& file, int threads, Check check)
   const std::uint8_t* values = static_cast<const std::uint8_t*>(map.get()) + offset;
   const bool later = check == Check::Later && levels == target_;
   const auto check_start = Clock::now();
-  if (!later && !levels_match(values, levels, sums, threads))
-    return fail("corrupt (checksum of level " + std::to_string(bad_level_) + ")");
-  if (!later) stats_.check_seconds = seconds_since(check_start);
-  if (levels == target_) {
+  if (later) {
     mapped_ = std::move(map);
-    values_ = values;
-    if (later) unchecked_ = std::move(sums);
+    values_.store(values, std::memory_order_release);
+    unchecked_ = std::move(sums);
   } else {
-    std::memcpy(data_.get(), values, bytes);  // the build writes the levels above
+    if (!levels_match(values, levels, sums, threads, data_.get())) {
+      std::fill_n(data_.get(), bytes, 0);
+      return fail("corrupt (checksum of level " + std::to_string(bad_level_) + ")");
+    }
+    stats_.check_seconds = seconds_since(check_start);
   }
   ready_.store(levels, std::memory_order_release);
   stats_.levels = stats_.loaded_levels = levels;
@@ -399,12 +404,12 @@ bool Database::save(const std::filesystem::path& file) const {
   h.entries = index_.offset(levels + 1);
   std::vector<std::uint64_t> sums(levels + 1);
   for (int k = 0; k <= levels; ++k)
-    sums[k] = checksum(values_ + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
+    sums[k] = checksum(data() + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
   // Beside the target and renamed, so that a reader (another solver process) never sees half a file.
   const std::string_view parts[] = {
       {reinterpret_cast<const char*>(&h), sizeof h},
       {reinterpret_cast<const char*>(sums.data()), sums.size() * 8},
-      {reinterpret_cast<const char*>(values_), static_cast<std::size_t>(h.entries)},
+      {reinterpret_cast<const char*>(data()), static_cast<std::size_t>(h.entries)},
   };
   // No fsync: a database lost to a power cut is rebuilt (and a damaged one fails its checksums).
   return !system::write_file_atomically(file, parts, system::Durability::Rebuildable);
@@ -413,10 +418,14 @@ bool Database::save(const std::filesystem::path& file) const {
 bool Database::check_values(int threads) {
   if (unchecked_.empty()) return true;
   const auto start = Clock::now();
-  const bool ok = levels_match(values_, ready(), unchecked_, threads);
+  const bool ok = levels_match(data(), ready(), unchecked_, threads, data_.get());
   stats_.check_seconds = seconds_since(start);
   unchecked_.clear();
-  if (!ok) {
+  if (ok) {
+    // From now on the copy; the mapping's pages leave this process (a read still in flight refaults them).
+    values_.store(data_.get(), std::memory_order_release);
+    madvise(mapped_.get(), mapped_.get_deleter().bytes, MADV_DONTNEED);
+  } else {
     ready_.store(-1, std::memory_order_release);  // nothing of it is to be used
     stats_.levels = stats_.loaded_levels = -1;
     stats_.note = "cache file " + stats_.file + " corrupt (checksum of level " + std::to_string(bad_level_) + ")";
