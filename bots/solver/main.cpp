@@ -6,11 +6,8 @@
 //                      [--moves] [--hash-mb N] [--db-mb N] [--cache-dir DIR | --no-cache] [--threads N]
 //   kalah-solver book --variant "..." --plies 6 --count 100 [--max-margin 0] [--seed 1] [--limit-ms N]
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 
@@ -63,7 +60,6 @@ void print_database(const Database* db, const Variant& v) {
   std::printf("database: %d seeds, %llu positions (%s); ", d.levels, static_cast<unsigned long long>(d.entries),
               human_bytes(static_cast<double>(d.entries)).c_str());
   if (d.loaded_levels >= 0) std::printf("levels 0-%d loaded from the cache in %.3f s", d.loaded_levels, d.load_seconds);
-  if (d.loaded_levels >= 0) std::printf(" (checked and copied in %.3f s)", d.check_seconds);
   if (d.loaded_levels < d.levels)
     std::printf("%sbuilt in %.3f s", d.loaded_levels >= 0 ? ", the rest " : "", d.build_seconds);
   if (d.saved) std::printf(", saved to %s", d.file.c_str());
@@ -72,72 +68,17 @@ void print_database(const Database* db, const Variant& v) {
 }
 
 // The database: no use beyond the seeds in play, none with the majority rule.
-std::shared_ptr<Database> open_database(const Variant& v, const EngineOptions& eo, bool no_cache,
-                                        Database::Check check = Database::Check::Now) {
+std::shared_ptr<Database> open_database(const Variant& v, const EngineOptions& eo, bool no_cache) {
   const int levels = std::min(levels_for_memory(v.pits, std::uint64_t(eo.db_memory_mb) << 20, Database::kMaxLevels),
                               v.total_seeds() - 1);
   if (v.majority || levels < 0) return nullptr;
   auto db = std::make_shared<Database>(DbKey::of(v), levels);
-  // Checking a cache file's checksums is a pass over all of it: every core helps, however many threads the
-  // search uses.
+  // Reading the cache file is mostly the kernel clearing and filling fresh pages: every core helps, however
+  // many threads the search uses.
   const int load_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   db->load_or_build(no_cache ? std::filesystem::path() : eo.cache_dir, eo.threads, nullptr, {},
-                    std::max(eo.threads, load_threads), check);
+                    std::max(eo.threads, load_threads));
   return db;
-}
-
-// A search for the value of `start` with its database and table, and how long paging the table in took.
-struct Searched {
-  std::shared_ptr<Database> db;
-  std::unique_ptr<ExactSolver> solver;
-  std::optional<int> value;
-  double prefault_seconds = 0;
-};
-
-// One search for the value. The search starts at once on the cache file as mapped; beside it, on the other
-// core, the table is paged in (a fresh page can cost milliseconds, which is allocation, not search) and then
-// the file's checksums are checked. When a checksum fails, the search is stopped and nothing it found is kept
-// (`checked` false): the caller searches again, with the file checked first and rebuilt.
-Searched search_once(const Variant& v, const Position& start, const SolveOptions& so, const EngineOptions& eo,
-                     SolveLimits limits, Database::Check check, bool& checked) {
-  Searched s;
-  s.db = open_database(v, eo, so.no_cache, check);
-  s.solver = std::make_unique<ExactSolver>(v, eo.hash_mb, eo.threads);
-  ExactSolver& solver = *s.solver;
-  solver.set_margins(so.etc_margin, so.store_margin);
-  if (so.near_margin) solver.set_near_table(*so.near_margin, std::size_t(so.near_mb) << 10);
-  solver.set_database(s.db);
-  if (so.verbose)
-    solver.on_pass([](int gamma, int result, std::uint64_t nodes, double seconds) {
-      std::printf("pass: future >= %+d? %s %+d, %llu nodes, %.3f s\n", gamma, result >= gamma ? "yes," : "no,", result,
-                  static_cast<unsigned long long>(nodes), seconds);
-      std::fflush(stdout);
-    });
-  std::atomic<bool> bad{false};
-  if (limits.stop == nullptr) limits.stop = &bad;
-  std::thread beside([&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    solver.prefault();
-    s.prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s.db && !s.db->check_values(1)) bad = true;
-  });
-  s.value = solver.value(start, limits);
-  beside.join();
-  checked = !bad;
-  if (bad) s.value.reset();
-  return s;
-}
-
-// The value of `start`: searched on the mapped cache file while it is checked, and, if the check fails, once more
-// on a database checked first (the damaged file rebuilt and saved again).
-Searched search_value(const Variant& v, const Position& start, const SolveOptions& so, const EngineOptions& eo,
-                      const SolveLimits& limits) {
-  bool checked = true;
-  Searched s = search_once(v, start, so, eo, limits, Database::Check::Later, checked);
-  if (checked) return s;
-  std::fprintf(stderr, "kalah-solver: %s: searching again\n", s.db->stats().note.c_str());
-  s = {};
-  return search_once(v, start, so, eo, limits, Database::Check::Now, checked);
 }
 
 int solve(const SolveOptions& so, const EngineOptions& eo) {
@@ -172,17 +113,35 @@ int solve(const SolveOptions& so, const EngineOptions& eo) {
     return 0;
   }
 
+  ExactSolver solver(*v, eo.hash_mb, eo.threads);
+  solver.set_margins(so.etc_margin, so.store_margin);
+  if (so.near_margin) solver.set_near_table(*so.near_margin, std::size_t(so.near_mb) << 10);
+  // Fault the table in before the search starts (on some machines a fresh page costs milliseconds, which is
+  // allocation, not search), beside the database load: both are mostly the kernel clearing fresh pages.
+  double prefault_seconds = 0;
+  std::thread pager([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    solver.prefault();
+    prefault_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+  std::shared_ptr<Database> db = open_database(*v, eo, so.no_cache);
+  pager.join();
+  solver.set_database(db);
+  if (so.verbose)
+    solver.on_pass([](int gamma, int result, std::uint64_t nodes, double seconds) {
+      std::printf("pass: future >= %+d? %s %+d, %llu nodes, %.3f s\n", gamma, result >= gamma ? "yes," : "no,", result,
+                  static_cast<unsigned long long>(nodes), seconds);
+      std::fflush(stdout);
+    });
+  // The value first, printed as soon as it is proved; then every best first
+  // move, which costs a search of each move that might keep it.
   SolveLimits limits;
   limits.hint = so.guess;
-  Searched searched = search_value(*v, start, so, eo, limits);
-  if (!searched.value) {
+  const std::optional<int> value = solver.value(start, limits);
+  if (!value) {
     std::fprintf(stderr, "kalah-solver: no result\n");
     return 1;
   }
-  ExactSolver& solver = *searched.solver;
-  const std::shared_ptr<Database>& db = searched.db;
-  const std::optional<int> value = searched.value;
-  const double prefault_seconds = searched.prefault_seconds;
   const double value_seconds = solver.stats().seconds;
   std::printf("%s\n", signed_number(*value).c_str());
   std::fflush(stdout);

@@ -1,6 +1,5 @@
 #include "referee/endgame/database.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -261,8 +260,7 @@ Database::Database(DbKey key, int target)
     : key_(key),
       target_(std::clamp(target, 0, kMaxLevels)),
       index_(2 * key.pits, target_),
-      data_(LargeArray<std::uint8_t>::make(index_.size())),  // zero: all unknown
-      values_(data_.get()) {
+      data_(LargeArray<std::uint8_t>::make(index_.size())) {  // zero: all unknown
   stats_.entries = index_.size();
 }
 
@@ -306,19 +304,40 @@ void Database::build(int threads, const std::atomic<bool>* cancel, const OnLevel
   stats_.build_seconds += seconds_since(start);
 }
 
-// Whether levels 0..levels of `values` match their checksums, the levels shared among `threads` threads (largest
-// first); each level that does is copied to `copy_to`.
-bool Database::levels_match(const std::uint8_t* values, int levels, const std::vector<std::uint64_t>& sums, int threads,
-                            std::uint8_t* copy_to) {
+// The values of a cache file, `bytes` from `offset`, read by `threads` threads at once: the time goes
+// to the kernel clearing fresh pages and copying, which two cores do in half the time.
+bool Database::read_levels(int fd, std::uint64_t offset, std::uint64_t bytes, int threads) {
+  const int n = bytes < (std::uint64_t{64} << 10) ? 1 : std::max(1, threads);
+  const std::uint64_t chunk = (bytes / static_cast<std::uint64_t>(n) + 4095) / 4096 * 4096;
+  std::atomic<bool> ok{true};
+  auto work = [&](int t) {
+    const std::uint64_t a = std::min(bytes, chunk * static_cast<std::uint64_t>(t));
+    const std::uint64_t b = std::min(bytes, a + chunk);
+    for (std::uint64_t at = a; at < b;) {
+      const ssize_t got = ::pread(fd, data_.get() + at, b - at, static_cast<off_t>(offset + at));
+      if (got <= 0) {
+        ok = false;
+        return;
+      }
+      at += static_cast<std::uint64_t>(got);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < n; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  read_ok_ = ok;
+  return ok;
+}
+
+// Whether levels 0..levels match their checksums, the levels shared among `threads` threads (largest first).
+bool Database::levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads) {
   std::atomic<int> next{levels};
   std::atomic<int> bad{-1};
   auto work = [&] {
     for (int k = next.fetch_sub(1); k >= 0; k = next.fetch_sub(1)) {
       const std::uint64_t a = index_.offset(k), b = index_.offset(k + 1);
-      if (checksum(values + a, b - a) != sums[k])
-        bad = k;
-      else
-        std::memcpy(copy_to + a, values + a, b - a);
+      if (checksum(data_.get() + a, b - a) != sums[k]) bad = k;
     }
   };
   std::vector<std::thread> pool;
@@ -329,7 +348,7 @@ bool Database::levels_match(const std::uint8_t* values, int levels, const std::v
   return bad < 0;
 }
 
-bool Database::load(const std::filesystem::path& file, int threads, Check check) {
+bool Database::load(const std::filesystem::path& file, int threads) {
   const auto start = Clock::now();
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
@@ -340,11 +359,10 @@ bool Database::load(const std::filesystem::path& file, int threads, Check check)
     stats_.note = "cache file " + file.string() + " " + why + ": ignored";
     return false;
   };
-  // Never through a link, never a FIFO or a device: the file is read as untrusted bytes.
+  // Untrusted bytes: never through a link, never a FIFO or a device; every read from this one descriptor.
   auto opened = system::open_regular_file(file, false);
   if (!opened) return fail("cannot be used (" + opened.error() + ")");
   const system::FileHandle fd(opened->first);
-  const std::uint64_t size = opened->second;
   FileHeader h{};
   if (::pread(fd.get(), &h, sizeof h, 0) != static_cast<ssize_t>(sizeof h)) return fail("truncated (header)");
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kVersion) return fail("has a bad header");
@@ -353,32 +371,19 @@ bool Database::load(const std::filesystem::path& file, int threads, Check check)
     return fail("is for another variant");
   if (h.levels > kMaxLevels) return fail("has a bad header");
   const CompositionIndex file_index(2 * key_.pits, static_cast<int>(h.levels));
-  if (!file_index.fits() || h.entries != file_index.size()) return fail("has a bad header");
+  if (h.entries != file_index.size()) return fail("has a bad header");
   std::vector<std::uint64_t> sums(h.levels + 1);
   const std::uint64_t sums_bytes = sums.size() * 8;
   if (::pread(fd.get(), sums.data(), sums_bytes, sizeof h) != static_cast<ssize_t>(sums_bytes))
     return fail("truncated (checksums)");
-  // Every index the search reads is below the entries of the levels it uses, and those are in the file.
-  const std::uint64_t offset = sizeof h + sums_bytes;
-  if (size != offset + h.entries) return fail("truncated or too long");
+  // Every index a search reads is below the entries of the levels it uses, and those are all in the file.
+  if (opened->second != sizeof h + sums_bytes + h.entries) return fail("truncated or too long");
 
   const int levels = std::min(target_, static_cast<int>(h.levels));
   const std::uint64_t bytes = index_.offset(levels + 1);
-  std::unique_ptr<void, LargeFree> map = map_file(fd.get(), offset + bytes);
-  if (!map) return fail("cannot be mapped");
-  const std::uint8_t* values = static_cast<const std::uint8_t*>(map.get()) + offset;
-  const bool later = check == Check::Later && levels == target_;
-  const auto check_start = Clock::now();
-  if (later) {
-    mapped_ = std::move(map);
-    values_.store(values, std::memory_order_release);
-    unchecked_ = std::move(sums);
-  } else {
-    if (!levels_match(values, levels, sums, threads, data_.get())) {
-      std::fill_n(data_.get(), bytes, 0);
-      return fail("corrupt (checksum of level " + std::to_string(bad_level_) + ")");
-    }
-    stats_.check_seconds = seconds_since(check_start);
+  if (!read_levels(fd.get(), sizeof h + sums_bytes, bytes, threads) || !levels_match(levels, sums, threads)) {
+    std::fill_n(data_.get(), bytes, 0);
+    return fail(!read_ok_ ? "truncated" : "corrupt (checksum of level " + std::to_string(bad_level_) + ")");
   }
   ready_.store(levels, std::memory_order_release);
   stats_.levels = stats_.loaded_levels = levels;
@@ -404,40 +409,22 @@ bool Database::save(const std::filesystem::path& file) const {
   h.entries = index_.offset(levels + 1);
   std::vector<std::uint64_t> sums(levels + 1);
   for (int k = 0; k <= levels; ++k)
-    sums[k] = checksum(data() + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
+    sums[k] = checksum(data_.get() + index_.offset(k), index_.offset(k + 1) - index_.offset(k));
   // Beside the target and renamed, so that a reader (another solver process) never sees half a file.
   const std::string_view parts[] = {
       {reinterpret_cast<const char*>(&h), sizeof h},
       {reinterpret_cast<const char*>(sums.data()), sums.size() * 8},
-      {reinterpret_cast<const char*>(data()), static_cast<std::size_t>(h.entries)},
+      {reinterpret_cast<const char*>(data_.get()), static_cast<std::size_t>(h.entries)},
   };
   // No fsync: a database lost to a power cut is rebuilt (and a damaged one fails its checksums).
   return !system::write_file_atomically(file, parts, system::Durability::Rebuildable);
 }
 
-bool Database::check_values(int threads) {
-  if (unchecked_.empty()) return true;
-  const auto start = Clock::now();
-  const bool ok = levels_match(data(), ready(), unchecked_, threads, data_.get());
-  stats_.check_seconds = seconds_since(start);
-  unchecked_.clear();
-  if (ok) {
-    // From now on the copy; the mapping's pages leave this process (a read still in flight refaults them).
-    values_.store(data_.get(), std::memory_order_release);
-    madvise(mapped_.get(), mapped_.get_deleter().bytes, MADV_DONTNEED);
-  } else {
-    ready_.store(-1, std::memory_order_release);  // nothing of it is to be used
-    stats_.levels = stats_.loaded_levels = -1;
-    stats_.note = "cache file " + stats_.file + " corrupt (checksum of level " + std::to_string(bad_level_) + ")";
-  }
-  return ok;
-}
-
 void Database::load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel,
-                             const OnLevel& on_level, int load_threads, Check check) {
+                             const OnLevel& on_level, int load_threads) {
   const std::filesystem::path file = dir.empty() ? std::filesystem::path() : file_in(dir);
   if (!dir.empty()) system::remove_stale_temporaries(dir);  // left by a solver killed while saving
-  if (!file.empty()) load(file, load_threads > 0 ? load_threads : threads, check);
+  if (!file.empty()) load(file, load_threads > 0 ? load_threads : threads);
   if (ready() >= target_) return;
   if (on_level) on_level(ready());
   build(threads, cancel, on_level);

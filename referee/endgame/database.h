@@ -51,7 +51,6 @@ struct DbStats {
   int loaded_levels = -1;  // of which read from the cache file
   std::uint64_t entries = 0;
   double load_seconds = 0;
-  double check_seconds = 0;  // the checksums of a loaded file (within load_seconds unless checked later)
   double build_seconds = 0;
   bool saved = false;
   std::string file;  // the cache file, if any
@@ -76,40 +75,26 @@ class Database {
   // The value of a position with at most ready() seeds, by its index.
   // Bytes hold value ^ 0x80, so that fresh (zero) memory reads as kUnknown and
   // a database needs no filling before it is built.
-  int value(std::uint64_t index) const { return static_cast<std::int8_t>(data()[index] ^ 0x80); }
-  const std::uint8_t* data() const { return values_.load(std::memory_order_acquire); }
-  // Whether the values are the cache file itself, mapped read-only: after a load with Check::Later, until
-  // check_values() has copied them.
-  bool mapped() const { return data() != data_.get(); }
+  int value(std::uint64_t index) const { return static_cast<std::int8_t>(data_[index] ^ 0x80); }
+  const std::uint8_t* data() const { return data_.get(); }
 
-  // Loads what a valid cache file in `dir` holds (up to target),
-  // builds the rest with `threads` threads and saves the result when it built anything. An empty dir means no cache. A
-  // file that is truncated, has the wrong header or a bad checksum is ignored (and replaced). Returns early, with
+  // Loads what a valid cache file in `dir` holds (up to target), builds the
+  // rest with `threads` threads and saves the result when it built anything.
+  // An empty dir means no cache. A file that is truncated, has the wrong
+  // header or a bad checksum is ignored (and replaced). Returns early, with
   // ready() < target, when *cancel becomes true. `on_level`, when set, hears
   // of a build as it goes: once before it starts, with ready() (the levels
   // loaded, -1 for none), then after each level built, with that level.
   using OnLevel = std::function<void(int level)>;
-  // When a loaded file's checksums are checked: before load() returns, or later by check_values(), for a
-  // caller that searches on the mapped file meanwhile (only a file with every level wanted; one to be
-  // extended is always checked at once) and throws away whatever it computed if the check fails.
-  enum class Check { Now, Later };
-  // `load_threads` (0: `threads`) check the file.
+  // `load_threads` (0: `threads`) read the file.
   void load_or_build(const std::filesystem::path& dir, int threads, const std::atomic<bool>* cancel = nullptr,
-                     const OnLevel& on_level = {}, int load_threads = 0, Check check = Check::Now);
-  // After a load with Check::Later: whether every level's checksum matches (true when nothing is left to
-  // check); the values are copied into fresh memory as they are checked and used from there afterwards
-  // (random reads through the page cache cost more: docs/SOLVER.md). False, with the reason in
-  // stats().note, when one does not: the values are then not to be used.
-  bool check_values(int threads = 1);
+                     const OnLevel& on_level = {}, int load_threads = 0);
 
   // The pieces of load_or_build, for tests.
-  // Levels 0..min(target, file levels) of `file`; false (with a reason in
-  // stats().note) if the file is missing, a link, or not a valid database
-  // (header, keys, size, a checksum per level: every byte is checked on
-  // every load, by `threads` threads). The file is mapped read-only and
-  // its values copied as they are checked; with Check::Later (and every
-  // level wanted in the file) they are used in place until check_values().
-  bool load(const std::filesystem::path& file, int threads = 1, Check check = Check::Now);
+  // Reads levels 0..min(target, file levels) from `file`; false (with a
+  // reason in stats().note) if the file is missing, a symbolic link, not a
+  // regular file or not a valid database. `threads` read and check it.
+  bool load(const std::filesystem::path& file, int threads = 1);
   void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
   std::filesystem::path file_in(const std::filesystem::path& dir) const;
@@ -118,14 +103,12 @@ class Database {
   DbKey key_;
   int target_;
   CompositionIndex index_;
-  bool levels_match(const std::uint8_t* values, int levels, const std::vector<std::uint64_t>& sums, int threads,
-                    std::uint8_t* copy_to);
+  bool read_levels(int fd, std::uint64_t offset, std::uint64_t bytes, int threads);
+  bool levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads);
 
-  LargeArray<std::uint8_t> data_;            // levels built here (or copied from a file that has fewer)
-  std::unique_ptr<void, LargeFree> mapped_;  // the cache file, mapped read-only (Check::Later)
-  std::atomic<const std::uint8_t*> values_;  // data_, or the values within mapped_ until they are copied
-  int bad_level_ = -1;                       // the last load's first bad level, for its note
-  std::vector<std::uint64_t> unchecked_;     // the checksums a load with Check::Later left to check_values()
+  LargeArray<std::uint8_t> data_;
+  bool read_ok_ = true;  // the last load's read and first bad level, for its note
+  int bad_level_ = -1;
   std::atomic<int> ready_{-1};
   DbStats stats_;
 };

@@ -34,29 +34,6 @@ std::unique_ptr<void, LargeFree> large_alloc(std::size_t bytes) {
   return std::unique_ptr<void, LargeFree>(p, LargeFree{bytes});
 }
 
-std::unique_ptr<void, LargeFree> map_file(int fd, std::size_t bytes) {
-  if (bytes == 0) return nullptr;
-  const std::size_t size = rounded(bytes);
-  // Reserve an aligned range (address space only), then put the file over its start; the rest of the
-  // reservation stays inaccessible and goes with the mapping.
-  void* raw = mmap(nullptr, size + kHuge, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const auto base = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (base + kHuge - 1) / kHuge * kHuge;
-  if (aligned > base) munmap(raw, aligned - base);
-  const std::uintptr_t end = base + size + kHuge;
-  if (end > aligned + size) munmap(reinterpret_cast<void*>(aligned + size), end - (aligned + size));
-  void* p = mmap(reinterpret_cast<void*>(aligned), bytes, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
-  if (p == MAP_FAILED) {
-    munmap(reinterpret_cast<void*>(aligned), size);
-    return nullptr;
-  }
-#ifdef MADV_HUGEPAGE
-  madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-  return std::unique_ptr<void, LargeFree>(p, LargeFree{bytes});
-}
-
 void prefault(void* p, std::size_t bytes) {
   auto* bytes_ptr = static_cast<unsigned char*>(p);
   for (std::size_t i = 0; i < bytes; i += 4096) __atomic_fetch_or(bytes_ptr + i, 0, __ATOMIC_RELAXED);

@@ -16,12 +16,6 @@ struct LargeFree {
 // Zero-filled, 2 MiB aligned; throws std::bad_alloc on failure.
 std::unique_ptr<void, LargeFree> large_alloc(std::size_t bytes);
 
-// The first `bytes` of the open file `fd`, mapped read-only and shared (no copy: a file in the page cache
-// costs no reading), 2 MiB aligned so that the kernel can map its large folios with huge pages. Null when
-// the file cannot be mapped. The file must not shrink while it is mapped (a read past its end would raise
-// SIGBUS): the cache files are only ever replaced by a rename, never truncated in place.
-std::unique_ptr<void, LargeFree> map_file(int fd, std::size_t bytes);
-
 // Touches every page of [p, p + bytes) without changing its contents (safe
 // while other threads use the memory), so that later reads and writes do not
 // stop for page faults: zeroing fresh pages can take milliseconds each.
