@@ -431,6 +431,34 @@ TEST(SolverDatabase, CacheRoundTripAndCorruptFilesAreRebuilt) {
   EXPECT_FALSE(garbage.load(file));
 }
 
+TEST(SolverDatabase, CacheFileThroughALinkIsRefusedAndReplaced) {
+  system::TempFolder dir{"kalah-solver-test"};
+  const Variant v = V("pits=4 seeds=3 capture=empty");
+  Database built(DbKey::of(v), 10);
+  built.build(1);
+  // A valid database elsewhere, and a symbolic link to it where the cache file belongs.
+  const std::filesystem::path elsewhere = dir.path() / "elsewhere.bin";
+  ASSERT_TRUE(built.save(elsewhere));
+  const std::filesystem::path cache = dir.path() / "cache";
+  std::filesystem::create_directories(cache);
+  const std::filesystem::path file = built.file_in(cache);
+  std::filesystem::create_symlink(elsewhere, file);
+  const auto target_size = std::filesystem::file_size(elsewhere);
+
+  Database linked(DbKey::of(v), 10);
+  EXPECT_FALSE(linked.load(file));
+  EXPECT_NE(linked.stats().note.find("symbolic link"), std::string::npos) << linked.stats().note;
+  EXPECT_EQ(linked.ready(), -1);
+  // load_or_build builds it and saves a regular file in the link's place; the link's target is untouched.
+  linked.load_or_build(cache, 1);
+  EXPECT_EQ(linked.stats().loaded_levels, -1);
+  EXPECT_TRUE(linked.stats().saved);
+  EXPECT_FALSE(std::filesystem::is_symlink(file));
+  EXPECT_EQ(std::filesystem::file_size(elsewhere), target_size);
+  Database again(DbKey::of(v), 10);
+  EXPECT_TRUE(again.load(file)) << again.stats().note;
+}
+
 // ---- the database as alpha-beta's oracle -----------------------------------------
 
 TEST(SolverOracle, KnowsExactlyThePositionsTheDatabaseCovers) {
@@ -668,6 +696,25 @@ TEST(SolverExecutable, SolvePrintsTheMarginAndBadArgumentsExitWith2) {
     ASSERT_TRUE(solve.started());
     EXPECT_EQ(solve.read_line(30000ms).value_or(""), "+8");
     EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");
+    EXPECT_EQ(solve.wait_exit(), 0);
+  }
+  // The cache file damaged: every value of its upper half reads 0. `solve` finds it by the checksums, rebuilds
+  // the database and prints the right value.
+  {
+    const std::filesystem::path file = dir.path() / "kalah-db-p4-empty-side-empty-owner.bin";
+    const auto size = std::filesystem::file_size(file);
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size / 2));
+    const std::string zeros(size - size / 2, '\x80');
+    f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  {
+    Child solve({kSolver, "solve", "--variant", "pits=4 seeds=3 capture=empty", "--cache-dir", dir.path().string()});
+    ASSERT_TRUE(solve.started());
+    EXPECT_EQ(solve.read_line(60000ms).value_or(""), "+8");
+    EXPECT_EQ(solve.read_line(5000ms).value_or(""), "best moves: 2");
+    const std::string note = solve.wait_for("database note:", 5000ms).value_or("");
+    EXPECT_NE(note.find("corrupt (checksum of level"), std::string::npos) << note;
     EXPECT_EQ(solve.wait_exit(), 0);
   }
   {

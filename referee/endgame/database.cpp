@@ -1,17 +1,18 @@
 #include "referee/endgame/database.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <thread>
 #include <vector>
 
 #include "referee/endgame/board.h"
 #include "referee/endgame/dispatch.h"
 #include "referee/system/files.h"
+#include "referee/system/untrusted_files.h"
 
 namespace kalah::endgame {
 namespace {
@@ -305,18 +306,21 @@ void Database::build(int threads, const std::atomic<bool>* cancel, const OnLevel
 
 // The values of a cache file, `bytes` from `offset`, read by `threads` threads at once: the time goes
 // to the kernel clearing fresh pages and copying, which two cores do in half the time.
-bool Database::read_levels(const std::filesystem::path& file, std::uint64_t offset, std::uint64_t bytes, int threads) {
+bool Database::read_levels(int fd, std::uint64_t offset, std::uint64_t bytes, int threads) {
   const int n = bytes < (std::uint64_t{64} << 10) ? 1 : std::max(1, threads);
   const std::uint64_t chunk = (bytes / static_cast<std::uint64_t>(n) + 4095) / 4096 * 4096;
   std::atomic<bool> ok{true};
   auto work = [&](int t) {
     const std::uint64_t a = std::min(bytes, chunk * static_cast<std::uint64_t>(t));
     const std::uint64_t b = std::min(bytes, a + chunk);
-    std::ifstream in(file, std::ios::binary);
-    if (a == b) return;
-    if (!in.seekg(static_cast<std::streamoff>(offset + a)) ||
-        !in.read(reinterpret_cast<char*>(data_.get() + a), static_cast<std::streamsize>(b - a)))
-      ok = false;
+    for (std::uint64_t at = a; at < b;) {
+      const ssize_t got = ::pread(fd, data_.get() + at, b - at, static_cast<off_t>(offset + at));
+      if (got <= 0) {
+        ok = false;
+        return;
+      }
+      at += static_cast<std::uint64_t>(got);
+    }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < n; ++t) pool.emplace_back(work, t);
@@ -346,8 +350,8 @@ bool Database::levels_match(int levels, const std::vector<std::uint64_t>& sums, 
 
 bool Database::load(const std::filesystem::path& file, int threads) {
   const auto start = Clock::now();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
     stats_.note = "no cache file";
     return false;
   }
@@ -355,8 +359,12 @@ bool Database::load(const std::filesystem::path& file, int threads) {
     stats_.note = "cache file " + file.string() + " " + why + ": ignored";
     return false;
   };
+  // Untrusted bytes: never through a link, never a FIFO or a device; every read from this one descriptor.
+  auto opened = system::open_regular_file(file, false);
+  if (!opened) return fail("cannot be used (" + opened.error() + ")");
+  const system::FileHandle fd(opened->first);
   FileHeader h{};
-  if (!in.read(reinterpret_cast<char*>(&h), sizeof h)) return fail("truncated (header)");
+  if (::pread(fd.get(), &h, sizeof h, 0) != static_cast<ssize_t>(sizeof h)) return fail("truncated (header)");
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kVersion) return fail("has a bad header");
   if (h.pits != static_cast<std::uint32_t>(key_.pits) || h.capture != static_cast<std::uint32_t>(key_.capture) ||
       h.ending != static_cast<std::uint32_t>(key_.ending) || h.remainder != static_cast<std::uint32_t>(key_.remainder))
@@ -365,16 +373,15 @@ bool Database::load(const std::filesystem::path& file, int threads) {
   const CompositionIndex file_index(2 * key_.pits, static_cast<int>(h.levels));
   if (h.entries != file_index.size()) return fail("has a bad header");
   std::vector<std::uint64_t> sums(h.levels + 1);
-  if (!in.read(reinterpret_cast<char*>(sums.data()), static_cast<std::streamsize>(sums.size() * 8)))
+  const std::uint64_t sums_bytes = sums.size() * 8;
+  if (::pread(fd.get(), sums.data(), sums_bytes, sizeof h) != static_cast<ssize_t>(sums_bytes))
     return fail("truncated (checksums)");
-  const std::uint64_t expected_size = sizeof h + sums.size() * 8 + h.entries;
-  std::error_code ec;
-  if (std::filesystem::file_size(file, ec) != expected_size || ec) return fail("truncated or too long");
+  // Every index a search reads is below the entries of the levels it uses, and those are all in the file.
+  if (opened->second != sizeof h + sums_bytes + h.entries) return fail("truncated or too long");
 
   const int levels = std::min(target_, static_cast<int>(h.levels));
   const std::uint64_t bytes = index_.offset(levels + 1);
-  in.close();
-  if (!read_levels(file, sizeof h + sums.size() * 8, bytes, threads) || !levels_match(levels, sums, threads)) {
+  if (!read_levels(fd.get(), sizeof h + sums_bytes, bytes, threads) || !levels_match(levels, sums, threads)) {
     std::fill_n(data_.get(), bytes, 0);
     return fail(!read_ok_ ? "truncated" : "corrupt (checksum of level " + std::to_string(bad_level_) + ")");
   }

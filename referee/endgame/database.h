@@ -92,8 +92,8 @@ class Database {
 
   // The pieces of load_or_build, for tests.
   // Reads levels 0..min(target, file levels) from `file`; false (with a
-  // reason in stats().note) if the file is missing or not a valid database.
-  // `threads` read and check it.
+  // reason in stats().note) if the file is missing, a symbolic link, not a
+  // regular file or not a valid database. `threads` read and check it.
   bool load(const std::filesystem::path& file, int threads = 1);
   void build(int threads, const std::atomic<bool>* cancel = nullptr, const OnLevel& on_level = {});
   bool save(const std::filesystem::path& file) const;
@@ -103,7 +103,7 @@ class Database {
   DbKey key_;
   int target_;
   CompositionIndex index_;
-  bool read_levels(const std::filesystem::path& file, std::uint64_t offset, std::uint64_t bytes, int threads);
+  bool read_levels(int fd, std::uint64_t offset, std::uint64_t bytes, int threads);
   bool levels_match(int levels, const std::vector<std::uint64_t>& sums, int threads);
 
   LargeArray<std::uint8_t> data_;
