@@ -124,7 +124,7 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   AnalyseSummary summary;
   summary.warnings = stored->warnings;
 
-  const std::filesystem::path file = dir / kAnalysisFile;
+  const std::filesystem::path file = options.output.empty() ? dir / kAnalysisFile : options.output;
   std::unordered_set<std::string> done;
   Expected<system::FileHandle> out = open_analysis_file(file, done, summary.notes);
   if (!out) return Error{out.error()};
@@ -146,7 +146,9 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   AnalyseOptions with_shared = options;
   with_shared.analyser.shared = &shared;
   with_shared.analyser.searched = &searched;
-  Databases databases(with_shared.analyser);
+  std::optional<Databases> own_databases;
+  if (!options.databases) own_databases.emplace(with_shared.analyser);
+  Databases& databases = options.databases ? *options.databases : *own_databases;
   const int threads = std::max(1, options.threads);
   // One queue per thread, a game going to the thread of its first plies: games that share an opening (the
   // two colours of a pair, lines of one book) meet the same hard early positions, which that thread's
