@@ -66,16 +66,16 @@ class LadderAnalyst {
   std::unique_ptr<analysis::Databases> databases_;
 
   // The analyst's thread's own.
-  std::unordered_set<std::string> judged_;          // game ids
-  std::map<std::string, MoveValues> losing_read_;   // losing.jsonl's lines of games not judged yet
+  std::unordered_set<std::string> judged_;         // game ids
+  std::map<std::string, MoveValues> losing_read_;  // losing.jsonl's lines of games not judged yet
   bool losing_file_read_ = false;
-  std::set<std::string> said_;                      // season.log lines said once
+  std::set<std::string> said_;  // season.log lines said once
   std::size_t analysed_logged_ = 0;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
-  std::uint64_t recorded_ = 1;  // counts the games recorded (1: what the journal held at the start)
+  std::uint64_t recorded_ = 1;                    // counts the games recorded (1: what the journal held at the start)
   std::map<std::string, AuthorGames> by_author_;  // by public name
   std::thread thread_;
 };

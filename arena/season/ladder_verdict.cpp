@@ -144,8 +144,8 @@ Expected<GameVerdict> judge_ladder_game(const GameRecord& game, const analysis::
   out.losing_ply = judged->losing_ply;
   if (judged->losing_ply) {
     const bool fits = losing && losing->id == game.id && losing->ply == *judged->losing_ply + 1;
-    out.losing = losing_move(game, judged->plies[static_cast<std::size_t>(*judged->losing_ply)],
-                             fits ? &*losing : nullptr);
+    out.losing =
+        losing_move(game, judged->plies[static_cast<std::size_t>(*judged->losing_ply)], fits ? &*losing : nullptr);
   }
   return out;
 }
@@ -164,10 +164,8 @@ json::object author_analysis_json(std::string_view public_name, const AuthorGame
     else if (is_revision_of(public_name, g.north.engine))
       shown.push_back(side_json(g, false));
   }
-  return json::object{{"games", games.games},
-                      {"lost", games.lost},
-                      {"losing_moves", games.losing_moves},
-                      {"shown", std::move(shown)}};
+  return json::object{
+      {"games", games.games}, {"lost", games.lost}, {"losing_moves", games.losing_moves}, {"shown", std::move(shown)}};
 }
 
 }  // namespace kalah::season

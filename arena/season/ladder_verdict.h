@@ -45,8 +45,8 @@ struct SideFigures {
 struct LosingMove {
   int ply = 0;  // 1-based
   Move move;
-  int value_before = 0;  // the loser's final store difference with perfect play before the move (>= 0)
-  int value_after = 0;   // and after it (< 0)
+  int value_before = 0;        // the loser's final store difference with perfect play before the move (>= 0)
+  int value_after = 0;         // and after it (< 0)
   std::vector<Move> best;      // the moves proved to keep value_before
   std::vector<Move> unproved;  // the moves whose value is not proved
 };
