@@ -43,8 +43,8 @@ class AnalysisE2E : public SeasonE2E {
     start();
   }
   json::object page(const std::string& author, const std::string& token) {
-    const Response r = request(server_->port(), "/api/submissions/" + author, http::verb::get,
-                               {{"Authorization", "Bearer " + token}});
+    const Response r =
+        request(server_->port(), "/api/submissions/" + author, http::verb::get, {{"Authorization", "Bearer " + token}});
     EXPECT_EQ(r.status, 200) << r.body;
     return json::parse(r.body).as_object();
   }
@@ -133,8 +133,8 @@ TEST_F(AnalysisE2E, TheAuthorsPageNamesTheMoveThatLostHerGameAndNobodyElseSeesIt
   EXPECT_EQ(std::find(best.begin(), best.end(), move.at("move")), best.end());
 
   // bob's token does not open her page, and his own shows nothing of hers.
-  const Response other = request(server_->port(), "/api/submissions/alice", http::verb::get,
-                                 {{"Authorization", bearer(tokens_["bob"])}});
+  const Response other =
+      request(server_->port(), "/api/submissions/alice", http::verb::get, {{"Authorization", bearer(tokens_["bob"])}});
   EXPECT_EQ(other.status, 404) << other.body;
   EXPECT_EQ(other.body.find(id), std::string::npos);
   const json::object bobs = page("bob", tokens_["bob"]);

@@ -150,9 +150,10 @@ TEST(SeasonAnalysis, LosingLinesRoundTripAndACutOrForeignLineIsNone) {
   EXPECT_EQ(back->id, m.id);
   EXPECT_EQ(back->ply, 17);
   EXPECT_EQ(back->moves, m.moves);
-  for (const char* bad : {"{\"id\":\"x\",\"ply\":17,\"moves\":[[1,-4],[2,nu", "{\"id\":\"x\",\"ply\":0,\"moves\":[]}",
-                          "{\"id\":\"x\",\"ply\":3,\"moves\":[[17,1]]}", "{\"id\":\"x\",\"ply\":3,\"moves\":[[1,\"a\"]]}",
-                          "{\"id\":\"x\",\"ply\":3,\"moves\":[],\"more\":1}", "[1]"})
+  for (const char* bad :
+       {"{\"id\":\"x\",\"ply\":17,\"moves\":[[1,-4],[2,nu", "{\"id\":\"x\",\"ply\":0,\"moves\":[]}",
+        "{\"id\":\"x\",\"ply\":3,\"moves\":[[17,1]]}", "{\"id\":\"x\",\"ply\":3,\"moves\":[[1,\"a\"]]}",
+        "{\"id\":\"x\",\"ply\":3,\"moves\":[],\"more\":1}", "[1]"})
     EXPECT_FALSE(move_values_from_line(bad)) << bad;
 }
 

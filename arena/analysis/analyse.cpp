@@ -190,11 +190,18 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   std::vector<std::thread> workers;
   for (int i = 0; i < threads; ++i) workers.emplace_back(work, std::ref(*queues[static_cast<std::size_t>(i)]));
   std::unordered_set<std::string> queued;  // an id in two journals (a merge) is analysed once
+  std::deque<GameRecord> newest;           // with options.newest: the last games not analysed, at most that many
   Expected<std::size_t> second = for_each_game(*stored, [&](GameRecord&& g) {
     if (stopping() || done.contains(g.id) || !queued.insert(g.id).second) return;
+    if (options.newest > 0) {
+      newest.push_front(std::move(g));
+      if (newest.size() > options.newest) newest.pop_back();
+      return;
+    }
     Queue& queue = queue_of(g);
     queue.push(std::move(g));
   });
+  for (GameRecord& g : newest) queue_of(g).push(std::move(g));
   for (auto& queue : queues) queue->close();
   for (std::thread& t : workers) t.join();
   if (!second) return Error{second.error()};

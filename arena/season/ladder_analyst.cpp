@@ -3,6 +3,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "arena/analysis/analyse.h"
@@ -20,6 +22,9 @@ namespace {
 constexpr std::uintmax_t kMaxLosingFileBytes = 256u << 20;
 // A line in season.log after each this many games analysed (and after the first pass).
 constexpr std::size_t kLogEveryGames = 100;
+// Games analysed in a pass, the newest first, before they are judged and shown: the ladder plays faster than it is
+// analysed, and its authors are shown their latest games first.
+constexpr std::size_t kBatchGames = 10;
 
 std::filesystem::path ladder_folder(const SeasonConfig& season) {
   return season.contest.tournament.output / kLadderName;
@@ -41,7 +46,7 @@ analysis::AnalyserOptions ladder_analyser_options(const SeasonConfig& season) {
 
 LadderAnalyst::LadderAnalyst(const SeasonConfig& season)
     : season_(season), folder_(season.dir / kAnalysisFolder), options_(ladder_analyser_options(season)) {
-  options_.stop = &stop_;
+  options_.stop = &halt_;
   // A database not in the cache can take minutes to build: its start and its end are said.
   options_.database_progress = [this](const analysis::DatabaseProgress& p) {
     if (p.ready == p.loaded || p.ready == p.target) log("analysis: " + analysis::describe(p));
@@ -54,7 +59,7 @@ LadderAnalyst::~LadderAnalyst() {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
   }
-  stop_ = true;
+  halt_ = true;
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
@@ -81,38 +86,49 @@ void LadderAnalyst::loop() {
   // Behind the builds, the gates and the ladder's games: the lowest priority, inherited by the threads it starts.
   (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
   std::uint64_t seen = 0;
+  bool more = false;
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || recorded_ != seen; });
+      if (!more) wake_.wait(lock, [&] { return stopping_ || recorded_ != seen; });
       if (stopping_) return;
       seen = recorded_;
     }
-    pass();
+    more = pass();
   }
 }
 
-void LadderAnalyst::pass() {
+bool LadderAnalyst::pass() {
+  if (halt_) return false;
   const std::filesystem::path ladder = ladder_folder(season_);
   std::error_code ec;
-  if (!std::filesystem::exists(ladder / journal::kGamesFile, ec)) return;  // no game yet
-  if (std::optional<std::string> error = system::make_own_folder(folder_)) return log_once("analysis: " + *error);
+  if (!std::filesystem::exists(ladder / journal::kGamesFile, ec)) return false;  // no game yet
+  if (std::optional<std::string> error = system::make_own_folder(folder_)) {
+    log_once("analysis: " + *error);
+    return false;
+  }
   analysis::AnalyseOptions options;
   options.analyser = options_;
   options.threads = 1;
-  options.stop = &stop_;
+  options.stop = &halt_;
+  options.newest = kBatchGames;
   options.output = folder_ / analysis::kAnalysisFile;
   options.databases = databases_.get();
   Expected<analysis::AnalyseSummary> s = analysis::analyse_folder(ladder, options);
-  if (!s) return log_once("analysis: stopped: " + s.error());
+  if (!s) {
+    log_once("analysis: stopped: " + s.error());
+    return false;
+  }
   for (const std::string& note : s->notes) log_once("analysis: " + note);
-  if (s->stopped || !judge_new_games(ladder)) return;
+  if (halt_ || !judge_new_games(ladder)) return false;
+  analysed_here_ += s->analysed;
   const std::size_t analysed = s->already + s->analysed;
   if (analysed_logged_ == 0 || analysed >= analysed_logged_ + kLogEveryGames) {
-    log(fmt::format("analysis: {} of the ladder's {} games analysed ({} by this server), in {}", analysed, s->games,
-                    s->analysed, options.output.string()));
+    log(fmt::format("analysis: {} games of the ladder analysed ({} by this server), in {}", analysed, analysed_here_,
+                    options.output.string()));
     analysed_logged_ = std::max<std::size_t>(analysed, 1);
   }
+  return s->analysed == kBatchGames && s->already + s->analysed < s->games;
 }
 
 void LadderAnalyst::read_losing_file() {
@@ -155,11 +171,13 @@ bool LadderAnalyst::judge_new_games(const std::filesystem::path& ladder) {
   }
   std::optional<analysis::Analyser> analyser;  // for the moves of a losing ply, made when one needs it
   journal::SeenIds again;
+  std::uint64_t order = 0;
   Expected<journal::ScanSummary> scanned = journal::scan_games(
       journal,
       [&](GameRecord&& g) {
+        ++order;
         const auto analysed = file->games.find(g.id);
-        if (stop_ || analysed == file->games.end() || judged_.contains(g.id)) return;
+        if (halt_ || analysed == file->games.end() || judged_.contains(g.id)) return;
         const auto read = losing_read_.find(g.id);
         std::optional<MoveValues> values;
         if (read != losing_read_.end()) values = read->second;
@@ -168,18 +186,20 @@ bool LadderAnalyst::judge_new_games(const std::filesystem::path& ladder) {
         if (verdict->losing_ply && (!values || values->ply != *verdict->losing_ply + 1)) {
           if (!analyser) analyser.emplace(options_, *databases_);
           values = value_moves(*analyser, g, static_cast<std::size_t>(*verdict->losing_ply));
-          if (stop_) return;  // cut short: no verdict on these moves
+          if (halt_) return;  // the server stops: a search cut short is no verdict on these moves
           if (std::optional<std::string> error = system::write_own_file(folder_ / kLosingFile, to_line(*values), true))
             return log_once("analysis: " + *error);
           verdict = judge_ladder_game(g, analysed->second, values);
         }
         if (read != losing_read_.end()) losing_read_.erase(read);
         judged_.insert(g.id);
-        add(std::move(verdict).value());
+        GameVerdict judged = std::move(verdict).value();
+        judged.order = order;
+        add(std::move(judged));
       },
       again);
   if (!scanned) log_once("analysis: " + scanned.error());
-  return !stop_;
+  return !halt_;
 }
 
 void LadderAnalyst::add(GameVerdict&& verdict) {
@@ -193,8 +213,11 @@ void LadderAnalyst::add(GameVerdict&& verdict) {
     const bool lost = verdict.result == (south ? "0-1" : "1-0");
     games.lost += lost;
     games.losing_moves += lost && verdict.losing.has_value();
-    games.newest_first.insert(games.newest_first.begin(), verdict);
-    if (games.newest_first.size() > kShownGames) games.newest_first.pop_back();
+    // In the journal's order, newest first, whatever order they were analysed in; the oldest beyond kShownGames go.
+    auto& list = games.newest_first;
+    list.insert(std::find_if(list.begin(), list.end(), [&](const GameVerdict& g) { return g.order < verdict.order; }),
+                verdict);
+    if (list.size() > kShownGames) list.pop_back();
   }
 }
 

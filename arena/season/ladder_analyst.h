@@ -1,7 +1,9 @@
 // The perfect-play analysis of the ladder's games (docs/SEASON.md, "Analysis of the ladder"), behind everything else
 // the season's server does: one thread at the lowest priority (nice 19), woken when the ladder has recorded a game,
 // runs `arena analyse`'s code (analysis/analyse.h) over DIR/results/ladder into the season's private folder
-// DIR/analysis/ (never served: the public pages show no analysis of the ladder), then judges each newly analysed
+// DIR/analysis/ (never served: the public pages show no analysis of the ladder), ten games a pass, the newest not
+// analysed yet first (the ladder plays faster than it is analysed: the authors see their latest games), then judges
+// each newly analysed
 // game (ladder_verdict.h): for a game lost on the board, the move that lost it and the value of every move there,
 // appended to DIR/analysis/losing.jsonl. Both files are append-only and resumed after a kill. The endgame database
 // ([analysis] db_mb, as `arena analyse`'s) is loaded or built once, on this thread, and kept; its build is said in
@@ -51,7 +53,9 @@ class LadderAnalyst {
 
  private:
   void loop();
-  void pass();
+  // Analyses the newest of the journal's games not analysed yet, a batch of them, and judges them; true when more
+  // wait.
+  bool pass();
   // Judges the analysed games not judged yet; false when stopped.
   bool judge_new_games(const std::filesystem::path& ladder);
   void read_losing_file();
@@ -61,7 +65,9 @@ class LadderAnalyst {
 
   const SeasonConfig& season_;
   const std::filesystem::path folder_;  // DIR/analysis
-  std::atomic<bool> stop_{false};
+  // The server stops: every search gives up at once and no further game is started; a search halted so is no
+  // verdict (its game is analysed at the next start).
+  std::atomic<bool> halt_{false};
   analysis::AnalyserOptions options_;
   std::unique_ptr<analysis::Databases> databases_;
 
@@ -71,6 +77,7 @@ class LadderAnalyst {
   bool losing_file_read_ = false;
   std::set<std::string> said_;  // season.log lines said once
   std::size_t analysed_logged_ = 0;
+  std::size_t analysed_here_ = 0;  // games analysed by this server
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -4,6 +4,7 @@
 // (ladder_analyst.h) finds the figures, this joins them and says them as the author's JSON.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,7 @@ struct GameVerdict {
   SideFigures south, north;
   std::optional<LosingMove> losing;  // with its moves' values when the analyst found them
   std::optional<int> losing_ply;     // 0-based, the judgement's (quality.h), even before the values are there
+  std::uint64_t order = 0;           // its place in the journal (1 for the first game), set by the analyst
 };
 
 // Joins a game, its analysis and (for its losing ply) the values of the moves there. Errors: judge_game's.
