@@ -107,6 +107,8 @@ bool LadderAnalyst::pass() {
     log_once("analysis: " + *error);
     return false;
   }
+  // At the start, what the files hold is shown before any new game is analysed.
+  if (!losing_file_read_ && !judge_new_games(ladder)) return false;
   analysis::AnalyseOptions options;
   options.analyser = options_;
   options.threads = 1;
