@@ -185,7 +185,11 @@ bool LadderAnalyst::judge_new_games(const std::filesystem::path& ladder) {
         if (read != losing_read_.end()) values = read->second;
         Expected<GameVerdict> verdict = judge_ladder_game(g, analysed->second, values);
         if (!verdict) return log_once("analysis: " + verdict.error());
-        if (verdict->losing_ply && (!values || values->ply != *verdict->losing_ply + 1)) {
+        // The moves at the ply that lost are valued for an author's revision only: a sparring partner has no page.
+        const std::string& loser = g.result == Outcome::FirstWins ? g.north : g.south;
+        const std::size_t dash = loser.rfind("-r");
+        const bool authors = dash != std::string::npos && is_revision_of(loser.substr(0, dash), loser);
+        if (authors && verdict->losing_ply && (!values || values->ply != *verdict->losing_ply + 1)) {
           if (!analyser) analyser.emplace(options_, *databases_);
           values = value_moves(*analyser, g, static_cast<std::size_t>(*verdict->losing_ply));
           if (halt_) return;  // the server stops: a search cut short is no verdict on these moves
