@@ -126,8 +126,8 @@ bool LadderAnalyst::pass() {
   analysed_here_ += s->analysed;
   const std::size_t analysed = s->already + s->analysed;
   if (analysed_logged_ == 0 || analysed >= analysed_logged_ + kLogEveryGames) {
-    log(fmt::format("analysis: {} games of the ladder analysed ({} by this server), in {}", analysed, analysed_here_,
-                    options.output.string()));
+    log(fmt::format("analysis: {} game{} of the ladder analysed ({} by this server), in {}", analysed,
+                    analysed == 1 ? "" : "s", analysed_here_, options.output.string()));
     analysed_logged_ = std::max<std::size_t>(analysed, 1);
   }
   return s->analysed == kBatchGames && s->already + s->analysed < s->games;
