@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 
 #include "referee/rules/position.h"
+#include "tests/browser_util.h"
 #include "tests/e2e_util.h"
 #include "tests/season_util.h"
 #include "tests/serve_util.h"
@@ -131,6 +132,17 @@ TEST_F(AnalysisE2E, TheAuthorsPageNamesTheMoveThatLostHerGameAndNobodyElseSeesIt
   EXPECT_EQ(move.at("best"), best);
   EXPECT_FALSE(best.empty());
   EXPECT_EQ(std::find(best.begin(), best.end(), move.at("move")), best.end());
+
+  // Her page in a real browser (when there is one) says the move and links the game to the viewer at that ply.
+  if (!browser::missing_browser(temp_.path())) {
+    const std::string url =
+        "http://127.0.0.1:" + std::to_string(server_->port()) + "/author.html#author=alice&token=" + tokens_["alice"];
+    const json::value shown = browser::open_page(temp_.path(), url, "author", server_->err());
+    ASSERT_TRUE(shown.is_object());
+    const std::string rows = json::serialize(shown.at("analysis")), links = json::serialize(shown.at("analysis_links"));
+    EXPECT_NE(rows.find("ply " + std::to_string(ply) + ": pit "), std::string::npos) << rows;
+    EXPECT_NE(links.find("#game-" + id + "/" + std::to_string(ply)), std::string::npos) << links;
+  }
 
   // bob's token does not open her page, and his own shows nothing of hers.
   const Response other =
