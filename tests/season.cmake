@@ -30,3 +30,11 @@ add_dependencies(season_pseudonyms_test kalah-random kalah-greedy)
 kalah_add_test(season_pseudonyms_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_pseudonyms_e2e_test.cpp
                LIBS Boost::headers Boost::json)
 add_dependencies(season_pseudonyms_e2e_test arena kalah-random kalah-greedy)
+# The analysis of the ladder (docs/SEASON.md, "Analysis of the ladder"): a game's verdict and the author's JSON on
+# their own (season_analysis_test), and the server analysing its ladder, an author's page naming the move that lost
+# one of their games, nobody else's (season_analysis_e2e_test).
+kalah_add_test(season_analysis_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_analysis_test.cpp
+               LIBS kalah_season Boost::json)
+kalah_add_test(season_analysis_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_analysis_e2e_test.cpp
+               LIBS kalah_rules Boost::headers Boost::json)
+add_dependencies(season_analysis_e2e_test arena kalah-random kalah-greedy)

@@ -124,7 +124,7 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   AnalyseSummary summary;
   summary.warnings = stored->warnings;
 
-  const std::filesystem::path file = dir / kAnalysisFile;
+  const std::filesystem::path file = options.output.empty() ? dir / kAnalysisFile : options.output;
   std::unordered_set<std::string> done;
   Expected<system::FileHandle> out = open_analysis_file(file, done, summary.notes);
   if (!out) return Error{out.error()};
@@ -146,7 +146,9 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   AnalyseOptions with_shared = options;
   with_shared.analyser.shared = &shared;
   with_shared.analyser.searched = &searched;
-  Databases databases(with_shared.analyser);
+  std::optional<Databases> own_databases;
+  if (!options.databases) own_databases.emplace(with_shared.analyser);
+  Databases& databases = options.databases ? *options.databases : *own_databases;
   const int threads = std::max(1, options.threads);
   // One queue per thread, a game going to the thread of its first plies: games that share an opening (the
   // two colours of a pair, lines of one book) meet the same hard early positions, which that thread's
@@ -188,11 +190,18 @@ Expected<AnalyseSummary> analyse_folder(const std::filesystem::path& dir, const 
   std::vector<std::thread> workers;
   for (int i = 0; i < threads; ++i) workers.emplace_back(work, std::ref(*queues[static_cast<std::size_t>(i)]));
   std::unordered_set<std::string> queued;  // an id in two journals (a merge) is analysed once
+  std::deque<GameRecord> newest;           // with options.newest: the last games not analysed, at most that many
   Expected<std::size_t> second = for_each_game(*stored, [&](GameRecord&& g) {
     if (stopping() || done.contains(g.id) || !queued.insert(g.id).second) return;
+    if (options.newest > 0) {
+      newest.push_front(std::move(g));
+      if (newest.size() > options.newest) newest.pop_back();
+      return;
+    }
     Queue& queue = queue_of(g);
     queue.push(std::move(g));
   });
+  for (GameRecord& g : newest) queue_of(g).push(std::move(g));
   for (auto& queue : queues) queue->close();
   for (std::thread& t : workers) t.join();
   if (!second) return Error{second.error()};

@@ -28,6 +28,15 @@ struct AnalyseOptions {
   int threads = 1;                                       // games analysed at once, each on one thread
   const std::atomic<bool>* stop = nullptr;               // set (e.g. by SIGINT): finish no further game
   std::function<void(const AnalyseProgress&)> progress;  // after each game, from one thread at a time
+  // The analysis.jsonl to append to; empty: DIR/analysis.jsonl. A season keeps its ladder's analysis out of the
+  // folder it serves (docs/SEASON.md, "Analysis").
+  std::filesystem::path output;
+  // > 0: only the newest this many games not analysed yet, the newest first (a season's ladder plays faster than
+  // it is analysed: its authors see their latest games first). 0: every game, in journal order.
+  std::size_t newest = 0;
+  // The endgame databases to use, kept by a caller that analyses again and again (the season's ladder); none: this
+  // run's own, loaded or built for it.
+  Databases* databases = nullptr;
 };
 
 struct AnalyseSummary {

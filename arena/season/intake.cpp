@@ -72,7 +72,8 @@ SeasonIntake::SeasonIntake(SeasonConfig config, system::DirectoryLock lock, Toke
       tokens_(std::move(tokens)),
       frozen_(std::move(frozen)),
       store_(std::move(store)),
-      ladder_(config_),
+      analyst_(config_),
+      ladder_(config_, [this] { analyst_.game_recorded(); }),
       pipeline_(config_, store_, [this] { ladder_.entrants_changed(); }) {}
 
 Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) {
@@ -92,6 +93,8 @@ Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) 
   std::unique_ptr<SeasonIntake> intake(new SeasonIntake(std::move(config), std::move(lock).value(),
                                                         std::move(tokens).value(), std::move(store).value(),
                                                         std::move(frozen).value()));
+  // The analysis catches up with the ladder's journal, then follows its games.
+  intake->analyst_.start();
   // The ladder resumes from its journal with the revisions entered so far.
   intake->ladder_.start();
   // What a stopped server left queued or building goes first, in the order it came.
@@ -201,6 +204,8 @@ Reply SeasonIntake::revisions(const std::string& author, std::string_view author
   // The name the public pages show the author by, for them to find themselves there.
   if (config_.pseudonyms) page["pseudonym"] = config_.public_name(author);
   page["revisions"] = std::move(revisions);
+  // The perfect-play analysis of the author's own ladder games: nobody else's.
+  page["analysis"] = analyst_.author_json(config_.public_name(author));
   return Reply{200, json::serialize(page)};
 }
 

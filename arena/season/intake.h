@@ -4,7 +4,8 @@
 // server on the same season is refused. Each stored revision goes on to the pipeline (pipeline.h), and the entered
 // ones play on the season's ladder (ladder.h), started here with the season and stopped with it. A frozen season
 // (freeze.h: DIR/freeze.json, read at the start; no freeze is made while a server holds the lock) refuses uploads.
-// With [season] watch, the watched folder's files are taken in by the same code as an upload (watcher.h).
+// With [season] watch, the watched folder's files are taken in by the same code as an upload (watcher.h). The ladder's
+// games are analysed behind it all (ladder_analyst.h), and each author's page shows the analysis of their own games.
 #pragma once
 
 #include <filesystem>
@@ -17,6 +18,7 @@
 
 #include "arena/season/freeze.h"
 #include "arena/season/ladder.h"
+#include "arena/season/ladder_analyst.h"
 #include "arena/season/pipeline.h"
 #include "arena/season/rate_limit.h"
 #include "arena/season/season_config.h"
@@ -76,9 +78,10 @@ class SeasonIntake final : public serve::Intake {
   std::optional<FreezeRecord> frozen_;
   RevisionStore store_;
   FailureLimiter limiter_;
-  Ladder ladder_;      // plays all term; told by the pipeline when a revision entered
-  Pipeline pipeline_;  // it stops (finishing the revision in work) before the ladder and the store it uses go
-  std::mutex taking_;  // one revision stored at a time: an upload's and the watched folder's take turns
+  LadderAnalyst analyst_;  // analyses the ladder's games; told by the ladder, so it goes after it
+  Ladder ladder_;          // plays all term; told by the pipeline when a revision entered
+  Pipeline pipeline_;      // it stops (finishing the revision in work) before the ladder and the store it uses go
+  std::mutex taking_;      // one revision stored at a time: an upload's and the watched folder's take turns
   std::unique_ptr<InboxWatcher> watcher_;  // last: it stops (finishing the file in work) before what it feeds
 };
 

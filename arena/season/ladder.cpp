@@ -32,17 +32,21 @@ namespace {
 // The flow's listener: the ladder's source, and nothing printed (the server's output is its own).
 class LadderListener : public arena::RunListener {
  public:
-  explicit LadderListener(const arena::Config& config) : source_(config) {}
+  LadderListener(const arena::Config& config, const std::function<void()>& game_recorded)
+      : source_(config), game_recorded_(game_recorded) {}
   void resumed(const GameRecord& record) override { source_.add_journaled(record); }
   arena::GameSource& start(const journal::Journal&, const arena::TournamentDescription&,
                            const rating::StandingsBuilder&) override {
     return source_;
   }
-  void game_done(const GameRecord&, const rating::StandingsBuilder&) override {}
+  void game_done(const GameRecord&, const rating::StandingsBuilder&) override {
+    if (game_recorded_) game_recorded_();
+  }
   arena::LadderSource& source() { return source_; }
 
  private:
   arena::LadderSource source_;
+  const std::function<void()>& game_recorded_;
 };
 
 // Whether an entrant plays: the sparring partners never meet each other.
@@ -54,7 +58,8 @@ bool has_entrant(const arena::Config& config) {
 
 }  // namespace
 
-Ladder::Ladder(const SeasonConfig& season) : season_(season) {}
+Ladder::Ladder(const SeasonConfig& season, std::function<void()> game_recorded)
+    : season_(season), game_recorded_(std::move(game_recorded)) {}
 
 Ladder::~Ladder() {
   {
@@ -99,7 +104,7 @@ void Ladder::loop() {
 }
 
 void Ladder::play(const arena::Config& config, std::uint64_t generation) {
-  LadderListener listener(config);
+  LadderListener listener(config, game_recorded_);
   {
     const std::lock_guard lock(mutex_);
     if (stopping_ || generation_ != generation) return;

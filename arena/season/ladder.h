@@ -10,6 +10,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -35,7 +36,9 @@ Expected<arena::Config> ladder_config(const SeasonConfig& season);
 
 class Ladder {
  public:
-  explicit Ladder(const SeasonConfig& season);  // `season` must outlive the ladder
+  // `season` must outlive the ladder; `game_recorded` (if given) is called on the ladder's thread after each game
+  // it recorded in its journal.
+  explicit Ladder(const SeasonConfig& season, std::function<void()> game_recorded = {});
   ~Ladder();  // stops: a game in flight is cut short (played again at the next start, never half recorded)
   Ladder(const Ladder&) = delete;
   Ladder& operator=(const Ladder&) = delete;
@@ -53,6 +56,7 @@ class Ladder {
   void log(const std::string& line) const;
 
   const SeasonConfig& season_;
+  std::function<void()> game_recorded_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -30,6 +30,9 @@ constexpr std::string_view kHtml = R"KALAH(<!DOCTYPE html>
 <h3>Your ladder games</h3>
 <p id="games-note" class="note"></p>
 <ol id="author-games" reversed></ol>
+<h3>Analysis of your ladder games</h3>
+<p id="analysis-note" class="note"></p>
+<div class="scroll"><table><thead><tr><th>game</th><th>engine</th><th>result</th><th>perfect / proved</th><th>blunders</th><th>mean loss</th><th>the move that lost</th></tr></thead><tbody id="analysis"></tbody></table></div>
 </main>
 </body>
 </html>
@@ -79,6 +82,47 @@ function showRevisions(page) {
       details.append(summary, pre);
       $('logs').appendChild(details);
     }
+  }
+}
+
+const pit = (m) => m === 'swap' ? 'swap' : 'pit ' + m;
+const signed = (v) => (v > 0 ? '+' : '') + v;
+
+// The perfect-play analysis of the author's own ladder games (their side of each), newest first: each lost game's
+// move that lost it, a link to the viewer at that ply.
+function showAnalysis(a) {
+  const body = $('analysis');
+  body.replaceChildren();
+  if (!a || a.games === 0) {
+    $('analysis-note').textContent = 'None of your ladder games is analysed yet: the analysis follows the ladder, ' +
+        'behind its games.';
+    return;
+  }
+  $('analysis-note').textContent = a.games + ' of your games analysed with perfect play; ' + a.lost + ' lost, ' +
+      a.losing_moves + ' of them with the move that lost proved' +
+      (a.shown.length < a.games ? '; the last ' + a.shown.length + ' shown' : '') + '. Loss in seeds of the final ' +
+      'store difference (a seed that changes hands counts 2).';
+  for (const g of a.shown) {
+    const row = document.createElement('tr');
+    const td = document.createElement('td');
+    const link = document.createElement('a');
+    const at = g.losing_move ? '/' + g.losing_move.ply : '';
+    link.href = withToken('/tournaments/ladder/games/' + encodeURIComponent(g.id)) + '#game-' +
+        encodeURIComponent(g.id) + at;
+    link.textContent = g.id;
+    td.appendChild(link);
+    row.appendChild(td);
+    cell(row, g.engine + ' (' + g.side + ') v ' + g.opponent);
+    cell(row, g.result + ' ' + g.outcome);
+    cell(row, g.perfect + ' / ' + g.judged + ' of ' + g.moves);
+    cell(row, g.blunders);
+    cell(row, typeof g.mean_loss === 'number' ? g.mean_loss.toFixed(2) : '');
+    const l = g.losing_move;
+    cell(row, !l ? (g.outcome === 'lost' ? 'not proved' : '') :
+        'ply ' + l.ply + ': ' + pit(l.move) + ' (' + signed(l.value_before) + ' before, ' + signed(l.value_after) +
+        ' after); best: ' + (l.best.length ? l.best.map(pit).join(', ') : 'not proved') +
+        (l.unproved.length ? ' (not proved: ' + l.unproved.map(pit).join(', ') + ')' : ''));
+    body.appendChild(row);
   }
 }
 
@@ -142,6 +186,7 @@ async function show(author, token) {
     const page = await json('/api/submissions/' + encodeURIComponent(author),
         { headers: { Authorization: 'Bearer ' + token } });
     showRevisions(page);
+    showAnalysis(page.analysis);
     if (page.revisions.length === 0) say('No revision yet: upload one (docs/SEASON.md).');
     // In a season with pseudonyms the public pages know the author by theirs alone.
     if (typeof page.pseudonym === 'string') {

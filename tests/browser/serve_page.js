@@ -52,6 +52,8 @@ const state = `(() => { try {
     ladder: [...document.querySelectorAll('#ladder tr')].map((tr) => tr.textContent),
     author_games: document.getElementById('author-games') ? document.getElementById('author-games').children.length : 0,
     author_link: document.querySelector('#author-games a') ? document.querySelector('#author-games a').getAttribute('href') : '',
+    analysis: [...document.querySelectorAll('#analysis tr')].map((tr) => tr.textContent),
+    analysis_links: [...document.querySelectorAll('#analysis a')].map((link) => link.getAttribute('href')),
     message: text('message'),
     public_name: text('public-name'),
     address: location.href,
