@@ -78,8 +78,12 @@ class LineListener {
 
   std::uint16_t port() const;
   // The next connection, or none when none came before `deadline`. A WebSocket listener drops a connection
-  // whose upgrade fails or takes over 5 s, and waits for the next.
-  std::optional<LineSocket> accept(Deadline deadline);
+  // whose upgrade fails or takes over 5 s (or goes past `upgrade_by`, which may be later than `deadline`:
+  // a caller that waits in short slices still gives a connection its whole time), and waits for the next.
+  std::optional<LineSocket> accept(Deadline deadline, std::optional<Deadline> upgrade_by = std::nullopt);
+  // Why the last connection a WebSocket listener dropped was dropped ("it sent no upgrade request within
+  // 5000 ms", "its upgrade request was refused: bad method"); empty when none was.
+  const std::string& last_refusal() const;
 
  private:
   std::unique_ptr<Impl> impl_;
