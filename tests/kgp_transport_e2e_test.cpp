@@ -128,10 +128,10 @@ TEST(KgpTransportE2E, ATcpOnlyAgentServedOverAWebSocketFailsItsStartWithTheReaso
   EXPECT_NE(handshake[0].find(advice), std::string::npos) << handshake[0];
 
   e2e::RunResult run;
-  const std::vector<GameRecord> games = match_records({"cmd=python3", "arg=" + kTcpAgent, "arg=--server",
-                                                       "arg=:{kgp_port}", "name=tcp", "protocol=kgp",
-                                                       "kgp_transport=websocket"},
-                                                      {"--startup-ms", "3000"}, run);
+  const std::vector<GameRecord> games =
+      match_records({"cmd=python3", "arg=" + kTcpAgent, "arg=--server", "arg=:{kgp_port}", "name=tcp", "protocol=kgp",
+                     "kgp_transport=websocket"},
+                    {"--startup-ms", "3000"}, run);
   ASSERT_EQ(games.size(), 1u) << run.summary();
   ASSERT_TRUE(games[0].forfeit.has_value()) << run.summary();
   EXPECT_EQ(games[0].forfeit->engine, "tcp");
@@ -147,10 +147,9 @@ TEST(KgpTransportE2E, KgpTransportIsAKgpAgentsKeyAndKgpUrlAWebSocketsPlaceholder
       scratch.path());
   EXPECT_EQ(kep.status.code, 2) << kep.summary();
   EXPECT_NE(kep.err.find("kgp_transport applies to protocol=kgp only"), std::string::npos) << kep.summary();
-  const e2e::RunResult tcp =
-      e2e::run({e2e::kReferee.string(), "check", "--engine", "cmd=python3", "arg=" + kWsAgent, "arg={kgp_url}",
-                "protocol=kgp"},
-               scratch.path());
+  const e2e::RunResult tcp = e2e::run(
+      {e2e::kReferee.string(), "check", "--engine", "cmd=python3", "arg=" + kWsAgent, "arg={kgp_url}", "protocol=kgp"},
+      scratch.path());
   EXPECT_EQ(tcp.status.code, 2) << tcp.summary();
   EXPECT_NE(tcp.err.find("{kgp_url} is the URL of a server over a WebSocket"), std::string::npos) << tcp.summary();
 }

@@ -11,9 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <variant>
 
 #include <fmt/core.h>
@@ -22,6 +28,7 @@
 #include "referee/kgp/address.h"
 #include "referee/kgp/agent_connection.h"
 #include "referee/kgp/agent_host.h"
+#include "referee/protocol/protocol.h"
 
 namespace kalah::referee_app {
 
@@ -81,6 +88,71 @@ class Agent {
  private:
   pid_t pid_ = -1;
   int error_ = 0;
+};
+
+// The arena's lines, read on a thread of their own so that a `stop` reaches the host while it waits for its
+// agent's move (the KEP `stop`: the turn ends at once, with the agent's last move). The thread ends with the
+// arena's input; it shares its state, so it may outlive this object (blocked in a read) when the host returns.
+class ArenaInput {
+ public:
+  ArenaInput() : state_(std::make_shared<State>()) {
+    std::cin.tie(nullptr);  // the reader's thread must not flush stdout, which the host writes
+    std::thread([state = state_] {
+      std::string line;
+      while (std::getline(std::cin, line)) state->push(std::move(line));
+      state->push(std::nullopt);
+    }).detach();
+  }
+  ArenaInput(const ArenaInput&) = delete;
+  ArenaInput& operator=(const ArenaInput&) = delete;
+  ~ArenaInput() { on_line({}); }  // the session it wakes goes before it
+
+  // Called (from the reader's thread) as each line comes: the session's wake().
+  void on_line(std::function<void()> wake) {
+    std::lock_guard lock(state_->mutex);
+    state_->wake = std::move(wake);
+  }
+  // The next line, waiting for it; false at the end of input.
+  bool next(std::string& line) {
+    std::unique_lock lock(state_->mutex);
+    state_->changed.wait(lock, [&] { return !state_->lines.empty() || state_->ended; });
+    if (state_->lines.empty()) return false;
+    line = std::move(state_->lines.front());
+    state_->lines.pop_front();
+    return true;
+  }
+  // True when a `stop` (taken) or a `quit` waits, or the input ended: the turn being played ends now.
+  bool stop_waiting() {
+    std::lock_guard lock(state_->mutex);
+    for (auto it = state_->lines.begin(); it != state_->lines.end(); ++it) {
+      const Expected<kep::Command> c = kep::parse_command(*it);
+      if (c && std::holds_alternative<kep::Stop>(*c)) {
+        state_->lines.erase(it);
+        return true;
+      }
+      if (c && std::holds_alternative<kep::Quit>(*c)) return true;
+    }
+    return state_->ended;
+  }
+
+ private:
+  struct State {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<std::string> lines;
+    bool ended = false;
+    std::function<void()> wake;
+    void push(std::optional<std::string> line) {
+      std::lock_guard lock(mutex);
+      if (line)
+        lines.push_back(std::move(*line));
+      else
+        ended = true;
+      changed.notify_all();
+      if (wake) wake();
+    }
+  };
+  std::shared_ptr<State> state_;
 };
 
 // A line to stderr in one write: the arena may read the host's stderr as the host exits, and a line written in
@@ -152,12 +224,15 @@ int run_kgp_host(const KgpHostOptions& o) {
   kgp::AgentHostSettings settings;
   settings.no_move = o.no_move == "random" ? kgp::NoMove::Random : kgp::NoMove::Forfeit;
   settings.margin = std::chrono::milliseconds(o.margin_ms);
-  const kgp::AgentHostIo io{[](std::string& line) { return static_cast<bool>(std::getline(std::cin, line)); },
+  ArenaInput input;
+  input.on_line([&session] { session.wake(); });
+  const kgp::AgentHostIo io{[&input](std::string& line) { return input.next(line); },
                             [](std::string_view line) {
                               fmt::print("{}\n", line);
                               std::fflush(stdout);
                             },
-                            [](std::string_view line) { tell(std::string(line)); }};
+                            [](std::string_view line) { tell(std::string(line)); },
+                            [&input] { return input.stop_waiting(); }};
   return kgp::run_agent_host(session, settings, io);
 }
 

@@ -66,6 +66,7 @@ struct LineSocket::Impl {
   bool writing = false;
   bool write_failed = false;
   bool close_done = false;
+  bool woken = false;  // set by a handler that wake() posted
 
   void make_websocket() {
     ws = std::make_unique<websocket::stream<tcp::socket&>>(socket);
@@ -178,7 +179,11 @@ struct LineSocket::Impl {
         }
       }
       if (!reading && !read_done) start_read();
-      if (!run_until(deadline, [&] { return read_done; })) return Status::Timeout;
+      if (!run_until(deadline, [&] { return read_done || woken; })) return Status::Timeout;
+      if (!read_done) {
+        woken = false;
+        return Status::Woken;
+      }
       read_done = false;
       if (!ws) return read_tcp(line);
       if (const Status s = take_message(); s != Status::Line) return s;
@@ -283,6 +288,14 @@ bool LineSocket::write(std::string_view text, Deadline deadline) {
 void LineSocket::send_soon(std::string text) {
   Impl* s = impl_.get();
   asio::post(s->io, [s, text = std::move(text)]() mutable { s->enqueue(std::move(text)); });
+}
+
+void LineSocket::wake() {
+  Impl* s = impl_.get();
+  asio::post(s->io, [s] {
+    s->woken = true;
+    s->io.stop();
+  });
 }
 
 void LineSocket::close() {
