@@ -17,6 +17,7 @@
 #include "arena/config/config.h"
 #include "arena/config/openings.h"
 #include "arena/config/paths.h"
+#include "referee/engine/kgp_engine.h"
 #include "referee/engine/sandbox.h"
 #include "referee/system/temp_folder.h"
 #include "tests/config_builder.h"
@@ -130,7 +131,7 @@ const BadCase kBadCases[] = {
      "command = \"/bin/true\"\n",
      "t.toml:7:1: unknown key \"command\" in [[engine]]; known keys: name, cmd, args, dir, options, "
      "protocol, restart, stderr, sandbox, keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, "
-     "max_output_kb, time, kgp_no_move"},
+     "max_output_kb, time, kgp_no_move, kgp_transport"},
     {"rounds of the wrong type", "[tournament]\nname = \"t\"\nrounds = \"2\"\n",
      "t.toml:3:10: tournament.rounds must be an integer, not a string"},
     {"rounds as a float", "[tournament]\nname = \"t\"\nrounds = 2.5\n",
@@ -313,12 +314,26 @@ const BadCase kBadCases[] = {
     {"kgp server placeholder in a kep engine's args",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
      "args = [\":{kgp_port}\"]\n",
-     "t.toml:8:9: engine.args[0]: {kgp_host} and {kgp_port} name the server of a KGP agent, and this engine is none "
-     "(protocol = \"kgp\")"},
+     "t.toml:8:9: engine.args[0]: {kgp_host}, {kgp_port} and {kgp_url} name the server of a KGP agent, and this "
+     "engine is none (protocol = \"kgp\")"},
+    {"kgp_transport without kgp",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "kgp_transport = \"websocket\"\n",
+     "t.toml:8:17: engine.kgp_transport applies to protocol = \"kgp\" only"},
+    {"unknown kgp_transport",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "protocol = \"kgp\"\nkgp_transport = \"wss\"\n",
+     "t.toml:9:17: engine.kgp_transport must be \"tcp\" or \"websocket\", not \"wss\""},
+    {"kgp_url of an agent served over TCP",
+     "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
+     "args = [\"{kgp_url}\"]\nprotocol = \"kgp\"\n",
+     "t.toml:8:9: engine.args[0]: {kgp_url} is the URL of a server over a WebSocket, and this agent's is served over "
+     "TCP: set kgp_transport = \"websocket\", or name it by {kgp_host} and {kgp_port}"},
     {"misspelt kgp server placeholder",
      "[tournament]\nname = \"t\"\n[time]\nbase_ms = 100\n[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n"
      "args = [\"-v\", \"{kgp_host}:{kgp_prt}\"]\nprotocol = \"kgp\"\n",
-     "t.toml:8:15: engine.args[1]: '{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}"},
+     "t.toml:8:15: engine.args[1]: '{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}, "
+     "or {kgp_url} over a WebSocket"},
     {"unknown seed engine",
      "[tournament]\nname = \"t\"\ntype = \"gauntlet\"\nseed_engines = [\"a\", \"z\"]\n[time]\nbase_ms = 100\n"
      "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\n[[engine]]\nname = \"b\"\ncmd = \"/bin/true\"\n",
@@ -486,6 +501,28 @@ TEST_F(ConfigTest, AKgpAgentRunsThroughRefereeKgpHost) {
   Expected<Config> bare = parse(text);
   ASSERT_TRUE(bare.ok()) << bare.error();
   EXPECT_EQ(bare->engines[0].args, (std::vector<std::string>{"kgp-host", "--no-move", "random", "--", "true", "x"}));
+}
+
+TEST_F(ConfigTest, AKgpAgentOverAWebSocketIsServedByItsHostWithTheEnginesStartupDeadline) {
+  const char* path = std::getenv("PATH");
+  ::setenv("PATH", (std::string(KALAH_BINARY_DIR) + ":" + (path ? path : "/usr/bin:/bin")).c_str(), 1);
+  std::string text = kMinimal;
+  text.replace(text.find("cmd = \"/bin/true\"\n"), 18,
+               "cmd = \"/bin/true\"\nargs = [\"{kgp_url}\"]\nprotocol = \"kgp\"\nkgp_transport = \"websocket\"\n");
+  Expected<Config> c = parse(text);
+  ASSERT_TRUE(c.ok()) << c.error();
+  const EngineSpec& e = c->engines[0];
+  EXPECT_EQ(e.args, (std::vector<std::string>{"kgp-host", "--websocket", "--", "/bin/true", "{kgp_url}"}));
+  ASSERT_TRUE(e.kgp.has_value());
+  EXPECT_TRUE(e.kgp->websocket);
+  // As it starts for a game, the host is told the engine's start-up deadline less what it keeps for kepok:
+  // a fifth, at most a second.
+  EXPECT_EQ(
+      with_kgp_startup(e, std::chrono::milliseconds(2000)).args,
+      (std::vector<std::string>{"kgp-host", "--startup-ms", "1600", "--websocket", "--", "/bin/true", "{kgp_url}"}));
+  EXPECT_EQ(with_kgp_startup(e, std::chrono::milliseconds(60000)).args[2], "59000");
+  // Any other engine is started as it is.
+  EXPECT_EQ(with_kgp_startup(c->engines[1], std::chrono::milliseconds(2000)).args, c->engines[1].args);
 }
 
 TEST_F(ConfigTest, BadConfigsGiveExactMessages) {

@@ -11,3 +11,7 @@ add_dependencies(kgp_check_e2e_test referee)
 # `referee suite` of KGP agents: by their moves (freeplay) or their evals (eval).
 kalah_add_test(kgp_suite_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_suite_e2e_test.cpp LIBS Boost::json)
 add_dependencies(kgp_suite_e2e_test referee)
+# How a KGP agent reaches its server (kgp_transport: TCP or a WebSocket) and its start-up deadline.
+kalah_add_test(kgp_transport_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_transport_e2e_test.cpp
+  LIBS kalah_rules kalah_record_json)
+add_dependencies(kgp_transport_e2e_test referee arena kalah-greedy kalah-random)

@@ -222,9 +222,17 @@ TEST(KgpAddress, AMalformedWebSocketUrlIsAnErrorNamingWhatIsWrong) {
 }
 
 TEST(KgpAddress, ThePlaceholdersOfAnAgentsArgumentsNameTheServer) {
-  const std::vector<std::string> args =
-      with_server_address({":{kgp_port}", "--to={kgp_host}:{kgp_port}", "{dir}/agent"}, "127.0.0.1", 40123);
+  const std::vector<std::string> args = with_server_address(
+      {":{kgp_port}", "--to={kgp_host}:{kgp_port}", "{dir}/agent"}, AgentServer{"127.0.0.1", 40123});
   EXPECT_EQ(args, (std::vector<std::string>{":40123", "--to=127.0.0.1:40123", "{dir}/agent"}));
+  // Over a WebSocket the server has a URL too, which the course's clients take where they take a host.
+  const AgentServer ws{"127.0.0.1", 40123, true};
+  EXPECT_EQ(with_server_address({"{kgp_url}", "{kgp_port}"}, ws),
+            (std::vector<std::string>{"ws://127.0.0.1:40123/", "40123"}));
+  EXPECT_TRUE(names_server_address("--server={kgp_url}"));
+  EXPECT_TRUE(names_server_url("--server={kgp_url}"));
+  EXPECT_FALSE(names_server_url("{kgp_host}"));
+  EXPECT_EQ(address_placeholder_problem("{kgp_url}"), std::nullopt);
   EXPECT_TRUE(names_server_address("x{kgp_host}"));
   EXPECT_FALSE(names_server_address("{kgp_hosts"));
   EXPECT_EQ(address_placeholder_problem(":{kgp_port}"), std::nullopt);
@@ -234,7 +242,8 @@ TEST(KgpAddress, ThePlaceholdersOfAnAgentsArgumentsNameTheServer) {
   EXPECT_FALSE(after_kgp_host(host, 2));
   EXPECT_FALSE(after_kgp_host({"--", "kgp-host", ":{kgp_port}"}, 2));
   EXPECT_EQ(address_placeholder_problem(":{kgp_prt}"),
-            "'{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}");
+            "'{kgp_prt}' is no placeholder: the server's address is {kgp_host} and {kgp_port}, or {kgp_url} over a "
+            "WebSocket");
 }
 
 }  // namespace

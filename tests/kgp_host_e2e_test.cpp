@@ -87,6 +87,20 @@ TEST(KgpHostE2E, GarbageIsAProtocolForfeitAndAChattyAgentDoesNotBlock) {
   EXPECT_FALSE(chatty[0].forfeit.has_value()) << chatty[0].forfeit->detail;
 }
 
+// The KEP `stop` (docs/PROTOCOL.md): an agent that searches until it is stopped answers `go depth 1000` as
+// soon as the arena says `stop`, with its last move; the host used to end a turn only at its own time (60 s
+// under `go depth`), long after `referee check`'s second for the answer.
+TEST(KgpHostE2E, TheArenasStopEndsTheAgentsTurnWithItsLastMove) {
+  system::TempFolder scratch{"kalah-e2e"};
+  const e2e::RunResult r =
+      e2e::run({e2e::kReferee.string(), "check", "--engine", "cmd=" + e2e::kReferee.string(), "name=host",
+                "arg=kgp-host", "arg=--", "arg=python3", "arg=" + kAgent, "arg=--think", "--ping-ms", "2000"},
+               scratch.path(), std::chrono::milliseconds(180000));
+  const std::vector<std::string> stop = e2e::lines_starting(r.out, "PASS stop: go depth 1000, stop after 300 ms");
+  EXPECT_EQ(stop.size(), 1u) << r.summary();
+  EXPECT_EQ(e2e::lines_starting(r.out, "PASS quit").size(), 1u) << r.summary();
+}
+
 TEST(KgpHostE2E, EachGameHasAHostAndAnAgentOfItsOwn) {
   // protocol=kgp starts `referee kgp-host` afresh for every game: two games, two agents connected.
   system::TempFolder scratch{"kalah-e2e"};

@@ -17,6 +17,7 @@ namespace {
 namespace json = boost::json;
 
 const std::string kAgent = KALAH_SOURCE_DIR "/tests/engines/kgp_agent.py";
+const std::string kWsAgent = KALAH_SOURCE_DIR "/tests/engines/kgp_ws_agent.py";
 
 class KgpSuiteE2E : public ::testing::Test {
  protected:
@@ -36,15 +37,17 @@ class KgpSuiteE2E : public ::testing::Test {
   };
 
   // `referee suite` of the agent run with `flag` (none when empty), each state lasting `movetime` ms at
-  // most (an agent that answers yields long before, even on a busy machine).
-  static Graded suite(const std::string& flag, const char* movetime = "2000") {
-    const e2e::fs::path report = dir_->path() / ("suite" + flag + ".json");
+  // most (an agent that answers yields long before, even on a busy machine); `more` words of --engine.
+  static Graded suite(const std::string& flag, const char* movetime = "2000", const std::string& agent = kAgent,
+                      const std::vector<std::string>& more = {}) {
+    const e2e::fs::path report = dir_->path() / ("suite" + flag + std::to_string(more.size()) + ".json");
     std::vector<std::string> argv = {e2e::kReferee.string(), "suite",       "--variant",   "pits=4 seeds=3",
                                      "--positions",          "6",           "--db-mb",     "16",
                                      "--movetime-ms",        movetime,      "--verbose",   "--json",
-                                     report.string(),        "--engine",    "cmd=python3", "arg=" + kAgent,
+                                     report.string(),        "--engine",    "cmd=python3", "arg=" + agent,
                                      "name=pykgp",           "protocol=kgp"};
     if (!flag.empty()) argv.push_back("arg=" + flag);
+    argv.insert(argv.end(), more.begin(), more.end());
     Graded g{e2e::run(argv, dir_->path(), std::chrono::seconds(180)), {}};
     std::error_code ec;
     const json::value v = json::parse(e2e::read_file(report), ec);
@@ -69,6 +72,15 @@ TEST_F(KgpSuiteE2E, AFreeplayAgentIsGradedByItsMoves) {
   const Graded g = suite("");
   ASSERT_EQ(g.run.status.code, 0) << g.run.summary();
   EXPECT_NE(g.run.out.find("KGP agent 'pykgp'"), std::string::npos) << g.run.out;
+  EXPECT_NE(g.run.out.find("mode freeplay: each move is its last"), std::string::npos) << g.run.out;
+  ASSERT_FALSE(g.report.empty()) << g.run.out;
+  EXPECT_EQ(moves_and_scores(g.report), std::make_pair(6, 0)) << g.run.out;
+}
+
+// An agent that reaches its server only over a WebSocket (kgp_transport = "websocket") is graded the same way.
+TEST_F(KgpSuiteE2E, AWebSocketOnlyAgentIsGradedOverAWebSocket) {
+  const Graded g = suite("", "2000", kWsAgent, {"kgp_transport=websocket"});
+  ASSERT_EQ(g.run.status.code, 0) << g.run.summary();
   EXPECT_NE(g.run.out.find("mode freeplay: each move is its last"), std::string::npos) << g.run.out;
   ASSERT_FALSE(g.report.empty()) << g.run.out;
   EXPECT_EQ(moves_and_scores(g.report), std::make_pair(6, 0)) << g.run.out;

@@ -171,6 +171,10 @@ TEST(MatchLine, MistakesNameTheFlag) {
   EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=a", "kgp_no_move=random", "-engine", "cmd=/bin/true", "-rounds",
                       "2"}),
             "-engine cmd=/bin/true name=a kgp_no_move=random: engine.kgp_no_move applies to protocol = \"kgp\" only");
+  EXPECT_EQ(error_of({"-engine", "cmd=/bin/true", "name=a", "kgp_transport=websocket", "-engine", "cmd=/bin/true",
+                      "-rounds", "2"}),
+            "-engine cmd=/bin/true name=a kgp_transport=websocket: engine.kgp_transport applies to protocol = \"kgp\" "
+            "only");
   EXPECT_EQ(error_of({"-engine", "cmd=/bin/true"}), "give at least two -engine flags");
   EXPECT_EQ(error_of({"stray"}), "'stray': expected a flag such as -engine (see arena match --help)");
 }

@@ -40,6 +40,7 @@ constexpr EngineKey kEngineKeys[] = {
     {"max_processes", "max_processes", Kind::Integer, false},
     {"max_output_kb", "max_output_kb", Kind::Integer, false},
     {"kgp_no_move", "kgp_no_move", Kind::String, false},
+    {"kgp_transport", "kgp_transport", Kind::String, false},
     {"tc", "tc", Kind::String, true},
     {"st", "movetime_ms", Kind::Seconds, true},
     {"depth", "depth", Kind::Integer, true},

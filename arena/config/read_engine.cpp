@@ -72,10 +72,15 @@ void check_address_placeholders(const Reader& r, const Table& t, const toml::sou
   const std::string& arg = args[i];
   const std::string key = "engine.args[" + std::to_string(i) + "]: ";
   if (std::optional<std::string> problem = kgp::address_placeholder_problem(arg)) r.loc().fail(where, key + *problem);
-  if (kgp::names_server_address(arg) && t.string("protocol") != std::optional<std::string>(kKgpProtocol) &&
-      !kgp::after_kgp_host(args, i))
-    r.loc().fail(where, key + std::string(kgp::kHostPlaceholder) + " and " + std::string(kgp::kPortPlaceholder) +
+  const bool kgp = t.string("protocol") == std::optional<std::string>(kKgpProtocol);
+  if (kgp::names_server_address(arg) && !kgp && !kgp::after_kgp_host(args, i))
+    r.loc().fail(where, key + std::string(kgp::kHostPlaceholder) + ", " + std::string(kgp::kPortPlaceholder) + " and " +
+                            std::string(kgp::kUrlPlaceholder) +
                             " name the server of a KGP agent, and this engine is none (protocol = \"kgp\")");
+  if (kgp::names_server_url(arg) && kgp && t.string("kgp_transport") != std::optional<std::string>("websocket"))
+    r.loc().fail(where, key + std::string(kgp::kUrlPlaceholder) +
+                            " is the URL of a server over a WebSocket, and this agent's is served over TCP: set "
+                            "kgp_transport = \"websocket\", or name it by {kgp_host} and {kgp_port}");
 }
 
 // `protocol = "kgp"` (docs/KGP.md): the agent runs through `referee kgp-host`, a KEP engine from here on.
@@ -84,19 +89,23 @@ void read_kgp(const Table& t, const Config& c, EngineSpec& e) {
   const std::optional<KgpNoMove> no_move =
       t.choice<KgpNoMove>("kgp_no_move", {{"forfeit", KgpNoMove::Forfeit}, {"random", KgpNoMove::Random}});
   if (no_move && !kgp) t.fail_at("kgp_no_move", "engine.kgp_no_move applies to protocol = \"kgp\" only");
+  const std::optional<KgpTransport> transport =
+      t.choice<KgpTransport>("kgp_transport", {{"tcp", KgpTransport::Tcp}, {"websocket", KgpTransport::WebSocket}});
+  if (transport && !kgp) t.fail_at("kgp_transport", "engine.kgp_transport applies to protocol = \"kgp\" only");
   if (!kgp) return;
   if (c.variant.pie)
     t.fail_at("protocol", "engine " + in_quotes(e.name) +
                               " is a KGP agent, and KGP has no pie rule (no swap move): play it with pie = \"off\"");
   Expected<fs::path> host = find_kgp_host();
   if (!host) t.fail_at("protocol", "engine.protocol: " + host.error());
-  e = kgp_host_engine(std::move(e), *host, no_move.value_or(KgpNoMove::Forfeit));
+  e = kgp_host_engine(std::move(e), *host, no_move.value_or(KgpNoMove::Forfeit), transport.value_or(KgpTransport::Tcp));
 }
 
 void read_engine(const Reader& r, const toml::table& table, Config& c, std::vector<int>& name_lines) {
-  Table t(r.loc(), table, "engine", "[[engine]]",
-          {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox",
-           "memory_mb", "memory_enforcement", "max_file_mb", "max_processes", "max_output_kb", "time", "kgp_no_move"});
+  Table t(
+      r.loc(), table, "engine", "[[engine]]",
+      {"name", "cmd", "args", "dir", "options", "protocol", "restart", "stderr", "sandbox", "keep_sandbox", "memory_mb",
+       "memory_enforcement", "max_file_mb", "max_processes", "max_output_kb", "time", "kgp_no_move", "kgp_transport"});
   EngineSpec e;
   auto name = t.string("name");
   if (!name) t.missing("name");

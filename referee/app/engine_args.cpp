@@ -27,6 +27,7 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
   EngineSpec e;
   bool kgp = false;
   std::optional<KgpNoMove> no_move;
+  std::optional<KgpTransport> transport;
   for (const std::string& token : tokens) {
     const size_t eq = token.find('=');
     if (eq == std::string::npos) throw UsageError("--engine: '" + token + "' is not key=value");
@@ -48,13 +49,16 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
       kgp = true;
     else if (key == "kgp_no_move" && (value == "forfeit" || value == "random"))
       no_move = value == "random" ? KgpNoMove::Random : KgpNoMove::Forfeit;
+    else if (key == "kgp_transport" && (value == "tcp" || value == "websocket"))
+      transport = value == "websocket" ? KgpTransport::WebSocket : KgpTransport::Tcp;
     else if (key.rfind("option.", 0) == 0 && key.size() > 7)
       e.options.push_back({key.substr(7), value});
     else
-      throw UsageError("--engine: unknown key '" + key + "'" +
-                       did_you_mean(key, {"cmd", "name", "arg", "dir", "stderr", "protocol", "kgp_no_move"}) +
-                       " (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah|kgp, kgp_no_move=forfeit|random, "
-                       "option.NAME)");
+      throw UsageError(
+          "--engine: unknown key '" + key + "'" +
+          did_you_mean(key, {"cmd", "name", "arg", "dir", "stderr", "protocol", "kgp_no_move", "kgp_transport"}) +
+          " (known: cmd, name, arg, dir, stderr, protocol=kep|mankalah|kgp, kgp_no_move=forfeit|random, "
+          "kgp_transport=tcp|websocket, option.NAME)");
   }
   if (e.cmd_as_written.empty()) throw UsageError("--engine: cmd=PATH is required");
   if (e.name.empty()) e.name = std::filesystem::path(e.cmd_as_written).filename().string();
@@ -77,6 +81,8 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
   e.cmd = *found;
   e.comm_log = comm_log;
   if (no_move && !kgp) throw UsageError("--engine: kgp_no_move applies to protocol=kgp only");
+  if (transport && !kgp) throw UsageError("--engine: kgp_transport applies to protocol=kgp only");
+  const bool websocket = transport == KgpTransport::WebSocket;
   // `{kgp_host}` and `{kgp_port}` name a KGP agent's server (docs/KGP.md): as the config's checks say.
   for (std::size_t i = 0; i < e.args.size(); ++i) {
     const std::string& arg = e.args[i];
@@ -84,13 +90,17 @@ EngineSpec parse_engine(const std::vector<std::string>& tokens, const std::strin
       throw UsageError("--engine: arg=" + arg + ": " + *problem);
     if (!kgp && kgp::names_server_address(arg) && !kgp::after_kgp_host(e.args, i))
       throw UsageError("--engine: arg=" + arg +
-                       ": {kgp_host} and {kgp_port} name the server of a KGP agent (protocol=kgp)");
+                       ": {kgp_host}, {kgp_port} and {kgp_url} name the server of a KGP agent (protocol=kgp)");
+    if (kgp && !websocket && kgp::names_server_url(arg))
+      throw UsageError("--engine: arg=" + arg +
+                       ": {kgp_url} is the URL of a server over a WebSocket (kgp_transport=websocket)");
   }
   if (kgp) {
     // A KGP agent runs through `referee kgp-host` (docs/KGP.md).
     Expected<std::filesystem::path> host = find_kgp_host();
     if (!host) throw UsageError("engine '" + e.name + "': " + host.error());
-    e = kgp_host_engine(std::move(e), *host, no_move.value_or(KgpNoMove::Forfeit));
+    e = kgp_host_engine(std::move(e), *host, no_move.value_or(KgpNoMove::Forfeit),
+                        transport.value_or(KgpTransport::Tcp));
   }
   return e;
 }

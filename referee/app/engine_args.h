@@ -24,7 +24,7 @@ std::string command_text(const EngineSpec& e);
 // The --engine option's help text.
 inline constexpr const char* kEngineSyntax =
     "cmd=PATH name=NAME [arg=A]... [dir=D] [stderr=FILE] [protocol=kep|mankalah|kgp] [kgp_no_move=forfeit|random] "
-    "[option.NAME=VALUE]...";
+    "[kgp_transport=tcp|websocket] [option.NAME=VALUE]...";
 
 // The options the commands that run engines share, worded alike in each command's help.
 // --engine WORDS...: required; `how_many` says how often it is given, in brackets after the syntax.

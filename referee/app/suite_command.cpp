@@ -207,7 +207,8 @@ std::vector<suite::Answer> play_kgp_positions(const SuiteOptions& o, const Engin
   fmt::print("KGP agent '{}' ({}): each state {} ms or until it yields, in the mode it asks for\n", engine.name,
              command_text(engine), o.movetime);
   std::fflush(stdout);
-  const kgp::AgentCommand agent{engine.kgp->cmd, engine.kgp->args, engine.dir.string(), engine.stderr_file.string()};
+  const kgp::AgentCommand agent{engine.kgp->cmd, engine.kgp->args, engine.dir.string(), engine.stderr_file.string(),
+                                engine.kgp->websocket};
   suite::KgpRun run = suite::run_kgp_positions(agent, v, positions, rs, position_printer(o, positions));
   if (run.mode == "eval")
     fmt::print("mode eval: each move is the one whose board the agent values best, each score its eval\n");

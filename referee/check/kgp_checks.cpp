@@ -57,7 +57,8 @@ class KgpChecker {
   }
 
   kgp::AgentCommand command() const {
-    return kgp::AgentCommand{engine_.kgp->cmd, engine_.kgp->args, engine_.dir.string(), engine_.stderr_file.string()};
+    return kgp::AgentCommand{engine_.kgp->cmd, engine_.kgp->args, engine_.dir.string(), engine_.stderr_file.string(),
+                             engine_.kgp->websocket};
   }
 
   bool handshake() {

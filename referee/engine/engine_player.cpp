@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include "referee/engine/kgp_engine.h"
 #include "referee/engine/mankalah_player.h"
 #include "referee/process/engine_process.h"
 #include "referee/protocol/options.h"
@@ -215,11 +216,12 @@ Fault ProcessPlayer::crash_fault(const char* while_doing, bool writing) {
   return Fault{Termination::Crash, detail + " " + while_doing};
 }
 
-std::optional<Fault> ProcessPlayer::spawn() {
+std::optional<Fault> ProcessPlayer::spawn(std::optional<std::chrono::milliseconds> startup) {
   stop();
   ++starts_;
   recent_stderr_.clear();  // a new process: a fault quotes its own stderr
-  Expected<Sandbox> box = Sandbox::prepare(spec_, spec_.stderr_file, clock_kind_ == ClockKind::Cpu);
+  const EngineSpec& started = startup ? with_kgp_startup(spec_, *startup) : spec_;
+  Expected<Sandbox> box = Sandbox::prepare(started, spec_.stderr_file, clock_kind_ == ClockKind::Cpu);
   if (!box) return Fault{Termination::Startup, box.error()};
   sandbox_.emplace(std::move(box).value());
   auto spawned = process::EngineProcess::spawn(sandbox_->spawn());
@@ -271,7 +273,7 @@ Reply ProcessPlayer::await_move(MoveClock& clock, const std::function<bool(Reply
 // ---- EnginePlayer (KEP) ---------------------------------------------------
 
 std::optional<Fault> EnginePlayer::start(std::chrono::milliseconds startup) {
-  if (std::optional<Fault> f = spawn()) return f;
+  if (std::optional<Fault> f = spawn(startup)) return f;
   const Deadline deadline = SteadyClock::now() + startup;
   // A start-up failure quotes the end of the engine's stderr: where a bot that dies at once says why.
   auto fail = [&](std::string why) {

@@ -44,8 +44,9 @@ class ProcessPlayer : public Player {
  protected:
   using Deadline = std::chrono::steady_clock::time_point;
   // Starts the process; a failure is a `startup` fault. With a CPU clock asked for (use_clock) the
-  // engine is put in a group that counts its CPU time, where one can be made.
-  std::optional<Fault> spawn();
+  // engine is put in a group that counts its CPU time, where one can be made. `startup`: the deadline of
+  // its handshake, which a KGP agent's host passes on to its agent (with_kgp_startup).
+  std::optional<Fault> spawn(std::optional<std::chrono::milliseconds> startup = std::nullopt);
   // The game's clock (docs/PROCESSES.md, "CPU time"): remembered for the next spawn(), and, once the
   // process runs, the MoveClock that play() waits on. new_game() calls it before and after starting.
   void use_clock(const TimeControl& time);

@@ -67,6 +67,7 @@ struct KgpAgent {
   std::string cmd;  // a path, or a bare name found on PATH
   std::vector<std::string> args;
   bool random_no_move = false;  // kgp_no_move = "random": a turn without a move gets a random one
+  bool websocket = false;       // kgp_transport = "websocket": its server speaks KGP over a WebSocket, not TCP
 };
 
 struct EngineSpec {

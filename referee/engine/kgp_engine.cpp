@@ -1,5 +1,8 @@
 #include "referee/engine/kgp_engine.h"
 
+#include <algorithm>
+#include <string>
+
 #include "referee/system/executable.h"
 
 namespace kalah {
@@ -16,15 +19,17 @@ Expected<fs::path> find_kgp_host() {
                (ec ? std::string("this program") : self.string()) + " nor on PATH"};
 }
 
-EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_move) {
+EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_move, KgpTransport transport) {
   std::vector<std::string> args = {"kgp-host"};
   if (no_move == KgpNoMove::Random) args.insert(args.end(), {"--no-move", "random"});
+  const bool websocket = transport == KgpTransport::WebSocket;
+  if (websocket) args.push_back("--websocket");
   args.push_back("--");
   // A bare name ("python3") is looked up again by the host, on the PATH it has: in a sandbox the system's,
   // where the arena's own PATH may lead elsewhere (a ~/.pyenv shim the sandbox does not show).
   const bool bare = agent.cmd_as_written.find('/') == std::string::npos;
   const std::string command = bare ? agent.cmd_as_written : agent.cmd.string();
-  agent.kgp = KgpAgent{command, agent.args, no_move == KgpNoMove::Random};
+  agent.kgp = KgpAgent{command, agent.args, no_move == KgpNoMove::Random, websocket};
   args.push_back(command);
   args.insert(args.end(), agent.args.begin(), agent.args.end());
   agent.args = std::move(args);
@@ -36,6 +41,16 @@ EngineSpec kgp_host_engine(EngineSpec agent, const fs::path& host, KgpNoMove no_
   // of one game, never between games); a config's `restart` may keep them across games instead.
   agent.restart = RestartPolicy::Always;
   return agent;
+}
+
+EngineSpec with_kgp_startup(EngineSpec spec, std::chrono::milliseconds startup) {
+  if (!spec.kgp || spec.args.empty() || spec.args.front() != "kgp-host") return spec;
+  // A fifth of the deadline, at most a second, is kept back for the host's own start and its answer (kepok)
+  // to the arena: the default 5 s give the agent 4 s, as the host's own default does.
+  const std::chrono::milliseconds kept = std::min(startup / 5, std::chrono::milliseconds(1000));
+  const long long agent_ms = std::max<long long>(1, (startup - kept).count());
+  spec.args.insert(spec.args.begin() + 1, {"--startup-ms", std::to_string(agent_ms)});
+  return spec;
 }
 
 }  // namespace kalah

@@ -86,19 +86,27 @@ std::string to_string(const WebSocketUrl& url) {
          std::to_string(url.port) + url.target;
 }
 
-std::vector<std::string> with_server_address(std::vector<std::string> args, const std::string& host,
-                                             std::uint16_t port) {
-  const std::string port_text = std::to_string(port);
+std::string AgentServer::url() const {
+  return websocket ? to_string(WebSocketUrl{false, host, port, "/"}) : std::string();
+}
+
+std::vector<std::string> with_server_address(std::vector<std::string> args, const AgentServer& server) {
+  const std::string port_text = std::to_string(server.port);
+  const std::string url = server.url();
   for (std::string& arg : args) {
-    replace_all(arg, kHostPlaceholder, host);
+    replace_all(arg, kHostPlaceholder, server.host);
     replace_all(arg, kPortPlaceholder, port_text);
+    replace_all(arg, kUrlPlaceholder, url);
   }
   return args;
 }
 
 bool names_server_address(std::string_view arg) {
-  return arg.find(kHostPlaceholder) != std::string_view::npos || arg.find(kPortPlaceholder) != std::string_view::npos;
+  return arg.find(kHostPlaceholder) != std::string_view::npos || arg.find(kPortPlaceholder) != std::string_view::npos ||
+         names_server_url(arg);
 }
+
+bool names_server_url(std::string_view arg) { return arg.find(kUrlPlaceholder) != std::string_view::npos; }
 
 bool after_kgp_host(const std::vector<std::string>& args, std::size_t i) {
   bool host = false;
@@ -112,11 +120,14 @@ bool after_kgp_host(const std::vector<std::string>& args, std::size_t i) {
 std::optional<std::string> address_placeholder_problem(std::string_view arg) {
   for (std::size_t at = arg.find("{kgp_"); at != std::string_view::npos; at = arg.find("{kgp_", at + 1)) {
     const std::string_view from = arg.substr(at);
-    if (from.rfind(kHostPlaceholder, 0) == 0 || from.rfind(kPortPlaceholder, 0) == 0) continue;
+    if (from.rfind(kHostPlaceholder, 0) == 0 || from.rfind(kPortPlaceholder, 0) == 0 ||
+        from.rfind(kUrlPlaceholder, 0) == 0)
+      continue;
     const std::size_t close = from.find('}');
     const std::string_view written = close == std::string_view::npos ? from : from.substr(0, close + 1);
     return "'" + std::string(written) + "' is no placeholder: the server's address is " +
-           std::string(kHostPlaceholder) + " and " + std::string(kPortPlaceholder);
+           std::string(kHostPlaceholder) + " and " + std::string(kPortPlaceholder) + ", or " +
+           std::string(kUrlPlaceholder) + " over a WebSocket";
   }
   return std::nullopt;
 }

@@ -30,17 +30,29 @@ std::string to_string(const WebSocketUrl& url);
 
 inline constexpr std::string_view kHostPlaceholder = "{kgp_host}";
 inline constexpr std::string_view kPortPlaceholder = "{kgp_port}";
+// The server's WebSocket URL, for an agent served over a WebSocket (kgp_transport = "websocket").
+inline constexpr std::string_view kUrlPlaceholder = "{kgp_url}";
 
-// `args` with every `{kgp_host}` and `{kgp_port}` replaced by `host` and `port`.
-std::vector<std::string> with_server_address(std::vector<std::string> args, const std::string& host,
-                                             std::uint16_t port);
-// True when `arg` holds `{kgp_host}` or `{kgp_port}`.
+// The server the arena runs for an agent: on `host`:`port`, over TCP or a WebSocket.
+struct AgentServer {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;
+  bool websocket = false;
+  // "ws://127.0.0.1:PORT/" for a WebSocket; empty for TCP.
+  std::string url() const;
+};
+
+// `args` with every `{kgp_host}`, `{kgp_port}` and `{kgp_url}` replaced by the server's host, port and URL.
+std::vector<std::string> with_server_address(std::vector<std::string> args, const AgentServer& server);
+// True when `arg` holds `{kgp_host}`, `{kgp_port}` or `{kgp_url}`.
 bool names_server_address(std::string_view arg);
+// True when `arg` holds `{kgp_url}`, which only a server over a WebSocket has.
+bool names_server_url(std::string_view arg);
 // True when `args[i]` goes to an agent through `referee kgp-host` written out: an earlier argument is
 // `kgp-host` and a later one of those, but before `i`, is `--` (`cmd = "referee", args = ["kgp-host", "--",
 // "kgpc", ":{kgp_port}", ...]`, the explicit form of protocol = "kgp").
 bool after_kgp_host(const std::vector<std::string>& args, std::size_t i);
-// What is wrong with a `{kgp_...}` in `arg` that is neither placeholder (a misspelt one would reach the
+// What is wrong with a `{kgp_...}` in `arg` that is no placeholder (a misspelt one would reach the
 // agent as it is); empty when nothing is.
 std::optional<std::string> address_placeholder_problem(std::string_view arg);
 

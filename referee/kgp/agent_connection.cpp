@@ -18,15 +18,33 @@ Fault startup_fault(std::string detail) { return Fault{Termination::Startup, std
 
 }  // namespace
 
-std::vector<std::string> agent_environment(std::uint16_t port) {
+std::vector<std::string> agent_environment(const AgentServer& server) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view variable(*e);
-    if (variable.rfind("KGP_HOST=", 0) != 0 && variable.rfind("KGP_PORT=", 0) != 0) env.emplace_back(variable);
+    if (variable.rfind("KGP_HOST=", 0) != 0 && variable.rfind("KGP_PORT=", 0) != 0 &&
+        variable.rfind("KGP_URL=", 0) != 0)
+      env.emplace_back(variable);
   }
-  env.push_back("KGP_HOST=127.0.0.1");
-  env.push_back("KGP_PORT=" + std::to_string(port));
+  if (server.websocket) {
+    env.push_back("KGP_HOST=" + server.url());
+    env.push_back("KGP_URL=" + server.url());
+  } else {
+    env.push_back("KGP_HOST=" + server.host);
+    env.push_back("KGP_PORT=" + std::to_string(server.port));
+  }
   return env;
+}
+
+std::string where_told(const AgentServer& server) {
+  return server.websocket ? server.url() + " (KGP_HOST)" : std::string("KGP_HOST:KGP_PORT");
+}
+
+std::string refused_websocket_text(const AgentServer& server, const std::string& refusal,
+                                   std::chrono::milliseconds startup) {
+  return "did not connect to " + server.url() + " (KGP_HOST) as a WebSocket client within " +
+         std::to_string(startup.count()) + " ms: it made a TCP connection, but " + refusal +
+         " (kgp_transport = \"websocket\"; an agent that speaks KGP over plain TCP needs kgp_transport = \"tcp\")";
 }
 
 AgentConnection::AgentConnection(std::unique_ptr<process::EngineProcess> process,
@@ -43,15 +61,17 @@ std::variant<AgentConnection, Fault> AgentConnection::open(const AgentCommand& c
                                                            const std::vector<std::string>& modes) {
   const auto start = SteadyClock::now();
   const Deadline until = start + startup;
-  Expected<LineListener> listening = LineListener::listen("127.0.0.1", 0);
+  Expected<LineListener> listening =
+      LineListener::listen("127.0.0.1", 0, command.websocket ? Transport::WebSocket : Transport::Tcp);
   if (!listening) return startup_fault("cannot listen for the agent: " + listening.error());
   LineListener listener = std::move(listening).value();
+  const AgentServer server{"127.0.0.1", listener.port(), command.websocket};
   process::SpawnSpec spec;
   spec.command = command.cmd;
-  spec.args = with_server_address(command.args, "127.0.0.1", listener.port());
+  spec.args = with_server_address(command.args, server);
   spec.working_dir = command.dir;
   spec.stderr_log_path = command.stderr_file;
-  spec.environment = agent_environment(listener.port());
+  spec.environment = agent_environment(server);
   auto spawned = process::EngineProcess::spawn(spec);
   if (auto* error = std::get_if<process::SpawnError>(&spawned)) return startup_fault(error->message);
   std::unique_ptr<process::EngineProcess> agent = std::move(std::get<0>(spawned));
@@ -59,19 +79,26 @@ std::variant<AgentConnection, Fault> AgentConnection::open(const AgentCommand& c
   // not only when the startup time runs out (under load its exit may not be seen before that).
   std::optional<LineSocket> socket;
   std::optional<process::ExitInfo> exit;
+  // A connection being upgraded to a WebSocket is given the whole start-up time, not a slice.
   while (!socket) {
-    socket = listener.accept(std::min(until, SteadyClock::now() + std::chrono::milliseconds(25)));
+    socket = listener.accept(std::min(until, SteadyClock::now() + std::chrono::milliseconds(25)), until);
     if (socket) break;
     exit = agent->exit_status();
     if (exit) {
       // It may have connected just before it ended: take a connection already queued.
-      socket = listener.accept(SteadyClock::now());
-      if (!socket)
-        return startup_fault("exited before it connected to KGP_HOST:KGP_PORT (it " + exit->describe() + ")");
+      socket = listener.accept(SteadyClock::now(), SteadyClock::now() + std::chrono::milliseconds(100));
+      if (!socket) {
+        const std::string refused = listener.last_refusal().empty() ? "" : "; " + listener.last_refusal();
+        return startup_fault("exited before it connected to " + where_told(server) + " (it " + exit->describe() + ")" +
+                             refused);
+      }
       break;
     }
     if (SteadyClock::now() >= until) {
-      return startup_fault("did not connect to KGP_HOST:KGP_PORT within " + std::to_string(startup.count()) + " ms");
+      if (!listener.last_refusal().empty())
+        return startup_fault(refused_websocket_text(server, listener.last_refusal(), startup));
+      return startup_fault("did not connect to " + where_told(server) + " within " + std::to_string(startup.count()) +
+                           " ms");
     }
   }
   auto session = std::make_unique<ServerSession>(std::move(*socket));

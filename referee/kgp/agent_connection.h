@@ -1,8 +1,8 @@
 // A KGP agent started by this process, which is its server: `referee check` and `referee suite` speak KGP
 // to an agent themselves (docs/KGP.md). The agent is an engine process (referee/process: its own process
 // group, killed and reaped) started with KGP_HOST and KGP_PORT naming a free port of 127.0.0.1 that this
-// process listens on, and `{kgp_host}` and `{kgp_port}` in its arguments replaced by the same (address.h);
-// the connection it makes there is the session.
+// process listens on (over a WebSocket, KGP_HOST and KGP_URL its URL), and `{kgp_host}`, `{kgp_port}` and
+// `{kgp_url}` in its arguments replaced by the same (address.h); the connection it makes there is the session.
 #pragma once
 
 #include <chrono>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "referee/game/player.h"
+#include "referee/kgp/address.h"
 #include "referee/kgp/session.h"
 
 namespace kalah::process {
@@ -20,15 +21,24 @@ class EngineProcess;
 
 namespace kalah::kgp {
 
-// This process's environment with KGP_HOST=127.0.0.1 and KGP_PORT=`port` (any of theirs replaced): where
-// the course's Python and Java client libraries read their server from (docs/KGP.md).
-std::vector<std::string> agent_environment(std::uint16_t port);
+// This process's environment with the server's address where the course's Python and Java client
+// libraries read it (docs/KGP.md), any of theirs replaced: over TCP KGP_HOST=127.0.0.1 and KGP_PORT=port;
+// over a WebSocket KGP_HOST and KGP_URL the URL (ws://127.0.0.1:PORT/: both libraries take a host that is
+// a ws:// URL as their WebSocket server) and no KGP_PORT (the Java library refuses a port with a WebSocket).
+std::vector<std::string> agent_environment(const AgentServer& server);
+// Where an agent of `server` was told to connect, for a message: "KGP_HOST:KGP_PORT" or "ws://...".
+std::string where_told(const AgentServer& server);
+// Why an agent of a WebSocket server never connected although it made a TCP connection (`refusal`: the
+// listener's last_refusal()), for a start-up fault.
+std::string refused_websocket_text(const AgentServer& server, const std::string& refusal,
+                                   std::chrono::milliseconds startup);
 
 struct AgentCommand {
   std::string cmd;                // a path, or a bare name found on PATH
-  std::vector<std::string> args;  // `{kgp_host}` and `{kgp_port}` in them name the server
+  std::vector<std::string> args;  // `{kgp_host}`, `{kgp_port}` and `{kgp_url}` in them name the server
   std::string dir;                // its working directory; empty: ours
   std::string stderr_file;        // its stderr appended here; empty: discarded (its stdout is read and dropped)
+  bool websocket = false;         // served over a WebSocket (kgp_transport = "websocket"), else TCP
 };
 
 class AgentConnection {

@@ -57,7 +57,7 @@ class AgentHost {
     } else if (const auto* g = std::get_if<kep::Go>(&c)) {
       return go(*g);
     }
-    return true;  // setoption (the host declares no option), stop (a turn ends at its own stop), bench
+    return true;  // setoption (the host declares no option), stop outside a turn (nothing to stop), bench
   }
 
   void set_position(const kep::PositionCmd& p) {
@@ -92,8 +92,10 @@ class AgentHost {
     hints.time_mode = "relative";
     hints.clock_ms = budget.count();
     hints.game_id = std::to_string(games_);
-    const ServerSession::Answer a =
-        session_.ask(board_for(variant_, position_, mover), hints, std::chrono::steady_clock::now() + budget);
+    bool stopped = false;  // by the arena's `stop`, before the turn's own time
+    const std::function<bool()> stop_now = [&] { return stopped = io_.stop_requested && io_.stop_requested(); };
+    const ServerSession::Answer a = session_.ask(board_for(variant_, position_, mover), hints,
+                                                 std::chrono::steady_clock::now() + budget, std::nullopt, stop_now);
     if (a.fault) {
       // Garbage from the agent is the arena's protocol forfeit (a line that is no KEP answer); a lost
       // connection its crash forfeit (the host exits).
@@ -110,6 +112,7 @@ class AgentHost {
     }
     const std::string why =
         a.yielded ? "the agent yielded without a move"
+        : stopped ? "no move from the agent before the arena's stop"
                   : "no move from the agent before the stop after " + std::to_string(budget.count()) + " ms";
     if (settings_.no_move == NoMove::Forfeit) {
       io_.note("kgp-host: " + why + ": no answer (kgp_no_move = \"forfeit\")");

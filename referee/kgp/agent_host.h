@@ -29,6 +29,9 @@ struct AgentHostIo {
   std::function<bool(std::string& line)> read_line;  // the arena's next line; false at end of input
   std::function<void(std::string_view line)> write_line;
   std::function<void(std::string_view line)> note;  // to stderr
+  // Asked while the agent works on a state, after each ServerSession::wake(): true when the arena said
+  // `stop` (or `quit`, or its input ended), which ends the state at once, as its deadline would.
+  std::function<bool()> stop_requested;
 };
 
 // Runs the KEP side for the agent of `session` (its handshake done) until `quit` or end of input (0), or

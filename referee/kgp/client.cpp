@@ -92,6 +92,7 @@ class Client {
         case LineSocket::Status::TooLong: report_.end = "the server sent a line over 16384 characters"; return;
         case LineSocket::Status::Binary: report_.end = "the server sent a binary WebSocket message"; return;
         case LineSocket::Status::Timeout: report_.end = "the server was silent for an hour"; return;
+        case LineSocket::Status::Woken: continue;  // nobody wakes a client's socket
       }
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       Expected<Command> c = parse_line(line);

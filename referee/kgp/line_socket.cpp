@@ -66,6 +66,7 @@ struct LineSocket::Impl {
   bool writing = false;
   bool write_failed = false;
   bool close_done = false;
+  bool woken = false;  // set by a handler that wake() posted
 
   void make_websocket() {
     ws = std::make_unique<websocket::stream<tcp::socket&>>(socket);
@@ -178,7 +179,11 @@ struct LineSocket::Impl {
         }
       }
       if (!reading && !read_done) start_read();
-      if (!run_until(deadline, [&] { return read_done; })) return Status::Timeout;
+      if (!run_until(deadline, [&] { return read_done || woken; })) return Status::Timeout;
+      if (!read_done) {
+        woken = false;
+        return Status::Woken;
+      }
       read_done = false;
       if (!ws) return read_tcp(line);
       if (const Status s = take_message(); s != Status::Line) return s;
@@ -285,6 +290,14 @@ void LineSocket::send_soon(std::string text) {
   asio::post(s->io, [s, text = std::move(text)]() mutable { s->enqueue(std::move(text)); });
 }
 
+void LineSocket::wake() {
+  Impl* s = impl_.get();
+  asio::post(s->io, [s] {
+    s->woken = true;
+    s->io.stop();
+  });
+}
+
 void LineSocket::close() {
   Impl& s = *impl_;
   if (s.ws && s.ws->is_open() && s.socket.is_open() && !s.writing) {
@@ -311,9 +324,12 @@ struct LineListener::Impl {
   asio::io_context io;
   tcp::acceptor acceptor{io};
   Transport transport = Transport::Tcp;
+  std::string last_refusal;
 
-  // Upgrades an accepted connection to a WebSocket before the deadline; false when it does not.
-  static bool upgrade(LineSocket::Impl& peer, Deadline deadline) {
+  // Upgrades an accepted connection to a WebSocket before the deadline; false when it does not, with the
+  // reason in last_refusal. The request is read by Beast's parser, whose header limit bounds it.
+  bool upgrade(LineSocket::Impl& peer, Deadline deadline) {
+    const auto start = std::chrono::steady_clock::now();
     peer.make_websocket();
     bool done = false;
     error_code ec;
@@ -322,8 +338,15 @@ struct LineListener::Impl {
       done = true;
     });
     peer.io.run_until(deadline);
-    if (!done) peer.drain_cancelled();
-    return done && !ec;
+    if (!done) {
+      peer.drain_cancelled();
+      const auto waited =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+      last_refusal = "it sent no WebSocket upgrade request within " + std::to_string(waited.count()) + " ms";
+      return false;
+    }
+    if (ec) last_refusal = "its first bytes were no WebSocket upgrade request (" + ec.message() + ")";
+    return !ec;
   }
 
   std::optional<LineSocket> accept_tcp(Deadline deadline) {
@@ -373,14 +396,16 @@ std::uint16_t LineListener::port() const {
   return impl_->acceptor.local_endpoint(ec).port();
 }
 
-std::optional<LineSocket> LineListener::accept(Deadline deadline) {
+std::optional<LineSocket> LineListener::accept(Deadline deadline, std::optional<Deadline> upgrade_by) {
   // Bounded by the deadline: each connection that fails its upgrade is dropped, and the wait goes on.
   while (true) {
     std::optional<LineSocket> socket = impl_->accept_tcp(deadline);
     if (!socket || impl_->transport == Transport::Tcp) return socket;
-    if (Impl::upgrade(*socket->impl_, std::min(deadline, std::chrono::steady_clock::now() + kUpgradeTime)))
-      return socket;
+    const Deadline limit = std::min(upgrade_by.value_or(deadline), std::chrono::steady_clock::now() + kUpgradeTime);
+    if (impl_->upgrade(*socket->impl_, limit)) return socket;
   }
 }
+
+const std::string& LineListener::last_refusal() const { return impl_->last_refusal; }
 
 }  // namespace kalah::kgp

@@ -31,6 +31,7 @@ class LineSocket {
     Closed,   // the other side closed the connection, or it failed
     TooLong,  // a line (or a WebSocket message) longer than kMaxLineChars: the connection is of no further use
     Binary,   // a binary WebSocket message, which holds no KGP line: the connection is of no further use
+    Woken,    // wake() was called before a line came; the read goes on in the next read()
   };
   struct Impl;
 
@@ -52,6 +53,9 @@ class LineSocket {
   bool write(std::string_view text, Deadline deadline);
   // Queues `text` from any thread; it goes out while the owning thread waits in read() or write().
   void send_soon(std::string text);
+  // From any thread: the owner's read() (the one waiting, or else the next) comes back Woken, so that it can
+  // look at what another thread has for it (`referee kgp-host`: the arena's `stop` during a state).
+  void wake();
   // Closes the connection (a WebSocket's with a close message first, if it goes out at once); reads then
   // come back Closed.
   void close();
@@ -78,8 +82,12 @@ class LineListener {
 
   std::uint16_t port() const;
   // The next connection, or none when none came before `deadline`. A WebSocket listener drops a connection
-  // whose upgrade fails or takes over 5 s, and waits for the next.
-  std::optional<LineSocket> accept(Deadline deadline);
+  // whose upgrade fails or takes over 5 s (or goes past `upgrade_by`, which may be later than `deadline`:
+  // a caller that waits in short slices still gives a connection its whole time), and waits for the next.
+  std::optional<LineSocket> accept(Deadline deadline, std::optional<Deadline> upgrade_by = std::nullopt);
+  // Why the last connection a WebSocket listener dropped was dropped ("it sent no upgrade request within
+  // 5000 ms", "its upgrade request was refused: bad method"); empty when none was.
+  const std::string& last_refusal() const;
 
  private:
   std::unique_ptr<Impl> impl_;

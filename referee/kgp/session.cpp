@@ -19,10 +19,13 @@ Deadline write_deadline(Deadline deadline) { return std::max(deadline, SteadyClo
 
 }  // namespace
 
-ServerSession::Read ServerSession::read(Deadline deadline) {
+ServerSession::Read ServerSession::read(Deadline deadline, bool wakeable) {
   while (true) {
     switch (socket_.read(line_, deadline)) {
       case LineSocket::Status::Timeout: return Read{std::nullopt, std::nullopt, true};
+      case LineSocket::Status::Woken:
+        if (wakeable) return Read{std::nullopt, std::nullopt, false, true};
+        continue;
       case LineSocket::Status::Closed:
         return Read{std::nullopt, Fault{Termination::Crash, "the connection closed"}, false};
       case LineSocket::Status::TooLong:
@@ -76,7 +79,7 @@ std::optional<Fault> ServerSession::handshake(Deadline deadline, const std::vect
 }
 
 ServerSession::Answer ServerSession::ask(const Board& board, const Hints& hints, Deadline deadline,
-                                         const std::optional<PingDuring>& ping) {
+                                         const std::optional<PingDuring>& ping, const std::function<bool()>& stop_now) {
   Answer answer;
   const auto start = SteadyClock::now();
   std::string hint_lines;
@@ -92,7 +95,11 @@ ServerSession::Answer ServerSession::ask(const Board& board, const Hints& hints,
   std::optional<std::uint64_t> ping_id;
   while (true) {
     const bool ping_due = ping && !ping_id;
-    Read r = read(ping_due ? std::min(deadline, ping->at) : deadline);
+    Read r = read(ping_due ? std::min(deadline, ping->at) : deadline, true);
+    if (r.woken) {
+      if (stop_now && stop_now()) break;
+      continue;
+    }
     if (r.timeout && ping_due && SteadyClock::now() < deadline) {
       ping_id = next_id();
       answer.ping_sent_ms = ms_since(start);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,9 +62,12 @@ class ServerSession {
     Deadline pong_by;
   };
   // Sends the hints and `ID state <board>`, reads `move`s (or `eval`s) until `yield` or `deadline`, then
-  // sends `stop`.
+  // sends `stop`. After each wake() `stop_now` (if given) is asked whether the state ends there, as at its
+  // deadline (the arena's KEP `stop` to `referee kgp-host`).
   Answer ask(const Board& board, const Hints& hints, Deadline deadline,
-             const std::optional<PingDuring>& ping = std::nullopt);
+             const std::optional<PingDuring>& ping = std::nullopt, const std::function<bool()>& stop_now = {});
+  // From any thread: makes a state being asked (or the next) ask its `stop_now`.
+  void wake() { socket_.wake(); }
 
   // `ping`: true when the `pong` comes before the deadline (other lines meanwhile are handled as in ask()).
   bool ping(Deadline deadline);
@@ -80,13 +84,15 @@ class ServerSession {
   void goodbye(Deadline deadline);
 
  private:
-  // Reads one command; a fault for a closed connection, a line too long or garbage.
+  // Reads one command; a fault for a closed connection, a line too long or garbage. A wake() comes back as
+  // `woken` only when `wakeable` (else the read goes on).
   struct Read {
     std::optional<Command> command;
     std::optional<Fault> fault;
     bool timeout = false;
+    bool woken = false;
   };
-  Read read(Deadline deadline);
+  Read read(Deadline deadline, bool wakeable = false);
   // Handles what any command may be: `set` (info kept), `pong`, `ok`, `error`, and unknown ones (ignored).
   void note(const Command& c);
   // One line of the client's during a state: a move, an eval, a yield or a pong are entered in `answer`.

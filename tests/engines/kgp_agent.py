@@ -5,7 +5,8 @@ yields 0-based pit indexes, each revising its choice ("anytime"), and the librar
 generator ends. The agent here yields the first legal pit, then the pit whose sowing puts the most seeds
 in its own store (an extra turn counts one more).
 
-  kgp_agent.py [--server ADDRESS] [--silent | --chatty | --garbage | --think | --no-pong | --mute | --eval]
+  kgp_agent.py [--sleep-ms N] [--server ADDRESS] [--silent | --chatty | --garbage | --think | --no-pong | --mute | --eval]
+    --sleep-ms waits N ms before it connects (a slow start)
     --server   the server as the course's Go client kgpc takes it, its first argument: `:PORT` (this
                machine) or `HOST:PORT`; KGP_HOST and KGP_PORT are then ignored
     --silent   never moves (answers ping): yields every state without a move
@@ -23,6 +24,7 @@ import os
 import re
 import socket
 import sys
+import time
 
 LINE = re.compile(r"^\s*(\d*)(?:@(\d+))?\s+(\w+)\s*(.*)$|^\s*(\w+)\s*(.*)$")
 
@@ -124,6 +126,9 @@ def connect(agent, host="localhost", port=2671, name=None, authors=(), mode="", 
 if __name__ == "__main__":
     words = sys.argv[1:]
     address = None
+    if words[:1] == ["--sleep-ms"]:
+        time.sleep(int(words[1]) / 1000)
+        words = words[2:]
     if words[:1] == ["--server"]:
         address, words = words[1], words[2:]
     chosen = words[0] if words else ""

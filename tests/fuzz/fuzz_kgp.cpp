@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (kalah::Expected<kalah::kgp::WebSocketUrl> url = kalah::kgp::parse_websocket_url(line))
     if (url->host.empty() || url->target.empty() || url->target.front() != '/' || url->port == 0) std::abort();
   (void)kalah::kgp::address_placeholder_problem(line);
-  (void)kalah::kgp::with_server_address({std::string(line)}, "127.0.0.1", 2671);
+  (void)kalah::kgp::with_server_address({std::string(line)}, kalah::kgp::AgentServer{"127.0.0.1", 2671, true});
   kalah::Expected<kalah::kgp::Command> command = kalah::kgp::parse_line(line);
   if (!command) return 0;
   const std::string text = kalah::kgp::format(*command);
