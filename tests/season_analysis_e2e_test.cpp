@@ -38,6 +38,7 @@ class AnalysisE2E : public SeasonE2E {
   void small_season(bool pseudonyms) {
     server_.reset();
     edit("games = 20, min_score = 0.3", "games = 2, min_score = 0");
+    edit("ladder_analysis = false", "ladder_analysis = true");
     edit("pits = 6\nseeds = 4", "pits = 4\nseeds = 3");
     edit("[submissions]", "[analysis]\nbudget_ms = 100\ndb_mb = 64\n\n[submissions]");
     if (pseudonyms) edit("pseudonyms = false", "pseudonyms = true");

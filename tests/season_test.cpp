@@ -222,6 +222,13 @@ TEST(SeasonConfigFile, RefusesAnUnknownKeyOrABadDeadlineAtItsPosition) {
   const Expected<SeasonConfig> two = with("ladder_concurrency = 1", "ladder_concurrency = 2");
   ASSERT_TRUE(two) << two.error();
   EXPECT_EQ(two->ladder_concurrency, 2);
+  EXPECT_TRUE(two->ladder_analysis);
+  const Expected<SeasonConfig> off = with("ladder_analysis = true", "ladder_analysis = false");
+  ASSERT_TRUE(off) << off.error();
+  EXPECT_FALSE(off->ladder_analysis);
+  const Expected<SeasonConfig> bad = with("ladder_analysis = true", "ladder_analysis = 1");
+  ASSERT_FALSE(bad);
+  EXPECT_TRUE(bad.error().starts_with("season.toml:14:19: season.ladder_analysis must be")) << bad.error();
 }
 
 // --- multipart/form-data ---

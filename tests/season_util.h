@@ -45,6 +45,8 @@ class SeasonE2E : public ::testing::Test {
     for (auto [from, to] : {std::pair<std::string, std::string>{"max_upload_kb = 1024", "max_upload_kb = 8"},
                             {"max_files = 100", "max_files = 3"},
                             {"min_score = 0.6", "min_score = 0.3"},
+                            // The ladder's analysis has tests of its own (season_analysis_e2e_test).
+                            {"ladder_analysis = true", "ladder_analysis = false"},
                             {"opponent = \"kalah-random\"", "opponent = " + random},
                             {"cmd = \"kalah-random\"", "cmd = " + random},
                             {"cmd = \"kalah-greedy\"", "cmd = " + greedy}})

@@ -28,6 +28,8 @@ max_files = 100          # files in an archive
 max_unpacked_kb = 8192   # an archive's files together, unpacked
 final = "round-robin"    # or "adaptive" with final_boundaries and final_budget_games: `arena season final`
 ladder_concurrency = 1   # the ladder's games at once; the builds and gates of new revisions share the machine
+ladder_analysis = true   # the ladder's games valued with perfect play for each author's page (an endgame database
+                         # of [analysis] db_mb, 1024 by default, built once and held in memory)
 
 [tournament]
 name = "season"

@@ -94,7 +94,7 @@ Expected<std::unique_ptr<SeasonIntake>> SeasonIntake::open(SeasonConfig config) 
                                                         std::move(tokens).value(), std::move(store).value(),
                                                         std::move(frozen).value()));
   // The analysis catches up with the ladder's journal, then follows its games.
-  intake->analyst_.start();
+  if (intake->config_.ladder_analysis) intake->analyst_.start();
   // The ladder resumes from its journal with the revisions entered so far.
   intake->ladder_.start();
   // What a stopped server left queued or building goes first, in the order it came.
@@ -205,7 +205,7 @@ Reply SeasonIntake::revisions(const std::string& author, std::string_view author
   if (config_.pseudonyms) page["pseudonym"] = config_.public_name(author);
   page["revisions"] = std::move(revisions);
   // The perfect-play analysis of the author's own ladder games: nobody else's.
-  page["analysis"] = analyst_.author_json(config_.public_name(author));
+  if (config_.ladder_analysis) page["analysis"] = analyst_.author_json(config_.public_name(author));
   return Reply{200, json::serialize(page)};
 }
 

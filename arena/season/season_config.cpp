@@ -125,7 +125,7 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
   if (!table) loc.fail(node->source(), "season must be a table, [season]");
   Table t(loc, *table, "season", "[season]",
           {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "final_boundaries",
-           "final_budget_games", "final_sparring", "ladder_concurrency", "watch"});
+           "final_budget_games", "final_sparring", "ladder_concurrency", "ladder_analysis", "watch"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
   const toml::node* pseudonyms = t.find("pseudonyms");
@@ -137,6 +137,7 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
     out.limits.max_unpacked_bytes = static_cast<std::uintmax_t>(*kb) << 10;
   read_final(r, t, out);
   if (auto n = t.integer("ladder_concurrency", 1, 256)) out.ladder_concurrency = static_cast<int>(*n);
+  out.ladder_analysis = t.on_off("ladder_analysis").value_or(true);
   read_watch(t, out);
 }
 

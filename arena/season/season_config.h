@@ -46,6 +46,7 @@ struct SeasonConfig {
   bool final_sparring = false;        // the [[engine]] tables play in the final too
   std::string final_boundaries_at;    // "season.toml:9:20: ", where final_boundaries is written
   int ladder_concurrency = 1;         // the ladder's games at once (docs/SEASON.md, "The ladder")
+  bool ladder_analysis = true;        // the ladder's games analysed for the authors' pages (ladder_analyst.h)
   // The watched submissions folder (docs/SEASON.md, "A watched folder"): absolute, from `watch` (relative to `dir`);
   // empty when the season watches none.
   std::filesystem::path watch;
