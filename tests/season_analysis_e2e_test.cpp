@@ -27,13 +27,6 @@ using namespace season_util;
 
 class AnalysisE2E : public SeasonE2E {
  protected:
-  // season.toml with `from` replaced by `to` (its server stopped).
-  void edit(const std::string& from, const std::string& to) {
-    std::string text = read_file(dir() / "season.toml");
-    ASSERT_NE(text.find(from), std::string::npos) << from;
-    text.replace(text.find(from), from.size(), to);
-    write_file(dir() / "season.toml", text);
-  }
   // A small season: two gate games, Kalah(4,3) (a database of 64 MB holds all of it), 100 ms a position.
   void small_season(bool pseudonyms) {
     server_.reset();

@@ -26,13 +26,6 @@ using test::make_archive;
 
 class SeasonFinalE2E : public SeasonE2E {
  protected:
-  // season.toml with `from` replaced by `to` (its server stopped).
-  void edit(const std::string& from, const std::string& to) {
-    std::string text = read_file(dir() / "season.toml");
-    ASSERT_NE(text.find(from), std::string::npos) << from;
-    text.replace(text.find(from), from.size(), to);
-    write_file(dir() / "season.toml", text);
-  }
   RunResult season_command(const std::string& verb) {
     return run({kArena.string(), "season", verb, (dir() / "season.toml").string()}, temp_.path(), 120s);
   }

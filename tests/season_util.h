@@ -66,6 +66,13 @@ class SeasonE2E : public ::testing::Test {
     ASSERT_NE(server_->port(), 0) << server_->err();
   }
 
+  // season.toml with `from` replaced by `to` (its server stopped).
+  void edit(const std::string& from, const std::string& to) {
+    std::string text = read_file(dir() / "season.toml");
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    text.replace(text.find(from), from.size(), to);
+    write_file(dir() / "season.toml", text);
+  }
   fs::path dir() const { return temp_.path() / "term"; }
   // Every file under revisions/, with its size: what a refused upload must leave as it was.
   std::map<std::string, std::uintmax_t> stored() const {

@@ -2,6 +2,8 @@
 
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <cerrno>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -29,10 +31,19 @@ HttpResponse http_request(unsigned short port, const std::string& target, http::
     req.prepare_payload();
   }
   http::write(socket, req);
+  return read_http_response(socket.native_handle(), verb == http::verb::head);
+}
+
+HttpResponse read_http_response(int fd, bool head) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  const int own = ::dup(fd);  // the caller's descriptor stays open: this socket closes its copy
+  if (own < 0) throw boost::system::system_error(errno, boost::system::system_category(), "dup");
+  socket.assign(tcp::v4(), own);
   boost::beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(64u << 20);
-  parser.skip(verb == http::verb::head);
+  parser.skip(head);
   http::read(socket, buffer, parser);
   HttpResponse r;
   r.status = static_cast<int>(parser.get().result_int());

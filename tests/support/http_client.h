@@ -29,6 +29,9 @@ using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 HttpResponse http_request(unsigned short port, const std::string& target, boost::beast::http::verb verb,
                           const HttpHeaders& headers = {}, const std::string& body = "");
 
+// A response read whole from the connected socket `fd` (left open), as http_request reads it.
+HttpResponse read_http_response(int fd, bool head = false);
+
 // A connected socket's descriptor (loopback), or -1.
 int connect_loopback(unsigned short port);
 
