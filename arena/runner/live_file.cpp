@@ -6,12 +6,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <iterator>
 #include <random>
 #include <utility>
 
 #include <boost/json.hpp>
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "referee/record/json_text.h"
 #include "referee/system/untrusted_files.h"
@@ -95,8 +94,14 @@ std::string to_line(const Header& h) {
 
 void append_line(std::string& out, const Ply& p) {
   append_key(out, p.key);
-  fmt::format_to(std::back_inserter(out), ",\"ply\":{},\"move\":{},\"mover\":{},\"clocks_ms\":[", p.ply, p.move,
-                 p.mover);
+  // By hand around fmt::format_int: fmt::format_to into a string needs a function of libfmt that clang's sanitizer
+  // builds fail to link.
+  for (const auto& [name, value] : {std::pair{",\"ply\":", p.ply}, {",\"move\":", p.move}, {",\"mover\":", p.mover}}) {
+    out += name;
+    const fmt::format_int digits(value);
+    out.append(digits.data(), digits.size());
+  }
+  out += ",\"clocks_ms\":[";
   append_optional(out, p.clocks_ms[0]);
   out += ',';
   append_optional(out, p.clocks_ms[1]);

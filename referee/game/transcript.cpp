@@ -1,9 +1,8 @@
 #include "referee/game/transcript.h"
 
 #include <algorithm>
-#include <iterator>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 namespace kalah {
 
@@ -20,9 +19,20 @@ void Transcript::add(std::string_view engine, char direction, std::string_view t
   const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - epoch_);
   std::string line;
   if (tail_.empty()) {
-    // Formatted in place: a game's lines are on the path of every ply, and nearly every game fits in the head.
+    // Formatted in place, as format_line does: a game's lines are on the path of every ply, and nearly every game
+    // fits in the head. (By hand around fmt::format_int: fmt::format_to into a string needs a function of libfmt that
+    // clang's sanitizer builds fail to link.)
     const std::size_t before = head_.size();
-    fmt::format_to(std::back_inserter(head_), kLineFormat, since.count(), engine, direction, text);
+    const fmt::format_int ms(since.count());
+    if (ms.size() < 7) head_.append(7 - ms.size(), ' ');
+    head_.append(ms.data(), ms.size());
+    head_ += ' ';
+    head_ += engine;
+    head_ += ' ';
+    head_ += direction;
+    head_ += ' ';
+    head_ += text;
+    head_ += '\n';
     if (head_.size() <= kHeadBytes) return;
     line = head_.substr(before);
     head_.resize(before);
