@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "arena/rating/lu.h"
 #include "arena/rating/tally.h"
 
 namespace kalah::rating {
@@ -407,6 +408,35 @@ TEST(Tally, AggregatesGamesPerOrderedPair) {
   EXPECT_EQ(results[1].points_first, 0.0);
   EXPECT_EQ(results[2].first, 2);
   EXPECT_EQ(results[2].points_first, 0.5);
+}
+
+// The inverse solves every column of the identity at once; each column must be what solve() gives for it,
+// bit for bit (the fit's covariance, and so every report's numbers, were computed column by column before).
+TEST(Lu, TheInverseIsEachColumnsSolveBitForBit) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> value(-3.0, 3.0);
+  for (std::size_t n : {1u, 2u, 7u, 40u}) {
+    Matrix a(n);
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t c = 0; c < n; ++c) a(r, c) = value(rng) + (r == c ? 0.5 : 0.0);
+    Lu lu;
+    ASSERT_TRUE(lu.factor(a)) << n;
+    const Matrix inverse = lu.inverse();
+    for (std::size_t j = 0; j < n; ++j) {
+      std::vector<double> column(n, 0.0);
+      column[j] = 1.0;
+      lu.solve(column);
+      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(inverse(i, j), column[i]) << n << ": " << i << "," << j;
+    }
+    double worst = 0;  // and it is the inverse: A A^-1 = I
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t c = 0; c < n; ++c) {
+        double sum = 0;
+        for (std::size_t k = 0; k < n; ++k) sum += a(r, k) * inverse(k, c);
+        worst = std::max(worst, std::abs(sum - (r == c ? 1.0 : 0.0)));
+      }
+    EXPECT_LT(worst, 1e-9) << n;
+  }
 }
 
 }  // namespace

@@ -33,11 +33,13 @@ bool Lu::factor(const Matrix& a) {
       std::swap(perm_[k], perm_[pivot]);
     }
     const double inv = 1.0 / lu_(k, k);
+    const double* __restrict pivot_row = lu_.row(k);
     for (std::size_t r = k + 1; r < n; ++r) {
-      const double f = lu_(r, k) * inv;
-      lu_(r, k) = f;
+      double* __restrict target = lu_.row(r);
+      const double f = target[k] * inv;
+      target[k] = f;
       if (f == 0.0) continue;
-      for (std::size_t c = k + 1; c < n; ++c) lu_(r, c) -= f * lu_(k, c);
+      for (std::size_t c = k + 1; c < n; ++c) target[c] -= f * pivot_row[c];
     }
   }
   return true;
@@ -55,6 +57,31 @@ void Lu::solve(std::span<double> b) const {
     x[i] /= lu_(i, i);
   }
   std::copy(x.begin(), x.end(), b.begin());
+}
+
+Matrix Lu::inverse() const {
+  const std::size_t n = lu_.size();
+  Matrix x(n);
+  for (std::size_t i = 0; i < n; ++i) x(i, perm_[i]) = 1.0;  // P I
+  for (std::size_t i = 0; i < n; ++i) {                      // L Y = P I, unit diagonal
+    double* __restrict out = x.row(i);
+    for (std::size_t j = 0; j < i; ++j) {
+      const double f = lu_(i, j);
+      const double* __restrict in = x.row(j);
+      for (std::size_t c = 0; c < n; ++c) out[c] -= f * in[c];
+    }
+  }
+  for (std::size_t i = n; i-- > 0;) {  // U X = Y
+    double* __restrict out = x.row(i);
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double f = lu_(i, j);
+      const double* __restrict in = x.row(j);
+      for (std::size_t c = 0; c < n; ++c) out[c] -= f * in[c];
+    }
+    const double d = lu_(i, i);
+    for (std::size_t c = 0; c < n; ++c) out[c] /= d;
+  }
+  return x;
 }
 
 }  // namespace kalah::rating

@@ -214,13 +214,9 @@ Solution newton(const Problem& p, const FitOptions& options) {
     s.converged = false;
     return s;
   }
-  std::vector<double> column(n + 1);
-  for (std::size_t j = 0; j < n; ++j) {
-    std::fill(column.begin(), column.end(), 0.0);
-    column[j] = 1.0;
-    lu.solve(column);
-    for (std::size_t i = 0; i < n; ++i) s.covariance(i, j) = column[i];
-  }
+  const Matrix inverse = lu.inverse();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) s.covariance(i, j) = inverse(i, j);
   return s;
 }
 
