@@ -10,6 +10,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/app/time_limit.h"
+#include "arena/formats/staged/staged_verify.h"
 #include "arena/integrity/verify.h"
 
 namespace kalah::arena_app {
@@ -26,7 +27,10 @@ int verify(const VerifyOptions& o) {
   return within_time_limit(std::chrono::seconds(o.time_limit_s), "verify", [&] {
     integrity::VerifyOptions options;
     options.sources.assign(o.sources.begin(), o.sources.end());
-    const integrity::Verification checked = integrity::verify(o.target, options);
+    // A staged tournament's folder: each stage's folder verified, and staged.json derived again from them.
+    const bool staged = options.sources.empty() && staged::is_staged_folder(o.target);
+    const integrity::Verification checked =
+        staged ? staged::verify_staged(o.target) : integrity::verify(o.target, options);
     if (!o.quiet)
       for (const std::string& line : checked.details) fmt::print("{}\n", line);
     fmt::print("{}\n", checked.line);
