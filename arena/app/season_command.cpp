@@ -94,7 +94,8 @@ int run_final(const SeasonOptions& o) {
   for (const EngineSpec& e : config.engines) names += (names.empty() ? "" : ", ") + e.name;
   fmt::print("the final of season {}: {}, {} engines: {}\n", season.dir.string(), season::describe_final(season),
              config.engines.size(), names);
-  arena::FlowOptions flow = prepare_engines(config, !o.fresh && !config.tournament.staged(), "moving that folder aside");
+  arena::FlowOptions flow =
+      prepare_engines(config, !o.fresh && !config.tournament.staged(), "moving that folder aside");
   for (const EngineSpec& e : config.engines)
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);

@@ -40,7 +40,8 @@ std::vector<StageConfig> read_stages(const Reader& r, const Table& t, std::strin
   if (!node) t.missing(key);
   const toml::array* list = node->as_array();
   const std::string example = "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\", rounds = 2 }]";
-  if (!list) t.fail_at(key, t.key_name(key) + " must be an array of stages, " + example + ", not " + describe(node->type()));
+  if (!list)
+    t.fail_at(key, t.key_name(key) + " must be an array of stages, " + example + ", not " + describe(node->type()));
   if (list->empty()) t.fail_at(key, t.key_name(key) + " must name at least one stage, e.g. " + example);
   if (list->size() > kMaxStages)
     t.fail_at(key, t.key_name(key) + " names " + std::to_string(list->size()) + " stages; at most " +
@@ -58,7 +59,8 @@ std::vector<StageConfig> read_stages(const Reader& r, const Table& t, std::strin
     if (!text) s.missing("variant");
     Expected<Variant> variant = stage_variant(base, *text);
     if (!variant) s.fail_at("variant", s.key_name("variant") + ": " + variant.error());
-    stages.push_back({.variant = *variant, .rounds = static_cast<int>(s.integer("rounds", 1, 100'000).value_or(rounds))});
+    stages.push_back(
+        {.variant = *variant, .rounds = static_cast<int>(s.integer("rounds", 1, 100'000).value_or(rounds))});
   }
   return stages;
 }
@@ -80,8 +82,9 @@ void check_staged(const Reader& r, const toml::table& root, const Config& c) {
   if (c.sprt) fail_at_node(r, root["sprt"].node(), root, "[sprt]" + staged + "an SPRT is a match of two engines");
   if (!c.openings.file.empty())
     fail_at_node(r, root["openings"]["file"].node(), root,
-                 "openings.file" + staged + "a book's lines are of one board, the stages play several "
-                 "(openings.random_plies works on every board)");
+                 "openings.file" + staged +
+                     "a book's lines are of one board, the stages play several "
+                     "(openings.random_plies works on every board)");
   if (c.start)
     fail_at_node(r, root["variant"]["start"].node(), root, "variant.start" + staged + "a start is of one board");
   if (c.tournament.adjudicate.database_seeds >= 0)

@@ -80,8 +80,9 @@ void read_final_stages(const Reader& r, const toml::table& root, const Table& t,
     t.fail_at("final_stages", "season.final_stages only applies to final = \"staged\"");
   if (!staged) return;
   if (!t.has("final_stages"))
-    t.fail_at("final", "final = \"staged\" needs season.final_stages, the boards in order, e.g. final_stages = "
-                       "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\" }]");
+    t.fail_at("final",
+              "final = \"staged\" needs season.final_stages, the boards in order, e.g. final_stages = "
+              "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\" }]");
   arena::Config board;
   if (const toml::table* variant = r.section(root, "variant")) arena::detail::read_variant(r, *variant, board);
   out.final_stages = arena::detail::read_stages(r, t, "final_stages", board.variant, 0);

@@ -42,13 +42,13 @@ struct SeasonConfig {
   std::map<std::string, std::string> pseudonym_of;
   UploadLimits limits;
   FinalFormat final_format = FinalFormat::RoundRobin;
-  std::vector<int> final_boundaries;  // adaptive: ascending places
-  int final_budget_games = 0;         // adaptive: the most games, even
-  bool final_sparring = false;        // the [[engine]] tables play in the final too
-  std::string final_boundaries_at;    // "season.toml:9:20: ", where final_boundaries is written
+  std::vector<int> final_boundaries;             // adaptive: ascending places
+  int final_budget_games = 0;                    // adaptive: the most games, even
+  bool final_sparring = false;                   // the [[engine]] tables play in the final too
+  std::string final_boundaries_at;               // "season.toml:9:20: ", where final_boundaries is written
   std::vector<arena::StageConfig> final_stages;  // staged: the stages in order, their rounds the contest's unless given
-  int ladder_concurrency = 1;         // the ladder's games at once (docs/SEASON.md, "The ladder")
-  bool ladder_analysis = true;        // the ladder's games analysed for the authors' pages (ladder_analyst.h)
+  int ladder_concurrency = 1;                    // the ladder's games at once (docs/SEASON.md, "The ladder")
+  bool ladder_analysis = true;  // the ladder's games analysed for the authors' pages (ladder_analyst.h)
   // The watched submissions folder (docs/SEASON.md, "A watched folder"): absolute, from `watch` (relative to `dir`);
   // empty when the season watches none.
   std::filesystem::path watch;

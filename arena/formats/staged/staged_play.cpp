@@ -70,15 +70,15 @@ std::optional<std::string> check_declaration(const Declaration& d, const fs::pat
                      : stored->engines != d.engines ? "its engines"
                      : stored->seed != d.seed       ? "its seed"
                                                     : "its name";
-  return fmt::format("{} was started as another staged tournament ({} differ): a staged tournament keeps what it "
-                     "declared; --fresh starts over (the old folder is moved aside), or give it another name",
-                     file.string(), what);
+  return fmt::format(
+      "{} was started as another staged tournament ({} differ): a staged tournament keeps what it "
+      "declared; --fresh starts over (the old folder is moved aside), or give it another name",
+      file.string(), what);
 }
 
 std::optional<std::string> write_record(const StagedRecord& record, const fs::path& dir) {
   if (auto error = system::write_file_atomically(dir / kRecordFile, record_to_text(record))) return error;
-  return system::write_file_atomically(dir / kReportFile, record_to_markdown(record),
-                                       system::Durability::Rebuildable);
+  return system::write_file_atomically(dir / kReportFile, record_to_markdown(record), system::Durability::Rebuildable);
 }
 
 void print_end(const StagedRecord& record, const fs::path& dir, std::FILE* out) {

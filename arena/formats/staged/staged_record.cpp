@@ -73,8 +73,8 @@ Expected<StageRecord> read_stage(const Declaration& d, int k, std::vector<std::s
   if (!games) return Error{games.error()};
   r.played = static_cast<int>(games->games.size());
   if (r.played > r.planned)
-    return Error{fmt::format("{}: {} games, more than stage {}'s {}", (folder / journal::kGamesFile).string(),
-                             r.played, k, r.planned)};
+    return Error{fmt::format("{}: {} games, more than stage {}'s {}", (folder / journal::kGamesFile).string(), r.played,
+                             k, r.planned)};
   r.tallies = tally_stage(r.engines, games->games);
   return r;
 }
@@ -148,14 +148,20 @@ std::string record_to_text(const StagedRecord& record) {
   const Declaration& d = record.declaration;
   json::array stages;
   for (int k = 1; k <= static_cast<int>(d.stages.size()); ++k)
-    stages.emplace_back(stage_json(d, k, k <= static_cast<int>(record.stages.size()) ? &record.stages[k - 1] : nullptr));
+    stages.emplace_back(
+        stage_json(d, k, k <= static_cast<int>(record.stages.size()) ? &record.stages[k - 1] : nullptr));
   json::array ranking;
   for (const Placing& p : record.ranking)
     ranking.emplace_back(
         json::object{{"place", p.place}, {"name", p.name}, {"stage", p.stage}, {"points", p.half_points / 2.0}});
-  const json::object o{{"format", kRecordFormat}, {"kind", "staged"},          {"name", d.name},
-                       {"seed", d.seed},          {"engines", names_json(d.engines)}, {"stages", std::move(stages)},
-                       {"finished", record.finished}, {"ranking", std::move(ranking)}};
+  const json::object o{{"format", kRecordFormat},
+                       {"kind", "staged"},
+                       {"name", d.name},
+                       {"seed", d.seed},
+                       {"engines", names_json(d.engines)},
+                       {"stages", std::move(stages)},
+                       {"finished", record.finished},
+                       {"ranking", std::move(ranking)}};
   return json_text(o, {.indent = 2}) + "\n";
 }
 
@@ -199,16 +205,18 @@ Expected<Declaration> declaration_from_text(std::string_view text, const std::st
   const json::value value = json::parse(text, ec);
   if (ec || !value.is_object()) return Error{where + ": not a JSON object"};
   Declaration d;
-  if (std::optional<std::string> problem = read_declaration(value.as_object(), d)) return Error{where + ": " + *problem};
+  if (std::optional<std::string> problem = read_declaration(value.as_object(), d))
+    return Error{where + ": " + *problem};
   return d;
 }
 
 std::string record_to_markdown(const StagedRecord& record) {
   const Declaration& d = record.declaration;
   std::string out = fmt::format("# {} — staged\n\n", d.name);
-  out += fmt::format("{} stage{}, seed {}; after each stage but the last, an engine with more losses than wins "
-                     "leaves.\n\n",
-                     d.stages.size(), d.stages.size() == 1 ? "" : "s", d.seed);
+  out += fmt::format(
+      "{} stage{}, seed {}; after each stage but the last, an engine with more losses than wins "
+      "leaves.\n\n",
+      d.stages.size(), d.stages.size() == 1 ? "" : "s", d.seed);
   out += "| stage | variant | rounds | engines | games | left after it |\n|---|---|---|---|---|---|\n";
   for (int k = 1; k <= static_cast<int>(d.stages.size()); ++k) {
     const arena::StageConfig& s = d.stages[static_cast<std::size_t>(k - 1)];

@@ -24,7 +24,7 @@ inline constexpr int kRecordFormat = 1;
 struct Declaration {
   std::string name;
   std::uint64_t seed = 1;
-  std::vector<std::string> engines;       // the entrants, in config order
+  std::vector<std::string> engines;        // the entrants, in config order
   std::vector<arena::StageConfig> stages;  // at least one
   friend bool operator==(const Declaration&, const Declaration&) = default;
 };

@@ -60,8 +60,8 @@ Verification verify_staged(const fs::path& dir) {
        {std::pair{kRecordFile, record_to_text(*record)}, std::pair{kReportFile, record_to_markdown(*record)}})
     if (std::optional<std::string> problem = compare_file(dir / name, derived))
       return verdict(out, Verification::Verdict::Failed, *problem);
-  out.details.push_back(fmt::format("staged: {} and {} derived again from the stages' journals: the same", kRecordFile,
-                                    kReportFile));
+  out.details.push_back(
+      fmt::format("staged: {} and {} derived again from the stages' journals: the same", kRecordFile, kReportFile));
   return verdict(out, Verification::Verdict::Ok,
                  fmt::format("staged, {} of {} stages played{}, {} games replayed, who left after each stage and the "
                              "final order derived again",
