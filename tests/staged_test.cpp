@@ -48,9 +48,9 @@ TEST(StageRule, OnlyDrawsDropNobodyAndAGameOfAnotherEngineIsNotCounted) {
 
 TEST(StageRule, AllButOneCanLeaveButNeverAll) {
   // A 3-engine round robin that one engine wins every game of: the other two split their game.
-  const std::vector<EngineTally> t = tally_stage(
-      {"a", "b", "c"}, {game("a", "b", kSouth), game("a", "c", kSouth), game("b", "c", kSouth), game("c", "b", kSouth),
-                        game("b", "a", kNorth), game("c", "a", kNorth)});
+  const std::vector<EngineTally> t =
+      tally_stage({"a", "b", "c"}, {game("a", "b", kSouth), game("a", "c", kSouth), game("b", "c", kSouth),
+                                    game("c", "b", kSouth), game("b", "a", kNorth), game("c", "a", kNorth)});
   EXPECT_EQ(dropped(t), (std::vector<std::string>{"b", "c"}));
 }
 
@@ -92,7 +92,8 @@ class StagedConfig : public ::testing::Test {
 
 TEST_F(StagedConfig, StagesPutTheirKeysOverTheVariantTableAndTakeTheTournamentsRounds) {
   const Expected<arena::Config> c = parse(
-      "type = \"staged\"\nrounds = 3\nstages = [{ variant = \"pits=4 seeds=3\" }, { variant = \"pits=5\", rounds = 1 }]");
+      "type = \"staged\"\nrounds = 3\nstages = [{ variant = \"pits=4 seeds=3\" }, { variant = \"pits=5\", rounds = 1 "
+      "}]");
   ASSERT_TRUE(c) << c.error();
   ASSERT_EQ(c->tournament.stages.size(), 2u);
   EXPECT_EQ(to_string(c->tournament.stages[0].variant),
@@ -117,7 +118,8 @@ TEST_F(StagedConfig, MistakesAreRefusedAtTheirPlace) {
       {"stages = [{ variant = \"pits=4\" }]", "s.toml:3:10: tournament.stages only applies to type = \"staged\""},
       {"type = \"staged\"\nstages = []", "s.toml:4:10: tournament.stages must name at least one stage"},
       {"type = \"staged\"\nstages = [\"pits=4\"]", "s.toml:4:11: tournament.stages[0] must be a table"},
-      {"type = \"staged\"\nstages = [{ variant = \"pits=4 stones=3\" }]", "s.toml:4:23: tournament.stages[0].variant: "},
+      {"type = \"staged\"\nstages = [{ variant = \"pits=4 stones=3\" }]",
+       "s.toml:4:23: tournament.stages[0].variant: "},
       {"type = \"staged\"\nstages = [{ variant = \"pits=4\", round = 2 }]", "s.toml:4:33: "},
       {"type = \"staged\"\nstages = [{ rounds = 2 }]", "s.toml:4:11: missing key \"variant\" in tournament.stages[0]"},
   };
@@ -134,7 +136,8 @@ TEST_F(StagedConfig, WhatIsOfOneBoardIsRefused) {
   ASSERT_FALSE(start);
   EXPECT_NE(start.error().find("variant.start does not apply to a staged tournament"), std::string::npos)
       << start.error();
-  const Expected<arena::Config> pgn = parse("type = \"staged\"\nstages = [{ variant = \"pits=4\" }]\npgnout = \"x.pgn\"");
+  const Expected<arena::Config> pgn =
+      parse("type = \"staged\"\nstages = [{ variant = \"pits=4\" }]\npgnout = \"x.pgn\"");
   ASSERT_FALSE(pgn);
   EXPECT_EQ(pgn.error().rfind("s.toml:5:10: tournament.pgnout does not apply", 0), 0u) << pgn.error();
 }
