@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "arena/flow/tournaments.h"
+#include "arena/journal/seed_secret_file.h"
 #include "referee/system/files.h"
 #include "referee/system/untrusted_files.h"
 
@@ -55,6 +56,13 @@ std::optional<std::string> check_declaration(const Declaration& d, const fs::pat
   const fs::path file = dir / kRecordFile;
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(file, ec))) {
+    // Never stages inside another tournament's folder.
+    for (const char* other : {"games.jsonl", "tournament.json", "shards"})
+      if (fs::exists(fs::symlink_status(dir / other, ec)))
+        return fmt::format(
+            "{} holds another tournament ({}): a staged tournament needs a folder of its own; give "
+            "it another name, or --fresh moves that folder aside",
+            dir.string(), other);
     fs::create_directories(dir, ec);
     if (ec) return fmt::format("cannot create {}: {}", dir.string(), ec.message());
     StagedRecord fresh;
@@ -74,6 +82,18 @@ std::optional<std::string> check_declaration(const Declaration& d, const fs::pat
       "{} was started as another staged tournament ({} differ): a staged tournament keeps what it "
       "declared; --fresh starts over (the old folder is moved aside), or give it another name",
       file.string(), what);
+}
+
+// One seed secret for the whole tournament: the staged folder's (made by its first run), copied into a stage's
+// folder before the stage's first game, so that the folder's secret and config play the same games again.
+std::optional<std::string> share_seed_secret(const fs::path& dir, const fs::path& stage) {
+  if (Expected<SeedSecret> secret = journal::load_or_make_seed_secret(dir); !secret) return secret.error();
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(stage / journal::kSeedSecretFile, ec))) return std::nullopt;
+  fs::create_directories(stage, ec);
+  if (!ec) fs::copy_file(dir / journal::kSeedSecretFile, stage / journal::kSeedSecretFile, ec);
+  if (ec) return fmt::format("cannot copy {} into {}: {}", journal::kSeedSecretFile, stage.string(), ec.message());
+  return std::nullopt;
 }
 
 std::optional<std::string> write_record(const StagedRecord& record, const fs::path& dir) {
@@ -119,6 +139,7 @@ Expected<int> play_staged(const arena::Config& config, const arena::FlowOptions&
                to_string(d.stages[static_cast<std::size_t>(next.stage - 1)].variant), next.engines.size(),
                next.played > 0 ? fmt::format(" (resuming at {} of {} games)", next.played, next.planned) : "");
     std::fflush(out);
+    if (std::optional<std::string> error = share_seed_secret(dir, dir / stage_folder(next.stage))) return Error{*error};
     Expected<int> played = arena::play_schedule(stage_config(config, next.stage, next.engines), stage_options, out);
     if (!played) return played;
     if (*played != 0) {

@@ -59,7 +59,7 @@ std::optional<std::string> check_stage_meta(const Declaration& d, int k, const S
 // Stage k's record from its folder: its games tallied, or none played when it has no journal yet.
 Expected<StageRecord> read_stage(const Declaration& d, int k, std::vector<std::string> engines, const fs::path& dir) {
   const arena::StageConfig& s = d.stages[static_cast<std::size_t>(k - 1)];
-  const int n = static_cast<int>(engines.size());
+  const auto n = static_cast<std::int64_t>(engines.size());
   StageRecord r;
   r.stage = k;
   r.engines = std::move(engines);
@@ -67,11 +67,14 @@ Expected<StageRecord> read_stage(const Declaration& d, int k, std::vector<std::s
   r.tallies = tally_stage(r.engines, {});
   const fs::path folder = dir / stage_folder(k);
   std::error_code ec;
+  const fs::file_status status = fs::symlink_status(folder, ec);
+  if (fs::exists(status) && !fs::is_directory(status))  // never a link: it could lead the reader out of `dir`
+    return Error{folder.string() + ": not a folder (a stage's folder is one the arena made, never a link)"};
   if (!fs::exists(fs::symlink_status(folder / journal::kGamesFile, ec))) return r;
   if (std::optional<std::string> problem = check_stage_meta(d, k, r, folder)) return Error{*problem};
   Expected<journal::GamesFile> games = journal::read_games(folder / journal::kGamesFile);
   if (!games) return Error{games.error()};
-  r.played = static_cast<int>(games->games.size());
+  r.played = static_cast<std::int64_t>(games->games.size());
   if (r.played > r.planned)
     return Error{fmt::format("{}: {} games, more than stage {}'s {}", (folder / journal::kGamesFile).string(), r.played,
                              k, r.planned)};
@@ -94,8 +97,8 @@ Expected<StagedRecord> derive_record(const Declaration& d, const fs::path& dir) 
     StageRecord& r = out.stages.back();
     if (!r.complete()) {
       std::error_code ec;
-      if (k < last && fs::exists(fs::symlink_status(dir / stage_folder(k + 1), ec)))
-        return Error{fmt::format("{}: stage {} has a folder although stage {} is not complete",
+      if (k < last && fs::exists(fs::symlink_status(dir / stage_folder(k + 1) / journal::kGamesFile, ec)))
+        return Error{fmt::format("{}: stage {} has games although stage {} is not complete",
                                  (dir / stage_folder(k + 1)).string(), k + 1, k)};
       return out;
     }
@@ -167,7 +170,12 @@ std::string record_to_text(const StagedRecord& record) {
 
 namespace {
 
-// The declaration's members of staged.json, checked for their types.
+// What a staged.json may declare (it is untrusted input to `arena verify`): as much as a config may.
+constexpr std::size_t kMaxStages = 64;
+constexpr std::int64_t kMaxRounds = 100'000;
+constexpr std::size_t kMaxEngines = 100'000;
+
+// The declaration's members of staged.json, checked for their types and bounds.
 std::optional<std::string> read_declaration(const json::object& o, Declaration& d) {
   const json::value* format = o.if_contains("format");
   if (!format || !format->is_int64() || format->as_int64() != kRecordFormat)
@@ -185,12 +193,15 @@ std::optional<std::string> read_declaration(const json::object& o, Declaration& 
     if (!e.is_string()) return "engines: a name is not a string";
     d.engines.emplace_back(e.as_string());
   }
+  if (stages->as_array().size() > kMaxStages || d.engines.size() > kMaxEngines)
+    return fmt::format("at most {} stages and {} engines", kMaxStages, kMaxEngines);
   for (const json::value& s : stages->as_array()) {
     const json::object* so = s.if_object();
     const json::value* variant = so ? so->if_contains("variant") : nullptr;
     const json::value* rounds = so ? so->if_contains("rounds") : nullptr;
-    if (!variant || !variant->is_string() || !rounds || !rounds->is_int64() || rounds->as_int64() < 1)
-      return "stages: each needs variant and rounds";
+    if (!variant || !variant->is_string() || !rounds || !rounds->is_int64() || rounds->as_int64() < 1 ||
+        rounds->as_int64() > kMaxRounds)
+      return fmt::format("stages: each needs variant and rounds (1 to {})", kMaxRounds);
     Expected<Variant> v = parse_variant(std::string(variant->as_string()));
     if (!v) return "stages: " + v.error();
     d.stages.push_back({.variant = *v, .rounds = static_cast<int>(rounds->as_int64())});

@@ -39,8 +39,8 @@ std::uint64_t stage_seed(const Declaration& d, int k);
 struct StageRecord {
   int stage = 0;                     // 1-based
   std::vector<std::string> engines;  // who plays it: the entrants, then each stage's survivors
-  int planned = 0;                   // its games: pairings x rounds x 2
-  int played = 0;                    // in its journal
+  std::int64_t planned = 0;          // its games: pairings x rounds x 2
+  std::int64_t played = 0;           // in its journal
   std::vector<EngineTally> tallies;  // in `engines` order
   std::vector<std::string> dropped;  // once complete, and only when a stage follows
   bool complete() const { return played == planned; }

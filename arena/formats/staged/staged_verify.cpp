@@ -45,7 +45,7 @@ Verification verify_staged(const fs::path& dir) {
   if (!d) return verdict(out, Verification::Verdict::Failed, d.error());
   Expected<StagedRecord> record = derive_record(*d, dir);
   if (!record) return verdict(out, Verification::Verdict::Failed, record.error());
-  int games = 0;
+  std::int64_t games = 0;
   for (const StageRecord& stage : record->stages) {
     const fs::path folder = dir / stage_folder(stage.stage);
     std::error_code ec;
