@@ -1,5 +1,7 @@
 #include "arena/formats/staged/staged_play.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "arena/flow/tournaments.h"

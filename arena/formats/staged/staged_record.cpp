@@ -1,5 +1,7 @@
 #include "arena/formats/staged/staged_record.h"
 
+#include <algorithm>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 #include <fmt/core.h>
