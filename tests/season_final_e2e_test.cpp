@@ -202,6 +202,12 @@ TEST_F(SeasonFinalE2E, AStagedFinalPlaysItsBoardsInTurnAndIsVerifiable) {
   const RunResult verified = run({kArena.string(), "verify", results.string()}, temp_.path(), 120s);
   EXPECT_EQ(verified.status.code, 0) << verified.summary();
   EXPECT_NE(verified.out.find("arena verify: OK — staged"), std::string::npos) << verified.out;
+
+  // The season's server lists each stage of the final beside the ladder.
+  start();
+  const std::string listed = json::serialize(json::parse(request(server_->port(), "/api/tournaments").body));
+  EXPECT_NE(listed.find("\"name\":\"final.stage-1\""), std::string::npos) << listed;
+  EXPECT_NE(listed.find("\"name\":\"ladder\""), std::string::npos) << listed;
 }
 
 }  // namespace
