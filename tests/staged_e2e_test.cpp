@@ -113,6 +113,14 @@ TEST_F(StagedE2E, TheWeakBotsLeaveAfterStageOneAndVerifyChecksTheStagesAndTheRec
             std::string::npos)
       << verified.out;
 
+  // Archived whole (every stage's folder and the record), and the archive verified the same way.
+  const fs::path archive = dir_.path() / "st.tar.gz";
+  const e2e::RunResult archived = arena({"archive", results().string(), "-o", archive.string()});
+  ASSERT_EQ(archived.status.code, 0) << archived.summary();
+  const e2e::RunResult unpacked = arena({"verify", archive.string()});
+  EXPECT_EQ(unpacked.status.code, 0) << unpacked.summary();
+  EXPECT_NE(unpacked.out.find("arena verify: OK — staged, 2 of 2 stages"), std::string::npos) << unpacked.out;
+
   // A record that says another thing than the journals: refused.
   const std::string text = e2e::read_file(results() / "staged.json");
   std::string lie = text;

@@ -27,10 +27,12 @@ int verify(const VerifyOptions& o) {
   return within_time_limit(std::chrono::seconds(o.time_limit_s), "verify", [&] {
     integrity::VerifyOptions options;
     options.sources.assign(o.sources.begin(), o.sources.end());
-    // A staged tournament's folder: each stage's folder verified, and staged.json derived again from them.
-    const bool staged = options.sources.empty() && staged::is_staged_folder(o.target);
-    const integrity::Verification checked =
-        staged ? staged::verify_staged(o.target) : integrity::verify(o.target, options);
+    // A staged tournament's folder (or archive): each stage's folder verified, staged.json derived again from them.
+    options.other_kind = [](const std::filesystem::path& dir) -> std::optional<integrity::Verification> {
+      if (!staged::is_staged_folder(dir)) return std::nullopt;
+      return staged::verify_staged(dir);
+    };
+    const integrity::Verification checked = integrity::verify(o.target, options);
     if (!o.quiet)
       for (const std::string& line : checked.details) fmt::print("{}\n", line);
     fmt::print("{}\n", checked.line);
