@@ -95,7 +95,7 @@ const BadCase kBadCases[] = {
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
      "keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
-     "tiebreak_pairs, pgnout, adjudicate, transcripts, budget_games, target_width, boundaries"},
+     "tiebreak_pairs, pgnout, adjudicate, transcripts, budget_games, target_width, boundaries, stages"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant] (did you mean \"pits\"?); known keys: pits, seeds, capture, "
      "ending, "
@@ -141,7 +141,8 @@ const BadCase kBadCases[] = {
     {"concurrency zero", "[tournament]\nname = \"t\"\nconcurrency = 0\n",
      "t.toml:3:15: tournament.concurrency must be from 1 to 256, not 0"},
     {"unknown tournament type", "[tournament]\nname = \"t\"\ntype = \"dutch\"\n",
-     "t.toml:3:8: tournament.type must be \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"adaptive\", not "
+     "t.toml:3:8: tournament.type must be \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\", \"adaptive\" or "
+     "\"staged\", not "
      "\"dutch\""},
     {"tiebreak_pairs in a Swiss tournament", "[tournament]\nname = \"t\"\ntype = \"swiss\"\ntiebreak_pairs = 2\n",
      "t.toml:4:18: tournament.tiebreak_pairs only applies to type = \"knockout\""},
@@ -747,7 +748,8 @@ cmd = "/bin/cat"
                                             .pin = false,
                                             .cpus = {},
                                             .pgnout = {},
-                                            .transcripts = TranscriptMode::Forfeits}));
+                                            .transcripts = TranscriptMode::Forfeits,
+                                            .stages = {}}));
 
   Variant v;
   v.pits = 7;
@@ -1177,7 +1179,7 @@ TEST(ConfigExamples, BundledConfigsAreValid) {
   const std::optional<std::string> unsandboxed = sandbox_unavailable();
   std::vector<std::string> unchecked;
   for (const char* name : {"quick.toml", "gauntlet.toml", "variants.toml", "ladder.toml", "swiss.toml", "knockout.toml",
-                           "contest.toml", "contest/contest.toml", "contest/gated.toml"})
+                           "contest.toml", "contest/contest.toml", "contest/gated.toml", "staged.toml"})
     EXPECT_NE(std::find(configs.begin(), configs.end(), source / "configs" / name), configs.end()) << name;
   for (const fs::path& file : configs) {
     SCOPED_TRACE(file.string());

@@ -2,7 +2,8 @@
 // `arena serve --season`, then `arena season freeze` (refused while the server runs), an upload after a restart
 // refused as frozen, `arena season final` playing a round robin of exactly the frozen revisions into
 // DIR/results/final (refused before the freeze, killed half-way and resumed from its journal, then resumed to
-// nothing more once done), and `arena verify` on it; and a final that stops itself (final = "adaptive").
+// nothing more once done), and `arena verify` on it; a final that stops itself (final = "adaptive"); and a staged
+// final (final = "staged").
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -158,6 +159,55 @@ TEST_F(SeasonFinalE2E, AnAdaptiveFinalStopsOnItsBoundariesInsideItsBudgetAndIsVe
   const RunResult verified = run({kArena.string(), "verify", results.string()}, temp_.path(), 120s);
   EXPECT_EQ(verified.status.code, 0) << verified.summary();
   EXPECT_NE(verified.out.find("arena verify: OK"), std::string::npos) << verified.out;
+}
+
+// final = "staged": the frozen revision and the sparring partners (final_sparring) play a round robin on each board
+// of final_stages in turn, in folders of their own under results/final; who left after each stage and the final
+// order are in staged.json, which `arena verify` derives again from the stages' journals.
+TEST_F(SeasonFinalE2E, AStagedFinalPlaysItsBoardsInTurnAndIsVerifiable) {
+  server_.reset();
+  edit("games = 20, min_score = 0.3", "games = 2, min_score = 0");
+  edit("final = \"round-robin\"",
+       "final = \"staged\"\nfinal_stages = [{ variant = \"pits=4 seeds=3\", rounds = 1 }, { variant = \"pits=5 "
+       "seeds=3\" }]\nfinal_sparring = true");
+  start();
+  ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
+                .status,
+            201);
+  ASSERT_EQ(finished(server_->port(), tokens_["alice"], "alice", 1).at("status"), "entered");
+  server_.reset();
+  const RunResult frozen = season_command("freeze");
+  ASSERT_EQ(frozen.status.code, 0) << frozen.summary();
+  EXPECT_NE(frozen.out.find("staged stages=[pits=4 seeds=3"), std::string::npos) << frozen.out;
+
+  const RunResult played = season_command("final");
+  ASSERT_EQ(played.status.code, 0) << played.summary();
+  const fs::path results = dir() / "results" / "final";
+  const json::object record = json::parse(read_file(results / "staged.json")).as_object();
+  EXPECT_TRUE(record.at("finished").as_bool()) << record;
+  const json::array& stages = record.at("stages").as_array();
+  ASSERT_EQ(stages.size(), 2u);
+  std::set<std::string> first;
+  for (const json::value& name : stages[0].at("engines").as_array()) first.insert(std::string(name.as_string()));
+  EXPECT_EQ(first, (std::set<std::string>{"alice-r1", "random", "greedy"}));
+  EXPECT_EQ(stages[0].at("rounds").as_int64(), 1);
+  EXPECT_EQ(stages[1].at("rounds").as_int64(), 2) << "the contest's rounds, as the stage gives none";
+  EXPECT_EQ(record.at("ranking").as_array().size(), 3u);
+  // Finished: the same command plays nothing more.
+  const std::vector<std::string> games = read_lines(results / "stage-1" / "games.jsonl");
+  const RunResult again = season_command("final");
+  ASSERT_EQ(again.status.code, 0) << again.summary();
+  EXPECT_EQ(read_lines(results / "stage-1" / "games.jsonl"), games);
+
+  const RunResult verified = run({kArena.string(), "verify", results.string()}, temp_.path(), 120s);
+  EXPECT_EQ(verified.status.code, 0) << verified.summary();
+  EXPECT_NE(verified.out.find("arena verify: OK — staged"), std::string::npos) << verified.out;
+
+  // The season's server lists each stage of the final beside the ladder.
+  start();
+  const std::string listed = json::serialize(json::parse(request(server_->port(), "/api/tournaments").body));
+  EXPECT_NE(listed.find("\"name\":\"final.stage-1\""), std::string::npos) << listed;
+  EXPECT_NE(listed.find("\"name\":\"ladder\""), std::string::npos) << listed;
 }
 
 }  // namespace

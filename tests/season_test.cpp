@@ -187,6 +187,53 @@ TEST(SeasonInit, RefusesABadRosterOrAnExistingFolderAndMakesNothing) {
   EXPECT_TRUE(fs::is_empty(temp.path() / "term"));
 }
 
+// final = "staged" (docs/SEASON.md, "Deadline and final"): final_stages over the file's [variant], each stage's rounds
+// the contest's unless it says; declared in the freeze's line of the final; what is of one board refused.
+TEST(SeasonConfigFile, AStagedFinalReadsItsStagesOverTheVariantAndRefusesWhatIsOfOneBoard) {
+  bundled_bots_on_path();
+  system::TempFolder temp("season-config");
+  fs::create_directory(temp.path() / kSubmissionsFolder);
+  const std::string base = season_toml(temp.path());
+  auto with = [&](std::vector<std::pair<std::string, std::string>> edits) {
+    std::string text = base;
+    for (const auto& [from, to] : edits) text.replace(text.find(from), from.size(), to);
+    return parse_season(text, "season.toml", temp.path());
+  };
+  const std::string staged =
+      "final = \"staged\"\nfinal_stages = [{ variant = \"seeds=6\" }, { variant = \"pits=8 "
+      "seeds=8\", rounds = 1 }]";
+  const Expected<SeasonConfig> ok = with({{"final = \"round-robin\"", staged}});
+  ASSERT_TRUE(ok) << ok.error();
+  ASSERT_EQ(ok->final_stages.size(), 2u);
+  EXPECT_EQ(ok->final_stages[0].variant.pits, 6) << "from [variant]";
+  EXPECT_EQ(ok->final_stages[0].variant.seeds, 6);
+  EXPECT_EQ(ok->final_stages[0].rounds, 2) << "the contest's [tournament] rounds";
+  EXPECT_EQ(ok->final_stages[1].rounds, 1);
+  EXPECT_TRUE(describe_final(*ok).starts_with("staged stages=[pits=6 seeds=6 capture=standard")) << describe_final(*ok);
+  EXPECT_NE(describe_final(*ok).find("; pits=8 seeds=8 "), std::string::npos) << describe_final(*ok);
+
+  const Expected<SeasonConfig> missing = with({{"final = \"round-robin\"", "final = \"staged\""}});
+  ASSERT_FALSE(missing);
+  EXPECT_TRUE(missing.error().starts_with("season.toml:12:9: final = \"staged\" needs season.final_stages"))
+      << missing.error();
+  const Expected<SeasonConfig> stray =
+      with({{"final = \"round-robin\"", "final = \"round-robin\"\nfinal_stages = [{ variant = \"pits=4\" }]"}});
+  ASSERT_FALSE(stray);
+  EXPECT_TRUE(stray.error().starts_with("season.toml:13:16: season.final_stages only applies to final = \"staged\""))
+      << stray.error();
+  const Expected<SeasonConfig> bad =
+      with({{"final = \"round-robin\"", "final = \"staged\"\nfinal_stages = [{ variant = \"pits=99\" }]"}});
+  ASSERT_FALSE(bad);
+  EXPECT_TRUE(bad.error().starts_with(
+      "season.toml:13:29: season.final_stages[0].variant: pits must be a whole number from 1 to 16"))
+      << bad.error();
+  const Expected<SeasonConfig> start = with(
+      {{"final = \"round-robin\"", staged}, {"seeds = 4\n", "seeds = 4\nstart = \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 N\"\n"}});
+  ASSERT_FALSE(start);
+  EXPECT_NE(start.error().find(": variant.start does not apply to a staged tournament or final"), std::string::npos)
+      << start.error();
+}
+
 TEST(SeasonConfigFile, RefusesAnUnknownKeyOrABadDeadlineAtItsPosition) {
   bundled_bots_on_path();
   system::TempFolder temp("season-config");

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "arena/app/commands.h"
+#include "arena/formats/staged/staged_verify.h"
 #include "arena/integrity/archive.h"
 
 namespace kalah::arena_app {
@@ -25,7 +26,8 @@ int archive(const ArchiveOptions& o) {
   std::string name = absolute.filename().string();
   if (name.empty()) name = absolute.parent_path().filename().string();
   const fs::path out = o.out.empty() ? fs::path(name + ".tar.gz") : fs::path(o.out);
-  Expected<integrity::ArchiveSummary> written = integrity::write_archive(o.dir, out);
+  // A staged tournament's folder: its stages' folders are packed with its staged.json.
+  Expected<integrity::ArchiveSummary> written = integrity::write_archive(o.dir, out, staged::is_staged_folder(o.dir));
   if (!written) throw UsageError(written.error());
   fmt::print("wrote {}: {} files, {} bytes before compression, listed in {} (check it with: arena verify {})\n",
              out.string(), written->files, written->bytes, integrity::kChecksumList, out.string());

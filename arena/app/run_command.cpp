@@ -8,6 +8,7 @@
 #include "arena/config/config.h"
 #include "arena/contest/entries.h"
 #include "arena/flow/tournaments.h"
+#include "arena/formats/staged/staged_play.h"
 #include "arena/schedule/schedule.h"
 #include "referee/engine/sandbox.h"
 
@@ -33,8 +34,12 @@ int run(const RunOptions& o) {
   if (!o.out.empty()) config.tournament.output = o.out;
   if (!o.clock.empty()) arena::set_clock(config, *parse_clock_kind(o.clock));
   // A shard's folder is its own (shards/I-of-N): its journal checks it as it opens.
+  const bool staged = config.tournament.staged();
+  if (staged && !o.shard.empty())
+    throw UsageError("--shard does not apply to a staged tournament: each stage needs the one before it");
+  // A staged folder holds stage folders, not a journal: play_staged checks it against its staged.json.
   arena::FlowOptions flow =
-      prepare_engines(config, !o.fresh && o.shard.empty(), "another [tournament] name (or --out)");
+      prepare_engines(config, !o.fresh && o.shard.empty() && !staged, "another [tournament] name (or --out)");
   for (const EngineSpec& e : config.engines)  // --out may put the results inside a sandboxed engine's dir
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
@@ -48,8 +53,8 @@ int run(const RunOptions& o) {
     throw UsageError("--max-games does not apply to an [sprt] match, which stops by its test or sprt.max_pairs");
   flow.fresh = o.fresh;
   flow.max_games = o.max_games;
-  // An [sprt] table makes it a match until the test decides.
-  Expected<int> played = arena::play(config, flow);
+  // An [sprt] table makes it a match until the test decides; type = "staged" plays its stages in turn.
+  Expected<int> played = staged ? staged::play_staged(config, flow) : arena::play(config, flow);
   if (!played) throw UsageError(played.error());
   return *played;
 }

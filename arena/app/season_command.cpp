@@ -8,6 +8,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/flow/tournaments.h"
+#include "arena/formats/staged/staged_play.h"
 #include "arena/season/final.h"
 #include "arena/season/freeze.h"
 #include "arena/season/init.h"
@@ -93,12 +94,13 @@ int run_final(const SeasonOptions& o) {
   for (const EngineSpec& e : config.engines) names += (names.empty() ? "" : ", ") + e.name;
   fmt::print("the final of season {}: {}, {} engines: {}\n", season.dir.string(), season::describe_final(season),
              config.engines.size(), names);
-  arena::FlowOptions flow = prepare_engines(config, !o.fresh, "moving that folder aside");
+  arena::FlowOptions flow =
+      prepare_engines(config, !o.fresh && !config.tournament.staged(), "moving that folder aside");
   for (const EngineSpec& e : config.engines)
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
   flow.fresh = o.fresh;
-  Expected<int> played = arena::play(config, flow);
+  Expected<int> played = config.tournament.staged() ? staged::play_staged(config, flow) : arena::play(config, flow);
   if (!played) throw UsageError(played.error());
   return *played;
 }

@@ -10,6 +10,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/app/time_limit.h"
+#include "arena/formats/staged/staged_verify.h"
 #include "arena/integrity/verify.h"
 
 namespace kalah::arena_app {
@@ -26,6 +27,11 @@ int verify(const VerifyOptions& o) {
   return within_time_limit(std::chrono::seconds(o.time_limit_s), "verify", [&] {
     integrity::VerifyOptions options;
     options.sources.assign(o.sources.begin(), o.sources.end());
+    // A staged tournament's folder (or archive): each stage's folder verified, staged.json derived again from them.
+    options.other_kind = [](const std::filesystem::path& dir) -> std::optional<integrity::Verification> {
+      if (!staged::is_staged_folder(dir)) return std::nullopt;
+      return staged::verify_staged(dir);
+    };
     const integrity::Verification checked = integrity::verify(o.target, options);
     if (!o.quiet)
       for (const std::string& line : checked.details) fmt::print("{}\n", line);

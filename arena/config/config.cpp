@@ -203,8 +203,9 @@ Config read_tables(const Reader& r, const toml::table& root) {
   Config c;
   c.source = r.loc().path();
   check_top_level(r, root);
-  read_tournament(r, root, c);
+  // [variant] first: a staged tournament's stages (in [tournament]) put their keys over it.
   if (const toml::table* t = r.section(root, "variant")) read_variant(r, *t, c);
+  read_tournament(r, root, c);
   read_time(r, root, c);
   if (const toml::table* t = r.section(root, "openings")) read_openings(r, *t, c);
   if (const toml::table* t = r.section(root, "sprt")) read_sprt(r, *t, c);
@@ -221,6 +222,7 @@ Config read_tables(const Reader& r, const toml::table& root) {
                  std::string("[sprt] plays an open-ended match of two engines; it cannot be "
                              "combined with tournament.type = \"") +
                      to_string(c.tournament.type) + "\"");
+  check_staged(r, root, c);
   if (c.sprt && !c.sprt->git && c.engines.size() != 2)
     r.loc().fail(
         root["sprt"].node()->source(),

@@ -58,6 +58,14 @@ struct AdjudicationConfig {
 // The largest database_seeds for a variant: the database of that many seeds fits in 1 GiB.
 int max_database_seeds(const Variant& v);
 
+// One stage of type = "staged" (docs/CONFIG.md, "Staged"): a round robin of the engines still in, over `variant`,
+// `rounds` colour-swapped pairs per pairing. Played by arena/formats/staged.
+struct StageConfig {
+  Variant variant;  // the stage's keys over those of [variant]
+  int rounds = 1;
+  friend bool operator==(const StageConfig&, const StageConfig&) = default;
+};
+
 struct TournamentConfig {
   std::string name;  // [A-Za-z0-9._-]+, not "." or ".."; the results go to <output>/<name>/
   TournamentType type = TournamentType::RoundRobin;
@@ -89,7 +97,11 @@ struct TournamentConfig {
   // A copy of games.pgn written here too after each run (cutechess's -pgnout); empty: none.
   std::filesystem::path pgnout;
   TranscriptMode transcripts = TranscriptMode::Forfeits;
+  // type = "staged": the stages in order, each a round robin of `type` RoundRobin in a folder of its own; the
+  // engines with more losses than wins in a stage leave (docs/CONFIG.md, "Staged"). Empty for every other type.
+  std::vector<StageConfig> stages;
 
+  bool staged() const { return !stages.empty(); }
   friend bool operator==(const TournamentConfig&, const TournamentConfig&) = default;
 };
 

@@ -89,7 +89,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
            "max_file_mb",  "max_processes", "max_output_kb",   "restart",
            "pin",          "cpus",          "tiebreak_pairs",  "pgnout",
            "adjudicate",   "transcripts",   "budget_games",    "target_width",
-           "boundaries"});
+           "boundaries",   "stages"});
   TournamentConfig& out = c.tournament;
   read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
   out.sandbox_given = t.has("sandbox");
@@ -113,7 +113,9 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
                                                {"gauntlet", TournamentType::Gauntlet},
                                                {"swiss", TournamentType::Swiss},
                                                {"knockout", TournamentType::Knockout},
-                                               {"adaptive", TournamentType::Adaptive}})
+                                               {"adaptive", TournamentType::Adaptive},
+                                               // Each stage is a round robin (read_tournament_stages).
+                                               {"staged", TournamentType::RoundRobin}})
                  .value_or(out.type);
   out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(out.rounds));
   out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(out.concurrency));
@@ -136,6 +138,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   if (t.has("tiebreak_pairs") && out.type != TournamentType::Knockout)
     t.fail_at("tiebreak_pairs", "tournament.tiebreak_pairs only applies to type = \"knockout\"");
   read_adaptive_keys(r, t, out);
+  read_tournament_stages(r, t, c);
 }
 
 void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {

@@ -39,6 +39,16 @@ void read_sandbox_keys(const Table& t, SandboxMode& mode, bool& keep, EngineLimi
 
 void read_variant(const Reader& r, const toml::table& table, Config& c);
 
+// A list of stages under `key` of `t` (tournament.stages, season.final_stages), which must be there:
+// [{ variant = "pits=6 seeds=6", rounds = 2 }, ...], each stage's variant keys over `base`, its rounds `rounds`
+// unless it says; at least one stage.
+std::vector<StageConfig> read_stages(const Reader& r, const Table& t, std::string_view key, const Variant& base,
+                                     int rounds);
+// type = "staged" and tournament.stages, read after [variant] (the stages' keys go over it).
+void read_tournament_stages(const Reader& r, const Table& t, Config& c);
+// What a staged tournament cannot have (an SPRT, a book, a start, ...), checked once every table is read.
+void check_staged(const Reader& r, const toml::table& root, const Config& c);
+
 // [time], which must be there.
 void read_time(const Reader& r, const toml::table& root, Config& c);
 // An engine's own `time` (time odds) over the tournament's `defaults`: there the way to limit a move may be

@@ -152,14 +152,14 @@ Expected<Entry> measure(const fs::path& dir, const std::string& name) {
 
 }  // namespace
 
-Expected<ArchiveSummary> write_archive(const fs::path& results_dir, const fs::path& out) {
+Expected<ArchiveSummary> write_archive(const fs::path& results_dir, const fs::path& out, bool journals_below) {
   std::error_code ec;
   if (!fs::is_directory(results_dir, ec)) return Error{results_dir.string() + ": not a folder"};
   const fs::path absolute = fs::absolute(results_dir, ec).lexically_normal();
   std::string top = absolute.filename().string();
   if (top.empty()) top = absolute.parent_path().filename().string();
   const std::vector<std::string> files = archived_files(results_dir);
-  if (std::find(files.begin(), files.end(), journal::kGamesFile) == files.end() &&
+  if (!journals_below && std::find(files.begin(), files.end(), journal::kGamesFile) == files.end() &&
       std::none_of(files.begin(), files.end(), [](const std::string& f) { return f.starts_with("shards/"); }))
     return Error{results_dir.string() + ": no games.jsonl: not a results folder"};
 

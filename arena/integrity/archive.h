@@ -37,7 +37,11 @@ struct ArchiveSummary {
 // Writes `results_dir`'s archive to `out`, every entry under one folder named like `results_dir`,
 // with ENGINES.sha256 (the engines' recorded digests, in sha256sum's format) and SHA256SUMS (every
 // other entry's digest, sha256sum's format, paths relative to that folder). Replaces `out` atomically.
-Expected<ArchiveSummary> write_archive(const std::filesystem::path& results_dir, const std::filesystem::path& out);
+// `journals_below`: the folder holds no journal of its own but tournament folders (a staged tournament's stages,
+// arena/formats/staged), whose files are packed as any subfolder's; otherwise a folder without games.jsonl or
+// shards is refused.
+Expected<ArchiveSummary> write_archive(const std::filesystem::path& results_dir, const std::filesystem::path& out,
+                                       bool journals_below = false);
 
 // Extracts `archive` into the empty folder `into` and returns the archive's one top folder inside it.
 // Errors: not a gzip'ed tar; an entry that is not a regular file or a folder (links, devices); an

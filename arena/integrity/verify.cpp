@@ -105,6 +105,13 @@ class Verifier {
   Checked folder(const fs::path& dir) {
     if (label_.empty()) label_ = dir.string();
     if (std::optional<std::string> refused = journal::check_results_files(dir)) return unreadable(*refused);
+    if (options_.other_kind)
+      if (std::optional<Verification> other = options_.other_kind(dir)) {
+        out_.details.insert(out_.details.end(), other->details.begin(), other->details.end());
+        other_line_ = other->line;
+        if (other->verdict == Verification::Verdict::Ok) return std::nullopt;
+        return Problem{other->verdict, other->line};
+      }
     if (is_rating_list(dir)) return rating_list(dir);
     if (!options_.sources.empty())
       return unreadable(label_ + ": not a rating list (no " + report::kRatingListFile +
@@ -150,6 +157,9 @@ class Verifier {
     return present(dir / report::kRatingListFile) && !present(dir / journal::kGamesFile) &&
            !present(dir / journal::kMetaFile) && !present(dir / "shards");
   }
+
+  // The verdict line of a folder of another kind (VerifyOptions::other_kind), which is the verdict's.
+  const std::optional<std::string>& other_line() const { return other_line_; }
 
   std::string ok_line() const {
     std::string engines = fmt::format("{} engine checksum{} recorded", recorded_, recorded_ == 1 ? "" : "s");
@@ -508,6 +518,7 @@ class Verifier {
   std::size_t recorded_ = 0, unrecorded_ = 0;
   std::size_t archived_files_ = 0;
   std::string label_;  // the folder as named in messages
+  std::optional<std::string> other_line_;
   std::string standings_ = "standings and ratings match";
 };
 
@@ -521,7 +532,10 @@ Verification verify(const fs::path& target, const VerifyOptions& options) {
                           : fs::is_regular_file(target, ec)
                               ? verifier.archive(target)
                               : unreadable(target.string() + ": no such results folder or archive");
-  if (!problem) {
+  if (verifier.other_line()) {
+    out.verdict = problem ? problem->verdict : Verification::Verdict::Ok;
+    out.line = *verifier.other_line();
+  } else if (!problem) {
     out.verdict = Verification::Verdict::Ok;
     out.line = verifier.ok_line();
   } else {

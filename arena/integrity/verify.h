@@ -6,19 +6,12 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace kalah::integrity {
-
-// The reports are rebuilt by the code that wrote them (report::report_input, arena/report/report_service.h).
-struct VerifyOptions {
-  // For a rating list's folder (list.json, `arena report A B --out L`): its tournaments' folders, named by
-  // the operator (verify opens no folder that the data checked names). Each is checked as a tournament's
-  // folder, then the list is written again from their journals. Must be empty for any other folder.
-  std::vector<std::filesystem::path> sources;
-};
 
 struct Verification {
   enum class Verdict { Ok, Failed, Unreadable };
@@ -26,6 +19,18 @@ struct Verification {
   std::vector<std::string> details;  // what was checked, one line each, in order
   std::string line;                  // "arena verify: OK — ..." / "arena verify: FAILED — ..."
   int exit_code() const { return verdict == Verdict::Ok ? 0 : verdict == Verdict::Failed ? 1 : 2; }
+};
+
+// The reports are rebuilt by the code that wrote them (report::report_input, arena/report/report_service.h).
+struct VerifyOptions {
+  // For a rating list's folder (list.json, `arena report A B --out L`): its tournaments' folders, named by
+  // the operator (verify opens no folder that the data checked names). Each is checked as a tournament's
+  // folder, then the list is written again from their journals. Must be empty for any other folder.
+  std::vector<std::filesystem::path> sources;
+  // A folder of a kind the layers above know (a staged tournament's, arena/formats/staged), asked first about the
+  // folder checked (an archive's once extracted and its SHA256SUMS matched): its verification, which is then the
+  // verdict, or nullopt for a folder not of its kind, checked here.
+  std::function<std::optional<Verification>(const std::filesystem::path&)> other_kind;
 };
 
 // `target` is a results folder or an archive of one (a regular file: a .tar.gz from write_archive),

@@ -254,6 +254,10 @@ int count_pairs(const std::vector<GameSpec>& schedule) {
 std::optional<std::string> shard_problem(const Config& config, int count) {
   if (count < 1) return "the number of shards must be at least 1";
   if (config.sprt) return std::nullopt;
+  if (config.tournament.staged())
+    return config.source +
+           ": a staged tournament cannot be sharded: each stage is played by the engines the stage before leaves "
+           "in; play it unsharded (arena run without --shard)";
   if (paired_from_results(config.tournament.type))
     return config.source + (config.tournament.type == TournamentType::Adaptive ? ": an " : ": a ") +
            to_string(config.tournament.type) +

@@ -81,8 +81,8 @@ std::vector<GameSpec> shard_games(const std::vector<GameSpec>& schedule, const S
 // The number of colour-swapped game pairs in `schedule`.
 int count_pairs(const std::vector<GameSpec>& schedule);
 // Why `config` cannot be played as `count` shards, or nullopt: a schedule with fewer game pairs
-// than shards (an empty shard is a mistake, not a task), or a Swiss, knockout or adaptive tournament (its later
-// rounds depend on results). An SPRT splits into any number of streams.
+// than shards (an empty shard is a mistake, not a task), a Swiss, knockout or adaptive tournament (its later
+// rounds depend on results) or a staged one (its later stages do). An SPRT splits into any number of streams.
 std::optional<std::string> shard_problem(const Config& config, int count);
 
 // SPRT: an endless run of pairs between engine 0 (base) and engine 1 (test). Game 0 of a pair has

@@ -44,6 +44,13 @@ std::optional<std::string> set_format(const SeasonConfig& season, arena::Config&
     t.type = arena::TournamentType::RoundRobin;
     return std::nullopt;
   }
+  if (season.final_format == FinalFormat::Staged) {
+    // Round robins stage by stage (arena/formats/staged), on boards a perfect-play analysis may not reach.
+    t.type = arena::TournamentType::RoundRobin;
+    t.stages = season.final_stages;
+    config.analysis.reset();
+    return std::nullopt;
+  }
   t.type = arena::TournamentType::Adaptive;
   t.budget_games = season.final_budget_games;
   t.boundaries = season.final_boundaries;

@@ -17,7 +17,8 @@ inline constexpr const char* kFinalName = "final";
 // What the final plays: the season's contest (its sandbox, limits, variant, clock, openings and seed) with the
 // frozen revisions as its only entrants, built as the contest built them (entries.json, each checked against the
 // digest the freeze recorded), the sparring partners only with final_sparring, as a round robin (the contest's
-// rounds) or a progressive cutoff (adaptive, final_boundaries, final_budget_games). Errors: fewer than two
+// rounds), a progressive cutoff (adaptive, final_boundaries, final_budget_games) or stages (final_stages, played by
+// arena/formats/staged; no analysis). Errors: fewer than two
 // engines, a frozen revision the contest no longer has as it was built, a final declared otherwise than at the
 // freeze, a boundary not below the number of finalists (at final_boundaries' place).
 Expected<arena::Config> final_config(const SeasonConfig& season, const FreezeRecord& frozen);

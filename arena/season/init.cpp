@@ -26,7 +26,7 @@ pseudonyms = false       # true: the public pages show pseudonyms instead of the
 max_upload_kb = 1024     # the uploaded file: one source file, a .tar.gz or a .zip
 max_files = 100          # files in an archive
 max_unpacked_kb = 8192   # an archive's files together, unpacked
-final = "round-robin"    # or "adaptive" with final_boundaries and final_budget_games: `arena season final`
+final = "round-robin"    # or "adaptive" (final_boundaries, final_budget_games), "staged" (final_stages): `arena season final`
 ladder_concurrency = 1   # the ladder's games at once; the builds and gates of new revisions share the machine
 ladder_analysis = true   # the ladder's games valued with perfect play for each author's page (an endgame database
                          # of [analysis] db_mb, 1024 by default, built once and held in memory)

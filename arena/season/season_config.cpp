@@ -16,6 +16,7 @@ const char* to_string(FinalFormat f) {
   switch (f) {
     case FinalFormat::RoundRobin: return "round-robin";
     case FinalFormat::Adaptive: return "adaptive";
+    case FinalFormat::Staged: return "staged";
   }
   return "?";
 }
@@ -33,6 +34,12 @@ std::string describe_final(const SeasonConfig& season) {
     std::string places;
     for (int k : season.final_boundaries) places += (places.empty() ? "" : ",") + std::to_string(k);
     out += fmt::format(" boundaries={} budget_games={}", places, season.final_budget_games);
+  }
+  if (season.final_format == FinalFormat::Staged) {
+    std::string stages;
+    for (const arena::StageConfig& s : season.final_stages)
+      stages += fmt::format("{}{} rounds={}", stages.empty() ? "" : "; ", to_string(s.variant), s.rounds);
+    out += " stages=[" + stages + "]";
   }
   return out + (season.final_sparring ? " sparring" : "");
 }
@@ -66,12 +73,30 @@ void read_deadline(const Table& t, SeasonConfig& out) {
   out.deadline_text = fmt::format("{:%FT%TZ}", time_point_cast<seconds>(*out.deadline));
 }
 
-// final, final_boundaries, final_budget_games, final_sparring: the final's format and its keys (docs/CONFIG.md).
-void read_final(const Reader& r, const Table& t, SeasonConfig& out) {
-  out.final_format =
-      t.choice<FinalFormat>("final", {{"round-robin", FinalFormat::RoundRobin}, {"adaptive", FinalFormat::Adaptive}})
-          .value_or(out.final_format);
+// final = "staged" and final_stages, over the file's [variant]; a stage's rounds left 0 (the contest's) unless given.
+void read_final_stages(const Reader& r, const toml::table& root, const Table& t, SeasonConfig& out) {
+  const bool staged = out.final_format == FinalFormat::Staged;
+  if (t.has("final_stages") && !staged)
+    t.fail_at("final_stages", "season.final_stages only applies to final = \"staged\"");
+  if (!staged) return;
+  if (!t.has("final_stages"))
+    t.fail_at("final",
+              "final = \"staged\" needs season.final_stages, the boards in order, e.g. final_stages = "
+              "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\" }]");
+  arena::Config board;
+  if (const toml::table* variant = r.section(root, "variant")) arena::detail::read_variant(r, *variant, board);
+  out.final_stages = arena::detail::read_stages(r, t, "final_stages", board.variant, 0);
+}
+
+// final, final_boundaries, final_budget_games, final_sparring, final_stages: the final's format and its keys
+// (docs/CONFIG.md).
+void read_final(const Reader& r, const toml::table& root, const Table& t, SeasonConfig& out) {
+  out.final_format = t.choice<FinalFormat>("final", {{"round-robin", FinalFormat::RoundRobin},
+                                                     {"adaptive", FinalFormat::Adaptive},
+                                                     {"staged", FinalFormat::Staged}})
+                         .value_or(out.final_format);
   out.final_sparring = t.on_off("final_sparring").value_or(false);
+  read_final_stages(r, root, t, out);
   const bool adaptive = out.final_format == FinalFormat::Adaptive;
   for (std::string_view key : {"final_boundaries", "final_budget_games"})
     if (t.has(key) && !adaptive) t.fail_at(key, t.key_name(key) + " only applies to final = \"adaptive\"");
@@ -125,7 +150,7 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
   if (!table) loc.fail(node->source(), "season must be a table, [season]");
   Table t(loc, *table, "season", "[season]",
           {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "final_boundaries",
-           "final_budget_games", "final_sparring", "ladder_concurrency", "ladder_analysis", "watch"});
+           "final_budget_games", "final_sparring", "final_stages", "ladder_concurrency", "ladder_analysis", "watch"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
   const toml::node* pseudonyms = t.find("pseudonyms");
@@ -135,10 +160,29 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
   if (auto n = t.integer("max_files", 1, 100'000)) out.limits.max_files = static_cast<std::size_t>(*n);
   if (auto kb = t.integer("max_unpacked_kb", 1, 4 << 20))
     out.limits.max_unpacked_bytes = static_cast<std::uintmax_t>(*kb) << 10;
-  read_final(r, t, out);
+  read_final(r, root, t, out);
   if (auto n = t.integer("ladder_concurrency", 1, 256)) out.ladder_concurrency = static_cast<int>(*n);
   out.ladder_analysis = t.on_off("ladder_analysis").value_or(true);
   read_watch(t, out);
+}
+
+// A staged final: its stages' rounds (the contest's unless given), and what the contest cannot have for it (a book,
+// a start, an endgame database: each of one board). The final writes no pgnout copy and no analysis (final.h).
+std::optional<std::string> check_staged_final(std::string_view text, const std::string& path, SeasonConfig& out) {
+  if (out.final_format != FinalFormat::Staged) return std::nullopt;
+  for (arena::StageConfig& s : out.final_stages)
+    if (s.rounds == 0) s.rounds = out.contest.tournament.rounds;
+  arena::Config probe = out.contest;
+  probe.tournament.stages = out.final_stages;
+  probe.tournament.pgnout.clear();
+  probe.analysis.reset();
+  try {
+    arena::detail::check_staged(Reader(path, fs::current_path(), out.dir), toml::parse(text, std::string_view(path)),
+                                probe);
+  } catch (const ConfigFailure& e) {
+    return e.message;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -159,6 +203,7 @@ Expected<SeasonConfig> parse_season(std::string_view text, std::string_view path
   Expected<arena::Config> contest = arena::parse_config(text, path, dir);
   if (!contest) return Error{contest.error()};
   out.contest = std::move(contest).value();
+  if (std::optional<std::string> problem = check_staged_final(text, path, out)) return Error{*problem};
   if (!out.contest.submissions)
     return Error{path + ": a season needs [submissions]: the folder its revisions are built from"};
   for (fs::path own : {out.contest.submissions->dir, out.contest.tournament.output})

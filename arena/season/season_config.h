@@ -26,10 +26,11 @@ struct UploadLimits {
   std::uintmax_t max_unpacked_bytes = 8u << 20;  // max_unpacked_kb = 8192
 };
 
-// The final's format: a round robin of the frozen revisions, or T's progressive cutoff (the adaptive kind with
-// boundaries: game pairs only where a declared place is still open, docs/SCHEDULE.md "Finals that stop themselves").
-enum class FinalFormat { RoundRobin, Adaptive };
-const char* to_string(FinalFormat f);  // "round-robin", "adaptive"
+// The final's format: a round robin of the frozen revisions, T's progressive cutoff (the adaptive kind with
+// boundaries: game pairs only where a declared place is still open, docs/SCHEDULE.md "Finals that stop themselves"),
+// or stages over boards where the engines with more losses than wins leave (arena/formats/staged).
+enum class FinalFormat { RoundRobin, Adaptive, Staged };
+const char* to_string(FinalFormat f);  // "round-robin", "adaptive", "staged"
 
 struct SeasonConfig {
   std::filesystem::path dir;  // the season's folder: season.toml's own, absolute
@@ -41,12 +42,13 @@ struct SeasonConfig {
   std::map<std::string, std::string> pseudonym_of;
   UploadLimits limits;
   FinalFormat final_format = FinalFormat::RoundRobin;
-  std::vector<int> final_boundaries;  // adaptive: ascending places
-  int final_budget_games = 0;         // adaptive: the most games, even
-  bool final_sparring = false;        // the [[engine]] tables play in the final too
-  std::string final_boundaries_at;    // "season.toml:9:20: ", where final_boundaries is written
-  int ladder_concurrency = 1;         // the ladder's games at once (docs/SEASON.md, "The ladder")
-  bool ladder_analysis = true;        // the ladder's games analysed for the authors' pages (ladder_analyst.h)
+  std::vector<int> final_boundaries;             // adaptive: ascending places
+  int final_budget_games = 0;                    // adaptive: the most games, even
+  bool final_sparring = false;                   // the [[engine]] tables play in the final too
+  std::string final_boundaries_at;               // "season.toml:9:20: ", where final_boundaries is written
+  std::vector<arena::StageConfig> final_stages;  // staged: the stages in order, their rounds the contest's unless given
+  int ladder_concurrency = 1;                    // the ladder's games at once (docs/SEASON.md, "The ladder")
+  bool ladder_analysis = true;  // the ladder's games analysed for the authors' pages (ladder_analyst.h)
   // The watched submissions folder (docs/SEASON.md, "A watched folder"): absolute, from `watch` (relative to `dir`);
   // empty when the season watches none.
   std::filesystem::path watch;
@@ -56,7 +58,8 @@ struct SeasonConfig {
   const std::string& public_name(const std::string& author) const;
 };
 
-// The final as declared, one line: "round-robin", "adaptive boundaries=1,3 budget_games=200", with " sparring" when
+// The final as declared, one line: "round-robin", "adaptive boundaries=1,3 budget_games=200",
+// "staged stages=[pits=4 seeds=3 ... rounds=1; pits=5 seeds=4 ... rounds=2]", with " sparring" when
 // the sparring partners play. A freeze records it: the final is declared before the revisions are fixed.
 std::string describe_final(const SeasonConfig& season);
 

@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 
 #include "arena/config/config.h"
+#include "arena/formats/staged/staged_record.h"
 #include "arena/journal/journal.h"
 #include "arena/report/report_service.h"
 #include "referee/record/record_json.h"
@@ -119,6 +120,16 @@ bool is_regular(const fs::path& path) {
 bool is_results_folder(const fs::path& dir) {
   return is_regular(dir / journal::kMetaFile) || is_regular(dir / journal::kGamesFile) ||
          is_real_folder(dir / "shards");
+}
+
+// A staged tournament's folder (arena/formats/staged): no journal of its own, a tournament folder per stage.
+bool is_staged_folder(const fs::path& dir) { return is_regular(dir / staged::kRecordFile); }
+
+// The name a tournament is listed by: its folder's, and a stage's after its staged tournament's ("final.stage-1").
+std::string listed_name(const fs::path& dir) {
+  const fs::path parent = dir.parent_path();
+  if (is_staged_folder(parent)) return parent.filename().string() + "." + dir.filename().string();
+  return dir.filename().string();
 }
 
 // The sizes and modification times of every file a tournament's documents are computed from: equal
@@ -317,20 +328,29 @@ struct Catalog::State {
       if (const std::optional<struct stat> st = lstat_of(dir); st && seen.emplace(st->st_dev, st->st_ino).second)
         found.push_back(dir);
     };
+    // The tournament folders among a folder's children, in name order; a staged tournament's, its stages'.
+    const auto take_children = [&](const fs::path& dir, const auto& self) -> void {
+      std::vector<fs::path> children;
+      std::error_code ec;
+      std::size_t entries = 0;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end && entries < kMaxFolderEntries;
+           it.increment(ec), ++entries)
+        if (is_real_folder(it->path()) && (is_results_folder(it->path()) || is_staged_folder(it->path())))
+          children.push_back(it->path());
+      std::sort(children.begin(), children.end());
+      for (const fs::path& child : children)
+        if (is_results_folder(child))
+          take(child);
+        else if (!is_staged_folder(dir))  // one level of stages: a stage holds no staged tournament
+          self(child, self);
+    };
     for (const fs::path& dir : dirs) {
       if (!is_real_folder(dir)) continue;
       if (is_results_folder(dir)) {
         take(dir);
         continue;
       }
-      std::vector<fs::path> children;
-      std::error_code ec;
-      std::size_t entries = 0;
-      for (fs::directory_iterator it(dir, ec), end; !ec && it != end && entries < kMaxFolderEntries;
-           it.increment(ec), ++entries)
-        if (is_real_folder(it->path()) && is_results_folder(it->path())) children.push_back(it->path());
-      std::sort(children.begin(), children.end());
-      for (const fs::path& child : children) take(child);
+      take_children(dir, take_children);
     }
     return found;
   }
@@ -354,7 +374,7 @@ struct Catalog::State {
       if (std::any_of(tournaments.begin(), tournaments.end(), [&](const Tournament& t) { return t.dir == dir; }))
         continue;
       Tournament t;
-      t.name = free_name(dir.filename().string());
+      t.name = free_name(listed_name(dir));
       t.dir = dir;
       t.cache = cache / ("t" + std::to_string(++next_cache));
       tournaments.push_back(std::move(t));
