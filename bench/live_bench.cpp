@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -50,22 +49,32 @@ class Watcher {
     thread_ = std::thread([this] { run(); });
   }
   ~Watcher() {
-    ::close(stop_pipe_[1]);  // the poll returns
-    thread_.join();
+    stop();
     ::close(stop_pipe_[0]);
     ::close(fd_);
   }
-  long long events() const { return events_; }
+  // Ends the watcher's thread and returns its CPU time, in microseconds.
+  double stop() {
+    if (thread_.joinable()) {
+      ::close(stop_pipe_[1]);  // the poll returns
+      thread_.join();
+    }
+    return cpu_us_;
+  }
 
  private:
   void run() {
+    watch();
+    cpu_us_ = thread_cpu_us();
+  }
+  void watch() {
     alignas(inotify_event) std::array<char, 1 << 16> buffer;
     for (;;) {
       std::array<pollfd, 2> ready{pollfd{fd_, POLLIN, 0}, pollfd{stop_pipe_[0], POLLIN, 0}};
       if (::poll(ready.data(), ready.size(), -1) < 0 || ready[1].revents != 0) return;
       const ssize_t n = ::read(fd_, buffer.data(), buffer.size());
       if (n <= 0) return;
-      events_ += static_cast<long long>(feed_.look_live().size());
+      feed_.look_live();
       // As the server does: the plies of the next kLiveReadPause are read together (or the bench stops).
       std::array<pollfd, 1> stop{pollfd{stop_pipe_[0], POLLIN, 0}};
       if (::poll(stop.data(), 1, static_cast<int>(kalah::serve::kLiveReadPause.count())) != 0) return;
@@ -74,12 +83,12 @@ class Watcher {
   kalah::serve::LiveFeed feed_;
   int fd_ = -1;
   std::array<int, 2> stop_pipe_{-1, -1};
-  std::atomic<long long> events_{0};
+  double cpu_us_ = 0;  // written by the thread before it ends
   std::thread thread_;
 };
 
 struct Sample {
-  double wall_us = 0, cpu_us = 0;  // per ply
+  double wall_us = 0, cpu_us = 0, watcher_cpu_us = 0;  // per ply
 };
 
 enum class Mode { Without, LiveFile, Watched };
@@ -109,7 +118,9 @@ Sample play(kalah::EnginePlayer& a, kalah::EnginePlayer& b, int games, Mode mode
   }
   const double cpu = thread_cpu_us() - c0;
   const double wall = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-  return {wall / static_cast<double>(plies), cpu / static_cast<double>(plies)};
+  const double watcher_cpu = watcher ? watcher->stop() : 0;
+  const auto n = static_cast<double>(plies);
+  return {wall / n, cpu / n, watcher_cpu / n};
 }
 
 double median(std::vector<double> v) {
@@ -132,17 +143,20 @@ int main(int argc, char** argv) {
   play(a, b, 20, Mode::Without, dir.path());  // engines started, caches warm
   const Mode modes[] = {Mode::Without, Mode::LiveFile, Mode::Watched};
   const char* names[] = {"without a live file", "with the live file", "live file, watched"};
-  std::vector<double> wall[3], cpu[3];
+  std::vector<double> wall[3], cpu[3], watcher_cpu;
   for (int round = 0; round < rounds; ++round)
     for (int m = 0; m < 3; ++m) {
       const int at = (m + round) % 3;  // each mode in each position of the round in turn
       const Sample s = play(a, b, games, modes[at], dir.path());
       wall[at].push_back(s.wall_us);
       cpu[at].push_back(s.cpu_us);
+      if (modes[at] == Mode::Watched) watcher_cpu.push_back(s.watcher_cpu_us);
     }
   fmt::print("{} rounds x {} games a mode (instant_engine, 10 plies a game); medians per ply:\n", rounds, games);
   for (int m = 0; m < 3; ++m)
     fmt::print("  {:<20} wall {:6.2f} us ({:.3f}x)   playing thread's CPU {:6.2f} us ({:.3f}x)\n", names[m],
                median(wall[m]), median(wall[m]) / median(wall[0]), median(cpu[m]), median(cpu[m]) / median(cpu[0]));
+  fmt::print("  the watcher's CPU (its thread: reading, parsing, the events made) {:.2f} us a ply\n",
+             median(watcher_cpu));
   return 0;
 }
