@@ -2,7 +2,8 @@
 // engines played through the referee's game loop, as a worker plays them, in four ways side by side in one
 // run, round after round: without a live file; with the worker's live file (arena/runner/live_file.h); with
 // the live file while a watcher reads it as `arena serve` does (an inotify descriptor on the live folder and
-// the server's LiveFeed, on a thread of its own, pausing kLiveReadPause after each read as the server does); and
+// the server's LiveFeed, on a thread of its own at the server's niceness, pausing kLiveReadPause after each read
+// as the server does); and
 // served: the live file of a tournament that a real `arena serve` process (this build's) follows, with one client
 // of its live stream (a thread of the bench that reads it and counts the ply events). Per ply: the wall time and
 // the CPU time of the thread that plays (the arena's own work; the engines' is not counted), medians of the
@@ -11,11 +12,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -30,6 +33,7 @@
 
 #include "arena/runner/live_file.h"
 #include "arena/serve/live_feed.h"
+#include "arena/serve/server.h"
 #include "bench/arena_serve.h"
 #include "referee/engine/engine_player.h"
 #include "referee/game/game.h"
@@ -71,6 +75,10 @@ class Watcher {
 
  private:
   void run() {
+    // As the server's threads do (ServeOptions::nice): the games come first.
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, 0);
+    if (errno == 0) ::setpriority(PRIO_PROCESS, 0, std::min(19, now + kalah::serve::kDefaultNice));
     watch();
     cpu_us_ = thread_cpu_us();
   }
