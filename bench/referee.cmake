@@ -22,11 +22,15 @@ add_executable(bot_loop_bench ${CMAKE_CURRENT_SOURCE_DIR}/bot_loop_bench.cpp)
 target_link_libraries(bot_loop_bench PRIVATE kalah_bot kalah_rules fmt::fmt)
 
 # What publishing plies (the live files of arena/runner) costs a game, without and with a watcher reading them
-# as `arena serve` does, side by side in one run (docs/PERFORMANCE.md, "Live plies").
+# as `arena serve` does, and with a real `arena serve` following them, side by side in one run
+# (docs/PERFORMANCE.md, "Live plies").
 add_executable(live_bench ${CMAKE_CURRENT_SOURCE_DIR}/live_bench.cpp)
 target_include_directories(live_bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(live_bench PRIVATE kalah_serve kalah_runner kalah_engine kalah_game kalah_system fmt::fmt)
 target_compile_definitions(live_bench PRIVATE KALAH_BINARY_DIR="${CMAKE_BINARY_DIR}")
 if(TARGET instant_engine)
   add_dependencies(live_bench instant_engine)
+endif()
+if(TARGET arena)
+  add_dependencies(live_bench arena)
 endif()

@@ -40,12 +40,15 @@
 #include <fmt/core.h>
 
 #include "arena/runner/live_file.h"
+#include "bench/arena_serve.h"
 #include "referee/rules/position.h"
 #include "referee/system/temp_folder.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using kalah::bench::connect_loopback;
+using kalah::bench::send_all;
 using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void fail(const std::string& message) {
@@ -71,89 +74,6 @@ void raise_descriptor_limit(std::size_t needed) {
   if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < needed)
     fail(fmt::format("{} descriptors needed, the hard limit is {} (ulimit -Hn)", needed, limit.rlim_cur));
 }
-
-int connect_loopback(unsigned short port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
-    fail(fmt::format("cannot connect to 127.0.0.1:{}", port));
-  const int one = 1;
-  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  return fd;
-}
-
-void send_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::send(fd, text.data(), text.size(), MSG_NOSIGNAL);
-    if (n <= 0) fail("send failed");
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
-
-// `arena serve DIR` started on a free loopback port; its port read from the line it prints.
-struct Server {
-  pid_t pid = -1;
-  unsigned short port = 0;
-
-  Server(const fs::path& dir, std::size_t max_connections, const fs::path& err) {
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) fail("pipe");
-    const std::string arena = KALAH_BINARY_DIR "/arena", limit = std::to_string(max_connections);
-    pid = ::fork();
-    if (pid < 0) fail("fork");
-    if (pid == 0) {
-      ::dup2(out[1], 1);
-      const int err_fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      ::dup2(err_fd, 2);
-      ::execl(arena.c_str(), arena.c_str(), "serve", dir.c_str(), "--listen", "127.0.0.1:0", "--max-connections",
-              limit.c_str(), static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    ::close(out[1]);
-    std::string said;
-    char chunk[256];
-    constexpr std::string_view kPrefix = "listening on http://127.0.0.1:";
-    while (said.find('\n') == std::string::npos) {
-      const ssize_t n = ::read(out[0], chunk, sizeof chunk);
-      if (n <= 0) fail("arena serve did not start; see " + err.string());
-      said.append(chunk, static_cast<std::size_t>(n));
-    }
-    ::close(out[0]);
-    const std::size_t at = said.find(kPrefix);
-    if (at == std::string::npos) fail("arena serve said: " + said);
-    std::from_chars(said.data() + at + kPrefix.size(), said.data() + said.size(), port);
-  }
-  ~Server() {
-    ::kill(pid, SIGTERM);
-    ::waitpid(pid, nullptr, 0);
-  }
-
-  // utime + stime in seconds (/proc/PID/stat, fields 14 and 15).
-  double cpu_seconds() const {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::string_view rest(text);
-    rest.remove_prefix(rest.rfind(')') + 2);  // after "pid (comm) "
-    unsigned long long field[13] = {};
-    for (int i = 0; i < 13; ++i) {
-      const std::size_t space = rest.find(' ');
-      std::from_chars(rest.data(), rest.data() + space, field[i]);
-      rest.remove_prefix(space + 1);
-    }
-    // Fields 3.. of the file follow the name: utime is field 14, the 12th after the state (field 3).
-    return static_cast<double>(field[11] + field[12]) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-  }
-  // A line of /proc/PID/status in MB ("VmHWM:", "VmRSS:").
-  double memory_mb(std::string_view key) const {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    for (std::string line; std::getline(in, line);)
-      if (line.starts_with(key)) return std::strtod(line.c_str() + key.size(), nullptr) / 1024.0;
-    return 0;
-  }
-};
 
 // The floor: a one-byte TCP round trip on loopback between two threads, in microseconds.
 std::vector<double> tcp_round_trips(int n) {
@@ -352,7 +272,8 @@ int main(int argc, char** argv) {
   const fs::path dir = temp.path() / "results" / "followed";
   fs::create_directories(dir / kalah::arena::live::kFolder);
   std::ofstream(dir / "games.jsonl").flush();  // listed as a tournament; its games are the live ones
-  Server server(temp.path() / "results", static_cast<std::size_t>(clients_wanted) + 64, temp.path() / "serve.err");
+  const kalah::bench::ServeProcess server(
+      temp.path() / "results", {"--max-connections", std::to_string(clients_wanted + 64)}, temp.path() / "serve.err");
   fmt::print("sse_bench: {} clients, {} plies ({} workers, a ply every {} ms each), arena serve pid {}\n",
              clients_wanted, plies, workers_wanted, interval_ms, server.pid);
   print_quantiles("floor: TCP round trip on loopback", tcp_round_trips(2000), 1, "us");

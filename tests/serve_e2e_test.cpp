@@ -8,9 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -581,6 +584,41 @@ TEST_F(ServeE2E, ANonLoopbackAddressWithoutATokenExits2BeforeBinding) {
   const RunResult linked = run({kArena.string(), "serve", (root() / "other" / "linked").string()}, root());
   EXPECT_EQ(linked.status.code, 2) << linked.summary();
   EXPECT_NE(linked.err.find("symbolic link"), std::string::npos) << linked.err;
+}
+
+// The niceness of each thread of process `pid` (field 19 of /proc/PID/task/TID/stat).
+std::vector<int> thread_nices(pid_t pid) {
+  std::vector<int> nices;
+  for (const fs::directory_entry& task : fs::directory_iterator(fs::path("/proc") / std::to_string(pid) / "task")) {
+    const std::string stat = read_file(task.path() / "stat");
+    std::istringstream fields(stat.substr(stat.rfind(')') + 2));  // from field 3, the state
+    std::string field;
+    for (int i = 3; i <= 19 && fields >> field; ++i) {
+    }
+    nices.push_back(std::stoi(field));
+  }
+  return nices;
+}
+
+// Every thread of the server takes --nice steps of niceness (10 by default) below the process that started it,
+// so that the games of a run on the same machine come first (docs/SERVE.md); --nice 0 leaves it as it was.
+TEST_F(ServeE2E, ItsThreadsYieldToTheGamesOfARunOnTheSameMachine) {
+  errno = 0;
+  const int own = ::getpriority(PRIO_PROCESS, 0);
+  ASSERT_EQ(errno, 0);
+  const std::vector<std::pair<std::vector<std::string>, int>> cases = {
+      {{}, std::min(19, own + 10)}, {{"--nice", "0"}, own}, {{"--nice", "3"}, std::min(19, own + 3)}};
+  for (const auto& [extra, expected] : cases) {
+    std::vector<std::string> args{results().string(), "--listen", "127.0.0.1:0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Server s(root(), args);
+    ASSERT_NE(s.port(), 0) << s.err();
+    const std::vector<int> nices = thread_nices(s.pid());
+    EXPECT_GE(nices.size(), 3u) << "the connections', the catalog's and the intake's threads";
+    for (int nice : nices) EXPECT_EQ(nice, expected) << (extra.empty() ? "by default" : extra.back());
+  }
+  const RunResult r = run({kArena.string(), "serve", results().string(), "--nice", "20"}, root());
+  EXPECT_EQ(r.status.code, 2) << r.summary();
 }
 
 TEST_F(ServeE2E, WithATokenEveryRequestForResultsNeedsIt) {

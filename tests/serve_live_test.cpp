@@ -9,16 +9,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <boost/json.hpp>
 
 #include "arena/runner/live_file.h"
+#include "referee/record/json_text.h"
 #include "referee/record/record_json.h"
 #include "referee/system/temp_folder.h"
 #include "tests/files.h"
@@ -56,6 +59,14 @@ TEST(LiveFile, LinesReadBackAsWritten) {
   const live::Line end = live::parse_line(live::to_line(live::End{"k1", false}));
   ASSERT_TRUE(std::holds_alternative<live::End>(end));
   EXPECT_FALSE(std::get<live::End>(end).played);
+  // A line whose values outgrow the parser's buffer on the stack (an unknown field of 1,900 numbers) is read too.
+  std::string wide = R"({"key":"k1","ply":3,"move":2,"mover":0,"clocks_ms":[null,null],"elapsed_ms":null,"x":[0)";
+  for (int i = 1; i < 1900; ++i) wide += ",0";
+  wide += "]}";
+  ASSERT_LE(wide.size(), live::kMaxLineBytes);
+  const live::Line wide_ply = live::parse_line(wide);
+  ASSERT_TRUE(std::holds_alternative<live::Ply>(wide_ply));
+  EXPECT_EQ(std::get<live::Ply>(wide_ply).move, 2);
   EXPECT_EQ(live::file_name(std::nullopt, 2), "all-worker-2.jsonl");
   EXPECT_EQ(live::file_name(arena::Shard{2, 4}, 0), "2-of-4-worker-0.jsonl");
 }
@@ -154,6 +165,47 @@ TEST_F(LiveFeedTest, EachPlyOnceAndANewClientGetsTheGamesInFlight) {
             (std::vector<std::pair<std::string, int>>{{"r1-c", 0}, {"r1-c", 1}}));
   EXPECT_EQ(plies_of(feed.replay(std::nullopt)),
             (std::vector<std::pair<std::string, int>>{{"r1-b", 0}, {"r1-b", 1}, {"r1-c", 0}, {"r1-c", 1}}));
+}
+
+// A ply's data is written by hand (a server writes one per ply it reads); these are the bytes json_text() writes
+// for the object it was built as before, so browsers receive the same: names that need escapes, a swap, an
+// opening move without a time, clocks without a Fischer control, times with many digits.
+TEST_F(LiveFeedTest, APlysDataIsTheJsonTextOfItsObject) {
+  live::Publisher one(dir(), std::nullopt, 0, kAtOnce);
+  LiveFeed feed(dir(), 7);
+  feed.start();
+  const std::string south = "al\"pha\\ \x01\t </script> \xc3\xa9", north = "beta \xe2\x80\xa8";
+  GameRecord r = test::record_of("r1-\"g\"/0", south, north, {});
+  r.opening = {Move::at(3)};
+  one.start(r.id, r.south, r.north);
+  using Clocks = std::array<std::optional<double>, 2>;
+  const std::vector<std::tuple<Move, int, double, Clocks>> plies = {{Move::at(3), 0, 0, Clocks{}},
+                                                                    {Move::swap(), 1, 0.333333, Clocks{59999.5, 0.1}},
+                                                                    {Move::at(6), 1, 12, Clocks{1e-7, 123456789.125}},
+                                                                    {Move::at(16), 0, 1e14, Clocks{std::nullopt, 7}}};
+  for (const auto& [move, mover, elapsed, clocks] : plies) {
+    r.moves.push_back(move);
+    if (r.moves.size() > r.opening.size()) {
+      r.move_info.emplace_back();
+      r.move_info.back().time_ms = elapsed;
+    }
+    one.ply(r, mover, clocks);
+  }
+  const std::vector<EventPtr> events = feed.look_live();
+  ASSERT_EQ(events.size(), plies.size());
+  const auto time = [](const std::optional<double>& ms) { return ms ? json::value(*ms) : json::value(nullptr); };
+  for (std::size_t i = 0; i < plies.size(); ++i) {
+    const auto& [move, mover, elapsed, clocks] = plies[i];
+    json::object o;
+    o["game"] = r.id;
+    o["ply"] = static_cast<int>(i);
+    o["move"] = move.is_swap() ? json::value("swap") : json::value(move.pit);
+    o["mover"] = mover == 0 ? south : north;
+    o["player"] = mover;
+    o["clocks_ms"] = json::array{time(clocks[0]), time(clocks[1])};
+    o["elapsed_ms"] = i == 0 ? json::value(nullptr) : json::value(elapsed);
+    EXPECT_EQ(events[i]->data, json_text(o)) << i;
+  }
 }
 
 TEST_F(LiveFeedTest, TheLastPliesOfAGameArriveWhenTheWorkersNextGameStartsBeforeTheyAreRead) {

@@ -68,6 +68,7 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   unsigned short port() const { return port_; }
+  pid_t pid() const { return child_->pid(); }
   std::string err() const { return read_file(err_); }
   std::string out() const { return read_file(out_); }
   // kill -9, as a crash or an impatient operator stops it; reaped.

@@ -1,6 +1,6 @@
 // `arena serve DIR... [--listen ADDR:PORT] [--token-file FILE] [--public] [--max-connections N]
-// [--idle-timeout S]`: the results folders over HTTP, read-only (docs/SERVE.md). The listen policy is checked
-// before anything is bound.
+// [--idle-timeout S] [--nice N]`: the results folders over HTTP, read-only (docs/SERVE.md). The listen policy is
+// checked before anything is bound.
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -25,6 +25,7 @@ struct ServeArguments {
   bool is_public = false;
   std::size_t max_connections = serve::kDefaultMaxConnections;
   int idle_timeout_s = 30;
+  int nice = serve::kDefaultNice;
 };
 
 int serve_folders(const ServeArguments& a) {
@@ -43,6 +44,7 @@ int serve_folders(const ServeArguments& a) {
   options.dirs.assign(a.dirs.begin(), a.dirs.end());
   options.max_connections = a.max_connections;
   options.idle_timeout = std::chrono::seconds(a.idle_timeout_s);
+  options.nice = a.nice;
   std::unique_ptr<season::SeasonIntake> intake;
   if (!a.season.empty()) {
     Expected<season::SeasonConfig> config = season::load_season(a.season);
@@ -99,6 +101,10 @@ void add_serve_command(cli::Commands& commands) {
                   "Seconds a connection may stay open without a request (then it is closed)")
       ->default_val(30)
       ->check(CLI::Range(1, 3600));
+  cmd->add_option("--nice", a->nice,
+                  "Steps of niceness the server takes, so that the games of a run on this machine come first")
+      ->default_val(serve::kDefaultNice)
+      ->check(CLI::Range(0, 19));
 }
 
 }  // namespace kalah::arena_app

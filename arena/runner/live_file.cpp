@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -125,11 +126,20 @@ std::string to_line(const End& e) {
 
 Line parse_line(std::string_view text) {
   if (text.size() > kMaxLineBytes) return Invalid{};
-  json::error_code ec;
+  // A server parses a line per ply it reads: the parser's stack and the line's values are kept in buffers on
+  // this stack, not allocated (the values of a long line overflow into the heap).
+  std::array<unsigned char, 4096> values;
+  json::monotonic_resource memory(values.data(), values.size());
+  std::array<unsigned char, 512> stack;
   json::parse_options options;
   options.max_depth = 4;
-  const json::value v = json::parse(text, ec, {}, options);
-  if (ec || !v.is_object()) return Invalid{};
+  json::parser parser(json::storage_ptr(), options, stack.data(), stack.size());
+  parser.reset(&memory);
+  json::error_code ec;
+  parser.write(text, ec);
+  if (ec) return Invalid{};
+  const json::value v = parser.release();
+  if (!v.is_object()) return Invalid{};
   const json::object& o = v.get_object();
   std::optional<std::string> key = string_field(o, "key");
   if (!key || key->empty()) return Invalid{};

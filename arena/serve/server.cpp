@@ -1,8 +1,10 @@
 #include "arena/serve/server.h"
 
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -521,6 +523,13 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, Shared& shared) {
 
 std::optional<std::string> serve(const ServeOptions& options,
                                  const std::function<void(const std::string& url)>& listening) {
+  // Lower first, so that every thread made below (the catalog's, the intake's) inherits it: on Linux a niceness
+  // is a thread's. Raising one's own niceness needs no privilege; past 19 it stays at 19.
+  if (options.nice > 0) {
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, 0);
+    if (errno == 0) ::setpriority(PRIO_PROCESS, 0, std::min(19, now + options.nice));
+  }
   // The reports the standings are read from: the server's own, removed when it stops.
   system::TempFolder cache("arena-serve", std::nothrow);
   if (cache.path().empty()) return cache.error();

@@ -20,6 +20,7 @@ namespace kalah::serve {
 
 inline constexpr std::size_t kMaxHeaderBytes = 8 * 1024;
 inline constexpr std::size_t kDefaultMaxConnections = 512;
+inline constexpr int kDefaultNice = 10;
 
 // A season's submission endpoints (docs/SEASON.md), which arena/season implements: the server only carries
 // requests to it. Every call runs on the intake's own thread, one at a time, never on the connections' thread
@@ -53,6 +54,9 @@ struct ServeOptions {
   std::chrono::milliseconds idle_timeout{30'000};
   // A live stream without an event for this long is sent a comment, so that proxies keep it open.
   std::chrono::milliseconds live_keepalive{15'000};
+  // How many steps of niceness the server's threads take below the thread that calls serve() (0 to 19): a
+  // server on the machine of a run yields the cores to its games (docs/SERVE.md, --nice).
+  int nice = kDefaultNice;
   // A season's submissions (arena serve --season); none: GET and HEAD only. Its routes are authorized by the
   // authors' tokens, not by `token`.
   Intake* intake = nullptr;
