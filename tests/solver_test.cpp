@@ -731,5 +731,22 @@ TEST(SolverExecutable, SolvePrintsTheMarginAndBadArgumentsExitWith2) {
   }
 }
 
+// `solve` has a database default of its own (800 MB, more than the engine's 512 MB); --db-mb, after `solve` or
+// before it, still decides. Kalah(4,3) has 24 seeds: 1 MB holds the levels up to 16 seeds, the default every
+// level a search can reach (23).
+TEST(SolverExecutable, SolveDatabaseMemoryComesFromItsFlagWhereverGiven) {
+  const auto database_line = [](std::vector<std::string> args) {
+    Child solve(args);
+    EXPECT_TRUE(solve.started());
+    const std::string line = solve.wait_for("database:", 60000ms).value_or("");
+    EXPECT_EQ(solve.wait_exit(), 0);
+    return line.substr(0, line.find(','));
+  };
+  const std::string v = "pits=4 seeds=3 capture=empty";
+  EXPECT_EQ(database_line({kSolver, "solve", "--variant", v, "--no-cache"}), "database: 23 seeds");
+  EXPECT_EQ(database_line({kSolver, "solve", "--variant", v, "--no-cache", "--db-mb", "1"}), "database: 16 seeds");
+  EXPECT_EQ(database_line({kSolver, "--db-mb", "1", "solve", "--variant", v, "--no-cache"}), "database: 16 seeds");
+}
+
 }  // namespace
 }  // namespace kalah::solver

@@ -36,6 +36,10 @@ struct SolveOptions {
   std::optional<int> near_margin;
   int near_mb = 16;
   std::optional<int> guess;
+  // The database's memory: more than the engine's default (512 MB, K = 21 for six pits), because a solve
+  // is one long search that every database level shortens by about a third: 800 MB is K = 23 for six
+  // pits (796 MiB), about half the nodes of K = 21 for Kalah(6,4). docs/SOLVER.md, "Performance".
+  std::size_t db_mb = 800;
 };
 
 std::string signed_number(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
@@ -261,22 +265,22 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   EngineOptions eo;
   std::string cache_dir = eo.cache_dir.string();
-  auto common = [&](CLI::App* a) {
+  SolveOptions so;
+  auto common = [&](CLI::App* a, std::size_t& db_mb) {
     a->add_option("--hash-mb", eo.hash_mb, "transposition table size (MB)")
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
-    a->add_option("--db-mb", eo.db_memory_mb, "memory for the endgame database (MB), 0 for none")
+    a->add_option("--db-mb", db_mb, "memory for the endgame database (MB), 0 for none")
         ->capture_default_str()
         ->check(CLI::Range(0, 65536));
     a->add_option("--cache-dir", cache_dir, "where databases are cached")->capture_default_str();
     a->add_option("--threads", eo.threads, "search and build threads")->capture_default_str()->check(CLI::Range(1, 64));
   };
-  common(&app);
+  common(&app, eo.db_memory_mb);
   CLI::App* kep = app.add_subcommand("kep", "run as a KEP engine (the default)");
-  common(kep);
+  common(kep, eo.db_memory_mb);
   CLI::App* solve_cmd = app.add_subcommand("solve", "print the first player's margin under perfect play");
-  common(solve_cmd);
-  SolveOptions so;
+  common(solve_cmd, so.db_mb);
   solve_cmd->add_option("--variant", so.variant, "variant keys, e.g. \"pits=4 seeds=3 capture=empty\"")
       ->capture_default_str();
   solve_cmd->add_option("--position", so.position, "solve this position (notation) instead of the start");
@@ -292,7 +296,7 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--store-margin", so.store_margin, "tuning: table entries above K + this")
       ->capture_default_str();
   CLI::App* book_cmd = app.add_subcommand("book", "write a balanced opening book: openings solved exactly");
-  common(book_cmd);
+  common(book_cmd, eo.db_memory_mb);
   BookCommand bc;
   book_cmd->add_option("--variant", bc.variant, "variant keys")->capture_default_str();
   book_cmd->add_option("--plies", bc.options.plies, "opening length")->capture_default_str()->check(CLI::Range(1, 16));
@@ -316,7 +320,11 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   eo.cache_dir = cache_dir;
-  if (solve_cmd->parsed()) return solve(so, eo);
+  if (solve_cmd->parsed()) {
+    // `kalah-solver --db-mb N solve ...` still means N.
+    if (solve_cmd->count("--db-mb") > 0 || app.count("--db-mb") == 0) eo.db_memory_mb = so.db_mb;
+    return solve(so, eo);
+  }
   if (book_cmd->parsed()) return book(bc, eo);
   SolverBot bot(eo);
   return bot::run(bot);
