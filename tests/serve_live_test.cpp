@@ -354,5 +354,82 @@ TEST_F(LiveFeedTest, LinksSpecialFilesAndOversizedFilesAreNotRead) {
   EXPECT_TRUE(feed.look_live().empty());
 }
 
+// Issue 38: a worker's file starts over once it holds kRewriteBytes; the plies written since the server last read it
+// must still reach it, once each, from the full file now at NAME.jsonl.1 (docs/SERVE.md, "The live files").
+TEST_F(LiveFeedTest, PliesWrittenJustBeforeTheFileStartsOverAreReadOnceFromTheRotatedFile) {
+  for (const std::chrono::milliseconds batch : {kAtOnce, live::kBatch}) {
+    fs::remove_all(dir() / "live");
+    live::Publisher one(dir(), std::nullopt, 0, batch);
+    LiveFeed feed(dir(), 9);
+    feed.start();
+    GameRecord a = test::record_of("g-a", "alpha", "beta", {}), b = test::record_of("g-b", "beta", "alpha", {});
+    one.start(a.id, a.south, a.north);
+    play(one, a, 3);
+    one.flush();
+    std::vector<std::pair<std::string, int>> heard = plies_of(feed.look_live());
+    // Past the restart size, the game's end, the next game's start (a new file) and its first plies, unread.
+    int plies = 3;
+    const auto written = [&] {
+      one.flush();
+      return fs::file_size(dir() / "live" / "all-worker-0.jsonl");
+    };
+    for (; written() < live::kRewriteBytes; plies += 100) play(one, a, 100);
+    one.end(true);
+    one.start(b.id, b.south, b.north);
+    play(one, b, 2);
+    one.flush();
+    EXPECT_TRUE(fs::is_regular_file(dir() / "live" / "all-worker-0.jsonl.1"));
+    EXPECT_LT(fs::file_size(dir() / "live" / "all-worker-0.jsonl"), 1024u);
+    for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);
+    for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);
+    std::vector<std::pair<std::string, int>> expected;
+    for (int i = 0; i < plies; ++i) expected.emplace_back("g-a", i);
+    expected.emplace_back("g-b", 0);
+    expected.emplace_back("g-b", 1);
+    EXPECT_EQ(heard, expected) << "batch " << batch.count() << " ms";
+  }
+}
+
+// The previous file of a worker as a link to the very file the server read (its inode), or a FIFO: not read, not
+// waited on; the new file is read from its start.
+TEST_F(LiveFeedTest, AHostileRotatedFileIsNotRead) {
+  for (const bool fifo : {false, true}) {
+    fs::remove_all(dir() / "live");
+    fs::remove(temp_.path() / "kept.jsonl");
+    live::Publisher one(dir(), std::nullopt, 0, kAtOnce);
+    LiveFeed feed(dir(), 11);
+    feed.start();
+    GameRecord a = test::record_of("g-a", "alpha", "beta", {}), b = test::record_of("g-b", "beta", "alpha", {});
+    one.start(a.id, a.south, a.north);
+    play(one, a, 1);
+    ASSERT_EQ(plies_of(feed.look_live()).size(), 1u);
+    while (fs::file_size(dir() / "live" / "all-worker-0.jsonl") < live::kRewriteBytes) play(one, a, 100);
+    one.end(true);
+    one.start(b.id, b.south, b.north);
+    play(one, b, 1);
+    const fs::path rotated = dir() / "live" / "all-worker-0.jsonl.1";
+    fs::create_hard_link(rotated, temp_.path() / "kept.jsonl");
+    fs::remove(rotated);
+    if (fifo)
+      ASSERT_EQ(::mkfifo(rotated.c_str(), 0600), 0);
+    else
+      fs::create_symlink(temp_.path() / "kept.jsonl", rotated);
+    EXPECT_EQ(plies_of(feed.look_live()), (std::vector<std::pair<std::string, int>>{{"g-b", 0}})) << fifo;
+    EXPECT_EQ(feed.games_in_flight(), std::vector<std::string>{"g-b"});
+  }
+}
+
+// A run's start removes its shard's live files of a previous run, the previous files and half-made ones too.
+TEST_F(LiveFeedTest, StaleLiveFilesAreRemovedWithTheirPreviousFiles) {
+  fs::create_directories(dir() / "live");
+  for (const char* name :
+       {"all-worker-0.jsonl", "all-worker-0.jsonl.1", "all-worker-7.jsonl.new", "2-of-4-worker-0.jsonl.1"})
+    write_file(dir() / "live" / name, "x\n");
+  live::remove_stale(dir(), std::nullopt);
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir() / "live")) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"2-of-4-worker-0.jsonl.1"});
+}
+
 }  // namespace
 }  // namespace kalah::serve

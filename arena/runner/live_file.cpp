@@ -196,6 +196,13 @@ Publisher::~Publisher() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void Publisher::fail(const char* error) {
+  fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(), error);
+  ::close(fd_);
+  fd_ = -1;
+  failed_ = true;
+}
+
 bool Publisher::write_out(const std::string& text, bool rewrite) {
   if (fd_ < 0) return false;
   const char* error = nullptr;
@@ -205,11 +212,36 @@ bool Publisher::write_out(const std::string& text, bool rewrite) {
     if (n != static_cast<ssize_t>(text.size())) error = n < 0 ? std::strerror(errno) : "a short write";
   }
   if (!error) return true;
-  fmt::print(stderr, "arena: the plies of games in flight are no longer published: {}: {}\n", path_.string(), error);
-  ::close(fd_);
-  fd_ = -1;
-  failed_ = true;
+  fail(error);
   return false;
+}
+
+void Publisher::rotate() {
+  flush();  // the lines still in the buffer belong to the full file: written into it first
+  std::lock_guard writing(write_mutex_);
+  if (fd_ < 0) return;
+  // NAME.jsonl.1 replaced by a second name of the full file, then a new empty file renamed over NAME.jsonl: at every
+  // moment NAME.jsonl exists, and the full file is there or at NAME.jsonl.1 (docs/SERVE.md, "The live files").
+  const std::string rotated = path_.string() + kRotatedSuffix, fresh = path_.string() + kFreshSuffix;
+  const char* error = nullptr;
+  int fd = -1;
+  if (::unlink(rotated.c_str()) != 0 && errno != ENOENT)
+    error = std::strerror(errno);
+  else if (::link(path_.c_str(), rotated.c_str()) != 0)
+    error = std::strerror(errno);
+  else if (::unlink(fresh.c_str()) != 0 && errno != ENOENT)
+    error = std::strerror(errno);
+  else if ((fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
+    error = std::strerror(errno);
+  else if (::rename(fresh.c_str(), path_.c_str()) != 0)
+    error = std::strerror(errno);
+  if (error) {
+    if (fd >= 0) ::close(fd);
+    return fail(error);
+  }
+  ::close(fd_);
+  fd_ = fd;
+  size_ = 0;
 }
 
 void Publisher::write_batches() {
@@ -266,9 +298,11 @@ void Publisher::start(const std::string& game, const std::string& south, const s
   if (failed_) return;
   key_ = fmt::format("{:016x}-{}", nonce_, ++games_);
   ply_.key = key_;
-  // Appended after the last game, so that a reader that has not read its last plies yet still finds them; the
-  // file is written anew only once it holds kRewriteBytes, and at the first game (a previous run's file).
-  put(to_line(Header{key_, game, south, north}), games_ == 1 || size_ >= kRewriteBytes);
+  // Appended after the last game, so that a reader that has not read its last plies yet still finds them; once the
+  // file holds kRewriteBytes it moves to NAME.jsonl.1 and a new one starts, where a reader still finds the plies it
+  // has not read; a previous run's file is written anew at the first game.
+  if (games_ > 1 && size_ >= kRewriteBytes) rotate();
+  put(to_line(Header{key_, game, south, north}), games_ == 1);
 }
 
 void Publisher::ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) {
@@ -299,7 +333,10 @@ void remove_stale(const fs::path& results_dir, const std::optional<Shard>& shard
   std::error_code ec;
   for (fs::directory_iterator it(results_dir / kFolder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.starts_with(prefix) && name.ends_with(".jsonl")) fs::remove(it->path(), ec);
+    if (name.starts_with(prefix) &&
+        (name.ends_with(".jsonl") || name.ends_with(std::string(".jsonl") + kRotatedSuffix) ||
+         name.ends_with(std::string(".jsonl") + kFreshSuffix)))
+      fs::remove(it->path(), ec);
   }
 }
 

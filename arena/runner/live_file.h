@@ -5,7 +5,8 @@
 // live files"); no fsync: the journal stays the only record of a game, and a live file is never read back by
 // the arena. A file holds the worker's
 // games one after the other: per game a header line when it starts, a line per ply, an end line; it is written
-// anew (truncated first) at the worker's first game and at a game that starts once it holds kRewriteBytes. Every
+// anew (truncated first) at the worker's first game; at a game that starts once it holds kRewriteBytes it is
+// renamed NAME.jsonl.1 (a reader reads the lines it has not read there) and a new file starts. Every
 // line carries the game's key, new for each game a worker starts, so that a reader can tell one game's lines
 // from the next's, and a file written anew (its first line's key) from one it read.
 // The codec of the lines is here too, for both sides; the reader treats every line as hostile.
@@ -37,6 +38,10 @@ inline constexpr std::uintmax_t kMaxFileBytes = 1u << 20;
 // A game that starts when the file holds this much writes it anew: so every game has at least kMaxFileBytes -
 // kRewriteBytes (about 6,000 plies) to itself.
 inline constexpr std::uintmax_t kRewriteBytes = kMaxFileBytes / 2;
+// Appended to a file's name: the previous file of the worker (NAME.jsonl.1), moved there whole when the new one
+// started; the new one while it is made, before it is renamed NAME.jsonl.
+inline constexpr const char* kRotatedSuffix = ".1";
+inline constexpr const char* kFreshSuffix = ".new";
 
 // "<shard>-worker-<N>.jsonl": "all" unsharded, "2-of-4" for shard 2 of 4 (several arenas write into one folder).
 std::string file_name(const std::optional<Shard>& shard, int worker);
@@ -91,7 +96,8 @@ class Publisher final : public PlyWatch {
   Publisher(const Publisher&) = delete;
   Publisher& operator=(const Publisher&) = delete;
 
-  // A new game: its header appended, or written into the file truncated (the first game, or past kRewriteBytes).
+  // A new game: its header appended, or written into the file truncated (the first game), or into a new file
+  // (past kRewriteBytes, the full one moved to NAME.jsonl.1).
   void start(const std::string& game, const std::string& south, const std::string& north);
   void ply(const GameRecord& so_far, int mover, const std::array<std::optional<double>, 2>& clock_ms) override;
   void end(bool played);
@@ -102,7 +108,10 @@ class Publisher final : public PlyWatch {
   void put(const std::string& line, bool rewrite = false);
   // The buffer's text into the file (truncated first for `rewrite`); false, and the file closed, on an error.
   bool write_out(const std::string& text, bool rewrite);
-  void write_batches();  // the writing thread
+  // The full file moved to NAME.jsonl.1 and a new one started (under write_mutex_, the buffer written first).
+  void rotate();
+  void fail(const char* error);  // said on stderr; the file closed, nothing more published
+  void write_batches();          // the writing thread
   std::filesystem::path path_;
   std::chrono::milliseconds batch_;
   int fd_ = -1;                     // written under write_mutex_ (by the caller alone with no batch)

@@ -58,6 +58,8 @@ struct LiveFeed::Game {
   bool ended = false;
   std::vector<EventPtr> plies;
   std::string file_key;  // the key of the file's first line: another one there, the file was written anew
+  ino_t inode = 0;       // the file's: another one at the name, the file moved to NAME.jsonl.1
+  dev_t device = 0;
 };
 
 struct LiveFeed::Journal {
@@ -189,7 +191,7 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
   if (!opened) return drop(name);
   system::FileHandle fd(opened->first);
   const std::uintmax_t size = opened->second;
-  if (size > live::kMaxFileBytes + live::kMaxLineBytes) return drop(name);
+  if (size > live::kMaxFileBytes + live::kMaxLineBytes || ::fstat(fd.get(), &st) != 0) return drop(name);
   // The header says which game the file holds now: another key than the one known, another game.
   const std::optional<std::string> head =
       read_at(fd.get(), 0, static_cast<std::size_t>(std::min<std::uintmax_t>(size, live::kMaxLineBytes + 1)));
@@ -199,20 +201,45 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
   const live::Header* header = std::get_if<live::Header>(&first);
   if (!header) return drop(name);
   std::shared_ptr<Game>& game = games_[name];
-  if (!game || game->file_key != header->key)
+  const bool same_file = game && game->inode == st.st_ino && game->device == st.st_dev;
+  // A new file: the one read before was moved to NAME.jsonl.1, where the lines not read yet are read first.
+  if (game && !same_file) read_rotated(live_folder / (name + live::kRotatedSuffix), game, out);
+  if (!same_file || game->file_key != header->key) {
     game = std::make_shared<Game>(
         Game{header->key, header->game, header->south, header->north, newline + 1, false, {}, header->key});
+    game->inode = st.st_ino;
+    game->device = st.st_dev;
+  }
+  read_lines(fd.get(), size, game, out);
+}
+
+void LiveFeed::read_rotated(const fs::path& path, std::shared_ptr<Game>& game, std::vector<EventPtr>& out) {
+  // Read only when it is the very file read before (its inode), a regular file, not through a link, bounded.
+  Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(path, false);
+  if (!opened) return;
+  system::FileHandle fd(opened->first);
+  struct stat st {};
+  if (opened->second > live::kMaxFileBytes + live::kMaxLineBytes || ::fstat(fd.get(), &st) != 0 ||
+      st.st_ino != game->inode || st.st_dev != game->device)
+    return;
+  read_lines(fd.get(), opened->second, game, out);
+}
+
+void LiveFeed::read_lines(int fd, std::uintmax_t size, std::shared_ptr<Game>& game, std::vector<EventPtr>& out) {
   if (size <= game->offset) return;
-  const std::optional<std::string> text =
-      read_at(fd.get(), game->offset, static_cast<std::size_t>(size - game->offset));
+  const std::optional<std::string> text = read_at(fd, game->offset, static_cast<std::size_t>(size - game->offset));
   if (!text) return;
   std::size_t at = 0;
   for (std::size_t end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
     const live::Line line = live::parse_line(std::string_view(*text).substr(at, end - at));
     // The worker's next game, appended after this one: read on into it.
     if (const live::Header* next = std::get_if<live::Header>(&line); next && next->key != game->key) {
-      game = std::make_shared<Game>(Game{
-          next->key, next->game, next->south, next->north, game->offset + end + 1 - at, false, {}, game->file_key});
+      const Game& last = *game;
+      auto following = std::make_shared<Game>(
+          Game{next->key, next->game, next->south, next->north, last.offset + end + 1 - at, false, {}, last.file_key});
+      following->inode = last.inode;
+      following->device = last.device;
+      game = std::move(following);
       continue;
     }
     const std::string* key = std::visit(

@@ -84,6 +84,10 @@ class LiveFeed {
   EventPtr add(std::string kind, std::string data);
   void drop(const std::string& file);
   void read_live_file(const std::string& name, std::vector<EventPtr>& out);
+  // The lines of `game`'s file not read yet, from NAME.jsonl.1 when that is the file `game` was read from.
+  void read_rotated(const std::filesystem::path& path, std::shared_ptr<Game>& game, std::vector<EventPtr>& out);
+  // The lines of the open file `fd` (`size` bytes) from game->offset; `game` becomes the file's next games.
+  void read_lines(int fd, std::uintmax_t size, std::shared_ptr<Game>& game, std::vector<EventPtr>& out);
   void read_journal(Journal& journal, std::vector<EventPtr>& out);
   std::vector<std::filesystem::path> journal_files() const;
 
