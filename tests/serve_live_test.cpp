@@ -357,7 +357,9 @@ TEST_F(LiveFeedTest, LinksSpecialFilesAndOversizedFilesAreNotRead) {
 // Issue 38: a worker's file starts over once it holds kRewriteBytes; the plies written since the server last read it
 // must still reach it, once each, from the full file now at NAME.jsonl.1 (docs/SERVE.md, "The live files").
 TEST_F(LiveFeedTest, PliesWrittenJustBeforeTheFileStartsOverAreReadOnceFromTheRotatedFile) {
-  for (const std::chrono::milliseconds batch : {kAtOnce, live::kBatch}) {
+  // A batch that never comes due leaves the new file empty (its header in the buffer) until flush().
+  constexpr std::chrono::milliseconds kNever{std::chrono::hours(1)};
+  for (const std::chrono::milliseconds batch : {kAtOnce, live::kBatch, kNever}) {
     fs::remove_all(dir() / "live");
     live::Publisher one(dir(), std::nullopt, 0, batch);
     LiveFeed feed(dir(), 9);
@@ -376,9 +378,13 @@ TEST_F(LiveFeedTest, PliesWrittenJustBeforeTheFileStartsOverAreReadOnceFromTheRo
     for (; written() < live::kRewriteBytes; plies += 100) play(one, a, 100);
     one.end(true);
     one.start(b.id, b.south, b.north);
+    EXPECT_TRUE(fs::is_regular_file(dir() / "live" / "all-worker-0.jsonl.1"));
+    if (batch == kNever) {
+      EXPECT_EQ(fs::file_size(dir() / "live" / "all-worker-0.jsonl"), 0u);
+    }
+    for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);
     play(one, b, 2);
     one.flush();
-    EXPECT_TRUE(fs::is_regular_file(dir() / "live" / "all-worker-0.jsonl.1"));
     EXPECT_LT(fs::file_size(dir() / "live" / "all-worker-0.jsonl"), 1024u);
     for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);
     for (const auto& ply : plies_of(feed.look_live())) heard.push_back(ply);

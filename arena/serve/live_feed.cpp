@@ -192,6 +192,11 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
   system::FileHandle fd(opened->first);
   const std::uintmax_t size = opened->second;
   if (size > live::kMaxFileBytes + live::kMaxLineBytes || ::fstat(fd.get(), &st) != 0) return drop(name);
+  std::shared_ptr<Game>& known = games_[name];
+  const bool same_file = known && known->inode == st.st_ino && known->device == st.st_dev;
+  // A new file: the one read before was moved to NAME.jsonl.1, where the lines not read yet are read first (before
+  // the new file's header is looked for: it may not be written yet).
+  if (known && !same_file) read_rotated(live_folder / (name + live::kRotatedSuffix), known, out);
   // The header says which game the file holds now: another key than the one known, another game.
   const std::optional<std::string> head =
       read_at(fd.get(), 0, static_cast<std::size_t>(std::min<std::uintmax_t>(size, live::kMaxLineBytes + 1)));
@@ -200,10 +205,7 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
   const live::Line first = live::parse_line(std::string_view(*head).substr(0, newline));
   const live::Header* header = std::get_if<live::Header>(&first);
   if (!header) return drop(name);
-  std::shared_ptr<Game>& game = games_[name];
-  const bool same_file = game && game->inode == st.st_ino && game->device == st.st_dev;
-  // A new file: the one read before was moved to NAME.jsonl.1, where the lines not read yet are read first.
-  if (game && !same_file) read_rotated(live_folder / (name + live::kRotatedSuffix), game, out);
+  std::shared_ptr<Game>& game = known;
   if (!same_file || game->file_key != header->key) {
     game = std::make_shared<Game>(
         Game{header->key, header->game, header->south, header->north, newline + 1, false, {}, header->key});
