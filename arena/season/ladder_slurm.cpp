@@ -24,12 +24,12 @@ std::string ladder_job_name(const SeasonConfig& season) {
 
 std::vector<std::string> ladder_srun_args(const SeasonConfig& season, const arena::Config& config,
                                           const arena::GameSpec& spec, const fs::path& arena) {
-  std::vector<std::string> args = {"--quiet", "--ntasks=1", "--cpus-per-task=1", "--job-name=" + ladder_job_name(season),
-                                   "--chdir=" + fs::current_path().string()};
+  std::vector<std::string> args = {"--quiet", "--ntasks=1", "--cpus-per-task=1",
+                                   "--job-name=" + ladder_job_name(season), "--chdir=" + fs::current_path().string()};
   if (!season.ladder_slurm_partition.empty()) args.push_back("--partition=" + season.ladder_slurm_partition);
   // Slurm ends a job at its time limit: without one of the season's, the server's wait for it.
   args.push_back("--time=" + (season.ladder_slurm_time.empty() ? std::to_string(season.ladder_slurm_wait_minutes)
-                                                                : season.ladder_slurm_time));
+                                                               : season.ladder_slurm_time));
   for (std::string word : {arena.string(), std::string("season"), std::string("ladder-game"),
                            (season.dir / kSeasonFile).string(), std::string("--pair"), std::to_string(spec.pair),
                            std::string("--game-in-pair"), std::to_string(spec.game_in_pair), std::string("--south"),
@@ -54,7 +54,8 @@ Expected<GameRecord> ladder_job_record(const arena::Config& config, const arena:
   if (record->id != spec.id || record->south != south || record->north != north || record->round != spec.round)
     return Error{fmt::format("the job played game {} ({} v {}, round {}), not {} ({} v {}, round {})",
                              system::clean_text(record->id, false), system::clean_text(record->south, false),
-                             system::clean_text(record->north, false), record->round, spec.id, south, north, spec.round)};
+                             system::clean_text(record->north, false), record->round, spec.id, south, north,
+                             spec.round)};
   return record;
 }
 
@@ -118,8 +119,7 @@ Expected<GameRecord> LadderSlurm::play(const arena::Config& config, const arena:
     running_.emplace(number, srun.kill_switch());
     if (aborted_) running_.at(number).fire();
   }
-  const process::Deadline deadline =
-      process::Clock::now() + std::chrono::minutes(season_.ladder_slurm_wait_minutes);
+  const process::Deadline deadline = process::Clock::now() + std::chrono::minutes(season_.ladder_slurm_wait_minutes);
   Expected<std::string> out = job_output(srun, deadline);
   srun.kill();  // reaped (and its group) before its switch goes
   {
@@ -140,9 +140,13 @@ std::string LadderSlurm::cancel_leftovers(const fs::path& scancel) const {
   s.relay_stderr = true;
   s.stderr_tail_bytes = 1024;
   const process::ToolRun run = process::run_tool(s, process::Clock::now() + std::chrono::minutes(1));
-  if (run.succeeded()) return "ladder: cancelled the Slurm jobs named " + ladder_job_name(season_) + " left from before";
+  if (run.succeeded())
+    return "ladder: cancelled the Slurm jobs named " + ladder_job_name(season_) + " left from before";
   return "ladder: could not cancel the Slurm jobs left from before (" + scancel.string() + ": " +
-         (run.exit ? run.exit->describe() : run.detail.empty() ? "timeout" : run.detail) + ")";
+         (run.exit             ? run.exit->describe()
+          : run.detail.empty() ? "timeout"
+                               : run.detail) +
+         ")";
 }
 
 Expected<GameRecord> play_ladder_game(const SeasonConfig& season, const LadderGameRequest& request) {
