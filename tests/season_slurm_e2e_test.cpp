@@ -24,9 +24,9 @@ TEST_F(SeasonE2E, TheLadderOnSlurmPlaysEnteredRevisionsAndResumesAfterKillMinus9
   server_.reset();
   // Two jobs at once: one may be cut off by the kill below while the other's game is being recorded.
   edit("ladder_concurrency = 1", "ladder_concurrency = 2");
-  edit(
-      "ladder_analysis = false",
-      "ladder_analysis = false\nladder_runner = \"slurm\"\nladder_slurm_time = \"10\"\nladder_slurm_wait_minutes = 10");
+  // The line `arena season init` writes, commented out, taken in.
+  edit("# ladder_runner = \"slurm\"",
+       "ladder_runner = \"slurm\"\nladder_slurm_time = \"10\"\nladder_slurm_wait_minutes = 10");
   start();
   ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", source("configs/contest/submissions/ada/ada.c"))
                 .status,

@@ -152,6 +152,7 @@ TEST(SeasonInit, MakesAFolderWhoseConfigPlaysAsItIs) {
   EXPECT_EQ(config->limits.max_upload_bytes, 1024u << 10);
   EXPECT_EQ(config->final_format, FinalFormat::RoundRobin);
   EXPECT_EQ(config->ladder_concurrency, 1);
+  EXPECT_FALSE(config->ladder_slurm);  // its line is there, commented out
   // The ladder plays the season's contest in results/ladder, one game at a time, ranked by Elo.
   const Expected<arena::Config> ladder = ladder_config(*config);
   ASSERT_TRUE(ladder) << ladder.error();
