@@ -59,6 +59,18 @@ TEST_F(SeasonE2E, TheLadderOnSlurmPlaysEnteredRevisionsAndResumesAfterKillMinus9
   const std::string log = read_file(dir() / "season.log");
   EXPECT_NE(log.find("ladder: cancelled the Slurm jobs named arena-ladder-"), std::string::npos) << log;
   EXPECT_EQ(log.find("ladder: stopped"), std::string::npos) << log;
+  // A server stopped with its jobs in flight cancels them: srun killed leaves a job to its time limit otherwise.
+  const std::string named = "named arena-ladder-";
+  ASSERT_NE(log.find(named), std::string::npos);
+  const std::string name = log.substr(log.find(named) + 6, 21);
+  server_.reset();
+  const std::string left = "squeue -h --name=" + name + " 2>/dev/null";
+  std::string jobs = "?";
+  for (int i = 0; i < 300 && !jobs.empty(); ++i) {
+    if (!jobs.empty() && i > 0) std::this_thread::sleep_for(200ms);
+    jobs = run({"/bin/sh", "-c", left}, temp_.path()).out;
+  }
+  EXPECT_EQ(jobs, "") << "jobs left running: " << jobs;
 }
 
 }  // namespace

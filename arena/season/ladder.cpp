@@ -138,6 +138,7 @@ bool Ladder::play(const arena::Config& config, std::uint64_t generation) {
                   config.tournament.concurrency, config.tournament.concurrency == 1 ? "" : "s",
                   slurm ? ", each a Slurm job" : ""));
   Expected<arena::FlowResult> run = arena::run_tournament(config, listener, options);
+  if (slurm && slurm->killed_any()) log(slurm->cancel_leftovers("scancel"));
   {
     const std::lock_guard lock(mutex_);
     source_ = nullptr;

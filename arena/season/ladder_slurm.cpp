@@ -71,7 +71,13 @@ arena::PlayElsewhere LadderSlurm::elsewhere(const arena::Config& config) {
 void LadderSlurm::abort() {
   const std::lock_guard lock(mutex_);
   aborted_ = true;
+  killed_ = killed_ || !running_.empty();
   for (const auto& [number, kill] : running_) kill.fire();
+}
+
+bool LadderSlurm::killed_any() {
+  const std::lock_guard lock(mutex_);
+  return killed_;
 }
 
 namespace {
@@ -125,6 +131,7 @@ Expected<GameRecord> LadderSlurm::play(const arena::Config& config, const arena:
   {
     const std::lock_guard lock(mutex_);
     running_.erase(number);
+    killed_ = killed_ || (!out && out.error() == "timeout");
   }
   if (!out && out.error() == "timeout")
     return Error{fmt::format("its Slurm job was not back within ladder_slurm_wait_minutes = {}: killed",
@@ -141,7 +148,8 @@ std::string LadderSlurm::cancel_leftovers(const fs::path& scancel) const {
   s.stderr_tail_bytes = 1024;
   const process::ToolRun run = process::run_tool(s, process::Clock::now() + std::chrono::minutes(1));
   if (run.succeeded())
-    return "ladder: cancelled the Slurm jobs named " + ladder_job_name(season_) + " left from before";
+    return "ladder: cancelled the Slurm jobs named " + ladder_job_name(season_) +
+           " (any left: their games are not recorded)";
   return "ladder: could not cancel the Slurm jobs left from before (" + scancel.string() + ": " +
          (run.exit             ? run.exit->describe()
           : run.detail.empty() ? "timeout"

@@ -53,8 +53,12 @@ class LadderSlurm {
   Expected<GameRecord> play(const arena::Config& config, const arena::GameSpec& spec);
   // The jobs in flight are killed (srun with them); play() calls then return an error. Any thread.
   void abort();
-  // Cancels every job of this season's name (scancel --name): the leftovers of a server killed with its jobs in
-  // flight, whose games it never recorded. Best effort; says what happened as a line for the season's log.
+  // Whether a job of this object's was killed (abort(), or one not back in time): srun killed with SIGKILL leaves its
+  // job's allocation to Slurm until the job's time limit, so the ladder then cancels its jobs by name.
+  bool killed_any();
+  // Cancels every job of this season's name (scancel --name): those whose srun was killed, and the leftovers of a
+  // server killed with its jobs in flight, whose games it never recorded. Best effort; says what happened as a line
+  // for the season's log.
   std::string cancel_leftovers(const std::filesystem::path& scancel) const;
 
  private:
@@ -63,6 +67,7 @@ class LadderSlurm {
   std::filesystem::path arena_;
   std::mutex mutex_;
   bool aborted_ = false;
+  bool killed_ = false;
   std::map<int, process::KillSwitch> running_;  // by the job's number in this server's life
   int next_job_ = 0;
 };
