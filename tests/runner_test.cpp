@@ -284,6 +284,50 @@ TEST_F(RunnerTest, PlaysEveryGameOnceAndJournalsItBeforeReportingIt) {
   EXPECT_EQ(ledger.alive, 0) << "players outlived the run";
 }
 
+// Games played elsewhere (a season's ladder on Slurm): each record that comes back is journaled and reported as a game
+// played here, no engine starts here; a game that comes back without a record stops the run, is not journaled, and
+// the games in flight elsewhere are aborted.
+TEST_F(RunnerTest, GamesPlayedElsewhereAreJournaledAndOneWithoutARecordStopsTheRun) {
+  const Config config = round_robin(3, 2, 2);
+  const std::vector<GameSpec> schedule = make_schedule(config);
+  ASSERT_EQ(schedule.size(), 12u);
+  journal::Journal journal = open_journal();
+  Ledger ledger;
+  ScheduleSource source(schedule);
+  std::mutex mutex;
+  int played = 0, aborts = 0;
+  std::vector<std::string> reported;
+  Runner runner(
+      config, journal, source,
+      [&](const GameSpec&, const GameRecord& record) {
+        EXPECT_TRUE(journal.is_completed(record.id)) << record.id;
+        reported.push_back(record.id);
+      },
+      scripted(ledger));
+  runner.set_play_elsewhere({[&](const GameSpec& spec) -> Expected<GameRecord> {
+                               const std::lock_guard lock(mutex);
+                               if (++played == 5) return Error{"its Slurm job failed: srun exited with code 1"};
+                               GameRecord record = game_of(config, spec.south, spec.north).second;
+                               record.id = spec.id;
+                               record.round = spec.round;
+                               record.result = Outcome::Draw;
+                               return record;
+                             },
+                             [&] {
+                               const std::lock_guard lock(mutex);
+                               ++aborts;
+                             }});
+  const RunResult result = runner.run(config.tournament.concurrency);
+  EXPECT_NE(result.engine_failure.find(": its Slurm job failed: srun exited with code 1"), std::string::npos)
+      << result.engine_failure;
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_GE(aborts, 1);
+  EXPECT_EQ(result.played, static_cast<int>(reported.size()));
+  EXPECT_EQ(journal.size(), reported.size());
+  EXPECT_LE(reported.size(), 4u + 1u);  // the four before the failure, and at most the other worker's game in flight
+  EXPECT_TRUE(ledger.games_started.empty()) << "an engine started here";
+}
+
 // A Swiss and a knockout tournament on more workers than a round has games: the idle workers wait for
 // the round in flight (no busy loop, no early exit), every game is played once, and no game of a later
 // Swiss round starts before the round before it has finished.

@@ -15,6 +15,7 @@
 
 #include "tests/config_builder.h"
 #include "tests/e2e_util.h"
+#include "tests/slurm_util.h"
 #include "tests/support/text_match.h"
 
 namespace kalah::e2e {
@@ -112,16 +113,6 @@ std::string sprt_config(const fs::path& output, bool swapped = false) {
 
 // sprt.json of a results folder.
 json::object sprt_json_of(const fs::path& dir) { return json::parse(read_file(dir / "sprt.json")).as_object(); }
-
-// Why Slurm cannot be used here, or "" when a controller answers.
-std::string slurm_unavailable() {
-  for (const char* tool : {"sbatch", "squeue", "scontrol"})
-    if (std::system(("command -v " + std::string(tool) + " >/dev/null 2>&1").c_str()) != 0)
-      return std::string(tool) + " is not installed (as root: tools/slurm-local.sh start)";
-  if (std::system("scontrol ping >/dev/null 2>&1") != 0)
-    return "no Slurm controller answers `scontrol ping` (as root: tools/slurm-local.sh start)";
-  return "";
-}
 
 // Waits until none of `jobs` is pending or running any more.
 bool wait_for_jobs(const std::string& jobs, std::chrono::seconds limit) {

@@ -38,3 +38,8 @@ kalah_add_test(season_analysis_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_a
 kalah_add_test(season_analysis_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_analysis_e2e_test.cpp
                LIBS kalah_rules Boost::headers Boost::json)
 add_dependencies(season_analysis_e2e_test arena kalah-random kalah-greedy)
+# The ladder on Slurm (docs/SEASON.md, "The ladder on Slurm"): its games as Slurm jobs, in the standings, and a kill -9
+# of the server while they run (season_slurm_e2e_test; skipped without the one-node Slurm of tools/slurm-local.sh).
+kalah_add_test(season_slurm_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/season_slurm_e2e_test.cpp
+               LIBS Boost::headers Boost::json)
+add_dependencies(season_slurm_e2e_test arena kalah-random kalah-greedy)

@@ -274,47 +274,6 @@ TEST_F(SeasonE2E, ASupersessionAKilledServerLeftHalfDoneIsFinishedAtTheNextStart
   EXPECT_EQ(finished(server_->port(), tokens_["alice"], "alice", 2).at("status"), "entered");
 }
 
-// The ladder's journal, DIR/results/ladder/games.jsonl: each game's id, South and North.
-struct LadderGame {
-  std::string id, south, north;
-};
-std::vector<LadderGame> ladder_games(const fs::path& season) {
-  std::vector<LadderGame> games;
-  const fs::path journal = season / "results" / "ladder" / "games.jsonl";
-  if (!fs::exists(journal)) return games;
-  for (const std::string& line : read_lines(journal)) {
-    boost::system::error_code ec;
-    const json::value game = json::parse(line, ec);
-    if (ec || !game.is_object()) continue;  // a line being written
-    games.push_back({std::string(game.at("id").as_string()), std::string(game.at("south").as_string()),
-                     std::string(game.at("north").as_string())});
-  }
-  return games;
-}
-
-bool plays_in(const std::vector<LadderGame>& games, const std::string& bot) {
-  return std::any_of(games.begin(), games.end(), [&](const LadderGame& g) { return g.south == bot || g.north == bot; });
-}
-
-// The ladder's games once `done` says they are enough (bounded: a few games of small bots).
-std::vector<LadderGame> ladder_until(const fs::path& season,
-                                     const std::function<bool(const std::vector<LadderGame>&)>& done) {
-  std::vector<LadderGame> games;
-  for (int i = 0; i < 1500 && !done(games = ladder_games(season)); ++i) std::this_thread::sleep_for(200ms);
-  return games;
-}
-
-// The ladder's standings as `arena serve` computes them (the report service's standings.json), by engine name.
-std::map<std::string, json::object> ladder_standings(unsigned short port) {
-  std::map<std::string, json::object> rows;
-  const Response r = request(port, "/api/tournaments/ladder/standings");
-  if (r.status != 200) return rows;
-  const json::value standings = json::parse(r.body);
-  for (const json::value& e : standings.at("engines").as_array())
-    rows[std::string(e.at("name").as_string())] = e.as_object();
-  return rows;
-}
-
 TEST_F(SeasonE2E, TheLadderPlaysEveryEnteredRevisionAllTermAndResumesAfterKillMinus9) {
   const std::string alice = bearer(tokens_["alice"]), bob = bearer(tokens_["bob"]);
   const std::string ada = source("configs/contest/submissions/ada/ada.c");

@@ -1,6 +1,7 @@
 // A season's parts on their own (docs/SEASON.md): the roster's refusals, the tokens and their digests, the config
 // `arena season init` writes (parsed as it is), the multipart parser's edge cases, what an upload may be, the
 // revision store and the failed-token limiter.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include "arena/integrity/sha256.h"
 #include "arena/season/init.h"
 #include "arena/season/ladder.h"
+#include "arena/season/ladder_slurm.h"
 #include "arena/season/multipart.h"
 #include "arena/season/rate_limit.h"
 #include "arena/season/roster.h"
@@ -19,6 +21,7 @@
 #include "arena/season/store.h"
 #include "arena/season/tokens.h"
 #include "arena/season/upload.h"
+#include "referee/record/record_json.h"
 #include "referee/system/temp_folder.h"
 #include "tests/e2e_util.h"
 #include "tests/files.h"
@@ -149,6 +152,7 @@ TEST(SeasonInit, MakesAFolderWhoseConfigPlaysAsItIs) {
   EXPECT_EQ(config->limits.max_upload_bytes, 1024u << 10);
   EXPECT_EQ(config->final_format, FinalFormat::RoundRobin);
   EXPECT_EQ(config->ladder_concurrency, 1);
+  EXPECT_FALSE(config->ladder_slurm);  // its line is there, commented out
   // The ladder plays the season's contest in results/ladder, one game at a time, ranked by Elo.
   const Expected<arena::Config> ladder = ladder_config(*config);
   ASSERT_TRUE(ladder) << ladder.error();
@@ -285,6 +289,79 @@ constexpr const char* kType = "multipart/form-data; boundary=XyZ";
 std::string part(const std::string& disposition, const std::string& content) {
   return "--XyZ\r\nContent-Disposition: " + disposition + "\r\nContent-Type: application/octet-stream\r\n\r\n" +
          content + "\r\n";
+}
+
+// [season] ladder_runner (docs/CONFIG.md): "local" by default, "slurm" with its own keys, which nothing else takes.
+TEST(SeasonConfigFile, TheLadderRunsLocallyOrOnSlurmAndItsSlurmKeysAreChecked) {
+  bundled_bots_on_path();
+  system::TempFolder temp("season-slurm-config");
+  fs::create_directory(temp.path() / kSubmissionsFolder);
+  const std::string base = season_toml(temp.path());
+  auto with = [&](const std::string& to) {
+    std::string text = base;
+    const std::string from = "ladder_analysis = true";
+    text.replace(text.find(from), from.size(), from + "\n" + to);
+    return parse_season(text, "season.toml", temp.path());
+  };
+  const Expected<SeasonConfig> local = with("");
+  ASSERT_TRUE(local) << local.error();
+  EXPECT_FALSE(local->ladder_slurm);
+  const Expected<SeasonConfig> slurm = with(
+      "ladder_runner = \"slurm\"\nladder_slurm_partition = \"debug\"\nladder_slurm_time = \"0:10:00\"\n"
+      "ladder_slurm_wait_minutes = 30");
+  ASSERT_TRUE(slurm) << slurm.error();
+  EXPECT_TRUE(slurm->ladder_slurm);
+  EXPECT_EQ(slurm->ladder_slurm_partition, "debug");
+  EXPECT_EQ(slurm->ladder_slurm_time, "0:10:00");
+  EXPECT_EQ(slurm->ladder_slurm_wait_minutes, 30);
+  const std::pair<std::string, std::string> refused[] = {
+      {"ladder_runner = \"cloud\"",
+       "season.toml:15:17: season.ladder_runner must be \"local\" or \"slurm\", not \"cloud\""},
+      {"ladder_slurm_partition = \"debug\"",
+       "season.toml:15:26: season.ladder_slurm_partition only applies to ladder_runner = \"slurm\""},
+      {"ladder_runner = \"slurm\"\nladder_slurm_time = \"1; rm -rf /\"",
+       "season.toml:16:21: season.ladder_slurm_time must be a non-empty word"},
+      {"ladder_runner = \"slurm\"\nladder_slurm_wait_minutes = 0",
+       "season.toml:16:29: season.ladder_slurm_wait_minutes must be"},
+  };
+  for (const auto& [text, message] : refused) {
+    const Expected<SeasonConfig> bad = with(text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_TRUE(bad.error().starts_with(message)) << bad.error();
+  }
+  // The job's command line: srun's options (the time limit the server's wait when none is given), then the game.
+  arena::Config ladder = slurm->contest;
+  arena::GameSpec spec;
+  spec.id = "l3-0v1-g1";
+  spec.round = 3;
+  spec.pair = 2;
+  spec.game_in_pair = 1;
+  spec.south = 0;
+  spec.north = 1;
+  const std::vector<std::string> args = ladder_srun_args(*slurm, ladder, spec, "/opt/arena");
+  const std::vector<std::string> game(args.end() - 12, args.end());
+  EXPECT_EQ(game, (std::vector<std::string>{"/opt/arena", "season", "ladder-game", (temp.path() / kSeasonFile).string(),
+                                            "--pair", "2", "--game-in-pair", "1", "--south", ladder.engines[0].name,
+                                            "--north", ladder.engines[1].name}));
+  EXPECT_NE(std::find(args.begin(), args.end(), "--partition=debug"), args.end());
+  EXPECT_NE(std::find(args.begin(), args.end(), "--time=0:10:00"), args.end());
+  EXPECT_NE(std::find(args.begin(), args.end(), "--job-name=" + ladder_job_name(*slurm)), args.end());
+  // What the server takes from a job: the record of the game it asked for, nothing else.
+  GameRecord played;
+  played.id = spec.id;
+  played.round = spec.round;
+  played.south = ladder.engines[0].name;
+  played.north = ladder.engines[1].name;
+  played.result = Outcome::Draw;
+  const Expected<GameRecord> back = ladder_job_record(ladder, spec, "\n" + to_json_line(played) + "\n");
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->id, spec.id);
+  played.north = played.south;
+  const Expected<GameRecord> other = ladder_job_record(ladder, spec, to_json_line(played));
+  ASSERT_FALSE(other);
+  EXPECT_TRUE(other.error().starts_with("the job played game l3-0v1-g1")) << other.error();
+  EXPECT_EQ(ladder_job_record(ladder, spec, "").error(), "the job printed no game record");
+  EXPECT_TRUE(ladder_job_record(ladder, spec, "{\"id\": [").error().starts_with("the job's game record is unreadable"));
 }
 
 TEST(SeasonMultipart, ReadsTheFileFieldAsCurlSendsIt) {

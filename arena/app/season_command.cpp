@@ -12,9 +12,11 @@
 #include "arena/season/final.h"
 #include "arena/season/freeze.h"
 #include "arena/season/init.h"
+#include "arena/season/ladder_slurm.h"
 #include "arena/season/season_config.h"
 #include "arena/season/tokens.h"
 #include "referee/engine/sandbox.h"
+#include "referee/record/record_json.h"
 
 namespace kalah::arena_app {
 namespace {
@@ -24,7 +26,9 @@ struct SeasonOptions {
   std::string roster;
   std::string config;
   bool fresh = false;
+  season::LadderGameRequest game;
   CLI::App* init = nullptr;
+  CLI::App* ladder_game = nullptr;
   CLI::App* freeze = nullptr;
   CLI::App* final_play = nullptr;
 };
@@ -105,8 +109,19 @@ int run_final(const SeasonOptions& o) {
   return *played;
 }
 
+// One game of the ladder, in a Slurm job that the server started (docs/SEASON.md, "The ladder on Slurm"): its record
+// as one JSON line on stdout, which the server reads and journals.
+int run_ladder_game(const SeasonOptions& o) {
+  const season::SeasonConfig season = load_season_file(o.config);
+  Expected<GameRecord> record = season::play_ladder_game(season, o.game);
+  if (!record) throw UsageError(record.error());
+  fmt::print("{}\n", to_json_line(*record));
+  return 0;
+}
+
 int run_season(const SeasonOptions& o) {
   if (o.freeze->parsed()) return run_freeze(o);
+  if (o.ladder_game->parsed()) return run_ladder_game(o);
   if (o.final_play->parsed()) return run_final(o);
   return run_init(o);
 }
@@ -128,6 +143,13 @@ void add_season_command(cli::Commands& commands) {
   o->final_play->add_option("config", o->config, "The season's season.toml, frozen")->required();
   o->final_play->add_flag("--fresh", o->fresh,
                           "Start over: move the final's existing results aside instead of resuming");
+  o->ladder_game = cmd->add_subcommand(
+      "ladder-game", "Play one game of the ladder and print its record (what the ladder's Slurm jobs run)");
+  o->ladder_game->add_option("config", o->config, "The season's season.toml")->required();
+  o->ladder_game->add_option("--pair", o->game.pair, "The ladder's pair, from 0")->required();
+  o->ladder_game->add_option("--game-in-pair", o->game.game_in_pair, "0, or 1 for the colours swapped")->required();
+  o->ladder_game->add_option("--south", o->game.south, "South's engine")->required();
+  o->ladder_game->add_option("--north", o->game.north, "North's engine")->required();
   cmd->footer(
       "Examples:\n"
       "  arena season init term1 --roster authors.txt\n"

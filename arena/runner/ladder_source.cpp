@@ -38,7 +38,7 @@ void LadderSource::add_journaled(const GameRecord& record) {
   if (!halves_.erase(pair)) halves_[pair] = {south, north, game_in_pair};
 }
 
-GameSpec LadderSource::game(int pair, int south, int north, int game_in_pair) const {
+GameSpec ladder_game(const OpeningSource& openings, int pair, int south, int north, int game_in_pair) {
   GameSpec g;
   g.round = pair + 1;
   g.pair = pair;
@@ -46,10 +46,14 @@ GameSpec LadderSource::game(int pair, int south, int north, int game_in_pair) co
   g.south = south;
   g.north = north;
   g.id = ladder_game_id(pair, south, north, game_in_pair);
-  const OpeningLine line = openings_.for_pair(static_cast<std::uint64_t>(pair));
+  const OpeningLine line = openings.for_pair(static_cast<std::uint64_t>(pair));
   g.start = line.start;
   g.opening = line.moves;
   return g;
+}
+
+GameSpec LadderSource::game(int pair, int south, int north, int game_in_pair) const {
+  return ladder_game(openings_, pair, south, north, game_in_pair);
 }
 
 void LadderSource::due(GameSpec spec) {

@@ -24,6 +24,8 @@ namespace kalah::arena {
 // The id of game `game_in_pair` of the ladder's pair `pair` (0-based): "l{pair + 1}-{south}v{north}-g{game}", engine
 // indices; the record's round is pair + 1.
 std::string ladder_game_id(int pair, int south, int north, int game_in_pair);
+// That game: its id, round, engines and the opening of its pair from `openings` (over the same config).
+GameSpec ladder_game(const OpeningSource& openings, int pair, int south, int north, int game_in_pair);
 
 class LadderSource : public GameSource {
  public:

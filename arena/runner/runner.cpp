@@ -150,39 +150,44 @@ void Runner::work(int slot) {
     active_.erase(&north);
     // A game cut short by an interrupt is not a result: it is played again on resume.
     if (stop_) break;
-    // Written under the lock (the journal's order), made durable and reported by the committer thread
-    // (commit()); this worker goes on to its next game meanwhile.
-    Expected<std::size_t> written = journal_.write(record);
-    if (!written) {
-      fail(written.error());
-      break;
-    }
-    // The source learns of the game at once, so that what it hands out next follows from every game
-    // written, in the journal's order, as it did when each game was synced first; nobody outside the
-    // runner hears of the game before it is on the disk.
-    source_.finished(*spec, record);
-    // The game limit is reached when the games are written, not when they are reported: another worker's
-    // game that ends while this one is being synced must find the run stopped, or it would be one too many.
-    if (game_limit_ > 0 && ++written_this_run_ >= game_limit_ && !stop_) {
-      stop_ = true;
-      result_.limited = true;
-      for (Player* p : active_) p->abort();
-    }
-    if (std::optional<std::string> why = start_watch_.add(*spec, record); why && !stop_) {
-      // Like an interrupt: the games in flight are cut short (played again on resume), nothing more starts.
-      stop_ = true;
-      result_.engine_failure = std::move(*why);
-      for (Player* p : active_) p->abort();
-    }
-    written_.push_back({*written, *spec, std::move(record), settings, std::move(transcript)});
-    // The committer is woken for the first game after a sync and when the run stops; the games in its window
-    // wait for it without a wake-up each.
-    if (committer_idle_ || stop_) written_changed_.notify_one();
-    wake_.notify_all();
+    if (!record_played(*spec, std::move(record), std::move(settings), std::move(transcript))) break;
   }
   // A worker that leaves early (an interrupt cut its game short) wakes the others, which leave too.
   wake_.notify_all();
   // The engines quit (grace period, then SIGKILL) when `engines` goes out of scope.
+}
+
+bool Runner::record_played(const GameSpec& spec, GameRecord record, GameSettings settings, Transcript transcript) {
+  // Written under the lock (the journal's order), made durable and reported by the committer thread
+  // (commit()); this worker goes on to its next game meanwhile.
+  Expected<std::size_t> written = journal_.write(record);
+  if (!written) {
+    fail(written.error());
+    return false;
+  }
+  // The source learns of the game at once, so that what it hands out next follows from every game
+  // written, in the journal's order, as it did when each game was synced first; nobody outside the
+  // runner hears of the game before it is on the disk.
+  source_.finished(spec, record);
+  // The game limit is reached when the games are written, not when they are reported: another worker's
+  // game that ends while this one is being synced must find the run stopped, or it would be one too many.
+  if (game_limit_ > 0 && ++written_this_run_ >= game_limit_ && !stop_) {
+    stop_ = true;
+    result_.limited = true;
+    for (Player* p : active_) p->abort();
+  }
+  if (std::optional<std::string> why = start_watch_.add(spec, record); why && !stop_) {
+    // Like an interrupt: the games in flight are cut short (played again on resume), nothing more starts.
+    stop_ = true;
+    result_.engine_failure = std::move(*why);
+    for (Player* p : active_) p->abort();
+  }
+  written_.push_back({*written, spec, std::move(record), std::move(settings), std::move(transcript)});
+  // The committer is woken for the first game after a sync and when the run stops; the games in its window
+  // wait for it without a wake-up each.
+  if (committer_idle_ || stop_) written_changed_.notify_one();
+  wake_.notify_all();
+  return true;
 }
 
 void Runner::fail(const std::string& error) {
@@ -251,7 +256,8 @@ RunResult Runner::run(int concurrency) {
   if (Expected<std::vector<std::vector<int>>> slots = cpu_slots(config_)) slot_cpus_ = std::move(slots).value();
   live::remove_stale(config_.results_dir(), config_.shard);
   std::thread committer([this] { commit(); });
-  for (int i = 0; i < std::max(1, concurrency); ++i) workers.emplace_back([this, i] { work(i); });
+  for (int i = 0; i < std::max(1, concurrency); ++i)
+    workers.emplace_back([this, i] { elsewhere_.play ? work_elsewhere() : work(i); });
   for (std::thread& t : workers) t.join();
   {
     std::lock_guard lock(mutex_);
@@ -272,6 +278,7 @@ void Runner::interrupt() {
   // The players of the games in flight give up at once (an engine is killed through its own
   // pidfd, never by a pid that may have been reused); the workers then reap them.
   for (Player* p : active_) p->abort();
+  if (elsewhere_.abort) elsewhere_.abort();
 }
 
 }  // namespace kalah::arena

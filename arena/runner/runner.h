@@ -19,6 +19,7 @@
 #include "referee/game/game.h"
 #include "referee/game/seed_secret.h"
 #include "referee/game/transcript.h"
+#include "referee/rules/expected.h"
 
 namespace kalah::arena {
 
@@ -40,6 +41,16 @@ struct RunResult {
 // (kalah::make_player); tests pass in-process players.
 using PlayerFactory = std::function<std::unique_ptr<Player>(const EngineSpec&)>;
 PlayerFactory process_players();
+
+// Games played somewhere else than on the runner's own workers (a season's ladder on Slurm, docs/SEASON.md): each
+// worker hands its game to `play`, which blocks until the game's record is back or says why it is not. The record
+// is then journaled and reported as a game played here. A game that comes back without a record stops the run as
+// an engine that never starts does (RunResult::engine_failure): it is not in the journal, so it is chosen again
+// by the next run. `abort` (from interrupt(), any thread) makes the `play` calls in flight return at once.
+struct PlayElsewhere {
+  std::function<Expected<GameRecord>(const GameSpec&)> play;
+  std::function<void()> abort;
+};
 
 // The endgame database that `adjudicate.database_seeds` needs (null when it is not configured):
 // read from the solver's cache directory (endgame::default_cache_dir()) as far as a file there has
@@ -71,6 +82,8 @@ class Runner {
   // Stop as if interrupted once `games` games were played by this run (0: no limit): the games in flight
   // then are cut short and played again on resume.
   void set_game_limit(int games) { game_limit_ = games; }
+  // The games are played by `elsewhere` instead of engine processes started here; before run().
+  void set_play_elsewhere(PlayElsewhere elsewhere) { elsewhere_ = std::move(elsewhere); }
 
   // The secret the games' seeds are derived with (journal::load_or_make_seed_secret); until it is set, one
   // of the runner's own, made at random, so that no game is ever sent a seed anyone can work out.
@@ -91,6 +104,11 @@ class Runner {
     Transcript transcript;
   };
   void work(int slot);
+  // work() with the games played elsewhere (runner_elsewhere.cpp).
+  void work_elsewhere();
+  // A game played: in the journal (the journal's order), told to the source, queued for the committer. Under the
+  // lock; false when the run stops (the journal failed).
+  bool record_played(const GameSpec& spec, GameRecord record, GameSettings settings, Transcript transcript);
   // The committer thread: syncs the games written (one fdatasync for all written so far), then reports
   // them in the journal's order: transcripts, on_game. Returns when the workers are done and all is reported.
   void commit();
@@ -120,7 +138,8 @@ class Runner {
   SeedSecret secret_ = SeedSecret::random();
   int written_this_run_ = 0;  // games this run wrote to the journal (the game limit counts them)
   int game_limit_ = 0;
-  StartWatch start_watch_;  // under the lock
+  StartWatch start_watch_;   // under the lock
+  PlayElsewhere elsewhere_;  // empty: the games are played here
 };
 
 }  // namespace kalah::arena

@@ -30,6 +30,8 @@ final = "round-robin"    # or "adaptive" (final_boundaries, final_budget_games),
 ladder_concurrency = 1   # the ladder's games at once; the builds and gates of new revisions share the machine
 ladder_analysis = true   # the ladder's games valued with perfect play for each author's page (an endgame database
                          # of [analysis] db_mb, 1024 by default, built once and held in memory)
+# ladder_runner = "slurm" # each ladder game a Slurm job, ladder_concurrency at once (ladder_slurm_partition,
+                         # ladder_slurm_time, ladder_slurm_wait_minutes: docs/CONFIG.md); "local" by default
 
 [tournament]
 name = "season"

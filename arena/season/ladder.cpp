@@ -5,6 +5,7 @@
 #include "arena/contest/entries.h"
 #include "arena/flow/flow.h"
 #include "arena/runner/ladder_source.h"
+#include "arena/season/ladder_slurm.h"
 #include "referee/system/untrusted_files.h"
 #include "referee/system/utc_time.h"
 
@@ -86,50 +87,69 @@ void Ladder::entrants_changed() {
 }
 
 void Ladder::loop() {
+  // The jobs of a server killed with its jobs in flight: their games were never recorded, and are chosen again.
+  if (season_.ladder_slurm) log(LadderSlurm(season_, "srun", "").cancel_leftovers("scancel"));
   std::uint64_t seen = 0;
+  bool retry = false;  // the last run stopped because a game came back from Slurm without a record
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      const auto ready = [&] { return stopping_ || generation_ != seen; };
+      if (retry)
+        wake_.wait_for(lock, kSlurmRetry, ready);
+      else
+        wake_.wait(lock, ready);
       if (stopping_) return;
       seen = generation_;
     }
+    retry = false;
     Expected<arena::Config> config = ladder_config(season_);
     if (!config) {
       log("ladder: cannot play: " + config.error());
       continue;
     }
-    if (has_entrant(*config)) play(*config, seen);
+    if (has_entrant(*config)) retry = !play(*config, seen) && season_.ladder_slurm;
   }
 }
 
-void Ladder::play(const arena::Config& config, std::uint64_t generation) {
+bool Ladder::play(const arena::Config& config, std::uint64_t generation) {
   LadderListener listener(config, game_recorded_);
   {
     const std::lock_guard lock(mutex_);
-    if (stopping_ || generation_ != generation) return;
+    if (stopping_ || generation_ != generation) return true;
     source_ = &listener.source();
   }
+  // On Slurm, one per run: a run stopped (an interrupt, a failed job) kills its jobs, and the next run has its own.
+  std::error_code ec;
+  std::optional<LadderSlurm> slurm;
+  if (season_.ladder_slurm) slurm.emplace(season_, "srun", std::filesystem::read_symlink("/proc/self/exe", ec));
   arena::FlowOptions options;
   options.watch_signals = false;  // the server's own
-  options.runner_attached = [this](arena::Runner* runner) {
+  options.runner_attached = [this, &slurm, &config](arena::Runner* runner) {
+    if (runner && slurm) runner->set_play_elsewhere(slurm->elsewhere(config));
     const std::lock_guard lock(mutex_);
     runner_ = runner;
     if (runner_ && stopping_) runner_->interrupt();
   };
   int entrants = 0;
   for (int i = config.house_engines; i < static_cast<int>(config.engines.size()); ++i) entrants += config.plays(i);
-  log(fmt::format("ladder: playing with {} entrant{} and {} sparring partner{}, {} game{} at a time", entrants,
+  log(fmt::format("ladder: playing with {} entrant{} and {} sparring partner{}, {} game{} at a time{}", entrants,
                   entrants == 1 ? "" : "s", config.house_engines, config.house_engines == 1 ? "" : "s",
-                  config.tournament.concurrency, config.tournament.concurrency == 1 ? "" : "s"));
+                  config.tournament.concurrency, config.tournament.concurrency == 1 ? "" : "s",
+                  slurm ? ", each a Slurm job" : ""));
   Expected<arena::FlowResult> run = arena::run_tournament(config, listener, options);
+  if (slurm && slurm->killed_any()) log(slurm->cancel_leftovers("scancel"));
   {
     const std::lock_guard lock(mutex_);
     source_ = nullptr;
   }
-  if (!run) return log("ladder: stopped: " + run.error());
+  if (!run) {
+    log("ladder: stopped: " + run.error());
+    return false;
+  }
   log(fmt::format("ladder: {} game{} played, {} in {}", run->run.played, run->run.played == 1 ? "" : "s", run->games,
                   run->journal.string()));
+  return true;
 }
 
 void Ladder::log(const std::string& line) const {

@@ -5,9 +5,11 @@
 // (ladder_config); when a revision enters (and its author's earlier one is superseded) the run is closed, ends once
 // its game in flight has finished, and the next run starts with the new entrants from the same journal. Its games
 // are chosen by arena/runner/ladder_source.h, `ladder_concurrency` at a time (1 by default: the builds and gates of
-// the pipeline keep the other core).
+// the pipeline keep the other core), and played here or, with `ladder_runner = "slurm"`, each by a Slurm job
+// (ladder_slurm.h).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -28,6 +30,8 @@ namespace kalah::season {
 
 // The ladder's folder under the season's results folder.
 inline constexpr const char* kLadderName = "ladder";
+// On Slurm, a run stopped by a game that came back without a record starts again after this (or at the next entry).
+inline constexpr std::chrono::seconds kSlurmRetry{60};
 
 // What the ladder plays now: the season's contest with its entrants (the contest's entries.json), renamed
 // kLadderName, paired by the ladder (an open-ended tournament of the adaptive kind, ranked by Elo) and played
@@ -51,8 +55,9 @@ class Ladder {
 
  private:
   void loop();
-  // One run of the flow over `config`; returns when it was closed (the entrants changed, the ladder stops) or failed.
-  void play(const arena::Config& config, std::uint64_t generation);
+  // One run of the flow over `config`; returns when it was closed (the entrants changed, the ladder stops): true, or
+  // failed: false.
+  bool play(const arena::Config& config, std::uint64_t generation);
   void log(const std::string& line) const;
 
   const SeasonConfig& season_;

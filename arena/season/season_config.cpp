@@ -141,6 +141,22 @@ void read_watch(const Table& t, SeasonConfig& out) {
                              ", which is in the season's " + own + "/ (the arena's own)");
 }
 
+// ladder_runner and the ladder_slurm_* keys, which only apply to ladder_runner = "slurm" (docs/CONFIG.md).
+void read_ladder_runner(const Table& t, SeasonConfig& out) {
+  out.ladder_slurm = t.choice<bool>("ladder_runner", {{"local", false}, {"slurm", true}}).value_or(false);
+  for (const char* key : {"ladder_slurm_partition", "ladder_slurm_time", "ladder_slurm_wait_minutes"})
+    if (t.has(key) && !out.ladder_slurm) t.fail_at(key, t.key_name(key) + " only applies to ladder_runner = \"slurm\"");
+  for (const auto& [key, value] : {std::pair{"ladder_slurm_partition", &out.ladder_slurm_partition},
+                                   std::pair{"ladder_slurm_time", &out.ladder_slurm_time}}) {
+    *value = t.string(key).value_or("");
+    if (t.has(key) && (value->empty() || value->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                                  "0123456789_.:,-") != std::string::npos))
+      t.fail_at(
+          key, t.key_name(key) + " must be a non-empty word of letters, digits and _ . : , - (an srun option's value)");
+  }
+  if (auto n = t.integer("ladder_slurm_wait_minutes", 1, 10080)) out.ladder_slurm_wait_minutes = static_cast<int>(*n);
+}
+
 void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& out) {
   const Locator& loc = r.loc();
   const toml::node* node = root.get("season");
@@ -150,7 +166,8 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
   if (!table) loc.fail(node->source(), "season must be a table, [season]");
   Table t(loc, *table, "season", "[season]",
           {"deadline", "pseudonyms", "max_upload_kb", "max_files", "max_unpacked_kb", "final", "final_boundaries",
-           "final_budget_games", "final_sparring", "final_stages", "ladder_concurrency", "ladder_analysis", "watch"});
+           "final_budget_games", "final_sparring", "final_stages", "ladder_concurrency", "ladder_analysis",
+           "ladder_runner", "ladder_slurm_partition", "ladder_slurm_time", "ladder_slurm_wait_minutes", "watch"});
   read_deadline(t, out);
   out.pseudonyms = t.on_off("pseudonyms").value_or(false);
   const toml::node* pseudonyms = t.find("pseudonyms");
@@ -163,6 +180,7 @@ void read_season_table(const Reader& r, const toml::table& root, SeasonConfig& o
   read_final(r, root, t, out);
   if (auto n = t.integer("ladder_concurrency", 1, 256)) out.ladder_concurrency = static_cast<int>(*n);
   out.ladder_analysis = t.on_off("ladder_analysis").value_or(true);
+  read_ladder_runner(t, out);
   read_watch(t, out);
 }
 

@@ -49,6 +49,12 @@ struct SeasonConfig {
   std::vector<arena::StageConfig> final_stages;  // staged: the stages in order, their rounds the contest's unless given
   int ladder_concurrency = 1;                    // the ladder's games at once (docs/SEASON.md, "The ladder")
   bool ladder_analysis = true;  // the ladder's games analysed for the authors' pages (ladder_analyst.h)
+  // Where the ladder's games are played (docs/SEASON.md, "The ladder on Slurm"): here, or each game as a Slurm job
+  // (srun), ladder_concurrency jobs at once, with --partition and --time when given (empty: the cluster's default).
+  bool ladder_slurm = false;           // ladder_runner = "slurm"
+  std::string ladder_slurm_partition;  // letters, digits and _ . : , - only
+  std::string ladder_slurm_time;       // Slurm's forms: "30", "2:00:00", "1-12"
+  int ladder_slurm_wait_minutes = 60;  // a job's game not back by then: the job is killed, the game redone
   // The watched submissions folder (docs/SEASON.md, "A watched folder"): absolute, from `watch` (relative to `dir`);
   // empty when the season watches none.
   std::filesystem::path watch;
