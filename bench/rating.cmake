@@ -4,3 +4,5 @@ add_executable(rank_interval_bench ${CMAKE_CURRENT_SOURCE_DIR}/rank_interval_ben
 target_link_libraries(rank_interval_bench PRIVATE kalah_rating benchmark::benchmark)
 add_executable(adaptive_bench ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_bench.cpp)
 target_link_libraries(adaptive_bench PRIVATE kalah_schedule kalah_rating benchmark::benchmark)
+add_executable(ladder_bench ${CMAKE_CURRENT_SOURCE_DIR}/ladder_bench.cpp)
+target_link_libraries(ladder_bench PRIVATE kalah_schedule kalah_rating benchmark::benchmark)

@@ -1,0 +1,76 @@
+// After how many of its own games a new revision's rank on a season's ladder is stable (the model and the two
+// definitions: bench/ladder_stability.h; figures in docs/PERFORMANCE.md). For each field size, a few seeded
+// ladders warmed up by the real pair choice, and into each, one at a time, new revisions of strengths drawn
+// uniformly over the entrants' range. Counters: the median, 95th percentile and maximum of the games needed by
+// each definition (a season not stable by the horizon counts as horizon + step, and `unstable` says how many),
+// the games at which the new revision had caught up with the others, and the seasons. One run; no timing asserted.
+//
+// KALAH_LADDER_SEASONS=N plays N seasons per field size instead of 200.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "bench/ladder_stability.h"
+
+namespace {
+
+using namespace kalah::ladder_sim;
+
+constexpr int kWarmups = 5;  // ladders per field size; the seasons are shared out among them
+
+struct Figures {
+  std::vector<int> point, strict, caught_up;
+  int unstable_point = 0, unstable_strict = 0;
+};
+
+double percentile(std::vector<int> v, double q) {
+  std::sort(v.begin(), v.end());
+  const auto at = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())) - 1);
+  return v[std::min(at, v.size() - 1)];
+}
+
+void BM_NewRevisionRankStable(benchmark::State& state) {
+  SeasonShape s;
+  s.entrants = static_cast<int>(state.range(0));
+  const char* asked = std::getenv("KALAH_LADDER_SEASONS");
+  const int seasons = asked ? std::max(1, std::atoi(asked)) : 200;
+  const int censored = s.horizon + s.step;
+  Figures f;
+  for (auto _ : state) {
+    f = {};
+    for (int w = 0; w < kWarmups; ++w) {
+      const std::uint64_t ladder_seed = 7000 + static_cast<std::uint64_t>(w);
+      const Ladder warm = warmed_up(s, ladder_seed);
+      for (int k = w; k < seasons; k += kWarmups) {
+        const std::uint64_t seed = 100000 + static_cast<std::uint64_t>(k);
+        std::mt19937_64 draw(seed);
+        const double elo = std::uniform_real_distribution<double>(-s.spread / 2, s.spread / 2)(draw);
+        const Stability st = new_revision(s, warm, elo, seed);
+        f.point.push_back(st.point.value_or(censored));
+        f.strict.push_back(st.strict.value_or(censored));
+        f.unstable_point += !st.point;
+        f.unstable_strict += !st.strict;
+        f.caught_up.push_back(st.caught_up ? st.caught_up : censored);
+      }
+    }
+  }
+  state.counters["seasons"] = static_cast<double>(f.point.size());
+  state.counters["point_p50"] = percentile(f.point, 0.5);
+  state.counters["point_p95"] = percentile(f.point, 0.95);
+  state.counters["point_max"] = percentile(f.point, 1.0);
+  state.counters["point_unstable"] = f.unstable_point;
+  state.counters["strict_p50"] = percentile(f.strict, 0.5);
+  state.counters["strict_p95"] = percentile(f.strict, 0.95);
+  state.counters["strict_max"] = percentile(f.strict, 1.0);
+  state.counters["strict_unstable"] = f.unstable_strict;
+  state.counters["caught_up_p50"] = percentile(f.caught_up, 0.5);
+}
+BENCHMARK(BM_NewRevisionRankStable)->Arg(20)->Arg(40)->Iterations(1)->Unit(benchmark::kSecond)->ArgName("entrants");
+
+}  // namespace
+
+BENCHMARK_MAIN();
