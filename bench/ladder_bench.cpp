@@ -23,7 +23,7 @@ using namespace kalah::ladder_sim;
 constexpr int kWarmups = 5;  // ladders per field size; the seasons are shared out among them
 
 struct Figures {
-  std::vector<int> point, strict, caught_up;
+  std::vector<int> settled, point, strict, caught_up;
   int unstable_point = 0, unstable_strict = 0;
 };
 
@@ -50,6 +50,7 @@ void BM_NewRevisionRankStable(benchmark::State& state) {
         std::mt19937_64 draw(seed);
         const double elo = std::uniform_real_distribution<double>(-s.spread / 2, s.spread / 2)(draw);
         const Stability st = new_revision(s, warm, elo, seed);
+        f.settled.push_back(st.settled.value_or(censored));
         f.point.push_back(st.point.value_or(censored));
         f.strict.push_back(st.strict.value_or(censored));
         f.unstable_point += !st.point;
@@ -59,6 +60,9 @@ void BM_NewRevisionRankStable(benchmark::State& state) {
     }
   }
   state.counters["seasons"] = static_cast<double>(f.point.size());
+  state.counters["settled_p50"] = percentile(f.settled, 0.5);
+  state.counters["settled_p95"] = percentile(f.settled, 0.95);
+  state.counters["settled_max"] = percentile(f.settled, 1.0);
   state.counters["point_p50"] = percentile(f.point, 0.5);
   state.counters["point_p95"] = percentile(f.point, 0.95);
   state.counters["point_max"] = percentile(f.point, 1.0);

@@ -11,8 +11,11 @@
 // of the games drawn between equals).
 //
 // Stable after g games: at every checkpoint (every `step` of its games) from g to the horizon, its point rank (by
-// the fit, among all who play) is within 1 of its true rank (its rank by strength), and, for the stricter figure,
-// its 95% rank interval holds the true rank and is at most `max_width` places wide (high - low + 1).
+// the fit, among all who play) is within 1 of
+//   settled: its point rank at the horizon (what many more games say; the truth unknown, as on a real ladder),
+//   point:   its true rank (its rank by strength),
+//   strict:  its true rank, and its 95% rank interval holds the true rank and is at most `max_width` places wide
+//            (high - low + 1).
 #pragma once
 
 #include <algorithm>
@@ -33,12 +36,12 @@ namespace kalah::ladder_sim {
 
 struct SeasonShape {
   int entrants = 20;
-  double spread = 800;    // Elo between the strongest and the weakest entrant
-  int warmup = 300;       // the entrants' mean games before the new revision joins
-  int horizon = 300;      // the new revision's games at the end
-  int step = 10;          // a checkpoint every `step` of its games
-  int max_width = 5;      // places, for the stricter figure
-  int replicates = 200;   // of the rank intervals' bootstrap (the reports use 1000)
+  double spread = 800;   // Elo between the strongest and the weakest entrant
+  int warmup = 800;      // the entrants' mean games before the new revision joins
+  int horizon = 800;     // the new revision's games at the end
+  int step = 10;         // a checkpoint every `step` of its games
+  int max_width = 5;     // places, for the stricter figure
+  int replicates = 200;  // of the rank intervals' bootstrap (the reports use 1000)
 };
 
 // A ladder in play: every engine's strength, the real tally, and each ordered pair's losses, draws and wins.
@@ -63,8 +66,8 @@ inline std::optional<arena::Pairing> play_pair(Ladder& l, std::mt19937_64& rng, 
   if (!p) return std::nullopt;
   ++l.pairs;
   for (const auto& [south, north] : {std::pair{p->first, p->second}, std::pair{p->second, p->first}}) {
-    const double points = south_score(
-        rng, l.elo[static_cast<std::size_t>(south)] - l.elo[static_cast<std::size_t>(north)] + 30);
+    const double points =
+        south_score(rng, l.elo[static_cast<std::size_t>(south)] - l.elo[static_cast<std::size_t>(north)] + 30);
     l.tally.add(south, north, points);
     ++l.ldw[{south, north}][static_cast<std::size_t>(points * 2)];
   }
@@ -135,11 +138,24 @@ inline RankSeen rank_of(const Ladder& l, int who, int replicates, bool with_inte
 // What one season says: after how many of its games the new revision's rank was stable by each definition
 // (none: not by the horizon), and its games when it had caught up (had as many as the fewest of the others).
 struct Stability {
-  std::optional<int> point;   // point rank within 1 of the truth from then on
-  std::optional<int> strict;  // and the interval holds the truth and is at most max_width wide
+  std::optional<int> settled;  // point rank within 1 of its point rank at the horizon from then on
+  std::optional<int> point;    // point rank within 1 of the truth from then on
+  std::optional<int> strict;   // and the interval holds the truth and is at most max_width wide
   int caught_up = 0;
   int ladder_pairs = 0;  // pairs the whole ladder played from its entry to the horizon
 };
+
+// The first of `games` from which `ok` holds at every checkpoint to the end; none if it fails at the last.
+template <class Ok>
+std::optional<int> stable_from(const std::vector<int>& games, const std::vector<RankSeen>& seen, Ok ok) {
+  std::optional<int> from;
+  for (std::size_t i = 0; i < games.size(); ++i)
+    if (!ok(seen[i]))
+      from.reset();
+    else if (!from)
+      from = games[i];
+  return from;
+}
 
 // Plays the season on from `warm` (copied): the new revision of strength `elo` joins and plays `horizon` games.
 inline Stability new_revision(const SeasonShape& s, Ladder l, double elo, std::uint64_t seed) {
@@ -151,8 +167,8 @@ inline Stability new_revision(const SeasonShape& s, Ladder l, double elo, std::u
   std::mt19937_64 rng(seed);
   Stability out;
   const int start = l.pairs;
-  int next_check = s.step;
-  std::optional<int> point, strict;
+  std::vector<int> at;
+  std::vector<RankSeen> seen;
   while (l.tally.games(who) < s.horizon && play_pair(l, rng, seed)) {
     const int games = l.tally.games(who);
     if (out.caught_up == 0) {
@@ -160,18 +176,17 @@ inline Stability new_revision(const SeasonShape& s, Ladder l, double elo, std::u
       for (int j = 2; j < who; ++j) fewest = std::min(fewest, l.tally.games(j));
       if (games >= fewest) out.caught_up = games;
     }
-    if (games < next_check) continue;
-    next_check = games + s.step;
-    const RankSeen seen = rank_of(l, who, s.replicates, true);
-    const bool near = std::abs(seen.rank - truth) <= 1;
-    const bool sure = near && seen.low <= truth && truth <= seen.high && seen.high - seen.low + 1 <= s.max_width;
-    if (!near) point.reset();
-    else if (!point) point = games;
-    if (!sure) strict.reset();
-    else if (!strict) strict = games;
+    if (!at.empty() && games < at.back() + s.step) continue;
+    if (at.empty() && games < s.step) continue;
+    at.push_back(games);
+    seen.push_back(rank_of(l, who, s.replicates, true));
   }
-  out.point = point;
-  out.strict = strict;
+  const int last = seen.empty() ? 0 : seen.back().rank;
+  out.settled = stable_from(at, seen, [&](const RankSeen& r) { return std::abs(r.rank - last) <= 1; });
+  out.point = stable_from(at, seen, [&](const RankSeen& r) { return std::abs(r.rank - truth) <= 1; });
+  out.strict = stable_from(at, seen, [&](const RankSeen& r) {
+    return std::abs(r.rank - truth) <= 1 && r.low <= truth && truth <= r.high && r.high - r.low + 1 <= s.max_width;
+  });
   out.ladder_pairs = l.pairs - start;
   return out;
 }
