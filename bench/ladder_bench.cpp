@@ -1,4 +1,4 @@
-// After how many of its own games a new revision's rank on a season's ladder is stable (the model and the two
+// After how many of its own games a new revision's rank on a season's ladder is stable (the model and the three
 // definitions: bench/ladder_stability.h; figures in docs/PERFORMANCE.md). For each field size, a few seeded
 // ladders warmed up by the real pair choice, and into each, one at a time, new revisions of strengths drawn
 // uniformly over the entrants' range. Counters: the median, 95th percentile and maximum of the games needed by
@@ -9,8 +9,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
-#include <iostream>
 #include <random>
 #include <vector>
 
@@ -23,8 +23,8 @@ using namespace kalah::ladder_sim;
 constexpr int kWarmups = 5;  // ladders per field size; the seasons are shared out among them
 
 struct Figures {
-  std::vector<int> settled, point, strict, caught_up;
-  int unstable_point = 0, unstable_strict = 0;
+  std::vector<int> settled, true_rank, sure, caught_up;
+  int unstable_true = 0, unstable_sure = 0;
 };
 
 double percentile(std::vector<int> v, double q) {
@@ -51,26 +51,26 @@ void BM_NewRevisionRankStable(benchmark::State& state) {
         const double elo = std::uniform_real_distribution<double>(-s.spread / 2, s.spread / 2)(draw);
         const Stability st = new_revision(s, warm, elo, seed);
         f.settled.push_back(st.settled.value_or(censored));
-        f.point.push_back(st.point.value_or(censored));
-        f.strict.push_back(st.strict.value_or(censored));
-        f.unstable_point += !st.point;
-        f.unstable_strict += !st.strict;
+        f.true_rank.push_back(st.true_rank.value_or(censored));
+        f.sure.push_back(st.sure.value_or(censored));
+        f.unstable_true += !st.true_rank;
+        f.unstable_sure += !st.sure;
         f.caught_up.push_back(st.caught_up ? st.caught_up : censored);
       }
     }
   }
-  state.counters["seasons"] = static_cast<double>(f.point.size());
+  state.counters["seasons"] = static_cast<double>(f.true_rank.size());
   state.counters["settled_p50"] = percentile(f.settled, 0.5);
   state.counters["settled_p95"] = percentile(f.settled, 0.95);
   state.counters["settled_max"] = percentile(f.settled, 1.0);
-  state.counters["point_p50"] = percentile(f.point, 0.5);
-  state.counters["point_p95"] = percentile(f.point, 0.95);
-  state.counters["point_max"] = percentile(f.point, 1.0);
-  state.counters["point_unstable"] = f.unstable_point;
-  state.counters["strict_p50"] = percentile(f.strict, 0.5);
-  state.counters["strict_p95"] = percentile(f.strict, 0.95);
-  state.counters["strict_max"] = percentile(f.strict, 1.0);
-  state.counters["strict_unstable"] = f.unstable_strict;
+  state.counters["true_p50"] = percentile(f.true_rank, 0.5);
+  state.counters["true_p95"] = percentile(f.true_rank, 0.95);
+  state.counters["true_max"] = percentile(f.true_rank, 1.0);
+  state.counters["true_unstable"] = f.unstable_true;
+  state.counters["sure_p50"] = percentile(f.sure, 0.5);
+  state.counters["sure_p95"] = percentile(f.sure, 0.95);
+  state.counters["sure_max"] = percentile(f.sure, 1.0);
+  state.counters["sure_unstable"] = f.unstable_sure;
   state.counters["caught_up_p50"] = percentile(f.caught_up, 0.5);
 }
 BENCHMARK(BM_NewRevisionRankStable)->Arg(20)->Arg(40)->Iterations(1)->Unit(benchmark::kSecond)->ArgName("entrants");

@@ -13,8 +13,8 @@
 // Stable after g games: at every checkpoint (every `step` of its games) from g to the horizon, its point rank (by
 // the fit, among all who play) is within 1 of
 //   settled: its point rank at the horizon (what many more games say; the truth unknown, as on a real ladder),
-//   point:   its true rank (its rank by strength),
-//   strict:  its true rank, and its 95% rank interval holds the true rank and is at most `max_width` places wide
+//   true:    its true rank (its rank by strength),
+//   sure:    its true rank, and its 95% rank interval holds the true rank and is at most `max_width` places wide
 //            (high - low + 1).
 #pragma once
 
@@ -40,7 +40,7 @@ struct SeasonShape {
   int warmup = 800;      // the entrants' mean games before the new revision joins
   int horizon = 800;     // the new revision's games at the end
   int step = 10;         // a checkpoint every `step` of its games
-  int max_width = 5;     // places, for the stricter figure
+  int max_width = 5;     // places, for `sure`
   int replicates = 200;  // of the rank intervals' bootstrap (the reports use 1000)
 };
 
@@ -138,9 +138,9 @@ inline RankSeen rank_of(const Ladder& l, int who, int replicates, bool with_inte
 // What one season says: after how many of its games the new revision's rank was stable by each definition
 // (none: not by the horizon), and its games when it had caught up (had as many as the fewest of the others).
 struct Stability {
-  std::optional<int> settled;  // point rank within 1 of its point rank at the horizon from then on
-  std::optional<int> point;    // point rank within 1 of the truth from then on
-  std::optional<int> strict;   // and the interval holds the truth and is at most max_width wide
+  std::optional<int> settled;    // point rank within 1 of its point rank at the horizon from then on
+  std::optional<int> true_rank;  // point rank within 1 of the truth from then on
+  std::optional<int> sure;       // and the interval holds the truth and is at most max_width wide
   int caught_up = 0;
   int ladder_pairs = 0;  // pairs the whole ladder played from its entry to the horizon
 };
@@ -183,8 +183,8 @@ inline Stability new_revision(const SeasonShape& s, Ladder l, double elo, std::u
   }
   const int last = seen.empty() ? 0 : seen.back().rank;
   out.settled = stable_from(at, seen, [&](const RankSeen& r) { return std::abs(r.rank - last) <= 1; });
-  out.point = stable_from(at, seen, [&](const RankSeen& r) { return std::abs(r.rank - truth) <= 1; });
-  out.strict = stable_from(at, seen, [&](const RankSeen& r) {
+  out.true_rank = stable_from(at, seen, [&](const RankSeen& r) { return std::abs(r.rank - truth) <= 1; });
+  out.sure = stable_from(at, seen, [&](const RankSeen& r) {
     return std::abs(r.rank - truth) <= 1 && r.low <= truth && truth <= r.high && r.high - r.low + 1 <= s.max_width;
   });
   out.ladder_pairs = l.pairs - start;
