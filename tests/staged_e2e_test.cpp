@@ -185,9 +185,14 @@ TEST_F(StagedE2E, AKillMidStageResumesThatStageAndPlaysNoGameTwice) {
 // Alpha-beta at depth 3 against random: random leaves after stage 1, and with one engine left there is no stage 2.
 TEST_F(StagedE2E, AStageThatLeavesOneEngineEndsTheTournament) {
   const fs::path config = write_config("depth = 3", {{"random", e2e::kRandom}, {"alphabeta", kAlphabeta}});
+  // A stage's secret is written anew (0600), not copied: a copy would take these wider mode bits with it.
+  fs::permissions(results() / "seed-secret", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   const e2e::RunResult played = arena({"run", config.string()});
   ASSERT_EQ(played.status.code, 0) << played.summary();
   EXPECT_NE(played.out.find("finished after stage 1 of 2"), std::string::npos) << played.out;
+  EXPECT_EQ(fs::status(results() / "stage-1" / "seed-secret").permissions(),
+            fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(e2e::read_file(results() / "stage-1" / "seed-secret"), e2e::read_file(results() / "seed-secret"));
   const json::object r = record();
   EXPECT_TRUE(r.at("finished").as_bool());
   EXPECT_EQ(names(r.at("stages").as_array()[0].at("dropped")), std::vector<std::string>{"random"});

@@ -33,9 +33,15 @@ Expected<SeedSecret> load_or_make_seed_secret(const fs::path& results_dir) {
   const fs::path file = results_dir / kSeedSecretFile;
   std::error_code ec;
   if (fs::symlink_status(file, ec).type() != fs::file_type::not_found) return read_secret(file);
+  return install_seed_secret(results_dir, SeedSecret::random());
+}
+
+Expected<SeedSecret> install_seed_secret(const fs::path& results_dir, const SeedSecret& made) {
+  const fs::path file = results_dir / kSeedSecretFile;
+  std::error_code ec;
+  if (fs::symlink_status(file, ec).type() != fs::file_type::not_found) return read_secret(file);
   fs::create_directories(results_dir, ec);
   if (ec) return Error{system::system_error_text(results_dir, "cannot create the folder")};
-  const SeedSecret made = SeedSecret::random();
   const fs::path temp = results_dir / ("." + std::string(kSeedSecretFile) + ".tmp-" + std::to_string(::getpid()));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return Error{system::system_error_text(temp, "cannot create")};

@@ -19,4 +19,9 @@ inline constexpr const char* kSeedSecretFile = "seed-secret";
 // digits and a newline this writes is an error naming it.
 Expected<SeedSecret> load_or_make_seed_secret(const std::filesystem::path& results_dir);
 
+// Writes `secret` as `results_dir`/seed-secret in the same way (mode 0600, never through a link, a secret already
+// there kept) and returns the one the file holds: for a folder that must share another's secret, which is
+// written anew rather than copied (a copy would take the source's mode bits and follow a link put in its place).
+Expected<SeedSecret> install_seed_secret(const std::filesystem::path& results_dir, const SeedSecret& secret);
+
 }  // namespace kalah::journal

@@ -89,12 +89,10 @@ std::optional<std::string> check_declaration(const Declaration& d, const fs::pat
 // One seed secret for the whole tournament: the staged folder's (made by its first run), copied into a stage's
 // folder before the stage's first game, so that the folder's secret and config play the same games again.
 std::optional<std::string> share_seed_secret(const fs::path& dir, const fs::path& stage) {
-  if (Expected<SeedSecret> secret = journal::load_or_make_seed_secret(dir); !secret) return secret.error();
-  std::error_code ec;
-  if (fs::exists(fs::symlink_status(stage / journal::kSeedSecretFile, ec))) return std::nullopt;
-  fs::create_directories(stage, ec);
-  if (!ec) fs::copy_file(dir / journal::kSeedSecretFile, stage / journal::kSeedSecretFile, ec);
-  if (ec) return fmt::format("cannot copy {} into {}: {}", journal::kSeedSecretFile, stage.string(), ec.message());
+  const Expected<SeedSecret> secret = journal::load_or_make_seed_secret(dir);
+  if (!secret) return secret.error();
+  // Written anew from the secret read (mode 0600, no link followed), never a copy of the file.
+  if (Expected<SeedSecret> shared = journal::install_seed_secret(stage, *secret); !shared) return shared.error();
   return std::nullopt;
 }
 
