@@ -222,16 +222,27 @@ void Publisher::rotate() {
   if (fd_ < 0) return;
   // NAME.jsonl.1 replaced by a second name of the full file, then a new empty file renamed over NAME.jsonl: at every
   // moment NAME.jsonl exists, and the full file is there or at NAME.jsonl.1 (docs/SERVE.md, "The live files").
+  // Where the file system has no hard links (link(2) refused as not supported: FAT, some FUSE and network file
+  // systems), the full file is renamed to NAME.jsonl.1 instead, the new one right after it: for that moment
+  // NAME.jsonl is missing, and a reader that finds it so reads the rest of the file it knew at NAME.jsonl.1.
   const std::string rotated = path_.string() + kRotatedSuffix, fresh = path_.string() + kFreshSuffix;
+  const auto second_name = [&] {
+    if (!links_ || ::link(path_.c_str(), rotated.c_str()) == 0) return true;
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS && errno != EMLINK) return false;
+    links_ = false;  // not supported here: renamed below, and from now on
+    return true;
+  };
   const char* error = nullptr;
   int fd = -1;
   if (::unlink(rotated.c_str()) != 0 && errno != ENOENT)
     error = std::strerror(errno);
-  else if (::link(path_.c_str(), rotated.c_str()) != 0)
+  else if (!second_name())
     error = std::strerror(errno);
   else if (::unlink(fresh.c_str()) != 0 && errno != ENOENT)
     error = std::strerror(errno);
   else if ((fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
+    error = std::strerror(errno);
+  else if (!links_ && ::rename(path_.c_str(), rotated.c_str()) != 0)
     error = std::strerror(errno);
   else if (::rename(fresh.c_str(), path_.c_str()) != 0)
     error = std::strerror(errno);

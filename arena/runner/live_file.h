@@ -103,6 +103,10 @@ class Publisher final : public PlyWatch {
   void end(bool played);
   // Writes what the buffer holds now (the destructor does too).
   void flush();
+  // From now on a full file is moved to NAME.jsonl.1 by rename(2) instead of getting that second name by link(2),
+  // as the publisher does by itself on a file system without hard links (docs/SERVE.md, "The live files"); for
+  // tests.
+  void rotate_by_rename() { links_ = false; }
 
  private:
   void put(const std::string& line, bool rewrite = false);
@@ -120,6 +124,7 @@ class Publisher final : public PlyWatch {
   std::uint64_t nonce_ = 0;
   std::uint64_t games_ = 0;
   std::uintmax_t size_ = 0;  // what the file holds once the buffer is written
+  bool links_ = true;        // the file system takes a second name for a file (link(2)); under write_mutex_
   std::mutex write_mutex_;   // held from taking the buffer's text to having written it
   std::mutex mutex_;         // guards the five below
   std::condition_variable wake_;

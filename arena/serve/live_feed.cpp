@@ -176,8 +176,15 @@ std::vector<EventPtr> LiveFeed::look_live(const std::optional<std::string>& name
        it.increment(ec))
     if (std::string file = it->path().filename().string(); is_live_file_name(file)) names.push_back(std::move(file));
   std::sort(names.begin(), names.end());
-  // A file no longer there holds no game in flight.
-  std::erase_if(games_, [&](const auto& g) { return !std::binary_search(names.begin(), names.end(), g.first); });
+  // A file no longer there holds no game in flight; what was not read of it yet, when it was moved to NAME.jsonl.1
+  // (a file system without hard links: the new file is not there yet), is read there first.
+  for (auto it = games_.begin(); it != games_.end();)
+    if (std::binary_search(names.begin(), names.end(), it->first)) {
+      ++it;
+    } else {
+      read_rotated(dir_ / live::kFolder / (it->first + live::kRotatedSuffix), it->second, out);
+      it = games_.erase(it);
+    }
   for (const std::string& file : names) read_live_file(file, out);
   return out;
 }
@@ -188,7 +195,12 @@ void LiveFeed::read_live_file(const std::string& name, std::vector<EventPtr>& ou
   struct stat st {};
   if (::lstat(live_folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return drop(name);
   Expected<std::pair<int, std::uintmax_t>> opened = system::open_regular_file(live_folder / name, false);
-  if (!opened) return drop(name);
+  if (!opened) {
+    // Moved to NAME.jsonl.1, the new file not there yet (a file system without hard links): the rest read there.
+    if (auto known = games_.find(name); known != games_.end())
+      read_rotated(live_folder / (name + live::kRotatedSuffix), known->second, out);
+    return drop(name);
+  }
   system::FileHandle fd(opened->first);
   const std::uintmax_t size = opened->second;
   if (size > live::kMaxFileBytes + live::kMaxLineBytes || ::fstat(fd.get(), &st) != 0) return drop(name);
