@@ -34,8 +34,11 @@ using namespace kalah::rating;
 // quarter of the games where the sides are level: the model of bench/rank_interval_bench.cpp.
 double strength(int i, int n, double spread) { return spread / 2 - spread * i / (n - 1); }
 
+// South's expected score against North, for `diff` Elo in South's favour (the first move's included).
+double expected(double diff) { return 1.0 / (1.0 + std::pow(10.0, -diff / 400.0)); }
+
 Outcome play(std::mt19937_64& rng, double diff) {
-  const double e = 1.0 / (1.0 + std::pow(10.0, -diff / 400.0));
+  const double e = expected(diff);
   const double d = 0.25 * 2 * std::min(e, 1 - e);
   const double u = std::uniform_real_distribution<double>(0, 1)(rng);
   return u < e - d / 2 ? Outcome::FirstWins : u < e + d / 2 ? Outcome::Draw : Outcome::SecondWins;
@@ -53,9 +56,50 @@ GameRecord record(const std::string& id, int south, int north, Outcome result) {
   return r;
 }
 
+// A field of engines of known strength. With `cycle` > 0 it is not transitive: each engine has a style, an angle
+// drawn at random, and the engine whose style is ahead of the other's by a quarter turn gains `cycle` Elo against it
+// (and loses as much the other way round), on top of the strengths: rock, paper and scissors among neighbours, so no
+// order of the engines is right for every pair. An engine's true rank is then its rank by its expected score
+// against the whole field (each opponent once with each colour), what a round robin of many cycles would find; in a
+// transitive field it is its rank by strength.
 struct Contest {
   int n = 16;
   double spread = 800;
+  double cycle = 0;
+  std::vector<double> style;   // per engine, radians
+  std::vector<int> true_rank;  // per engine, 1 = first
+
+  Contest(double cycle_elo, std::uint64_t seed) : cycle(cycle_elo) {
+    std::mt19937_64 rng(seed ^ 0x5eedc7c1eULL);
+    std::uniform_real_distribution<double> angle(0, 2 * std::acos(-1.0));
+    for (int i = 0; i < n; ++i) style.push_back(cycle > 0 ? angle(rng) : 0);
+    std::vector<double> score(static_cast<std::size_t>(n), 0);
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (a != b) score[static_cast<std::size_t>(a)] += expected(diff(a, b)) + 1 - expected(diff(b, a));
+    std::vector<int> order(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return score[static_cast<std::size_t>(a)] > score[static_cast<std::size_t>(b)];
+    });
+    true_rank.assign(static_cast<std::size_t>(n), 0);
+    for (int r = 0; r < n; ++r) true_rank[static_cast<std::size_t>(order[static_cast<std::size_t>(r)])] = r + 1;
+  }
+  // Of the pairs of engines, those where the one with the lower true rank is expected to score more than half
+  // against the other (over both colours).
+  int upsets() const {
+    int count = 0;
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        count += true_rank[static_cast<std::size_t>(a)] > true_rank[static_cast<std::size_t>(b)] &&
+                 expected(diff(a, b)) + 1 - expected(diff(b, a)) > 1;
+    return count;
+  }
+  // Elo in South's favour when `south` plays `north`, the first move's 30 included.
+  double diff(int south, int north) const {
+    return strength(south, n, spread) - strength(north, n, spread) + 30 +
+           cycle * std::sin(style[static_cast<std::size_t>(south)] - style[static_cast<std::size_t>(north)]);
+  }
 };
 
 // `cycles` double round robins' worth of pairs: every pairing plays `cycles` colour-swapped pairs.
@@ -69,8 +113,7 @@ std::vector<GameRecord> round_robin(const Contest& c, int cycles, std::uint64_t 
           const int south = g == 0 ? a : b, north = g == 0 ? b : a;
           const std::string id = "r" + std::to_string(k + 1) + "-" + std::to_string(south) + "v" +
                                  std::to_string(north) + "-p" + std::to_string(k) + "-g" + std::to_string(g);
-          games.push_back(record(id, south, north,
-                                 play(rng, strength(south, c.n, c.spread) - strength(north, c.n, c.spread) + 30)));
+          games.push_back(record(id, south, north, play(rng, c.diff(south, north))));
         }
   return games;
 }
@@ -89,7 +132,7 @@ std::vector<GameRecord> adaptive(const Contest& c, int budget, std::uint64_t see
       const std::array<std::string, 2> ids = arena::adaptive_game_ids(round.round, b);
       for (int g = 0; g < 2; ++g) {
         const int south = g == 0 ? b.first : b.second, north = g == 0 ? b.second : b.first;
-        const Outcome o = play(rng, strength(south, c.n, c.spread) - strength(north, c.n, c.spread) + 30);
+        const Outcome o = play(rng, c.diff(south, north));
         results.emplace(ids[static_cast<std::size_t>(g)], south_points(o));
         games.push_back(record(ids[static_cast<std::size_t>(g)], south, north, o));
       }
@@ -99,15 +142,15 @@ std::vector<GameRecord> adaptive(const Contest& c, int budget, std::uint64_t see
 }
 
 struct Tally {
-  long long covered = 0, engines = 0, width = 0, exact = 0, top3 = 0, contests = 0, games = 0;
+  long long covered = 0, engines = 0, width = 0, exact = 0, top3 = 0, contests = 0, games = 0, upsets = 0, pairs = 0;
 
-  void add(const std::vector<GameRecord>& played) {
+  void add(const Contest& c, const std::vector<GameRecord>& played) {
     StandingsBuilder b({});
     for (const GameRecord& g : played) b.add(g);
     const Standings s = b.standings(Intervals::With);
     int top = 0;
     for (const EngineStanding& e : s.engines) {
-      const int truth = std::stoi(e.name.substr(1)) + 1;
+      const int truth = c.true_rank[static_cast<std::size_t>(std::stoi(e.name.substr(1)))];
       covered += e.rank_low <= truth && truth <= e.rank_high;
       width += e.rank_high - e.rank_low;
       exact += e.rank == truth;
@@ -115,6 +158,8 @@ struct Tally {
       ++engines;
     }
     top3 += top == 3;
+    upsets += c.upsets();
+    pairs += c.n * (c.n - 1) / 2;
     ++contests;
     games += static_cast<long long>(played.size());
   }
@@ -126,30 +171,40 @@ struct Tally {
     state.counters["rank_exact_pct"] = share(exact, engines);
     state.counters["top3_pct"] = share(top3, contests);
     state.counters["games"] = static_cast<double>(games) / static_cast<double>(contests);
+    state.counters["upsets_pct"] = share(upsets, pairs);
   }
 };
 
 constexpr int kContests = 200;
+// The non-transitive field's cyclic part: 150 Elo, about three neighbours' difference in strength (800 Elo over 16
+// engines). The counter upsets_pct says how often a pair's result goes against the true order (the engine ranked
+// lower expected to score more than half against the one ranked higher).
+constexpr int kCycleElo = 150;
 
-// range(0): 0 the round robin, 1 adaptive with the round robin's games, 2 adaptive with half of them.
+// range(0): 0 the round robin, 1 adaptive with the round robin's games, 2 adaptive with half of them; range(1): the
+// field's non-transitive part, `cycle` Elo (0: transitive).
 void BM_AdaptiveCoverage(benchmark::State& state) {
-  const Contest c;
-  const int double_round_robin = c.n * (c.n - 1);
   Tally t;
   for (auto _ : state) {
     t = {};
     for (int k = 0; k < kContests; ++k) {
       const std::uint64_t seed = 5000 + static_cast<std::uint64_t>(k);
+      const Contest c(static_cast<double>(state.range(1)), seed);
+      const int double_round_robin = c.n * (c.n - 1);
       switch (state.range(0)) {
-        case 0: t.add(round_robin(c, 1, seed)); break;
-        case 1: t.add(adaptive(c, double_round_robin, seed)); break;
-        default: t.add(adaptive(c, double_round_robin / 2, seed)); break;
+        case 0: t.add(c, round_robin(c, 1, seed)); break;
+        case 1: t.add(c, adaptive(c, double_round_robin, seed)); break;
+        default: t.add(c, adaptive(c, double_round_robin / 2, seed)); break;
       }
     }
   }
   t.report(state);
 }
-BENCHMARK(BM_AdaptiveCoverage)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond)->ArgName("design");
+BENCHMARK(BM_AdaptiveCoverage)
+    ->ArgsProduct({{0, 1, 2}, {0, kCycleElo}})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->ArgNames({"design", "cycle"});
 
 // --- Finals ---------------------------------------------------------------------------------------------------
 
