@@ -17,7 +17,7 @@ double south_points(const GameRecord& record) {
 
 RoundSource::RoundSource(const Config& config) : config_(config) {
   assert(paired_from_results(config.tournament.type));
-  if (config.tournament.type == TournamentType::Adaptive) adaptive_.emplace(adaptive_plan(config));
+  if (kind_of(config.tournament.type).budget) adaptive_.emplace(adaptive_plan(config));
 }
 
 void RoundSource::add_journaled(const GameRecord& record) { results_.emplace(record.id, south_points(record)); }
@@ -34,7 +34,7 @@ std::optional<GameSpec> RoundSource::next() {
     if (pass == 1) break;
     // A Swiss or adaptive round changes only when all of its games have finished: no replay while one is in
     // flight.
-    if (config_.tournament.type != TournamentType::Knockout && in_flight_ > 0) break;
+    if (kind_of(config_.tournament.type).round_waits && in_flight_ > 0) break;
     // Everything known is handed out: what is due now may have changed since it was computed.
     due_ = adaptive_ ? adaptive_games_due(config_, *adaptive_, results_) : games_due(config_, results_);
     next_ = 0;
@@ -55,7 +55,8 @@ const AdaptiveProgress& RoundSource::adaptive_progress() {
 }
 
 int RoundSource::total() const {
-  return config_.tournament.type == TournamentType::Knockout ? -1 : least_games(config_);
+  // A knockout's tie-break pairs leave its total open.
+  return kind_of(config_.tournament.type).tiebreak_pairs ? -1 : least_games(config_);
 }
 
 }  // namespace kalah::arena

@@ -51,7 +51,7 @@ std::vector<DuePair> adaptive_due(const Config& config, const AdaptiveProgress& 
 }  // namespace
 
 std::vector<GameSpec> adaptive_games_due(const Config& config, AdaptiveReplay& replay, const GameResults& results) {
-  assert(config.tournament.type == TournamentType::Adaptive);
+  assert(kind_of(config.tournament.type).budget);
   return games_of(OpeningSource(config), adaptive_due(config, replay.update(results)));
 }
 
@@ -61,9 +61,10 @@ std::vector<GameSpec> games_due(const Config& config, const GameResults& results
   const int n = static_cast<int>(config.engines.size());
   const OpeningSource openings(config);
   std::vector<DuePair> due;
-  if (t.type == TournamentType::Adaptive) {
+  const TournamentKind& kind = kind_of(t.type);
+  if (kind.budget) {
     due = adaptive_due(config, replay_adaptive(adaptive_plan(config), results));
-  } else if (t.type == TournamentType::Swiss) {
+  } else if (kind.form == KindForm::SwissTable) {
     const SwissProgress progress = replay_swiss(n, t.rounds, results);
     if (progress.complete) return {};
     const SwissRound& round = progress.rounds.back();
@@ -94,8 +95,9 @@ AdaptivePlan adaptive_plan(const Config& config) {
 
 int least_games(const Config& config) {
   const int n = static_cast<int>(config.engines.size());
-  if (config.tournament.type == TournamentType::Adaptive) return config.tournament.budget_games;
-  if (config.tournament.type == TournamentType::Swiss) return config.tournament.rounds * (n / 2) * 2;
+  const RoundsCount rounds = kind_of(config.tournament.type).rounds;
+  if (rounds == RoundsCount::NotRead) return config.tournament.budget_games;
+  if (rounds == RoundsCount::SwissRounds) return config.tournament.rounds * (n / 2) * 2;
   return (n - 1) * config.tournament.rounds * 2;
 }
 
