@@ -8,8 +8,7 @@
 namespace kalah::arena {
 namespace {
 
-constexpr std::string_view kOwnRules =
-    " tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)";
+constexpr std::string_view kOwnRules = " tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)";
 
 const std::array<TournamentKind, 5> kKinds{{
     {.type = TournamentType::RoundRobin,

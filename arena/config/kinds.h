@@ -36,10 +36,10 @@ struct TournamentKind {
   bool round_waits;          // ...and only once every game of the round before has finished
   KindForm form;             // its own table, which the standings follow
   RoundsCount rounds;
-  bool seed_engines;    // reads tournament.seed_engines: the seeds meet every other engine (gauntlet)
-  bool tiebreak_pairs;  // reads tournament.tiebreak_pairs (knockout)
-  bool budget;          // reads budget_games, target_width and boundaries (adaptive)
-  bool contest;         // a contest's entrants ([submissions]) may play it
+  bool seed_engines;           // reads tournament.seed_engines: the seeds meet every other engine (gauntlet)
+  bool tiebreak_pairs;         // reads tournament.tiebreak_pairs (knockout)
+  bool budget;                 // reads budget_games, target_width and boundaries (adaptive)
+  bool contest;                // a contest's entrants ([submissions]) may play it
   std::string_view no_points;  // why ranking.by = "points" does not apply to it; empty: it does
   std::string_view repeats;    // without openings, why it repeats games however few rounds it plays; empty: none
 };
