@@ -16,8 +16,8 @@ namespace {
 
 class RoundsListener : public RunListener {
  public:
-  RoundsListener(const Config& config, const RoundsText& text, std::FILE* out)
-      : config_(config), text_(text), out_(out), source_(config) {}
+  RoundsListener(const Config& config, std::unique_ptr<RoundPairing> pairing, const RoundsText& text, std::FILE* out)
+      : config_(config), text_(text), out_(out), source_(config, std::move(pairing)) {}
 
   void resumed(const GameRecord& record) override { source_.add_journaled(record); }
 
@@ -58,8 +58,9 @@ class RoundsListener : public RunListener {
 
 }  // namespace
 
-Expected<int> play_rounds(const Config& config, const RoundsText& text, const FlowOptions& options, std::FILE* out) {
-  RoundsListener listener(config, text, out);
+Expected<int> play_rounds(const Config& config, std::unique_ptr<RoundPairing> pairing, const RoundsText& text,
+                          const FlowOptions& options, std::FILE* out) {
+  RoundsListener listener(config, std::move(pairing), text, out);
   Expected<FlowResult> played = run_tournament(config, listener, options);
   if (!played) return Error{played.error()};
   const FlowResult& r = *played;

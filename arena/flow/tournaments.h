@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -48,10 +49,10 @@ struct RoundsText {
 };
 
 // `arena run` on a Swiss, knockout or adaptive tournament (never sharded): round by round, each round paired
-// from the results of the ones before (arena/runner/round_source.h); the start line, the progress line as games
-// finish, and at the end `text.end`, then the rating list.
-Expected<int> play_rounds(const Config& config, const RoundsText& text, const FlowOptions& options = {},
-                          std::FILE* out = stdout);
+// by `pairing` from the results of the ones before (arena/runner/round_source.h); the start line, the progress
+// line as games finish, and at the end `text.end`, then the rating list.
+Expected<int> play_rounds(const Config& config, std::unique_ptr<RoundPairing> pairing, const RoundsText& text,
+                          const FlowOptions& options = {}, std::FILE* out = stdout);
 
 // `arena sprt`, and `arena run` on a config with an [sprt] table: colour-swapped pairs between
 // engines[0] (base) and engines[1] (test) until the SPRT decides or max_pairs; a line per finished

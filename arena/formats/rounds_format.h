@@ -2,6 +2,7 @@
 // play_rounds with the lines of the format, never sharded (arena/schedule/rounds.h: the games due).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ class RoundsFormat : public KindFormat {
   Expected<int> play(const arena::Config& config, const arena::FlowOptions& options, std::FILE* out) const override;
   // The lines of plan_head, then the first round's games (the first of each pair; `ids`: both).
   int plan(const arena::Config& config, int shards, bool ids) const override;
+  // Its game source's rule: what is due given the results so far (`config` outlives it).
+  virtual std::unique_ptr<arena::RoundPairing> pairing(const arena::Config& config) const = 0;
 
  protected:
   // The start line's account of the games ("5 rounds of a game pair, 20 games").
@@ -27,6 +30,9 @@ class RoundsFormat : public KindFormat {
   // `arena plan`'s lines before the games, `first` being the games known before any result.
   virtual void plan_head(const arena::Config& config, const std::vector<arena::GameSpec>& first) const = 0;
 };
+
+// The pairing of `config`'s format, which is paired round by round (asserted).
+std::unique_ptr<arena::RoundPairing> round_pairing(const arena::Config& config);
 
 // The Swiss table or the knockout bracket as `source`'s results stand (report::tournament_form); empty without one.
 std::string form_end_text(const arena::Config& config, const arena::TournamentDescription& description,

@@ -15,9 +15,10 @@ double south_points(const GameRecord& record) {
   return 0.5;
 }
 
-RoundSource::RoundSource(const Config& config) : config_(config) {
+RoundSource::RoundSource(const Config& config, std::unique_ptr<RoundPairing> pairing)
+    : config_(config), pairing_(std::move(pairing)) {
   assert(paired_from_results(config.tournament.type));
-  if (kind_of(config.tournament.type).budget) adaptive_.emplace(adaptive_plan(config));
+  assert(pairing_);
 }
 
 void RoundSource::add_journaled(const GameRecord& record) { results_.emplace(record.id, south_points(record)); }
@@ -36,7 +37,7 @@ std::optional<GameSpec> RoundSource::next() {
     // flight.
     if (kind_of(config_.tournament.type).round_waits && in_flight_ > 0) break;
     // Everything known is handed out: what is due now may have changed since it was computed.
-    due_ = adaptive_ ? adaptive_games_due(config_, *adaptive_, results_) : games_due(config_, results_);
+    due_ = pairing_->due(results_);
     next_ = 0;
   }
   return std::nullopt;
@@ -49,14 +50,6 @@ void RoundSource::finished(const GameSpec& spec, const GameRecord& record) {
   results_.emplace(spec.id, south_points(record));
 }
 
-const AdaptiveProgress& RoundSource::adaptive_progress() {
-  assert(adaptive_);
-  return adaptive_->update(results_);
-}
-
-int RoundSource::total() const {
-  // A knockout's tie-break pairs leave its total open.
-  return kind_of(config_.tournament.type).tiebreak_pairs ? -1 : least_games(config_);
-}
+int RoundSource::total() const { return pairing_->open_ended() ? -1 : pairing_->least_games(); }
 
 }  // namespace kalah::arena

@@ -80,9 +80,31 @@ std::string final_text(const Config& config, const AdaptiveProgress& p) {
   return out;
 }
 
+// Each round from the Elo fit of the results so far, its rounds kept between calls (arena/schedule/adaptive.h), so
+// that asking at the end of a run costs no replay of the journal.
+class AdaptivePairing : public arena::RoundPairing {
+ public:
+  explicit AdaptivePairing(const Config& config) : config_(config), replay_(arena::adaptive_plan(config)) {}
+  std::vector<arena::GameSpec> due(const arena::GameResults& results) override {
+    return arena::adaptive_games_due(config_, replay_, results);
+  }
+  // Its budget, the most it plays (fewer when its order settles or its target width is reached first).
+  int least_games() const override { return config_.tournament.budget_games; }
+  bool open_ended() const override { return false; }
+  // Its rounds as far as `results` go.
+  const AdaptiveProgress& progress(const arena::GameResults& results) { return replay_.update(results); }
+
+ private:
+  const Config& config_;
+  arena::AdaptiveReplay replay_;
+};
+
 class Adaptive : public RoundsFormat {
  public:
   Adaptive() : RoundsFormat(kType) {}
+  std::unique_ptr<arena::RoundPairing> pairing(const Config& config) const override {
+    return std::make_unique<AdaptivePairing>(config);
+  }
 
  protected:
   std::string games_text(const Config& config) const override {
@@ -99,7 +121,8 @@ class Adaptive : public RoundsFormat {
   // How far it went: its rounds and games, why it ended; a final's decisions.
   std::string end_text(const Config& config, const arena::TournamentDescription&,
                        arena::RoundSource& source) const override {
-    const AdaptiveProgress& p = source.adaptive_progress();
+    // The source's pairing is this format's own.
+    const AdaptiveProgress& p = static_cast<AdaptivePairing&>(source.pairing()).progress(source.results());
     if (!config.tournament.boundaries.empty()) return final_text(config, p);
     return fmt::format("adaptive pairing: {} rounds, {} of at most {} games; ended: {}\n", p.rounds.size(),
                        p.games_paired, config.tournament.budget_games, to_string(p.end));

@@ -7,13 +7,33 @@
 namespace kalah::formats::swiss {
 namespace {
 
+// Each round from the Swiss table of the rounds before (arena/schedule/swiss.h).
+class SwissPairing : public arena::RoundPairing {
+ public:
+  explicit SwissPairing(const arena::Config& config) : config_(config) {}
+  std::vector<arena::GameSpec> due(const arena::GameResults& results) override {
+    return arena::swiss_games_due(config_, results);
+  }
+  // rounds x floor(n / 2) game pairs.
+  int least_games() const override {
+    return config_.tournament.rounds * (static_cast<int>(config_.engines.size()) / 2) * 2;
+  }
+  bool open_ended() const override { return false; }
+
+ private:
+  const arena::Config& config_;
+};
+
 class Swiss : public RoundsFormat {
  public:
   Swiss() : RoundsFormat(kType) {}
+  std::unique_ptr<arena::RoundPairing> pairing(const arena::Config& config) const override {
+    return std::make_unique<SwissPairing>(config);
+  }
 
  protected:
   std::string games_text(const arena::Config& config) const override {
-    return fmt::format("{} rounds of a game pair, {} games", config.tournament.rounds, arena::least_games(config));
+    return fmt::format("{} rounds of a game pair, {} games", config.tournament.rounds, pairing(config)->least_games());
   }
   std::string end_text(const arena::Config& config, const arena::TournamentDescription& description,
                        arena::RoundSource& source) const override {
