@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "arena/config/config.h"
+#include "arena/formats/rounds_format.h"
 #include "arena/rating/rating.h"
 #include "arena/runner/round_source.h"
 #include "arena/schedule/adaptive.h"
@@ -204,10 +205,10 @@ TEST_F(AdaptiveConfig, ReadsItsKeysAndPairsFromThem) {
   EXPECT_EQ(c->tournament.budget_games, 12);
   EXPECT_EQ(c->tournament.target_width, 2);
   EXPECT_TRUE(make_schedule(*c).empty());
-  EXPECT_EQ(least_games(*c), 12);
+  EXPECT_EQ(formats::round_pairing(*c)->least_games(), 12);
   EXPECT_TRUE(shard_problem(*c, 2).has_value());
   // Round 1 of three engines: one pair, its first game before its second, colours swapped.
-  const std::vector<GameSpec> due = first_games(*c);
+  const std::vector<GameSpec> due = formats::round_pairing(*c)->due({});
   ASSERT_EQ(due.size(), 2u);
   EXPECT_EQ(due[0].game_in_pair, 0);
   EXPECT_EQ(due[1].game_in_pair, 1);
@@ -219,7 +220,7 @@ TEST_F(AdaptiveConfig, ReadsItsKeysAndPairsFromThem) {
   ASSERT_TRUE(other.ok());
   EXPECT_NE(fingerprint(*c), fingerprint(*other));
   // The game source hands out round 1, then waits for it before pairing round 2.
-  RoundSource source(*c);
+  RoundSource source(*c, formats::round_pairing(*c));
   EXPECT_EQ(source.total(), 12);
   const std::optional<GameSpec> g0 = source.next(), g1 = source.next();
   ASSERT_TRUE(g0 && g1);

@@ -1,9 +1,9 @@
 # Swiss pairing, knockout brackets and the round-by-round game source.
-kalah_add_test(pairing_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pairing_test.cpp LIBS kalah_runner kalah_schedule)
+kalah_add_test(pairing_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pairing_test.cpp LIBS kalah_runner kalah_schedule kalah_formats)
 # Adaptive pairing: the scheduler against a fit made in the test, its budget, determinism and resumption,
 # and its config keys.
 kalah_add_test(adaptive_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_test.cpp
-               LIBS kalah_runner kalah_schedule kalah_rating kalah_config)
+               LIBS kalah_runner kalah_schedule kalah_rating kalah_config kalah_formats)
 kalah_add_test(adaptive_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/adaptive_e2e_test.cpp
                LIBS kalah_rules Boost::json)
 add_dependencies(adaptive_e2e_test arena kalah-random kalah-greedy kalah-alphabeta)

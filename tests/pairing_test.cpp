@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "arena/config/config.h"
+#include "arena/formats/rounds_format.h"
 #include "arena/runner/round_source.h"
 #include "arena/schedule/knockout.h"
 #include "arena/schedule/rounds.h"
@@ -346,22 +347,22 @@ Config config_of(TournamentType type, int engines, int rounds) {
 
 TEST(Rounds, TheSameResultsGiveTheSameGamesAndOpenings) {
   const Config c = config_of(TournamentType::Swiss, 6, 3);
-  const std::vector<GameSpec> first = first_games(c);
+  const std::vector<GameSpec> first = formats::round_pairing(c)->due({});
   ASSERT_EQ(first.size(), 6u);
   EXPECT_EQ(first[0].id, "r1-0v3-p0-g0");
   EXPECT_EQ(first[3].id, "r1-3v0-p0-g1") << "first games of every pair before the second games";
   EXPECT_EQ(first[0].opening, first[3].opening);
-  EXPECT_EQ(first_games(c), first);
+  EXPECT_EQ(formats::round_pairing(c)->due({}), first);
   EXPECT_TRUE(make_schedule(c).empty());
-  EXPECT_EQ(least_games(c), 18);
-  EXPECT_EQ(least_games(config_of(TournamentType::Knockout, 6, 2)), 20);
+  EXPECT_EQ(formats::round_pairing(c)->least_games(), 18);
+  EXPECT_EQ(formats::round_pairing(config_of(TournamentType::Knockout, 6, 2))->least_games(), 20);
 }
 
 // The source hands out a round, waits while it is in flight, then the next one; a new source over the
 // same finished games (a resumed run) hands out exactly the games still missing.
 TEST(Rounds, SourceWaitsForTheRoundAndResumesFromTheJournal) {
   const Config c = config_of(TournamentType::Swiss, 4, 2);
-  RoundSource source(c);
+  RoundSource source(c, formats::round_pairing(c));
   EXPECT_EQ(source.total(), 8);
   std::vector<GameSpec> round;
   while (std::optional<GameSpec> g = source.next()) round.push_back(*g);
@@ -385,7 +386,7 @@ TEST(Rounds, SourceWaitsForTheRoundAndResumesFromTheJournal) {
   journal.push_back(record_of(*next, Outcome::Draw));
   source.finished(*next, journal.back());
 
-  RoundSource resumed(c);
+  RoundSource resumed(c, formats::round_pairing(c));
   for (const GameRecord& r : journal) resumed.add_journaled(r);
   std::set<std::string> rest;
   while (std::optional<GameSpec> g = resumed.next()) rest.insert(g->id);

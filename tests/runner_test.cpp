@@ -22,6 +22,7 @@
 #include "arena/flow/live_report.h"
 #include "arena/flow/progress.h"
 #include "arena/flow/tournaments.h"
+#include "arena/formats/rounds_format.h"
 #include "arena/journal/journal.h"
 #include "arena/runner/round_source.h"
 #include "arena/runner/runner.h"
@@ -348,7 +349,7 @@ TEST_F(RunnerTest, RoundByRoundTournamentsWaitForTheRoundInFlight) {
     fs::remove_all(dir_ / "rr");
     journal::Journal journal = open_journal();
     Ledger ledger;
-    RoundSource source(config);
+    RoundSource source(config, formats::round_pairing(config));
     std::vector<GameSpec> order;
     std::set<std::string> finished;
     int started_before_round_over = 0;

@@ -11,6 +11,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/match_line.h"
 #include "arena/flow/tournaments.h"
+#include "arena/formats/registry.h"
 #include "referee/engine/engine_names.h"
 
 namespace kalah::arena_app {
@@ -86,7 +87,7 @@ void add_match_command(cli::Commands& commands) {
         }
         arena::FlowOptions flow;
         flow.fresh = line.fresh;
-        Expected<int> played = arena::play(*config, flow);
+        Expected<int> played = formats::play(*config, flow);
         if (!played) throw UsageError(played.error());
         return *played;
       });

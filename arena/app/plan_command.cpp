@@ -12,7 +12,7 @@
 #include "arena/cluster/slurm.h"
 #include "arena/config/config.h"
 #include "arena/contest/entries.h"
-#include "arena/schedule/rounds.h"
+#include "arena/formats/registry.h"
 #include "arena/schedule/schedule.h"
 #include "referee/system/executable.h"
 
@@ -37,79 +37,9 @@ struct PlanOptions {
   bool ids = false;
 };
 
-// A Swiss, knockout or adaptive tournament: what is known before it starts.
-int plan_by_rounds(const arena::Config& config, bool ids) {
-  const arena::TournamentConfig& t = config.tournament;
-  const std::vector<arena::GameSpec> first = arena::first_games(config);
-  const bool swiss = t.type == arena::TournamentType::Swiss;
-  if (t.type == arena::TournamentType::Adaptive && !t.boundaries.empty()) {
-    fmt::print(
-        "{}: adaptive final {} engines, boundaries {}, at most {} games, paired round by round (not shardable)\n",
-        t.name, config.engines.size(), fmt::join(t.boundaries, ", "), t.budget_games);
-    fmt::print(
-        "round 1 has {} games (below: the first of each pair; --ids: both), every later round pairs the engines whose "
-        "95% rank interval straddles a boundary, from the results of the rounds before it (docs/SCHEDULE.md)\n",
-        first.size());
-  } else if (t.type == arena::TournamentType::Adaptive) {
-    fmt::print("{}: adaptive {} engines, at most {} games, paired round by round (not shardable)\n", t.name,
-               config.engines.size(), t.budget_games);
-    fmt::print(
-        "round 1 has {} games (below: the first of each pair; --ids: both), every later round pairs engines adjacent "
-        "in the Elo order whose order is still open, from the results of the rounds before it (docs/SCHEDULE.md)\n",
-        first.size());
-  } else {
-    fmt::print("{}: {} {} engines, {}{} games, paired round by round (not shardable)\n", t.name,
-               arena::to_string(t.type), config.engines.size(), swiss ? "" : "at least ", arena::least_games(config));
-  }
-  if (swiss)
-    fmt::print(
-        "{} rounds of one colour-swapped game pair each; round 1 has {} games (below: the first of each pair; "
-        "--ids: both), every later round is paired from the results of the rounds before it (docs/SCHEDULE.md)\n",
-        t.rounds, first.size());
-  else if (t.type == arena::TournamentType::Knockout)
-    fmt::print(
-        "matches of {} colour-swapped game pair{} and up to {} tie-break pair{}; {} games are known before any "
-        "result (below: the first of each pair; --ids: both; byes may bring a second-round match forward), the "
-        "rest depend on results (docs/SCHEDULE.md)\n",
-        t.rounds, t.rounds == 1 ? "" : "s", t.tiebreak_pairs, t.tiebreak_pairs == 1 ? "" : "s", first.size());
-  for (const arena::GameSpec& g : first)
-    if (ids || g.game_in_pair == 0)
-      fmt::print("{} {} v {}\n", g.id, config.engines[static_cast<std::size_t>(g.south)].name,
-                 config.engines[static_cast<std::size_t>(g.north)].name);
-  return 0;
-}
-
 int plan(const PlanOptions& o) {
   const arena::Config config = load(o.config, o.shards, true);
-  if (arena::paired_from_results(config.tournament.type)) return plan_by_rounds(config, o.ids);
-  if (config.sprt) {
-    fmt::print("{}: SPRT '{}' (test) vs '{}' (base), open-ended, as {} streams\n", config.tournament.name,
-               config.engines[1].name, config.engines[0].name, o.shards);
-    fmt::print(
-        "game pair k (ids sprt-pK-g0, sprt-pK-g1) is played by shard k mod {} + 1; every shard reads the "
-        "others' journals and all stop when the test decides\n",
-        o.shards);
-    for (int i = 1; i <= o.shards; ++i)
-      fmt::print("shard {}/{}: pairs {}, {}, {}, ...\n", i, o.shards, i - 1, i - 1 + o.shards, i - 1 + 2 * o.shards);
-    return 0;
-  }
-  const std::vector<arena::GameSpec> all = arena::make_schedule(config);
-  fmt::print("{}: {} {} engines, {} games in {} colour-swapped pairs, as {} shards\n", config.tournament.name,
-             arena::to_string(config.tournament.type), config.engines.size(), all.size(), arena::count_pairs(all),
-             o.shards);
-  fmt::print("{:<9} {:>7} {:>7}  {}\n", "shard", "pairs", "games", "first game");
-  std::vector<std::vector<arena::GameSpec>> parts;
-  for (int i = 1; i <= o.shards; ++i) {
-    parts.push_back(arena::shard_games(all, arena::Shard{i, o.shards}));
-    const auto& part = parts.back();
-    fmt::print("{:<9} {:>7} {:>7}  {}\n", fmt::format("{}/{}", i, o.shards), part.size() / 2, part.size(),
-               part.front().id);
-  }
-  if (o.ids)
-    for (int i = 1; i <= o.shards; ++i)
-      for (const arena::GameSpec& g : parts[static_cast<std::size_t>(i - 1)])
-        fmt::print("{}/{} {}\n", i, o.shards, g.id);
-  return 0;
+  return formats::format_of(config).plan(config, o.shards, o.ids);
 }
 
 struct SlurmCommandOptions {

@@ -8,7 +8,7 @@
 #include "arena/config/config.h"
 #include "arena/contest/entries.h"
 #include "arena/flow/tournaments.h"
-#include "arena/formats/staged/staged_play.h"
+#include "arena/formats/registry.h"
 #include "arena/schedule/schedule.h"
 #include "referee/engine/sandbox.h"
 
@@ -54,7 +54,7 @@ int run(const RunOptions& o) {
   flow.fresh = o.fresh;
   flow.max_games = o.max_games;
   // An [sprt] table makes it a match until the test decides; type = "staged" plays its stages in turn.
-  Expected<int> played = staged ? staged::play_staged(config, flow) : arena::play(config, flow);
+  Expected<int> played = formats::play(config, flow);
   if (!played) throw UsageError(played.error());
   return *played;
 }

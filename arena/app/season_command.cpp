@@ -8,7 +8,7 @@
 
 #include "arena/app/commands.h"
 #include "arena/flow/tournaments.h"
-#include "arena/formats/staged/staged_play.h"
+#include "arena/formats/registry.h"
 #include "arena/season/final.h"
 #include "arena/season/freeze.h"
 #include "arena/season/init.h"
@@ -104,7 +104,7 @@ int run_final(const SeasonOptions& o) {
     if (auto problem = sandbox_dir_problem(e, config.results_dir()))
       throw UsageError("engine '" + e.name + "': " + *problem);
   flow.fresh = o.fresh;
-  Expected<int> played = config.tournament.staged() ? staged::play_staged(config, flow) : arena::play(config, flow);
+  Expected<int> played = formats::play(config, flow);
   if (!played) throw UsageError(played.error());
   return *played;
 }

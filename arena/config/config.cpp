@@ -21,16 +21,7 @@ using detail::in_quotes;
 using detail::Locator;
 using detail::Table;
 
-const char* to_string(TournamentType t) {
-  switch (t) {
-    case TournamentType::RoundRobin: return "round-robin";
-    case TournamentType::Gauntlet: return "gauntlet";
-    case TournamentType::Swiss: return "swiss";
-    case TournamentType::Knockout: return "knockout";
-    case TournamentType::Adaptive: return "adaptive";
-  }
-  return "?";
-}
+const char* to_string(TournamentType t) { return kind_of(t).name.data(); }
 
 const char* to_string(TranscriptMode m) {
   switch (m) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arena/config/analysis_config.h"
+#include "arena/config/kinds.h"
 #include "arena/config/openings.h"
 #include "arena/rating/ranking.h"
 #include "arena/sandbox_build/build_limits.h"
@@ -28,13 +29,13 @@
 
 namespace kalah::arena {
 
-enum class TournamentType { RoundRobin, Gauntlet, Swiss, Knockout, Adaptive };
-const char* to_string(TournamentType t);  // "round-robin", "gauntlet", "swiss", "knockout", "adaptive"
-// Swiss and knockout pair each round from the results of the rounds before (docs/SCHEDULE.md).
-inline bool plays_by_rounds(TournamentType t) { return t == TournamentType::Swiss || t == TournamentType::Knockout; }
+const char* to_string(TournamentType t);  // its name in the registry: "round-robin", "gauntlet", ...
+// Swiss and knockout pair each round from the results of the rounds before (docs/SCHEDULE.md) and rank by a
+// table of their own.
+inline bool plays_by_rounds(TournamentType t) { return kind_of(t).form != KindForm::None; }
 // Adaptive pairing (docs/SCHEDULE.md, "Adaptive") pairs each round from the results too, but ranks by Elo:
 // it has no form of its own.
-inline bool paired_from_results(TournamentType t) { return plays_by_rounds(t) || t == TournamentType::Adaptive; }
+inline bool paired_from_results(TournamentType t) { return kind_of(t).from_results; }
 
 // [tournament] transcripts: which games leave a protocol transcript, with the engines' stderr tails, in
 // <results>/transcripts/ (docs/FORMATS.md, "Transcripts").
@@ -68,7 +69,7 @@ struct StageConfig {
 
 struct TournamentConfig {
   std::string name;  // [A-Za-z0-9._-]+, not "." or ".."; the results go to <output>/<name>/
-  TournamentType type = TournamentType::RoundRobin;
+  TournamentType type = kDefaultKind;
   int rounds = 1;  // colour-swapped game pairs per pairing; Swiss: Swiss rounds (one pair each); knockout: per match
   int tiebreak_pairs = 3;         // knockout only: extra pairs, one at a time, while a match is tied
   int budget_games = 0;           // adaptive only (required there): the most games, an even number

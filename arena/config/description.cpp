@@ -408,9 +408,7 @@ Expected<TournamentDescription> description_from_settings(const Settings& s) {
       if (value == "sprt") {
         d.sprt_match = true;
       } else {
-        for (TournamentType t : {TournamentType::RoundRobin, TournamentType::Gauntlet, TournamentType::Swiss,
-                                 TournamentType::Knockout, TournamentType::Adaptive})
-          if (value == to_string(t)) d.type = t;
+        if (const TournamentKind* kind = kind_named(value)) d.type = kind->type;
         if (!d.type) error = quoted(key, value) + " is not a tournament type";
       }
     } else if (key == "rounds" || key == "tiebreak_pairs") {

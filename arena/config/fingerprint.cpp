@@ -74,8 +74,9 @@ std::string fingerprint(const Config& c) {
   line("seed_engines", "[" + seeds + "]");
   line("max_plies", std::to_string(t.max_plies));
   // Only for a knockout, so that the fingerprints of the other forms (and their journals) stay as they were.
-  if (t.type == TournamentType::Knockout) line("tiebreak_pairs", std::to_string(t.tiebreak_pairs));
-  if (t.type == TournamentType::Adaptive)
+  const TournamentKind& kind = kind_of(t.type);
+  if (kind.tiebreak_pairs) line("tiebreak_pairs", std::to_string(t.tiebreak_pairs));
+  if (kind.budget)
     line("adaptive", "budget_games=" + std::to_string(t.budget_games) +
                          " target_width=" + std::to_string(t.target_width) + boundaries_text(t.boundaries));
   // Only when set, so that the fingerprints of configs from before adjudication stay as they were.

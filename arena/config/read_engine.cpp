@@ -217,10 +217,7 @@ void read_engines(const Reader& r, const toml::table& root, Config& c) {
   }
   c.house_engines = static_cast<int>(list->size());
   if (list->size() < 2 && !c.submissions) {
-    const TournamentType type = c.tournament.type;
-    const std::string form = type == TournamentType::Swiss      ? "a Swiss tournament"
-                             : type == TournamentType::Knockout ? "a knockout"
-                                                                : "a tournament";
+    const std::string form(kind_of(c.tournament.type).noun);
     r.loc().fail(node->source(), form + " needs at least two engines, not " + std::to_string(list->size()));
   }
 }

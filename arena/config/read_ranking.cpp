@@ -44,15 +44,9 @@ void read_ranking(const Reader& r, const toml::table& table, Config& c) {
   }
   if (c.sprt)
     t.fail_at("by", "ranking.by = \"points\" ranks a tournament; an [sprt] match of two engines has no ranking");
-  if (c.tournament.type == TournamentType::Adaptive)
-    t.fail_at("by",
-              "ranking.by = \"points\" applies to round-robin and gauntlet tournaments; an adaptive tournament pairs "
-              "engines of unlike strength unequally often, so points are not comparable: it ranks by Elo "
-              "(docs/RANKING.md)");
-  if (plays_by_rounds(c.tournament.type))
-    t.fail_at("by", std::string("ranking.by = \"points\" applies to round-robin and gauntlet tournaments; a ") +
-                        to_string(c.tournament.type) +
-                        " tournament ranks by its own rules (docs/SCHEDULE.md, docs/RANKING.md)");
+  if (const TournamentKind& kind = kind_of(c.tournament.type); !kind.no_points.empty())
+    t.fail_at("by", std::string("ranking.by = \"points\" applies to round-robin and gauntlet tournaments; ") +
+                        std::string(kind.article) + " " + std::string(kind.name) + std::string(kind.no_points));
   if (const toml::node* node = t.find("tiebreaks")) {
     const toml::array* list = node->as_array();
     if (!list)

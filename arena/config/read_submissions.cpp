@@ -117,7 +117,7 @@ void read_submissions(const Reader& r, const toml::table& table, const toml::tab
                                                                                {"void", GamesRule::Void}};
   out.withdrawn = t.choice<GamesRule>("withdrawn", rules).value_or(out.withdrawn);
   out.disqualified = t.choice<GamesRule>("disqualified", rules).value_or(out.disqualified);
-  if (c.tournament.type != TournamentType::RoundRobin)
+  if (!kind_of(c.tournament.type).contest)
     t.fail_at("dir", std::string("a contest ([submissions]) is a round robin, not tournament.type = \"") +
                          to_string(c.tournament.type) + "\"");
   if (root.get("sprt")) t.fail_at("dir", "a contest ([submissions]) cannot also be an [sprt] match");

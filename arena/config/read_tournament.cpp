@@ -43,7 +43,7 @@ constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
 // budget_games, target_width and boundaries: the keys of type = "adaptive" (docs/CONFIG.md), which plays no
 // `rounds`.
 void read_adaptive_keys(const Reader& r, const Table& t, TournamentConfig& out) {
-  const bool adaptive = out.type == TournamentType::Adaptive;
+  const bool adaptive = kind_of(out.type).budget;
   for (std::string_view key : {"budget_games", "target_width", "boundaries"})
     if (t.has(key) && !adaptive) t.fail_at(key, t.key_name(key) + " only applies to type = \"adaptive\"");
   if (!adaptive) return;
@@ -109,13 +109,11 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
                   in_quotes(*name));
   if (*name == "." || *name == "..") t.fail_at("name", "tournament.name must not be " + in_quotes(*name));
   out.name = *name;
-  out.type = t.choice<TournamentType>("type", {{"round-robin", TournamentType::RoundRobin},
-                                               {"gauntlet", TournamentType::Gauntlet},
-                                               {"swiss", TournamentType::Swiss},
-                                               {"knockout", TournamentType::Knockout},
-                                               {"adaptive", TournamentType::Adaptive},
-                                               // Each stage is a round robin (read_tournament_stages).
-                                               {"staged", TournamentType::RoundRobin}})
+  std::vector<std::pair<std::string_view, TournamentType>> types;
+  for (const TournamentKind& k : tournament_kinds()) types.emplace_back(k.name, k.type);
+  // Each stage is of the default kind, a round robin (read_tournament_stages).
+  types.emplace_back("staged", kDefaultKind);
+  out.type = t.choice<TournamentType>("type", std::span<const std::pair<std::string_view, TournamentType>>(types))
                  .value_or(out.type);
   out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(out.rounds));
   out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(out.concurrency));
@@ -132,10 +130,10 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
                                                {to_string(TranscriptMode::All), TranscriptMode::All},
                                                {to_string(TranscriptMode::None), TranscriptMode::None}})
           .value_or(out.transcripts);
-  if (t.has("seed_engines") && out.type != TournamentType::Gauntlet)
+  if (t.has("seed_engines") && !kind_of(out.type).seed_engines)
     t.fail_at("seed_engines", "tournament.seed_engines only applies to type = \"gauntlet\"");
   out.tiebreak_pairs = static_cast<int>(t.integer("tiebreak_pairs", 0, 100).value_or(out.tiebreak_pairs));
-  if (t.has("tiebreak_pairs") && out.type != TournamentType::Knockout)
+  if (t.has("tiebreak_pairs") && !kind_of(out.type).tiebreak_pairs)
     t.fail_at("tiebreak_pairs", "tournament.tiebreak_pairs only applies to type = \"knockout\"");
   read_adaptive_keys(r, t, out);
   read_tournament_stages(r, t, c);
@@ -183,7 +181,7 @@ void read_adjudicate(const Reader& r, const toml::table& root, Config& c) {
 }
 
 void read_seed_engines(const Reader& r, const toml::table& root, Config& c) {
-  if (c.tournament.type != TournamentType::Gauntlet) return;
+  if (!kind_of(c.tournament.type).seed_engines) return;
   const toml::node* node = root["tournament"]["seed_engines"].node();
   if (!node) {
     c.tournament.seed_engines = {0};

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,6 +80,10 @@ class Table {
   // One of a fixed set of strings.
   template <class E>
   std::optional<E> choice(std::string_view key, std::initializer_list<std::pair<std::string_view, E>> choices) const {
+    return choice(key, std::span<const std::pair<std::string_view, E>>(choices.begin(), choices.size()));
+  }
+  template <class E>
+  std::optional<E> choice(std::string_view key, std::span<const std::pair<std::string_view, E>> choices) const {
     const toml::node* node = find(key);
     if (!node) return std::nullopt;
     std::vector<std::string_view> names;

@@ -103,13 +103,13 @@ std::optional<std::string> layout_problem(const Config& config) {
 // before the run when a pairing plays more than one game per colour that way.
 std::optional<std::string> repeat_warning(const Config& config) {
   if (config.openings.random_plies > 0 || !config.openings.book.empty()) return std::nullopt;
-  const TournamentType type = config.tournament.type;
+  const TournamentKind& kind = kind_of(config.tournament.type);
   std::string games;
   if (config.sprt)
     games = "an SPRT plays one pairing game after game";
-  else if (type == TournamentType::Adaptive)
-    games = "an adaptive tournament pairs the engines whose order is open again and again";
-  else if (type != TournamentType::Swiss && config.tournament.rounds > 1)
+  else if (!kind.repeats.empty())
+    games = kind.repeats;
+  else if (kind.rounds != RoundsCount::SwissRounds && config.tournament.rounds > 1)
     games = fmt::format("each pairing plays {} games per colour (rounds = {})", config.tournament.rounds,
                         config.tournament.rounds);
   else

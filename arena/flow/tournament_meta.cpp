@@ -97,8 +97,9 @@ TournamentDescription describe_tournament(const Config& c) {
   } else {
     d.type = c.tournament.type;
     // An adaptive tournament has no rounds to count in advance (its budget is in the fingerprint).
-    if (c.tournament.type != TournamentType::Adaptive) d.rounds = c.tournament.rounds;
-    if (c.tournament.type == TournamentType::Knockout) d.tiebreak_pairs = c.tournament.tiebreak_pairs;
+    const TournamentKind& kind = kind_of(c.tournament.type);
+    if (kind.rounds != RoundsCount::NotRead) d.rounds = c.tournament.rounds;
+    if (kind.tiebreak_pairs) d.tiebreak_pairs = c.tournament.tiebreak_pairs;
   }
   d.variant = to_string(c.variant);
   if (c.tournament.adjudicate.any()) d.adjudicate = c.tournament.adjudicate.describe();

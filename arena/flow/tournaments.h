@@ -3,12 +3,16 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "arena/config/config.h"
 #include "arena/config/description.h"
 #include "arena/flow/flow.h"
 #include "arena/journal/journal.h"
+#include "arena/runner/round_source.h"
 #include "referee/rules/expected.h"
 #include "referee/stats/sprt.h"
 
@@ -33,18 +37,22 @@ inline int sprt_exit_code(stats::Decision decision) {
   return decision == stats::Decision::H1 ? kSprtH1 : decision == stats::Decision::H0 ? kSprtH0 : kSprtUndecided;
 }
 
-// `arena run` and `arena match`: the tournament the config describes — an SPRT (play_sprt), a Swiss or
-// knockout (play_rounds), or a round robin or gauntlet (play_schedule) — decided here, once.
-Expected<int> play(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
-
 // A round robin or gauntlet: every game of the schedule not yet in the journal, a progress line as they
 // finish, the standings table at the end. Errors are operator-facing (journal, reports).
 Expected<int> play_schedule(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
 
-// `arena run` on a Swiss or knockout tournament (never sharded): round by round, each round paired
-// from the results of the ones before (arena/runner/round_source.h); the progress line as games
-// finish, and at the end the Swiss table or the bracket, then the rating list.
-Expected<int> play_rounds(const Config& config, const FlowOptions& options = {}, std::FILE* out = stdout);
+// What a tournament paired round by round says, given by its format (arena/formats/<kind>/): the start line's
+// account of its games, and at the end, before the standings, its own table or how far it went.
+struct RoundsText {
+  std::function<std::string(const Config&)> games;
+  std::function<std::string(const Config&, const TournamentDescription&, RoundSource&)> end;
+};
+
+// `arena run` on a Swiss, knockout or adaptive tournament (never sharded): round by round, each round paired
+// by `pairing` from the results of the ones before (arena/runner/round_source.h); the start line, the progress
+// line as games finish, and at the end `text.end`, then the rating list.
+Expected<int> play_rounds(const Config& config, std::unique_ptr<RoundPairing> pairing, const RoundsText& text,
+                          const FlowOptions& options = {}, std::FILE* out = stdout);
 
 // `arena sprt`, and `arena run` on a config with an [sprt] table: colour-swapped pairs between
 // engines[0] (base) and engines[1] (test) until the SPRT decides or max_pairs; a line per finished

@@ -76,7 +76,7 @@ Context make_context(const arena::TournamentDescription& d, const std::vector<st
   add("Openings", d.openings.value_or(""));
   if (d.sprt_match)
     add("Tournament", "SPRT match: " + d.sprt_summary.value_or(""));
-  else if (d.type == arena::TournamentType::Knockout && d.rounds && d.tiebreak_pairs)
+  else if (d.type && arena::kind_of(*d.type).form == arena::KindForm::Bracket && d.rounds && d.tiebreak_pairs)
     add("Tournament", fmt::format("knockout, matches of {} game pair{}, up to {} tie-break pair{}", *d.rounds,
                                   *d.rounds == 1 ? "" : "s", *d.tiebreak_pairs, *d.tiebreak_pairs == 1 ? "" : "s"));
   else if (d.type)

@@ -125,7 +125,7 @@ std::optional<TournamentForm> tournament_form(const arena::TournamentDescription
   f.names = names;
   f.rounds = *description.rounds;
   const int n = static_cast<int>(names.size());
-  if (description.type == arena::TournamentType::Swiss) {
+  if (arena::kind_of(*description.type).form == arena::KindForm::SwissTable) {
     f.swiss = arena::replay_swiss(n, f.rounds, results);
   } else {
     if (!description.tiebreak_pairs) return std::nullopt;

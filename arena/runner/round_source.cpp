@@ -15,9 +15,10 @@ double south_points(const GameRecord& record) {
   return 0.5;
 }
 
-RoundSource::RoundSource(const Config& config) : config_(config) {
+RoundSource::RoundSource(const Config& config, std::unique_ptr<RoundPairing> pairing)
+    : config_(config), pairing_(std::move(pairing)) {
   assert(paired_from_results(config.tournament.type));
-  if (config.tournament.type == TournamentType::Adaptive) adaptive_.emplace(adaptive_plan(config));
+  assert(pairing_);
 }
 
 void RoundSource::add_journaled(const GameRecord& record) { results_.emplace(record.id, south_points(record)); }
@@ -34,9 +35,9 @@ std::optional<GameSpec> RoundSource::next() {
     if (pass == 1) break;
     // A Swiss or adaptive round changes only when all of its games have finished: no replay while one is in
     // flight.
-    if (config_.tournament.type != TournamentType::Knockout && in_flight_ > 0) break;
+    if (kind_of(config_.tournament.type).round_waits && in_flight_ > 0) break;
     // Everything known is handed out: what is due now may have changed since it was computed.
-    due_ = adaptive_ ? adaptive_games_due(config_, *adaptive_, results_) : games_due(config_, results_);
+    due_ = pairing_->due(results_);
     next_ = 0;
   }
   return std::nullopt;
@@ -49,13 +50,6 @@ void RoundSource::finished(const GameSpec& spec, const GameRecord& record) {
   results_.emplace(spec.id, south_points(record));
 }
 
-const AdaptiveProgress& RoundSource::adaptive_progress() {
-  assert(adaptive_);
-  return adaptive_->update(results_);
-}
-
-int RoundSource::total() const {
-  return config_.tournament.type == TournamentType::Knockout ? -1 : least_games(config_);
-}
+int RoundSource::total() const { return pairing_->open_ended() ? -1 : pairing_->least_games(); }
 
 }  // namespace kalah::arena

@@ -1,7 +1,5 @@
 #include "arena/schedule/rounds.h"
 
-#include <cassert>
-
 namespace kalah::arena {
 namespace {
 
@@ -51,52 +49,44 @@ std::vector<DuePair> adaptive_due(const Config& config, const AdaptiveProgress& 
 }  // namespace
 
 std::vector<GameSpec> adaptive_games_due(const Config& config, AdaptiveReplay& replay, const GameResults& results) {
-  assert(config.tournament.type == TournamentType::Adaptive);
   return games_of(OpeningSource(config), adaptive_due(config, replay.update(results)));
 }
 
-std::vector<GameSpec> games_due(const Config& config, const GameResults& results) {
+std::vector<GameSpec> swiss_games_due(const Config& config, const GameResults& results) {
   const TournamentConfig& t = config.tournament;
-  assert(paired_from_results(t.type));
   const int n = static_cast<int>(config.engines.size());
-  const OpeningSource openings(config);
+  const SwissProgress progress = replay_swiss(n, t.rounds, results);
+  if (progress.complete) return {};
+  const SwissRound& round = progress.rounds.back();
+  // Pair numbers of the openings: one per board, running on over the rounds.
+  const std::uint64_t base = static_cast<std::uint64_t>(round.round - 1) * static_cast<std::uint64_t>(n / 2);
   std::vector<DuePair> due;
-  if (t.type == TournamentType::Adaptive) {
-    due = adaptive_due(config, replay_adaptive(adaptive_plan(config), results));
-  } else if (t.type == TournamentType::Swiss) {
-    const SwissProgress progress = replay_swiss(n, t.rounds, results);
-    if (progress.complete) return {};
-    const SwissRound& round = progress.rounds.back();
-    // Pair numbers of the openings: one per board, running on over the rounds.
-    const std::uint64_t base = static_cast<std::uint64_t>(round.round - 1) * static_cast<std::uint64_t>(n / 2);
-    for (std::size_t b = 0; b < round.boards.size(); ++b)
-      due.push_back({round.round, static_cast<int>(b), 0, round.boards[b], base + b});
-  } else {
-    const KnockoutProgress progress = replay_knockout(n, t.rounds, t.tiebreak_pairs, results);
-    const std::uint64_t per_match = static_cast<std::uint64_t>(t.rounds + t.tiebreak_pairs);
-    const std::uint64_t matches_per_round = static_cast<std::uint64_t>(progress.bracket_size / 2);
-    for (const std::vector<KnockoutMatch>& round : progress.rounds)
-      for (const KnockoutMatch& m : round) {
-        if (m.decision != KnockoutDecision::Pending || m.high < 0 || m.low < 0) continue;
-        const std::uint64_t match =
-            static_cast<std::uint64_t>(m.round - 1) * matches_per_round + static_cast<std::uint64_t>(m.index);
-        for (int p : m.due)
-          due.push_back({m.round, m.index, p, {m.high, m.low}, match * per_match + static_cast<std::uint64_t>(p)});
-      }
-  }
-  return games_of(openings, due);
+  for (std::size_t b = 0; b < round.boards.size(); ++b)
+    due.push_back({round.round, static_cast<int>(b), 0, round.boards[b], base + b});
+  return games_of(OpeningSource(config), due);
+}
+
+std::vector<GameSpec> knockout_games_due(const Config& config, const GameResults& results) {
+  const TournamentConfig& t = config.tournament;
+  const int n = static_cast<int>(config.engines.size());
+  const KnockoutProgress progress = replay_knockout(n, t.rounds, t.tiebreak_pairs, results);
+  const std::uint64_t per_match = static_cast<std::uint64_t>(t.rounds + t.tiebreak_pairs);
+  const std::uint64_t matches_per_round = static_cast<std::uint64_t>(progress.bracket_size / 2);
+  std::vector<DuePair> due;
+  for (const std::vector<KnockoutMatch>& round : progress.rounds)
+    for (const KnockoutMatch& m : round) {
+      if (m.decision != KnockoutDecision::Pending || m.high < 0 || m.low < 0) continue;
+      const std::uint64_t match =
+          static_cast<std::uint64_t>(m.round - 1) * matches_per_round + static_cast<std::uint64_t>(m.index);
+      for (int p : m.due)
+        due.push_back({m.round, m.index, p, {m.high, m.low}, match * per_match + static_cast<std::uint64_t>(p)});
+    }
+  return games_of(OpeningSource(config), due);
 }
 
 AdaptivePlan adaptive_plan(const Config& config) {
   const TournamentConfig& t = config.tournament;
   return {static_cast<int>(config.engines.size()), t.budget_games, t.target_width, t.seed, t.boundaries};
-}
-
-int least_games(const Config& config) {
-  const int n = static_cast<int>(config.engines.size());
-  if (config.tournament.type == TournamentType::Adaptive) return config.tournament.budget_games;
-  if (config.tournament.type == TournamentType::Swiss) return config.tournament.rounds * (n / 2) * 2;
-  return (n - 1) * config.tournament.rounds * 2;
 }
 
 }  // namespace kalah::arena

@@ -109,7 +109,7 @@ std::vector<Pairing> pairings(const Config& c) {
     // others, so that every pairing keeps its index as the contest grows.
     for (int j = 1; j < n; ++j)
       for (int i = 0; i < j; ++i) out.push_back({i, j});
-  } else if (c.tournament.type == TournamentType::RoundRobin) {
+  } else if (kind_of(c.tournament.type).every_pair) {
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) out.push_back({i, j});
   } else {
@@ -174,7 +174,7 @@ std::vector<GameSpec> make_schedule(const Config& c) {
           games, openings, cycle + 1, cycle,
           [&](int pairing) { return contest_opening_number(pairing, cycle, c.tournament.rounds); }, boards);
     }
-  } else if (c.tournament.type == TournamentType::RoundRobin) {
+  } else if (kind_of(c.tournament.type).every_pair) {
     const auto table = berger_table(n);
     const int per_cycle = static_cast<int>(table.size());
     for (int cycle = 0; cycle < c.tournament.rounds; ++cycle) {
@@ -259,7 +259,7 @@ std::optional<std::string> shard_problem(const Config& config, int count) {
            ": a staged tournament cannot be sharded: each stage is played by the engines the stage before leaves "
            "in; play it unsharded (arena run without --shard)";
   if (paired_from_results(config.tournament.type))
-    return config.source + (config.tournament.type == TournamentType::Adaptive ? ": an " : ": a ") +
+    return config.source + ": " + std::string(kind_of(config.tournament.type).article) + " " +
            to_string(config.tournament.type) +
            " tournament cannot be sharded: each round is paired from the results of the rounds before, so its "
            "games are not known in advance; play it unsharded (arena run without --shard)";

@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include "arena/contest/entries.h"
+#include "arena/formats/adaptive/adaptive_format.h"
+#include "arena/formats/round_robin/round_robin_format.h"
 #include "arena/season/pseudonyms.h"
 
 namespace kalah::season {
@@ -41,17 +43,17 @@ std::optional<std::string> set_format(const SeasonConfig& season, arena::Config&
   t.boundaries.clear();
   t.seed_engines.clear();
   if (season.final_format == FinalFormat::RoundRobin) {
-    t.type = arena::TournamentType::RoundRobin;
+    t.type = formats::round_robin::kType;
     return std::nullopt;
   }
   if (season.final_format == FinalFormat::Staged) {
     // Round robins stage by stage (arena/formats/staged), on boards a perfect-play analysis may not reach.
-    t.type = arena::TournamentType::RoundRobin;
+    t.type = formats::round_robin::kType;
     t.stages = season.final_stages;
     config.analysis.reset();
     return std::nullopt;
   }
-  t.type = arena::TournamentType::Adaptive;
+  t.type = formats::adaptive::kType;
   t.budget_games = season.final_budget_games;
   t.boundaries = season.final_boundaries;
   const int engines = static_cast<int>(config.engines.size());

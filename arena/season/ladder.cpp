@@ -4,6 +4,7 @@
 
 #include "arena/contest/entries.h"
 #include "arena/flow/flow.h"
+#include "arena/formats/adaptive/adaptive_format.h"
 #include "arena/runner/ladder_source.h"
 #include "arena/season/ladder_slurm.h"
 #include "referee/system/untrusted_files.h"
@@ -18,7 +19,7 @@ Expected<arena::Config> ladder_config(const SeasonConfig& season) {
   if (std::optional<std::string> error = arena::add_entrants(config, *entries)) return Error{*error};
   arena::TournamentConfig& t = config.tournament;
   t.name = kLadderName;
-  t.type = arena::TournamentType::Adaptive;
+  t.type = formats::adaptive::kType;
   t.budget_games = 0;  // none: the ladder plays until the server stops
   t.target_width = 0;
   t.concurrency = season.ladder_concurrency;

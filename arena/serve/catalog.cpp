@@ -197,7 +197,7 @@ std::optional<std::size_t> planned_games(const report::LoadedReport& loaded) {
     return games;
   }
   const std::size_t n = stored.meta.engines.size();
-  if (d.type == arena::TournamentType::RoundRobin && d.rounds && !d.contest && n >= 2)
+  if (d.type && arena::kind_of(*d.type).every_pair && d.rounds && !d.contest && n >= 2)
     return n * (n - 1) / 2 * static_cast<std::size_t>(*d.rounds) * 2;
   if (d.sprt_match && d.sprt && d.sprt->max_pairs > 0) return static_cast<std::size_t>(d.sprt->max_pairs) * 2;
   return std::nullopt;
