@@ -1,7 +1,8 @@
-// A match described on the command line instead of in a file. The options are written out as the
-// TOML of an equivalent config and go through parse_config, so both ways get the same validation,
-// the same defaults and the same fingerprint (a match started from options resumes from a file
-// that says the same, and the other way round).
+// An SPRT described on the command line instead of in a file. The options become the typed values of a Config
+// (sprt_draft), which is written out as TOML (to_toml, arena/config/config_toml.h) and goes through
+// parse_config, so both ways get the same validation, the same defaults and the same fingerprint (a match
+// started from options resumes from a file that says the same, and the other way round), and `arena sprt
+// --print-config` prints what was read.
 #pragma once
 
 #include <cstdint>
@@ -60,7 +61,8 @@ std::string toml_string(std::string_view text);
 // The config the options describe (relative paths against `work_dir`); errors name the option.
 Expected<Config> sprt_config(const SprtCommandLine& options, const std::filesystem::path& work_dir);
 
-// The TOML text sprt_config() parses (for tests and error reports).
-Expected<std::string> sprt_config_toml(const SprtCommandLine& options);
+// The options as the typed values of a Config, before the checks of reading it (a command found, a book read, an
+// engine's sandbox): what sprt_config() writes out and reads. An option no config could hold is an error naming it.
+Expected<Config> sprt_draft(const SprtCommandLine& options);
 
 }  // namespace kalah::arena
