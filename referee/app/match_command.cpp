@@ -34,13 +34,13 @@ struct MatchOptions {
   long long movetime = 0;
   int depth = 0;
   long long nodes = 0;
-  long long margin = 50;
+  long long margin = TimeControl{}.margin_ms;
   std::string clock = "wall";
-  long long startup_ms = 5000;
-  long long ping_ms = 5000;
+  long long startup_ms = TimeControl{}.startup_ms;
+  long long ping_ms = TimeControl{}.ping_ms;
   int openings_plies = 0;
   std::uint64_t seed = 1;
-  int max_plies = 1000;
+  int max_plies = kDefaultMaxPlies;
   std::string out;
   std::string comm_log;
 };
