@@ -57,8 +57,7 @@ TEST(ConfigToml, TimeItemsWriteTheModesLimitsAndTheDeadlinesThatDiffer) {
   t.delay_ms = 500;
   t.delay = DelayKind::Bronstein;
   t.ping_ms = 900;
-  EXPECT_EQ(time_items(t, TimeControl{}),
-            (std::vector<std::string>{"tc = \"40/10+0.1b0.5\"", "ping_ms = 900"}));
+  EXPECT_EQ(time_items(t, TimeControl{}), (std::vector<std::string>{"tc = \"40/10+0.1b0.5\"", "ping_ms = 900"}));
   TimeControl depth;
   depth.mode = TimeControl::Mode::Depth;
   depth.depth = 4;
@@ -195,9 +194,10 @@ cmd = "/bin/cat"
   EXPECT_TRUE(c->sprt->bench);
 
   fs::create_directory(dir / "repo");
-  const std::string git = "[tournament]\nname = \"git\"\n[time]\ndepth = 2\n[sprt]\nelo0 = 0\nelo1 = 5\nrepo = \"repo\"\n"
-                          "base_ref = \"main\"\ntest_ref = \"HEAD\"\nbuild = \"make\"\nrun = \"./engine --x\"\n"
-                          "worktrees = \"cache\"\ntest_name = \"pr\"\ntest_options = { Hash = 8 }\n";
+  const std::string git =
+      "[tournament]\nname = \"git\"\n[time]\ndepth = 2\n[sprt]\nelo0 = 0\nelo1 = 5\nrepo = \"repo\"\n"
+      "base_ref = \"main\"\ntest_ref = \"HEAD\"\nbuild = \"make\"\nrun = \"./engine --x\"\n"
+      "worktrees = \"cache\"\ntest_name = \"pr\"\ntest_options = { Hash = 8 }\n";
   c = parse_config(git, "git.toml", dir.path(), dir.path());
   ASSERT_TRUE(c) << c.error();
   expect_round_trip(*c, dir.path(), dir.path());

@@ -150,7 +150,8 @@ void openings_table(const Config& c, std::string& out) {
 
 void options_table(const std::vector<EngineOption>& options, std::string& out) {
   std::string table;
-  for (const EngineOption& o : options) table += (table.empty() ? "" : ", ") + toml_string(o.name) + " = " + toml_string(o.value);
+  for (const EngineOption& o : options)
+    table += (table.empty() ? "" : ", ") + toml_string(o.name) + " = " + toml_string(o.value);
   out += "{ " + table + " }";
 }
 
