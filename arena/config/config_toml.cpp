@@ -227,6 +227,28 @@ void engine_table(const Config& c, const EngineSpec& e, const fs::path& work_dir
   }
 }
 
+// [ranking]: by, its tie-breaks and points rule, and the cuts.
+void ranking_table(const rating::RankingRules& r, std::string& out) {
+  const rating::RankingRules none;
+  if (r == none) return;
+  Lines l(out);
+  out += "[ranking]\n";
+  if (r.by != none.by) l.text("by", rating::to_string(r.by));
+  if (!r.tiebreaks.empty()) {
+    std::vector<std::string> names;
+    for (rating::TieBreak t : r.tiebreaks) names.emplace_back(rating::to_string(t));
+    l.raw("tiebreaks", string_list(names));
+  }
+  if (r.points != none.points)
+    l.raw("points", "{ win = " + number(r.points.win) + ", draw = " + number(r.points.draw) +
+                        ", loss = " + number(r.points.loss) + " }");
+  if (!r.cuts.empty()) {
+    std::string list;
+    for (int k : r.cuts) list += (list.empty() ? "" : ", ") + std::to_string(k);
+    l.raw("cuts", "[" + list + "]");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> time_items(const TimeControl& time, const TimeControl& over) {
@@ -250,7 +272,6 @@ std::vector<std::string> time_items(const TimeControl& time, const TimeControl& 
 Expected<std::string> to_toml(const Config& c, const fs::path& work_dir) {
   if (c.submissions) return Error{"a contest's config ([submissions]) is its file, not written again"};
   if (c.tournament.staged()) return Error{"a staged tournament (tournament.stages) is not written as TOML"};
-  if (!(c.ranking == rating::RankingRules{})) return Error{"[ranking]'s rules are not written as TOML"};
   std::string out;
   tournament_table(c, work_dir, out);
   variant_table(c, out);
@@ -263,6 +284,7 @@ Expected<std::string> to_toml(const Config& c, const fs::path& work_dir) {
     l.text("anchor", c.rating.anchor);
     if (c.rating.anchor_elo != 0) l.raw("anchor_elo", number(c.rating.anchor_elo));
   }
+  ranking_table(c.ranking, out);
   if (c.analysis) {
     const AnalysisConfig& a = *c.analysis;
     const AnalysisConfig none;

@@ -20,7 +20,7 @@ std::vector<std::string> time_items(const TimeControl& time, const TimeControl& 
 // `config` as the TOML of a config file: each table and key that differs from its default, paths absolute (the
 // engines' commands as written), an engine's folder left out where it is `work_dir` (where the file is read
 // without one). A contest's entrants are not the config's ([submissions], entries.json), nor are the stages of
-// a staged tournament or [ranking]'s rules: a config with them is an error naming the table.
+// a staged tournament: a config with them is an error that says so.
 Expected<std::string> to_toml(const Config& config, const std::filesystem::path& work_dir);
 
 }  // namespace kalah::arena
