@@ -122,7 +122,8 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--movetime", m.movetime, "Milliseconds per move")->check(CLI::PositiveNumber));
   only(cmd->add_option("--depth", m.depth, "Fixed search depth")->check(CLI::PositiveNumber));
   only(cmd->add_option("--nodes", m.nodes, "Fixed node count")->check(CLI::PositiveNumber));
-  only(cmd->add_option("--openings-plies", m.openings_plies, "A random opening of K plies per pair (default 4)")
+  only(cmd->add_option("--openings-plies", m.openings_plies,
+                       fmt::format("A random opening of K plies per pair (default {})", arena::kSprtOpeningPlies))
            ->check(CLI::Range(0, 100)));
   only(cmd->add_option("--openings", m.openings, "An openings book file (docs/CONFIG.md)"));
   const stats::SprtParams defaults = arena::SprtConfig{}.params;
@@ -133,8 +134,8 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--model", m.model, "normalized (default) or logistic")
            ->check(CLI::IsMember({"normalized", "logistic"})));
   only(cmd->add_option("--variant", m.variant, "Rules, e.g. \"pits=6 seeds=4 pie=on\""));
-  only(cmd->add_option("--name", m.name, "Match name: results go to <out>/<name>/ (default sprt)"));
-  only(cmd->add_option("--seed", m.seed, "Seeds the openings (default 1)"));
+  only(cmd->add_option("--name", m.name, "Match name: results go to <out>/<name>/ (default " + m.name + ")"));
+  only(cmd->add_option("--seed", m.seed, fmt::format("Seeds the openings (default {})", m.seed)));
   only(cmd->add_option("--repo", m.repo, "A git repository: the engines are two of its commits (docs/SPRT.md)"));
   only(cmd->add_option("--base-ref", m.base_ref, "With --repo: the base's commit, branch or tag"));
   only(cmd->add_option("--test-ref", m.test_ref, "With --repo: the test's commit, branch or tag"));

@@ -153,7 +153,7 @@ Expected<Config> sprt_draft(const SprtCommandLine& o) {
   if (!o.openings.empty())
     c.openings.file = std::filesystem::absolute(o.openings);
   else
-    c.openings.random_plies = o.openings_plies >= 0 ? o.openings_plies : 4;
+    c.openings.random_plies = o.openings_plies >= 0 ? o.openings_plies : kSprtOpeningPlies;
   Expected<SprtConfig> sprt = sprt_of(o);
   if (!sprt) return Error{sprt.error()};
   c.sprt = std::move(sprt).value();

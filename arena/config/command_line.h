@@ -16,6 +16,9 @@
 
 namespace kalah::arena {
 
+// The plies of the random opening each pair of `arena sprt` plays unless --openings or --openings-plies says.
+inline constexpr int kSprtOpeningPlies = 4;
+
 // `arena sprt --base CMD --test CMD ...`; every field as the option was given.
 struct SprtCommandLine {
   std::string base, test;  // commands; words after the first are arguments
@@ -26,7 +29,7 @@ struct SprtCommandLine {
   int depth = 0;
   std::int64_t nodes = 0;
   int concurrency = 0;      // 0: 1
-  int openings_plies = -1;  // -1: 4 unless a book is given
+  int openings_plies = -1;  // -1: kSprtOpeningPlies unless a book is given
   std::string openings;     // a book file
   // [sprt]'s defaults (SprtConfig's initialisers).
   double elo0 = SprtConfig{}.params.elo0, elo1 = SprtConfig{}.params.elo1;

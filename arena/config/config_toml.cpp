@@ -77,8 +77,8 @@ void tournament_table(const Config& c, const fs::path& work_dir, std::string& ou
   out += "[tournament]\n";
   l.text("name", t.name);
   if (t.type != none.type) l.text("type", to_string(t.type));
-  // A form that plays a budget of games has no rounds.
-  if (t.budget_games == 0) l.whole("rounds", t.rounds);
+  // A form that plays a budget of games has no rounds, nor has an SPRT, which plays until it decides.
+  if (t.budget_games == 0 && (!c.sprt || t.rounds != none.rounds)) l.whole("rounds", t.rounds);
   if (t.tiebreak_pairs != none.tiebreak_pairs) l.whole("tiebreak_pairs", t.tiebreak_pairs);
   if (t.budget_games != none.budget_games) l.whole("budget_games", t.budget_games);
   if (t.target_width != none.target_width) l.whole("target_width", t.target_width);
