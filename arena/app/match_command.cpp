@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "arena/app/commands.h"
+#include "arena/config/config_toml.h"
 #include "arena/config/match_line.h"
 #include "arena/flow/tournaments.h"
 #include "arena/formats/registry.h"
@@ -82,7 +83,10 @@ void add_match_command(cli::Commands& commands) {
         Expected<arena::Config> config = arena::match_config(line, std::filesystem::current_path());
         if (!config) throw UsageError(config.error());
         if (line.print_config) {
-          fmt::print("{}", line.toml);
+          // The typed config written out (arena/config/config_toml.h): what the flags gave, read as arena run reads it.
+          Expected<std::string> text = arena::to_toml(*config, std::filesystem::current_path());
+          if (!text) throw UsageError(text.error());
+          fmt::print("{}", *text);
           return 0;
         }
         arena::FlowOptions flow;

@@ -10,6 +10,7 @@
 #include "arena/app/commands.h"
 #include "arena/config/command_line.h"
 #include "arena/config/config.h"
+#include "arena/config/config_toml.h"
 #include "arena/contest/entries.h"
 #include "arena/flow/tournament_meta.h"
 #include "arena/flow/tournaments.h"
@@ -23,6 +24,7 @@ struct SprtOptions {
   std::string config;
   arena::SprtCommandLine match;
   bool fresh = false;
+  bool print_config = false;
 };
 
 // `given`: the options that only make sense without a config file, as they were given.
@@ -52,6 +54,13 @@ arena::Config sprt_config(const SprtOptions& o, const std::vector<std::string>& 
 
 int run_sprt(const SprtOptions& o, const std::vector<std::string>& given) {
   arena::Config config = sprt_config(o, given);
+  if (o.print_config) {
+    // The typed config written out (arena/config/config_toml.h), options and file alike: what would be played.
+    Expected<std::string> text = arena::to_toml(config, std::filesystem::current_path());
+    if (!text) throw UsageError(text.error());
+    fmt::print("{}", *text);
+    return 0;
+  }
   arena::FlowOptions flow = prepare_engines(config, !o.fresh, "another --name");
   flow.fresh = o.fresh;
   Expected<int> played = arena::play_sprt(config, flow);
@@ -113,7 +122,8 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--movetime", m.movetime, "Milliseconds per move")->check(CLI::PositiveNumber));
   only(cmd->add_option("--depth", m.depth, "Fixed search depth")->check(CLI::PositiveNumber));
   only(cmd->add_option("--nodes", m.nodes, "Fixed node count")->check(CLI::PositiveNumber));
-  only(cmd->add_option("--openings-plies", m.openings_plies, "A random opening of K plies per pair (default 4)")
+  only(cmd->add_option("--openings-plies", m.openings_plies,
+                       fmt::format("A random opening of K plies per pair (default {})", arena::kSprtOpeningPlies))
            ->check(CLI::Range(0, 100)));
   only(cmd->add_option("--openings", m.openings, "An openings book file (docs/CONFIG.md)"));
   const stats::SprtParams defaults = arena::SprtConfig{}.params;
@@ -124,8 +134,8 @@ void add_sprt_command(cli::Commands& commands) {
   only(cmd->add_option("--model", m.model, "normalized (default) or logistic")
            ->check(CLI::IsMember({"normalized", "logistic"})));
   only(cmd->add_option("--variant", m.variant, "Rules, e.g. \"pits=6 seeds=4 pie=on\""));
-  only(cmd->add_option("--name", m.name, "Match name: results go to <out>/<name>/ (default sprt)"));
-  only(cmd->add_option("--seed", m.seed, "Seeds the openings (default 1)"));
+  only(cmd->add_option("--name", m.name, "Match name: results go to <out>/<name>/ (default " + m.name + ")"));
+  only(cmd->add_option("--seed", m.seed, fmt::format("Seeds the openings (default {})", m.seed)));
   only(cmd->add_option("--repo", m.repo, "A git repository: the engines are two of its commits (docs/SPRT.md)"));
   only(cmd->add_option("--base-ref", m.base_ref, "With --repo: the base's commit, branch or tag"));
   only(cmd->add_option("--test-ref", m.test_ref, "With --repo: the test's commit, branch or tag"));
@@ -168,6 +178,9 @@ void add_sprt_command(cli::Commands& commands) {
       ->check(CLI::IsMember({"wall", "cpu"}));
   cmd->add_option("--out", m.out, "Output folder (default results)")->check(cli::non_empty());
   cmd->add_flag("--fresh", o->fresh, "Start over: move the existing results aside instead of resuming");
+  cmd->add_flag("--print-config", o->print_config,
+                "Print the config the options (or the file with them) give as TOML, checked as arena run checks it, "
+                "and stop");
 }
 
 }  // namespace kalah::arena_app

@@ -1,7 +1,8 @@
-// A match described on the command line instead of in a file. The options are written out as the
-// TOML of an equivalent config and go through parse_config, so both ways get the same validation,
-// the same defaults and the same fingerprint (a match started from options resumes from a file
-// that says the same, and the other way round).
+// An SPRT described on the command line instead of in a file. The options become the typed values of a Config
+// (sprt_draft), which is written out as TOML (to_toml, arena/config/config_toml.h) and goes through
+// parse_config, so both ways get the same validation, the same defaults and the same fingerprint (a match
+// started from options resumes from a file that says the same, and the other way round), and `arena sprt
+// --print-config` prints what was read.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,9 @@
 
 namespace kalah::arena {
 
+// The plies of the random opening each pair of `arena sprt` plays unless --openings or --openings-plies says.
+inline constexpr int kSprtOpeningPlies = 4;
+
 // `arena sprt --base CMD --test CMD ...`; every field as the option was given.
 struct SprtCommandLine {
   std::string base, test;  // commands; words after the first are arguments
@@ -25,7 +29,7 @@ struct SprtCommandLine {
   int depth = 0;
   std::int64_t nodes = 0;
   int concurrency = 0;      // 0: 1
-  int openings_plies = -1;  // -1: 4 unless a book is given
+  int openings_plies = -1;  // -1: kSprtOpeningPlies unless a book is given
   std::string openings;     // a book file
   // [sprt]'s defaults (SprtConfig's initialisers).
   double elo0 = SprtConfig{}.params.elo0, elo1 = SprtConfig{}.params.elo1;
@@ -60,7 +64,8 @@ std::string toml_string(std::string_view text);
 // The config the options describe (relative paths against `work_dir`); errors name the option.
 Expected<Config> sprt_config(const SprtCommandLine& options, const std::filesystem::path& work_dir);
 
-// The TOML text sprt_config() parses (for tests and error reports).
-Expected<std::string> sprt_config_toml(const SprtCommandLine& options);
+// The options as the typed values of a Config, before the checks of reading it (a command found, a book read, an
+// engine's sandbox): what sprt_config() writes out and reads. An option no config could hold is an error naming it.
+Expected<Config> sprt_draft(const SprtCommandLine& options);
 
 }  // namespace kalah::arena

@@ -83,7 +83,7 @@ struct TournamentConfig {
   bool publish = false;                      // reports leave local paths and the user's name out of engine commands
   int report_every = 30;                     // seconds between live rewrites of report.html and standings; 0 = off
   std::vector<int> seed_engines;             // gauntlet only: indices into Config::engines; empty for round robin
-  int max_plies = 1000;                      // a game still running after this many plies is adjudicated
+  int max_plies = kDefaultMaxPlies;          // a game still running after this many plies is adjudicated
   AdjudicationConfig adjudicate;             // the early endings; off unless configured
   // Defaults for every engine (each [[engine]] may override them): docs/SECURITY.md.
   SandboxMode sandbox = SandboxMode::None;

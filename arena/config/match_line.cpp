@@ -306,7 +306,7 @@ std::optional<std::string> write_openings(const Flags& in, Toml& t) {
 // The engines' common time control ([time]): the first engine's, or the default clock.
 std::map<std::string, std::pair<std::string, std::string>> common_time(const Flags& in) {
   std::map<std::string, std::pair<std::string, std::string>> common = in.engines.front().time;
-  if (common.empty()) common["tc"] = {toml_string(TimeControl{}.describe()), ""};  // the default clock, 10+0.1
+  if (common.empty()) common["tc"] = {toml_string(TimeControl{}.clock_text()), ""};  // TimeControl's own clock
   return common;
 }
 

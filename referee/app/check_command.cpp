@@ -25,9 +25,9 @@ struct CheckOptions {
   std::vector<std::vector<std::string>> engines;
   std::string tc = "1+0.01";
   long long movetime = 100;
-  long long margin = 50;
-  long long startup_ms = 5000;
-  long long ping_ms = 5000;
+  long long margin = TimeControl{}.margin_ms;
+  long long startup_ms = TimeControl{}.startup_ms;
+  long long ping_ms = TimeControl{}.ping_ms;
   long long stop_after_ms = 300;
   long long stop_ms = 1000;
   long long bench_ms = 60000;

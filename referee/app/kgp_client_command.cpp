@@ -28,8 +28,8 @@ struct KgpClientOptions {
   std::string authors;
   long long default_ms = 1000;
   long long margin_ms = 300;
-  long long startup_ms = 5000;
-  long long ping_ms = 5000;
+  long long startup_ms = TimeControl{}.startup_ms;
+  long long ping_ms = TimeControl{}.ping_ms;
   std::string comm_log;
 };
 

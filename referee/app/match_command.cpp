@@ -34,13 +34,13 @@ struct MatchOptions {
   long long movetime = 0;
   int depth = 0;
   long long nodes = 0;
-  long long margin = 50;
+  long long margin = TimeControl{}.margin_ms;
   std::string clock = "wall";
-  long long startup_ms = 5000;
-  long long ping_ms = 5000;
+  long long startup_ms = TimeControl{}.startup_ms;
+  long long ping_ms = TimeControl{}.ping_ms;
   int openings_plies = 0;
   std::uint64_t seed = 1;
-  int max_plies = 1000;
+  int max_plies = kDefaultMaxPlies;
   std::string out;
   std::string comm_log;
 };
@@ -48,21 +48,9 @@ struct MatchOptions {
 TimeControl time_control(const MatchOptions& o) {
   const int modes = !o.tc.empty() + (o.movetime > 0) + (o.depth > 0) + (o.nodes > 0);
   if (modes > 1) throw UsageError("give only one of --tc, --movetime, --depth, --nodes");
-  TimeControl t;
-  if (o.movetime > 0) {
-    t.mode = TimeControl::Mode::MoveTime;
-    t.movetime_ms = o.movetime;
-  } else if (o.depth > 0) {
-    t.mode = TimeControl::Mode::Depth;
-    t.depth = o.depth;
-  } else if (o.nodes > 0) {
-    t.mode = TimeControl::Mode::Nodes;
-    t.nodes = o.nodes;
-  } else {
-    Expected<TimeControl> clock = parse_fischer(o.tc.empty() ? "10+0.1" : o.tc);
-    if (!clock) throw UsageError("--tc " + clock.error());
-    t = *clock;
-  }
+  Expected<TimeControl> limit = time_from_options(o.tc, o.movetime, o.depth, o.nodes);
+  if (!limit) throw UsageError(limit.error());
+  TimeControl t = *limit;
   t.margin_ms = o.margin;
   t.clock = parse_clock_kind(o.clock).value_or(ClockKind::Wall);
   t.startup_ms = o.startup_ms;
@@ -157,7 +145,7 @@ void add_match_command(cli::Commands& commands) {
   cmd->add_option("--variant", o->variant, "Variant tokens, e.g. \"pits=6 seeds=4 pie=on\"");
   add_start_option(cmd, o->start);
   cmd->add_option("--games", o->games, "Number of games; colours alternate")->check(CLI::Range(1, 1000000));
-  cmd->add_option("--tc", o->tc, "Fischer clock BASE+INC in seconds (default 10+0.1)");
+  cmd->add_option("--tc", o->tc, "Fischer clock BASE+INC in seconds (default " + TimeControl{}.describe() + ")");
   cmd->add_option("--movetime", o->movetime, "Fixed time per move, ms")->check(CLI::Range(1LL, 86400000LL));
   cmd->add_option("--depth", o->depth, "Fixed search depth")->check(CLI::Range(1, 1000));
   cmd->add_option("--nodes", o->nodes, "Fixed node count")->check(CLI::Range(1LL, 1LL << 50));

@@ -36,10 +36,10 @@ struct SuiteOptions {
   std::uint64_t seed = 1;
   double min_perfect = 0;
   long long movetime = 100;
-  long long margin = 50;
+  long long margin = TimeControl{}.margin_ms;
   std::string clock = "wall";
-  long long startup_ms = 5000;
-  long long ping_ms = 5000;
+  long long startup_ms = TimeControl{}.startup_ms;
+  long long ping_ms = TimeControl{}.ping_ms;
   long long label_ms = 5000;
   int threads = 1;
   std::size_t hash_mb = 128;

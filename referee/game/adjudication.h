@@ -13,6 +13,10 @@
 
 namespace kalah {
 
+// The plies after which a game still running is adjudicated by material: the default of a config's
+// tournament.max_plies, of `referee match --max-plies` and of a game's settings, written here only.
+inline constexpr int kDefaultMaxPlies = 1000;
+
 // A draw once the game has `move_number` plies or more and each engine has reported a score
 // within [-score, score] on each of its last `move_count` moves.
 struct DrawRule {

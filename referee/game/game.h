@@ -31,7 +31,7 @@ struct GameSettings {
   std::optional<TimeControl> second_time;  // the second player's own (time odds)
   std::optional<Position> start;           // the position the game starts from; none: the variant's start
   std::vector<Move> opening;               // legal forced moves played (from the start) before the engines move
-  int max_plies = 1000;                    // adjudicated by material after this many plies
+  int max_plies = kDefaultMaxPlies;        // adjudicated by material after this many plies
   AdjudicationRules adjudicate;            // the early endings: off unless set
   // The game's seed (game_seed()), passed on with `newgame` to engines that announce `feature seed`;
   // none: nothing is sent.

@@ -161,4 +161,23 @@ Expected<TimeControl> parse_fischer(std::string_view whole) {
   return t;
 }
 
+Expected<TimeControl> time_from_options(std::string_view tc, std::int64_t movetime_ms, int depth, std::int64_t nodes) {
+  TimeControl t;
+  if (movetime_ms > 0) {
+    t.mode = TimeControl::Mode::MoveTime;
+    t.movetime_ms = movetime_ms;
+  } else if (depth > 0) {
+    t.mode = TimeControl::Mode::Depth;
+    t.depth = depth;
+  } else if (nodes > 0) {
+    t.mode = TimeControl::Mode::Nodes;
+    t.nodes = nodes;
+  } else if (!tc.empty()) {
+    Expected<TimeControl> clock = parse_fischer(tc);
+    if (!clock) return Error{"--tc " + clock.error()};
+    t = *clock;
+  }
+  return t;
+}
+
 }  // namespace kalah

@@ -78,4 +78,10 @@ extern const std::array<TimeField, 11> kTimeFields;
 // first.
 Expected<TimeControl> parse_fischer(std::string_view text);
 
+// The way to limit a move as the command lines give it (`referee match`, `arena sprt`): a clock for
+// parse_fischer(), a move time, a depth or a node count, 0 or empty when not given; none given: the default
+// clock, TimeControl{}'s (the one place it is written). The caller checks that at most one is given; a clock
+// parse_fischer() refuses is an error that names --tc.
+Expected<TimeControl> time_from_options(std::string_view tc, std::int64_t movetime_ms, int depth, std::int64_t nodes);
+
 }  // namespace kalah
