@@ -58,7 +58,12 @@ struct LiveFeed::Game {
   bool ended = false;
   std::vector<EventPtr> plies;
   std::string file_key;  // the key of the file's first line: another one there, the file was written anew
-  ino_t inode = 0;       // the file's: another one at the name, the file moved to NAME.jsonl.1
+  // What every ply event of the game repeats, as JSON text: `{"game":ID,"ply":` and both names; made at its first.
+  struct Json {
+    std::string prefix, south, north;
+  };
+  std::shared_ptr<const Json> json{};
+  ino_t inode = 0;  // the file's: another one at the name, the file moved to NAME.jsonl.1
   dev_t device = 0;
 };
 
@@ -102,13 +107,12 @@ void append_time(std::string& out, const std::optional<double>& ms) {
 
 // A ply event's data: the bytes json_text() writes for the object {"game","ply","move","mover","player",
 // "clocks_ms","elapsed_ms"} (serve_live_test holds the two to one another), written without building the object:
-// a server writes one per ply it reads.
-std::string ply_data(const live::Ply& p, const std::string& game, const std::string& mover) {
+// a server writes one per ply it reads. `game_prefix` is `{"game":<the game's id>,"ply":`, `mover` the mover's
+// name as a JSON string: both made once a game (Game::Json).
+std::string ply_data(const live::Ply& p, const std::string& game_prefix, const std::string& mover) {
   std::string out;
-  out.reserve(96 + game.size() + mover.size());
-  out += "{\"game\":";
-  append_json_string(out, game);
-  out += ",\"ply\":";
+  out.reserve(96 + game_prefix.size() + mover.size());
+  out += game_prefix;
   append_int(out, p.ply);
   out += ",\"move\":";
   if (p.move == 0)
@@ -116,7 +120,7 @@ std::string ply_data(const live::Ply& p, const std::string& game, const std::str
   else
     append_int(out, p.move);
   out += ",\"mover\":";
-  append_json_string(out, mover);
+  out += mover;
   out += ",\"player\":";
   append_int(out, p.mover);
   out += ",\"clocks_ms\":[";
@@ -156,7 +160,18 @@ EventPtr LiveFeed::add(std::string kind, std::string data) {
   event->seq = ++seq_;
   event->kind = std::move(kind);
   event->data = std::move(data);
-  event->frame = sse_frame(event_id(epoch_, event->seq), event->kind, event->data);
+  // sse_frame(event_id(epoch_, seq), kind, data), written by appends: a server makes one per ply it reads.
+  if (id_prefix_.empty()) id_prefix_ = "id: " + event_id(epoch_, 0).substr(0, 17);
+  const fmt::format_int seq(event->seq);
+  std::string& frame = event->frame;
+  frame.reserve(id_prefix_.size() + seq.size() + 8 + event->kind.size() + 7 + event->data.size() + 2);
+  frame += id_prefix_;
+  frame.append(seq.data(), seq.size());
+  frame += "\nevent: ";
+  frame += event->kind;
+  frame += "\ndata: ";
+  frame += event->data;
+  frame += "\n\n";
   retained_.push_back(event);
   if (retained_.size() > kRetainedEvents) retained_.pop_front();
   return event;
@@ -269,8 +284,16 @@ void LiveFeed::read_lines(int fd, std::uintmax_t size, std::shared_ptr<Game>& ga
     game->offset += end + 1 - at;
     if (const live::Ply* ply = std::get_if<live::Ply>(&line);
         ply && !game->ended && ply->ply == static_cast<int>(game->plies.size()) && !finished_.contains(game->id)) {
-      const std::string& mover = ply->mover == 0 ? game->south : game->north;
-      game->plies.push_back(add("ply", ply_data(*ply, game->id, mover)));
+      if (!game->json) {
+        auto json = std::make_shared<Game::Json>(Game::Json{"{\"game\":", {}, {}});
+        append_json_string(json->prefix, game->id);
+        json->prefix += ",\"ply\":";
+        append_json_string(json->south, game->south);
+        append_json_string(json->north, game->north);
+        game->json = std::move(json);
+      }
+      const std::string& mover = ply->mover == 0 ? game->json->south : game->json->north;
+      game->plies.push_back(add("ply", ply_data(*ply, game->json->prefix, mover)));
       out.push_back(game->plies.back());
     } else if (std::holds_alternative<live::End>(line)) {
       game->ended = true;

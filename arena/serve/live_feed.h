@@ -98,6 +98,7 @@ class LiveFeed {
   std::map<std::string, std::shared_ptr<Game>> games_;  // by live file name
   std::map<std::filesystem::path, std::shared_ptr<Journal>> journals_;
   std::set<std::string> finished_;  // the ids of the games sent as `game` events
+  std::string id_prefix_;           // "id: EPOCH-", every event's id up to its seq
   std::string standings_;           // the compact text of the last standings sent
   EventPtr standings_event_;
 };
