@@ -39,8 +39,8 @@ class KgpWssE2E : public ::testing::Test {
   // The TLS front with certificate `name` for the plain WebSocket server on `port`; its port, or none.
   std::optional<std::string> start_proxy(const std::string& name, const std::string& port) {
     proxy_.emplace(std::vector<std::string>{"/usr/bin/env", "python3",
-                                            KALAH_SOURCE_DIR "/tests/engines/kgp_tls_proxy.py",
-                                            pem(name), (scratch_.path() / (name + ".key")).string(), port});
+                                            KALAH_SOURCE_DIR "/tests/engines/kgp_tls_proxy.py", pem(name),
+                                            (scratch_.path() / (name + ".key")).string(), port});
     return proxy_->read_line(kPatience);
   }
 
@@ -143,6 +143,28 @@ TEST_F(KgpWssE2E, ASelfSignedCertificateIsRefusedWithoutCaFile) {
   const std::optional<std::string> refused = proxy_->read_line(kPatience);
   ASSERT_TRUE(refused.has_value());
   EXPECT_EQ(refused->rfind("refused: ", 0), 0u) << *refused;
+}
+
+// The bounds of ws:// hold over TLS: tests/engines/kgp_ws_server.py behind the TLS front.
+TEST_F(KgpWssE2E, AMessageOverTheLineLimitOrABinaryOneEndsTheClientOverTls) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"oversized", "the connection ended: the server sent a line over 16384 characters"},
+      {"binary", "the connection ended: the server sent a binary WebSocket message"}};
+  for (const auto& [mode, ending] : cases) {
+    ChildProcess server({"/usr/bin/env", "python3", KALAH_SOURCE_DIR "/tests/engines/kgp_ws_server.py", mode});
+    const std::optional<std::string> port = server.read_line(kPatience);
+    ASSERT_TRUE(port.has_value()) << mode;
+    const std::optional<std::string> front = start_proxy("local", *port);
+    ASSERT_TRUE(front.has_value()) << mode;
+    const e2e::RunResult r =
+        client("wss://localhost:" + *front + "/", {"--ca-file", pem("local"), "--startup-ms", "1000"});
+    EXPECT_EQ(r.status.code, 1) << r.summary();
+    EXPECT_FALSE(r.status.timed_out) << r.summary();
+    EXPECT_NE(r.out.find("server: kgp 1 0 0"), std::string::npos) << r.summary();
+    EXPECT_NE(r.out.find(ending), std::string::npos) << r.summary();
+    // Ended before the next server starts, which would hold the end of this front's stdin that it waits for.
+    proxy_.reset();
+  }
 }
 
 TEST_F(KgpWssE2E, ACaFileIsOnlyForWss) {

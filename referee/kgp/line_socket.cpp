@@ -14,12 +14,12 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
 #include <openssl/ssl.h>
@@ -56,9 +56,6 @@ std::deque<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-using PlainWebSocket = websocket::stream<tcp::socket&>;
-using TlsWebSocket = websocket::stream<ssl::stream<tcp::socket&>>;
-
 // The same bounds for a WebSocket over TCP and over TLS: every byte from the other side is hostile.
 template <class WebSocket>
 void bound(WebSocket& ws) {
@@ -68,6 +65,36 @@ void bound(WebSocket& ws) {
 }
 
 }  // namespace
+
+// The TLS layer of a wss:// WebSocket (named, not anonymous: LineSocket::Impl holds it). Its teardown, found
+// by Beast through ADL (after the close frames, or when the client fails the connection: a message too big),
+// closes the TCP connection at once, where Beast's own teardown for TLS waits for the server's close_notify:
+// a server that never sends one cannot hold the client, and the reason the WebSocket was closed for
+// (message_too_big) is not replaced by the teardown's "stream truncated".
+namespace tls_layer {
+
+struct TlsLayer : ssl::stream<tcp::socket&> {
+  using ssl::stream<tcp::socket&>::stream;
+};
+
+void teardown(beast::role_type, TlsLayer& layer, error_code& ec) {
+  error_code ignored;
+  layer.next_layer().shutdown(tcp::socket::shutdown_both, ignored);
+  layer.next_layer().close(ignored);
+  ec = {};
+}
+
+template <class Handler>
+void async_teardown(beast::role_type role, TlsLayer& layer, Handler&& handler) {
+  error_code ec;
+  teardown(role, layer, ec);
+  asio::post(layer.get_executor(), beast::bind_front_handler(std::forward<Handler>(handler), ec));
+}
+
+}  // namespace tls_layer
+
+using PlainWebSocket = websocket::stream<tcp::socket&>;
+using TlsWebSocket = websocket::stream<tls_layer::TlsLayer>;
 
 struct LineSocket::Impl {
   asio::io_context io;
