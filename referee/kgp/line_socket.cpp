@@ -24,6 +24,7 @@
 
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
 #include "referee/kgp/codec.h"
 
@@ -325,13 +326,15 @@ std::optional<std::string> tls_handshake(LineSocket::Impl& impl, const WebSocket
   SSL* native = impl.wss->next_layer().native_handle();
   error_code ec;
   const bool address = (asio::ip::make_address(url.host, ec), !ec);
+  // Without the host to check, any trusted certificate would do: a failure to set it ends the connection.
+  bool named = false;
   if (address) {
-    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(native), url.host.c_str());
+    named = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(native), url.host.c_str()) == 1;
   } else {
-    SSL_set_tlsext_host_name(native, url.host.c_str());
     SSL_set_hostflags(native, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-    SSL_set1_host(native, url.host.c_str());
+    named = SSL_set_tlsext_host_name(native, url.host.c_str()) == 1 && SSL_set1_host(native, url.host.c_str()) == 1;
   }
+  if (!named) return "cannot ask OpenSSL to check the certificate for the host " + url.host;
   bool done = false;
   impl.wss->next_layer().async_handshake(ssl::stream_base::client, [&](const error_code& e) {
     ec = e;
