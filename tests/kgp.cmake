@@ -2,6 +2,9 @@ kalah_add_test(kgp_codec_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_codec_test
 kalah_add_test(kgp_server_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_server_test.cpp LIBS kalah_kgp)
 kalah_add_test(kgp_client_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_client_e2e_test.cpp LIBS kalah_kgp)
 add_dependencies(kgp_client_e2e_test referee kalah-greedy kalah-random kalah-mcts)
+# kgp-client over wss:// (TLS), with a certificate the test makes with the openssl tool (skipped without it).
+kalah_add_test(kgp_wss_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_wss_e2e_test.cpp LIBS kalah_system)
+add_dependencies(kgp_wss_e2e_test referee kalah-greedy kalah-random)
 kalah_add_test(kgp_host_e2e_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kgp_host_e2e_test.cpp
   LIBS kalah_rules kalah_record_json)
 add_dependencies(kgp_host_e2e_test referee arena kalah-greedy kalah-random)

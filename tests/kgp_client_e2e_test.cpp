@@ -1,6 +1,7 @@
 // `referee kgp-client` end to end: two bundled bots, each behind its own kgp-client process, play a whole
 // game on the project's KGP server (kgp::host_game, and `referee kgp-server --websocket`) over loopback; and
-// hostile WebSocket servers (tests/engines/kgp_ws_server.py) end the client cleanly.
+// hostile WebSocket servers (tests/engines/kgp_ws_server.py) end the client cleanly. Over TLS (wss://):
+// kgp_wss_e2e_test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -217,16 +218,6 @@ TEST(KgpClientE2E, AWebSocketMessageHoldsAsManyLinesAsItsLineBreaksSay) {
   ASSERT_NE(yield, messages.end());
   ASSERT_NE(yield, messages.begin());
   EXPECT_EQ(std::prev(yield)->rfind("'@2 move ", 0), 0u) << *std::prev(yield);
-}
-
-TEST(KgpClientE2E, AWssServerIsRefusedWithTheReason) {
-  system::TempFolder scratch{"kalah-e2e"};
-  const e2e::RunResult r = e2e::run({e2e::kReferee.string(), "kgp-client", "--server", "wss://kalah.example/socket",
-                                     "--engine", "cmd=" + e2e::kRandom.string()},
-                                    scratch.path(), kPatience);
-  EXPECT_EQ(r.status.code, 2) << r.summary();
-  EXPECT_NE(r.err.find("a WebSocket over TLS (wss://), which kgp-client does not speak"), std::string::npos)
-      << r.summary();
 }
 
 }  // namespace

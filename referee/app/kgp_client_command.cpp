@@ -21,6 +21,7 @@ namespace {
 
 struct KgpClientOptions {
   std::string server;
+  std::string ca_file;
   std::string token;
   std::vector<std::vector<std::string>> engines;
   std::string rules = "majority=on";
@@ -47,26 +48,27 @@ std::pair<std::string, std::uint16_t> host_and_port(const std::string& text) {
   return {host, static_cast<std::uint16_t>(port)};
 }
 
-// The server of --server: HOST:PORT over TCP, or a ws:// URL (wss:// is refused: this build speaks no TLS).
+// The server of --server: HOST:PORT over TCP, or a ws:// or wss:// URL (and for wss:// what to trust).
 struct Server {
   std::optional<kgp::WebSocketUrl> websocket;
+  kgp::TlsTrust trust;
   std::string host;
   std::uint16_t port = 0;
   std::string text() const { return websocket ? to_string(*websocket) : host + ":" + std::to_string(port); }
 };
 
-Server server_of(const std::string& text) {
+Server server_of(const std::string& text, const std::string& ca_file) {
   Server server;
+  const char* no_certificate = "--ca-file: only a wss:// server has a certificate to verify";
   if (!kgp::is_websocket_url(text)) {
+    if (!ca_file.empty()) throw UsageError(no_certificate);
     std::tie(server.host, server.port) = host_and_port(text);
     return server;
   }
   Expected<kgp::WebSocketUrl> url = kgp::parse_websocket_url(text);
   if (!url) throw UsageError("--server: " + url.error());
-  if (url->secure)
-    throw UsageError("--server: '" + text +
-                     "' is a WebSocket over TLS (wss://), which kgp-client does not speak; give the server's "
-                     "ws:// URL or its TCP HOST:PORT (the course's server listens on TCP port 2671)");
+  if (!ca_file.empty() && !url->secure) throw UsageError(no_certificate);
+  server.trust.ca_file = ca_file;
   server.websocket = *url;
   server.host = url->host;
   server.port = url->port;
@@ -74,7 +76,7 @@ Server server_of(const std::string& text) {
 }
 
 Expected<kgp::LineSocket> connect_to(const Server& server, kgp::Deadline deadline) {
-  if (server.websocket) return kgp::LineSocket::connect_websocket(*server.websocket, deadline);
+  if (server.websocket) return kgp::LineSocket::connect_websocket(*server.websocket, deadline, server.trust);
   return kgp::LineSocket::connect(server.host, server.port, deadline);
 }
 
@@ -93,7 +95,7 @@ kgp::ClientSettings settings_of(const KgpClientOptions& o) {
 }
 
 int run_kgp_client(const KgpClientOptions& o) {
-  const Server server = server_of(o.server);
+  const Server server = server_of(o.server, o.ca_file);
   kgp::ClientSettings settings = settings_of(o);
   if (o.engines.size() != 1) throw UsageError("--engine: give exactly one engine");
   EngineSpec spec = parse_engine(o.engines.front(), o.comm_log);
@@ -128,8 +130,12 @@ int run_kgp_client(const KgpClientOptions& o) {
 void add_kgp_client_command(cli::Commands& commands) {
   auto [cmd, o] = commands.add<KgpClientOptions>(
       "kgp-client", "Play freeplay on a KGP server (the Kalah Game Protocol) with a KEP engine", run_kgp_client);
-  cmd->add_option("--server", o->server, "The KGP server: HOST:PORT (TCP) or ws://HOST[:PORT][/PATH] (a WebSocket)")
+  cmd->add_option("--server", o->server,
+                  "The KGP server: HOST:PORT (TCP), ws://HOST[:PORT][/PATH] (a WebSocket) or wss://... (over TLS)")
       ->required();
+  cmd->add_option("--ca-file", o->ca_file,
+                  "For wss://: trust the certificates of this PEM file, not the system's store")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--token", o->token, "Sent as set auth:token: the server knows the agent again by it")
       ->check(cli::non_empty());
   add_engine_option(cmd, o->engines, "once");
@@ -149,7 +155,8 @@ void add_kgp_client_command(cli::Commands& commands) {
       "2 a usage error.\n"
       "Example:\n"
       "  referee kgp-client --server localhost:2671 --engine cmd=kalah-alphabeta\n"
-      "  referee kgp-client --server ws://localhost:8080/socket --engine cmd=kalah-alphabeta\n");
+      "  referee kgp-client --server ws://localhost:8080/socket --engine cmd=kalah-alphabeta\n"
+      "  referee kgp-client --server wss://kalah.example.org/socket --engine cmd=kalah-alphabeta\n");
 }
 
 }  // namespace kalah::referee_app

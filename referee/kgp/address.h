@@ -15,7 +15,7 @@
 namespace kalah::kgp {
 
 struct WebSocketUrl {
-  bool secure = false;  // wss://: TLS, which this arena does not speak (the caller refuses it)
+  bool secure = false;  // wss://: TLS (a client only: LineSocket::connect_websocket)
   std::string host;     // a name or an address, an IPv6 one without its brackets
   std::uint16_t port = 80;
   std::string target = "/";  // the path and query, "/" when none is given

@@ -11,13 +11,20 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read_until.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/beast/websocket/stream.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
 #include "referee/kgp/codec.h"
 
@@ -26,6 +33,7 @@ namespace kalah::kgp {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace websocket = boost::beast::websocket;
+namespace ssl = boost::asio::ssl;
 using asio::ip::tcp;
 using boost::system::error_code;
 
@@ -49,13 +57,55 @@ std::deque<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
+// The same bounds for a WebSocket over TCP and over TLS: every byte from the other side is hostile.
+template <class WebSocket>
+void bound(WebSocket& ws) {
+  ws.read_message_max(kMaxLineChars);
+  ws.auto_fragment(false);
+  ws.text(true);
+}
+
 }  // namespace
+
+// The TLS layer of a wss:// WebSocket (named, not anonymous: LineSocket::Impl holds it). Its teardown, found
+// by Beast through ADL (after the close frames, or when the client fails the connection: a message too big),
+// closes the TCP connection at once, where Beast's own teardown for TLS waits for the server's close_notify:
+// a server that never sends one cannot hold the client, and the reason the WebSocket was closed for
+// (message_too_big) is not replaced by the teardown's "stream truncated".
+namespace tls_layer {
+
+struct TlsLayer : ssl::stream<tcp::socket&> {
+  using ssl::stream<tcp::socket&>::stream;
+};
+
+void teardown(beast::role_type, TlsLayer& layer, error_code& ec) {
+  error_code ignored;
+  layer.next_layer().shutdown(tcp::socket::shutdown_both, ignored);
+  layer.next_layer().close(ignored);
+  ec = {};
+}
+
+template <class Handler>
+void async_teardown(beast::role_type role, TlsLayer& layer, Handler&& handler) {
+  error_code ec;
+  teardown(role, layer, ec);
+  asio::post(layer.get_executor(), beast::bind_front_handler(std::forward<Handler>(handler), ec));
+}
+
+}  // namespace tls_layer
+
+using PlainWebSocket = websocket::stream<tcp::socket&>;
+using TlsWebSocket = websocket::stream<tls_layer::TlsLayer>;
 
 struct LineSocket::Impl {
   asio::io_context io;
   tcp::socket socket{io};
-  // Set for a WebSocket: the frames go through it, over `socket` (declared after it, destroyed before it).
-  std::unique_ptr<websocket::stream<tcp::socket&>> ws;
+  // For wss://: what the TLS stream in `wss` verifies the server's certificate with (it outlives `wss`).
+  std::unique_ptr<ssl::context> tls;
+  // Set for a WebSocket, one of them: the frames go through it, over `socket` (declared after it, destroyed
+  // before it); `wss` through TLS.
+  std::unique_ptr<PlainWebSocket> ws;
+  std::unique_ptr<TlsWebSocket> wss;
   beast::flat_buffer message;  // a WebSocket message being read
   std::string in;              // what came and is not yet handed out as lines
   bool reading = false;
@@ -69,10 +119,22 @@ struct LineSocket::Impl {
   bool woken = false;  // set by a handler that wake() posted
 
   void make_websocket() {
-    ws = std::make_unique<websocket::stream<tcp::socket&>>(socket);
-    ws->read_message_max(kMaxLineChars);
-    ws->auto_fragment(false);
-    ws->text(true);
+    ws = std::make_unique<PlainWebSocket>(socket);
+    bound(*ws);
+  }
+
+  void make_tls_websocket(std::unique_ptr<ssl::context> context) {
+    tls = std::move(context);
+    wss = std::make_unique<TlsWebSocket>(socket, *tls);
+    bound(*wss);
+  }
+
+  bool is_websocket() const { return ws || wss; }
+
+  // `f(the WebSocket)`, over TCP or over TLS.
+  template <class F>
+  decltype(auto) with_websocket(F&& f) {
+    return wss ? f(*wss) : f(*ws);
   }
 
   void start_read() {
@@ -90,15 +152,15 @@ struct LineSocket::Impl {
       read_n = n;
       io.stop();  // the owner waits in run_until: hand it the line now
     };
-    if (ws)
-      ws->async_read(message, done);
+    if (is_websocket())
+      with_websocket([&](auto& w) { w.async_read(message, done); });
     else
       asio::async_read_until(socket, asio::dynamic_buffer(in, kMaxLineChars), '\n', done);
   }
 
   void enqueue(std::string text) {
     if (write_failed) return;
-    if (ws) {
+    if (is_websocket()) {
       for (std::string& line : lines_of(text)) out.push_back(std::move(line));
     } else {
       out.push_back(std::move(text));
@@ -124,8 +186,8 @@ struct LineSocket::Impl {
       out.pop_front();
       write_next();
     };
-    if (ws)
-      ws->async_write(asio::buffer(out.front()), done);
+    if (is_websocket())
+      with_websocket([&](auto& w) { w.async_write(asio::buffer(out.front()), done); });
     else
       asio::async_write(socket, asio::buffer(out.front()), done);
   }
@@ -161,7 +223,7 @@ struct LineSocket::Impl {
   Status take_message() {
     if (read_ec == websocket::error::message_too_big) return Status::TooLong;
     if (read_ec) return Status::Closed;
-    if (!ws->got_text()) return Status::Binary;
+    if (!with_websocket([](auto& w) { return w.got_text(); })) return Status::Binary;
     in += beast::buffers_to_string(message.data());
     message.consume(message.size());
     if (in.empty() || in.back() != '\n') in += '\n';
@@ -171,7 +233,7 @@ struct LineSocket::Impl {
   Status read(std::string& line, Deadline deadline) {
     if (!socket.is_open()) return Status::Closed;
     while (true) {
-      if (ws) {
+      if (is_websocket()) {
         if (const std::size_t end = in.find('\n'); end != std::string::npos) {
           line.assign(in, 0, end + 1);
           in.erase(0, end + 1);
@@ -185,7 +247,7 @@ struct LineSocket::Impl {
         return Status::Woken;
       }
       read_done = false;
-      if (!ws) return read_tcp(line);
+      if (!is_websocket()) return read_tcp(line);
       if (const Status s = take_message(); s != Status::Line) return s;
     }
   }
@@ -238,24 +300,92 @@ Expected<LineSocket> LineSocket::connect(const std::string& host, std::uint16_t 
   return LineSocket(std::move(impl).value());
 }
 
-Expected<LineSocket> LineSocket::connect_websocket(const WebSocketUrl& url, Deadline deadline) {
+namespace {
+
+// A TLS client context that trusts the system's store or `trust.ca_file`, and verifies the peer.
+Expected<std::unique_ptr<ssl::context>> tls_context(const TlsTrust& trust) {
+  auto context = std::make_unique<ssl::context>(ssl::context::tls_client);
+  error_code ec;
+  if (trust.ca_file.empty())
+    context->set_default_verify_paths(ec);
+  else
+    context->load_verify_file(trust.ca_file, ec);
+  if (ec)
+    return Error{trust.ca_file.empty() ? "cannot read the system's trust store: " + ec.message()
+                                       : "cannot read the CA file " + trust.ca_file + ": " + ec.message()};
+  context->set_verify_mode(ssl::verify_peer);
+  return context;
+}
+
+// The TLS handshake of `impl` (whose `wss` is set) as a client of `url`'s host before the deadline: SNI names
+// the host, and OpenSSL checks that the certificate names it (a DNS name, or an IP address in the
+// certificate's IP names), so that its reason for a refusal is at hand ("hostname mismatch",
+// "self-signed certificate"). An error text when it fails.
+std::optional<std::string> tls_handshake(LineSocket::Impl& impl, const WebSocketUrl& url, const TlsTrust& trust,
+                                         Deadline deadline) {
+  SSL* native = impl.wss->next_layer().native_handle();
+  error_code ec;
+  const bool address = (asio::ip::make_address(url.host, ec), !ec);
+  // Without the host to check, any trusted certificate would do: a failure to set it ends the connection.
+  bool named = false;
+  if (address) {
+    named = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(native), url.host.c_str()) == 1;
+  } else {
+    SSL_set_hostflags(native, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+    named = SSL_set_tlsext_host_name(native, url.host.c_str()) == 1 && SSL_set1_host(native, url.host.c_str()) == 1;
+  }
+  if (!named) return "cannot ask OpenSSL to check the certificate for the host " + url.host;
+  bool done = false;
+  impl.wss->next_layer().async_handshake(ssl::stream_base::client, [&](const error_code& e) {
+    ec = e;
+    done = true;
+  });
+  impl.io.restart();
+  impl.io.run_until(deadline);
+  if (!done) {
+    impl.drain_cancelled();
+    return "no TLS handshake with " + to_string(url) + " before the deadline";
+  }
+  if (!ec) return std::nullopt;
+  const long verified = SSL_get_verify_result(native);
+  if (verified != X509_V_OK)
+    return "the certificate of " + url.host + " does not verify: " + X509_verify_cert_error_string(verified) +
+           " (trusting " + (trust.ca_file.empty() ? "the system's trust store" : trust.ca_file) + ")";
+  return "the TLS handshake with " + to_string(url) + " failed: " + ec.message();
+}
+
+}  // namespace
+
+Expected<LineSocket> LineSocket::connect_websocket(const WebSocketUrl& url, Deadline deadline, const TlsTrust& trust) {
   const std::string where = to_string(url);
-  if (url.secure) return Error{"cannot connect to " + where + ": wss:// (WebSocket over TLS) is not supported"};
+  std::unique_ptr<ssl::context> context;
+  if (url.secure) {
+    Expected<std::unique_ptr<ssl::context>> made = tls_context(trust);
+    if (!made) return Error{made.error()};
+    context = std::move(made).value();
+  }
   Expected<std::unique_ptr<Impl>> opened = open_tcp(url.host, url.port, deadline);
   if (!opened) return Error{opened.error()};
   std::unique_ptr<Impl> impl = std::move(opened).value();
-  impl->make_websocket();
-  impl->ws->set_option(websocket::stream_base::decorator([](websocket::request_type& request) {
-    request.set(beast::http::field::user_agent, "kalah-arena referee kgp-client");
-  }));
+  if (url.secure) {
+    impl->make_tls_websocket(std::move(context));
+    if (std::optional<std::string> failed = tls_handshake(*impl, url, trust, deadline)) return Error{*failed};
+  } else {
+    impl->make_websocket();
+  }
   websocket::response_type response;
   error_code ec;
   bool done = false;
   const bool v6 = url.host.find(':') != std::string::npos;
   const std::string host_field = (v6 ? "[" + url.host + "]" : url.host) + ":" + std::to_string(url.port);
-  impl->ws->async_handshake(response, host_field, url.target, [&](const error_code& e) {
-    ec = e;
-    done = true;
+  impl->with_websocket([&](auto& w) {
+    w.set_option(websocket::stream_base::decorator([](websocket::request_type& request) {
+      request.set(beast::http::field::user_agent, "kalah-arena referee kgp-client");
+    }));
+    w.async_handshake(response, host_field, url.target, [&](const error_code& e) {
+      ec = e;
+      done = true;
+    });
   });
   impl->io.restart();
   impl->io.run_until(deadline);
@@ -300,11 +430,13 @@ void LineSocket::wake() {
 
 void LineSocket::close() {
   Impl& s = *impl_;
-  if (s.ws && s.ws->is_open() && s.socket.is_open() && !s.writing) {
+  if (s.is_websocket() && s.with_websocket([](auto& w) { return w.is_open(); }) && s.socket.is_open() && !s.writing) {
     s.close_done = false;
-    s.ws->async_close(websocket::close_code::normal, [&s](const error_code&) {
-      s.close_done = true;
-      s.io.stop();
+    s.with_websocket([&s](auto& w) {
+      w.async_close(websocket::close_code::normal, [&s](const error_code&) {
+        s.close_done = true;
+        s.io.stop();
+      });
     });
     s.run_until(std::chrono::steady_clock::now() + kCloseGrace, [&] { return s.close_done; });
   }

@@ -1,7 +1,7 @@
-// KGP's transport: lines over a TCP connection, or over a WebSocket (each line one text message), read and
-// written before deadlines (Boost.Asio and Boost.Beast behind a pimpl). One thread reads and writes; another thread may
-// only queue lines with send_soon(), which go out while the owner waits in read() (so a client answers `ping` while its
-// engine thinks on that other thread).
+// KGP's transport: lines over a TCP connection, or over a WebSocket (each line one text message; a client's
+// also over TLS), read and written before deadlines (Boost.Asio, Boost.Beast and OpenSSL behind a pimpl). One thread
+// reads and writes; another thread may only queue lines with send_soon(), which go out while the owner waits in read()
+// (so a client answers `ping` while its engine thinks on that other thread).
 #pragma once
 
 #include <chrono>
@@ -18,9 +18,16 @@ namespace kalah::kgp {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
+// How a wss:// client trusts the server's certificate: the system's trust store (`ca_file` empty) or the
+// CAs and certificates of `ca_file` (PEM); either way the certificate must name the host of the URL.
+struct TlsTrust {
+  std::string ca_file;
+};
+
 // How lines travel: in a TCP byte stream, each ending in CR LF; or one to a text message of a WebSocket
-// (RFC 6455) over TCP, as the KGP course's clients send them. A message holds at most kMaxLineChars bytes;
-// its end ends a line, and a line break inside it starts another.
+// (RFC 6455) over TCP, as the KGP course's clients send them (a client's may go over TLS: connect_websocket
+// with wss://). A message holds at most kMaxLineChars bytes; its end ends a line, and a line break inside it
+// starts another.
 enum class Transport { Tcp, WebSocket };
 
 class LineSocket {
@@ -42,9 +49,11 @@ class LineSocket {
 
   // Connects to HOST:PORT before `deadline`; an error names what failed.
   static Expected<LineSocket> connect(const std::string& host, std::uint16_t port, Deadline deadline);
-  // Connects to `url` (ws:// only: wss:// is an error) and upgrades the connection to a WebSocket before
-  // `deadline`; an error names what failed, a server that answers without upgrading by its HTTP status.
-  static Expected<LineSocket> connect_websocket(const WebSocketUrl& url, Deadline deadline);
+  // Connects to `url` and upgrades the connection to a WebSocket before `deadline`; for wss:// first a TLS
+  // handshake (SNI the URL's host) whose certificate must verify by `trust` and name that host. An error
+  // names what failed: a certificate that does not verify by its host and OpenSSL's reason, a server that
+  // answers without upgrading by its HTTP status.
+  static Expected<LineSocket> connect_websocket(const WebSocketUrl& url, Deadline deadline, const TlsTrust& trust = {});
 
   // Reads one line into `line` (its CR LF removed).
   Status read(std::string& line, Deadline deadline);
