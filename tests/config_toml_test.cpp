@@ -50,6 +50,33 @@ TEST(ConfigToml, SprtOptionsGiveTheWholeClockTheOneParserReads) {
   EXPECT_EQ(sprt_config(o, fs::current_path()).error().rfind("--tc 'fast': expected SECONDS", 0), 0u);
 }
 
+// An SPRT started from options before they became typed values wrote its config as the TOML below: the same
+// options give the same fingerprint, so that run resumes.
+TEST(ConfigToml, SprtOptionsGiveTheFingerprintTheirOldTomlGave) {
+  const std::string engines =
+      "[[engine]]\nname = \"base\"\ncmd = \"/bin/true\"\n[engine.options]\n\"Hash\" = \"3\"\n"
+      "[[engine]]\nname = \"test\"\ncmd = \"/bin/cat\"\nargs = [\"-u\"]\n";
+  const std::string old_text =
+      "[tournament]\nname = \"sprt\"\nconcurrency = 2\nseed = 9\n[variant]\npits = 5\nseeds = 4\n"
+      "capture = \"standard\"\nending = \"side-empty\"\nremainder = \"owner\"\nmajority = \"off\"\npie = \"off\"\n"
+      "[time]\nbase_ms = 5000\ninc_ms = 50\n[openings]\nrandom_plies = 4\n[sprt]\nelo0 = 0\nelo1 = 5\n"
+      "alpha = 0.05\nbeta = 0.05\nmodel = \"normalized\"\nmax_pairs = 100\n" +
+      engines;
+  Expected<Config> old_config = parse_config(old_text, "old.toml", fs::current_path());
+  ASSERT_TRUE(old_config) << old_config.error();
+  SprtCommandLine o = two_engines();
+  o.test = "/bin/cat -u";
+  o.base_options = {"Hash=3"};
+  o.concurrency = 2;
+  o.seed = 9;
+  o.variant = "pits=5";
+  o.tc = "5+0.05";
+  o.max_pairs = 100;
+  Expected<Config> c = sprt_config(o, fs::current_path());
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(fingerprint(*c), fingerprint(*old_config));
+}
+
 TEST(ConfigToml, TimeItemsWriteTheModesLimitsAndTheDeadlinesThatDiffer) {
   TimeControl t;
   EXPECT_EQ(time_items(t, TimeControl{}), (std::vector<std::string>{"tc = \"10+0.1\""}));
