@@ -236,6 +236,33 @@ cmd = "/bin/cat"
   expect_round_trip(*c, dir.path(), dir.path());
 }
 
+// A KGP agent is written as its own command, protocol and keys, not as the `referee kgp-host` that runs it.
+TEST(ConfigToml, AKgpAgentReadsBackToItself) {
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  ::setenv("PATH", (std::string(KALAH_BINARY_DIR ":") + saved).c_str(), 1);  // the referee, its host
+  struct Restore {
+    std::string path;
+    ~Restore() { ::setenv("PATH", path.c_str(), 1); }
+  } restore{saved};
+  const std::string text =
+      "[tournament]\nname = \"kgp\"\n[time]\ntc = \"5+0.1\"\n"
+      "[[engine]]\nname = \"agent\"\ncmd = \"/bin/true\"\nargs = [\"--port\", \"{kgp_port}\"]\nprotocol = \"kgp\"\n"
+      "kgp_no_move = \"random\"\n[[engine]]\nname = \"kept\"\ncmd = \"sh\"\nprotocol = \"kgp\"\n"
+      "kgp_transport = \"websocket\"\nargs = [\"{kgp_url}\"]\nrestart = \"on-crash\"\n"
+      "[[engine]]\nname = \"kep\"\ncmd = \"/bin/cat\"\n";
+  Expected<Config> c = parse_config(text, "kgp.toml", fs::current_path(), fs::current_path());
+  ASSERT_TRUE(c) << c.error();
+  ASSERT_TRUE(c->engines[0].kgp && c->engines[1].kgp);
+  expect_round_trip(*c, fs::current_path(), fs::current_path());
+  Expected<std::string> written = to_toml(*c, fs::current_path());
+  ASSERT_TRUE(written) << written.error();
+  EXPECT_NE(written->find("name = \"agent\"\ncmd = \"/bin/true\"\nargs = [\"--port\", \"{kgp_port}\"]\nprotocol = "
+                          "\"kgp\"\nkgp_no_move = \"random\"\n"),
+            std::string::npos)
+      << *written;
+}
+
 // The bundled configs (configs/*.toml) read back to themselves, but for what to_toml() leaves to its file: a
 // contest's and a staged tournament's.
 TEST(ConfigToml, TheBundledConfigsReadBackToThemselves) {
