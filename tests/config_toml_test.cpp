@@ -50,6 +50,33 @@ TEST(ConfigToml, SprtOptionsGiveTheWholeClockTheOneParserReads) {
   EXPECT_EQ(sprt_config(o, fs::current_path()).error().rfind("--tc 'fast': expected SECONDS", 0), 0u);
 }
 
+// An SPRT started from options before they became typed values wrote its config as the TOML below: the same
+// options give the same fingerprint, so that run resumes.
+TEST(ConfigToml, SprtOptionsGiveTheFingerprintTheirOldTomlGave) {
+  const std::string engines =
+      "[[engine]]\nname = \"base\"\ncmd = \"/bin/true\"\n[engine.options]\n\"Hash\" = \"3\"\n"
+      "[[engine]]\nname = \"test\"\ncmd = \"/bin/cat\"\nargs = [\"-u\"]\n";
+  const std::string old_text =
+      "[tournament]\nname = \"sprt\"\nconcurrency = 2\nseed = 9\n[variant]\npits = 5\nseeds = 4\n"
+      "capture = \"standard\"\nending = \"side-empty\"\nremainder = \"owner\"\nmajority = \"off\"\npie = \"off\"\n"
+      "[time]\nbase_ms = 5000\ninc_ms = 50\n[openings]\nrandom_plies = 4\n[sprt]\nelo0 = 0\nelo1 = 5\n"
+      "alpha = 0.05\nbeta = 0.05\nmodel = \"normalized\"\nmax_pairs = 100\n" +
+      engines;
+  Expected<Config> old_config = parse_config(old_text, "old.toml", fs::current_path());
+  ASSERT_TRUE(old_config) << old_config.error();
+  SprtCommandLine o = two_engines();
+  o.test = "/bin/cat -u";
+  o.base_options = {"Hash=3"};
+  o.concurrency = 2;
+  o.seed = 9;
+  o.variant = "pits=5";
+  o.tc = "5+0.05";
+  o.max_pairs = 100;
+  Expected<Config> c = sprt_config(o, fs::current_path());
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(fingerprint(*c), fingerprint(*old_config));
+}
+
 TEST(ConfigToml, TimeItemsWriteTheModesLimitsAndTheDeadlinesThatDiffer) {
   TimeControl t;
   EXPECT_EQ(time_items(t, TimeControl{}), (std::vector<std::string>{"tc = \"10+0.1\""}));
@@ -209,6 +236,33 @@ cmd = "/bin/cat"
   expect_round_trip(*c, dir.path(), dir.path());
 }
 
+// A KGP agent is written as its own command, protocol and keys, not as the `referee kgp-host` that runs it.
+TEST(ConfigToml, AKgpAgentReadsBackToItself) {
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  ::setenv("PATH", (std::string(KALAH_BINARY_DIR ":") + saved).c_str(), 1);  // the referee, its host
+  struct Restore {
+    std::string path;
+    ~Restore() { ::setenv("PATH", path.c_str(), 1); }
+  } restore{saved};
+  const std::string text =
+      "[tournament]\nname = \"kgp\"\n[time]\ntc = \"5+0.1\"\n"
+      "[[engine]]\nname = \"agent\"\ncmd = \"/bin/true\"\nargs = [\"--port\", \"{kgp_port}\"]\nprotocol = \"kgp\"\n"
+      "kgp_no_move = \"random\"\n[[engine]]\nname = \"kept\"\ncmd = \"sh\"\nprotocol = \"kgp\"\n"
+      "kgp_transport = \"websocket\"\nargs = [\"{kgp_url}\"]\nrestart = \"on-crash\"\n"
+      "[[engine]]\nname = \"kep\"\ncmd = \"/bin/cat\"\n";
+  Expected<Config> c = parse_config(text, "kgp.toml", fs::current_path(), fs::current_path());
+  ASSERT_TRUE(c) << c.error();
+  ASSERT_TRUE(c->engines[0].kgp && c->engines[1].kgp);
+  expect_round_trip(*c, fs::current_path(), fs::current_path());
+  Expected<std::string> written = to_toml(*c, fs::current_path());
+  ASSERT_TRUE(written) << written.error();
+  EXPECT_NE(written->find("name = \"agent\"\ncmd = \"/bin/true\"\nargs = [\"--port\", \"{kgp_port}\"]\nprotocol = "
+                          "\"kgp\"\nkgp_no_move = \"random\"\n"),
+            std::string::npos)
+      << *written;
+}
+
 // The bundled configs (configs/*.toml) read back to themselves, but for what to_toml() leaves to its file: a
 // contest's and a staged tournament's.
 TEST(ConfigToml, TheBundledConfigsReadBackToThemselves) {
@@ -224,14 +278,16 @@ TEST(ConfigToml, TheBundledConfigsReadBackToThemselves) {
   for (const fs::directory_entry& e : fs::directory_iterator(source / "configs")) {
     if (!e.is_regular_file() || e.path().extension() != ".toml") continue;
     SCOPED_TRACE(e.path().string());
-    Expected<Config> c = load_config(e.path());
+    // Read as ConfigExamples reads them: the bundled configs' relative folders are the source tree's.
+    const std::string text = e2e::read_file(e.path());
+    Expected<Config> c = parse_config(text, e.path().string(), e.path().parent_path(), source);
     if (!c && c.error().find("sandbox") != std::string::npos) continue;  // no sandbox here: ConfigExamples says so
     ASSERT_TRUE(c) << c.error();
-    if (!to_toml(*c, fs::current_path())) {
+    if (!to_toml(*c, source)) {
       EXPECT_TRUE(c->submissions || c->tournament.staged());
       continue;
     }
-    expect_round_trip(*c, e.path().parent_path(), fs::current_path());
+    expect_round_trip(*c, e.path().parent_path(), source);
     ++written;
   }
   EXPECT_GE(written, 6);

@@ -78,19 +78,6 @@ EngineSpec gate_opponent(const Config& config) {
   return e;
 }
 
-std::string gate_key(const Config& config) {
-  const GateConfig& gate = *config.submissions->gate;
-  std::string key;
-  if (gate.plays_games())
-    key += "opponent=" + gate.opponent + " games=" + std::to_string(gate.games) +
-           " min_score=" + detail::format_number(gate.min_score) + " ";
-  if (gate.runs_suite())
-    key += "suite=" + std::to_string(gate.suite) + " min_perfect=" + detail::format_number(gate.min_perfect) + " ";
-  key += "variant=" + to_string(config.variant);
-  if (config.start) key += " start=" + to_start_notation(config.variant, *config.start);
-  return key + " time=" + config.time.describe() + " seed=" + std::to_string(config.tournament.seed);
-}
-
 const char* to_string(OpeningOrder o) { return o == OpeningOrder::Sequential ? "sequential" : "random"; }
 
 bool OpeningsConfig::has_positions() const {

@@ -269,10 +269,6 @@ struct Config {
 // [tournament] (as an [[engine]] table without keys of its own). `config` must have a gate with games.
 EngineSpec gate_opponent(const Config& config);
 
-// What a bot's gate result depends on, one line: the gate's settings, the variant, start and [time] and
-// the seed. A bot kept out by a gate is gated again when this changes (docs/CONTEST.md).
-std::string gate_key(const Config& config);
-
 // "0-3,6" -> {0, 1, 2, 3, 6} (tournament.cpus); an error for anything else. The game slots' CPUs are the
 // runner's (arena/runner/pinning.h).
 Expected<std::vector<int>> parse_cpu_list(std::string_view text);

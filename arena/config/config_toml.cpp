@@ -201,7 +201,8 @@ void engine_table(const Config& c, const EngineSpec& e, const fs::path& work_dir
   l.text("cmd", e.kgp ? e.kgp->cmd : e.cmd_as_written);
   const std::vector<std::string>& args = e.kgp ? e.kgp->args : e.args;
   if (!args.empty()) l.raw("args", string_list(args));
-  if (!e.dir.empty() && e.dir != work_dir) l.text("dir", e.dir.string());
+  // Without `dir` an engine runs in `work_dir`, or, in a sandbox, sees no folder but its own.
+  if (!e.dir.empty() && (e.dir != work_dir || e.sandbox == SandboxMode::Bwrap)) l.text("dir", e.dir.string());
   if (!e.options.empty()) {
     out += "options = ";
     options_table(e.options, out);

@@ -17,10 +17,12 @@ namespace kalah::arena {
 // `clock` is the tournament's ([time]'s), not written here.
 std::vector<std::string> time_items(const TimeControl& time, const TimeControl& over);
 
-// `config` as the TOML of a config file: each table and key that differs from its default, paths absolute (the
-// engines' commands as written), an engine's folder left out where it is `work_dir` (where the file is read
-// without one). A contest's entrants are not the config's ([submissions], entries.json), nor are the stages of
-// a staged tournament: a config with them is an error that says so.
+// `config` as the TOML of a config file: each table and key that differs from its default; the engines'
+// commands and the output folder as written; other paths absolute, but those a file reads against the working
+// directory (pgnout, stderr, summary) relative to `work_dir` where they lie in it; an unsandboxed engine's
+// folder left out where it is `work_dir` (where the file is read without one). A contest's entrants are not the
+// config's ([submissions], entries.json), nor are the stages of a staged tournament: a config with them is an
+// error that says so.
 Expected<std::string> to_toml(const Config& config, const std::filesystem::path& work_dir);
 
 }  // namespace kalah::arena

@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 #include <fmt/core.h>
 
+#include "arena/config/toml_table.h"
 #include "referee/engine/sandbox.h"
 #include "referee/system/confusables.h"
 #include "referee/system/files.h"
@@ -129,6 +130,19 @@ std::optional<GateResult> gate_from_json(const json::value* value) {
 }
 
 }  // namespace
+
+std::string gate_key(const Config& config) {
+  const GateConfig& gate = *config.submissions->gate;
+  std::string key;
+  if (gate.plays_games())
+    key += "opponent=" + gate.opponent + " games=" + std::to_string(gate.games) +
+           " min_score=" + detail::format_number(gate.min_score) + " ";
+  if (gate.runs_suite())
+    key += "suite=" + std::to_string(gate.suite) + " min_perfect=" + detail::format_number(gate.min_perfect) + " ";
+  key += "variant=" + to_string(config.variant);
+  if (config.start) key += " start=" + to_start_notation(config.variant, *config.start);
+  return key + " time=" + config.time.describe() + " seed=" + std::to_string(config.tournament.seed);
+}
 
 std::string GateResult::failure() const {
   std::string text;

@@ -46,6 +46,10 @@ struct GateSuite {
   bool passed() const { return share() + 1e-9 >= min_perfect; }
 };
 
+// What a bot's gate result depends on, one line: the gate's settings, the variant, start and [time] and
+// the seed. A bot kept out by a gate is gated again when this changes (docs/CONTEST.md).
+std::string gate_key(const Config& config);
+
 struct GateResult {
   std::string key;  // gate_key() of the config it was run under: a bot kept out is gated again when it changes
   std::optional<GateGames> games;

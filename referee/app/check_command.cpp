@@ -24,15 +24,15 @@ namespace {
 struct CheckOptions {
   std::vector<std::vector<std::string>> engines;
   std::string tc = "1+0.01";
-  long long movetime = 100;
+  long long movetime = check::Settings{}.movetime_ms;
   long long margin = TimeControl{}.margin_ms;
   long long startup_ms = TimeControl{}.startup_ms;
   long long ping_ms = TimeControl{}.ping_ms;
-  long long stop_after_ms = 300;
-  long long stop_ms = 1000;
-  long long bench_ms = 60000;
+  long long stop_after_ms = check::Settings{}.stop_after.count();
+  long long stop_ms = check::Settings{}.stop_allowed.count();
+  long long bench_ms = check::Settings{}.bench_allowed.count();
   long long quit_ms = 200;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = check::Settings{}.seed;
   bool json = false;
   std::string comm_log;
 };
@@ -151,7 +151,7 @@ void add_check_command(cli::Commands& commands) {
       "check", "Check that engines follow the protocol before a tournament: a PASS/FAIL line per check", run_check);
   add_engine_option(cmd, o->engines, "repeatable; name= is optional");
   cmd->add_option("--tc", o->tc, "Fischer clock BASE+INC in seconds of the self-play game (default 1+0.01)");
-  cmd->add_option("--movetime", o->movetime, "go movetime of every position, ms (default 100)")
+  cmd->add_option("--movetime", o->movetime, fmt::format("go movetime of every position, ms (default {})", o->movetime))
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--margin", o->margin, "Grace beyond the allowed time before a time forfeit, ms")
       ->check(CLI::Range(0LL, 60000LL));
@@ -159,7 +159,8 @@ void add_check_command(cli::Commands& commands) {
   cmd->add_option("--stop-after-ms", o->stop_after_ms, "Thinking time on go depth 1000 before stop is sent")
       ->check(CLI::Range(1LL, 600000LL));
   cmd->add_option("--stop-ms", o->stop_ms, "Deadline from stop to bestmove")->check(CLI::Range(1LL, 600000LL));
-  cmd->add_option("--bench-ms", o->bench_ms, "Deadline from bench to its answer (feature bench; default 60000)")
+  cmd->add_option("--bench-ms", o->bench_ms,
+                  fmt::format("Deadline from bench to its answer (feature bench; default {})", o->bench_ms))
       ->check(CLI::Range(1LL, 3600000LL));
   cmd->add_option("--quit-ms", o->quit_ms, "Grace period from quit to the engine's exit (the referee's: 200)")
       ->check(CLI::Range(1LL, 600000LL));
