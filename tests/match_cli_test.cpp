@@ -72,6 +72,7 @@ TEST(MatchLine, FlagsGiveTheSameTournamentAsTheTomlTheyPrint) {
   Expected<Config> from_text = parse_config(m.toml, "x.toml", fs::current_path());
   ASSERT_TRUE(from_text.ok()) << from_text.error();
   EXPECT_EQ(fingerprint(*from_flags), fingerprint(*from_text));
+  EXPECT_TRUE(from_flags->warnings.empty()) << "-rounds is written as the key of its kind: " << from_flags->warnings[0];
   const Config& c = *from_flags;
   EXPECT_EQ(c.tournament.rounds, 10);  // 10 rounds x 2 games = 10 colour-swapped pairs per pairing
   EXPECT_EQ(c.tournament.type, TournamentType::Gauntlet);
@@ -85,6 +86,13 @@ TEST(MatchLine, FlagsGiveTheSameTournamentAsTheTomlTheyPrint) {
 
 TEST(MatchLine, RoundsTimesGamesAreTheGamesPerPairing) {
   EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "6"}).toml.find("pairs = 3\n"),
+            std::string::npos);
+  // The key that says what it counts: a knockout's pairs per match, a Swiss's rounds.
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-tournament", "knockout", "-rounds", "4"})
+                .toml.find("type = \"knockout\"\npairs = 2\n"),
+            std::string::npos);
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-tournament", "swiss", "-rounds", "4"})
+                .toml.find("type = \"swiss\"\nrounds = 2\n"),
             std::string::npos);
   // The second engine of one command is told apart as referee match does.
   EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "2"})
