@@ -29,7 +29,7 @@ echo "$(nproc) cores, concurrency $concurrency, $burners busy processes beside, 
 printf '%-5s %6s %13s %16s %15s %13s\n' clock games time_forfeits "elo(a-b)" mean_charged_ms mean_wall_ms
 for clock in wall cpu; do
   {
-    printf '[tournament]\nname = "%s"\nrounds = %s\nconcurrency = %s\noutput = "%s"\nprogress_interval = 0\n' \
+    printf '[tournament]\nname = "%s"\npairs = %s\nconcurrency = %s\noutput = "%s"\nprogress_interval = 0\n' \
       "$clock" $((games / 2)) "$concurrency" "$scratch/results"
     printf '[time]\nmovetime_ms = %s\nmargin_ms = %s\nclock = "%s"\n[openings]\nrandom_plies = 2\n' \
       "$movetime" "$margin" "$clock"

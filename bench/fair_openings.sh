@@ -49,7 +49,7 @@ play() {
   cat >"$work/$name.toml" <<EOF
 [tournament]
 name = "$name"
-rounds = $((games / 2))
+pairs = $((games / 2))
 concurrency = 2
 seed = 1
 

@@ -25,7 +25,7 @@ lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 config() {
   local name=$1 engines=$2 rounds=$3 cmd=$4 i
   {
-    printf '[tournament]\nname = "%s"\nrounds = %s\nconcurrency = 2\noutput = "%s"\nprogress_interval = 0\n' \
+    printf '[tournament]\nname = "%s"\npairs = %s\nconcurrency = 2\noutput = "%s"\nprogress_interval = 0\n' \
       "$name" "$rounds" "$scratch/results"
     printf '\n[time]\nbase_ms = 10000\ninc_ms = 100\n'
     for ((i = 0; i < engines; i++)); do printf '\n[[engine]]\nname = "e%03d"\ncmd = "%s"\n' "$i" "$cmd"; done
@@ -89,7 +89,7 @@ shards() {
   # Engines that take a fixed 5 ms per move (kalah-mcts thinks for its whole movetime), 8 engines,
   # 2 rounds: 112 games.
   {
-    printf '[tournament]\nname = "sh"\nrounds = 2\nconcurrency = 1\noutput = "%s"\nprogress_interval = 0\n' "$scratch/shards"
+    printf '[tournament]\nname = "sh"\npairs = 2\nconcurrency = 1\noutput = "%s"\nprogress_interval = 0\n' "$scratch/shards"
     printf '\n[time]\nmovetime_ms = 5\n'
     for ((i = 0; i < 8; i++)); do
       printf '\n[[engine]]\nname = "e%d"\ncmd = "%s"\n' "$i" "$PWD/$build/bots/kalah-mcts"

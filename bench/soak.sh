@@ -11,7 +11,7 @@ scratch="${SCALE_DIR:-/tmp/kalah-soak}"
 mkdir -p "$scratch"
 rm -rf "$scratch/results"
 {
-  printf '[tournament]\nname = "soak"\nrounds = %s\nconcurrency = %s\noutput = "%s"\nprogress_interval = 0\n' \
+  printf '[tournament]\nname = "soak"\npairs = %s\nconcurrency = %s\noutput = "%s"\nprogress_interval = 0\n' \
     $((games / 2)) "$(nproc)" "$scratch/results"
   printf '\n[time]\nbase_ms = 10000\ninc_ms = 100\n'
   for name in a b; do printf '\n[[engine]]\nname = "%s"\ncmd = "%s"\n' "$name" "$PWD/$build/tests/engines/instant_engine"; done

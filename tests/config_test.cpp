@@ -95,7 +95,7 @@ const BadCase kBadCases[] = {
      "concurrency, seed, output, rating_interval, progress_interval, report_every, publish, seed_engines, max_plies, "
      "sandbox, "
      "keep_sandbox, memory_mb, memory_enforcement, max_file_mb, max_processes, max_output_kb, restart, pin, cpus, "
-     "tiebreak_pairs, pgnout, adjudicate, transcripts, budget_games, target_width, boundaries, stages"},
+     "pairs, tiebreak_pairs, pgnout, adjudicate, transcripts, budget_games, target_width, boundaries, stages"},
     {"unknown key in [variant]", "[tournament]\nname = \"t\"\n[variant]\npits = 6\n  pit = 6\n",
      "t.toml:5:3: unknown key \"pit\" in [variant] (did you mean \"pits\"?); known keys: pits, seeds, capture, "
      "ending, "

@@ -133,7 +133,7 @@ TEST(ConfigToml, EveryKeyReadsBackToTheSameConfig) {
 [tournament]
 name = "every-key"
 type = "gauntlet"
-rounds = 3
+pairs = 3
 seed_engines = ["cat"]
 concurrency = 2
 seed = 42

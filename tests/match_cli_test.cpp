@@ -62,7 +62,7 @@ TEST(MatchLine, FlagsGiveTheSameTournamentAsTheTomlTheyPrint) {
                             "out/all.pgn"});
   EXPECT_EQ(
       m.toml,
-      "[tournament]\nname = \"cup\"\ntype = \"gauntlet\"\nrounds = 10\nconcurrency = 3\nseed = 7\n"
+      "[tournament]\nname = \"cup\"\ntype = \"gauntlet\"\npairs = 10\nconcurrency = 3\nseed = 7\n"
       "pgnout = \"out/all.pgn\"\nrestart = \"on-crash\"\n[variant]\npits = 5\nseeds = 3\n[time]\n"
       "margin_ms = 20\ntc = \"40/60+0.6\"\n[openings]\nrandom_plies = 2\n"
       "[[engine]]\nname = \"a\"\ncmd = \"/bin/true\"\nargs = [\"--x\", \"y z\"]\noptions = { \"Hash\" = \"16\" }\n"
@@ -72,6 +72,7 @@ TEST(MatchLine, FlagsGiveTheSameTournamentAsTheTomlTheyPrint) {
   Expected<Config> from_text = parse_config(m.toml, "x.toml", fs::current_path());
   ASSERT_TRUE(from_text.ok()) << from_text.error();
   EXPECT_EQ(fingerprint(*from_flags), fingerprint(*from_text));
+  EXPECT_TRUE(from_flags->warnings.empty()) << "-rounds is written as the key of its kind: " << from_flags->warnings[0];
   const Config& c = *from_flags;
   EXPECT_EQ(c.tournament.rounds, 10);  // 10 rounds x 2 games = 10 colour-swapped pairs per pairing
   EXPECT_EQ(c.tournament.type, TournamentType::Gauntlet);
@@ -84,7 +85,14 @@ TEST(MatchLine, FlagsGiveTheSameTournamentAsTheTomlTheyPrint) {
 }
 
 TEST(MatchLine, RoundsTimesGamesAreTheGamesPerPairing) {
-  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "6"}).toml.find("rounds = 3\n"),
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "6"}).toml.find("pairs = 3\n"),
+            std::string::npos);
+  // The key that says what it counts: a knockout's pairs per match, a Swiss's rounds.
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-tournament", "knockout", "-rounds", "4"})
+                .toml.find("type = \"knockout\"\npairs = 2\n"),
+            std::string::npos);
+  EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-tournament", "swiss", "-rounds", "4"})
+                .toml.find("type = \"swiss\"\nrounds = 2\n"),
             std::string::npos);
   // The second engine of one command is told apart as referee match does.
   EXPECT_NE(line({"-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-rounds", "2"})
@@ -196,7 +204,7 @@ TEST(MatchLine, TheExecutablePlaysAMatchFromFlagsAndWritesThePgnWhereAsked) {
                                            "cmd=/bin/true", "-rounds", "2", "--print-config"},
                                           dir.path());
   ASSERT_EQ(printed.status.code, 0) << printed.summary();
-  EXPECT_EQ(printed.out.rfind("[tournament]\nname = \"match\"\nrounds = 1\n", 0), 0u) << printed.out;
+  EXPECT_EQ(printed.out.rfind("[tournament]\nname = \"match\"\npairs = 1\n", 0), 0u) << printed.out;
 
   const e2e::RunResult bad = e2e::run(
       {e2e::kArena.string(), "match", "-engine", "cmd=/bin/true", "-engine", "cmd=/bin/true", "-concurency", "2"},

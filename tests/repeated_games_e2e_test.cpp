@@ -26,7 +26,7 @@ constexpr int kGames = 12;
 constexpr int kRepeats = 6;
 constexpr const char* kRepeatLine = "6 of 12 games repeat an earlier game move for move";
 constexpr const char* kWarning =
-    "each pairing plays 2 games per colour (rounds = 2) from one start without openings: engines that play alike "
+    "each pairing plays 2 games per colour (pairs = 2) from one start without openings: engines that play alike "
     "every time repeat their games move for move";
 
 class RepeatedGames : public ::testing::Test {
@@ -34,7 +34,7 @@ class RepeatedGames : public ::testing::Test {
   // Runs the tournament, with `openings` as the lines of its [openings] table (empty: none).
   e2e::RunResult run(const std::string& openings) {
     test::TestConfig config("repeats");
-    config.set("rounds", 2).set("concurrency", 2).output(results()).time("depth = 2");
+    config.set("pairs", 2).set("concurrency", 2).output(results()).time("depth = 2");
     if (!openings.empty()) config.table("openings", openings);
     for (const char* name : {"ab-a", "ab-b", "ab-c"}) config.engine(name, kAlphaBeta);
     config.write(dir_ / "repeats.toml");

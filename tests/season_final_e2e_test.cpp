@@ -36,7 +36,7 @@ TEST_F(SeasonFinalE2E, AFrozenSeasonRefusesUploadsAndItsFinalPlaysTheFrozenRevis
   // A short season: two gate games; ten colour-swapped pairs in the final, so that it can be killed half-way.
   server_.reset();
   edit("games = 20, min_score = 0.3", "games = 2, min_score = 0");
-  edit("rounds = 2", "rounds = 10");
+  edit("pairs = 2", "pairs = 10");
   start();
   const std::string ada = source("configs/contest/submissions/ada/ada.c");
   ASSERT_EQ(upload(server_->port(), bearer(tokens_["alice"]), "ada.c", ada).status, 201);

@@ -88,7 +88,7 @@ class PseudonymsE2E : public SeasonE2E {
     // A short season: two gate games; a final of one colour-swapped pair per pairing, the sparring partners in it.
     edit("pseudonyms = false", "pseudonyms = true");
     edit("games = 20, min_score = 0.3", "games = 2, min_score = 0");
-    edit("rounds = 2", "rounds = 1");
+    edit("pairs = 2", "pairs = 1");
     edit("final = \"round-robin\"", "final = \"round-robin\"\nfinal_sparring = true");
     start();
   }

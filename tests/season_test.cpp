@@ -213,6 +213,10 @@ TEST(SeasonConfigFile, AStagedFinalReadsItsStagesOverTheVariantAndRefusesWhatIsO
   EXPECT_EQ(ok->final_stages[0].variant.seeds, 6);
   EXPECT_EQ(ok->final_stages[0].rounds, 2) << "the contest's [tournament] rounds";
   EXPECT_EQ(ok->final_stages[1].rounds, 1);
+  // A stage's old `rounds` is read as its pairs, with a note naming the new key (docs/CONFIG.md).
+  EXPECT_EQ(ok->contest.warnings,
+            std::vector<std::string>{"season.toml:13:72: season.final_stages[1].rounds counts game pairs per pairing "
+                                     "here: write pairs = 1 (rounds is read as before)"});
   EXPECT_TRUE(describe_final(*ok).starts_with("staged stages=[pits=6 seeds=6 capture=standard")) << describe_final(*ok);
   EXPECT_NE(describe_final(*ok).find("; pits=8 seeds=8 "), std::string::npos) << describe_final(*ok);
 

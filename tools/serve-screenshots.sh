@@ -19,9 +19,9 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$scratch/results"
 
-# configs/quick.toml, its results in the scratch folder, with 8 rounds instead of 4 so that games are still in
+# configs/quick.toml, its results in the scratch folder, with 8 pairs instead of 4 so that games are still in
 # flight for every screenshot.
-sed -e "s|^rounds = 4 |rounds = 8 |" -e "s|^seed = 1|seed = 1\noutput = \"$scratch/results\"\nprogress_interval = 0|" \
+sed -e "s|^pairs = 4 |pairs = 8 |" -e "s|^seed = 1|seed = 1\noutput = \"$scratch/results\"\nprogress_interval = 0|" \
     -e "s|^file = \"draw-book.txt\" *|file = \"$root/configs/draw-book.txt\"|" \
     "$root/configs/quick.toml" > "$scratch/quick.toml"
 cat > "$scratch/sprt.toml" <<EOF

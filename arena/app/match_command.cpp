@@ -82,6 +82,7 @@ void add_match_command(cli::Commands& commands) {
         // `arena run` takes it (the same parse_config), so what a run would refuse is refused here.
         Expected<arena::Config> config = arena::match_config(line, std::filesystem::current_path());
         if (!config) throw UsageError(config.error());
+        for (const std::string& warning : config->warnings) fmt::print(stderr, "arena: warning: {}\n", warning);
         if (line.print_config) {
           // The typed config written out (arena/config/config_toml.h): what the flags gave, read as arena run reads it.
           Expected<std::string> text = arena::to_toml(*config, std::filesystem::current_path());

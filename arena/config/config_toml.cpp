@@ -78,7 +78,9 @@ void tournament_table(const Config& c, const fs::path& work_dir, std::string& ou
   l.text("name", t.name);
   if (t.type != none.type) l.text("type", to_string(t.type));
   // A form that plays a budget of games has no rounds, nor has an SPRT, which plays until it decides.
-  if (t.budget_games == 0 && (!c.sprt || t.rounds != none.rounds)) l.whole("rounds", t.rounds);
+  // Its key says what it counts: Swiss rounds, or colour-swapped game pairs (kinds.h, RoundsCount).
+  const bool swiss = kind_of(t.type).rounds == RoundsCount::SwissRounds;
+  if (t.budget_games == 0 && (!c.sprt || t.rounds != none.rounds)) l.whole(swiss ? "rounds" : "pairs", t.rounds);
   if (t.tiebreak_pairs != none.tiebreak_pairs) l.whole("tiebreak_pairs", t.tiebreak_pairs);
   if (t.budget_games != none.budget_games) l.whole("budget_games", t.budget_games);
   if (t.target_width != none.target_width) l.whole("target_width", t.target_width);

@@ -18,7 +18,7 @@ enum class TournamentType { RoundRobin, Gauntlet, Swiss, Knockout, Adaptive };
 // The table a kind ranks by, beside the standings (docs/RANKING.md): none (Elo, or points), or its own.
 enum class KindForm { None, SwissTable, Bracket };
 
-// What tournament.rounds counts for a kind.
+// What a kind's count of games counts, and so its key: tournament.pairs, or a Swiss's tournament.rounds (read_pairs).
 enum class RoundsCount {
   PairsPerPairing,  // colour-swapped game pairs per pairing (round robin, gauntlet)
   SwissRounds,      // Swiss rounds, one game pair each

@@ -260,8 +260,12 @@ std::optional<std::string> write_tournament(const Flags& in, const std::pair<int
   t.line("[tournament]", "");
   const std::optional<Flag> event = in.value_of("-event");
   t.line("name = " + toml_string(event ? event->words[0] : "match"), event ? event->text() : "");
-  if (const auto f = in.value_of("-tournament")) t.line("type = " + toml_string(f->words[0]), f->text());
-  if (in.sprt.empty()) t.line("rounds = " + std::to_string(pairs.first), pairs.second);
+  const auto type = in.value_of("-tournament");
+  if (type) t.line("type = " + toml_string(type->words[0]), type->text());
+  // The key that says what it counts (kinds.h): a Swiss plays rounds of one pair each, the others pairs.
+  const TournamentKind* kind = kind_named(type ? type->words[0] : kind_of(kDefaultKind).name);
+  const bool swiss = kind && kind->rounds == RoundsCount::SwissRounds;
+  if (in.sprt.empty()) t.line((swiss ? "rounds = " : "pairs = ") + std::to_string(pairs.first), pairs.second);
   for (const char* name : {"-concurrency", "-seed"}) {
     const auto f = in.value_of(name);
     if (!f) continue;

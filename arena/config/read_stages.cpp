@@ -35,11 +35,11 @@ Expected<Variant> stage_variant(const Variant& base, std::string_view text) {
 }  // namespace
 
 std::vector<StageConfig> read_stages(const Reader& r, const Table& t, std::string_view key, const Variant& base,
-                                     int rounds) {
+                                     int pairs, std::vector<std::string>& notes) {
   const toml::node* node = t.find(key);
   if (!node) t.missing(key);
   const toml::array* list = node->as_array();
-  const std::string example = "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\", rounds = 2 }]";
+  const std::string example = "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\", pairs = 2 }]";
   if (!list)
     t.fail_at(key, t.key_name(key) + " must be an array of stages, " + example + ", not " + describe(node->type()));
   if (list->empty()) t.fail_at(key, t.key_name(key) + " must name at least one stage, e.g. " + example);
@@ -52,15 +52,14 @@ std::vector<StageConfig> read_stages(const Reader& r, const Table& t, std::strin
     const std::string name = t.key_name(key) + "[" + std::to_string(i) + "]";
     const toml::table* table = element.as_table();
     if (!table)
-      r.loc().fail(element.source(), name + " must be a table { variant = \"pits=6 seeds=6\", rounds = 1 }, not " +
+      r.loc().fail(element.source(), name + " must be a table { variant = \"pits=6 seeds=6\", pairs = 1 }, not " +
                                          describe(element.type()));
-    Table s(r.loc(), *table, name, name, {"variant", "rounds"});
+    Table s(r.loc(), *table, name, name, {"variant", "pairs", "rounds"});
     const std::optional<std::string> text = s.string("variant");
     if (!text) s.missing("variant");
     Expected<Variant> variant = stage_variant(base, *text);
     if (!variant) s.fail_at("variant", s.key_name("variant") + ": " + variant.error());
-    stages.push_back(
-        {.variant = *variant, .rounds = static_cast<int>(s.integer("rounds", 1, 100'000).value_or(rounds))});
+    stages.push_back({.variant = *variant, .rounds = read_pairs(s, RoundsCount::PairsPerPairing, pairs, notes)});
   }
   return stages;
 }
@@ -73,7 +72,7 @@ void read_tournament_stages(const Reader& r, const Table& t, Config& c) {
     t.fail_at("type",
               "type = \"staged\" needs tournament.stages, the boards in order, e.g. stages = [{ variant = "
               "\"pits=4 seeds=3\" }, { variant = \"pits=6 seeds=4\" }]");
-  c.tournament.stages = read_stages(r, t, "stages", c.variant, c.tournament.rounds);
+  c.tournament.stages = read_stages(r, t, "stages", c.variant, c.tournament.rounds, c.warnings);
 }
 
 void check_staged(const Reader& r, const toml::table& root, const Config& c) {

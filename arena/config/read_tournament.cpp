@@ -41,16 +41,17 @@ namespace {
 constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
 
 // budget_games, target_width and boundaries: the keys of type = "adaptive" (docs/CONFIG.md), which plays no
-// `rounds`.
+// `pairs` nor `rounds`.
 void read_adaptive_keys(const Reader& r, const Table& t, TournamentConfig& out) {
   const bool adaptive = kind_of(out.type).budget;
   for (std::string_view key : {"budget_games", "target_width", "boundaries"})
     if (t.has(key) && !adaptive) t.fail_at(key, t.key_name(key) + " only applies to type = \"adaptive\"");
   if (!adaptive) return;
-  if (t.has("rounds"))
-    t.fail_at("rounds",
-              "tournament.rounds does not apply to type = \"adaptive\": its games are budget_games, paired round "
-              "by round where the order is still open");
+  for (std::string_view key : {"rounds", "pairs"})
+    if (t.has(key))
+      t.fail_at(key, t.key_name(key) +
+                         " does not apply to type = \"adaptive\": its games are budget_games, paired round by round "
+                         "where the order is still open");
   const std::optional<std::int64_t> budget = t.integer("budget_games", 2, 10'000'000);
   if (!budget) t.missing("budget_games");
   if (*budget % 2 != 0)
@@ -78,6 +79,28 @@ bool valid_tournament_name(std::string_view name) {
 
 }  // namespace
 
+int read_pairs(const Table& t, RoundsCount counts, int fallback, std::vector<std::string>& notes) {
+  if (counts == RoundsCount::NotRead) return fallback;  // adaptive: read_adaptive_keys refuses both keys
+  if (counts == RoundsCount::SwissRounds) {
+    if (t.has("pairs"))
+      t.fail_at("pairs", t.key_name("pairs") +
+                             " does not apply to a Swiss tournament, which plays one game pair per pairing: write "
+                             "rounds = N, the number of Swiss rounds");
+    return static_cast<int>(t.integer("rounds", 1, 100'000).value_or(fallback));
+  }
+  const std::string what = counts == RoundsCount::PairsPerMatch ? "game pairs per match" : "game pairs per pairing";
+  if (t.has("pairs") && t.has("rounds")) {
+    const std::string_view later = before(t.key_source("pairs"), t.key_source("rounds")) ? "rounds" : "pairs";
+    t.fail_at(later, t.key_name("rounds") + " and " + t.key_name("pairs") + " both given: rounds is the old name of " +
+                         "pairs here (" + what + "); keep pairs only");
+  }
+  if (!t.has("rounds")) return static_cast<int>(t.integer("pairs", 1, 100'000).value_or(fallback));
+  const int n = static_cast<int>(*t.integer("rounds", 1, 100'000));
+  notes.push_back(t.locator().at(t.key_source("rounds")) + t.key_name("rounds") + " counts " + what +
+                  " here: write pairs = " + std::to_string(n) + " (rounds is read as before)");
+  return n;
+}
+
 void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   const toml::table* table = r.section(root, "tournament");
   if (!table) r.fail_top("missing table [tournament] (it needs at least a name)");
@@ -87,9 +110,9 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
            "report_every", "publish",       "seed_engines",    "max_plies",
            "sandbox",      "keep_sandbox",  "memory_mb",       "memory_enforcement",
            "max_file_mb",  "max_processes", "max_output_kb",   "restart",
-           "pin",          "cpus",          "tiebreak_pairs",  "pgnout",
-           "adjudicate",   "transcripts",   "budget_games",    "target_width",
-           "boundaries",   "stages"});
+           "pin",          "cpus",          "pairs",           "tiebreak_pairs",
+           "pgnout",       "adjudicate",    "transcripts",     "budget_games",
+           "target_width", "boundaries",    "stages"});
   TournamentConfig& out = c.tournament;
   read_sandbox_keys(t, out.sandbox, out.keep_sandbox, out.limits);
   out.sandbox_given = t.has("sandbox");
@@ -115,7 +138,7 @@ void read_tournament(const Reader& r, const toml::table& root, Config& c) {
   types.emplace_back("staged", kDefaultKind);
   out.type = t.choice<TournamentType>("type", std::span<const std::pair<std::string_view, TournamentType>>(types))
                  .value_or(out.type);
-  out.rounds = static_cast<int>(t.integer("rounds", 1, 100'000).value_or(out.rounds));
+  out.rounds = read_pairs(t, kind_of(out.type).rounds, out.rounds, c.warnings);
   out.concurrency = static_cast<int>(t.integer("concurrency", 1, 256).value_or(out.concurrency));
   out.seed = static_cast<std::uint64_t>(t.integer("seed", 0, kUnbounded).value_or(out.seed));
   out.output = t.string("output").value_or(out.output);

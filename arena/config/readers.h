@@ -20,6 +20,10 @@ namespace kalah::arena::detail {
 // read", too big for a config file).
 Expected<std::string> read_file(const std::filesystem::path& path);
 
+// The count of games of a kind (kinds.h, RoundsCount) in `t`, `fallback` if it gives none: `pairs` (colour-swapped
+// game pairs per pairing or per match) or Swiss `rounds`. A kind that counts pairs still reads the old `rounds`,
+// adding a note that names the new key to `notes`; both keys given, or `pairs` on a Swiss, is an error.
+int read_pairs(const Table& t, RoundsCount counts, int fallback, std::vector<std::string>& notes);
 // [tournament], without adjudicate and seed_engines (read_adjudicate, read_seed_engines).
 void read_tournament(const Reader& r, const toml::table& root, Config& c);
 // tournament.adjudicate, an inline table; read after [variant], which bounds database_seeds.
@@ -40,10 +44,10 @@ void read_sandbox_keys(const Table& t, SandboxMode& mode, bool& keep, EngineLimi
 void read_variant(const Reader& r, const toml::table& table, Config& c);
 
 // A list of stages under `key` of `t` (tournament.stages, season.final_stages), which must be there:
-// [{ variant = "pits=6 seeds=6", rounds = 2 }, ...], each stage's variant keys over `base`, its rounds `rounds`
-// unless it says; at least one stage.
+// [{ variant = "pits=6 seeds=6", pairs = 2 }, ...], each stage's variant keys over `base`, its pairs `pairs`
+// unless it says (an old `rounds` read too, with a note in `notes`); at least one stage.
 std::vector<StageConfig> read_stages(const Reader& r, const Table& t, std::string_view key, const Variant& base,
-                                     int rounds);
+                                     int pairs, std::vector<std::string>& notes);
 // type = "staged" and tournament.stages, read after [variant] (the stages' keys go over it).
 void read_tournament_stages(const Reader& r, const Table& t, Config& c);
 // What a staged tournament cannot have (an SPRT, a book, a start, ...), checked once every table is read.

@@ -110,7 +110,7 @@ std::optional<std::string> repeat_warning(const Config& config) {
   else if (!kind.repeats.empty())
     games = kind.repeats;
   else if (kind.rounds != RoundsCount::SwissRounds && config.tournament.rounds > 1)
-    games = fmt::format("each pairing plays {} games per colour (rounds = {})", config.tournament.rounds,
+    games = fmt::format("each pairing plays {} games per colour (pairs = {})", config.tournament.rounds,
                         config.tournament.rounds);
   else
     return std::nullopt;

@@ -36,7 +36,7 @@ ladder_analysis = true   # the ladder's games valued with perfect play for each 
 [tournament]
 name = "season"
 output = "{dir}/results"
-rounds = 2
+pairs = 2
 concurrency = 2
 seed = 1
 sandbox = "bwrap"        # every entrant builds and plays in a sandbox (docs/SECURITY.md)

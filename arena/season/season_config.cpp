@@ -73,7 +73,7 @@ void read_deadline(const Table& t, SeasonConfig& out) {
   out.deadline_text = fmt::format("{:%FT%TZ}", time_point_cast<seconds>(*out.deadline));
 }
 
-// final = "staged" and final_stages, over the file's [variant]; a stage's rounds left 0 (the contest's) unless given.
+// final = "staged" and final_stages, over the file's [variant]; a stage's pairs left 0 (the contest's) unless given.
 void read_final_stages(const Reader& r, const toml::table& root, const Table& t, SeasonConfig& out) {
   const bool staged = out.final_format == FinalFormat::Staged;
   if (t.has("final_stages") && !staged)
@@ -85,7 +85,7 @@ void read_final_stages(const Reader& r, const toml::table& root, const Table& t,
               "[{ variant = \"pits=6 seeds=6\" }, { variant = \"pits=8 seeds=8\" }]");
   arena::Config board;
   if (const toml::table* variant = r.section(root, "variant")) arena::detail::read_variant(r, *variant, board);
-  out.final_stages = arena::detail::read_stages(r, t, "final_stages", board.variant, 0);
+  out.final_stages = arena::detail::read_stages(r, t, "final_stages", board.variant, 0, out.contest.warnings);
 }
 
 // final, final_boundaries, final_budget_games, final_sparring, final_stages: the final's format and its keys
@@ -220,7 +220,9 @@ Expected<SeasonConfig> parse_season(std::string_view text, std::string_view path
   // [season] first, as the file is written; then the contest the rest of the file declares.
   Expected<arena::Config> contest = arena::parse_config(text, path, dir);
   if (!contest) return Error{contest.error()};
+  std::vector<std::string> notes = std::move(out.contest.warnings);  // final_stages' notes, read with [season]
   out.contest = std::move(contest).value();
+  out.contest.warnings.insert(out.contest.warnings.end(), notes.begin(), notes.end());
   if (std::optional<std::string> problem = check_staged_final(text, path, out)) return Error{*problem};
   if (!out.contest.submissions)
     return Error{path + ": a season needs [submissions]: the folder its revisions are built from"};
