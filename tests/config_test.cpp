@@ -21,6 +21,7 @@
 #include "referee/engine/sandbox.h"
 #include "referee/system/temp_folder.h"
 #include "tests/config_builder.h"
+#include "tests/support/bots_on_path.h"
 
 namespace kalah::arena {
 namespace {
@@ -1163,13 +1164,7 @@ TEST(TestConfig, ItsTextIsTheConfigItDescribes) {
 // bundled bot a config names and the build does not have is a failure naming the config and the bot.
 TEST(ConfigExamples, BundledConfigsAreValid) {
   const fs::path source = KALAH_SOURCE_DIR;
-  const char* path = std::getenv("PATH");
-  const std::string saved = path ? path : "";
-  ::setenv("PATH", (std::string(KALAH_BINARY_DIR "/bots:") + saved).c_str(), 1);
-  struct Restore {
-    std::string path;
-    ~Restore() { ::setenv("PATH", path.c_str(), 1); }
-  } restore{saved};
+  const test::BundledBotsOnPath bots(KALAH_BINARY_DIR "/bots");
   std::vector<fs::path> configs;
   for (const fs::path& folder : {source / "configs", source / "configs" / "contest"})
     for (const fs::directory_entry& e : fs::directory_iterator(folder))

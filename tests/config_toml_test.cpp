@@ -10,6 +10,7 @@
 #include "referee/engine/sandbox.h"
 #include "referee/system/temp_folder.h"
 #include "tests/e2e_util.h"
+#include "tests/support/bots_on_path.h"
 
 namespace kalah::arena {
 namespace {
@@ -267,13 +268,7 @@ TEST(ConfigToml, AKgpAgentReadsBackToItself) {
 // contest's and a staged tournament's.
 TEST(ConfigToml, TheBundledConfigsReadBackToThemselves) {
   const fs::path source = KALAH_SOURCE_DIR;
-  const char* path = std::getenv("PATH");
-  const std::string saved = path ? path : "";
-  ::setenv("PATH", (std::string(KALAH_BINARY_DIR "/bots:") + saved).c_str(), 1);
-  struct Restore {
-    std::string path;
-    ~Restore() { ::setenv("PATH", path.c_str(), 1); }
-  } restore{saved};
+  const test::BundledBotsOnPath bots(KALAH_BINARY_DIR "/bots");
   int written = 0;
   for (const fs::directory_entry& e : fs::directory_iterator(source / "configs")) {
     if (!e.is_regular_file() || e.path().extension() != ".toml") continue;

@@ -129,19 +129,15 @@ inline bool under_running_arena(pid_t pid) {
   return false;
 }
 
-// The sandboxes' private folders in the temporary folder (kalah-sandbox-PID-N), but for those of an arena
-// still running: such a folder is another run's (a second test suite on the machine), not one that a test's
-// arena, which has exited, left behind.
-inline std::set<std::string> stale_sandbox_dirs() {
-  std::set<std::string> out;
+// The sandboxes' private folders (kalah-sandbox-PID-N in the temporary folder, referee/engine/sandbox.cpp) made by
+// the process `pid`: after a test's arena has exited, what it left. Another test's arena running beside it (ctest
+// -j2), or killed meanwhile with its folders left on purpose, is never taken for this one.
+inline std::vector<std::string> sandbox_dirs_of(pid_t pid) {
+  std::vector<std::string> out;
+  const std::string prefix = "kalah-sandbox-" + std::to_string(pid) + "-";
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
-    const std::string name = e.path().filename().string();
-    if (!name.starts_with("kalah-sandbox-")) continue;
-    const int pid = std::atoi(name.c_str() + std::string_view("kalah-sandbox-").size());
-    if (pid > 0 && ::kill(pid, 0) == 0) continue;
-    out.insert(e.path().string());
-  }
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec))
+    if (e.path().filename().string().starts_with(prefix)) out.push_back(e.path().string());
   return out;
 }
 
@@ -282,6 +278,7 @@ class Child {
 
 struct RunResult {
   ExitStatus status;
+  pid_t pid = 0;  // the process's, now gone
   std::string out;
   std::string err;
   double seconds = 0;
@@ -306,6 +303,7 @@ inline RunResult run(const std::vector<std::string>& argv, const fs::path& scrat
   RunResult r;
   {
     Child child(argv, out, err);
+    r.pid = child.pid();
     r.status = child.wait(limit);
     r.seconds = child.elapsed_seconds();
   }

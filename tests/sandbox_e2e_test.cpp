@@ -59,10 +59,7 @@ class SandboxE2E : public ::testing::Test {
     // The sandboxed engine runs as another user: let it through the test's folder to nothing but
     // what the sandbox binds (the folder itself stays unreadable from inside: it is not bound).
     ::chmod(tmp_.path().c_str(), 0711);
-    sandbox_dirs_before_ = sandbox_dirs();
   }
-
-  static std::set<std::string> sandbox_dirs() { return stale_sandbox_dirs(); }
 
   struct Played {
     RunResult run;
@@ -98,11 +95,10 @@ class SandboxE2E : public ::testing::Test {
     for (int i = 0; i < 100 && !sandboxed_processes().empty(); ++i) std::this_thread::sleep_for(20ms);
     const std::vector<std::string> left = sandboxed_processes();
     EXPECT_TRUE(left.empty()) << "left running: " << (left.empty() ? "" : left.front());
-    EXPECT_EQ(sandbox_dirs(), sandbox_dirs_before_) << "the private working folders are removed";
+    EXPECT_EQ(sandbox_dirs_of(p.run.pid), std::vector<std::string>{}) << "the private working folders are removed";
   }
 
   system::TempFolder tmp_{"kalah-e2e"};
-  std::set<std::string> sandbox_dirs_before_;
   int plays_ = 0;
   std::string sandbox_ = "bwrap";  // the hostile engine's
 };

@@ -49,7 +49,7 @@ class HostileSubmission : public ::testing::Test {
   }
   void write_config(const std::string& tournament_extra = "sandbox = \"bwrap\"\n") {
     write_file(tmp_ / "contest.toml",
-               "[tournament]\nname = \"class\"\nrounds = 1\nseed = 7\noutput = \"" + (tmp_ / "out").string() +
+               "[tournament]\nname = \"class\"\npairs = 1\nseed = 7\noutput = \"" + (tmp_ / "out").string() +
                    "\"\nprogress_interval = 0\nreport_every = 0\nmemory_mb = 512\nmax_file_mb = 16\n" +
                    tournament_extra + "\n[time]\nbase_ms = 1000\ninc_ms = 10\n\n[submissions]\ndir = \"" +
                    (tmp_ / "submissions").string() + "\"\n" +
